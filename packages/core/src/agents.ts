@@ -1,0 +1,69 @@
+/**
+ * One coding agent whose folders Skillshelf reads. Paths are relative: user roots to the home
+ * folder, project roots to the working directory. A missing root means the agent has none.
+ */
+export interface AgentDefinition {
+  readonly id: string;
+  readonly label: string;
+  readonly userSkillRoot?: string;
+  readonly projectSkillRoot?: string;
+  readonly userPromptRoot?: string;
+  readonly projectPromptRoot?: string;
+}
+
+/**
+ * The agent interop table (DESIGN §2). Order is the tie-break rank between agents: earlier wins.
+ * Adding a row teaches every reader a new agent.
+ */
+export const AGENTS: readonly AgentDefinition[] = [
+  {
+    id: "claude-code",
+    label: "Claude Code",
+    userSkillRoot: ".claude/skills",
+    projectSkillRoot: ".claude/skills",
+    userPromptRoot: ".claude/commands",
+    projectPromptRoot: ".claude/commands",
+  },
+  {
+    id: "codex",
+    label: "Codex",
+    userSkillRoot: ".codex/skills",
+    projectSkillRoot: ".codex/skills",
+    userPromptRoot: ".codex/prompts",
+    projectPromptRoot: ".codex/prompts",
+  },
+  {
+    id: "opencode",
+    label: "OpenCode",
+    userSkillRoot: ".config/opencode/skills",
+    projectSkillRoot: ".opencode/skills",
+    userPromptRoot: ".config/opencode/command",
+    projectPromptRoot: ".opencode/command",
+  },
+  {
+    id: "copilot",
+    label: "GitHub Copilot",
+    userSkillRoot: ".copilot/skills",
+    projectSkillRoot: ".github/skills",
+  },
+  {
+    id: "pi",
+    label: "pi",
+    userSkillRoot: ".pi/agent/skills",
+    projectSkillRoot: ".pi/skills",
+    userPromptRoot: ".pi/agent/prompts",
+    projectPromptRoot: ".pi/prompts",
+  },
+  {
+    id: "agents",
+    label: "Agent Skills (.agents)",
+    userSkillRoot: ".agents/skills",
+    projectSkillRoot: ".agents/skills",
+  },
+];
+
+/** Rank of an agent id in the interop table (lower wins ties); unknown ids rank after every agent. */
+export function agentRank(id: string): number {
+  const index = AGENTS.findIndex((agent) => agent.id === id);
+  return index === -1 ? AGENTS.length : index;
+}

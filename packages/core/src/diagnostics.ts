@@ -1,0 +1,41 @@
+import type { Diagnostic, Severity } from "./types.js";
+
+/** Build a diagnostic; `details` is left out when empty so JSON output stays small. */
+export function createDiagnostic(
+  severity: Severity,
+  code: string,
+  message: string,
+  path?: string,
+  details?: Readonly<Record<string, unknown>>,
+): Diagnostic {
+  return {
+    severity,
+    code,
+    message,
+    ...(path === undefined ? {} : { path }),
+    ...(details === undefined ? {} : { details }),
+  };
+}
+
+/** True when any diagnostic is an error. */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((diagnostic) => diagnostic.severity === "error");
+}
+
+/**
+ * Order diagnostics deterministically: by path, then code, then message. Output built from a sorted
+ * list is byte-identical across runs and machines with the same tree.
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      compareText(a.path ?? "", b.path ?? "") ||
+      compareText(a.code, b.code) ||
+      compareText(a.message, b.message),
+  );
+}
+
+/** Code-unit string order, independent of locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+/** Options of a `SkillshelfError`: what to do next, the underlying error, the path involved. */
+export interface SkillshelfErrorOptions {
+  readonly hint?: string | undefined;
+  readonly cause?: unknown;
+  readonly path?: string | undefined;
+}
+
+/**
+ * The one error class for failures a user can hit. `code` is stable, `hint` says what to do next,
+ * `path` names the file or folder involved. Programmer errors stay plain `Error`s.
+ */
+export class SkillshelfError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  readonly path: string | undefined;
+
+  constructor(code: string, message: string, options: SkillshelfErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "SkillshelfError";
+    this.code = code;
+    this.hint = options.hint;
+    this.path = options.path;
+  }
+}
+
+/** True for a `SkillshelfError`, also one from another copy of this package. */
+export function isSkillshelfError(value: unknown): value is SkillshelfError {
+  return value instanceof Error && value.name === "SkillshelfError" && "code" in value;
+}
+
+/** The `code` of a Node system error (`ENOENT`, `EACCES`, …), if it has one. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  const code = (error as { code: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}

@@ -1,0 +1,45 @@
+export { fastParseYamlMapping } from "./_fast-yaml.js";
+export type { AgentDefinition } from "./agents.js";
+export { AGENTS, agentRank } from "./agents.js";
+export { canonicalJson } from "./canonical-json.js";
+export type { ContainedPath } from "./containment.js";
+export { isInside, realpathOrUndefined, resolveContained } from "./containment.js";
+export { compareText, createDiagnostic, hasErrors, sortDiagnostics } from "./diagnostics.js";
+export { projectLibraryDir, resolveEnvironment, userLibraryDir } from "./environment.js";
+export type { SkillshelfErrorOptions } from "./errors.js";
+export { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+export type {
+  FrontmatterCode,
+  FrontmatterResult,
+  FrontmatterSplit,
+  ParseFrontmatterOptions,
+} from "./frontmatter.js";
+export { parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+export { sha256 } from "./hash.js";
+export type { LexicalQuery, MatchMode } from "./lexical.js";
+export {
+  filterLexical,
+  isSearchable,
+  matchLexical,
+  normalizeSearchText,
+  parseLexicalQuery,
+  STOPWORDS,
+} from "./lexical.js";
+export type { DecodedText } from "./text.js";
+export { decodeText } from "./text.js";
+export type {
+  Diagnostic,
+  Environment,
+  EnvironmentInput,
+  PackageKind,
+  ResourceKind,
+  Scope,
+  Severity,
+} from "./types.js";
+export { RESOURCE_KINDS, SCOPES } from "./types.js";
+export type { YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
+export {
+  DEFAULT_YAML_MAX_ALIAS_COUNT,
+  DEFAULT_YAML_MAX_LENGTH,
+  parseYamlMapping,
+} from "./yaml.js";

@@ -1,0 +1,84 @@
+/** Words too common to narrow a search; a query made only of them matches nothing. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    "the a an and or for with this that when what how into from use used using one not skill skills " +
+    "skillshelf please can you should would about need want help make file files code"
+  ).split(" "),
+);
+
+/** A query prepared for matching: the normalised phrase and the terms that count. */
+export interface LexicalQuery {
+  /** The whole query, normalised; matched as a word sequence. Empty when nothing is searchable. */
+  readonly phrase: string;
+  /** Tokens of two or more characters that are not stopwords. */
+  readonly terms: readonly string[];
+}
+
+/** How a query matched: every term (`all`) or, failing that, at least one (`any`). */
+export type MatchMode = "all" | "any";
+
+/**
+ * Lower-case the text, turn every run of characters that are not letters or digits into one
+ * space, and trim. `Git-Worktree_Create!` becomes `git worktree create`.
+ */
+export function normalizeSearchText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/** Prepare a query once for matching against many haystacks. */
+export function parseLexicalQuery(query: string): LexicalQuery {
+  const phrase = normalizeSearchText(query);
+  const terms =
+    phrase === ""
+      ? []
+      : phrase.split(" ").filter((term) => term.length >= 2 && !STOPWORDS.has(term));
+  return { phrase, terms };
+}
+
+/** True when the query carries something to search for; an empty query matches everything. */
+export function isSearchable(query: LexicalQuery): boolean {
+  return query.phrase !== "";
+}
+
+/**
+ * The one lexical matcher. The whole query as a word sequence always matches (so `tdd` finds
+ * `tdd`); otherwise each term must equal a haystack word, or be a prefix of one when the term has
+ * three or more characters (`wor` finds `worktree`, `wo` does not, `git` never finds `digital`).
+ * `all` needs every term, `any` one. An empty query matches; a stopword-only query does not.
+ */
+export function matchLexical(
+  query: LexicalQuery,
+  haystack: string,
+  mode: MatchMode = "all",
+): boolean {
+  if (query.phrase === "") return true;
+  const normalized = normalizeSearchText(haystack);
+  if (` ${normalized} `.includes(` ${query.phrase} `)) return true;
+  if (query.terms.length === 0) return false;
+  const words = normalized.split(" ");
+  const hit = (term: string) =>
+    words.some((word) => word === term || (term.length >= 3 && word.startsWith(term)));
+  return mode === "all" ? query.terms.every(hit) : query.terms.some(hit);
+}
+
+/**
+ * Keep the items matching every term; when none does, keep those matching any term. `matchMode`
+ * says which happened, or is `null` when the query had nothing searchable and all items are kept.
+ */
+export function filterLexical<T>(
+  items: readonly T[],
+  query: string,
+  haystackOf: (item: T) => string,
+): { items: T[]; matchMode: MatchMode | null } {
+  const parsed = parseLexicalQuery(query);
+  if (!isSearchable(parsed)) return { items: [...items], matchMode: null };
+  const all = items.filter((item) => matchLexical(parsed, haystackOf(item), "all"));
+  if (all.length > 0) return { items: all, matchMode: "all" };
+  return {
+    items: items.filter((item) => matchLexical(parsed, haystackOf(item), "any")),
+    matchMode: "any",
+  };
+}

@@ -1,0 +1,107 @@
+import { parseDocument } from "yaml";
+import { fastParseYamlMapping } from "./_fast-yaml.js";
+
+/** Limits applied to every YAML document Skillshelf parses. */
+export interface YamlLimits {
+  /** Largest YAML text accepted, in UTF-16 code units. Default 65,536. */
+  readonly maxLength?: number | undefined;
+  /** Most alias expansions allowed before parsing stops. Default 100. */
+  readonly maxAliasCount?: number | undefined;
+}
+
+/** The outcome of parsing one YAML document that must be a mapping. */
+export type YamlMappingResult =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | {
+      readonly ok: false;
+      readonly reason: YamlFailure;
+      readonly message: string;
+      readonly line?: number;
+      readonly column?: number;
+    };
+
+/** Why a YAML document was refused. */
+export type YamlFailure = "invalid" | "not_mapping" | "too_large" | "alias_limit";
+
+export const DEFAULT_YAML_MAX_LENGTH = 65_536;
+export const DEFAULT_YAML_MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parse YAML 1.2 (core schema, unique keys) that must hold a mapping. Blank text, or text holding
+ * only comments, is an empty mapping. Plain text that the fast path fully understands is parsed
+ * without the full YAML parser; anything else goes through `yaml`, with the same result.
+ */
+export function parseYamlMapping(
+  text: string,
+  options: YamlLimits & { readonly fastPath?: boolean | undefined } = {},
+): YamlMappingResult {
+  const maxLength = options.maxLength ?? DEFAULT_YAML_MAX_LENGTH;
+  if (text.length > maxLength) {
+    return {
+      ok: false,
+      reason: "too_large",
+      message: `YAML text is ${text.length} characters, over the ${maxLength}-character limit`,
+    };
+  }
+  if (options.fastPath !== false) {
+    const fast = fastParseYamlMapping(text);
+    if (fast !== undefined) return { ok: true, value: fast };
+  }
+  return parseWithYaml(text, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
+}
+
+// --- internal ---
+
+function parseWithYaml(text: string, maxAliasCount: number): YamlMappingResult {
+  let value: unknown;
+  try {
+    const doc = parseDocument(text, {
+      version: "1.2",
+      schema: "core",
+      uniqueKeys: true,
+      prettyErrors: false,
+    });
+    const error = doc.errors[0];
+    if (error !== undefined) {
+      return {
+        ok: false,
+        reason: "invalid",
+        message: firstLine(error.message),
+        ...lineAndColumn(text, error.pos[0]),
+      };
+    }
+    value = doc.toJS({ maxAliasCount });
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      return {
+        ok: false,
+        reason: "alias_limit",
+        message: `YAML expands more than ${maxAliasCount} aliases`,
+      };
+    }
+    if (error instanceof RangeError) {
+      return { ok: false, reason: "invalid", message: "YAML is nested too deeply to parse" };
+    }
+    throw error;
+  }
+  if (value === null || value === undefined) return { ok: true, value: {} };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return {
+      ok: false,
+      reason: "not_mapping",
+      message: `YAML holds a ${Array.isArray(value) ? "list" : typeof value}, not a mapping`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart + 1 };
+}
+
+function firstLine(message: string): string {
+  const end = message.indexOf("\n");
+  return (end === -1 ? message : message.slice(0, end)).trim();
+}

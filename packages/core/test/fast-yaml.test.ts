@@ -1,0 +1,233 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fastParseYamlMapping, parseYamlMapping, splitFrontmatter } from "@skillshelf/core";
+import { CORPUS_DIR, corpusFiles } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+
+/** The fast path must either decline or agree exactly with the full parser. */
+function expectAgreement(yaml: string): boolean {
+  const fast = fastParseYamlMapping(yaml);
+  if (fast === undefined) return false;
+  const full = parseYamlMapping(yaml, { fastPath: false });
+  expect(full, `full parser refused what the fast path accepted:\n${yaml}`).toMatchObject({
+    ok: true,
+  });
+  if (full.ok) expect(fast, yaml).toStrictEqual(full.value);
+  return true;
+}
+
+describe("fast path agrees with the full YAML parser", () => {
+  it("on every frontmatter block of the corpus, and accepts most skills", () => {
+    let skills = 0;
+    let acceptedSkills = 0;
+    for (const file of corpusFiles()) {
+      if (file.kind !== "skill" && file.kind !== "prompt") continue;
+      const split = splitFrontmatter(readFileSync(join(CORPUS_DIR, file.path), "utf8"));
+      if (split.kind !== "found") continue;
+      const accepted = expectAgreement(split.yaml);
+      if (file.kind === "skill") {
+        skills += 1;
+        if (accepted) acceptedSkills += 1;
+      }
+    }
+    // real frontmatter is mostly plain: the fast path is only worth having if it takes most of it
+    expect(acceptedSkills / skills).toBeGreaterThan(0.6);
+  });
+
+  it.each([
+    "name: a\ndescription: b\n",
+    "name: a\r\ndescription: b\r\n",
+    "",
+    "\n\n",
+    "# comment\nname: a\n",
+    "key:\n",
+    "key:\nnext: 1\n",
+    "a: true\nb: False\nc: TRUE\nd: yes\ne: no\nf: on\n",
+    "a: null\nb: ~\nc: Null\n",
+    "a: 1\n",
+    "a: 1.0.0\n",
+    "a: .5\n",
+    "a: 0x1F\n",
+    "a: 0o17\n",
+    "a: 0b11\n",
+    "a: 1_000\n",
+    "a: -.inf\n",
+    "a: .NaN\n",
+    "a: -.nan\n",
+    "a: +\n",
+    "a: 1e\n",
+    "a: -1\n",
+    "a: 'single'\n",
+    "a: 'it''s'\n",
+    "a: ''\n",
+    'a: ""\n',
+    'a: "double"\n',
+    'a: "esc\\n"\n',
+    'a: "a" # c\n',
+    "a: b # c\n",
+    "a: b#c\n",
+    "a: C#\n",
+    "a: b: c\n",
+    "a: b:c\n",
+    "a: b:\n",
+    "a: https://example.com/x?y=1\n",
+    "a: <file> [options]\n",
+    "a: -flag\n",
+    "a: - item\n",
+    "a: [x, y]\n",
+    "a: [x,y]\n",
+    "a: []\n",
+    "a: [ ]\n",
+    "a: [x, [y]]\n",
+    "a: [x, 'y']\n",
+    "a: [x, 1]\n",
+    "a: [x, true]\n",
+    "a: [x,]\n",
+    "a: [x] y\n",
+    "a: {x: y}\n",
+    "a: &anchor x\nb: *anchor\n",
+    "a: !tag x\n",
+    "a: %x\n",
+    "a: @x\n",
+    "a: `x`\n",
+    "a: ...\n",
+    "a: x...\n",
+    "a: |\n  line one\n  line two\n",
+    "a: |-\n  line one\n  line two\n",
+    "a: |+\n  line one\n",
+    "a: |2\n  line\n",
+    "a: >\n  folded one\n  folded two\n\n  next para\n",
+    "a: >-\n  folded one\n  folded two\n",
+    "a: >\n  one\n\n\n  two\n",
+    "a: >\n  one\n    indented\n  two\n",
+    "a: |\n  one\n    indented\n  two\n",
+    "a: |\n  one\n\n  two\n\n\nb: x\n",
+    "a: |\n\n  leading blank\n",
+    "a: |\n  text\n   \n  more\n",
+    "a: |\nb: x\n",
+    "a: |\n  # not a comment\nb: x\n",
+    "a:\n- x\n- y\nb: z\n",
+    "a:\n  - x\n  - y\nb: z\n",
+    "a:\n  - x\n - y\n",
+    "a:\n  - x\n    - y\n",
+    "a:\n  - x: y\n",
+    "a:\n  -\n",
+    "a:\n  - 'q'\n  - \"d\"\n",
+    "metadata:\n  author: me\n  version: '1.0'\nname: x\n",
+    "metadata:\n  author: me\n   extra: no\n",
+    "metadata:\n  author: me\n author: you\n",
+    "metadata:\n  a: 1\n",
+    "metadata:\n  nested:\n    deep: x\n",
+    "metadata:\n  a: b\n  a: c\n",
+    "a: x\n  continued\n",
+    "a:\n  plain multi\n  line\n",
+    "a: b\na: c\n",
+    "true: x\n",
+    "null: x\n",
+    "__proto__: x\n",
+    "constructor: x\n",
+    "a.b: x\n",
+    "a b: x\n",
+    "a : x\n",
+    '"a": x\n',
+    "a:x\n",
+    "- a\n- b\n",
+    "just text\n",
+    "  indented: x\n",
+    "a: x\n---\n",
+    "a: \u00e9t\u00e9 \u2014 \ud83d\ude80\n",
+    "a: x\u2028y\n",
+    "a: x\u0085y\n",
+    "a:\tx\n",
+    "a: x\rb: y\n",
+  ])("case %j", (yaml) => {
+    expectAgreement(yaml);
+  });
+
+  it("on 5,000 generated documents", () => {
+    const random = seededRandom(20261130);
+    for (let i = 0; i < 5000; i++) expectAgreement(generateDocument(random));
+  });
+});
+
+// --- generated documents: plausible frontmatter with a sprinkling of everything awkward ---
+
+const WORDS = [
+  "deploy",
+  "tests",
+  "git",
+  "Usage:",
+  "C#",
+  "a:b",
+  "x #y",
+  "true",
+  "1.0",
+  "0x1",
+  "-v",
+  "[x]",
+  "{y}",
+  "'q'",
+  '"d"',
+  "é",
+  "…",
+  "*",
+  "&",
+  "!",
+  "%",
+  "@",
+  "|",
+  ">",
+  "~",
+  "null",
+  ".5",
+  "--",
+  "a,b",
+  "?",
+  "#",
+];
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function generateDocument(random: () => number): string {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const phrase = () =>
+    Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)).join(
+      pick([" ", "", " "]),
+    );
+  const value = (): string =>
+    pick([
+      () => ` ${phrase()}`,
+      () => ` '${phrase()}'`,
+      () => ` "${phrase()}"`,
+      () => ` [${phrase()}, ${phrase()}]`,
+      () => ` |${pick(["", "-", "+"])}\n  ${phrase()}\n  ${phrase()}\n${pick(["", "\n", "  \n"])}`,
+      () => ` >${pick(["", "-"])}\n  ${phrase()}\n${pick(["", "\n"])}  ${phrase()}\n`,
+      () => `\n  - ${phrase()}\n  - ${phrase()}`,
+      () => `\n- ${phrase()}`,
+      () => `\n  k1: ${phrase()}\n  k2: ${phrase()}`,
+      () => "",
+    ])();
+  const lines: string[] = [];
+  const count = 1 + Math.floor(random() * 5);
+  for (let i = 0; i < count; i++) {
+    const key = pick([
+      "name",
+      "description",
+      "allowed-tools",
+      "metadata",
+      "x",
+      "true",
+      "a.b",
+      `k${i}`,
+    ]);
+    lines.push(`${key}:${value()}`.replace(/\n+$/, ""));
+    if (random() < 0.1) lines.push(pick(["", "# note", "  # indented note"]));
+  }
+  return `${lines.join(random() < 0.1 ? "\r\n" : "\n")}\n`;
+}

@@ -1,0 +1,97 @@
+import {
+  AGENTS,
+  agentRank,
+  canonicalJson,
+  decodeText,
+  errnoCode,
+  isSkillshelfError,
+  SkillshelfError,
+  sha256,
+} from "@skillshelf/core";
+import { describe, expect, it } from "vitest";
+
+describe("canonicalJson", () => {
+  it("sorts keys at every depth and drops undefined fields", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
+  });
+
+  it("gives equal strings for equal values built in different orders", () => {
+    expect(canonicalJson({ x: 1, y: "2" })).toBe(canonicalJson({ y: "2", x: 1 }));
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, () => 1, Symbol("s")])("refuses %s", (value) => {
+    expect(() => canonicalJson({ value })).toThrow(TypeError);
+  });
+});
+
+describe("decodeText", () => {
+  it.each([
+    ["UTF-8 text", Buffer.from("héllo ✓"), { ok: true, text: "héllo ✓" }],
+    ["a byte-order mark is kept", Buffer.from("\ufeffx"), { ok: true, text: "\ufeffx" }],
+    ["NUL", Buffer.from([0x61, 0x00, 0x62]), { ok: false, reason: "nul" }],
+    ["invalid UTF-8", Buffer.from([0x61, 0xff, 0x62]), { ok: false, reason: "utf8" }],
+    ["truncated sequence", Buffer.from([0xe2, 0x9c]), { ok: false, reason: "utf8" }],
+  ])("%s", (_name, bytes, expected) => {
+    expect(decodeText(bytes)).toEqual(expected);
+  });
+});
+
+describe("sha256", () => {
+  it("hashes strings as UTF-8 and bytes as given", () => {
+    expect(sha256("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256(Buffer.from("abc"))).toBe(sha256("abc"));
+  });
+});
+
+describe("agent table", () => {
+  it("ranks agents in table order and unknown ids last", () => {
+    expect(AGENTS.map((agent) => agent.id)).toEqual([
+      "claude-code",
+      "codex",
+      "opencode",
+      "copilot",
+      "pi",
+      "agents",
+    ]);
+    expect(agentRank("claude-code")).toBe(0);
+    expect(agentRank("agents")).toBe(5);
+    expect(agentRank("nobody")).toBe(AGENTS.length);
+  });
+
+  it("has relative roots only", () => {
+    for (const agent of AGENTS) {
+      for (const root of [
+        agent.userSkillRoot,
+        agent.projectSkillRoot,
+        agent.userPromptRoot,
+        agent.projectPromptRoot,
+      ]) {
+        if (root !== undefined) expect(root.startsWith("/")).toBe(false);
+      }
+    }
+  });
+});
+
+describe("SkillshelfError", () => {
+  it("carries code, hint, path and cause", () => {
+    const cause = Object.assign(new Error("no"), { code: "ENOENT" });
+    const error = new SkillshelfError("root_missing", "folder is missing", {
+      hint: "create it",
+      path: "/x",
+      cause,
+    });
+    expect(error).toMatchObject({
+      name: "SkillshelfError",
+      code: "root_missing",
+      hint: "create it",
+      path: "/x",
+      cause,
+    });
+    expect(isSkillshelfError(error)).toBe(true);
+    expect(isSkillshelfError(new Error("plain"))).toBe(false);
+    expect(errnoCode(cause)).toBe("ENOENT");
+    expect(errnoCode("text")).toBeUndefined();
+  });
+});

@@ -1,0 +1,6 @@
+export type { CorpusFile, StrictVerdict } from "./corpus.js";
+export { CORPUS_DIR, copyCorpus, corpusFiles, strictVerdicts } from "./corpus.js";
+export type { TestEnvironment } from "./environment.js";
+export { skillFile, testEnvironment } from "./environment.js";
+export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
+export { link, testdir, writeTree } from "./testdir.js";
