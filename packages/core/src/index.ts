@@ -33,10 +33,11 @@ export type {
   EnvironmentInput,
   PackageKind,
   ResourceKind,
+  ResourceSource,
   Scope,
   Severity,
 } from "./types.js";
-export { RESOURCE_KINDS, SCOPES } from "./types.js";
+export { OWNED_SOURCES, RESOURCE_KINDS, SCOPES } from "./types.js";
 export type { YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
 export {
   DEFAULT_YAML_MAX_ALIAS_COUNT,

@@ -46,3 +46,12 @@ export interface EnvironmentInput {
   readonly configDir?: string | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
+
+/**
+ * Which kind of place a resource came from: our own library (`skillshelf`), an installed package
+ * (`package`), an explicit path (`path`), or another agent's folder (its id in the agent table).
+ */
+export type ResourceSource = "skillshelf" | "package" | "path" | (string & {});
+
+/** Sources Skillshelf owns: they beat loose discovery in other agents' folders on a name clash. */
+export const OWNED_SOURCES: readonly ResourceSource[] = ["skillshelf", "package", "path"];

@@ -1,0 +1,94 @@
+import { compareText, createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { defaultRules } from "./rules.js";
+import type {
+  CollisionCandidate,
+  CollisionGroup,
+  CollisionResult,
+  CollisionRule,
+} from "./types.js";
+
+export interface ResolveOptions<T> {
+  /** Ordering keys, most important first. Default: precedence, then path. */
+  readonly rules?: readonly CollisionRule<T>[] | undefined;
+  /** How a candidate is named in messages, for example `skillshelf/user`. Default: its scope. */
+  readonly label?: ((item: T) => string) | undefined;
+}
+
+/**
+ * Group candidates by trimmed name (empty names are dropped) and pick one winner per name by the
+ * rules. Every loser yields a `collision` warning whose details name the winner and loser paths and
+ * scopes and the rule that decided. The result does not depend on the input order.
+ */
+export function resolveCollisions<T extends CollisionCandidate>(
+  items: readonly T[],
+  options: ResolveOptions<T> = {},
+): CollisionResult<T> {
+  const rules = options.rules ?? (defaultRules as readonly CollisionRule<T>[]);
+  const label = options.label ?? ((item: T) => item.scope);
+  const byName = new Map<string, T[]>();
+  for (const item of items) {
+    const name = item.name.trim();
+    if (name === "") continue;
+    const group = byName.get(name);
+    if (group === undefined) byName.set(name, [item]);
+    else group.push(item);
+  }
+  const winners: T[] = [];
+  const groups: CollisionGroup<T>[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const name of [...byName.keys()].sort(compareText)) {
+    const candidates = byName.get(name) as T[];
+    if (candidates.length === 1) {
+      winners.push(candidates[0] as T);
+      continue;
+    }
+    const ordered = [...candidates].sort((a, b) => compareBy(rules, b, a).order);
+    const winner = ordered[0] as T;
+    const losers = ordered
+      .slice(1)
+      .map((item) => ({ item, reason: compareBy(rules, winner, item).key }));
+    winners.push(winner);
+    groups.push({ name, winner, losers });
+    for (const loser of losers)
+      diagnostics.push(collisionDiagnostic(name, winner, loser.item, loser.reason, label));
+  }
+  return { winners, groups, diagnostics };
+}
+
+/** The first rule that tells two candidates apart, and which way (positive: `a` wins). */
+export function compareBy<T>(
+  rules: readonly CollisionRule<T>[],
+  a: T,
+  b: T,
+): { order: number; key: string } {
+  for (const rule of rules) {
+    const order = rule.compare(a, b);
+    if (order !== 0) return { order, key: rule.key };
+  }
+  return { order: 0, key: "equal" };
+}
+
+// --- internal ---
+
+function collisionDiagnostic<T extends CollisionCandidate>(
+  name: string,
+  winner: T,
+  loser: T,
+  reason: string,
+  label: (item: T) => string,
+): Diagnostic {
+  return createDiagnostic(
+    "warning",
+    "collision",
+    `${name} from ${label(winner)} (${winner.path}) overrides ${label(loser)} (${loser.path}); decided by ${reason}`,
+    loser.path,
+    {
+      name,
+      winnerPath: winner.path,
+      loserPath: loser.path,
+      winnerScope: winner.scope,
+      loserScope: loser.scope,
+      reason,
+    },
+  );
+}

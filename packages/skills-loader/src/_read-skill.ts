@@ -1,0 +1,157 @@
+import { readFileSync, statSync } from "node:fs";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  decodeText,
+  errnoCode,
+  parseFrontmatter,
+  sha256,
+} from "@skillshelf/core";
+import type { SkillLocation } from "./_walk.js";
+import type { SkillCache } from "./cache.js";
+import { readSkillFields, type SkillFields } from "./fields.js";
+import { skillPathSubject } from "./roots.js";
+
+/** A skill file over this many bytes is refused. */
+export const MAX_SKILL_BYTES = 1_048_576;
+/** A skill file over this many bytes loads with a warning: agents may cut it short on activation. */
+export const LARGE_SKILL_BYTES = 51_200;
+
+/** Everything a skill file says on its own, independent of its root; what the cache keeps. */
+export interface SkillFileRecord {
+  readonly signature: string;
+  readonly hash: string | undefined;
+  /** `undefined` when the file is refused. */
+  readonly fields: SkillFields | undefined;
+  readonly body: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Read, check and parse one skill file, through the cache when one is given. */
+export function readSkillFile(
+  location: SkillLocation,
+  includeBody: boolean,
+  cache: SkillCache | undefined,
+): SkillFileRecord {
+  const { path } = location;
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(location.realPath);
+  } catch (error) {
+    return refused("", [readFailed(path, error)]);
+  }
+  const signature = `${location.realPath}\0${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const cached = cache?.lookup(path, signature);
+  if (
+    cached !== undefined &&
+    (!includeBody || cached.fields === undefined || cached.body !== undefined)
+  )
+    return cached;
+  const record = parseSkillFile(location, signature, stats.size, includeBody);
+  cache?.store(path, record);
+  return record;
+}
+
+// --- internal ---
+
+function parseSkillFile(
+  location: SkillLocation,
+  signature: string,
+  size: number,
+  includeBody: boolean,
+): SkillFileRecord {
+  const { path } = location;
+  if (size > MAX_SKILL_BYTES) {
+    return refused(signature, [
+      createDiagnostic(
+        "error",
+        "file_too_large",
+        `skill file is ${size} bytes, over the ${MAX_SKILL_BYTES}-byte limit; move detail into references/`,
+        path,
+        { size },
+      ),
+    ]);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(location.realPath);
+  } catch (error) {
+    return refused(signature, [readFailed(path, error)]);
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) {
+    const code = decoded.reason === "nul" ? "file_contains_nul" : "file_not_utf8";
+    return refused(signature, [
+      createDiagnostic(
+        "error",
+        code,
+        "skill file is not UTF-8 text; a SKILL.md is a document, not a binary payload",
+        path,
+      ),
+    ]);
+  }
+  const hash = sha256(bytes);
+  const diagnostics: Diagnostic[] = [];
+  if (location.unusualName) {
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "skill_file_name",
+        "skill file should be named exactly SKILL.md",
+        path,
+      ),
+    );
+  }
+  if (size > LARGE_SKILL_BYTES) {
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "file_large",
+        `skill file is ${size} bytes; agents may cut it short on activation, so keep it under ${LARGE_SKILL_BYTES}`,
+        path,
+        { size },
+      ),
+    );
+  }
+  const parsed = parseFrontmatter(decoded.text, { path });
+  if (!parsed.ok) {
+    if (location.loose && parsed.code === "frontmatter_missing") {
+      return refused(signature, [
+        createDiagnostic(
+          "info",
+          "loose_file_skipped",
+          "markdown file without frontmatter is not a skill",
+          path,
+        ),
+      ]);
+    }
+    return {
+      signature,
+      hash,
+      fields: undefined,
+      body: undefined,
+      diagnostics: [...diagnostics, parsed.diagnostic],
+    };
+  }
+  const read = readSkillFields(parsed.data, skillPathSubject(path), path);
+  return {
+    signature,
+    hash,
+    fields: read.fields,
+    body: includeBody && read.fields !== undefined ? parsed.body : undefined,
+    diagnostics: [...diagnostics, ...parsed.diagnostics, ...read.diagnostics],
+  };
+}
+
+function refused(signature: string, diagnostics: Diagnostic[]): SkillFileRecord {
+  return { signature, hash: undefined, fields: undefined, body: undefined, diagnostics };
+}
+
+function readFailed(path: string, error: unknown): Diagnostic {
+  return createDiagnostic(
+    "error",
+    "read_failed",
+    `cannot read skill file (${errnoCode(error) ?? String(error)}); check its permissions`,
+    path,
+  );
+}

@@ -1,0 +1,204 @@
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { basename, sep } from "node:path";
+import {
+  compareText,
+  createDiagnostic,
+  type Diagnostic,
+  errnoCode,
+  isInside,
+  realpathOrUndefined,
+  resolveContained,
+} from "@skillshelf/core";
+import type { SkillRoot } from "./types.js";
+
+/** A skill file found by the walk. */
+export interface SkillLocation {
+  /** As discovered, under the root. */
+  readonly path: string;
+  /** Every symlink resolved; inside the root's anchor. */
+  readonly realPath: string;
+  /** True for a loose `*.md` file at a root's top level. */
+  readonly loose: boolean;
+  /** True when the file is not named exactly `SKILL.md` (for example `SKILL.MD`). */
+  readonly unusualName: boolean;
+}
+
+/** Folders below a root that the walk descends into at most. */
+export const MAX_WALK_DEPTH = 12;
+
+/**
+ * Find the skill files under one root. A folder holding a `SKILL.md` is a skill and the walk does
+ * not go deeper; names starting with `.` and `node_modules` are skipped; loose `*.md` files count
+ * only at the root's top level; a symlink is followed only when its target stays inside the root's
+ * anchor. A missing root yields nothing and no diagnostic.
+ */
+export function walkSkillRoot(root: SkillRoot): {
+  locations: SkillLocation[];
+  diagnostics: Diagnostic[];
+} {
+  const walk = new Walk();
+  const rootReal = realpathOrUndefined(root.path);
+  if (rootReal === undefined) return walk;
+  const anchorReal = anchorFor(root, rootReal);
+  if (anchorReal === undefined) {
+    walk.escape(root.path, rootReal, root.containment ?? root.path);
+    return walk;
+  }
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(rootReal);
+  } catch (error) {
+    walk.unreadable(root.path, error);
+    return walk;
+  }
+  if (stats.isFile()) {
+    walk.locations.push(
+      location(root.path, rootReal, basename(root.path).toLowerCase() !== "skill.md"),
+    );
+  } else if (stats.isDirectory()) {
+    walk.visit(root.path, rootReal, anchorReal, 0);
+  }
+  return walk;
+}
+
+// --- internal ---
+
+class Walk {
+  readonly locations: SkillLocation[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #visited = new Set<string>();
+
+  visit(dir: string, dirReal: string, anchorReal: string, depth: number): void {
+    if (this.#visited.has(dirReal)) return;
+    this.#visited.add(dirReal);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      this.unreadable(dir, error);
+      return;
+    }
+    if (this.#visitSkillFile(dir, dirReal, anchorReal, entries)) return;
+    if (depth >= MAX_WALK_DEPTH) {
+      this.diagnostics.push(
+        createDiagnostic(
+          "info",
+          "walk_depth_limit",
+          `stopped looking for skills ${MAX_WALK_DEPTH} folders deep`,
+          dir,
+        ),
+      );
+      return;
+    }
+    entries.sort((a, b) => compareText(a.name, b.name));
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name.startsWith(".") || name === "node_modules") continue;
+      const path = `${dir}${sep}${name}`;
+      if (entry.isDirectory()) {
+        this.visit(path, `${dirReal}${sep}${name}`, anchorReal, depth + 1);
+      } else if (entry.isSymbolicLink()) {
+        this.#visitLink(path, anchorReal, depth);
+      } else if (entry.isFile() && depth === 0 && isMarkdown(name)) {
+        this.locations.push(location(path, `${dirReal}${sep}${name}`, true));
+      }
+    }
+  }
+
+  escape(path: string, real: string, anchor: string): void {
+    this.diagnostics.push(
+      createDiagnostic(
+        "error",
+        "symlink_escape",
+        `${path} resolves to ${real}, outside ${anchor}; a skill may not leave its root through a symlink. Move it inside, or name it with an explicit path`,
+        path,
+        { realPath: real, anchor },
+      ),
+    );
+  }
+
+  unreadable(path: string, error: unknown): void {
+    this.diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "read_failed",
+        `cannot read ${path} (${errnoCode(error) ?? String(error)}); check its permissions`,
+        path,
+      ),
+    );
+  }
+
+  /** Record the folder's skill file, if it has one; true when it does (the walk stops here). */
+  #visitSkillFile(
+    dir: string,
+    dirReal: string,
+    anchorReal: string,
+    entries: readonly Dirent[],
+  ): boolean {
+    const entry =
+      entries.find((candidate) => candidate.name === "SKILL.md") ??
+      entries.find((candidate) => candidate.name.toLowerCase() === "skill.md");
+    if (entry === undefined) return false;
+    const path = `${dir}${sep}${entry.name}`;
+    if (entry.isFile()) {
+      this.locations.push(location(path, `${dirReal}${sep}${entry.name}`, false));
+      return true;
+    }
+    if (!entry.isSymbolicLink()) return false;
+    // a linked skill file makes this a skill folder even when the link is refused
+    const target = this.#follow(path, anchorReal);
+    if (target?.kind === "file") this.locations.push(location(path, target.real, false));
+    return true;
+  }
+
+  #visitLink(path: string, anchorReal: string, depth: number): void {
+    const target = this.#follow(path, anchorReal);
+    if (target?.kind === "dir") this.visit(path, target.real, anchorReal, depth + 1);
+    else if (target?.kind === "file" && depth === 0 && isMarkdown(basename(path)))
+      this.locations.push(location(path, target.real, true));
+  }
+
+  #follow(
+    path: string,
+    anchorReal: string,
+  ): { kind: "file" | "dir" | "other"; real: string } | undefined {
+    const resolved = resolveContained(path, anchorReal);
+    if (resolved.status === "missing") {
+      this.diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "broken_link",
+          `${path} is a symlink to nothing; remove or fix it`,
+          path,
+        ),
+      );
+      return undefined;
+    }
+    if (resolved.status === "outside") {
+      this.escape(path, resolved.real, anchorReal);
+      return undefined;
+    }
+    const stats = statSync(resolved.real, { throwIfNoEntry: false });
+    const kind = stats?.isFile() ? "file" : stats?.isDirectory() ? "dir" : "other";
+    return { kind, real: resolved.real };
+  }
+}
+
+function location(path: string, realPath: string, loose: boolean): SkillLocation {
+  return { path, realPath, loose, unusualName: !loose && basename(path) !== "SKILL.md" };
+}
+
+function isMarkdown(name: string): boolean {
+  return name.toLowerCase().endsWith(".md");
+}
+
+/**
+ * The real anchor for a root: its containment folder when the root lies inside it; the root itself
+ * when a user-owned root (user or explicit scope) lies elsewhere; otherwise `undefined` (refused).
+ */
+function anchorFor(root: SkillRoot, rootReal: string): string | undefined {
+  if (root.containment === undefined) return rootReal;
+  const anchor = realpathOrUndefined(root.containment) ?? root.containment;
+  if (isInside(anchor, rootReal)) return anchor;
+  return root.scope === "user" || root.scope === "cli" ? rootReal : undefined;
+}

@@ -1,0 +1,32 @@
+export { LARGE_SKILL_BYTES, MAX_SKILL_BYTES } from "./_read-skill.js";
+export { readSkillBody } from "./body.js";
+export type { SkillCache, SkillCacheStats } from "./cache.js";
+export { createSkillCache } from "./cache.js";
+export type { SkillCommand } from "./commands.js";
+export { parsePendingSkillRequests, parseSkillCommand } from "./commands.js";
+export {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  nameProblems,
+  SKILL_NAME_PATTERN,
+} from "./fields.js";
+export { normalizedSkillHash } from "./hash.js";
+export { loadSkills } from "./load.js";
+export { extractProvenance } from "./provenance.js";
+export {
+  defaultSkillRoots,
+  explicitSkillRoots,
+  packageSkillRoot,
+  SKILL_PRECEDENCE,
+  skillPathSubject,
+} from "./roots.js";
+export { parseToolList, resolveToolList } from "./tools.js";
+export type {
+  LoadSkillsInput,
+  LoadSkillsResult,
+  Skill,
+  SkillProvenance,
+  SkillRoot,
+  SkillTrust,
+} from "./types.js";
+export { isModelVisible, modelVisibleSkills } from "./visibility.js";

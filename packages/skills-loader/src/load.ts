@@ -1,0 +1,172 @@
+import { dirname } from "node:path";
+import { dedupeByRealPath, resolveCollisions, skillRules } from "@skillshelf/collision";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  resolveEnvironment,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { readSkillFile } from "./_read-skill.js";
+import { type SkillLocation, walkSkillRoot } from "./_walk.js";
+import { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
+import { resolveToolList } from "./tools.js";
+import type { LoadSkillsInput, LoadSkillsResult, Skill, SkillRoot } from "./types.js";
+
+/**
+ * Load every skill visible from `cwd`: walk the roots (by default every agent folder and both
+ * libraries, see `defaultSkillRoots`), read and check each skill file, keep one entry per real
+ * file, and resolve name clashes by the skill order (trusted, owned, precedence, agent rank,
+ * path). Never throws on bad content: every problem is a diagnostic with a stable code and path,
+ * and the rest still loads. A missing root is not an error.
+ *
+ * @example
+ * const { items, diagnostics } = loadSkills({ cwd: "/work/app" });
+ * const forModel = modelVisibleSkills(items);
+ */
+export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
+  const environment = resolveEnvironment(input);
+  const diagnostics: Diagnostic[] = [];
+  const explicitPaths = (input.explicitSkillPaths ?? []).filter((path) => {
+    if (path.trim() !== "") return true;
+    diagnostics.push(
+      createDiagnostic(
+        "error",
+        "path_empty",
+        "an explicit skill path is empty; name a SKILL.md or a folder",
+      ),
+    );
+    return false;
+  });
+  const roots = [
+    ...(input.roots ?? (input.disableDiscovery === true ? [] : defaultSkillRoots(environment))),
+    ...explicitSkillRoots(explicitPaths, environment.cwd),
+  ];
+  const candidates: Skill[] = [];
+  const realPaths = new Map<Skill, string>();
+  for (const root of roots) {
+    const walked = walkSkillRoot(root);
+    diagnostics.push(...walked.diagnostics);
+    if (root.scope === "cli" && walked.locations.length === 0 && walked.diagnostics.length === 0) {
+      diagnostics.push(
+        createDiagnostic(
+          "error",
+          "path_missing",
+          `no skill at ${root.path}; check the path`,
+          root.path,
+        ),
+      );
+    }
+    for (const location of walked.locations) {
+      const skill = loadOne(location, root, input, diagnostics);
+      if (skill === undefined) continue;
+      candidates.push(skill);
+      realPaths.set(skill, location.realPath);
+    }
+  }
+  const deduped = dedupeByRealPath(
+    candidates,
+    (skill) => realPaths.get(skill) as string,
+    skillRules,
+  );
+  const resolved = resolveCollisions(deduped.kept, {
+    rules: skillRules,
+    label: (skill) => `${skill.source}/${skill.scope}`,
+  });
+  diagnostics.push(
+    ...deduped.diagnostics,
+    ...resolved.diagnostics,
+    ...missingRequirements(resolved.winners),
+  );
+  return {
+    items: resolved.winners,
+    diagnostics: sortDiagnostics(diagnostics),
+    collisions: resolved.groups,
+  };
+}
+
+// --- internal ---
+
+function loadOne(
+  location: SkillLocation,
+  root: SkillRoot,
+  input: LoadSkillsInput,
+  diagnostics: Diagnostic[],
+): Skill | undefined {
+  const record = readSkillFile(location, input.includeBody === true, input.cache);
+  diagnostics.push(...record.diagnostics);
+  const fields = record.fields;
+  if (fields === undefined || record.hash === undefined) return undefined;
+  const allowedTools = resolveTools(
+    fields.allowedTools,
+    "allowed-tools",
+    location.path,
+    input,
+    diagnostics,
+  );
+  const disallowedTools = resolveTools(
+    fields.disallowedTools,
+    "disallowed-tools",
+    location.path,
+    input,
+    diagnostics,
+  );
+  return {
+    name: fields.name,
+    description: fields.description,
+    path: location.path,
+    realPath: location.realPath,
+    baseDir: dirname(location.path),
+    pathSubject: skillPathSubject(location.path),
+    scope: root.scope,
+    source: root.source,
+    origin: root.origin,
+    precedence: root.precedence,
+    trusted: root.trust === "trusted" || (root.trust === "foreign" && input.trustImports === true),
+    disableModelInvocation: fields.disableModelInvocation,
+    hash: record.hash,
+    frontmatter: fields.frontmatter,
+    requires: fields.requires,
+    ...(allowedTools === undefined ? {} : { allowedTools }),
+    ...(disallowedTools === undefined ? {} : { disallowedTools }),
+    ...(fields.provenance === undefined ? {} : { provenance: fields.provenance }),
+    ...(record.body === undefined ? {} : { body: record.body }),
+  };
+}
+
+function resolveTools(
+  tools: readonly string[] | undefined,
+  key: "allowed-tools" | "disallowed-tools",
+  path: string,
+  input: LoadSkillsInput,
+  diagnostics: Diagnostic[],
+): readonly string[] | undefined {
+  if (tools === undefined || input.toolNames === undefined) return tools;
+  const resolved = resolveToolList(tools, input.toolNames, key, path);
+  diagnostics.push(...resolved.diagnostics);
+  return resolved.tools;
+}
+
+function missingRequirements(winners: readonly Skill[]): Diagnostic[] {
+  const names = new Set(winners.map((skill) => skill.name));
+  const diagnostics: Diagnostic[] = [];
+  for (const skill of winners) {
+    for (const requirement of skill.requires) {
+      if (!requirement.startsWith("skill:")) continue;
+      const dependency = requirement.slice("skill:".length).trim();
+      if (names.has(dependency)) continue;
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "requirement_missing",
+          `${skill.name} requires skill "${dependency}", which is not available; install it or remove the requirement`,
+          skill.path,
+          {
+            name: skill.name,
+            requirement,
+          },
+        ),
+      );
+    }
+  }
+  return diagnostics;
+}

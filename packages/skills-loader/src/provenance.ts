@@ -1,0 +1,68 @@
+import type { SkillProvenance } from "./types.js";
+
+/** Keys accepted for each provenance field, kebab case first. */
+const PROVENANCE_KEYS: Readonly<Record<keyof SkillProvenance, readonly string[]>> = {
+  installUrl: ["source-url", "sourceUrl", "install-url"],
+  registryId: ["registry-id", "registryId"],
+  registryUrl: ["registry-url", "registryUrl"],
+  installedAt: ["installed-at", "installedAt"],
+  updatedAt: ["updated-at", "updatedAt"],
+  installedHash: ["installed-hash", "installedHash"],
+  audit: ["audit"],
+  installedBy: ["installed-by", "installedBy"],
+};
+
+/** Install-lifecycle keys: stamped by installs, so left out of the normalized hash. */
+export const LIFECYCLE_KEYS: readonly string[] = [
+  ...PROVENANCE_KEYS.installUrl,
+  ...PROVENANCE_KEYS.installedAt,
+  ...PROVENANCE_KEYS.updatedAt,
+  ...PROVENANCE_KEYS.installedHash,
+  ...PROVENANCE_KEYS.audit,
+  ...PROVENANCE_KEYS.installedBy,
+];
+
+const AUDIT_VALUES = new Set(["pass", "warn", "fail", "unknown"]);
+
+/**
+ * Read provenance from the frontmatter: each field from the `skillshelf:` block first, then from
+ * the top level (the flat legacy form). Only string values count; `audit` only with one of its
+ * four values. Returns `undefined` when no field is present.
+ */
+export function extractProvenance(
+  frontmatter: Readonly<Record<string, unknown>>,
+): SkillProvenance | undefined {
+  const block = productBlock(frontmatter);
+  const provenance: Record<string, string> = {};
+  for (const [field, keys] of Object.entries(PROVENANCE_KEYS)) {
+    const value = firstString(block, keys) ?? firstString(frontmatter, keys);
+    if (value === undefined || (field === "audit" && !AUDIT_VALUES.has(value))) continue;
+    provenance[field] = value;
+  }
+  return Object.keys(provenance).length === 0 ? undefined : (provenance as SkillProvenance);
+}
+
+/** The top-level `skillshelf:` mapping, or an empty one when absent or not a mapping. */
+export function productBlock(
+  frontmatter: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const block = frontmatter.skillshelf;
+  return isMapping(block) ? block : {};
+}
+
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// --- internal ---
+
+function firstString(
+  source: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): string | undefined {
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === "string" && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,99 @@
+import type { CollisionGroup } from "@skillshelf/collision";
+import type { Diagnostic, EnvironmentInput, ResourceSource, Scope } from "@skillshelf/core";
+import type { SkillCache } from "./cache.js";
+
+/**
+ * How far a root's content is trusted (DESIGN §4): `trusted` content may reach the model,
+ * `foreign` content (a package imported from another agent's format) only with `trustImports`,
+ * `untrusted` content (another agent's folder) never: it is listed as discovery-only.
+ */
+export type SkillTrust = "trusted" | "foreign" | "untrusted";
+
+/** A folder (or, for an explicit path, a file) to look for skills in. */
+export interface SkillRoot {
+  readonly path: string;
+  readonly scope: Scope;
+  readonly source: ResourceSource;
+  /** Stable id of this root, for example `user`, `claude-code-project` or `package:user:tools`. */
+  readonly origin: string;
+  /** Higher wins a name clash among equally trusted, equally owned skills. */
+  readonly precedence: number;
+  readonly trust: SkillTrust;
+  /**
+   * The folder nothing found under this root may resolve outside of, through any symlink. A user
+   * or explicit root that itself lies outside its anchor anchors to itself; any other such root is
+   * refused. Default: the root itself.
+   */
+  readonly containment?: string | undefined;
+}
+
+/** Provenance stamped into a skill's `skillshelf:` block (or, in the flat legacy form, at top level). */
+export interface SkillProvenance {
+  readonly installUrl?: string;
+  readonly registryId?: string;
+  readonly registryUrl?: string;
+  readonly installedAt?: string;
+  readonly updatedAt?: string;
+  readonly installedHash?: string;
+  readonly audit?: "pass" | "warn" | "fail" | "unknown";
+  readonly installedBy?: string;
+}
+
+/** One loaded skill. Bodies are not kept unless `includeBody` was asked for. */
+export interface Skill {
+  readonly name: string;
+  readonly description: string;
+  /** The skill file as discovered (under its root). */
+  readonly path: string;
+  /** The same file with every symlink resolved. */
+  readonly realPath: string;
+  /** The folder holding the skill file: where its `references/`, `scripts/` and `assets/` live. */
+  readonly baseDir: string;
+  /** The folder name (or, for a loose file, the file name without `.md`) the name defaults to. */
+  readonly pathSubject: string;
+  readonly scope: Scope;
+  readonly source: ResourceSource;
+  readonly origin: string;
+  readonly precedence: number;
+  /** Whether the content is trusted; only trusted skills can be shown to a model. */
+  readonly trusted: boolean;
+  /** `disable-model-invocation: true`: only the operator can activate it. */
+  readonly disableModelInvocation: boolean;
+  /** sha256 of the file's bytes. */
+  readonly hash: string;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  readonly allowedTools?: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  /** `kind:name` references from `requires`. */
+  readonly requires: readonly string[];
+  readonly provenance?: SkillProvenance;
+  readonly body?: string;
+}
+
+/** Input of `loadSkills`; every field is optional. */
+export interface LoadSkillsInput extends EnvironmentInput {
+  /** Replaces the default roots (see `defaultSkillRoots`). */
+  readonly roots?: readonly SkillRoot[] | undefined;
+  /** Drop the default roots but still load `explicitSkillPaths`. */
+  readonly disableDiscovery?: boolean | undefined;
+  /** Skill files, skill folders or folders of skill folders named by the user (relative to `cwd`). */
+  readonly explicitSkillPaths?: readonly string[] | undefined;
+  /** Let skills from `foreign` packages reach the model. Default false. */
+  readonly trustImports?: boolean | undefined;
+  /** The host's tool names; `allowed-tools` and `disallowed-tools` are resolved against them. */
+  readonly toolNames?: readonly string[] | undefined;
+  /** Keep each skill's body on the record. Default false. */
+  readonly includeBody?: boolean | undefined;
+  /** A cache from `createSkillCache()`, reused across loads so unchanged files are not read again. */
+  readonly cache?: SkillCache | undefined;
+}
+
+/** What `loadSkills` returns. */
+export interface LoadSkillsResult {
+  /** One winner per name, sorted by name. */
+  readonly items: Skill[];
+  /** Every diagnostic, sorted by path, then code. */
+  readonly diagnostics: Diagnostic[];
+  /** Names with more than one candidate: the winner and the losers, best first, with reasons. */
+  readonly collisions: CollisionGroup<Skill>[];
+}

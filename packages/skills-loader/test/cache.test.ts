@@ -1,0 +1,66 @@
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
+import { skillFile, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+
+describe("createSkillCache", () => {
+  const tree = () =>
+    testdir({
+      "a/SKILL.md": skillFile("a", "First."),
+      "b/SKILL.md": skillFile("b", "Second."),
+      "bad/SKILL.md": "no frontmatter",
+    });
+  const load = (dir: string, cache: ReturnType<typeof createSkillCache>, includeBody = false) =>
+    loadSkills({
+      cwd: dir,
+      home: "/nonexistent",
+      env: {},
+      disableDiscovery: true,
+      explicitSkillPaths: ["."],
+      cache,
+      includeBody,
+    });
+
+  it("reads no file again for an unchanged tree and returns the same result", () => {
+    const dir = tree();
+    const cache = createSkillCache();
+    const first = load(dir, cache);
+    expect(cache.stats()).toEqual({ hits: 0, misses: 3, entries: 3 });
+    const second = load(dir, cache);
+    expect(cache.stats()).toEqual({ hits: 3, misses: 3, entries: 3 });
+    expect(second).toEqual(first);
+  });
+
+  it("reads a changed file again", () => {
+    const dir = tree();
+    const cache = createSkillCache();
+    load(dir, cache);
+    writeFileSync(join(dir, "a/SKILL.md"), skillFile("a", "Changed."));
+    utimesSync(join(dir, "a/SKILL.md"), new Date(2030, 0, 1), new Date(2030, 0, 1));
+    const result = load(dir, cache);
+    expect(result.items.find((skill) => skill.name === "a")?.description).toBe("Changed.");
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 4 });
+  });
+
+  it("forgets a removed file's skill and re-reads for bodies only when needed", () => {
+    const dir = tree();
+    const cache = createSkillCache();
+    load(dir, cache);
+    rmSync(join(dir, "b"), { recursive: true });
+    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["a"]);
+    const withBody = load(dir, cache, true);
+    expect(withBody.items[0]?.body).toBe("# a\n\nSteps.\n");
+    expect(load(dir, cache, true).items[0]?.body).toBe("# a\n\nSteps.\n");
+    expect(load(dir, cache).items[0]?.body).toBe("# a\n\nSteps.\n");
+  });
+
+  it("keeps at most maxEntries files", () => {
+    const dir = tree();
+    const cache = createSkillCache({ maxEntries: 2 });
+    load(dir, cache);
+    expect(cache.stats().entries).toBe(2);
+    cache.clear();
+    expect(cache.stats()).toEqual({ hits: 0, misses: 0, entries: 0 });
+  });
+});

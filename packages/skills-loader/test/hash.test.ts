@@ -1,0 +1,53 @@
+import { normalizedSkillHash } from "@skillshelf/skills-loader";
+import { describe, expect, it } from "vitest";
+
+const source =
+  "---\nname: deploy\ndescription: Ship it.\nskillshelf:\n  registry-id: acme/tools\n---\n# Deploy\n\nSteps.\n";
+
+describe("normalizedSkillHash", () => {
+  it.each([
+    [
+      "install stamps in the skillshelf block",
+      "---\nname: deploy\ndescription: Ship it.\nskillshelf:\n  registry-id: acme/tools\n  source-url: https://x\n  installed-at: '2026-11-01'\n  installedHash: abc\n  audit: pass\n---\n# Deploy\n\nSteps.\n",
+    ],
+    [
+      "flat stamps at the top level",
+      "---\nname: deploy\nupdated-at: now\ndescription: Ship it.\ninstalled-by: worker\nskillshelf:\n  registry-id: acme/tools\n---\n# Deploy\n\nSteps.\n",
+    ],
+    [
+      "reordered keys, quotes and comments",
+      "---\n# a comment\ndescription: 'Ship it.'\nskillshelf: {registry-id: \"acme/tools\"}\nname: deploy\n---\n# Deploy\n\nSteps.\n",
+    ],
+    ["CRLF line endings", source.replaceAll("\n", "\r\n")],
+  ])("ignores %s", (_name, text) => {
+    expect(normalizedSkillHash(text)).toBe(normalizedSkillHash(source));
+  });
+
+  it("drops a skillshelf block that holds only stamps", () => {
+    const plain = "---\nname: a\ndescription: b\n---\nbody\n";
+    const stamped = "---\nname: a\ndescription: b\nskillshelf:\n  installed-at: now\n---\nbody\n";
+    expect(normalizedSkillHash(stamped)).toBe(normalizedSkillHash(plain));
+  });
+
+  it.each([
+    ["the body", source.replace("Steps.", "Other steps.")],
+    ["a description", source.replace("Ship it.", "Ship it now.")],
+    ["registry-id, which is identity", source.replace("acme/tools", "acme/other")],
+    [
+      "a stamp key nested deeper than the block",
+      source.replace(
+        "  registry-id: acme/tools",
+        "  registry-id: acme/tools\n  extra:\n    audit: pass",
+      ),
+    ],
+  ])("changes with %s", (_name, text) => {
+    expect(normalizedSkillHash(text)).not.toBe(normalizedSkillHash(source));
+  });
+
+  it("hashes files without readable frontmatter and YAML special floats", () => {
+    expect(normalizedSkillHash("no frontmatter")).toMatch(/^[0-9a-f]{64}$/);
+    expect(normalizedSkillHash("---\na: .inf\nb: .nan\n---\n")).not.toBe(
+      normalizedSkillHash("---\na: '.inf'\nb: .nan\n---\n"),
+    );
+  });
+});
