@@ -1,0 +1,3 @@
+export type { CliIo } from "./io.js";
+export { processIo, UsageError } from "./io.js";
+export { main, USAGE } from "./main.js";

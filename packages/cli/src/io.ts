@@ -1,0 +1,29 @@
+/** Where the command line writes, and what it knows about its process; tests pass their own. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Colour only on a terminal and never with `NO_COLOR`. */
+  readonly color: boolean;
+}
+
+/** A usage mistake: printed with the command's usage line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** The io of a real process. */
+export function processIo(): CliIo {
+  const env = process.env;
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env,
+    cwd: process.cwd(),
+    color:
+      process.stdout.isTTY === true &&
+      (env.NO_COLOR === undefined || env.NO_COLOR === "") &&
+      env.TERM !== "dumb",
+  };
+}

@@ -1,0 +1,110 @@
+import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import type { Skill } from "@skillshelf/skills-loader";
+
+/** The only top-level keys the Agent Skills specification defines. */
+export const SPEC_KEYS: readonly string[] = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+];
+export const MAX_COMPATIBILITY_LENGTH = 500;
+
+/** Lenient findings that the specification makes errors. */
+const STRICT_ERRORS = new Set([
+  "name_invalid",
+  "name_too_long",
+  "name_mismatch",
+  "name_missing",
+  "description_too_long",
+  "frontmatter_recovered",
+  "skill_file_name",
+]);
+
+/**
+ * Apply the Agent Skills rules on top of a lenient load: the findings above become errors, and the
+ * frontmatter of each loaded skill is checked for the spec's keys only (warnings, errors with
+ * `strictKeys`), `compatibility` as text of at most 500 characters, `metadata` as a mapping of text
+ * to text, `license` as text and `allowed-tools` as one space-separated string.
+ */
+export function strictDiagnostics(
+  skills: readonly Skill[],
+  lenient: readonly Diagnostic[],
+  options: { readonly strictKeys: boolean },
+): Diagnostic[] {
+  const upgraded = lenient.map((diagnostic) =>
+    STRICT_ERRORS.has(diagnostic.code) && diagnostic.severity !== "error"
+      ? { ...diagnostic, severity: "error" as const }
+      : diagnostic,
+  );
+  return [
+    ...upgraded,
+    ...skills.flatMap((skill) =>
+      frontmatterProblems(skill.frontmatter, skill.path, options.strictKeys),
+    ),
+  ];
+}
+
+// --- internal ---
+
+function frontmatterProblems(
+  frontmatter: Readonly<Record<string, unknown>>,
+  path: string,
+  strictKeys: boolean,
+): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const error = (code: string, message: string, details?: Record<string, unknown>) =>
+    problems.push(createDiagnostic("error", code, message, path, details));
+  const unknown = Object.keys(frontmatter).filter((key) => !SPEC_KEYS.includes(key));
+  if (unknown.length > 0) {
+    problems.push(
+      createDiagnostic(
+        strictKeys ? "error" : "warning",
+        "key_unknown",
+        `keys outside the Agent Skills specification: ${unknown.join(", ")}; move them under metadata`,
+        path,
+        { keys: unknown },
+      ),
+    );
+  }
+  const { compatibility, metadata, license } = frontmatter;
+  if (compatibility !== undefined) {
+    if (typeof compatibility !== "string" || compatibility.trim() === "")
+      error("compatibility_invalid", "compatibility must be non-empty text");
+    else if ([...compatibility].length > MAX_COMPATIBILITY_LENGTH) {
+      error(
+        "compatibility_too_long",
+        `compatibility is ${[...compatibility].length} characters, over the ${MAX_COMPATIBILITY_LENGTH}-character limit`,
+      );
+    }
+  }
+  if (metadata !== undefined) {
+    const entries =
+      typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+        ? Object.entries(metadata)
+        : undefined;
+    const nonText = entries?.filter(([, value]) => typeof value !== "string").map(([key]) => key);
+    if (entries === undefined)
+      error("metadata_invalid", "metadata must be a mapping of text keys to text values");
+    else if (nonText !== undefined && nonText.length > 0) {
+      error("metadata_invalid", `metadata values must be text; quote ${nonText.join(", ")}`, {
+        keys: nonText,
+      });
+    }
+  }
+  if (license !== undefined && typeof license !== "string")
+    error("field_invalid", "license must be text", { key: "license" });
+  if (
+    frontmatter["allowed-tools"] !== undefined &&
+    typeof frontmatter["allowed-tools"] !== "string"
+  ) {
+    error(
+      "field_invalid",
+      "allowed-tools must be one space-separated string, for example `Bash(git:*) Read`",
+      { key: "allowed-tools" },
+    );
+  }
+  return problems;
+}

@@ -1,0 +1,35 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built bin: these tests run the real command, as a user would. */
+export const BIN: string = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+export const REPO: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const EXAMPLES: string = join(REPO, "examples");
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run `skillshelf` in a child process with only the given environment (plus PATH). */
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): CliRun {
+  if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The environment of the bundled example library: its home, its user library. */
+export function exampleEnv(): Record<string, string> {
+  const home = join(EXAMPLES, "home");
+  return { HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
+}
