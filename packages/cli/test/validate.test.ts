@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CORPUS_DIR,
   corpusFiles,
+  flowStyleAllowedVerdicts,
   skillFile,
   strictVerdicts,
   testdir,
@@ -120,13 +120,7 @@ const OURS_ONLY = new Set(["metadata_invalid", "field_invalid", "compatibility_i
 
 describe("strict mode agrees with the Agent Skills reference validator on the corpus", () => {
   const verdicts = strictVerdicts();
-  const flowAllowed = (
-    JSON.parse(
-      require("node:fs").readFileSync(join(CORPUS_DIR, "strict-verdicts.json"), "utf8"),
-    ) as {
-      _if_flow_style_allowed: Record<string, { categories: string[] }>;
-    }
-  )._if_flow_style_allowed;
+  const flowAllowed = flowStyleAllowedVerdicts();
   const files = corpusFiles("skill").map((file) => file.path);
   const { verdict } = validate(["--strict", "--strict-keys", ...files], CORPUS_DIR);
 
@@ -137,7 +131,7 @@ describe("strict mode agrees with the Agent Skills reference validator on the co
     const categories = reference.categories.some((category) =>
       category.startsWith("strictyaml-only"),
     )
-      ? (flowAllowed[path]?.categories ?? [])
+      ? (flowAllowed.get(path)?.categories ?? [])
       : reference.categories.filter(
           (category) => category !== "frontmatter-invalid-yaml" && category !== "yaml-syntax-error",
         );

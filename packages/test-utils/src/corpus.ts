@@ -42,6 +42,20 @@ export function strictVerdicts(): Map<string, StrictVerdict> {
   return new Map(Object.entries(raw).filter(([key]) => !key.startsWith("_")));
 }
 
+/**
+ * For files the reference refused only because it rejects YAML flow style: its verdict once flow
+ * style is allowed, which shows what that parse error masked.
+ */
+export function flowStyleAllowedVerdicts(): Map<
+  string,
+  Pick<StrictVerdict, "valid" | "categories">
+> {
+  const raw = JSON.parse(readFileSync(join(CORPUS_DIR, "strict-verdicts.json"), "utf8")) as {
+    _if_flow_style_allowed: Record<string, StrictVerdict>;
+  };
+  return new Map(Object.entries(raw._if_flow_style_allowed));
+}
+
 /** Copy a corpus folder (corpus-relative) into a fresh `testdir` and return the copy's path. */
 export function copyCorpus(relative: string): string {
   const target = testdir();

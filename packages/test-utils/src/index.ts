@@ -1,5 +1,11 @@
 export type { CorpusFile, StrictVerdict } from "./corpus.js";
-export { CORPUS_DIR, copyCorpus, corpusFiles, strictVerdicts } from "./corpus.js";
+export {
+  CORPUS_DIR,
+  copyCorpus,
+  corpusFiles,
+  flowStyleAllowedVerdicts,
+  strictVerdicts,
+} from "./corpus.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
