@@ -63,7 +63,7 @@ export function formatTable(
       )
       .join("  ")
       .trimEnd();
-  return [paint("bold", line(header)), ...rows.map(line)].join("\n") + "\n";
+  return `${[paint("bold", line(header)), ...rows.map(line)].join("\n")}\n`;
 }
 
 /** `1 skill`, `2 skills`; irregular plurals are passed in. */

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// The README's two commands, runnable with only Node.js 20 and npm:
+//   npm run demo  →  node scripts/quickstart.mjs demo : install, build, `skillshelf list` on examples/
+//   npm test      →  node scripts/quickstart.mjs test : install, lint, build, typecheck, every test
+// It uses the pnpm pinned in package.json, installing it into .tools/ when the one on PATH differs.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const job = process.argv[2];
+if (job !== "demo" && job !== "test") {
+  console.error("usage: node scripts/quickstart.mjs demo|test");
+  process.exit(2);
+}
+
+const env = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: "1",
+  DO_NOT_TRACK: "1",
+  TURBO_NO_UPDATE_NOTIFIER: "1",
+};
+const pnpm = findPnpm();
+run(pnpm, ["install", "--frozen-lockfile"]);
+
+if (job === "demo") {
+  run(pnpm, ["run", "build"]);
+  const home = join(root, "examples", "home");
+  const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
+  console.log("\n$ skillshelf list --cwd examples/project   (HOME=examples/home)\n");
+  run(
+    process.execPath,
+    [
+      join(root, "packages", "cli", "dist", "cli.js"),
+      "list",
+      "--cwd",
+      join(root, "examples", "project"),
+    ],
+    demoEnv,
+  );
+} else {
+  run(pnpm, ["run", "lint"]);
+  run(pnpm, ["run", "build"]);
+  run(pnpm, ["run", "typecheck"]);
+  mkdirSync(join(root, ".ci-out"), { recursive: true });
+  run(pnpm, [
+    "exec",
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    "--outputFile.json=.ci-out/vitest.json",
+  ]);
+}
+
+/** The pinned pnpm: the one on PATH when its version matches, else one installed into .tools/. */
+function findPnpm() {
+  const wanted = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+    .packageManager.split("@")[1]
+    .split("+")[0];
+  const onPath = spawnSync("pnpm", ["--version"], {
+    encoding: "utf8",
+    env,
+    shell: process.platform === "win32",
+  });
+  if (onPath.status === 0 && onPath.stdout.trim() === wanted) return "pnpm";
+  const local = join(root, ".tools", "node_modules", ".bin", "pnpm");
+  if (!existsSync(local)) {
+    console.log(`quickstart: installing pnpm@${wanted} into .tools/`);
+    run("npm", [
+      "install",
+      "--prefix",
+      join(root, ".tools"),
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `pnpm@${wanted}`,
+    ]);
+  }
+  return local;
+}
+
+/** Run a command in the repository and stop with its status if it fails. */
+function run(command, args, runEnv = env) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: runEnv,
+    shell: process.platform === "win32",
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
