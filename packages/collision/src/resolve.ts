@@ -1,4 +1,4 @@
-import { compareText, createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import { defaultRules } from "./rules.js";
 import type {
   CollisionCandidate,
@@ -25,21 +25,24 @@ export function resolveCollisions<T extends CollisionCandidate>(
 ): CollisionResult<T> {
   const rules = options.rules ?? (defaultRules as readonly CollisionRule<T>[]);
   const label = options.label ?? ((item: T) => item.scope);
-  const byName = new Map<string, T[]>();
+  // one candidate per name is the common case: keep it bare, make a list only on a clash
+  const byName = new Map<string, T | T[]>();
   for (const item of items) {
     const name = item.name.trim();
     if (name === "") continue;
     const group = byName.get(name);
-    if (group === undefined) byName.set(name, [item]);
-    else group.push(item);
+    if (group === undefined) byName.set(name, item);
+    else if (Array.isArray(group)) group.push(item);
+    else byName.set(name, [group, item]);
   }
   const winners: T[] = [];
   const groups: CollisionGroup<T>[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const name of [...byName.keys()].sort(compareText)) {
-    const candidates = byName.get(name) as T[];
-    if (candidates.length === 1) {
-      winners.push(candidates[0] as T);
+  // the default sort is code-unit order, independent of locale
+  for (const name of [...byName.keys()].sort()) {
+    const candidates = byName.get(name) as T | T[];
+    if (!Array.isArray(candidates)) {
+      winners.push(candidates);
       continue;
     }
     const ordered = [...candidates].sort((a, b) => compareBy(rules, b, a).order);

@@ -1,5 +1,6 @@
 import { recoverYamlText } from "./_recover-yaml.js";
 import { createDiagnostic } from "./diagnostics.js";
+import { detachText } from "./text.js";
 import type { Diagnostic } from "./types.js";
 import { parseYamlMapping, type YamlLimits, type YamlMappingResult } from "./yaml.js";
 
@@ -108,10 +109,12 @@ export function parseFrontmatter(
       path,
     );
   }
-  const parsed = parseYamlMapping(split.yaml, options);
+  // parsed values are cut from the YAML text: detach it so they do not keep the whole file alive
+  const yaml = detachText(split.yaml);
+  const parsed = parseYamlMapping(yaml, options);
   if (parsed.ok) return { ok: true, data: parsed.value, body: split.body, diagnostics: [] };
   if (parsed.reason === "invalid" && options.lenient !== false) {
-    const recovered = recoverYamlText(split.yaml);
+    const recovered = recoverYamlText(yaml);
     const retried = recovered === undefined ? undefined : parseYamlMapping(recovered.text, options);
     if (recovered !== undefined && retried?.ok === true) {
       const keys = recovered.keys.join(", ");

@@ -25,8 +25,9 @@ export {
   parseLexicalQuery,
   STOPWORDS,
 } from "./lexical.js";
+export { readFileOfSize } from "./read-file.js";
 export type { DecodedText } from "./text.js";
-export { decodeText } from "./text.js";
+export { decodeText, detachText } from "./text.js";
 export type {
   Diagnostic,
   Environment,

@@ -1,4 +1,4 @@
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+import { isUtf8 } from "node:buffer";
 
 /** The outcome of reading bytes as a text document. */
 export type DecodedText =
@@ -11,9 +11,17 @@ export type DecodedText =
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
   if (bytes.indexOf(0) !== -1) return { ok: false, reason: "nul" };
-  try {
-    return { ok: true, text: UTF8.decode(bytes) };
-  } catch {
-    return { ok: false, reason: "utf8" };
-  }
+  if (!isUtf8(bytes)) return { ok: false, reason: "utf8" };
+  return {
+    ok: true,
+    text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+  };
+}
+
+/**
+ * A copy of `text` that does not share memory with the string it was cut from. Values kept from a
+ * file's frontmatter are cut from it, so they would otherwise keep the whole file alive.
+ */
+export function detachText(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
 }

@@ -1,25 +1,34 @@
-import { readFileSync, statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import {
   createDiagnostic,
   type Diagnostic,
   decodeText,
   errnoCode,
   parseFrontmatter,
+  readFileOfSize,
   sha256,
 } from "@skillshelf/core";
 import type { SkillLocation } from "./_walk.js";
 import type { SkillCache } from "./cache.js";
 import { readSkillFields, type SkillFields } from "./fields.js";
-import { skillPathSubject } from "./roots.js";
 
 /** A skill file over this many bytes is refused. */
 export const MAX_SKILL_BYTES = 1_048_576;
 /** A skill file over this many bytes loads with a warning: agents may cut it short on activation. */
 export const LARGE_SKILL_BYTES = 51_200;
 
+/** What identifies one version of a file: where it really is, and its inode, size and times. */
+export interface FileSignature {
+  readonly realPath: string;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
 /** Everything a skill file says on its own, independent of its root; what the cache keeps. */
 export interface SkillFileRecord {
-  readonly signature: string;
+  readonly signature: FileSignature | undefined;
   readonly hash: string | undefined;
   /** `undefined` when the file is refused. */
   readonly fields: SkillFields | undefined;
@@ -34,19 +43,25 @@ export function readSkillFile(
   cache: SkillCache | undefined,
 ): SkillFileRecord {
   const { path } = location;
-  let stats: ReturnType<typeof statSync>;
+  let stats: Stats;
   try {
-    stats = statSync(location.realPath);
+    stats = location.stats ?? statSync(location.realPath);
   } catch (error) {
-    return refused("", [readFailed(path, error)]);
+    return refused(undefined, [readFailed(path, error)]);
   }
-  const signature = `${location.realPath}\0${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-  const cached = cache?.lookup(path, signature);
+  const cached = cache?.lookup(path, location.realPath, stats);
   if (
     cached !== undefined &&
     (!includeBody || cached.fields === undefined || cached.body !== undefined)
   )
     return cached;
+  const signature: FileSignature = {
+    realPath: location.realPath,
+    ino: stats.ino,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+  };
   const record = parseSkillFile(location, signature, stats.size, includeBody);
   cache?.store(path, record);
   return record;
@@ -56,7 +71,7 @@ export function readSkillFile(
 
 function parseSkillFile(
   location: SkillLocation,
-  signature: string,
+  signature: FileSignature,
   size: number,
   includeBody: boolean,
 ): SkillFileRecord {
@@ -74,7 +89,7 @@ function parseSkillFile(
   }
   let bytes: Buffer;
   try {
-    bytes = readFileSync(location.realPath);
+    bytes = readFileOfSize(location.realPath, size);
   } catch (error) {
     return refused(signature, [readFailed(path, error)]);
   }
@@ -133,7 +148,7 @@ function parseSkillFile(
       diagnostics: [...diagnostics, parsed.diagnostic],
     };
   }
-  const read = readSkillFields(parsed.data, skillPathSubject(path), path);
+  const read = readSkillFields(parsed.data, location.subject, path);
   return {
     signature,
     hash,
@@ -143,7 +158,7 @@ function parseSkillFile(
   };
 }
 
-function refused(signature: string, diagnostics: Diagnostic[]): SkillFileRecord {
+function refused(signature: FileSignature | undefined, diagnostics: Diagnostic[]): SkillFileRecord {
   return { signature, hash: undefined, fields: undefined, body: undefined, diagnostics };
 }
 

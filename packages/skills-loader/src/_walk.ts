@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, sep } from "node:path";
 import {
   compareText,
@@ -21,6 +21,12 @@ export interface SkillLocation {
   readonly loose: boolean;
   /** True when the file is not named exactly `SKILL.md` (for example `SKILL.MD`). */
   readonly unusualName: boolean;
+  /** The folder holding the file. */
+  readonly baseDir: string;
+  /** The name the skill defaults to: its folder's name, or a loose file's name without `.md`. */
+  readonly subject: string;
+  /** The file's stats when the walk already has them (saves the reader a system call). */
+  readonly stats: Stats | undefined;
 }
 
 /** Folders below a root that the walk descends into at most. */
@@ -73,6 +79,17 @@ class Walk {
     this.#visited.add(dirReal);
     let entries: Dirent[];
     try {
+      // most folders under a root are skill folders: one lstat finds their SKILL.md without a listing
+      const skillFile = `${dir}${sep}SKILL.md`;
+      const direct = lstatSync(skillFile, { throwIfNoEntry: false });
+      if (direct?.isFile()) {
+        this.locations.push(location(skillFile, `${dirReal}${sep}SKILL.md`, false, direct));
+        return;
+      }
+      if (direct?.isSymbolicLink()) {
+        this.#visitLinkedSkillFile(skillFile, anchorReal);
+        return;
+      }
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       this.unreadable(dir, error);
@@ -128,16 +145,14 @@ class Walk {
     );
   }
 
-  /** Record the folder's skill file, if it has one; true when it does (the walk stops here). */
+  /** Record the folder's skill file under another spelling (`SKILL.MD`); true when it has one. */
   #visitSkillFile(
     dir: string,
     dirReal: string,
     anchorReal: string,
     entries: readonly Dirent[],
   ): boolean {
-    const entry =
-      entries.find((candidate) => candidate.name === "SKILL.md") ??
-      entries.find((candidate) => candidate.name.toLowerCase() === "skill.md");
+    const entry = entries.find((candidate) => candidate.name.toLowerCase() === "skill.md");
     if (entry === undefined) return false;
     const path = `${dir}${sep}${entry.name}`;
     if (entry.isFile()) {
@@ -145,10 +160,14 @@ class Walk {
       return true;
     }
     if (!entry.isSymbolicLink()) return false;
-    // a linked skill file makes this a skill folder even when the link is refused
+    this.#visitLinkedSkillFile(path, anchorReal);
+    return true;
+  }
+
+  /** A linked skill file makes its folder a skill folder, even when the link is refused. */
+  #visitLinkedSkillFile(path: string, anchorReal: string): void {
     const target = this.#follow(path, anchorReal);
     if (target?.kind === "file") this.locations.push(location(path, target.real, false));
-    return true;
   }
 
   #visitLink(path: string, anchorReal: string, depth: number): void {
@@ -184,8 +203,20 @@ class Walk {
   }
 }
 
-function location(path: string, realPath: string, loose: boolean): SkillLocation {
-  return { path, realPath, loose, unusualName: !loose && basename(path) !== "SKILL.md" };
+function location(path: string, realPath: string, loose: boolean, stats?: Stats): SkillLocation {
+  const slash = path.lastIndexOf(sep);
+  const baseDir = path.slice(0, slash);
+  const file = path.slice(slash + 1);
+  const subject = loose ? file.replace(/\.md$/i, "") : baseDir.slice(baseDir.lastIndexOf(sep) + 1);
+  return {
+    path,
+    realPath,
+    baseDir,
+    subject,
+    loose,
+    unusualName: !loose && file !== "SKILL.md",
+    stats,
+  };
 }
 
 function isMarkdown(name: string): boolean {

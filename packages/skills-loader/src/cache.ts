@@ -1,4 +1,7 @@
+import type { Stats } from "node:fs";
+import type { Diagnostic } from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
+import type { Skill } from "./types.js";
 
 /** Counters of a skill cache, for hosts that want to see it working. */
 export interface SkillCacheStats {
@@ -7,22 +10,35 @@ export interface SkillCacheStats {
   readonly entries: number;
 }
 
+/** @internal a skill built from a record under one root context, reused while both hold. */
+export interface BuiltSkill {
+  readonly record: SkillFileRecord;
+  readonly context: string;
+  readonly skill: Skill;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /**
  * A stat-keyed cache of parsed skill files, created by the caller and passed to `loadSkills`. An
- * entry is reused while the file's inode, size, mtime and ctime are unchanged, so loading an
- * unchanged tree again reads no skill file; it only lists folders and stats files.
+ * entry is reused while the file's real path, inode, size, mtime and ctime are unchanged, so
+ * loading an unchanged tree again reads no skill file; it only lists folders and stats files.
+ * Unchanged skills come back as the same objects.
  */
 export interface SkillCache {
-  /** @internal the record for `path` when its stat signature still matches. */
-  lookup(path: string, signature: string): SkillFileRecord | undefined;
+  /** @internal the record for `path` when the file is unchanged. */
+  lookup(path: string, realPath: string, stats: Stats): SkillFileRecord | undefined;
   /** @internal remember a record. */
   store(path: string, record: SkillFileRecord): void;
+  /** @internal the skill last built for `path`. */
+  built(path: string): BuiltSkill | undefined;
+  /** @internal remember the skill built for `path`. */
+  remember(path: string, built: BuiltSkill): void;
   stats(): SkillCacheStats;
   clear(): void;
 }
 
 /**
- * Create an empty cache holding at most `maxEntries` files (least recently used dropped first).
+ * Create an empty cache holding at most `maxEntries` files (the oldest dropped first).
  * @example
  * const cache = createSkillCache();
  * loadSkills({ cache }); // reads every skill
@@ -30,29 +46,42 @@ export interface SkillCache {
  */
 export function createSkillCache(options: { readonly maxEntries?: number } = {}): SkillCache {
   const maxEntries = options.maxEntries ?? 50_000;
-  const entries = new Map<string, SkillFileRecord>();
+  const records = new Map<string, SkillFileRecord>();
+  const skills = new Map<string, BuiltSkill>();
   let hits = 0;
   let misses = 0;
   return {
-    lookup(path, signature) {
-      const record = entries.get(path);
-      if (record === undefined || record.signature !== signature) {
-        misses += 1;
-        return undefined;
-      }
-      hits += 1;
-      entries.delete(path);
-      entries.set(path, record);
-      return record;
+    lookup(path, realPath, stats) {
+      const record = records.get(path);
+      const signature = record?.signature;
+      const same =
+        signature !== undefined &&
+        signature.ino === stats.ino &&
+        signature.size === stats.size &&
+        signature.mtimeMs === stats.mtimeMs &&
+        signature.ctimeMs === stats.ctimeMs &&
+        signature.realPath === realPath;
+      if (same) hits += 1;
+      else misses += 1;
+      return same ? record : undefined;
     },
     store(path, record) {
-      entries.delete(path);
-      entries.set(path, record);
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      records.delete(path);
+      records.set(path, record);
+      if (records.size > maxEntries) {
+        const oldest = records.keys().next().value as string;
+        records.delete(oldest);
+        skills.delete(oldest);
+      }
     },
-    stats: () => ({ hits, misses, entries: entries.size }),
+    built: (path) => skills.get(path),
+    remember(path, built) {
+      if (records.has(path)) skills.set(path, built);
+    },
+    stats: () => ({ hits, misses, entries: records.size }),
     clear() {
-      entries.clear();
+      records.clear();
+      skills.clear();
       hits = 0;
       misses = 0;
     },

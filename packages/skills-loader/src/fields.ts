@@ -67,7 +67,7 @@ export function readSkillFields(
     );
     return { fields: undefined, diagnostics };
   }
-  const length = [...description.trim()].length;
+  const length = characterCount(description.trim());
   if (length > MAX_DESCRIPTION_LENGTH) {
     warn(
       "description_too_long",
@@ -85,9 +85,9 @@ export function readSkillFields(
     });
 
   for (const key of Object.keys(frontmatter)) {
-    const known = KNOWN_KEYS.find(
-      (candidate) => candidate !== key && candidate === key.toLowerCase(),
-    );
+    const known = /[A-Z]/.test(key)
+      ? KNOWN_KEYS.find((candidate) => candidate === key.toLowerCase())
+      : undefined;
     if (known !== undefined)
       warn(
         "key_case",
@@ -126,7 +126,7 @@ export function readSkillFields(
 /** Problems of a name against the Agent Skills rules, as `name_too_long` / `name_invalid` codes. */
 export function nameProblems(name: string): { code: string; message: string }[] {
   const problems: { code: string; message: string }[] = [];
-  const length = [...name].length;
+  const length = characterCount(name);
   if (length > MAX_NAME_LENGTH) {
     problems.push({
       code: "name_too_long",
@@ -200,6 +200,20 @@ function readRequires(value: unknown): string[] {
   return value
     .filter((item): item is string => typeof item === "string" && item.includes(":"))
     .map((item) => item.trim());
+}
+
+/** Length in Unicode code points, as the specification counts; cheap for ASCII-length checks. */
+function characterCount(text: string): number {
+  let count = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // a high surrogate followed by a low one is one character
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) count -= 1;
+    }
+  }
+  return count;
 }
 
 function describe(value: unknown): string {

@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import { dedupeByRealPath, resolveCollisions, skillRules } from "@skillshelf/collision";
 import {
   createDiagnostic,
@@ -8,7 +7,7 @@ import {
 } from "@skillshelf/core";
 import { readSkillFile } from "./_read-skill.js";
 import { type SkillLocation, walkSkillRoot } from "./_walk.js";
-import { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
+import { defaultSkillRoots, explicitSkillRoots } from "./roots.js";
 import { resolveToolList } from "./tools.js";
 import type { LoadSkillsInput, LoadSkillsResult, Skill, SkillRoot } from "./types.js";
 
@@ -56,8 +55,9 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
         ),
       );
     }
+    const context = rootContext(root, input);
     for (const location of walked.locations) {
-      const skill = loadOne(location, root, input, diagnostics);
+      const skill = loadOne(location, root, context, input, diagnostics);
       if (skill === undefined) continue;
       candidates.push(skill);
       realPaths.set(skill, location.realPath);
@@ -89,47 +89,80 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
 function loadOne(
   location: SkillLocation,
   root: SkillRoot,
+  context: RootContext,
   input: LoadSkillsInput,
   diagnostics: Diagnostic[],
 ): Skill | undefined {
   const record = readSkillFile(location, input.includeBody === true, input.cache);
+  const previous = input.cache?.built(location.path);
+  if (previous !== undefined && previous.record === record && previous.context === context.key) {
+    diagnostics.push(...record.diagnostics, ...previous.diagnostics);
+    return previous.skill;
+  }
   diagnostics.push(...record.diagnostics);
   const fields = record.fields;
   if (fields === undefined || record.hash === undefined) return undefined;
+  const toolDiagnostics: Diagnostic[] = [];
+  const skill: Mutable<Skill> = {
+    name: fields.name,
+    description: fields.description,
+    path: location.path,
+    realPath: location.realPath,
+    baseDir: location.baseDir,
+    pathSubject: location.subject,
+    scope: root.scope,
+    source: root.source,
+    origin: root.origin,
+    precedence: root.precedence,
+    trusted: context.trusted,
+    disableModelInvocation: fields.disableModelInvocation,
+    hash: record.hash,
+    frontmatter: fields.frontmatter,
+    requires: fields.requires,
+  };
   const allowedTools = resolveTools(
     fields.allowedTools,
     "allowed-tools",
     location.path,
     input,
-    diagnostics,
+    toolDiagnostics,
   );
+  if (allowedTools !== undefined) skill.allowedTools = allowedTools;
   const disallowedTools = resolveTools(
     fields.disallowedTools,
     "disallowed-tools",
     location.path,
     input,
-    diagnostics,
+    toolDiagnostics,
   );
+  if (disallowedTools !== undefined) skill.disallowedTools = disallowedTools;
+  if (fields.provenance !== undefined) skill.provenance = fields.provenance;
+  if (record.body !== undefined) skill.body = record.body;
+  diagnostics.push(...toolDiagnostics);
+  input.cache?.remember(location.path, {
+    record,
+    context: context.key,
+    skill,
+    diagnostics: toolDiagnostics,
+  });
+  return skill;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** What a skill built under a root depends on besides its file. */
+interface RootContext {
+  readonly trusted: boolean;
+  readonly key: string;
+}
+
+function rootContext(root: SkillRoot, input: LoadSkillsInput): RootContext {
+  const trusted =
+    root.trust === "trusted" || (root.trust === "foreign" && input.trustImports === true);
+  const tools = input.toolNames === undefined ? "" : input.toolNames.join("\n");
   return {
-    name: fields.name,
-    description: fields.description,
-    path: location.path,
-    realPath: location.realPath,
-    baseDir: dirname(location.path),
-    pathSubject: skillPathSubject(location.path),
-    scope: root.scope,
-    source: root.source,
-    origin: root.origin,
-    precedence: root.precedence,
-    trusted: root.trust === "trusted" || (root.trust === "foreign" && input.trustImports === true),
-    disableModelInvocation: fields.disableModelInvocation,
-    hash: record.hash,
-    frontmatter: fields.frontmatter,
-    requires: fields.requires,
-    ...(allowedTools === undefined ? {} : { allowedTools }),
-    ...(disallowedTools === undefined ? {} : { disallowedTools }),
-    ...(fields.provenance === undefined ? {} : { provenance: fields.provenance }),
-    ...(record.body === undefined ? {} : { body: record.body }),
+    trusted,
+    key: [root.scope, root.source, root.origin, root.precedence, trusted, tools].join("\0"),
   };
 }
 
@@ -147,6 +180,7 @@ function resolveTools(
 }
 
 function missingRequirements(winners: readonly Skill[]): Diagnostic[] {
+  if (!winners.some((skill) => skill.requires.length > 0)) return [];
   const names = new Set(winners.map((skill) => skill.name));
   const diagnostics: Diagnostic[] = [];
   for (const skill of winners) {

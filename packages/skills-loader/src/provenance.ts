@@ -23,6 +23,7 @@ export const LIFECYCLE_KEYS: readonly string[] = [
 ];
 
 const AUDIT_VALUES = new Set(["pass", "warn", "fail", "unknown"]);
+const ANY_PROVENANCE_KEY = new Set(["skillshelf", ...Object.values(PROVENANCE_KEYS).flat()]);
 
 /**
  * Read provenance from the frontmatter: each field from the `skillshelf:` block first, then from
@@ -32,6 +33,8 @@ const AUDIT_VALUES = new Set(["pass", "warn", "fail", "unknown"]);
 export function extractProvenance(
   frontmatter: Readonly<Record<string, unknown>>,
 ): SkillProvenance | undefined {
+  // most skills carry none: look at their few keys before trying every spelling
+  if (!Object.keys(frontmatter).some((key) => ANY_PROVENANCE_KEY.has(key))) return undefined;
   const block = productBlock(frontmatter);
   const provenance: Record<string, string> = {};
   for (const [field, keys] of Object.entries(PROVENANCE_KEYS)) {

@@ -83,6 +83,8 @@ describe("fields", () => {
     [`description: ${"d".repeat(1024)}`, true, []],
     [`description: ${"d".repeat(1025)}`, true, ["warning:description_too_long"]],
     [`description: ${"é".repeat(1024)}`, true, []],
+    [`description: ${"🚀".repeat(1024)}`, true, []],
+    [`description: ${"🚀".repeat(1025)}`, true, ["warning:description_too_long"]],
     ["description: Fine.\ndisable-model-invocation: 'true'", true, ["warning:field_invalid"]],
     ["description: Fine.\nskillshelf: yes", true, ["warning:field_invalid"]],
     ["description: Fine.\nallowed-tools: {a: b}", true, ["warning:field_invalid"]],

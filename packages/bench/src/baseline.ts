@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { SkillRoot } from "@skillshelf/skills-loader";
+import { parse } from "yaml";
+
+/** What the baseline keeps per skill: what a typical loader keeps, body included. */
+export interface RawSkill {
+  readonly name: string;
+  readonly description: unknown;
+  readonly path: string;
+  readonly hash: string;
+  readonly frontmatter: unknown;
+  readonly body: string;
+}
+
+/**
+ * The raw-parse baseline of DESIGN §9: a plain Node loop that walks each root (a folder with a
+ * SKILL.md is a skill; dot-folders skipped), reads each file, hashes it with sha256 and parses its
+ * frontmatter with the `yaml` package. Later roots override earlier ones by name. It checks
+ * nothing else: no limits, no containment, no diagnostics.
+ */
+export function rawParse(roots: readonly SkillRoot[]): Map<string, RawSkill> {
+  const winners = new Map<string, RawSkill>();
+  for (const root of roots) {
+    for (const path of skillFiles(root.path)) {
+      const bytes = readFileSync(path);
+      const hash = createHash("sha256").update(bytes).digest("hex");
+      const text = bytes.toString("utf8");
+      const end = text.indexOf("\n---", 4);
+      const frontmatter =
+        end === -1 ? {} : ((parse(text.slice(4, end)) as Record<string, unknown> | null) ?? {});
+      const name =
+        typeof frontmatter.name === "string" ? frontmatter.name : basename(dirname(path));
+      winners.set(name, {
+        name,
+        description: frontmatter.description,
+        path,
+        hash,
+        frontmatter,
+        body: text.slice(end + 5),
+      });
+    }
+  }
+  return winners;
+}
+
+/** The floor: walking and reading alone, no hashing or parsing. Returns the bytes read. */
+export function walkAndRead(roots: readonly SkillRoot[]): number {
+  let bytes = 0;
+  for (const root of roots)
+    for (const path of skillFiles(root.path)) bytes += readFileSync(path).length;
+  return bytes;
+}
+
+// --- internal ---
+
+function skillFiles(dir: string): string[] {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  if (entries.some((entry) => entry.name === "SKILL.md" && entry.isFile()))
+    return [join(dir, "SKILL.md")];
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => skillFiles(join(dir, entry.name)));
+}

@@ -1,0 +1,128 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SkillRoot } from "@skillshelf/skills-loader";
+
+/** A generated tree: its roots, lowest precedence first, and how many skill files it holds. */
+export interface GeneratedTree {
+  readonly roots: SkillRoot[];
+  readonly files: number;
+}
+
+/**
+ * Write `count` skills over three roots, deterministically from `seed`: a flat user library, an
+ * agent folder with category folders, and a project library two levels deep whose names partly
+ * repeat the user library's (so precedence decides). Frontmatter follows the shapes real files use
+ * (see the corpus statistics): mostly plain keys, some quoted, folded or literal descriptions,
+ * metadata maps, tool lists, and a few files only the full YAML parser reads.
+ */
+export function generateSkillTree(dir: string, count: number, seed = 1): GeneratedTree {
+  rmSync(dir, { recursive: true, force: true });
+  const random = seededRandom(seed);
+  const [agent, user, project] = treeRoots(dir).map((root) => root.path) as [
+    string,
+    string,
+    string,
+  ];
+  const perRoot = Math.ceil(count / 3);
+  let written = 0;
+  for (let index = 0; index < count; index++) {
+    const rootIndex = Math.min(2, Math.floor(index / perRoot));
+    const local = index - rootIndex * perRoot;
+    // every tenth project skill reuses a user-library name
+    const name =
+      rootIndex === 2 && local % 10 === 0
+        ? `user-skill-${local}`
+        : `${["user", "agent", "project"][rootIndex]}-skill-${local}`;
+    const category = `category-${local % 40}`;
+    const folder =
+      rootIndex === 0
+        ? join(user, name)
+        : rootIndex === 1
+          ? join(agent, category, name)
+          : join(project, category, `group-${local % 7}`, name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "SKILL.md"), skillText(name, random));
+    written += 1;
+  }
+  return { roots: treeRoots(dir), files: written };
+}
+
+/** The three roots of a generated tree, lowest precedence first. */
+export function treeRoots(dir: string): SkillRoot[] {
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  return [
+    {
+      path: join(home, ".claude", "skills"),
+      scope: "user",
+      source: "claude-code",
+      origin: "claude-code-user",
+      precedence: 20,
+      trust: "untrusted",
+      containment: home,
+    },
+    {
+      path: join(home, ".config", "skillshelf", "skills"),
+      scope: "user",
+      source: "skillshelf",
+      origin: "user",
+      precedence: 30,
+      trust: "trusted",
+      containment: home,
+    },
+    {
+      path: join(project, ".skillshelf", "skills"),
+      scope: "project",
+      source: "skillshelf",
+      origin: "project",
+      precedence: 50,
+      trust: "trusted",
+      containment: project,
+    },
+  ];
+}
+
+// --- internal ---
+
+const WORDS =
+  "review deploy migrate test lint format document release triage profile cache index query schema render bundle package audit secure observe trace retry stream parse validate compose refactor".split(
+    " ",
+  );
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function skillText(name: string, random: () => number): string {
+  const pick = () => WORDS[Math.floor(random() * WORDS.length)] as string;
+  const sentence = (words: number) => `${Array.from({ length: words }, pick).join(" ")}.`;
+  const description = `Use when you need to ${sentence(8 + Math.floor(random() * 20))} Covers ${sentence(6)}`;
+  const shape = random();
+  let frontmatter: string;
+  if (shape < 0.55) frontmatter = `name: ${name}\ndescription: ${description}\n`;
+  else if (shape < 0.65)
+    frontmatter = `name: ${name}\ndescription: "${description}"\nlicense: MIT\n`;
+  else if (shape < 0.72)
+    frontmatter = `name: ${name}\ndescription: >-\n  ${sentence(10)}\n  ${sentence(12)}\n`;
+  else if (shape < 0.76)
+    frontmatter = `name: ${name}\ndescription: |\n  ${sentence(10)}\n  ${sentence(8)}\n`;
+  else if (shape < 0.86) {
+    frontmatter = `name: ${name}\ndescription: ${description}\nlicense: Apache-2.0\nmetadata:\n  author: bench\n  version: "1.${Math.floor(random() * 9)}"\n`;
+  } else if (shape < 0.92)
+    frontmatter = `name: ${name}\ndescription: ${description}\nallowed-tools:\n  - Read\n  - Grep\n  - Bash(git:*)\n`;
+  // about 8% use YAML the fast path leaves to the full parser, as in the corpus
+  else if (shape < 0.95) frontmatter = `name: ${name}\ndescription: ${description} # reviewed\n`;
+  else if (shape < 0.98)
+    frontmatter = `name: ${name}\ndescription: ${description}\nmetadata: {author: bench, version: "2.0"}\n`;
+  else frontmatter = `name: ${name}\ndescription: &d ${description}\nsummary: *d\n`;
+  const paragraphs = 4 + Math.floor(random() * 24);
+  const body = Array.from(
+    { length: paragraphs },
+    (_, index) => `## Step ${index + 1}\n\n${sentence(20)} ${sentence(18)} ${sentence(14)}\n`,
+  ).join("\n");
+  return `---\n${frontmatter}---\n\n# ${name}\n\n${body}`;
+}

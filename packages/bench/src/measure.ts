@@ -1,0 +1,54 @@
+import { loadSkills, type SkillCache, type SkillRoot } from "@skillshelf/skills-loader";
+import type { rawParse } from "./baseline.js";
+
+/** Load a generated tree the way the benchmark does: only its roots, nothing from this machine. */
+export function loadTree(
+  roots: readonly SkillRoot[],
+  cache?: SkillCache,
+): ReturnType<typeof loadSkills> {
+  return loadSkills({ cwd: "/nonexistent", home: "/nonexistent", env: {}, roots, cache });
+}
+
+/**
+ * Winners as `name → path`, from the baseline and from `loadSkills`; equal maps mean identical
+ * results for the benchmark's purpose.
+ */
+export function winnersOf(
+  result: ReturnType<typeof loadSkills> | ReturnType<typeof rawParse>,
+): Map<string, string> {
+  const entries = result instanceof Map ? [...result.values()] : result.items;
+  return new Map(
+    entries
+      .map((skill) => [skill.name, skill.path] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
+}
+
+/** Median of a non-empty list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Time each variant once per round, rotating their order every round; returns milliseconds per variant. */
+export function timeSideBySide(
+  variants: Readonly<Record<string, () => unknown>>,
+  rounds: number,
+): Record<string, number[]> {
+  const names = Object.keys(variants);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < names.length; offset++) {
+      const name = names[(round + offset) % names.length] as string;
+      gc?.();
+      const start = process.hrtime.bigint();
+      variants[name]?.();
+      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return times;
+}

@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSkillCache } from "@skillshelf/skills-loader";
+import { afterAll, describe, expect, it } from "vitest";
+import { rawParse, walkAndRead } from "../src/baseline.js";
+import { generateSkillTree } from "../src/generate.js";
+import { loadTree, median, winnersOf } from "../src/measure.js";
+
+// a smoke run at a small size: the benchmark's own checks, no timing
+describe("benchmark smoke run", () => {
+  const dir = mkdtempSync(join(tmpdir(), "skillshelf-bench-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const tree = generateSkillTree(dir, 300);
+
+  it("generates the same tree from the same seed", () => {
+    const again = mkdtempSync(join(tmpdir(), "skillshelf-bench-"));
+    try {
+      generateSkillTree(again, 300);
+      expect(
+        winnersOf(
+          rawParse(tree.roots.map((root) => ({ ...root, path: root.path.replace(dir, again) }))),
+        ).size,
+      ).toBe(winnersOf(rawParse(tree.roots)).size);
+    } finally {
+      rmSync(again, { recursive: true, force: true });
+    }
+  });
+
+  it("has loadSkills, cold and cached, pick the same winners as the raw-parse baseline", () => {
+    const raw = winnersOf(rawParse(tree.roots));
+    const cache = createSkillCache();
+    const cold = loadTree(tree.roots, cache);
+    const cached = loadTree(tree.roots, cache);
+    expect(tree.files).toBe(300);
+    expect(winnersOf(cold)).toEqual(raw);
+    expect(cached).toEqual(cold);
+    expect(cache.stats()).toMatchObject({ hits: 300, misses: 300 });
+    expect(cold.collisions.length).toBeGreaterThan(0);
+    expect(cold.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+    expect(walkAndRead(tree.roots)).toBeGreaterThan(0);
+  });
+
+  it("computes medians", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it("runs the built benchmark end to end at a tiny size", () => {
+    const script = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "run.js");
+    const output = execFileSync(process.execPath, [script, "--count", "60", "--rounds", "1"], {
+      encoding: "utf8",
+    });
+    expect(output).toContain("Winners identical to raw-parse: yes.");
+    expect(output).toMatch(/\| loadSkills cached \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  });
+});
