@@ -16,6 +16,8 @@ import { loadTree, median, timeSideBySide, winnersOf } from "./measure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
+  // `pnpm bench -- --write` passes the separator through
+  args: process.argv.slice(2).filter((arg) => arg !== "--"),
   options: {
     count: { type: "string", default: "10000" },
     rounds: { type: "string", default: "7" },

@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
-import { basename, sep } from "node:path";
+import { basename, dirname, sep } from "node:path";
 import {
   compareText,
   createDiagnostic,
@@ -29,6 +29,14 @@ export interface SkillLocation {
   readonly stats: Stats | undefined;
 }
 
+/** What a walk found, and whether two of its locations could be one file. */
+export interface WalkResult {
+  readonly locations: SkillLocation[];
+  readonly diagnostics: Diagnostic[];
+  readonly rootReal: string | undefined;
+  readonly followedLinks: boolean;
+}
+
 /** Folders below a root that the walk descends into at most. */
 export const MAX_WALK_DEPTH = 12;
 
@@ -38,13 +46,11 @@ export const MAX_WALK_DEPTH = 12;
  * only at the root's top level; a symlink is followed only when its target stays inside the root's
  * anchor. A missing root yields nothing and no diagnostic.
  */
-export function walkSkillRoot(root: SkillRoot): {
-  locations: SkillLocation[];
-  diagnostics: Diagnostic[];
-} {
+export function walkSkillRoot(root: SkillRoot): WalkResult {
   const walk = new Walk();
   const rootReal = realpathOrUndefined(root.path);
   if (rootReal === undefined) return walk;
+  walk.rootReal = rootReal;
   const anchorReal = anchorFor(root, rootReal);
   if (anchorReal === undefined) {
     walk.escape(root.path, rootReal, root.containment ?? root.path);
@@ -58,11 +64,14 @@ export function walkSkillRoot(root: SkillRoot): {
     return walk;
   }
   if (stats.isFile()) {
+    const file = basename(root.path);
+    const loose = file.toLowerCase() !== "skill.md";
+    const baseDir = dirname(root.path);
     walk.locations.push(
-      location(root.path, rootReal, basename(root.path).toLowerCase() !== "skill.md"),
+      location(root.path, rootReal, baseDir, loose ? stripMd(file) : basename(baseDir), loose),
     );
   } else if (stats.isDirectory()) {
-    walk.visit(root.path, rootReal, anchorReal, 0);
+    walk.visit(root.path, rootReal, basename(root.path), anchorReal, 0);
   }
   return walk;
 }
@@ -72,22 +81,27 @@ export function walkSkillRoot(root: SkillRoot): {
 class Walk {
   readonly locations: SkillLocation[] = [];
   readonly diagnostics: Diagnostic[] = [];
-  readonly #visited = new Set<string>();
+  /** The root's real path, once it is known to exist. */
+  rootReal: string | undefined;
+  /** Whether any symlink was followed: only then can two locations be one file. */
+  followedLinks = false;
+  /** Real folders entered through a link; a link is followed into each at most once. */
+  readonly #linkedDirs = new Set<string>();
 
-  visit(dir: string, dirReal: string, anchorReal: string, depth: number): void {
-    if (this.#visited.has(dirReal)) return;
-    this.#visited.add(dirReal);
+  visit(dir: string, dirReal: string, name: string, anchorReal: string, depth: number): void {
     let entries: Dirent[];
     try {
       // most folders under a root are skill folders: one lstat finds their SKILL.md without a listing
       const skillFile = `${dir}${sep}SKILL.md`;
       const direct = lstatSync(skillFile, { throwIfNoEntry: false });
       if (direct?.isFile()) {
-        this.locations.push(location(skillFile, `${dirReal}${sep}SKILL.md`, false, direct));
+        this.locations.push(
+          location(skillFile, `${dirReal}${sep}SKILL.md`, dir, name, false, direct),
+        );
         return;
       }
       if (direct?.isSymbolicLink()) {
-        this.#visitLinkedSkillFile(skillFile, anchorReal);
+        this.#visitLinkedSkillFile(skillFile, dir, name, anchorReal);
         return;
       }
       entries = readdirSync(dir, { withFileTypes: true });
@@ -95,7 +109,7 @@ class Walk {
       this.unreadable(dir, error);
       return;
     }
-    if (this.#visitSkillFile(dir, dirReal, anchorReal, entries)) return;
+    if (this.#visitSkillFile(dir, dirReal, name, anchorReal, entries)) return;
     if (depth >= MAX_WALK_DEPTH) {
       this.diagnostics.push(
         createDiagnostic(
@@ -109,15 +123,15 @@ class Walk {
     }
     entries.sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
-      const name = entry.name;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      const path = `${dir}${sep}${name}`;
+      const child = entry.name;
+      if (child.startsWith(".") || child === "node_modules") continue;
+      const path = `${dir}${sep}${child}`;
       if (entry.isDirectory()) {
-        this.visit(path, `${dirReal}${sep}${name}`, anchorReal, depth + 1);
+        this.visit(path, `${dirReal}${sep}${child}`, child, anchorReal, depth + 1);
       } else if (entry.isSymbolicLink()) {
-        this.#visitLink(path, anchorReal, depth);
-      } else if (entry.isFile() && depth === 0 && isMarkdown(name)) {
-        this.locations.push(location(path, `${dirReal}${sep}${name}`, true));
+        this.#visitLink(path, child, dir, dirReal, anchorReal, depth);
+      } else if (entry.isFile() && depth === 0 && isMarkdown(child)) {
+        this.locations.push(location(path, `${dirReal}${sep}${child}`, dir, stripMd(child), true));
       }
     }
   }
@@ -149,6 +163,7 @@ class Walk {
   #visitSkillFile(
     dir: string,
     dirReal: string,
+    name: string,
     anchorReal: string,
     entries: readonly Dirent[],
   ): boolean {
@@ -156,25 +171,37 @@ class Walk {
     if (entry === undefined) return false;
     const path = `${dir}${sep}${entry.name}`;
     if (entry.isFile()) {
-      this.locations.push(location(path, `${dirReal}${sep}${entry.name}`, false));
+      this.locations.push(location(path, `${dirReal}${sep}${entry.name}`, dir, name, false));
       return true;
     }
     if (!entry.isSymbolicLink()) return false;
-    this.#visitLinkedSkillFile(path, anchorReal);
+    this.#visitLinkedSkillFile(path, dir, name, anchorReal);
     return true;
   }
 
   /** A linked skill file makes its folder a skill folder, even when the link is refused. */
-  #visitLinkedSkillFile(path: string, anchorReal: string): void {
+  #visitLinkedSkillFile(path: string, dir: string, name: string, anchorReal: string): void {
     const target = this.#follow(path, anchorReal);
-    if (target?.kind === "file") this.locations.push(location(path, target.real, false));
+    if (target?.kind === "file") this.locations.push(location(path, target.real, dir, name, false));
   }
 
-  #visitLink(path: string, anchorReal: string, depth: number): void {
+  #visitLink(
+    path: string,
+    name: string,
+    dir: string,
+    dirReal: string,
+    anchorReal: string,
+    depth: number,
+  ): void {
     const target = this.#follow(path, anchorReal);
-    if (target?.kind === "dir") this.visit(path, target.real, anchorReal, depth + 1);
-    else if (target?.kind === "file" && depth === 0 && isMarkdown(basename(path)))
-      this.locations.push(location(path, target.real, true));
+    if (target?.kind === "dir") {
+      // a link back to a folder above is a loop; a folder already entered through a link is done
+      if (isInside(target.real, dirReal) || this.#linkedDirs.has(target.real)) return;
+      this.#linkedDirs.add(target.real);
+      this.visit(path, target.real, name, anchorReal, depth + 1);
+    } else if (target?.kind === "file" && depth === 0 && isMarkdown(name)) {
+      this.locations.push(location(path, target.real, dir, stripMd(name), true));
+    }
   }
 
   #follow(
@@ -197,26 +224,34 @@ class Walk {
       this.escape(path, resolved.real, anchorReal);
       return undefined;
     }
+    this.followedLinks = true;
     const stats = statSync(resolved.real, { throwIfNoEntry: false });
     const kind = stats?.isFile() ? "file" : stats?.isDirectory() ? "dir" : "other";
     return { kind, real: resolved.real };
   }
 }
 
-function location(path: string, realPath: string, loose: boolean, stats?: Stats): SkillLocation {
-  const slash = path.lastIndexOf(sep);
-  const baseDir = path.slice(0, slash);
-  const file = path.slice(slash + 1);
-  const subject = loose ? file.replace(/\.md$/i, "") : baseDir.slice(baseDir.lastIndexOf(sep) + 1);
+function location(
+  path: string,
+  realPath: string,
+  baseDir: string,
+  subject: string,
+  loose: boolean,
+  stats?: Stats,
+): SkillLocation {
   return {
     path,
     realPath,
     baseDir,
     subject,
     loose,
-    unusualName: !loose && file !== "SKILL.md",
+    unusualName: !loose && !path.endsWith(`${sep}SKILL.md`),
     stats,
   };
+}
+
+function stripMd(file: string): string {
+  return file.replace(/\.md$/i, "");
 }
 
 function isMarkdown(name: string): boolean {

@@ -2,11 +2,12 @@ import { dedupeByRealPath, resolveCollisions, skillRules } from "@skillshelf/col
 import {
   createDiagnostic,
   type Diagnostic,
+  isInside,
   resolveEnvironment,
   sortDiagnostics,
 } from "@skillshelf/core";
 import { readSkillFile } from "./_read-skill.js";
-import { type SkillLocation, walkSkillRoot } from "./_walk.js";
+import { type SkillLocation, type WalkResult, walkSkillRoot } from "./_walk.js";
 import { defaultSkillRoots, explicitSkillRoots } from "./roots.js";
 import { resolveToolList } from "./tools.js";
 import type { LoadSkillsInput, LoadSkillsResult, Skill, SkillRoot } from "./types.js";
@@ -41,9 +42,10 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     ...explicitSkillRoots(explicitPaths, environment.cwd),
   ];
   const candidates: Skill[] = [];
-  const realPaths = new Map<Skill, string>();
+  const walks: WalkResult[] = [];
   for (const root of roots) {
     const walked = walkSkillRoot(root);
+    walks.push(walked);
     diagnostics.push(...walked.diagnostics);
     if (root.scope === "cli" && walked.locations.length === 0 && walked.diagnostics.length === 0) {
       diagnostics.push(
@@ -60,14 +62,11 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
       const skill = loadOne(location, root, context, input, diagnostics);
       if (skill === undefined) continue;
       candidates.push(skill);
-      realPaths.set(skill, location.realPath);
     }
   }
-  const deduped = dedupeByRealPath(
-    candidates,
-    (skill) => realPaths.get(skill) as string,
-    skillRules,
-  );
+  const deduped = mayReachOneFileTwice(walks)
+    ? dedupeByRealPath(candidates, (skill) => skill.realPath, skillRules)
+    : { kept: candidates, diagnostics: [] };
   const resolved = resolveCollisions(deduped.kept, {
     rules: skillRules,
     label: (skill) => `${skill.source}/${skill.scope}`,
@@ -177,6 +176,13 @@ function resolveTools(
   const resolved = resolveToolList(tools, input.toolNames, key, path);
   diagnostics.push(...resolved.diagnostics);
   return resolved.tools;
+}
+
+/** Only a followed link or two nested roots can reach one file twice; otherwise skip the dedupe. */
+function mayReachOneFileTwice(walks: readonly WalkResult[]): boolean {
+  if (walks.some((walk) => walk.followedLinks)) return true;
+  const reals = walks.flatMap((walk) => (walk.rootReal === undefined ? [] : [walk.rootReal]));
+  return reals.some((a, i) => reals.some((b, j) => i !== j && isInside(a, b)));
 }
 
 function missingRequirements(winners: readonly Skill[]): Diagnostic[] {

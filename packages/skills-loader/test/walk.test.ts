@@ -177,6 +177,26 @@ describe("symlink containment", () => {
   });
 });
 
+describe("nested roots", () => {
+  it("reports one file reached through two roots without any link", () => {
+    const home = testdir({
+      ".config/skillshelf/skills/tool/SKILL.md": skillFile("tool", "Reached twice."),
+    });
+    const library = join(home, ".config/skillshelf/skills");
+    const result = loadSkills({
+      cwd: home,
+      home,
+      env: {},
+      roots: [rootAt(library)],
+      explicitSkillPaths: [join(library, "tool")],
+    });
+    expect(result.items.map((skill) => skill.scope)).toEqual(["cli"]);
+    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path])).toEqual([
+      ["duplicate_file", join(library, "tool/SKILL.md")],
+    ]);
+  });
+});
+
 describe("explicit paths", () => {
   it("loads a SKILL.md, a loose file, a skill folder and a folder of skill folders", () => {
     const dir = testdir({
