@@ -5,7 +5,7 @@
 // It uses the pnpm pinned in package.json, installing it into .tools/ when the one on PATH differs.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,7 +54,10 @@ if (job === "demo") {
   ]);
 }
 
-/** The pinned pnpm: the one on PATH when its version matches, else one installed into .tools/. */
+/**
+ * The pinned pnpm: the one on PATH when its version matches, else one installed into .tools/,
+ * whose folder then goes first on PATH so turbo's own pnpm calls find it too.
+ */
 function findPnpm() {
   const wanted = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
     .packageManager.split("@")[1]
@@ -79,6 +82,7 @@ function findPnpm() {
       `pnpm@${wanted}`,
     ]);
   }
+  env.PATH = `${dirname(local)}${delimiter}${env.PATH ?? ""}`;
   return local;
 }
 

@@ -4,6 +4,7 @@
 // prints the ratios (with --write, also into RESULTS.md).
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +57,7 @@ const times = timeSideBySide(
   rounds,
 );
 const base = median(times["raw-parse"] ?? []);
+const cliStartMs = cliListMs();
 const rawMemory = peakRssMiB("raw-parse");
 const loadMemory = peakRssMiB("loadSkills");
 
@@ -78,6 +80,8 @@ const report = `${[
   `| raw-parse (keeps bodies, as loaders do) | ${rawMemory.toFixed(0)} |`,
   `| loadSkills (bodies not kept) | ${loadMemory.toFixed(0)} |`,
   "",
+  `\`skillshelf list\` on 100 skills, process start to exit (median of 9): ${cliStartMs.toFixed(0)} ms (target under 150 ms: ${verdict(cliStartMs < 150)}).`,
+  "",
   `Winners identical to raw-parse: ${identical ? "yes" : "no"}.`,
   `Targets: cold ≤ 0.70× raw-parse: ${coldRatio.toFixed(2)}× ${verdict(coldRatio <= 0.7)}; cached ≤ 0.15×: ${cachedRatio.toFixed(2)}× ${verdict(cachedRatio <= 0.15)}; peak RSS below raw-parse: ${verdict(loadMemory < rawMemory)}.`,
 ].join("\n")}\n`;
@@ -92,6 +96,27 @@ if (values.write) {
     : `# Benchmark results\n\n${marker}`;
   writeFileSync(path, `${head}\n\n${report}`);
   console.log(`bench: wrote ${path}`);
+}
+
+/** Median wall time of `skillshelf list` over a project of 100 skills, in a fresh process each time. */
+function cliListMs(): number {
+  const project = join(dir, "..", "cli-100");
+  generateSkillTree(project, 100);
+  const bin = join(
+    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
+    "dist",
+    "cli.js",
+  );
+  const env = { PATH: process.env.PATH ?? "", HOME: join(project, "home") };
+  const times = Array.from({ length: 9 }, () => {
+    const start = process.hrtime.bigint();
+    execFileSync(process.execPath, [bin, "list", "--cwd", join(project, "project")], {
+      env,
+      stdio: "ignore",
+    });
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  });
+  return median(times);
 }
 
 /** Peak RSS of one load of the tree in a fresh process. */
