@@ -1,15 +1,6 @@
 import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import type { Skill } from "@skillshelf/skills-loader";
+import { type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
 
-/** The only top-level keys the Agent Skills specification defines. */
-export const SPEC_KEYS: readonly string[] = [
-  "name",
-  "description",
-  "license",
-  "compatibility",
-  "metadata",
-  "allowed-tools",
-];
 export const MAX_COMPATIBILITY_LENGTH = 500;
 
 /** Lenient findings that the specification makes errors. */

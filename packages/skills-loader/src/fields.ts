@@ -20,17 +20,18 @@ export const SKILL_NAME_PATTERN: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
-/** Keys with a meaning to skill loaders; a key differing from one only in case is a likely typo. */
-const KNOWN_KEYS = [
+/** The only top-level keys the Agent Skills specification defines. */
+export const SPEC_KEYS: readonly string[] = [
   "name",
   "description",
   "license",
   "compatibility",
   "metadata",
   "allowed-tools",
-  "disallowed-tools",
-  "disable-model-invocation",
 ];
+
+/** Keys with a meaning to skill loaders; a key differing from one only in case is a likely typo. */
+const KNOWN_KEYS = [...SPEC_KEYS, "disallowed-tools", "disable-model-invocation"];
 
 /**
  * Read a skill's fields leniently, as an agent does: only a missing or non-text `description`

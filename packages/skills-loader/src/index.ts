@@ -9,6 +9,7 @@ export {
   MAX_NAME_LENGTH,
   nameProblems,
   SKILL_NAME_PATTERN,
+  SPEC_KEYS,
 } from "./fields.js";
 export { normalizedSkillHash } from "./hash.js";
 export { loadSkills } from "./load.js";

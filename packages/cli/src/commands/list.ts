@@ -1,8 +1,6 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
-import { type Diagnostic, resolveEnvironment } from "@skillshelf/core";
 import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
 import { parseCommandArgs } from "../args.js";
+import { commandContext, publicDiagnostic } from "../context.js";
 import {
   displayPath,
   formatDiagnostic,
@@ -50,8 +48,7 @@ export function runList(args: readonly string[], io: CliIo): number {
   const kind = values.kind ?? "skills";
   if (kind !== "skills" && kind !== "skill")
     throw new UsageError(`--kind ${kind} is not supported yet; use --kind skills`);
-  const cwd = resolveCwd(values.cwd, io.cwd);
-  const environment = resolveEnvironment({ cwd, env: io.env });
+  const { environment, style } = commandContext(values.cwd, io);
   const result = loadSkills(environment);
   const rows = skillRows(result.items, result.collisions, values.all === true);
   if (values.json === true) {
@@ -60,28 +57,12 @@ export function runList(args: readonly string[], io: CliIo): number {
     );
     return 0;
   }
-  const style: PathStyle = { cwd, home: environment.home };
   const paint = painter(io.color);
   io.stdout(renderText(rows, style, paint));
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity !== "info") io.stderr(formatDiagnostic(diagnostic, style, paint));
   }
   return 0;
-}
-
-/** The folder a command works in: `--cwd` (relative to the process's folder), which must exist. */
-export function resolveCwd(option: string | undefined, processCwd: string): string {
-  const cwd = resolve(processCwd, option ?? ".");
-  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
-    throw new UsageError(`--cwd ${option}: no such folder`);
-  return cwd;
-}
-
-export function publicDiagnostic(
-  diagnostic: Diagnostic,
-): Pick<Diagnostic, "severity" | "code" | "message" | "path"> {
-  const { severity, code, message, path } = diagnostic;
-  return path === undefined ? { severity, code, message } : { severity, code, message, path };
 }
 
 // --- internal ---

@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
-import { type Diagnostic, hasErrors, sortDiagnostics } from "@skillshelf/core";
+import { type Diagnostic, type Environment, hasErrors, sortDiagnostics } from "@skillshelf/core";
 import { loadSkills } from "@skillshelf/skills-loader";
 import { parseCommandArgs } from "../args.js";
-import { displayPath, formatDiagnostic, type PathStyle, painter, plural } from "../format.js";
+import { commandContext, publicDiagnostic } from "../context.js";
+import { displayPath, formatDiagnostic, painter, plural } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 import { strictDiagnostics } from "../strict.js";
-import { publicDiagnostic, resolveCwd } from "./list.js";
 
 export const VALIDATE_USAGE = `Usage: skillshelf validate <path…> [--strict] [--strict-keys] [--json] [--cwd DIR]
 
@@ -40,10 +40,10 @@ export function runValidate(args: readonly string[], io: CliIo): number {
   if (positionals.length === 0) throw new UsageError("name at least one path to validate");
   if (values["strict-keys"] === true && values.strict !== true)
     throw new UsageError("--strict-keys needs --strict");
-  const cwd = resolveCwd(values.cwd, io.cwd);
+  const { environment, style } = commandContext(values.cwd, io);
   const strict = values.strict === true;
   const results = positionals.map((path) =>
-    validatePath(path, cwd, strict, values["strict-keys"] === true),
+    validatePath(path, environment, strict, values["strict-keys"] === true),
   );
   const valid = results.every((result) => result.valid);
   if (values.json === true) {
@@ -53,7 +53,6 @@ export function runValidate(args: readonly string[], io: CliIo): number {
     }));
     io.stdout(`${JSON.stringify({ version: 1, valid, strict, results: json }, null, 2)}\n`);
   } else {
-    const style: PathStyle = { cwd, home: io.env.HOME ?? "/" };
     const paint = painter(io.color);
     for (const result of results) {
       const mark = result.valid ? paint("green", "valid  ") : paint("red", "invalid");
@@ -71,16 +70,16 @@ export function runValidate(args: readonly string[], io: CliIo): number {
 
 function validatePath(
   path: string,
-  cwd: string,
+  environment: Environment,
   strict: boolean,
   strictKeys: boolean,
 ): ValidateResult {
-  const loaded = loadSkills({ cwd, disableDiscovery: true, explicitSkillPaths: [path] });
+  const loaded = loadSkills({ ...environment, disableDiscovery: true, explicitSkillPaths: [path] });
   const diagnostics = strict
     ? strictDiagnostics(loaded.items, loaded.diagnostics, { strictKeys })
     : loaded.diagnostics;
   return {
-    path: resolve(cwd, path),
+    path: resolve(environment.cwd, path),
     valid: !hasErrors(diagnostics) && loaded.items.length > 0,
     skills: loaded.items.map((skill) => skill.name),
     diagnostics: sortDiagnostics(diagnostics),

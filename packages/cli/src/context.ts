@@ -1,0 +1,29 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Diagnostic, type Environment, resolveEnvironment } from "@skillshelf/core";
+import type { PathStyle } from "./format.js";
+import { type CliIo, UsageError } from "./io.js";
+
+/** What every command works in: the environment for `--cwd`, and how to show its paths. */
+export interface CommandContext {
+  readonly environment: Environment;
+  readonly style: PathStyle;
+}
+
+/** Resolve `--cwd` (relative to the process's folder; it must exist) and the environment around it. */
+export function commandContext(cwdOption: string | undefined, io: CliIo): CommandContext {
+  const cwd = resolve(io.cwd, cwdOption ?? ".");
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--cwd ${cwdOption}: no such folder`);
+  }
+  const environment = resolveEnvironment({ cwd, env: io.env });
+  return { environment, style: { cwd, home: environment.home } };
+}
+
+/** A diagnostic as the versioned JSON outputs carry it: `{severity, code, message, path}`. */
+export function publicDiagnostic(
+  diagnostic: Diagnostic,
+): Pick<Diagnostic, "severity" | "code" | "message" | "path"> {
+  const { severity, code, message, path } = diagnostic;
+  return path === undefined ? { severity, code, message } : { severity, code, message, path };
+}
