@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./_run.js";
+import { BIN, EXAMPLES, runCli } from "./_run.js";
 
 describe("usage and mistakes", () => {
   it.each([
@@ -36,5 +37,21 @@ describe("usage and mistakes", () => {
     expect(result.status).toBe(status);
     expect(result[stream as "stdout" | "stderr"]).toMatch(pattern);
     expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("output to a closed pipe", () => {
+  it("ends quietly when the reader stops early", async () => {
+    const child = spawn(process.execPath, [BIN, "list", "--json", "--cwd", `${EXAMPLES}/project`], {
+      env: { PATH: process.env.PATH ?? "", HOME: `${EXAMPLES}/home` },
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    expect(status).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 });

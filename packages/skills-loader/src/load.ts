@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { dedupeByRealPath, resolveCollisions, skillRules } from "@skillshelf/collision";
 import {
   createDiagnostic,
@@ -37,9 +38,13 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     );
     return false;
   });
+  const baseRoots =
+    input.roots ?? (input.disableDiscovery === true ? [] : defaultSkillRoots(environment));
   const roots = [
-    ...(input.roots ?? (input.disableDiscovery === true ? [] : defaultSkillRoots(environment))),
-    ...explicitSkillRoots(explicitPaths, environment.cwd),
+    ...baseRoots,
+    ...explicitSkillRoots(explicitPaths, environment.cwd).flatMap((root) =>
+      ownedExplicitRoot(root, baseRoots, input, diagnostics),
+    ),
   ];
   const candidates: Skill[] = [];
   const walks: WalkResult[] = [];
@@ -176,6 +181,34 @@ function resolveTools(
   const resolved = resolveToolList(tools, input.toolNames, key, path);
   diagnostics.push(...resolved.diagnostics);
   return resolved.tools;
+}
+
+/**
+ * An explicit path inside an installed package copy counts only under a package root being loaded
+ * (an enabled, declared resource folder), and takes that root's trust; otherwise it is refused.
+ */
+function ownedExplicitRoot(
+  root: SkillRoot,
+  roots: readonly SkillRoot[],
+  input: LoadSkillsInput,
+  diagnostics: Diagnostic[],
+): SkillRoot[] {
+  const packageDir = input.packageDirs?.find((dir) => isInside(resolve(dir), root.path));
+  if (packageDir === undefined) return [root];
+  const owner = roots.find(
+    (candidate) => candidate.scope === "package" && isInside(resolve(candidate.path), root.path),
+  );
+  if (owner !== undefined) return [{ ...root, trust: owner.trust, containment: owner.containment }];
+  diagnostics.push(
+    createDiagnostic(
+      "error",
+      "package_inactive",
+      `${root.path} belongs to an installed package that is disabled or does not declare it; enable the package or copy the skill out`,
+      root.path,
+      { packageDir },
+    ),
+  );
+  return [];
 }
 
 /** Only a followed link or two nested roots can reach one file twice; otherwise skip the dedupe. */

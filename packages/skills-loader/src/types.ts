@@ -78,6 +78,11 @@ export interface LoadSkillsInput extends EnvironmentInput {
   readonly disableDiscovery?: boolean | undefined;
   /** Skill files, skill folders or folders of skill folders named by the user (relative to `cwd`). */
   readonly explicitSkillPaths?: readonly string[] | undefined;
+  /**
+   * Folders of installed package copies. An explicit path inside one is refused
+   * (`package_inactive`) unless it lies under a package root being loaded, whose trust it takes.
+   */
+  readonly packageDirs?: readonly string[] | undefined;
   /** Let skills from `foreign` packages reach the model. Default false. */
   readonly trustImports?: boolean | undefined;
   /** The host's tool names; `allowed-tools` and `disallowed-tools` are resolved against them. */

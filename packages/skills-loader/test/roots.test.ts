@@ -128,6 +128,35 @@ describe("package roots", () => {
     expect(loadSkills({ ...base, trustImports: true }).items[0]?.trusted).toBe(true);
   });
 
+  it("admits an explicit path inside a package only under a package root being loaded, with its trust", () => {
+    const home = testdir({
+      "packages/on/skills/a/SKILL.md": skillFile("a", "In an enabled package."),
+      "packages/off/skills/b/SKILL.md": skillFile("b", "In a disabled package."),
+    });
+    const enabled = packageSkillRoot({
+      id: "on",
+      scope: "user",
+      path: join(home, "packages/on/skills"),
+      packageDir: join(home, "packages/on"),
+      trust: "foreign",
+    });
+    const result = loadSkills({
+      cwd: home,
+      home,
+      env: {},
+      roots: [enabled],
+      packageDirs: [join(home, "packages/on"), join(home, "packages/off")],
+      explicitSkillPaths: ["packages/on/skills/a", "packages/off/skills/b"],
+    });
+    expect(result.items.map((skill) => [skill.name, skill.scope, skill.trusted])).toEqual([
+      ["a", "cli", false],
+    ]);
+    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path])).toEqual([
+      ["package_inactive", join(home, "packages/off/skills/b")],
+      ["duplicate_file", join(home, "packages/on/skills/a/SKILL.md")],
+    ]);
+  });
+
   it("refuses a link out of the package folder", () => {
     const outside = testdir({ "x/SKILL.md": skillFile("x", "Outside.") });
     const home = testdir({ "packages/p/skills/x": link(join(outside, "x")) });
