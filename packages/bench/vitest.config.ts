@@ -3,5 +3,5 @@ import { defineProject } from "vitest/config";
 export default defineProject({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"] } },
-  test: { name: "bench", include: ["test/**/*.test.ts"], environment: "node" },
+  test: { name: "bench", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
 });
