@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { SkillRoot } from "@skillshelf/skills-loader";
+import type { ResourceRoot } from "@skillshelf/skills-loader";
 import { parse } from "yaml";
 
 /** What the baseline keeps per skill: what a typical loader keeps, body included. */
@@ -20,7 +20,7 @@ export interface RawSkill {
  * frontmatter with the `yaml` package. Later roots override earlier ones by name. It checks
  * nothing else: no limits, no containment, no diagnostics.
  */
-export function rawParse(roots: readonly SkillRoot[]): Map<string, RawSkill> {
+export function rawParse(roots: readonly ResourceRoot[]): Map<string, RawSkill> {
   const winners = new Map<string, RawSkill>();
   for (const root of roots) {
     for (const path of skillFiles(root.path)) {
@@ -46,7 +46,7 @@ export function rawParse(roots: readonly SkillRoot[]): Map<string, RawSkill> {
 }
 
 /** The floor: walking and reading alone, no hashing or parsing. Returns the bytes read. */
-export function walkAndRead(roots: readonly SkillRoot[]): number {
+export function walkAndRead(roots: readonly ResourceRoot[]): number {
   let bytes = 0;
   for (const root of roots)
     for (const path of skillFiles(root.path)) bytes += readFileSync(path).length;

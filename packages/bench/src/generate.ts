@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SkillRoot } from "@skillshelf/skills-loader";
+import type { ResourceRoot } from "@skillshelf/skills-loader";
 
 /** A generated tree: its roots, lowest precedence first, and how many skill files it holds. */
 export interface GeneratedTree {
-  readonly roots: SkillRoot[];
+  readonly roots: ResourceRoot[];
   readonly files: number;
 }
 
@@ -48,7 +48,7 @@ export function generateSkillTree(dir: string, count: number, seed = 1): Generat
 }
 
 /** The three roots of a generated tree, lowest precedence first. */
-export function treeRoots(dir: string): SkillRoot[] {
+export function treeRoots(dir: string): ResourceRoot[] {
   const home = join(dir, "home");
   const project = join(dir, "project");
   return [

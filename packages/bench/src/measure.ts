@@ -1,9 +1,9 @@
-import { loadSkills, type SkillCache, type SkillRoot } from "@skillshelf/skills-loader";
+import { loadSkills, type ResourceRoot, type SkillCache } from "@skillshelf/skills-loader";
 import type { rawParse } from "./baseline.js";
 
 /** Load a generated tree the way the benchmark does: only its roots, nothing from this machine. */
 export function loadTree(
-  roots: readonly SkillRoot[],
+  roots: readonly ResourceRoot[],
   cache?: SkillCache,
 ): ReturnType<typeof loadSkills> {
   return loadSkills({ cwd: "/nonexistent", home: "/nonexistent", env: {}, roots, cache });

@@ -25,7 +25,18 @@ export {
   parseLexicalQuery,
   STOPWORDS,
 } from "./lexical.js";
+export type { AnchoredRoot, LinkTarget } from "./links.js";
+export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
 export { readFileOfSize } from "./read-file.js";
+export type { ResourceRoot, ResourceTrust } from "./roots.js";
+export {
+  agentRoot,
+  isTrustedRoot,
+  libraryRoot,
+  packageRoot,
+  ROOT_PRECEDENCE,
+  withoutRepeatedRoots,
+} from "./roots.js";
 export type { DecodedText } from "./text.js";
 export { decodeText, detachText } from "./text.js";
 export type {
@@ -39,6 +50,8 @@ export type {
   Severity,
 } from "./types.js";
 export { OWNED_SOURCES, RESOURCE_KINDS, SCOPES } from "./types.js";
+export type { MarkdownFile, MarkdownWalk } from "./walk.js";
+export { findMarkdownFiles, MAX_WALK_DEPTH } from "./walk.js";
 export type { YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
 export {
   DEFAULT_YAML_MAX_ALIAS_COUNT,

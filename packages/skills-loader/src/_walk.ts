@@ -1,15 +1,15 @@
 import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
+  anchorRoot,
   compareText,
   createDiagnostic,
   type Diagnostic,
-  errnoCode,
+  followLink,
   isInside,
-  realpathOrUndefined,
-  resolveContained,
+  type ResourceRoot,
+  readFailed,
 } from "@skillshelf/core";
-import type { SkillRoot } from "./types.js";
 
 /** A skill file found by the walk. */
 export interface SkillLocation {
@@ -46,21 +46,21 @@ export const MAX_WALK_DEPTH = 12;
  * only at the root's top level; a symlink is followed only when its target stays inside the root's
  * anchor. A missing root yields nothing and no diagnostic.
  */
-export function walkSkillRoot(root: SkillRoot): WalkResult {
+export function walkSkillRoot(root: ResourceRoot): WalkResult {
   const walk = new Walk();
-  const rootReal = realpathOrUndefined(root.path);
-  if (rootReal === undefined) return walk;
-  walk.rootReal = rootReal;
-  const anchorReal = anchorFor(root, rootReal);
-  if (anchorReal === undefined) {
-    walk.escape(root.path, rootReal, root.containment ?? root.path);
+  const anchored = anchorRoot(root);
+  if (anchored.status === "missing") return walk;
+  walk.rootReal = anchored.real;
+  if (anchored.status === "refused") {
+    walk.diagnostics.push(anchored.diagnostic);
     return walk;
   }
+  const { real: rootReal, anchor: anchorReal } = anchored;
   let stats: ReturnType<typeof statSync>;
   try {
     stats = statSync(rootReal);
   } catch (error) {
-    walk.unreadable(root.path, error);
+    walk.diagnostics.push(readFailed(root.path, error));
     return walk;
   }
   if (stats.isFile()) {
@@ -106,7 +106,7 @@ class Walk {
       }
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
-      this.unreadable(dir, error);
+      this.diagnostics.push(readFailed(dir, error));
       return;
     }
     if (this.#visitSkillFile(dir, dirReal, name, anchorReal, entries)) return;
@@ -134,29 +134,6 @@ class Walk {
         this.locations.push(location(path, `${dirReal}${sep}${child}`, dir, stripMd(child), true));
       }
     }
-  }
-
-  escape(path: string, real: string, anchor: string): void {
-    this.diagnostics.push(
-      createDiagnostic(
-        "error",
-        "symlink_escape",
-        `${path} resolves to ${real}, outside ${anchor}; a skill may not leave its root through a symlink. Move it inside, or name it with an explicit path`,
-        path,
-        { realPath: real, anchor },
-      ),
-    );
-  }
-
-  unreadable(path: string, error: unknown): void {
-    this.diagnostics.push(
-      createDiagnostic(
-        "warning",
-        "read_failed",
-        `cannot read ${path} (${errnoCode(error) ?? String(error)}); check its permissions`,
-        path,
-      ),
-    );
   }
 
   /** Record the folder's skill file under another spelling (`SKILL.MD`); true when it has one. */
@@ -208,26 +185,13 @@ class Walk {
     path: string,
     anchorReal: string,
   ): { kind: "file" | "dir" | "other"; real: string } | undefined {
-    const resolved = resolveContained(path, anchorReal);
-    if (resolved.status === "missing") {
-      this.diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "broken_link",
-          `${path} is a symlink to nothing; remove or fix it`,
-          path,
-        ),
-      );
-      return undefined;
-    }
-    if (resolved.status === "outside") {
-      this.escape(path, resolved.real, anchorReal);
+    const target = followLink(path, anchorReal);
+    if (!target.ok) {
+      this.diagnostics.push(target.diagnostic);
       return undefined;
     }
     this.followedLinks = true;
-    const stats = statSync(resolved.real, { throwIfNoEntry: false });
-    const kind = stats?.isFile() ? "file" : stats?.isDirectory() ? "dir" : "other";
-    return { kind, real: resolved.real };
+    return target;
   }
 }
 
@@ -256,15 +220,4 @@ function stripMd(file: string): string {
 
 function isMarkdown(name: string): boolean {
   return name.toLowerCase().endsWith(".md");
-}
-
-/**
- * The real anchor for a root: its containment folder when the root lies inside it; the root itself
- * when a user-owned root (user or explicit scope) lies elsewhere; otherwise `undefined` (refused).
- */
-function anchorFor(root: SkillRoot, rootReal: string): string | undefined {
-  if (root.containment === undefined) return rootReal;
-  const anchor = realpathOrUndefined(root.containment) ?? root.containment;
-  if (isInside(anchor, rootReal)) return anchor;
-  return root.scope === "user" || root.scope === "cli" ? rootReal : undefined;
 }

@@ -1,3 +1,6 @@
+export type { ResourceRoot, ResourceTrust } from "@skillshelf/core";
+// the root vocabulary lives in core; re-exported so a harness needs only this package
+export { packageRoot, ROOT_PRECEDENCE } from "@skillshelf/core";
 export { LARGE_SKILL_BYTES, MAX_SKILL_BYTES } from "./_read-skill.js";
 export { readSkillBody } from "./body.js";
 export type { SkillCache, SkillCacheStats } from "./cache.js";
@@ -14,20 +17,7 @@ export {
 export { normalizedSkillHash } from "./hash.js";
 export { loadSkills } from "./load.js";
 export { extractProvenance } from "./provenance.js";
-export {
-  defaultSkillRoots,
-  explicitSkillRoots,
-  packageSkillRoot,
-  SKILL_PRECEDENCE,
-  skillPathSubject,
-} from "./roots.js";
+export { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
 export { parseToolList, resolveToolList } from "./tools.js";
-export type {
-  LoadSkillsInput,
-  LoadSkillsResult,
-  Skill,
-  SkillProvenance,
-  SkillRoot,
-  SkillTrust,
-} from "./types.js";
+export type { LoadSkillsInput, LoadSkillsResult, Skill, SkillProvenance } from "./types.js";
 export { isModelVisible, modelVisibleSkills } from "./visibility.js";

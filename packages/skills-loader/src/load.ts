@@ -4,6 +4,8 @@ import {
   createDiagnostic,
   type Diagnostic,
   isInside,
+  isTrustedRoot,
+  type ResourceRoot,
   resolveEnvironment,
   sortDiagnostics,
 } from "@skillshelf/core";
@@ -11,7 +13,7 @@ import { readSkillFile } from "./_read-skill.js";
 import { type SkillLocation, type WalkResult, walkSkillRoot } from "./_walk.js";
 import { defaultSkillRoots, explicitSkillRoots } from "./roots.js";
 import { resolveToolList } from "./tools.js";
-import type { LoadSkillsInput, LoadSkillsResult, Skill, SkillRoot } from "./types.js";
+import type { LoadSkillsInput, LoadSkillsResult, Skill } from "./types.js";
 
 /**
  * Load every skill visible from `cwd`: walk the roots (by default every agent folder and both
@@ -92,7 +94,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
 
 function loadOne(
   location: SkillLocation,
-  root: SkillRoot,
+  root: ResourceRoot,
   context: RootContext,
   input: LoadSkillsInput,
   diagnostics: Diagnostic[],
@@ -160,9 +162,8 @@ interface RootContext {
   readonly key: string;
 }
 
-function rootContext(root: SkillRoot, input: LoadSkillsInput): RootContext {
-  const trusted =
-    root.trust === "trusted" || (root.trust === "foreign" && input.trustImports === true);
+function rootContext(root: ResourceRoot, input: LoadSkillsInput): RootContext {
+  const trusted = isTrustedRoot(root, input.trustImports === true);
   const tools = input.toolNames === undefined ? "" : input.toolNames.join("\n");
   return {
     trusted,
@@ -188,11 +189,11 @@ function resolveTools(
  * (an enabled, declared resource folder), and takes that root's trust; otherwise it is refused.
  */
 function ownedExplicitRoot(
-  root: SkillRoot,
-  roots: readonly SkillRoot[],
+  root: ResourceRoot,
+  roots: readonly ResourceRoot[],
   input: LoadSkillsInput,
   diagnostics: Diagnostic[],
-): SkillRoot[] {
+): ResourceRoot[] {
   const packageDir = input.packageDirs?.find((dir) => isInside(resolve(dir), root.path));
   if (packageDir === undefined) return [root];
   const owner = roots.find(

@@ -1,31 +1,12 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, EnvironmentInput, ResourceSource, Scope } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  EnvironmentInput,
+  ResourceRoot,
+  ResourceSource,
+  Scope,
+} from "@skillshelf/core";
 import type { SkillCache } from "./cache.js";
-
-/**
- * How far a root's content is trusted (DESIGN §4): `trusted` content may reach the model,
- * `foreign` content (a package imported from another agent's format) only with `trustImports`,
- * `untrusted` content (another agent's folder) never: it is listed as discovery-only.
- */
-export type SkillTrust = "trusted" | "foreign" | "untrusted";
-
-/** A folder (or, for an explicit path, a file) to look for skills in. */
-export interface SkillRoot {
-  readonly path: string;
-  readonly scope: Scope;
-  readonly source: ResourceSource;
-  /** Stable id of this root, for example `user`, `claude-code-project` or `package:user:tools`. */
-  readonly origin: string;
-  /** Higher wins a name clash among equally trusted, equally owned skills. */
-  readonly precedence: number;
-  readonly trust: SkillTrust;
-  /**
-   * The folder nothing found under this root may resolve outside of, through any symlink. A user
-   * or explicit root that itself lies outside its anchor anchors to itself; any other such root is
-   * refused. Default: the root itself.
-   */
-  readonly containment?: string | undefined;
-}
 
 /** Provenance stamped into a skill's `skillshelf:` block (or, in the flat legacy form, at top level). */
 export interface SkillProvenance {
@@ -73,7 +54,7 @@ export interface Skill {
 /** Input of `loadSkills`; every field is optional. */
 export interface LoadSkillsInput extends EnvironmentInput {
   /** Replaces the default roots (see `defaultSkillRoots`). */
-  readonly roots?: readonly SkillRoot[] | undefined;
+  readonly roots?: readonly ResourceRoot[] | undefined;
   /** Drop the default roots but still load `explicitSkillPaths`. */
   readonly disableDiscovery?: boolean | undefined;
   /** Skill files, skill folders or folders of skill folders named by the user (relative to `cwd`). */

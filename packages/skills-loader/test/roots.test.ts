@@ -4,7 +4,7 @@ import {
   defaultSkillRoots,
   loadSkills,
   modelVisibleSkills,
-  packageSkillRoot,
+  packageRoot,
 } from "@skillshelf/skills-loader";
 import { link, skillFile, testdir, testEnvironment } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -114,7 +114,7 @@ describe("package roots", () => {
     const home = testdir({
       "packages/imported/skills/helper/SKILL.md": skillFile("helper", "From a Claude plugin."),
     });
-    const root = packageSkillRoot({
+    const root = packageRoot({
       id: "imported",
       scope: "user",
       path: join(home, "packages/imported/skills"),
@@ -133,7 +133,7 @@ describe("package roots", () => {
       "packages/on/skills/a/SKILL.md": skillFile("a", "In an enabled package."),
       "packages/off/skills/b/SKILL.md": skillFile("b", "In a disabled package."),
     });
-    const enabled = packageSkillRoot({
+    const enabled = packageRoot({
       id: "on",
       scope: "user",
       path: join(home, "packages/on/skills"),
@@ -160,7 +160,7 @@ describe("package roots", () => {
   it("refuses a link out of the package folder", () => {
     const outside = testdir({ "x/SKILL.md": skillFile("x", "Outside.") });
     const home = testdir({ "packages/p/skills/x": link(join(outside, "x")) });
-    const root = packageSkillRoot({
+    const root = packageRoot({
       id: "p",
       scope: "user",
       path: join(home, "packages/p/skills"),

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { type LoadSkillsResult, loadSkills, type SkillRoot } from "@skillshelf/skills-loader";
+import { type LoadSkillsResult, loadSkills, type ResourceRoot } from "@skillshelf/skills-loader";
 import { link, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
-function rootAt(path: string, overrides: Partial<SkillRoot> = {}): SkillRoot {
+function rootAt(path: string, overrides: Partial<ResourceRoot> = {}): ResourceRoot {
   return {
     path,
     scope: "user",
@@ -15,7 +15,7 @@ function rootAt(path: string, overrides: Partial<SkillRoot> = {}): SkillRoot {
   };
 }
 
-function load(roots: SkillRoot[]): LoadSkillsResult {
+function load(roots: ResourceRoot[]): LoadSkillsResult {
   return loadSkills({ cwd: "/nonexistent", home: "/nonexistent", env: {}, roots });
 }
 

@@ -1,0 +1,101 @@
+import type { ResourceSource, Scope } from "./types.js";
+
+/**
+ * How far a root's content is trusted (DESIGN §4): `trusted` content may reach the model,
+ * `foreign` content (a package imported from another agent's format) only with `trustImports`,
+ * `untrusted` content (another agent's folder) never: it is listed as discovery-only.
+ */
+export type ResourceTrust = "trusted" | "foreign" | "untrusted";
+
+/** A folder (or, for an explicit path, a file) that a loader reads resources from. */
+export interface ResourceRoot {
+  readonly path: string;
+  readonly scope: Scope;
+  readonly source: ResourceSource;
+  /** Stable id of this root, for example `user`, `claude-code-project` or `package:user:tools`. */
+  readonly origin: string;
+  /** Higher wins a name clash among equally trusted, equally owned resources. */
+  readonly precedence: number;
+  readonly trust: ResourceTrust;
+  /**
+   * The folder nothing found under this root may resolve outside of, through any symlink. A user
+   * or explicit root that itself lies outside its anchor anchors to itself; any other such root is
+   * refused. Default: the root itself.
+   */
+  readonly containment?: string | undefined;
+}
+
+/** Precedence of each kind of root; higher wins among equally trusted, equally owned resources. */
+export const ROOT_PRECEDENCE: {
+  readonly package: 10;
+  readonly agentUser: 20;
+  readonly user: 30;
+  readonly agentProject: 40;
+  readonly project: 50;
+  readonly explicit: 60;
+} = { package: 10, agentUser: 20, user: 30, agentProject: 40, project: 50, explicit: 60 };
+
+/** Whether a root's content counts as trusted, given the caller's `trustImports` setting. */
+export function isTrustedRoot(root: Pick<ResourceRoot, "trust">, trustImports: boolean): boolean {
+  return root.trust === "trusted" || (root.trust === "foreign" && trustImports);
+}
+
+/** A root of another agent's folder: discovery-only, anchored to home (user) or cwd (project). */
+export function agentRoot(
+  agentId: string,
+  scope: "user" | "project",
+  path: string,
+  anchor: string,
+): ResourceRoot {
+  return {
+    path,
+    scope,
+    source: agentId,
+    origin: `${agentId}-${scope}`,
+    precedence: scope === "user" ? ROOT_PRECEDENCE.agentUser : ROOT_PRECEDENCE.agentProject,
+    trust: "untrusted",
+    containment: anchor,
+  };
+}
+
+/** A root of our own library: trusted, anchored to home (user) or cwd (project). */
+export function libraryRoot(scope: "user" | "project", path: string, anchor: string): ResourceRoot {
+  return {
+    path,
+    scope,
+    source: "skillshelf",
+    origin: scope,
+    precedence: scope === "user" ? ROOT_PRECEDENCE.user : ROOT_PRECEDENCE.project,
+    trust: "trusted",
+    containment: anchor,
+  };
+}
+
+/** The resource folder of an installed package copy, as a root a caller passes to a loader. */
+export function packageRoot(options: {
+  readonly id: string;
+  readonly scope: "user" | "project";
+  /** The resource folder inside the copy (its `skills/`, `prompts/`, …). */
+  readonly path: string;
+  /** The copy's folder: nothing may resolve outside it. */
+  readonly packageDir: string;
+  readonly trust: Exclude<ResourceTrust, "untrusted">;
+}): ResourceRoot {
+  return {
+    path: options.path,
+    scope: "package",
+    source: "package",
+    origin: `package:${options.scope}:${options.id}`,
+    precedence: ROOT_PRECEDENCE.package,
+    trust: options.trust,
+    containment: options.packageDir,
+  };
+}
+
+/** When cwd is home, user and project agent folders coincide: keep the later (higher) root only. */
+export function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(
+  roots: readonly T[],
+): T[] {
+  const lastIndex = new Map(roots.map((root, index) => [root.path, index]));
+  return roots.filter((root, index) => lastIndex.get(root.path) === index);
+}
