@@ -9,6 +9,9 @@ export interface AgentDefinition {
   readonly projectSkillRoot?: string;
   readonly userPromptRoot?: string;
   readonly projectPromptRoot?: string;
+  /** Sub-agent definitions in a format compatible with our agent recipes. */
+  readonly userAgentRoot?: string;
+  readonly projectAgentRoot?: string;
 }
 
 /**
@@ -23,6 +26,8 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectSkillRoot: ".claude/skills",
     userPromptRoot: ".claude/commands",
     projectPromptRoot: ".claude/commands",
+    userAgentRoot: ".claude/agents",
+    projectAgentRoot: ".claude/agents",
   },
   {
     id: "codex",

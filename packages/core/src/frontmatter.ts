@@ -131,6 +131,25 @@ export function parseFrontmatter(
   return yamlFailure(parsed, path);
 }
 
+/**
+ * The text written after `key:` on a top-level line of YAML that could not be parsed, or parsed
+ * to something other than text: for a lenient reader that still wants a template's description or
+ * argument hint. A value wholly in matching quotes loses them. `undefined` when there is no such
+ * line or it has no value on it.
+ */
+export function readRawYamlValue(yaml: string, key: string): string | undefined {
+  for (const line of yaml.split("\n")) {
+    if (!line.startsWith(`${key}:`)) continue;
+    const value = line.slice(key.length + 1).trim();
+    if (value === "") return undefined;
+    const quote = value[0];
+    return (quote === '"' || quote === "'") && value.length > 1 && value.endsWith(quote)
+      ? value.slice(1, -1)
+      : value;
+  }
+  return undefined;
+}
+
 // --- internal ---
 
 /** End index of the delimiter line starting at `start`, or -1 when that line is not `---`. */

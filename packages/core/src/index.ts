@@ -14,7 +14,7 @@ export type {
   FrontmatterSplit,
   ParseFrontmatterOptions,
 } from "./frontmatter.js";
-export { parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+export { parseFrontmatter, readRawYamlValue, splitFrontmatter } from "./frontmatter.js";
 export { sha256 } from "./hash.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
 export {
@@ -27,7 +27,8 @@ export {
 } from "./lexical.js";
 export type { AnchoredRoot, LinkTarget } from "./links.js";
 export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
-export { readFileOfSize } from "./read-file.js";
+export type { TextDocument } from "./read-file.js";
+export { readFileOfSize, readTextDocument } from "./read-file.js";
 export type { ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   agentRoot,

@@ -2,11 +2,9 @@ import { type Stats, statSync } from "node:fs";
 import {
   createDiagnostic,
   type Diagnostic,
-  decodeText,
   errnoCode,
   parseFrontmatter,
-  readFileOfSize,
-  sha256,
+  readTextDocument,
 } from "@skillshelf/core";
 import type { SkillLocation } from "./_walk.js";
 import type { SkillCache } from "./cache.js";
@@ -47,7 +45,14 @@ export function readSkillFile(
   try {
     stats = location.stats ?? statSync(location.realPath);
   } catch (error) {
-    return refused(undefined, [readFailed(path, error)]);
+    return refused(undefined, [
+      createDiagnostic(
+        "error",
+        "read_failed",
+        `cannot read skill file (${errnoCode(error) ?? String(error)})`,
+        path,
+      ),
+    ]);
   }
   const cached = cache?.lookup(path, location.realPath, stats);
   if (
@@ -76,36 +81,15 @@ function parseSkillFile(
   includeBody: boolean,
 ): SkillFileRecord {
   const { path } = location;
-  if (size > MAX_SKILL_BYTES) {
-    return refused(signature, [
-      createDiagnostic(
-        "error",
-        "file_too_large",
-        `skill file is ${size} bytes, over the ${MAX_SKILL_BYTES}-byte limit; move detail into references/`,
-        path,
-        { size },
-      ),
-    ]);
-  }
-  let bytes: Buffer;
-  try {
-    bytes = readFileOfSize(location.realPath, size);
-  } catch (error) {
-    return refused(signature, [readFailed(path, error)]);
-  }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) {
-    const code = decoded.reason === "nul" ? "file_contains_nul" : "file_not_utf8";
-    return refused(signature, [
-      createDiagnostic(
-        "error",
-        code,
-        "skill file is not UTF-8 text; a SKILL.md is a document, not a binary payload",
-        path,
-      ),
-    ]);
-  }
-  const hash = sha256(bytes);
+  const document = readTextDocument({
+    path,
+    realPath: location.realPath,
+    maxBytes: MAX_SKILL_BYTES,
+    size,
+    what: "skill file",
+  });
+  if (!document.ok) return refused(signature, [document.diagnostic]);
+  const { hash } = document;
   const diagnostics: Diagnostic[] = [];
   if (location.unusualName) {
     diagnostics.push(
@@ -128,7 +112,7 @@ function parseSkillFile(
       ),
     );
   }
-  const parsed = parseFrontmatter(decoded.text, { path });
+  const parsed = parseFrontmatter(document.text, { path });
   if (!parsed.ok) {
     if (location.loose && parsed.code === "frontmatter_missing") {
       return refused(signature, [
@@ -160,13 +144,4 @@ function parseSkillFile(
 
 function refused(signature: FileSignature | undefined, diagnostics: Diagnostic[]): SkillFileRecord {
   return { signature, hash: undefined, fields: undefined, body: undefined, diagnostics };
-}
-
-function readFailed(path: string, error: unknown): Diagnostic {
-  return createDiagnostic(
-    "error",
-    "read_failed",
-    `cannot read skill file (${errnoCode(error) ?? String(error)}); check its permissions`,
-    path,
-  );
 }

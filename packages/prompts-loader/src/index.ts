@@ -1,0 +1,18 @@
+export type { ResourceRoot, ResourceTrust } from "@skillshelf/core";
+export { packageRoot } from "@skillshelf/core";
+export { MAX_PROMPT_BYTES } from "./_read.js";
+export type { PromptCommand } from "./command.js";
+export { parsePromptCommand, splitArguments } from "./command.js";
+export { extractDisplayText } from "./display.js";
+export type { ExpandOptions, PromptExpansion, PromptRefusal } from "./expand.js";
+export { expandPromptTemplate, invokePromptTemplate } from "./expand.js";
+export { firstLineDescription } from "./fields.js";
+export { loadPromptTemplates } from "./load.js";
+export { defaultPromptRoots } from "./roots.js";
+export type { PromptArguments } from "./substitute.js";
+export { substituteArguments } from "./substitute.js";
+export type {
+  LoadPromptTemplatesInput,
+  LoadPromptTemplatesResult,
+  PromptTemplate,
+} from "./types.js";

@@ -1,0 +1,66 @@
+import { resolveCollisions, skillRules } from "@skillshelf/collision";
+import {
+  type Diagnostic,
+  findMarkdownFiles,
+  isTrustedRoot,
+  resolveEnvironment,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { nameDiagnostic, readPromptFile } from "./_read.js";
+import { defaultPromptRoots } from "./roots.js";
+import type {
+  LoadPromptTemplatesInput,
+  LoadPromptTemplatesResult,
+  PromptTemplate,
+} from "./types.js";
+
+/**
+ * Load every prompt template visible from `cwd`: every `*.md` under each root (recursively),
+ * named by its root-relative path with `:` between folders. Frontmatter is optional; a broken
+ * one, an unreadable file or a symlink out of its root never stops the rest. Name clashes resolve
+ * as for skills: trusted, then owned, then precedence, then agent rank, then path.
+ * @example
+ * const { items } = loadPromptTemplates({ cwd: "/work/app" });
+ * const result = expandPromptTemplate("/review src/app.ts", items);
+ */
+export function loadPromptTemplates(
+  input: LoadPromptTemplatesInput = {},
+): LoadPromptTemplatesResult {
+  const environment = resolveEnvironment(input);
+  const roots = input.roots ?? defaultPromptRoots(environment);
+  const diagnostics: Diagnostic[] = [];
+  const candidates: PromptTemplate[] = [];
+  for (const root of roots) {
+    const walk = findMarkdownFiles(root, { recursive: true });
+    diagnostics.push(...walk.diagnostics);
+    const trusted = isTrustedRoot(root, input.trustImports === true);
+    for (const file of walk.files) {
+      const name = file.relativePath.replace(/\.md$/i, "").replaceAll("/", ":");
+      const { record, diagnostics: fileDiagnostics } = readPromptFile(file);
+      diagnostics.push(...fileDiagnostics);
+      const invalidName = nameDiagnostic(name, file.path);
+      if (invalidName !== undefined) diagnostics.push(invalidName);
+      candidates.push({
+        name,
+        path: file.path,
+        realPath: file.realPath,
+        scope: root.scope,
+        source: root.source,
+        origin: root.origin,
+        precedence: root.precedence,
+        trusted,
+        ...record,
+      });
+    }
+  }
+  const resolved = resolveCollisions(candidates, {
+    rules: skillRules,
+    label: (template) => `${template.source}/${template.scope}`,
+  });
+  diagnostics.push(...resolved.diagnostics);
+  return {
+    items: resolved.winners,
+    diagnostics: sortDiagnostics(diagnostics),
+    collisions: resolved.groups,
+  };
+}

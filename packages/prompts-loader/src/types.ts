@@ -1,0 +1,51 @@
+import type { CollisionGroup } from "@skillshelf/collision";
+import type {
+  Diagnostic,
+  EnvironmentInput,
+  ResourceRoot,
+  ResourceSource,
+  Scope,
+} from "@skillshelf/core";
+
+/** One loaded prompt template. */
+export interface PromptTemplate {
+  /** Root-relative path without `.md`, folders joined by `:` (`team/review.md` → `team:review`). */
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly realPath: string;
+  readonly scope: Scope;
+  readonly source: ResourceSource;
+  readonly origin: string;
+  readonly precedence: number;
+  /** Only a trusted template expands without the caller allowing untrusted ones. */
+  readonly trusted: boolean;
+  /** The body after any frontmatter; empty when unavailable. */
+  readonly content: string;
+  readonly argumentHint?: string;
+  /** `display-only: true`: invoking it shows its first fenced block and sends nothing to a model. */
+  readonly displayOnly: boolean;
+  /** Why the template cannot run, when it cannot; it is still listed so invoking it says why. */
+  readonly unavailable?: string;
+  /** sha256 of the file's bytes, when it could be read. */
+  readonly hash?: string;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+}
+
+/** Input of `loadPromptTemplates`; every field is optional. */
+export interface LoadPromptTemplatesInput extends EnvironmentInput {
+  /** Replaces the default roots (see `defaultPromptRoots`). */
+  readonly roots?: readonly ResourceRoot[] | undefined;
+  /** Let templates from `foreign` packages count as trusted. Default false. */
+  readonly trustImports?: boolean | undefined;
+}
+
+/** What `loadPromptTemplates` returns. */
+export interface LoadPromptTemplatesResult {
+  /** One winner per name, sorted by name. */
+  readonly items: PromptTemplate[];
+  /** Every diagnostic, sorted by path, then code. */
+  readonly diagnostics: Diagnostic[];
+  /** Names with more than one candidate: the winner and the losers, best first, with reasons. */
+  readonly collisions: CollisionGroup<PromptTemplate>[];
+}
