@@ -1,0 +1,90 @@
+import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import type { z } from "zod";
+
+/**
+ * Map zod issues to our diagnostics: a key zod does not know is `key_unknown`, a required key
+ * that is absent is `key_missing`, anything else is `field_invalid`; each names the key by its
+ * path (`steps[1].agent`).
+ */
+export function schemaDiagnostics(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  path: string,
+  what: string,
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const issue of issues) {
+    const at = keyPath(issue.path);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const full = at === "" ? key : `${at}.${key}`;
+        diagnostics.push(
+          createDiagnostic(
+            "error",
+            "key_unknown",
+            `${what} has an unknown key "${full}"; remove it or check its spelling`,
+            path,
+            { key: full },
+          ),
+        );
+      }
+    } else if (valueAt(input, issue.path) === undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          "error",
+          "key_missing",
+          `${what} is missing the required key "${at}"`,
+          path,
+          { key: at },
+        ),
+      );
+    } else {
+      diagnostics.push(
+        createDiagnostic(
+          "error",
+          "field_invalid",
+          `${what}: "${at}" ${lowerFirst(issue.message)}`,
+          path,
+          { key: at },
+        ),
+      );
+    }
+  }
+  return diagnostics;
+}
+
+/** A YAML list of strings, or one comma-separated string, as a list of trimmed names. */
+export function nameList(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+// --- internal ---
+
+function keyPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, part) =>
+      typeof part === "number"
+        ? `${text}[${part}]`
+        : text === ""
+          ? String(part)
+          : `${text}.${String(part)}`,
+    "",
+  );
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const part of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,149 @@
+import { dirname, join } from "node:path";
+import { resolveCollisions, skillRules } from "@skillshelf/collision";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  findMarkdownFiles,
+  isTrustedRoot,
+  type MarkdownFile,
+  type ResourceRoot,
+  readTextDocument,
+  resolveEnvironment,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { parseFleetContract } from "./fleet.js";
+import { fleetPrerequisites } from "./prerequisites.js";
+import { parseAgentRecipe } from "./recipe.js";
+import { defaultFleetRoots, defaultRecipeRoots } from "./roots.js";
+import type {
+  AgentRecipe,
+  FleetContract,
+  LoadRecipesInput,
+  LoadRecipesResult,
+  ResourcePlace,
+} from "./types.js";
+
+/** Recipe and contract files over this many bytes are refused. */
+export const MAX_RECIPE_BYTES = 262_144;
+
+/**
+ * Load the agent recipes directly inside each root (`agents/*.md`; no nesting), parsed strictly:
+ * a broken recipe is reported and left out, the rest still load. Name clashes resolve as for
+ * skills. With `skillNames`, a bound skill that is not among them is a `skill_unresolved` warning.
+ */
+export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResult<AgentRecipe> {
+  const roots = input.roots ?? defaultRecipeRoots(resolveEnvironment(input));
+  const skills = input.skillNames === undefined ? undefined : new Set(input.skillNames);
+  return loadEach(roots, input, (file, place, diagnostics) => {
+    const parsed = parseFile(file, diagnostics, (text) =>
+      parseAgentRecipe(text, { path: file.path, id: place.id }),
+    );
+    const recipe = parsed?.recipe;
+    if (recipe === undefined) return undefined;
+    for (const skill of recipe.skills) {
+      if (skills === undefined || skills.has(skill)) continue;
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "skill_unresolved",
+          `agent "${recipe.name}" binds skill "${skill}", which is not available`,
+          file.path,
+          { skill },
+        ),
+      );
+    }
+    return { ...recipe, ...place };
+  });
+}
+
+/**
+ * Load the fleet contracts directly inside each root (`fleets/*.md`), parsed strictly. Each
+ * contract lists as prerequisites the agents and commands its steps name that are not defined
+ * beside it (in the sibling `agents/` folder of its root).
+ */
+export function loadFleetContracts(input: LoadRecipesInput = {}): LoadRecipesResult<FleetContract> {
+  const roots = input.roots ?? defaultFleetRoots(resolveEnvironment(input));
+  const besideCache = new Map<string, string[]>();
+  return loadEach(roots, input, (file, place, diagnostics, root) => {
+    const fleet = parseFile(file, diagnostics, (text) =>
+      parseFleetContract(text, { path: file.path }),
+    )?.fleet;
+    if (fleet === undefined) return undefined;
+    const agentsDir = join(dirname(root.path), "agents");
+    let agents = besideCache.get(agentsDir);
+    if (agents === undefined) {
+      agents = loadAgentRecipes({
+        ...input,
+        roots: [{ ...root, path: agentsDir }],
+        skillNames: undefined,
+      }).items.map((recipe) => recipe.name);
+      besideCache.set(agentsDir, agents);
+    }
+    return { ...fleet, ...place, prerequisites: fleetPrerequisites(fleet, { agents }) };
+  });
+}
+
+// --- internal ---
+
+function loadEach<T extends ResourcePlace & { readonly name: string }>(
+  roots: readonly ResourceRoot[],
+  input: LoadRecipesInput,
+  load: (
+    file: MarkdownFile,
+    place: ResourcePlace,
+    diagnostics: Diagnostic[],
+    root: ResourceRoot,
+  ) => T | undefined,
+): LoadRecipesResult<T> {
+  const diagnostics: Diagnostic[] = [];
+  const candidates: T[] = [];
+  for (const root of roots) {
+    const walk = findMarkdownFiles(root, { recursive: false });
+    diagnostics.push(...walk.diagnostics);
+    const trusted = isTrustedRoot(root, input.trustImports === true);
+    for (const file of walk.files) {
+      const place: ResourcePlace = {
+        id: file.relativePath.replace(/\.md$/i, ""),
+        path: file.path,
+        realPath: file.realPath,
+        scope: root.scope,
+        source: root.source,
+        origin: root.origin,
+        precedence: root.precedence,
+        trusted,
+      };
+      const item = load(file, place, diagnostics, root);
+      if (item !== undefined) candidates.push(item);
+    }
+  }
+  const resolved = resolveCollisions(candidates, {
+    rules: skillRules,
+    label: (item) => `${item.source}/${item.scope}`,
+  });
+  diagnostics.push(...resolved.diagnostics);
+  return {
+    items: resolved.winners,
+    diagnostics: sortDiagnostics(diagnostics),
+    collisions: resolved.groups,
+  };
+}
+
+function parseFile<R>(
+  file: MarkdownFile,
+  diagnostics: Diagnostic[],
+  parse: (text: string) => R & { diagnostics: Diagnostic[] },
+): R | undefined {
+  const document = readTextDocument({
+    path: file.path,
+    realPath: file.realPath,
+    maxBytes: MAX_RECIPE_BYTES,
+    what: "file",
+  });
+  if (!document.ok) {
+    diagnostics.push(document.diagnostic);
+    return undefined;
+  }
+  const parsed = parse(document.text);
+  diagnostics.push(...parsed.diagnostics);
+  return parsed;
+}
