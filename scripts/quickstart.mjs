@@ -28,12 +28,14 @@ if (job === "demo") {
   run(pnpm, ["run", "build"]);
   const home = join(root, "examples", "home");
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
-  console.log("\n$ skillshelf list --cwd examples/project   (HOME=examples/home)\n");
+  console.log("\n$ skillshelf list --kind all --cwd examples/project   (HOME=examples/home)\n");
   run(
     process.execPath,
     [
       join(root, "packages", "cli", "dist", "cli.js"),
       "list",
+      "--kind",
+      "all",
       "--cwd",
       join(root, "examples", "project"),
     ],

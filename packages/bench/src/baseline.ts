@@ -45,6 +45,30 @@ export function rawParse(roots: readonly ResourceRoot[]): Map<string, RawSkill> 
   return winners;
 }
 
+/**
+ * The prompt baseline: walk each root recursively, read each `.md` file and parse its
+ * frontmatter, when it has one, with `yaml`; later roots override earlier ones by name. No
+ * limits, recovery or diagnostics.
+ */
+export function rawPromptParse(
+  roots: readonly ResourceRoot[],
+): Map<string, { name: string; path: string; frontmatter: unknown; body: string }> {
+  const winners = new Map<
+    string,
+    { name: string; path: string; frontmatter: unknown; body: string }
+  >();
+  for (const root of roots) {
+    for (const path of markdownFiles(root.path)) {
+      const text = readFileSync(path, "utf8");
+      const end = text.startsWith("---\n") ? text.indexOf("\n---", 4) : -1;
+      const frontmatter = end === -1 ? {} : parse(text.slice(4, end));
+      const name = path.slice(root.path.length + 1, -3).replaceAll("/", ":");
+      winners.set(name, { name, path, frontmatter, body: end === -1 ? text : text.slice(end + 5) });
+    }
+  }
+  return winners;
+}
+
 /** The floor: walking and reading alone, no hashing or parsing. Returns the bytes read. */
 export function walkAndRead(roots: readonly ResourceRoot[]): number {
   let bytes = 0;
@@ -54,6 +78,16 @@ export function walkAndRead(roots: readonly ResourceRoot[]): number {
 }
 
 // --- internal ---
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return markdownFiles(path);
+      return entry.name.endsWith(".md") ? [path] : [];
+    });
+}
 
 function skillFiles(dir: string): string[] {
   let entries: import("node:fs").Dirent[];

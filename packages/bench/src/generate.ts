@@ -89,7 +89,8 @@ const WORDS =
     " ",
   );
 
-function seededRandom(seed: number): () => number {
+/** A deterministic random number generator (a linear congruential one), from a seed. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;

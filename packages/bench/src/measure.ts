@@ -33,22 +33,57 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Time each variant once per round, rotating their order every round; returns milliseconds per variant. */
+/**
+ * Time each variant once per round, rotating their order every round, after one untimed warm-up
+ * call each; a measurement runs the variant `repeat` times and reports milliseconds per call.
+ */
 export function timeSideBySide(
   variants: Readonly<Record<string, () => unknown>>,
   rounds: number,
+  repeat = 1,
 ): Record<string, number[]> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   const gc = (globalThis as { gc?: () => void }).gc;
+  for (const name of names) variants[name]?.();
   for (let round = 0; round < rounds; round++) {
     for (let offset = 0; offset < names.length; offset++) {
       const name = names[(round + offset) % names.length] as string;
+      const variant = variants[name] as () => unknown;
       gc?.();
       const start = process.hrtime.bigint();
-      variants[name]?.();
-      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6);
+      for (let call = 0; call < repeat; call++) variant();
+      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6 / repeat);
     }
   }
   return times;
+}
+
+/** What every benchmark suite is given. */
+export interface BenchOptions {
+  /** Items to generate. */
+  readonly count: number;
+  readonly rounds: number;
+  /** Where generated trees go. */
+  readonly workDir: string;
+  /** The folder of the built benchmark scripts (for child processes). */
+  readonly binDir: string;
+}
+
+/** `met` or `NOT MET`, for a target line. */
+export function verdict(met: boolean): string {
+  return met ? "met" : "NOT MET";
+}
+
+/** Markdown rows `| variant | ms | µs per item | ratio |`, each against the `base` variant's median. */
+export function ratioRows(
+  times: Readonly<Record<string, readonly number[]>>,
+  base: string,
+  items: number,
+): string[] {
+  const baseMs = median(times[base] ?? []);
+  return Object.entries(times).map(([name, list]) => {
+    const ms = median(list);
+    return `| ${name} | ${ms.toFixed(1)} | ${((ms * 1000) / items).toFixed(1)} | ${(ms / baseMs).toFixed(2)}× |`;
+  });
 }

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadPromptTemplates, substituteArguments } from "@skillshelf/prompts-loader";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import { afterAll, describe, expect, it } from "vitest";
-import { rawParse, walkAndRead } from "../src/baseline.js";
+import { rawParse, rawPromptParse, walkAndRead } from "../src/baseline.js";
 import { generateSkillTree } from "../src/generate.js";
+import { generatePromptTree, largeTemplate } from "../src/generate-prompts.js";
 import { loadTree, median, winnersOf } from "../src/measure.js";
 
 // a smoke run at a small size: the benchmark's own checks, no timing
@@ -54,6 +56,35 @@ describe("benchmark smoke run", () => {
       encoding: "utf8",
     });
     expect(output).toContain("Winners identical to raw-parse: yes.");
+    expect(output).toContain("both sides found the same templates: yes");
+    expect(output).toMatch(/\| 16× hostile \(16 MiB of unclosed \$\{\) \| [\d.]+ \|/);
     expect(output).toMatch(/\| loadSkills cached \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  });
+});
+
+describe("prompt benchmark pieces", () => {
+  it("generates templates the loader and the baseline both read, and large templates of the asked size", () => {
+    const dir = mkdtempSync(join(tmpdir(), "skillshelf-bench-"));
+    try {
+      const roots = generatePromptTree(dir, 40);
+      const loaded = loadPromptTemplates({
+        cwd: "/nonexistent",
+        home: "/nonexistent",
+        env: {},
+        roots,
+      });
+      expect(loaded.items.map((template) => template.name).sort()).toEqual(
+        [...rawPromptParse(roots).keys()].sort(),
+      );
+      expect(loaded.diagnostics).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const template = largeTemplate(65_536, 100);
+    expect(template.length).toBeGreaterThan(60_000);
+    expect(template.match(/\$/g)?.length).toBe(100);
+    expect(substituteArguments(largeTemplate(5_000, 0, true), { args: ["a"] })).toBe(
+      largeTemplate(5_000, 0, true),
+    );
   });
 });

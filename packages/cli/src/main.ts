@@ -9,8 +9,10 @@ Skillshelf manages the skills, prompts and agents that coding agents load, acros
 Codex, OpenCode, Copilot, pi and the shared .agents folders.
 
 Commands:
-  list        list the effective skills, where each comes from, and what a model can see
-  validate    check skills leniently, or against the Agent Skills specification (--strict)
+  list        list the effective skills, prompts, agents or fleets, where each comes from,
+              and what a model can see
+  prompt      expand a prompt template with arguments
+  validate    check skills, prompt templates, agent recipes and fleet contracts
 
 Run "skillshelf <command> --help" for a command's options.
 `;
@@ -25,6 +27,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   list: {
     usage: async () => (await import("./commands/list.js")).LIST_USAGE,
     run: async (args, io) => (await import("./commands/list.js")).runList(args, io),
+  },
+  prompt: {
+    usage: async () => (await import("./commands/prompt.js")).PROMPT_USAGE,
+    run: async (args, io) => (await import("./commands/prompt.js")).runPrompt(args, io),
   },
   validate: {
     usage: async () => (await import("./commands/validate.js")).VALIDATE_USAGE,

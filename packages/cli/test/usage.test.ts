@@ -17,12 +17,7 @@ describe("usage and mistakes", () => {
       "stderr",
       /^skillshelf: Unknown option '--bogus'\nUsage: skillshelf list/,
     ],
-    [
-      ["list", "--kind", "prompts"],
-      2,
-      "stderr",
-      /^skillshelf: --kind prompts is not supported yet/,
-    ],
+    [["list", "--kind", "bogus"], 2, "stderr", /^skillshelf: --kind bogus is not a kind/],
     [
       ["list", "--cwd", "/nonexistent/folder"],
       2,

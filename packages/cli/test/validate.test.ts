@@ -15,8 +15,9 @@ type Verdict = {
   strict: boolean;
   results: {
     path: string;
+    kind: string;
     valid: boolean;
-    skills: string[];
+    names: string[];
     diagnostics: { severity: string; code: string; path?: string }[];
   }[];
 };
@@ -77,7 +78,7 @@ describe("skillshelf validate", () => {
   it("validates several paths and a folder of skills at once", () => {
     const { status, verdict } = validate(["good", "mismatch", "."], dir);
     expect(status).toBe(1);
-    expect(verdict.results.map((result) => [result.valid, result.skills.length])).toEqual([
+    expect(verdict.results.map((result) => [result.valid, result.names.length])).toEqual([
       [true, 1],
       [true, 1],
       [false, 8],

@@ -1,42 +1,27 @@
-import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
+import { sortDiagnostics } from "@skillshelf/core";
 import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
-import {
-  displayPath,
-  formatDiagnostic,
-  formatTable,
-  type PathStyle,
-  painter,
-  plural,
-} from "../format.js";
+import { formatDiagnostic, painter } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
+import { promptListing } from "../listings/prompts.js";
+import { agentListing, fleetListing } from "../listings/recipes.js";
+import type { Listing } from "../listings/rows.js";
+import { skillListing } from "../listings/skills.js";
 
-export const LIST_USAGE = `Usage: skillshelf list [--kind skills] [--all] [--json] [--cwd DIR]
+export const LIST_USAGE = `Usage: skillshelf list [--kind skills|prompts|agents|fleets|all] [--all] [--json] [--cwd DIR]
 
-List the effective skills: for each name the copy in use, where it comes from, and whether a
-model can see it. Other agents' folders are discovery-only: listed, never shown to a model.
+List the effective resources of a kind: for each name the copy in use, where it comes from, and
+what it shadows. Other agents' folders are discovery-only: listed, never shown to a model.
 
 Options:
-  --kind KIND   what to list; only "skills" for now (default)
+  --kind KIND   skills (default), prompts, agents, fleets, or all of them
   --all         also list the copies that lost a name clash
-  --json        print {"version":1,"skills":[…],"diagnostics":[…]}
+  --json        print {"version":1,"<kind>":[…],"diagnostics":[…]} ("all": one key per kind)
   --cwd DIR     the project folder (default: the current folder)
 `;
 
-/** One row of `list --json`. */
-export interface SkillRow {
-  readonly name: string;
-  readonly description: string;
-  readonly path: string;
-  readonly scope: string;
-  readonly source: string;
-  readonly trusted: boolean;
-  readonly modelVisible: boolean;
-  readonly hash: string;
-  readonly shadows: readonly string[];
-  /** Only with `--all`, on a copy that lost: the path of the copy in use. */
-  readonly shadowedBy?: string;
-}
+type Kind = Listing["key"];
+const KINDS: readonly Kind[] = ["skills", "prompts", "agents", "fleets"];
 
 export function runList(args: readonly string[], io: CliIo): number {
   const { values } = parseCommandArgs(args, {
@@ -45,21 +30,41 @@ export function runList(args: readonly string[], io: CliIo): number {
     json: { type: "boolean" },
     cwd: { type: "string" },
   });
-  const kind = values.kind ?? "skills";
-  if (kind !== "skills" && kind !== "skill")
-    throw new UsageError(`--kind ${kind} is not supported yet; use --kind skills`);
+  const kinds = parseKind(values.kind ?? "skills");
   const { environment, style } = commandContext(values.cwd, io);
-  const result = loadSkills(environment);
-  const rows = skillRows(result.items, result.collisions, values.all === true);
+  const all = values.all === true;
+  const skills = skillListing(environment, all);
+  const listings = kinds.map((kind): Listing => {
+    if (kind === "skills") return skills;
+    if (kind === "prompts") return promptListing(environment, all);
+    if (kind === "agents")
+      return agentListing(
+        environment,
+        all,
+        skills.skills.map((skill) => skill.name),
+      );
+    return fleetListing(environment, all);
+  });
+  const diagnostics = sortDiagnostics(listings.flatMap((listing) => listing.diagnostics));
   if (values.json === true) {
-    io.stdout(
-      `${JSON.stringify({ version: 1, skills: rows, diagnostics: result.diagnostics.map(publicDiagnostic) }, null, 2)}\n`,
-    );
+    const output = {
+      version: 1,
+      ...Object.fromEntries(listings.map((listing) => [listing.key, listing.rows])),
+      diagnostics: diagnostics.map(publicDiagnostic),
+    };
+    io.stdout(`${JSON.stringify(output, null, 2)}\n`);
     return 0;
   }
   const paint = painter(io.color);
-  io.stdout(renderText(rows, style, paint));
-  for (const diagnostic of result.diagnostics) {
+  const sections = listings.map((listing) => listing.text(style, paint));
+  io.stdout(
+    listings.length === 1
+      ? (sections[0] ?? "")
+      : listings
+          .map((listing, index) => `${paint("bold", title(listing.key))}\n${sections[index]}`)
+          .join("\n"),
+  );
+  for (const diagnostic of diagnostics) {
     if (diagnostic.severity !== "info") io.stderr(formatDiagnostic(diagnostic, style, paint));
   }
   return 0;
@@ -67,76 +72,22 @@ export function runList(args: readonly string[], io: CliIo): number {
 
 // --- internal ---
 
-type Collisions = ReturnType<typeof loadSkills>["collisions"];
-
-function skillRows(items: readonly Skill[], collisions: Collisions, all: boolean): SkillRow[] {
-  const lostBy = new Map(
-    collisions.map((group) => [group.winner, group.losers.map((loss) => loss.item)]),
-  );
-  const rows: SkillRow[] = [];
-  for (const skill of items) {
-    const losers = lostBy.get(skill) ?? [];
-    rows.push(
-      row(
-        skill,
-        losers.map((loser) => loser.path),
-      ),
+function parseKind(kind: string): readonly Kind[] {
+  if (kind === "all") return KINDS;
+  const plural = kind.endsWith("s") ? kind : `${kind}s`;
+  const found = KINDS.find((candidate) => candidate === plural);
+  if (found === undefined)
+    throw new UsageError(
+      `--kind ${kind} is not a kind; use skills, prompts, agents, fleets or all`,
     );
-    if (all) for (const loser of losers) rows.push({ ...row(loser, []), shadowedBy: skill.path });
-  }
-  return rows;
+  return [found];
 }
 
-function row(skill: Skill, shadows: string[]): SkillRow {
+function title(kind: Kind): string {
   return {
-    name: skill.name,
-    description: skill.description,
-    path: skill.path,
-    scope: skill.scope,
-    source: skill.source,
-    trusted: skill.trusted,
-    modelVisible: isModelVisible(skill),
-    hash: skill.hash,
-    shadows,
-  };
-}
-
-function renderText(
-  rows: readonly SkillRow[],
-  style: PathStyle,
-  paint: ReturnType<typeof painter>,
-): string {
-  const effective = rows.filter((skill) => skill.shadowedBy === undefined);
-  if (effective.length === 0) return "No skills found.\n";
-  const table = formatTable(
-    ["NAME", "SOURCE", "SCOPE", "MODEL", "PATH"],
-    rows.map((skill) => [
-      skill.shadowedBy === undefined ? skill.name : `  ${skill.name}`,
-      skill.source,
-      skill.scope,
-      skill.shadowedBy !== undefined ? "shadowed" : modelColumn(skill),
-      displayPath(skill.path, style) +
-        (skill.shadows.length > 0 ? ` (shadows ${skill.shadows.length})` : ""),
-    ]),
-    paint,
-  );
-  const visible = effective.filter((skill) => skill.modelVisible).length;
-  const discoveryOnly = effective.filter((skill) => !skill.trusted).length;
-  const operatorOnly = effective.length - visible - discoveryOnly;
-  const shadowed = effective.reduce((sum, skill) => sum + skill.shadows.length, 0);
-  const parts = [
-    `${visible} visible to the model`,
-    `${discoveryOnly} discovery-only`,
-    `${operatorOnly} operator-only`,
-  ];
-  const shadowNote =
-    shadowed === 0
-      ? ""
-      : ` ${plural(shadowed, "shadowed copy", "shadowed copies")}${rows.length > effective.length ? "" : " (--all lists them)"}.`;
-  return `${table}\n${plural(effective.length, "skill")}: ${parts.join(", ")}.${shadowNote}\n`;
-}
-
-function modelColumn(skill: SkillRow): string {
-  if (skill.modelVisible) return "visible";
-  return skill.trusted ? "operator-only" : "discovery-only";
+    skills: "Skills",
+    prompts: "Prompt templates",
+    agents: "Agent recipes",
+    fleets: "Fleet contracts",
+  }[kind];
 }

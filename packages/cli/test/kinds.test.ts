@@ -1,0 +1,245 @@
+import { join } from "node:path";
+import { testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
+
+const project = join(EXAMPLES, "project");
+const home = join(EXAMPLES, "home");
+const listJson = (kind: string) =>
+  JSON.parse(
+    runCli(["list", "--kind", kind, "--json", "--cwd", project], { env: exampleEnv() }).stdout,
+  );
+
+describe("skillshelf list --kind", () => {
+  it("prints prompt templates in the documented shape", () => {
+    const output = listJson("prompts");
+    expect(Object.keys(output)).toEqual(["version", "prompts", "diagnostics"]);
+    for (const row of output.prompts) {
+      expect(Object.keys(row)).toEqual([
+        "name",
+        "description",
+        "path",
+        "scope",
+        "source",
+        "trusted",
+        "unavailable",
+        "argumentHint",
+        "displayOnly",
+        "shadows",
+      ]);
+    }
+    expect(
+      output.prompts.map(
+        (row: {
+          name: string;
+          trusted: boolean;
+          displayOnly: boolean;
+          argumentHint: string | null;
+        }) => [row.name, row.trusted, row.displayOnly, row.argumentHint],
+      ),
+    ).toEqual([
+      ["deploy-check", false, false, "[environment] | --dry-run"],
+      ["git:commit", true, false, null],
+      ["help", true, true, null],
+      ["review", true, false, "<file> [focus]"],
+    ]);
+    expect(
+      output.diagnostics.map((diagnostic: { code: string; path: string }) => [
+        diagnostic.code,
+        diagnostic.path,
+      ]),
+    ).toEqual([["frontmatter_recovered", join(project, ".claude/commands/deploy-check.md")]]);
+  });
+
+  it("prints agent recipes and fleet contracts with their own fields", () => {
+    const agents = listJson("agent");
+    expect(
+      agents.agents.map(
+        (row: { name: string; source: string; tools: string[]; skills: string[] }) => [
+          row.name,
+          row.source,
+          row.tools,
+          row.skills,
+        ],
+      ),
+    ).toEqual([
+      ["planner", "skillshelf", ["Read", "Grep"], ["deploy-staging"]],
+      ["reviewer", "skillshelf", ["Read", "Grep", "Bash"], ["code-review"]],
+      ["test-runner", "claude-code", ["Bash", "Read"], []],
+    ]);
+    expect(agents.diagnostics).toEqual([]);
+    const fleets = listJson("fleets");
+    expect(fleets.fleets).toEqual([
+      {
+        name: "release",
+        description: "Plan, build, test and review a release.",
+        path: join(project, ".skillshelf/fleets/release.md"),
+        scope: "project",
+        source: "skillshelf",
+        trusted: true,
+        steps: ["plan", "build", "test", "review"],
+        variables: ["version", "project"],
+        prerequisites: [
+          { type: "command", identifier: "build-release", steps: ["build"] },
+          { type: "command", identifier: "run-tests", steps: ["test"] },
+          { type: "agent", identifier: "reviewer", steps: ["review"] },
+        ],
+        shadows: [],
+      },
+    ]);
+  });
+
+  it("prints every kind with --kind all, each under its own key, diagnostics merged", () => {
+    const output = listJson("all");
+    expect(Object.keys(output)).toEqual([
+      "version",
+      "skills",
+      "prompts",
+      "agents",
+      "fleets",
+      "diagnostics",
+    ]);
+    expect([
+      output.skills.length,
+      output.prompts.length,
+      output.agents.length,
+      output.fleets.length,
+    ]).toEqual([12, 4, 3, 1]);
+    const text = runCli(["list", "--kind", "all", "--cwd", project], { env: exampleEnv() }).stdout;
+    expect(text.split("\n").filter((line) => /^[A-Z][a-z]/.test(line))).toEqual([
+      "Skills",
+      "Prompt templates",
+      "Agent recipes",
+      "Fleet contracts",
+    ]);
+  });
+});
+
+describe("skillshelf prompt", () => {
+  const prompt = (...args: string[]) =>
+    runCli(["prompt", "--cwd", project, ...args], { env: exampleEnv() });
+
+  it.each([
+    [
+      ["review", "src/app.ts", "security"],
+      0,
+      "Review `src/app.ts` with a focus on security.\nList each problem with its line number, then suggest a fix.\n",
+    ],
+    [
+      ["/review", "src/app.ts"],
+      0,
+      "Review `src/app.ts` with a focus on correctness and tests.\nList each problem with its line number, then suggest a fix.\n",
+    ],
+    [
+      ["git:commit", "keep it short", "--no-body"],
+      0,
+      "Read the staged diff and write a Conventional Commits message for it.\nExtra instructions from the user, as typed: keep it short --no-body\n",
+    ],
+    [
+      ["help", "ignored"],
+      0,
+      "/review <file> [focus]   review one file\n/git:commit [notes]      write a commit message\n/help                    this card\n",
+    ],
+    [
+      ["--allow-untrusted", "deploy-check", "prod"],
+      0,
+      "Check the health of the prod deploy: error rates, latency, and the last five log lines.\n",
+    ],
+  ])("%j expands", (args, status, stdout) => {
+    const result = prompt(...args);
+    expect(result.status).toBe(status);
+    expect(result.stdout).toBe(stdout);
+  });
+
+  it.each([
+    [
+      ["deploy-check", "prod"],
+      1,
+      /^skillshelf: prompt_untrusted: .*\nhint: pass --allow-untrusted/,
+    ],
+    [["nope"], 1, /^skillshelf: prompt_unknown: /],
+    [[], 2, /^skillshelf: name the prompt template to expand/],
+    [
+      ["--loud", "review"],
+      2,
+      /^skillshelf: unknown option --loud; options go before the template name/,
+    ],
+  ])("%j fails with a reason", (args, status, stderr) => {
+    const result = prompt(...args);
+    expect(result.status).toBe(status);
+    expect(result.stderr).toMatch(stderr);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("prints JSON, refusals included", () => {
+    expect(JSON.parse(prompt("--json", "help").stdout)).toEqual({
+      version: 1,
+      kind: "display",
+      name: "help",
+      text: "/review <file> [focus]   review one file\n/git:commit [notes]      write a commit message\n/help                    this card",
+      input: "",
+    });
+    const refused = prompt("--json", "deploy-check");
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ kind: "refused", code: "prompt_untrusted" });
+  });
+
+  it("says why an unavailable template cannot run", () => {
+    const dir = testdir({ ".skillshelf/prompts/binary.md": Buffer.from([0x2d, 0x00]) });
+    const result = runCli(["prompt", "--cwd", dir, "binary"], { env: { HOME: home } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^skillshelf: prompt_unavailable: prompt template \/binary cannot run: /,
+    );
+  });
+});
+
+describe("skillshelf validate on other kinds", () => {
+  const dir = testdir({
+    "prompts/ok.md": "Say $1.\n",
+    "prompts/bad-flag.md": "---\ndisplay-only: yes\n---\nBody\n",
+    "agents/good.md": "---\nname: good\ndescription: A good agent.\n---\nPersona.\n",
+    "agents/bad.md": "---\nname: bad\ndescription: d\nmood: odd\n---\nPersona.\n",
+    "fleets/ok.md": "---\nversion: 1\nname: ok\nsteps:\n  - id: a\n    agent: good\n---\nGo.\n",
+    "fleets/loop.md":
+      "---\nversion: 1\nname: loop\nsteps:\n  - id: a\n    agent: x\n    dependencies: [a]\n---\nGo.\n",
+    "notes/card.md": "Just text\n",
+  });
+  const validate = (...args: string[]) => {
+    const result = runCli(["validate", "--json", ...args], { cwd: dir, env: { HOME: home } });
+    return { status: result.status, output: JSON.parse(result.stdout) };
+  };
+  const summary = (output: {
+    results: { kind: string; valid: boolean; names: string[]; diagnostics: { code: string }[] }[];
+  }) =>
+    output.results.map((result) => [
+      result.kind,
+      result.valid,
+      result.names,
+      result.diagnostics.map((diagnostic) => diagnostic.code),
+    ]);
+
+  it.each([
+    [["prompts/ok.md"], 0, [["prompt", true, ["ok"], []]]],
+    [["prompts/bad-flag.md"], 0, [["prompt", true, ["bad-flag"], ["field_invalid"]]]],
+    [["--strict", "prompts/bad-flag.md"], 1, [["prompt", false, ["bad-flag"], ["field_invalid"]]]],
+    [["agents/good.md"], 0, [["agent", true, ["good"], []]]],
+    [["agents/bad.md"], 1, [["agent", false, [], ["key_unknown"]]]],
+    [["agents"], 1, [["agent", false, ["good"], ["key_unknown"]]]],
+    [["fleets/ok.md"], 0, [["fleet", true, ["ok"], []]]],
+    [["fleets/loop.md"], 1, [["fleet", false, [], ["step_cycle"]]]],
+    [["notes/card.md"], 0, [["prompt", true, ["card"], []]]],
+    [["--kind", "agent", "notes/card.md"], 1, [["agent", false, [], ["frontmatter_missing"]]]],
+    [["prompts/absent.md"], 1, [["prompt", false, [], ["path_missing"]]]],
+  ])("%j", (args, status, expected) => {
+    const { status: actual, output } = validate(...args);
+    expect(actual).toBe(status);
+    expect(summary(output)).toEqual(expected);
+  });
+
+  it("refuses an unknown --kind", () => {
+    expect(
+      runCli(["validate", "--kind", "theme", "x"], { cwd: dir, env: { HOME: home } }).status,
+    ).toBe(2);
+  });
+});
