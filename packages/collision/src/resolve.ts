@@ -1,10 +1,11 @@
 import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import { defaultRules } from "./rules.js";
+import { defaultRules, skillRules } from "./rules.js";
 import type {
   CollisionCandidate,
   CollisionGroup,
   CollisionResult,
   CollisionRule,
+  SkillCandidate,
 } from "./types.js";
 
 export interface ResolveOptions<T> {
@@ -94,4 +95,17 @@ function collisionDiagnostic<T extends CollisionCandidate>(
       reason,
     },
   );
+}
+
+/**
+ * Resolve name clashes among resources of any kind by the skill order of DESIGN §4 (trusted,
+ * owned, precedence, agent rank, path), naming each side `source/scope` in diagnostics.
+ */
+export function resolveResourceCollisions<T extends SkillCandidate>(
+  items: readonly T[],
+): CollisionResult<T> {
+  return resolveCollisions(items, {
+    rules: skillRules,
+    label: (item) => `${item.source}/${item.scope}`,
+  });
 }

@@ -29,9 +29,10 @@ export type { AnchoredRoot, LinkTarget } from "./links.js";
 export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
 export type { TextDocument } from "./read-file.js";
 export { readFileOfSize, readTextDocument } from "./read-file.js";
-export type { ResourceRoot, ResourceTrust } from "./roots.js";
+export type { AgentFolderColumns, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   agentRoot,
+  defaultResourceRoots,
   isTrustedRoot,
   libraryRoot,
   packageRoot,

@@ -1,4 +1,6 @@
-import type { ResourceSource, Scope } from "./types.js";
+import { join } from "node:path";
+import { AGENTS } from "./agents.js";
+import type { Environment, ResourceSource, Scope } from "./types.js";
 
 /**
  * How far a root's content is trusted (DESIGN §4): `trusted` content may reach the model,
@@ -98,4 +100,38 @@ export function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(
 ): T[] {
   const lastIndex = new Map(roots.map((root, index) => [root.path, index]));
   return roots.filter((root, index) => lastIndex.get(root.path) === index);
+}
+
+/** Which columns of the agent table give another agent's folders for a kind of resource. */
+export type AgentFolderColumns =
+  | readonly ["userSkillRoot", "projectSkillRoot"]
+  | readonly ["userPromptRoot", "projectPromptRoot"]
+  | readonly ["userAgentRoot", "projectAgentRoot"];
+
+/**
+ * The default roots of one kind of resource, lowest precedence first (DESIGN §2, §4): every
+ * agent's user folder from the table columns (discovery-only), the user library's `<folder>/`,
+ * every agent's project folder (discovery-only), the project library's `<folder>/`. Package roots
+ * are not included: the caller adds them with `packageRoot`.
+ */
+export function defaultResourceRoots(
+  environment: Pick<Environment, "home" | "cwd" | "configDir">,
+  folder: string,
+  columns?: AgentFolderColumns,
+): ResourceRoot[] {
+  const { home, cwd, configDir } = environment;
+  const roots: ResourceRoot[] = [];
+  const agentFolders = (scope: "user" | "project", base: string) => {
+    if (columns === undefined) return;
+    for (const agent of AGENTS) {
+      const relative = agent[columns[scope === "user" ? 0 : 1]];
+      if (relative !== undefined)
+        roots.push(agentRoot(agent.id, scope, join(base, relative), base));
+    }
+  };
+  agentFolders("user", home);
+  roots.push(libraryRoot("user", join(configDir, folder), home));
+  agentFolders("project", cwd);
+  roots.push(libraryRoot("project", join(cwd, ".skillshelf", folder), cwd));
+  return withoutRepeatedRoots(roots);
 }

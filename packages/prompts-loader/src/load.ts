@@ -1,4 +1,4 @@
-import { resolveCollisions, skillRules } from "@skillshelf/collision";
+import { resolveResourceCollisions } from "@skillshelf/collision";
 import {
   type Diagnostic,
   findMarkdownFiles,
@@ -53,10 +53,7 @@ export function loadPromptTemplates(
       });
     }
   }
-  const resolved = resolveCollisions(candidates, {
-    rules: skillRules,
-    label: (template) => `${template.source}/${template.scope}`,
-  });
+  const resolved = resolveResourceCollisions(candidates);
   diagnostics.push(...resolved.diagnostics);
   return {
     items: resolved.winners,

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { resolveCollisions, skillRules } from "@skillshelf/collision";
+import { resolveResourceCollisions } from "@skillshelf/collision";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -116,10 +116,7 @@ function loadEach<T extends ResourcePlace & { readonly name: string }>(
       if (item !== undefined) candidates.push(item);
     }
   }
-  const resolved = resolveCollisions(candidates, {
-    rules: skillRules,
-    label: (item) => `${item.source}/${item.scope}`,
-  });
+  const resolved = resolveResourceCollisions(candidates);
   diagnostics.push(...resolved.diagnostics);
   return {
     items: resolved.winners,

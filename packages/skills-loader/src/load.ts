@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { dedupeByRealPath, resolveCollisions, skillRules } from "@skillshelf/collision";
+import { dedupeByRealPath, resolveResourceCollisions, skillRules } from "@skillshelf/collision";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -74,10 +74,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
   const deduped = mayReachOneFileTwice(walks)
     ? dedupeByRealPath(candidates, (skill) => skill.realPath, skillRules)
     : { kept: candidates, diagnostics: [] };
-  const resolved = resolveCollisions(deduped.kept, {
-    rules: skillRules,
-    label: (skill) => `${skill.source}/${skill.scope}`,
-  });
+  const resolved = resolveResourceCollisions(deduped.kept);
   diagnostics.push(
     ...deduped.diagnostics,
     ...resolved.diagnostics,

@@ -1,33 +1,18 @@
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import {
-  AGENTS,
-  agentRoot,
+  defaultResourceRoots,
   type Environment,
-  libraryRoot,
   type ResourceRoot,
   ROOT_PRECEDENCE,
-  withoutRepeatedRoots,
 } from "@skillshelf/core";
 
 /**
- * The default skill roots, lowest precedence first (DESIGN §2, §4): every agent's user folder
- * (discovery-only), the user library, every agent's project folder (discovery-only), the project
- * library. Package roots are not included: the caller adds them with `packageRoot`.
+ * The default skill roots, lowest precedence first (DESIGN §2, §4): every agent's user skill
+ * folder (discovery-only), the user library's `skills/`, every agent's project skill folder
+ * (discovery-only), the project library's `skills/`. The caller adds package roots.
  */
 export function defaultSkillRoots(environment: Environment): ResourceRoot[] {
-  const { home, cwd, configDir } = environment;
-  const roots: ResourceRoot[] = [];
-  for (const agent of AGENTS) {
-    if (agent.userSkillRoot !== undefined)
-      roots.push(agentRoot(agent.id, "user", join(home, agent.userSkillRoot), home));
-  }
-  roots.push(libraryRoot("user", join(configDir, "skills"), home));
-  for (const agent of AGENTS) {
-    if (agent.projectSkillRoot !== undefined)
-      roots.push(agentRoot(agent.id, "project", join(cwd, agent.projectSkillRoot), cwd));
-  }
-  roots.push(libraryRoot("project", join(cwd, ".skillshelf", "skills"), cwd));
-  return withoutRepeatedRoots(roots);
+  return defaultResourceRoots(environment, "skills", ["userSkillRoot", "projectSkillRoot"]);
 }
 
 /** Roots for paths the user named explicitly (files or folders, relative to `cwd`). */
