@@ -1,0 +1,203 @@
+import type { PreparedRow } from "./_rows.js";
+import { escapeMarkdown, escapeXml, oneLine } from "./_sanitize.js";
+import type { CatalogBlock, CatalogFormat } from "./types.js";
+import { protocolLine, type Wording } from "./wording.js";
+
+/** Everything on a page besides its rows. */
+export interface Frame {
+  readonly wording: Wording;
+  /** The page note, or "" for none. */
+  readonly note: string;
+}
+
+/** Render one page in a format. The rows are already in listing order. */
+export function renderPage(
+  format: CatalogFormat,
+  page: readonly PreparedRow[],
+  frame: Frame,
+): string {
+  const blocks = groupByBlock(page);
+  const body =
+    format === "xml"
+      ? xmlBody(blocks, frame.wording)
+      : format === "markdown"
+        ? markdownBody(blocks, frame.wording)
+        : textBody(blocks, frame.wording);
+  const lines = [...body];
+  const drift = driftFooter(page);
+  if (drift !== "") lines.push("", drift);
+  lines.push("", protocolLine(frame.wording));
+  if (blocks.marketplace.length > 0 && frame.wording.offerInstalls !== false)
+    lines.push(frame.wording.offerInstalls);
+  if (frame.note !== "") lines.push(frame.note);
+  return lines.join("\n");
+}
+
+/** A row's line in the text format (also `CatalogRow.line`). */
+export function textLine(row: PreparedRow): string {
+  switch (row.block) {
+    case "ready":
+      return `- ${row.name}${row.drifted ? " [drifted]" : ""} (source: ${row.source}; scope: ${row.scope}): ${row.description}`;
+    case "session":
+      return `- ${row.name} (source: ${row.source}; scope: ${row.scope}; file: ${row.path}): ${row.description}`;
+    case "package":
+      return `- ${row.name} (scope: ${row.scope}; origin: ${row.origin}; state: ${row.state}; path: ${row.path})`;
+    case "marketplace":
+      return `- ${row.name}${row.category === "" ? "" : ` [${row.category}]`}: ${row.description}`;
+  }
+}
+
+/** The listing when there are no rows at all and no query. */
+export function emptyText(wording: Wording): string {
+  return wording.marketplaceConfigured
+    ? `No skills are available in ${wording.host} and no additional marketplace skills were found.`
+    : `No skills are available in ${wording.host}.`;
+}
+
+// --- internal ---
+
+type Blocks = Record<CatalogBlock, PreparedRow[]>;
+
+function groupByBlock(page: readonly PreparedRow[]): Blocks {
+  const blocks: Blocks = { ready: [], session: [], package: [], marketplace: [] };
+  for (const row of page) blocks[row.block].push(row);
+  return blocks;
+}
+
+function discoveryOnly(wording: Wording): string {
+  return `Other-agent skill folders are discovery-only. Explicitly import into ${wording.host} before use; the trust-imports setting does not install or activate loose files.`;
+}
+
+function textBody(blocks: Blocks, wording: Wording): string[] {
+  const lines = [
+    "Available skills.",
+    "",
+    `Ready skills in ${wording.host} (${blocks.ready.length}):`,
+  ];
+  lines.push(...(blocks.ready.length === 0 ? ["- none"] : blocks.ready.map(textLine)));
+  if (blocks.session.length > 0) {
+    lines.push(
+      "",
+      "Explicitly supplied session skills (not installed packages):",
+      ...blocks.session.map(textLine),
+    );
+    lines.push(
+      `These skills were explicitly supplied for this session. Preserve their source; session availability does not mean ${wording.host} installed or copied them.`,
+    );
+  }
+  if (blocks.package.length > 0)
+    lines.push(
+      "",
+      `Installed packages providing skills (${blocks.package.length}):`,
+      ...blocks.package.map(textLine),
+    );
+  lines.push("", discoveryOnly(wording));
+  if (blocks.marketplace.length > 0) {
+    lines.push(
+      "",
+      `Marketplace (additional skills available to install; ${wording.installHint}):`,
+      ...blocks.marketplace.map(textLine),
+    );
+  }
+  return lines;
+}
+
+function xmlBody(blocks: Blocks, wording: Wording): string[] {
+  const element = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+  const lines = ["<available_skills>"];
+  for (const row of [...blocks.ready, ...blocks.session]) {
+    lines.push(
+      "<skill>",
+      element("name", row.name),
+      element("description", row.description),
+      element("location", row.path),
+    );
+    if (row.drifted) lines.push(element("status", "drifted"));
+    lines.push("</skill>");
+  }
+  lines.push("</available_skills>");
+  if (blocks.package.length > 0) {
+    lines.push("<skill_packages>");
+    for (const row of blocks.package) {
+      lines.push(
+        "<package>",
+        element("name", row.name),
+        element("scope", row.scope),
+        element("origin", row.origin),
+        element("state", row.state),
+        element("location", row.path),
+        "</package>",
+      );
+    }
+    lines.push("</skill_packages>");
+  }
+  lines.push(discoveryOnly(wording));
+  if (blocks.marketplace.length > 0) {
+    lines.push(`<marketplace_skills hint="${escapeXml(wording.installHint)}">`);
+    for (const row of blocks.marketplace) {
+      lines.push("<skill>", element("name", row.name), element("description", row.description));
+      if (row.category !== "") lines.push(element("category", row.category));
+      lines.push("</skill>");
+    }
+    lines.push("</marketplace_skills>");
+  }
+  return lines;
+}
+
+function markdownBody(blocks: Blocks, wording: Wording): string[] {
+  const md = escapeMarkdown;
+  const lines = [
+    "## Available skills",
+    "",
+    `### Ready in ${md(wording.host)} (${blocks.ready.length})`,
+  ];
+  lines.push(
+    ...(blocks.ready.length === 0
+      ? ["- none"]
+      : blocks.ready.map(
+          (row) =>
+            `- **${md(row.name)}**${row.drifted ? " (drifted)" : ""}: ${md(row.description)} (source: ${md(row.source)}; scope: ${md(row.scope)})`,
+        )),
+  );
+  if (blocks.session.length > 0) {
+    lines.push(
+      "",
+      "### Supplied for this session",
+      ...blocks.session.map(
+        (row) =>
+          `- **${md(row.name)}**: ${md(row.description)} (file: \`${row.path.replaceAll("`", "'")}\`)`,
+      ),
+    );
+  }
+  if (blocks.package.length > 0) {
+    lines.push("", `### Installed packages (${blocks.package.length})`);
+    lines.push(
+      ...blocks.package.map(
+        (row) =>
+          `- **${md(row.name)}**: scope ${md(row.scope)}; origin ${md(row.origin)}; state ${md(row.state)}`,
+      ),
+    );
+  }
+  lines.push("", md(discoveryOnly(wording)));
+  if (blocks.marketplace.length > 0) {
+    lines.push("", `### Marketplace (${md(wording.installHint)})`);
+    lines.push(
+      ...blocks.marketplace.map(
+        (row) =>
+          `- **${md(row.name)}**${row.category === "" ? "" : ` [${md(row.category)}]`}: ${md(row.description)}`,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** The footer naming drifted skills on this page: at most six names, then a count. */
+function driftFooter(page: readonly PreparedRow[]): string {
+  const names = page.filter((row) => row.drifted).map((row) => oneLine(row.name, 64).text);
+  if (names.length === 0) return "";
+  const listed =
+    names.length > 6
+      ? `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`
+      : names.join(", ");
+  return `Marked [drifted]: ${listed} no longer ${names.length === 1 ? "matches" : "match"} the content hash recorded at install; ${names.length === 1 ? "it still loads" : "they still load"} as on disk now.`;
+}

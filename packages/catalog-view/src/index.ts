@@ -1,0 +1,15 @@
+export type { ResourceBase, SkillContentInput } from "./content.js";
+export { renderSkillContent } from "./content.js";
+export type {
+  CatalogBlock,
+  CatalogFormat,
+  CatalogInput,
+  CatalogOffer,
+  CatalogPackage,
+  CatalogRow,
+  CatalogSkill,
+  CatalogView,
+  CatalogWording,
+} from "./types.js";
+export { buildCatalogView, MAX_LIMIT } from "./view.js";
+export { DEFAULT_WORDING } from "./wording.js";

@@ -1,0 +1,55 @@
+import type { CatalogWording } from "./types.js";
+
+/** Every wording option filled in. */
+export interface Wording {
+  readonly host: string;
+  readonly activation: "operator" | "model";
+  readonly activateCall: string;
+  readonly listCall: string;
+  readonly installHint: string;
+  readonly offerInstalls: string | false;
+  readonly marketplaceConfigured: boolean;
+}
+
+export const DEFAULT_WORDING: Omit<Wording, "marketplaceConfigured"> = {
+  host: "Skillshelf",
+  activation: "operator",
+  activateCall: 'activate_skill(name="{name}")',
+  listCall: "list_skills",
+  installHint: "/skill <name> offers to install",
+  offerInstalls:
+    "When no installed skill serves the task but a marketplace skill above genuinely does, you may instead ask the operator whether to install it.",
+};
+
+/** The wording with its defaults applied. */
+export function resolveWording(wording: CatalogWording | undefined, hasOffers: boolean): Wording {
+  return {
+    host: wording?.host ?? DEFAULT_WORDING.host,
+    activation: wording?.activation ?? DEFAULT_WORDING.activation,
+    activateCall: wording?.activateCall ?? DEFAULT_WORDING.activateCall,
+    listCall: wording?.listCall ?? DEFAULT_WORDING.listCall,
+    installHint: wording?.installHint ?? DEFAULT_WORDING.installHint,
+    offerInstalls: wording?.offerInstalls ?? DEFAULT_WORDING.offerInstalls,
+    marketplaceConfigured: wording?.marketplaceConfigured ?? hasOffers,
+  };
+}
+
+/** The last instruction of every listing: how the model uses a skill that matches. */
+export function protocolLine(wording: Wording): string {
+  if (wording.activation === "model") {
+    return `If one skill above matches the current task, load it now with ${activation(wording, "<name>")} and continue in the same turn. Marketplace additions still require operator approval. If none match, do not mention skills.`;
+  }
+  return "If one skill above matches the current task, begin your reply with the line `Suggested skill: /skill <name>` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it; only the operator can run it. If none match, do not mention skills.";
+}
+
+/** How to activate one skill, in the host's terms. */
+export function activation(wording: Wording, name: string): string {
+  return wording.activation === "model"
+    ? wording.activateCall.replaceAll("{name}", name)
+    : `/skill ${name}`;
+}
+
+/** The list call with arguments, for example `list_skills(offset=20)`. */
+export function listing(wording: Wording, args: string): string {
+  return `${wording.listCall}(${args})`;
+}
