@@ -28,19 +28,12 @@ if (job === "demo") {
   run(pnpm, ["run", "build"]);
   const home = join(root, "examples", "home");
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
+  const cli = join(root, "packages", "cli", "dist", "cli.js");
+  const project = join(root, "examples", "project");
   console.log("\n$ skillshelf list --kind all --cwd examples/project   (HOME=examples/home)\n");
-  run(
-    process.execPath,
-    [
-      join(root, "packages", "cli", "dist", "cli.js"),
-      "list",
-      "--kind",
-      "all",
-      "--cwd",
-      join(root, "examples", "project"),
-    ],
-    demoEnv,
-  );
+  run(process.execPath, [cli, "list", "--kind", "all", "--cwd", project], demoEnv);
+  console.log("\n$ skillshelf catalog --cwd examples/project   (what a model is shown)\n");
+  run(process.execPath, [cli, "catalog", "--cwd", project], demoEnv);
 } else {
   run(pnpm, ["run", "lint"]);
   run(pnpm, ["run", "build"]);

@@ -6,6 +6,7 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runCatalogBench } from "./catalog-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
@@ -28,7 +29,7 @@ const options: BenchOptions = {
 };
 
 const machine = `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}.`;
-const report = `${[machine, runSkillsBench(options), runPromptsBench(options)].join("\n\n")}\n`;
+const report = `${[machine, runSkillsBench(options), runPromptsBench(options), runCatalogBench(options)].join("\n\n")}\n`;
 console.log(`\n${report}`);
 
 if (values.write) {

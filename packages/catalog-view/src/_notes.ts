@@ -70,5 +70,5 @@ export function pageNote(facts: PageFacts, wording: Wording): string {
 
 /** The query as echoed in a note: whitespace collapsed, at most 48 characters, quotes made safe. */
 function echo(query: string | undefined): string {
-  return oneLine((query ?? "").replaceAll('"', "'"), 48).text;
+  return oneLine((query ?? "").replaceAll('"', "'"), 48);
 }

@@ -1,4 +1,4 @@
-import type { PreparedRow } from "./_rows.js";
+import type { ShownRow } from "./_rows.js";
 import { escapeMarkdown, escapeXml, oneLine } from "./_sanitize.js";
 import type { CatalogBlock, CatalogFormat } from "./types.js";
 import { protocolLine, type Wording } from "./wording.js";
@@ -11,11 +11,7 @@ export interface Frame {
 }
 
 /** Render one page in a format. The rows are already in listing order. */
-export function renderPage(
-  format: CatalogFormat,
-  page: readonly PreparedRow[],
-  frame: Frame,
-): string {
+export function renderPage(format: CatalogFormat, page: readonly ShownRow[], frame: Frame): string {
   const blocks = groupByBlock(page);
   const body =
     format === "xml"
@@ -33,20 +29,6 @@ export function renderPage(
   return lines.join("\n");
 }
 
-/** A row's line in the text format (also `CatalogRow.line`). */
-export function textLine(row: PreparedRow): string {
-  switch (row.block) {
-    case "ready":
-      return `- ${row.name}${row.drifted ? " [drifted]" : ""} (source: ${row.source}; scope: ${row.scope}): ${row.description}`;
-    case "session":
-      return `- ${row.name} (source: ${row.source}; scope: ${row.scope}; file: ${row.path}): ${row.description}`;
-    case "package":
-      return `- ${row.name} (scope: ${row.scope}; origin: ${row.origin}; state: ${row.state}; path: ${row.path})`;
-    case "marketplace":
-      return `- ${row.name}${row.category === "" ? "" : ` [${row.category}]`}: ${row.description}`;
-  }
-}
-
 /** The listing when there are no rows at all and no query. */
 export function emptyText(wording: Wording): string {
   return wording.marketplaceConfigured
@@ -56,9 +38,13 @@ export function emptyText(wording: Wording): string {
 
 // --- internal ---
 
-type Blocks = Record<CatalogBlock, PreparedRow[]>;
+function lineOf(row: ShownRow): string {
+  return row.line;
+}
 
-function groupByBlock(page: readonly PreparedRow[]): Blocks {
+type Blocks = Record<CatalogBlock, ShownRow[]>;
+
+function groupByBlock(page: readonly ShownRow[]): Blocks {
   const blocks: Blocks = { ready: [], session: [], package: [], marketplace: [] };
   for (const row of page) blocks[row.block].push(row);
   return blocks;
@@ -74,12 +60,12 @@ function textBody(blocks: Blocks, wording: Wording): string[] {
     "",
     `Ready skills in ${wording.host} (${blocks.ready.length}):`,
   ];
-  lines.push(...(blocks.ready.length === 0 ? ["- none"] : blocks.ready.map(textLine)));
+  lines.push(...(blocks.ready.length === 0 ? ["- none"] : blocks.ready.map(lineOf)));
   if (blocks.session.length > 0) {
     lines.push(
       "",
       "Explicitly supplied session skills (not installed packages):",
-      ...blocks.session.map(textLine),
+      ...blocks.session.map(lineOf),
     );
     lines.push(
       `These skills were explicitly supplied for this session. Preserve their source; session availability does not mean ${wording.host} installed or copied them.`,
@@ -89,14 +75,14 @@ function textBody(blocks: Blocks, wording: Wording): string[] {
     lines.push(
       "",
       `Installed packages providing skills (${blocks.package.length}):`,
-      ...blocks.package.map(textLine),
+      ...blocks.package.map(lineOf),
     );
   lines.push("", discoveryOnly(wording));
   if (blocks.marketplace.length > 0) {
     lines.push(
       "",
       `Marketplace (additional skills available to install; ${wording.installHint}):`,
-      ...blocks.marketplace.map(textLine),
+      ...blocks.marketplace.map(lineOf),
     );
   }
   return lines;
@@ -192,8 +178,8 @@ function markdownBody(blocks: Blocks, wording: Wording): string[] {
 }
 
 /** The footer naming drifted skills on this page: at most six names, then a count. */
-function driftFooter(page: readonly PreparedRow[]): string {
-  const names = page.filter((row) => row.drifted).map((row) => oneLine(row.name, 64).text);
+function driftFooter(page: readonly ShownRow[]): string {
+  const names = page.filter((row) => row.drifted).map((row) => oneLine(row.name, 64));
   if (names.length === 0) return "";
   const listed =
     names.length > 6

@@ -1,21 +1,24 @@
 import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import { oneLine } from "./_sanitize.js";
+import { cleanText, clipText } from "./_sanitize.js";
 import type { CatalogBlock, CatalogInput } from "./types.js";
 
-/** A row ready to render: its author text made safe, its haystack for queries. */
+/** A row in listing order. Only its name is cleaned up front; the rest is cleaned when it is shown. */
 export interface PreparedRow {
   readonly block: CatalogBlock;
-  readonly key: string;
   readonly name: string;
-  readonly description: string;
-  readonly source: string;
-  readonly scope: string;
-  readonly path: string;
   readonly drifted: boolean;
-  readonly category: string;
-  readonly origin: string;
-  readonly state: string;
-  readonly haystack: string;
+  /** Identity within its block: the path, or a marketplace entry's source URL. */
+  readonly identity: string;
+  /** What a query matches besides the name: description, category, triggers, a package's skill names. */
+  readonly searchText: string;
+  readonly input: Readonly<Partial<Record<TextField, string | undefined>>>;
+}
+
+type TextField = "description" | "source" | "scope" | "path" | "category" | "origin" | "state";
+
+/** A row as shown: every author-written field one safe line, and its line in the text format. */
+export interface ShownRow extends Omit<PreparedRow, "input">, Readonly<Record<TextField, string>> {
+  readonly line: string;
 }
 
 export const BLOCKS: readonly CatalogBlock[] = ["ready", "session", "package", "marketplace"];
@@ -23,37 +26,70 @@ const MAX_NAME = 128;
 const MAX_DESCRIPTION = 1024;
 const MAX_FIELD = 512;
 
+/** A row's stable key: `ready:<path>`, `session:<path>`, `package:<scope>:<path>`, `marketplace:<sourceUrl>`. */
+export function rowKey(row: PreparedRow | ShownRow): string {
+  return row.block === "package"
+    ? `package:${"input" in row ? (row.input.scope ?? "") : row.scope}:${row.identity}`
+    : `${row.block}:${row.identity}`;
+}
+
+/** What a query is matched against: the name with its hyphens as spaces, then the rest. */
+export function haystackOf(row: PreparedRow): string {
+  return `${row.name.replaceAll("-", " ")} ${row.searchText}`;
+}
+
+/** A row with its fields cleaned for showing (an info diagnostic for each field that had to be cut). */
+export function showRow(row: PreparedRow, diagnostics: Diagnostic[]): ShownRow {
+  const field = (key: TextField) =>
+    safeField(
+      row.input[key],
+      key,
+      key === "description" ? MAX_DESCRIPTION : MAX_FIELD,
+      diagnostics,
+    );
+  const shown: { -readonly [K in keyof ShownRow]: ShownRow[K] } = {
+    block: row.block,
+    name: row.name,
+    drifted: row.drifted,
+    identity: row.identity,
+    searchText: row.searchText,
+    description: field("description"),
+    source: field("source"),
+    scope: field("scope"),
+    path: field("path"),
+    category: field("category"),
+    origin: field("origin"),
+    state: field("state"),
+    line: "",
+  };
+  shown.line = textLine(shown);
+  return shown;
+}
+
 /**
  * Turn the input into rows in listing order: blocks in order, rows by name within each (then by
  * relevance, when scores are given, filling only the scored rows' places). Rows without a name are
- * refused; overlong or unsafe text is cut or cleaned, with an info diagnostic.
+ * refused with a warning.
  */
 export function prepareRows(
   input: CatalogInput,
   diagnostics: Diagnostic[],
-): { rows: PreparedRow[]; scored: Set<string> } {
-  const rows: PreparedRow[] = [];
-  const field = (text: string | undefined, key: string, max = MAX_FIELD) => {
-    const result = oneLine(text ?? "", max);
-    if (result.clipped)
-      diagnostics.push(
-        createDiagnostic(
-          "info",
-          "row_clipped",
-          `${key} of a catalog row was cut to ${max} characters`,
-          undefined,
-          { key: key },
-        ),
-      );
-    return result.text;
+): { rows: PreparedRow[]; scored: Set<PreparedRow> } {
+  const byBlock: Record<CatalogBlock, PreparedRow[]> = {
+    ready: [],
+    session: [],
+    package: [],
+    marketplace: [],
   };
   const add = (
     block: CatalogBlock,
-    key: string,
-    fields: Omit<PreparedRow, "block" | "key" | "name" | "haystack"> & { name: string },
-    haystack: string,
+    rawName: string,
+    identity: string,
+    drifted: boolean,
+    searchText: string,
+    fields: PreparedRow["input"],
   ) => {
-    const name = field(fields.name, "name", MAX_NAME);
+    const name = safeField(rawName, "name", MAX_NAME, diagnostics);
     if (name === "") {
       diagnostics.push(
         createDiagnostic(
@@ -61,119 +97,106 @@ export function prepareRows(
           "row_invalid",
           `a ${block} row has no name and is not listed`,
           undefined,
-          { key },
+          { identity },
         ),
       );
       return;
     }
-    rows.push({
-      ...fields,
-      block,
-      key,
-      name,
-      haystack: `${name.replaceAll("-", " ")} ${haystack}`,
-    });
+    byBlock[block].push({ block, name, identity, drifted, searchText, input: fields });
   };
   for (const skill of input.skills ?? []) {
     const block =
       skill.block ??
       (skill.source === "skillshelf" || skill.source === "package" ? "ready" : "session");
-    const description = field(skill.description, "description", MAX_DESCRIPTION);
-    add(
-      block,
-      `${block}:${skill.path}`,
-      {
-        name: skill.name,
-        description,
-        source: field(skill.source, "source"),
-        scope: field(skill.scope, "scope"),
-        path: field(skill.path, "path"),
-        drifted: skill.drifted === true,
-        category: "",
-        origin: "",
-        state: "",
-      },
-      `${description} ${(skill.triggers ?? []).join(" ")}`,
-    );
+    const search =
+      skill.triggers === undefined
+        ? skill.description
+        : `${skill.description} ${skill.triggers.join(" ")}`;
+    add(block, skill.name, skill.path, skill.drifted === true, search, skill);
   }
   for (const pkg of input.packages ?? []) {
     add(
       "package",
-      `package:${pkg.scope}:${pkg.path}`,
-      {
-        name: pkg.name,
-        description: "",
-        source: "",
-        scope: field(pkg.scope, "scope"),
-        path: field(pkg.path, "path"),
-        drifted: false,
-        category: "",
-        origin: field(pkg.origin, "origin"),
-        state: field(pkg.state, "state"),
-      },
+      pkg.name,
+      pkg.path,
+      false,
       pkg.skills.map((skill) => skill.replaceAll("-", " ")).join(" "),
+      pkg,
     );
   }
   for (const offer of input.marketplace ?? []) {
-    const description = field(offer.description, "description", MAX_DESCRIPTION);
-    const category = field(offer.category, "category");
-    add(
-      "marketplace",
-      `marketplace:${offer.sourceUrl}`,
-      {
-        name: offer.name,
-        description,
-        source: "",
-        scope: "",
-        path: "",
-        drifted: false,
-        category,
-        origin: "",
-        state: "",
-      },
-      `${description} ${category} ${(offer.triggers ?? []).join(" ")}`,
-    );
+    const search = `${offer.description} ${offer.category ?? ""} ${(offer.triggers ?? []).join(" ")}`;
+    add("marketplace", offer.name, offer.sourceUrl, false, search, offer);
   }
-  return orderRows(rows, input.relevance);
+  const scores =
+    input.relevance === undefined
+      ? undefined
+      : input.relevance.scores instanceof Map
+        ? input.relevance.scores
+        : new Map(Object.entries(input.relevance.scores));
+  const scored = new Set<PreparedRow>();
+  const rows: PreparedRow[] = [];
+  for (const block of BLOCKS) {
+    const blockRows = byBlock[block].sort(byNameThenIdentity);
+    if (scores !== undefined) rankWithin(blockRows, scores, scored);
+    rows.push(...blockRows);
+  }
+  return { rows, scored };
 }
 
 // --- internal ---
 
-function orderRows(
-  rows: PreparedRow[],
-  relevance: CatalogInput["relevance"],
-): { rows: PreparedRow[]; scored: Set<string> } {
-  const byBlock = new Map(BLOCKS.map((block) => [block, [] as PreparedRow[]]));
-  for (const row of rows) byBlock.get(row.block)?.push(row);
-  const scores =
-    relevance === undefined
-      ? undefined
-      : relevance.scores instanceof Map
-        ? relevance.scores
-        : new Map(Object.entries(relevance.scores));
-  const scored = new Set<string>();
-  const ordered: PreparedRow[] = [];
-  for (const block of BLOCKS) {
-    const blockRows = (byBlock.get(block) ?? []).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
-    );
-    if (scores !== undefined) rankWithin(blockRows, scores, scored);
-    ordered.push(...blockRows);
+/** A row's line in the text format (also `CatalogRow.line`). */
+function textLine(row: Omit<ShownRow, "line">): string {
+  switch (row.block) {
+    case "ready":
+      return `- ${row.name}${row.drifted ? " [drifted]" : ""} (source: ${row.source}; scope: ${row.scope}): ${row.description}`;
+    case "session":
+      return `- ${row.name} (source: ${row.source}; scope: ${row.scope}; file: ${row.path}): ${row.description}`;
+    case "package":
+      return `- ${row.name} (scope: ${row.scope}; origin: ${row.origin}; state: ${row.state}; path: ${row.path})`;
+    case "marketplace":
+      return `- ${row.name}${row.category === "" ? "" : ` [${row.category}]`}: ${row.description}`;
   }
-  return { rows: ordered, scored };
+}
+
+function safeField(
+  text: string | undefined,
+  key: string,
+  max: number,
+  diagnostics: Diagnostic[],
+): string {
+  const clean = cleanText(text ?? "");
+  const clipped = clipText(clean, max);
+  if (clipped === undefined) return clean;
+  diagnostics.push(
+    createDiagnostic(
+      "info",
+      "row_clipped",
+      `the ${key} of a catalog row was cut to ${max} characters`,
+      undefined,
+      { key },
+    ),
+  );
+  return clipped;
+}
+
+function byNameThenIdentity(a: PreparedRow, b: PreparedRow): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.identity < b.identity ? -1 : a.identity > b.identity ? 1 : 0;
 }
 
 /** Sort the scored rows by score, highest first, into the places scored rows held; unscored rows stay put. */
 function rankWithin(
   rows: PreparedRow[],
   scores: ReadonlyMap<string, number>,
-  scored: Set<string>,
+  scored: Set<PreparedRow>,
 ): void {
   const places: number[] = [];
   rows.forEach((row, index) => {
     if (!Number.isFinite(scores.get(row.name))) return;
     places.push(index);
-    scored.add(row.key);
+    scored.add(row);
   });
   const sorted = places
     .map((index) => rows[index] as PreparedRow)

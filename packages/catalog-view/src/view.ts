@@ -6,8 +6,15 @@ import {
   parseLexicalQuery,
 } from "@skillshelf/core";
 import { type PageFacts, pageNote } from "./_notes.js";
-import { emptyText, renderPage, textLine } from "./_render.js";
-import { type PreparedRow, prepareRows } from "./_rows.js";
+import { emptyText, renderPage } from "./_render.js";
+import {
+  haystackOf,
+  type PreparedRow,
+  prepareRows,
+  rowKey,
+  type ShownRow,
+  showRow,
+} from "./_rows.js";
 import type { CatalogInput, CatalogView } from "./types.js";
 import { listing, resolveWording, type Wording } from "./wording.js";
 
@@ -55,48 +62,53 @@ export function buildCatalogView(input: CatalogInput): CatalogView {
       budgetLimited,
       steppedOver,
       rankedBy:
-        input.relevance !== undefined && page.some((row) => scored.has(row.key))
+        input.relevance !== undefined && page.some((row) => scored.has(row))
           ? input.relevance.source
           : undefined,
     };
   };
-  const render = (page: readonly PreparedRow[], pageFacts: PageFacts) =>
+  const render = (page: readonly ShownRow[], pageFacts: PageFacts) =>
     renderPage(format, page, {
       wording,
       note: mentionsAnything(pageFacts) ? pageNote(pageFacts, wording) : "",
     });
-
+  const finish = (text: string, page: readonly ShownRow[], pageFacts: PageFacts) =>
+    view(text, page, pageFacts, diagnostics);
   // the budget cannot carry even an empty page: say how to narrow; paging cannot help
   const fallback = () =>
-    view(
-      compactFallback(matching.length, matchMode !== null, wording),
-      [],
-      { ...facts(0, true, undefined), nextOffset: undefined },
-      diagnostics,
-    );
+    finish(compactFallback(matching.length, matchMode !== null, wording), [], {
+      ...facts(0, true, undefined),
+      nextOffset: undefined,
+    });
 
   if (rows.length === 0 && query === undefined)
-    return view(emptyText(wording), [], facts(0, false, undefined), diagnostics);
+    return finish(emptyText(wording), [], facts(0, false, undefined));
+  if (window.length === 0) {
+    const emptyFacts = facts(0, false, undefined);
+    const text = render([], emptyFacts);
+    return bytes(text) <= budget ? finish(text, [], emptyFacts) : fallback();
+  }
 
-  // the whole window, when it fits
-  const fullFacts = facts(window.length, false, undefined);
-  if (window.length > 0 && lowerBound(window, window.length) <= budget) {
-    const text = render(window, fullFacts);
-    if (bytes(text) <= budget) return view(text, window, fullFacts, diagnostics);
-  } else if (window.length === 0) {
-    const text = render([], fullFacts);
-    if (bytes(text) <= budget) return view(text, [], fullFacts, diagnostics);
-    return fallback();
+  // rows are cleaned for showing once, and only as many as could fit
+  const mostRows =
+    budget === Number.POSITIVE_INFINITY ? window.length : maxRowsWithin(window, budget);
+  const shown = window.slice(0, mostRows).map((row) => showRow(row, diagnostics));
+
+  // the whole window, when it fits (always, without a budget)
+  if (mostRows === window.length) {
+    const fullFacts = facts(window.length, false, undefined);
+    const text = render(shown, fullFacts);
+    if (bytes(text) <= budget) return finish(text, shown, fullFacts);
   }
 
   // the largest page of at least one row that fits, by bisection over row counts
   let best: { text: string; facts: PageFacts } | undefined;
   let low = 1;
-  let high = Math.min(window.length - 1, maxRowsWithin(window, budget));
+  let high = Math.min(window.length - 1, mostRows);
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
     const pageFacts = facts(middle, true, undefined);
-    const text = render(window.slice(0, middle), pageFacts);
+    const text = render(shown.slice(0, middle), pageFacts);
     if (bytes(text) <= budget) {
       best = { text, facts: pageFacts };
       low = middle + 1;
@@ -104,14 +116,12 @@ export function buildCatalogView(input: CatalogInput): CatalogView {
       high = middle - 1;
     }
   }
-  if (best !== undefined)
-    return view(best.text, window.slice(0, best.facts.shown), best.facts, diagnostics);
+  if (best !== undefined) return finish(best.text, shown.slice(0, best.facts.shown), best.facts);
 
   // not even one row fits: the zero-row page steps over the first row, naming it
   const zeroFacts = facts(0, true, window[0]?.name);
   const zero = render([], zeroFacts);
-  if (bytes(zero) <= budget) return view(zero, [], zeroFacts, diagnostics);
-  return fallback();
+  return bytes(zero) <= budget ? finish(zero, [], zeroFacts) : fallback();
 }
 
 // --- internal ---
@@ -123,10 +133,13 @@ function applyQuery(
   if (query === undefined) return { matching: rows, matchMode: null, queryIgnored: false };
   const parsed = parseLexicalQuery(query);
   if (!isSearchable(parsed)) return { matching: rows, matchMode: null, queryIgnored: true };
-  const all = rows.filter((row) => matchLexical(parsed, row.haystack, "all"));
+  const haystacks = new Map(rows.map((row) => [row, haystackOf(row)]));
+  const matches = (row: PreparedRow, mode: MatchMode) =>
+    matchLexical(parsed, haystacks.get(row) as string, mode);
+  const all = rows.filter((row) => matches(row, "all"));
   if (all.length > 0) return { matching: all, matchMode: "all", queryIgnored: false };
   return {
-    matching: rows.filter((row) => matchLexical(parsed, row.haystack, "any")),
+    matching: rows.filter((row) => matches(row, "any")),
     matchMode: "any",
     queryIgnored: false,
   };
@@ -143,13 +156,6 @@ function clampLimit(limit: number | undefined): number {
 
 function bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");
-}
-
-/** Bytes the first `count` rows' own lines take: no page with them can be smaller. */
-function lowerBound(rows: readonly PreparedRow[], count: number): number {
-  let total = 0;
-  for (let index = 0; index < count; index++) total += bytes((rows[index] as PreparedRow).name) + 1;
-  return total;
 }
 
 /** How many leading rows could fit at all, judged by their names alone: an upper bound for the bisection. */
@@ -179,7 +185,7 @@ function compactFallback(count: number, filtered: boolean, wording: Wording): st
 
 function view(
   text: string,
-  page: readonly PreparedRow[],
+  page: readonly ShownRow[],
   facts: PageFacts,
   diagnostics: Diagnostic[],
 ): CatalogView {
@@ -188,9 +194,9 @@ function view(
     rows: page.map((row) => ({
       kind: row.block,
       name: row.name,
-      line: textLine(row),
+      line: row.line,
       drifted: row.drifted,
-      key: row.key,
+      key: rowKey(row),
     })),
     total: facts.total,
     shown: page.length,

@@ -9,9 +9,11 @@ Skillshelf manages the skills, prompts and agents that coding agents load, acros
 Codex, OpenCode, Copilot, pi and the shared .agents folders.
 
 Commands:
+  catalog     print the skill listing a model would be given, fitted to a budget
   list        list the effective skills, prompts, agents or fleets, where each comes from,
               and what a model can see
   prompt      expand a prompt template with arguments
+  show        show one skill and every copy that competed for its name
   validate    check skills, prompt templates, agent recipes and fleet contracts
 
 Run "skillshelf <command> --help" for a command's options.
@@ -24,9 +26,17 @@ type Command = {
 
 // each command is imported only when it runs, so start-up stays fast
 const COMMANDS: Readonly<Record<string, Command>> = {
+  catalog: {
+    usage: async () => (await import("./commands/catalog.js")).CATALOG_USAGE,
+    run: async (args, io) => (await import("./commands/catalog.js")).runCatalog(args, io),
+  },
   list: {
     usage: async () => (await import("./commands/list.js")).LIST_USAGE,
     run: async (args, io) => (await import("./commands/list.js")).runList(args, io),
+  },
+  show: {
+    usage: async () => (await import("./commands/show.js")).SHOW_USAGE,
+    run: async (args, io) => (await import("./commands/show.js")).runShow(args, io),
   },
   prompt: {
     usage: async () => (await import("./commands/prompt.js")).PROMPT_USAGE,

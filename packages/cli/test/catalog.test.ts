@@ -1,0 +1,125 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
+
+const project = join(EXAMPLES, "project");
+const home = join(EXAMPLES, "home");
+const cli = (...args: string[]) => runCli([...args, "--cwd", project], { env: exampleEnv() });
+
+describe("skillshelf catalog", () => {
+  it("lists only what the model may see", () => {
+    const result = cli("catalog");
+    expect(result.status).toBe(0);
+    const names = [...result.stdout.matchAll(/^- ([a-z-]+) \(/gm)].map((match) => match[1]);
+    expect(names).toEqual([
+      "api-docs",
+      "changelog",
+      "code-review",
+      "commit-messages",
+      "deploy-staging",
+      "incident-response",
+      "smoke-tests",
+      "sql-migrations",
+    ]);
+    expect(result.stdout).not.toMatch(/pdf-forms|flaky-test-triage|onboarding|release-notes/);
+    expect(result.stdout).toContain("Suggested skill: /skill <name>");
+  });
+
+  it("narrows, pages and fits a budget, and prints the whole view as JSON", () => {
+    const view = JSON.parse(cli("catalog", "--json", "--budget", "1200", "--format", "xml").stdout);
+    expect(Buffer.byteLength(view.text)).toBeLessThanOrEqual(1200);
+    expect(view).toMatchObject({
+      version: 1,
+      total: 8,
+      budgetLimited: true,
+      filtered: false,
+      matchMode: null,
+    });
+    expect(view.nextOffset).toBe(view.shown);
+    expect(view.text.startsWith("<available_skills>")).toBe(true);
+    const next = JSON.parse(
+      cli(
+        "catalog",
+        "--json",
+        "--budget",
+        "1200",
+        "--format",
+        "xml",
+        "--offset",
+        String(view.nextOffset),
+      ).stdout,
+    );
+    expect(next.rows[0].name).not.toBe(view.rows[0].name);
+    const query = JSON.parse(cli("catalog", "--json", "--query", "staging deploy").stdout);
+    expect(query).toMatchObject({
+      filtered: true,
+      matchMode: "all",
+      rows: [expect.objectContaining({ name: "deploy-staging", kind: "ready" })],
+    });
+  });
+
+  it.each([
+    [["catalog", "--budget", "lots"], /--budget needs a whole number/],
+    [["catalog", "--limit", "0"], /--limit needs a whole number of at least 1/],
+    [["catalog", "--format", "html"], /--format html is not a format/],
+  ])("refuses %j", (args, message) => {
+    const result = cli(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe("skillshelf show", () => {
+  it("shows every candidate for a name, best first, and why each lost", () => {
+    const result = cli("show", "commit-messages", "--json");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      version: 1,
+      name: "commit-messages",
+      description:
+        "Write clear commit messages in the Conventional Commits style. Use when committing, squashing or rewording commits.",
+      candidates: [
+        {
+          path: join(home, ".config/skillshelf/skills/commit-messages/SKILL.md"),
+          source: "skillshelf",
+          scope: "user",
+          precedence: 30,
+          trusted: true,
+          modelVisible: true,
+          reason: null,
+          explanation: null,
+        },
+        {
+          path: join(home, ".claude/skills/commit-messages/SKILL.md"),
+          source: "claude-code",
+          scope: "user",
+          precedence: 20,
+          trusted: false,
+          modelVisible: false,
+          reason: "trusted",
+          explanation: "a trusted copy wins over an untrusted one",
+        },
+      ],
+    });
+    expect(cli("show", "code-review").stdout).toMatchInlineSnapshot(`
+      "code-review: Review a diff against this project's rules - public API stability, error codes and tests. Use before opening or approving a pull request.
+
+      Candidates, best first:
+        1. .skillshelf/skills/code-review/SKILL.md
+           skillshelf/project, precedence 50, visible to the model; in use
+        2. ~/.config/skillshelf/skills/code-review/SKILL.md
+           skillshelf/user, precedence 30, visible to the model; lost: the winner's place has higher precedence
+      "
+    `);
+  });
+
+  it("shows a skill without rivals, and suggests names for an unknown one", () => {
+    expect(JSON.parse(cli("show", "pdf-forms", "--json").stdout).candidates).toHaveLength(1);
+    const unknown = cli("show", "deploy");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe(
+      'skillshelf: skill_unknown: no skill is named "deploy"; similar: deploy-staging, smoke-tests\n',
+    );
+    expect(cli("show").status).toBe(2);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Settle with `work`, unless `signal` aborts first (reject with its reason) or `timeoutMs` passes
+ * (reject with a timeout error). The timer never keeps the process alive.
+ */
+export function race<T>(
+  work: T | Promise<T>,
+  signal: AbortSignal,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => finish(() => reject(abortReason(signal)));
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(
+          () => finish(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`))),
+          timeoutMs,
+        )
+      : undefined;
+    timer?.unref?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    let done = false;
+    function finish(settle: () => void): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      settle();
+    }
+    Promise.resolve(work).then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(toError(error))),
+    );
+  });
+}
+
+/** The reason an aborted signal gives, as an `Error`. */
+export function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error(typeof reason === "string" ? reason : "the operation was aborted");
+  error.name = "AbortError";
+  return error;
+}
+
+/** Any thrown value as an `Error` with a safe message, even when inspecting it throws. */
+export function toError(value: unknown): Error {
+  try {
+    if (value instanceof Error) return value;
+    return new Error(
+      typeof value === "string" ? value : `non-error value thrown: ${String(value)}`,
+    );
+  } catch {
+    return new Error("non-error value thrown");
+  }
+}

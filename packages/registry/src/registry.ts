@@ -1,0 +1,423 @@
+import {
+  createDiagnostic,
+  type Diagnostic,
+  resolveEnvironment,
+  SkillshelfError,
+} from "@skillshelf/core";
+import { abortReason, race, toError } from "./_async.js";
+import { type Merge, mergeLayer, mergeLayers, type Offer } from "./_merge.js";
+import { candidateProblem, definitionProblem, SKILL_NAME, toSummary } from "./_validate.js";
+import type {
+  ProviderObservation,
+  ReadOptions,
+  RegistryChange,
+  RegistryConfig,
+  RegistryScope,
+  RegistrySnapshot,
+  SkillCandidate,
+  SkillDefinition,
+  SkillProvider,
+  SkillRegistry,
+} from "./types.js";
+
+/** The name of the built-in provider of runtime skills; no provider may take it. */
+export const RUNTIME_PROVIDER = "runtime";
+/** Rank of runtime skills unless they say otherwise: after project folders, before user folders. */
+export const RUNTIME_RANK = 250;
+
+interface ProviderRegistration {
+  readonly provider: SkillProvider;
+  readonly order: number;
+  readonly controller: AbortController;
+  live: boolean;
+}
+
+interface RuntimeRegistration {
+  readonly candidate: SkillCandidate;
+  readonly definition: SkillDefinition;
+  readonly order: number;
+}
+
+interface Layer {
+  readonly providers: Map<string, ProviderRegistration>;
+  readonly runtime: Map<string, RuntimeRegistration>;
+}
+
+interface Catalog {
+  readonly merge: Merge;
+  readonly complete: boolean;
+}
+
+/**
+ * Create a registry that merges skills from asynchronous providers and runtime registrations
+ * (DESIGN §7). Providers are listed concurrently and merged deterministically; duplicate names
+ * resolve by rank, then registration order, then each provider's own order, and a nearer scope's
+ * layer replaces a farther one outright. Completed catalogs are cached per cwd, scope chain and
+ * revision; every call takes an `AbortSignal`; a failing or hanging provider is contained and
+ * reported, never fatal; listeners cannot veto a change. All state lives in the returned object.
+ * @example
+ * const registry = createSkillRegistry();
+ * registry.registerProvider(createFilesystemProvider());
+ * const skills = await registry.list({ cwd: "/work/app" });
+ */
+export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry {
+  const cacheSize = config.cacheSize ?? 128;
+  if (!Number.isInteger(cacheSize) || cacheSize < 1)
+    throw new Error(`cacheSize must be a positive integer, not ${cacheSize}`);
+  const timeoutMs = config.providerTimeoutMs ?? 10_000;
+  const layers = new Map<string, Layer>();
+  const cache = new Map<string, Catalog>();
+  const listeners = new Set<(change: RegistryChange) => void | Promise<void>>();
+  let revision = 0;
+  let registrations = 0;
+  let runtimeRegistrations = 0;
+
+  const report = (diagnostic: Diagnostic): void => {
+    try {
+      config.onDiagnostic?.(diagnostic);
+    } catch {
+      // a failing logger must not break the registry
+    }
+  };
+
+  const changed = (type: RegistryChange["type"], name: string): void => {
+    revision += 1;
+    cache.clear();
+    const change: RegistryChange = { type, name, revision };
+    for (const listener of [...listeners]) {
+      const failed = (error: unknown) =>
+        report(
+          createDiagnostic(
+            "warning",
+            "listener_failed",
+            `a change listener failed: ${toError(error).message}`,
+            undefined,
+            { change: type },
+          ),
+        );
+      try {
+        Promise.resolve(listener(change)).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
+  };
+
+  const layerOf = (scope: RegistryScope | undefined): Layer => {
+    const id = scope?.id ?? "";
+    let layer = layers.get(id);
+    if (layer === undefined) {
+      layer = { providers: new Map(), runtime: new Map() };
+      layers.set(id, layer);
+    }
+    return layer;
+  };
+
+  const listProvider = async (
+    registration: ProviderRegistration,
+    cwd: string,
+    signal: AbortSignal,
+  ) => {
+    const { provider, order } = registration;
+    try {
+      const answer = await race(
+        provider.list({ cwd, signal }),
+        signal,
+        timeoutMs,
+        `provider "${provider.name}"`,
+      );
+      const observation: ProviderObservation = Array.isArray(answer)
+        ? { candidates: answer, complete: true }
+        : (answer as ProviderObservation);
+      if (!Array.isArray(observation?.candidates))
+        throw new Error("list returned neither candidates nor an observation");
+      const offers = observation.candidates.map((candidate, index): Offer => {
+        const problem = candidateProblem(candidate, provider.name);
+        if (problem !== undefined) throw new Error(`a candidate ${problem}`);
+        return {
+          candidate,
+          providerOrder: order,
+          index,
+          load: (callSignal) =>
+            race(
+              provider.get(candidate, { cwd, signal: callSignal }),
+              callSignal,
+              timeoutMs,
+              `provider "${provider.name}"`,
+            ),
+          invalidate: () => {
+            if (registration.live) changed("invalidated", provider.name);
+          },
+        };
+      });
+      return { offers, complete: observation.complete === true, diagnostics: [] as Diagnostic[] };
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      const diagnostic = createDiagnostic(
+        "warning",
+        "provider_failed",
+        `provider "${provider.name}" failed and was skipped: ${toError(error).message}`,
+        undefined,
+        { provider: provider.name },
+      );
+      return { offers: [] as Offer[], complete: false, diagnostics: [diagnostic] };
+    }
+  };
+
+  const collect = async (
+    chain: readonly string[],
+    cwd: string,
+    signal: AbortSignal,
+  ): Promise<Catalog> => {
+    const chainLayers = chain.flatMap((id) => layers.get(id) ?? []);
+    const listed = await Promise.all(
+      chainLayers.map((layer) =>
+        Promise.all(
+          [...layer.providers.values()].map((registration) =>
+            listProvider(registration, cwd, signal),
+          ),
+        ),
+      ),
+    );
+    const merges = chainLayers.map((layer, index) => {
+      const results = listed[index] ?? [];
+      const runtimeOffers = [...layer.runtime.values()].map(
+        (entry): Offer => ({
+          candidate: entry.candidate,
+          providerOrder: -1,
+          index: entry.order,
+          load: () => Promise.resolve(entry.definition),
+          invalidate: () => {},
+        }),
+      );
+      const merge = mergeLayer([...runtimeOffers, ...results.flatMap((result) => result.offers)]);
+      return {
+        ...merge,
+        diagnostics: [...results.flatMap((result) => result.diagnostics), ...merge.diagnostics],
+      };
+    });
+    const complete = listed.every((results) => results.every((result) => result.complete));
+    const merge = mergeLayers(merges);
+    for (const diagnostic of merge.diagnostics) report(diagnostic);
+    return { merge, complete };
+  };
+
+  const read = async (options: ReadOptions): Promise<Catalog> => {
+    const signal = options.signal ?? new AbortController().signal;
+    if (signal.aborted) throw abortReason(signal);
+    const cwd = resolveEnvironment({ cwd: options.cwd }).cwd;
+    const chain = scopeChain(options.scope);
+    const key = [cwd, ...chain].join("\0");
+    const cached = cache.get(key);
+    if (cached !== undefined) {
+      cache.delete(key);
+      cache.set(key, cached);
+      return cached;
+    }
+    let catalog: Catalog | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const started = revision;
+      catalog = await collect(chain, cwd, signal);
+      if (revision !== started) continue;
+      if (catalog.complete) {
+        cache.set(key, catalog);
+        if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+      }
+      return catalog;
+    }
+    // the registry changed during both attempts: answer, but neither cache it nor call it complete
+    return { ...(catalog as Catalog), complete: false };
+  };
+
+  const snapshot = async (options: ReadOptions = {}): Promise<RegistrySnapshot> => {
+    const { merge, complete } = await read(options);
+    const skills = [...merge.winners.values()]
+      .map((offer) => toSummary(offer.candidate))
+      .sort(byName);
+    const shadowed = [...merge.shadowed].sort(byName);
+    return { skills, complete, shadowed, diagnostics: merge.diagnostics };
+  };
+
+  return {
+    registerProvider(create, options = {}) {
+      const controller = new AbortController();
+      let registration: ProviderRegistration | undefined;
+      const control = {
+        signal: controller.signal,
+        invalidate: () => {
+          if (registration?.live === true) changed("invalidated", registration.provider.name);
+        },
+      };
+      const refuse = (code: string, message: string): never => {
+        controller.abort(new Error(`registration failed: ${message}`));
+        throw new SkillshelfError(code, message, {
+          hint: "give each provider a unique name and both list and get",
+        });
+      };
+      let provider: SkillProvider;
+      try {
+        provider = create(control);
+      } catch (error) {
+        controller.abort(toError(error));
+        throw error;
+      }
+      if (
+        typeof provider?.name !== "string" ||
+        provider.name === "" ||
+        typeof provider.list !== "function" ||
+        typeof provider.get !== "function"
+      ) {
+        refuse("provider_invalid", "a provider needs a name, list() and get()");
+      }
+      if (provider.name === RUNTIME_PROVIDER)
+        refuse("provider_reserved", `the provider name "${RUNTIME_PROVIDER}" is reserved`);
+      const layer = layerOf(options.scope);
+      if (layer.providers.has(provider.name))
+        refuse(
+          "provider_duplicate",
+          `a provider named "${provider.name}" is already registered in this layer`,
+        );
+      const live: ProviderRegistration = {
+        provider,
+        order: ++registrations,
+        controller,
+        live: true,
+      };
+      registration = live;
+      layer.providers.set(provider.name, live);
+      changed("provider-registered", provider.name);
+      return () => {
+        if (!live.live) return;
+        live.live = false;
+        layer.providers.delete(provider.name);
+        controller.abort(new Error("disposed"));
+        changed("provider-disposed", provider.name);
+      };
+    },
+
+    register(skill, options = {}) {
+      const definition: SkillDefinition = {
+        ...toSummary({
+          name: skill.name,
+          description: skill.description,
+          whenToUse: skill.whenToUse,
+          invocation: {
+            modelInvocable: skill.invocation?.modelInvocable ?? true,
+            userInvocable: skill.invocation?.userInvocable ?? true,
+          },
+          source: skill.source ?? RUNTIME_PROVIDER,
+          provider: RUNTIME_PROVIDER,
+          path: skill.path,
+          resourceBase: skill.resourceBase,
+        }),
+        content: skill.content,
+        ...(skill.metadata === undefined ? {} : { metadata: skill.metadata }),
+      };
+      const candidate: SkillCandidate = {
+        ...toSummary(definition),
+        rank: skill.rank ?? RUNTIME_RANK,
+        locator: definition,
+      };
+      const problem =
+        definitionProblem(definition, RUNTIME_PROVIDER) ??
+        candidateProblem(candidate, RUNTIME_PROVIDER);
+      if (problem !== undefined)
+        throw new SkillshelfError("skill_invalid", `runtime skill ${problem}`, {
+          hint: "use a kebab-case name, a description and content",
+        });
+      const layer = layerOf(options.scope);
+      if (layer.runtime.has(skill.name)) {
+        report(
+          createDiagnostic(
+            "warning",
+            "runtime_duplicate",
+            `runtime skill "${skill.name}" is already registered in this layer; the first registration stays`,
+            undefined,
+            { name: skill.name },
+          ),
+        );
+        return () => {};
+      }
+      const entry: RuntimeRegistration = { candidate, definition, order: ++runtimeRegistrations };
+      layer.runtime.set(skill.name, entry);
+      changed("runtime-registered", skill.name);
+      return () => {
+        if (layer.runtime.get(skill.name) !== entry) return;
+        layer.runtime.delete(skill.name);
+        changed("runtime-disposed", skill.name);
+      };
+    },
+
+    list: async (options) => [...(await snapshot(options)).skills],
+    snapshot,
+
+    async get(name, options = {}) {
+      if (!SKILL_NAME.test(name)) return undefined;
+      const signal = options.signal ?? new AbortController().signal;
+      const { merge } = await read(options);
+      // re-checked after selection, also when the catalog came from the cache
+      if (signal.aborted) throw abortReason(signal);
+      const offer = merge.winners.get(name);
+      if (offer === undefined) return undefined;
+      let definition: unknown;
+      try {
+        definition = await offer.load(signal);
+      } catch (error) {
+        if (signal.aborted) throw abortReason(signal);
+        report(
+          createDiagnostic(
+            "warning",
+            "provider_failed",
+            `provider "${offer.candidate.provider}" failed to load "${name}": ${toError(error).message}`,
+            undefined,
+            { provider: offer.candidate.provider },
+          ),
+        );
+        return undefined;
+      }
+      if (definition === undefined) return undefined;
+      const problem = definitionProblem(definition, offer.candidate.provider);
+      if (problem !== undefined) {
+        report(
+          createDiagnostic(
+            "warning",
+            "provider_failed",
+            `provider "${offer.candidate.provider}" returned a definition that ${problem}`,
+            undefined,
+            { provider: offer.candidate.provider },
+          ),
+        );
+        // a definition under another name means the provider's catalog is stale
+        if ((definition as SkillDefinition).name !== name) offer.invalidate();
+        return undefined;
+      }
+      if ((definition as SkillDefinition).name !== name) {
+        offer.invalidate();
+        return undefined;
+      }
+      return definition as SkillDefinition;
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
+// --- internal ---
+
+/** Code-point order of names, stable for equal names. */
+function byName(a: { readonly name: string }, b: { readonly name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Layer ids a read merges: the global layer, then the scope's ancestors from farthest to itself. */
+function scopeChain(scope: RegistryScope | undefined): string[] {
+  const ids: string[] = [];
+  for (let current = scope; current !== undefined; current = current.parent)
+    ids.unshift(current.id);
+  return ["", ...ids];
+}
