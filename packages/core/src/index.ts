@@ -29,7 +29,7 @@ export type { AnchoredRoot, LinkTarget } from "./links.js";
 export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
 export type { TextDocument } from "./read-file.js";
 export { readFileOfSize, readTextDocument } from "./read-file.js";
-export type { AgentFolderColumns, ResourceRoot, ResourceTrust } from "./roots.js";
+export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   agentRoot,
   defaultResourceRoots,
@@ -37,6 +37,7 @@ export {
   libraryRoot,
   packageRoot,
   ROOT_PRECEDENCE,
+  resourcePlace,
   withoutRepeatedRoots,
 } from "./roots.js";
 export type { DecodedText } from "./text.js";

@@ -27,6 +27,37 @@ export interface ResourceRoot {
   readonly containment?: string | undefined;
 }
 
+/** Where a loaded resource was found, and whether its content is trusted. */
+export interface ResourcePlace {
+  /** The file as discovered, under its root. */
+  readonly path: string;
+  /** The same file with every symlink resolved. */
+  readonly realPath: string;
+  readonly scope: Scope;
+  readonly source: ResourceSource;
+  readonly origin: string;
+  readonly precedence: number;
+  /** Only trusted content may reach a model. */
+  readonly trusted: boolean;
+}
+
+/** The place of a file found under a root. */
+export function resourcePlace(
+  root: ResourceRoot,
+  file: { readonly path: string; readonly realPath: string },
+  trustImports: boolean,
+): ResourcePlace {
+  return {
+    path: file.path,
+    realPath: file.realPath,
+    scope: root.scope,
+    source: root.source,
+    origin: root.origin,
+    precedence: root.precedence,
+    trusted: isTrustedRoot(root, trustImports),
+  };
+}
+
 /** Precedence of each kind of root; higher wins among equally trusted, equally owned resources. */
 export const ROOT_PRECEDENCE: {
   readonly package: 10;

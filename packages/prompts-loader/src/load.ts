@@ -2,8 +2,8 @@ import { resolveResourceCollisions } from "@skillshelf/collision";
 import {
   type Diagnostic,
   findMarkdownFiles,
-  isTrustedRoot,
   resolveEnvironment,
+  resourcePlace,
   sortDiagnostics,
 } from "@skillshelf/core";
 import { nameDiagnostic, readPromptFile } from "./_read.js";
@@ -33,7 +33,6 @@ export function loadPromptTemplates(
   for (const root of roots) {
     const walk = findMarkdownFiles(root, { recursive: true });
     diagnostics.push(...walk.diagnostics);
-    const trusted = isTrustedRoot(root, input.trustImports === true);
     for (const file of walk.files) {
       const name = file.relativePath.replace(/\.md$/i, "").replaceAll("/", ":");
       const { record, diagnostics: fileDiagnostics } = readPromptFile(file);
@@ -42,13 +41,7 @@ export function loadPromptTemplates(
       if (invalidName !== undefined) diagnostics.push(invalidName);
       candidates.push({
         name,
-        path: file.path,
-        realPath: file.realPath,
-        scope: root.scope,
-        source: root.source,
-        origin: root.origin,
-        precedence: root.precedence,
-        trusted,
+        ...resourcePlace(root, file, input.trustImports === true),
         ...record,
       });
     }

@@ -1,25 +1,11 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type {
-  Diagnostic,
-  EnvironmentInput,
-  ResourceRoot,
-  ResourceSource,
-  Scope,
-} from "@skillshelf/core";
+import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
 
-/** One loaded prompt template. */
-export interface PromptTemplate {
+/** One loaded prompt template. Only a trusted one expands unless the caller allows untrusted ones. */
+export interface PromptTemplate extends ResourcePlace {
   /** Root-relative path without `.md`, folders joined by `:` (`team/review.md` → `team:review`). */
   readonly name: string;
   readonly description: string;
-  readonly path: string;
-  readonly realPath: string;
-  readonly scope: Scope;
-  readonly source: ResourceSource;
-  readonly origin: string;
-  readonly precedence: number;
-  /** Only a trusted template expands without the caller allowing untrusted ones. */
-  readonly trusted: boolean;
   /** The body after any frontmatter; empty when unavailable. */
   readonly content: string;
   readonly argumentHint?: string;

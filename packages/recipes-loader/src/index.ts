@@ -13,5 +13,5 @@ export type {
   FleetContract,
   LoadRecipesInput,
   LoadRecipesResult,
-  ResourcePlace,
+  RecipePlace,
 } from "./types.js";

@@ -4,11 +4,11 @@ import {
   createDiagnostic,
   type Diagnostic,
   findMarkdownFiles,
-  isTrustedRoot,
   type MarkdownFile,
   type ResourceRoot,
   readTextDocument,
   resolveEnvironment,
+  resourcePlace,
   sortDiagnostics,
 } from "@skillshelf/core";
 import { parseFleetContract } from "./fleet.js";
@@ -20,7 +20,7 @@ import type {
   FleetContract,
   LoadRecipesInput,
   LoadRecipesResult,
-  ResourcePlace,
+  RecipePlace,
 } from "./types.js";
 
 /** Recipe and contract files over this many bytes are refused. */
@@ -85,12 +85,12 @@ export function loadFleetContracts(input: LoadRecipesInput = {}): LoadRecipesRes
 
 // --- internal ---
 
-function loadEach<T extends ResourcePlace & { readonly name: string }>(
+function loadEach<T extends RecipePlace & { readonly name: string }>(
   roots: readonly ResourceRoot[],
   input: LoadRecipesInput,
   load: (
     file: MarkdownFile,
-    place: ResourcePlace,
+    place: RecipePlace,
     diagnostics: Diagnostic[],
     root: ResourceRoot,
   ) => T | undefined,
@@ -100,17 +100,10 @@ function loadEach<T extends ResourcePlace & { readonly name: string }>(
   for (const root of roots) {
     const walk = findMarkdownFiles(root, { recursive: false });
     diagnostics.push(...walk.diagnostics);
-    const trusted = isTrustedRoot(root, input.trustImports === true);
     for (const file of walk.files) {
-      const place: ResourcePlace = {
+      const place: RecipePlace = {
         id: file.relativePath.replace(/\.md$/i, ""),
-        path: file.path,
-        realPath: file.realPath,
-        scope: root.scope,
-        source: root.source,
-        origin: root.origin,
-        precedence: root.precedence,
-        trusted,
+        ...resourcePlace(root, file, input.trustImports === true),
       };
       const item = load(file, place, diagnostics, root);
       if (item !== undefined) candidates.push(item);

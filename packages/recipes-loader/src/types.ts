@@ -1,33 +1,19 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type {
-  Diagnostic,
-  EnvironmentInput,
-  ResourceRoot,
-  ResourceSource,
-  Scope,
-} from "@skillshelf/core";
+import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
 import type { FleetContractFields } from "./fleet.js";
 import type { FleetPrerequisite } from "./prerequisites.js";
 import type { AgentRecipeFields } from "./recipe.js";
 
-/** Where a recipe or contract was found. */
-export interface ResourcePlace {
-  /** The file name without `.md`. */
+/** Where a recipe or contract was found, and its file name without `.md`. */
+export interface RecipePlace extends ResourcePlace {
   readonly id: string;
-  readonly path: string;
-  readonly realPath: string;
-  readonly scope: Scope;
-  readonly source: ResourceSource;
-  readonly origin: string;
-  readonly precedence: number;
-  readonly trusted: boolean;
 }
 
 /** A loaded agent recipe. */
-export interface AgentRecipe extends AgentRecipeFields, ResourcePlace {}
+export interface AgentRecipe extends AgentRecipeFields, RecipePlace {}
 
 /** A loaded fleet contract, with what it needs that is not defined beside it. */
-export interface FleetContract extends FleetContractFields, ResourcePlace {
+export interface FleetContract extends FleetContractFields, RecipePlace {
   readonly prerequisites: readonly FleetPrerequisite[];
 }
 

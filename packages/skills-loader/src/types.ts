@@ -1,11 +1,5 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type {
-  Diagnostic,
-  EnvironmentInput,
-  ResourceRoot,
-  ResourceSource,
-  Scope,
-} from "@skillshelf/core";
+import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
 import type { SkillCache } from "./cache.js";
 
 /** Provenance stamped into a skill's `skillshelf:` block (or, in the flat legacy form, at top level). */
@@ -21,23 +15,13 @@ export interface SkillProvenance {
 }
 
 /** One loaded skill. Bodies are not kept unless `includeBody` was asked for. */
-export interface Skill {
+export interface Skill extends ResourcePlace {
   readonly name: string;
   readonly description: string;
-  /** The skill file as discovered (under its root). */
-  readonly path: string;
-  /** The same file with every symlink resolved. */
-  readonly realPath: string;
   /** The folder holding the skill file: where its `references/`, `scripts/` and `assets/` live. */
   readonly baseDir: string;
   /** The folder name (or, for a loose file, the file name without `.md`) the name defaults to. */
   readonly pathSubject: string;
-  readonly scope: Scope;
-  readonly source: ResourceSource;
-  readonly origin: string;
-  readonly precedence: number;
-  /** Whether the content is trusted; only trusted skills can be shown to a model. */
-  readonly trusted: boolean;
   /** `disable-model-invocation: true`: only the operator can activate it. */
   readonly disableModelInvocation: boolean;
   /** sha256 of the file's bytes. */
