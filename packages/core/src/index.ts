@@ -4,6 +4,8 @@ export { AGENTS, agentRank } from "./agents.js";
 export { canonicalJson } from "./canonical-json.js";
 export type { ContainedPath } from "./containment.js";
 export { isInside, realpathOrUndefined, resolveContained } from "./containment.js";
+export type { CopyTreeOptions } from "./copy-tree.js";
+export { copyTree } from "./copy-tree.js";
 export { compareText, createDiagnostic, hasErrors, sortDiagnostics } from "./diagnostics.js";
 export { projectLibraryDir, resolveEnvironment, userLibraryDir } from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
@@ -27,6 +29,15 @@ export {
 } from "./lexical.js";
 export type { AnchoredRoot, LinkTarget } from "./links.js";
 export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
+export type { RequirementRef } from "./packages.js";
+export {
+  formatRequirementRef,
+  isPackageId,
+  isSemver,
+  MAX_PACKAGE_ID_LENGTH,
+  PACKAGE_KINDS,
+  parseRequirementRef,
+} from "./packages.js";
 export type { TextDocument } from "./read-file.js";
 export { readFileOfSize, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
@@ -42,11 +53,14 @@ export {
 } from "./roots.js";
 export type { DecodedText } from "./text.js";
 export { decodeText, detachText } from "./text.js";
+export type { TreeDigest } from "./tree-digest.js";
+export { digestTree } from "./tree-digest.js";
 export type {
   Diagnostic,
   Environment,
   EnvironmentInput,
   PackageKind,
+  PackageSource,
   ResourceKind,
   ResourceSource,
   Scope,

@@ -55,3 +55,19 @@ export type ResourceSource = "skillshelf" | "package" | "path" | (string & {});
 
 /** Sources Skillshelf owns: they beat loose discovery in other agents' folders on a name clash. */
 export const OWNED_SOURCES: readonly ResourceSource[] = ["skillshelf", "package", "path"];
+
+/**
+ * Where a package's files come from. `local` is a folder on this machine; `git` is a repository at
+ * any URL the `git` CLI accepts (https, ssh, `file://`, a local path or bare repository) with an
+ * optional ref (branch, tag or commit) and subfolder; `archive` is an HTTP(S) `.tar.gz` with an
+ * optional subfolder.
+ */
+export type PackageSource =
+  | { readonly type: "local"; readonly path: string }
+  | {
+      readonly type: "git";
+      readonly url: string;
+      readonly ref?: string | undefined;
+      readonly path?: string | undefined;
+    }
+  | { readonly type: "archive"; readonly url: string; readonly path?: string | undefined };

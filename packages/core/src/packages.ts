@@ -1,0 +1,60 @@
+import type { PackageKind } from "./types.js";
+
+/** Every package kind (a manifest's `kind`), `plugin` first as the default. */
+export const PACKAGE_KINDS: readonly PackageKind[] = [
+  "plugin",
+  "skill",
+  "agent",
+  "prompt",
+  "fleet",
+];
+
+/** Longest package id. */
+export const MAX_PACKAGE_ID_LENGTH = 64;
+
+const PACKAGE_ID = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
+const REQUIREMENT = /^(plugin|skill|agent|prompt|fleet):([a-z0-9][a-z0-9.-]*)$/;
+// SemVer 2.0.0, from the grammar at semver.org: no leading zeros, optional pre-release and build.
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+/**
+ * True for a valid package id: 1–64 characters of lowercase letters, digits, `.` and `-`, starting
+ * and ending with a letter or digit, with no `--` or `..`, and not `state.json` (the scope's state
+ * file lives beside the copies). An id is also the folder name of an installed copy.
+ */
+export function isPackageId(id: string): boolean {
+  return (
+    id.length <= MAX_PACKAGE_ID_LENGTH &&
+    PACKAGE_ID.test(id) &&
+    !id.includes("--") &&
+    !id.includes("..") &&
+    id !== "state.json"
+  );
+}
+
+/** A parsed requirement: the kind and id of the package another package needs. */
+export interface RequirementRef {
+  readonly kind: PackageKind;
+  readonly name: string;
+}
+
+/**
+ * Parse a typed requirement `kind:name` (`skill:pdf-tools`, `plugin:review`), or `undefined` when
+ * it is malformed. The name must also be a valid package id.
+ */
+export function parseRequirementRef(text: string): RequirementRef | undefined {
+  const match = REQUIREMENT.exec(text);
+  if (match === null || !isPackageId(match[2] as string)) return undefined;
+  return { kind: match[1] as PackageKind, name: match[2] as string };
+}
+
+/** The `kind:name` text of a requirement. */
+export function formatRequirementRef(ref: RequirementRef): string {
+  return `${ref.kind}:${ref.name}`;
+}
+
+/** True for an explicit SemVer 2.0.0 version (`1.2.3`, `1.0.0-rc.1+build.5`); ranges are not versions. */
+export function isSemver(version: string): boolean {
+  return SEMVER.test(version);
+}

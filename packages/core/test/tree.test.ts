@@ -1,0 +1,168 @@
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { copyTree, digestTree, isSkillshelfError } from "@skillshelf/core";
+import { link, type Tree, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+
+const PACKAGE: Tree = {
+  "plugin.json": '{"name":"demo","version":"1.0.0"}\n',
+  "skills/pdf/SKILL.md": "---\nname: pdf\ndescription: PDFs\n---\nbody\n",
+  "skills/pdf/scripts/run.sh": { content: "#!/bin/sh\necho hi\n", mode: 0o755 },
+  "skills/pdf/reference.md": "ref\n",
+  "skills/alias": link("pdf"),
+  "assets/empty": null,
+};
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    return isSkillshelfError(error) ? error.code : `not a SkillshelfError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe("digestTree", () => {
+  const base = () => digestTree(testdir(PACKAGE)).digest;
+
+  it("is a sha256 that counts files and bytes", () => {
+    const result = digestTree(testdir(PACKAGE));
+    expect(result.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.files).toBe(4);
+    expect(result.bytes).toBeGreaterThan(0);
+  });
+
+  it("is the same for the same tree anywhere, whatever its times and non-exec permission bits", () => {
+    const expected = base();
+    const root = testdir(PACKAGE);
+    utimesSync(join(root, "plugin.json"), new Date(0), new Date(0));
+    chmodSync(join(root, "skills/pdf/reference.md"), 0o600);
+    chmodSync(join(root, "skills/pdf/scripts/run.sh"), 0o700);
+    expect(digestTree(root).digest).toBe(expected);
+    const moved = join(testdir(), "elsewhere");
+    renameSync(root, moved);
+    expect(digestTree(moved).digest).toBe(expected);
+  });
+
+  it("does not depend on the order files were created in", () => {
+    const reversed = Object.fromEntries(Object.entries(PACKAGE).reverse());
+    expect(digestTree(testdir(reversed)).digest).toBe(base());
+  });
+
+  it.each<[string, (root: string) => void]>([
+    [
+      "renaming a file",
+      (root) => renameSync(join(root, "skills/pdf/reference.md"), join(root, "skills/pdf/ref.md")),
+    ],
+    ["renaming a folder", (root) => renameSync(join(root, "assets"), join(root, "asset"))],
+    ["changing a byte", (root) => writeFileSync(join(root, "skills/pdf/reference.md"), "reg\n")],
+    [
+      "setting the executable bit",
+      (root) => chmodSync(join(root, "skills/pdf/reference.md"), 0o755),
+    ],
+    [
+      "clearing the executable bit",
+      (root) => chmodSync(join(root, "skills/pdf/scripts/run.sh"), 0o644),
+    ],
+    [
+      "changing a link target",
+      (root) => {
+        rmSync(join(root, "skills/alias"));
+        symlinkSync("pdf/", join(root, "skills/alias"));
+      },
+    ],
+    ["adding an empty folder", (root) => mkdirSync(join(root, "assets/more"))],
+    ["removing an empty folder", (root) => rmSync(join(root, "assets/empty"), { recursive: true })],
+    ["adding an empty file", (root) => writeFileSync(join(root, "assets/empty/.keep"), "")],
+    [
+      "turning a file into a link to identical bytes",
+      (root) => {
+        rmSync(join(root, "skills/pdf/reference.md"));
+        symlinkSync("SKILL.md", join(root, "skills/pdf/reference.md"));
+      },
+    ],
+    [
+      "moving bytes between two files",
+      (root) => {
+        writeFileSync(join(root, "plugin.json"), '{"name":"demo","version":"1.0.0"}\nref\n');
+        writeFileSync(join(root, "skills/pdf/reference.md"), "");
+      },
+    ],
+  ])("changes when %s", (_name, change) => {
+    const root = testdir(PACKAGE);
+    change(root);
+    expect(digestTree(root).digest).not.toBe(base());
+  });
+
+  it.each<[string, Tree, string]>([
+    ["an absolute link", { "a.md": link("/etc/passwd") }, "tree_link_escape"],
+    [
+      "a relative link out of the tree",
+      { "sub/a.md": link("../../outside.md") },
+      "tree_link_escape",
+    ],
+    ["a link to the tree's parent", { up: link("..") }, "tree_link_escape"],
+  ])("refuses %s", (_name, tree, code) => {
+    expect(codeOf(() => digestTree(testdir(tree)))).toBe(code);
+  });
+
+  it("accepts a dangling link that stays inside the tree", () => {
+    expect(digestTree(testdir({ "a.md": link("missing.md") })).files).toBe(0);
+  });
+
+  it("refuses a FIFO", () => {
+    const root = testdir({ "a.md": "x" });
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    expect(codeOf(() => digestTree(root))).toBe("tree_special_file");
+  });
+
+  it("refuses a missing root, a file and a symlinked root", () => {
+    const root = testdir({ "a.md": "x", alias: link(".") });
+    expect(codeOf(() => digestTree(join(root, "absent")))).toBe("tree_missing");
+    expect(codeOf(() => digestTree(join(root, "a.md")))).toBe("tree_not_directory");
+    const other = testdir({ pkg: null });
+    symlinkSync(join(other, "pkg"), join(other, "linked"));
+    expect(codeOf(() => digestTree(join(other, "linked")))).toBe("tree_not_directory");
+  });
+});
+
+describe("copyTree", () => {
+  it("copies a tree so that its digest is unchanged", () => {
+    const from = testdir(PACKAGE);
+    const to = join(testdir(), "copy");
+    copyTree(from, to);
+    expect(digestTree(to).digest).toBe(digestTree(from).digest);
+  });
+
+  it("skips the named entries at every depth", () => {
+    const from = testdir({ "a.md": "x", ".git/HEAD": "ref", "sub/.git/HEAD": "ref" });
+    const to = join(testdir(), "copy");
+    copyTree(from, to, { skip: (name) => name === ".git" });
+    expect(readdirSync(to).sort()).toEqual(["a.md", "sub"]);
+    expect(readdirSync(join(to, "sub"))).toEqual([]);
+  });
+
+  it("leaves nothing behind when it refuses a tree", () => {
+    const from = testdir({ "a.md": "x", "z/escape": link("../../x") });
+    const parent = testdir();
+    expect(codeOf(() => copyTree(from, join(parent, "copy")))).toBe("tree_link_escape");
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("never writes into or removes a destination that already exists", () => {
+    const from = testdir({ "a.md": "x" });
+    const existing = testdir({ "mine.md": "keep" });
+    expect(() => copyTree(from, existing)).toThrow(/EEXIST/);
+    expect(readdirSync(existing)).toEqual(["mine.md"]);
+  });
+});
