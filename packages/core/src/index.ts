@@ -51,6 +51,8 @@ export {
   resourcePlace,
   withoutRepeatedRoots,
 } from "./roots.js";
+export type { SchemaIssue } from "./schema-issues.js";
+export { schemaDiagnostics } from "./schema-issues.js";
 export type { DecodedText } from "./text.js";
 export { decodeText, detachText } from "./text.js";
 export type { TreeDigest } from "./tree-digest.js";

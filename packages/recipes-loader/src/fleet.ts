@@ -1,6 +1,11 @@
-import { createDiagnostic, type Diagnostic, hasErrors, parseFrontmatter } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+  parseFrontmatter,
+  schemaDiagnostics,
+} from "@skillshelf/core";
 import { z } from "zod";
-import { schemaDiagnostics } from "./_zod.js";
 
 /** Fleet contract versions this reader understands; a newer contract is refused, not guessed at. */
 export const SUPPORTED_FLEET_VERSIONS: readonly number[] = [1];

@@ -1,6 +1,12 @@
-import { createDiagnostic, type Diagnostic, hasErrors, parseFrontmatter } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+  parseFrontmatter,
+  schemaDiagnostics,
+} from "@skillshelf/core";
 import { z } from "zod";
-import { nameList, schemaDiagnostics } from "./_zod.js";
+import { nameList } from "./_name-list.js";
 
 const names = z.preprocess(nameList, z.array(z.string().min(1)));
 

@@ -1,13 +1,21 @@
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import type { z } from "zod";
+import { createDiagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./types.js";
+
+/** The parts of a schema validation issue (zod's shape) that `schemaDiagnostics` reads. */
+export interface SchemaIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly keys?: readonly string[];
+}
 
 /**
- * Map zod issues to our diagnostics: a key zod does not know is `key_unknown`, a required key
+ * Map schema issues (zod's) to our diagnostics: a key zod does not know is `key_unknown`, a required key
  * that is absent is `key_missing`, anything else is `field_invalid`; each names the key by its
  * path (`steps[1].agent`).
  */
 export function schemaDiagnostics(
-  issues: readonly z.core.$ZodIssue[],
+  issues: readonly SchemaIssue[],
   input: unknown,
   path: string,
   what: string,
@@ -16,7 +24,7 @@ export function schemaDiagnostics(
   for (const issue of issues) {
     const at = keyPath(issue.path);
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
+      for (const key of issue.keys ?? []) {
         const full = at === "" ? key : `${at}.${key}`;
         diagnostics.push(
           createDiagnostic(
@@ -51,15 +59,6 @@ export function schemaDiagnostics(
     }
   }
   return diagnostics;
-}
-
-/** A YAML list of strings, or one comma-separated string, as a list of trimmed names. */
-export function nameList(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  return value
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
 }
 
 // --- internal ---
