@@ -3,6 +3,8 @@ export interface SkillshelfErrorOptions {
   readonly hint?: string | undefined;
   readonly cause?: unknown;
   readonly path?: string | undefined;
+  /** Facts a program may act on, for example the `fact`, `expected` and `observed` of a stale plan. */
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -13,6 +15,7 @@ export class SkillshelfError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
   readonly path: string | undefined;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: string, message: string, options: SkillshelfErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -20,6 +23,7 @@ export class SkillshelfError extends Error {
     this.code = code;
     this.hint = options.hint;
     this.path = options.path;
+    this.details = options.details;
   }
 }
 

@@ -8,5 +8,7 @@ export {
 } from "./corpus.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
+export type { PackageTreeOptions } from "./packages.js";
+export { packageTree } from "./packages.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
 export { link, testdir, writeTree } from "./testdir.js";

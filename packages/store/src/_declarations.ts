@@ -1,0 +1,181 @@
+import { posix } from "node:path";
+import { createDiagnostic, type Diagnostic, type PackageKind } from "@skillshelf/core";
+import type { ExtensionInput } from "./_manifest-schema.js";
+import { invalidPath, normalizeManifestPath } from "./_paths.js";
+import type { PackageComponent, PackageResourceFolder, ResourceFolderKind } from "./types.js";
+
+/** The package-level declarations of a manifest, checked without touching the disk. */
+export interface Declarations {
+  readonly kind: PackageKind;
+  readonly requires: readonly string[];
+  readonly resources: readonly PackageResourceFolder[];
+  readonly components: readonly PackageComponent[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const FOLDER_OF: Readonly<Record<string, ResourceFolderKind>> = {
+  skill: "skills",
+  prompt: "prompts",
+  agent: "agents",
+  fleet: "fleets",
+};
+
+/**
+ * Check `extensions.skillshelf` (absent: a plain `plugin`): resource folders are contained
+ * relative paths, the skills folder is `skills` (or `.` for a skill package); components have
+ * unique `kind:id`s, contained paths inside their kind's folder (a skill component names a
+ * `SKILL.md`), and `requires` that name other components without a cycle; a single-resource
+ * package (`skill`, `prompt`, `agent`, `fleet`) declares exactly one component of its kind and
+ * only that kind's folder. `hasSkillsFolder` auto-declares a top-level `skills/`.
+ */
+export function checkDeclarations(
+  extension: ExtensionInput | undefined,
+  options: { readonly manifestPath: string; readonly hasSkillsFolder: boolean },
+): Declarations {
+  const { manifestPath } = options;
+  const kind = (extension?.kind ?? "plugin") as PackageKind;
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: string, message: string, details?: Record<string, unknown>) =>
+    diagnostics.push(createDiagnostic("error", code, message, manifestPath, details));
+
+  const resources: PackageResourceFolder[] = [];
+  for (const [folderKind, value] of Object.entries(extension?.resources ?? {})) {
+    if (value === undefined) continue;
+    const key = `extensions.skillshelf.resources.${folderKind}`;
+    const path = normalizeManifestPath(value);
+    if (path === undefined || (path === "." && !(folderKind === "skills" && kind === "skill"))) {
+      diagnostics.push(invalidPath(manifestPath, key, value));
+      continue;
+    }
+    if (folderKind === "skills" && path !== "skills" && path !== ".")
+      error(
+        "skills_root",
+        `"${key}" is ${value}; skills must live in the package's top-level skills/ folder (or "." for a skill package) so every agent finds them`,
+        { key, value },
+      );
+    resources.push({ kind: folderKind as ResourceFolderKind, path });
+  }
+  if (options.hasSkillsFolder && !resources.some((folder) => folder.kind === "skills"))
+    resources.push({ kind: "skills", path: "skills" });
+
+  const components = checkComponents(
+    extension?.components ?? [],
+    resources,
+    error,
+    manifestPath,
+    diagnostics,
+  );
+  if (kind !== "plugin") checkSingleResource(kind, resources, components, error);
+  return { kind, requires: extension?.requires ?? [], resources, components, diagnostics };
+}
+
+// --- internal ---
+
+type Report = (code: string, message: string, details?: Record<string, unknown>) => void;
+
+function checkComponents(
+  declared: NonNullable<ExtensionInput["components"]>,
+  resources: readonly PackageResourceFolder[],
+  error: Report,
+  manifestPath: string,
+  diagnostics: Diagnostic[],
+): PackageComponent[] {
+  const components: PackageComponent[] = [];
+  const seen = new Set<string>();
+  declared.forEach((entry, index) => {
+    const key = `extensions.skillshelf.components[${index}]`;
+    const ref = `${entry.kind}:${entry.id}`;
+    if (seen.has(ref))
+      error("component_duplicate", `${key} repeats component ${ref}`, { key, ref });
+    seen.add(ref);
+    const path = normalizeManifestPath(entry.path);
+    if (path === undefined || path === ".") {
+      diagnostics.push(invalidPath(manifestPath, `${key}.path`, entry.path));
+      return;
+    }
+    const folderKind = FOLDER_OF[entry.kind];
+    if (folderKind !== undefined) {
+      const folder = resources.find((resource) => resource.kind === folderKind);
+      if (folder === undefined || !insideFolder(folder.path, path))
+        error(
+          "component_outside_root",
+          `${key} (${ref}) is at ${path}, outside the package's ${folderKind} folder; loaders would never find it`,
+          { key, ref, path },
+        );
+    }
+    if (entry.kind === "skill" && posix.basename(path) !== "SKILL.md")
+      error("component_not_skill_file", `${key} (${ref}) must name a SKILL.md file, not ${path}`, {
+        key,
+        ref,
+        path,
+      });
+    const requires = entry.requires ?? [];
+    if (new Set(requires).size !== requires.length)
+      error("component_requires_duplicate", `${key} (${ref}) lists a requirement twice`, {
+        key,
+        ref,
+      });
+    components.push({ kind: entry.kind, id: entry.id, path, requires });
+  });
+  checkComponentRequires(components, error);
+  return components;
+}
+
+function insideFolder(folder: string, path: string): boolean {
+  return folder === "." || path.startsWith(`${folder}/`);
+}
+
+function checkComponentRequires(components: readonly PackageComponent[], error: Report): void {
+  const byRef = new Map(
+    components.map((component) => [`${component.kind}:${component.id}`, component]),
+  );
+  for (const [ref, component] of byRef)
+    for (const needed of component.requires)
+      if (!byRef.has(needed))
+        error(
+          "component_requires_unknown",
+          `component ${ref} requires ${needed}, which the manifest does not declare`,
+          { ref, requires: needed },
+        );
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (ref: string, trail: readonly string[]): void => {
+    if (state.get(ref) === "done") return;
+    if (state.get(ref) === "visiting") {
+      const cycle = [...trail.slice(trail.indexOf(ref)), ref];
+      error("component_cycle", `components require each other in a cycle: ${cycle.join(" -> ")}`, {
+        cycle,
+      });
+      return;
+    }
+    state.set(ref, "visiting");
+    for (const needed of byRef.get(ref)?.requires ?? [])
+      if (byRef.has(needed)) visit(needed, [...trail, ref]);
+    state.set(ref, "done");
+  };
+  for (const ref of byRef.keys()) visit(ref, []);
+}
+
+function checkSingleResource(
+  kind: PackageKind,
+  resources: readonly PackageResourceFolder[],
+  components: readonly PackageComponent[],
+  error: Report,
+): void {
+  const own = components.filter((component) => component.kind === kind);
+  if (own.length !== 1)
+    error(
+      "package_shape",
+      `a ${kind} package declares exactly one ${kind} component; this one declares ${own.length}`,
+      { kind, count: own.length },
+    );
+  const folder = FOLDER_OF[kind];
+  const others = resources
+    .filter((resource) => resource.kind !== folder)
+    .map((resource) => resource.kind);
+  if (others.length > 0)
+    error(
+      "package_shape",
+      `a ${kind} package declares only its ${folder} folder; remove ${others.join(", ")} or make it a plugin`,
+      { kind, folders: others },
+    );
+}

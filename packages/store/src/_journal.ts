@@ -1,0 +1,207 @@
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import {
+  canonicalJson,
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  isPackageId,
+} from "@skillshelf/core";
+import { siblingName, syncFolder, writeFileAtomic } from "./_atomic.js";
+import type { FaultHook } from "./_faults.js";
+import type { InstallRecord, ScopeState } from "./types.js";
+
+/**
+ * What a tree-moving writer intends, written before it moves anything. The commit point is the
+ * `state.json` rename: a journal whose `after` record is in the state is committed, any other is
+ * not, and the tree that counts is found from the journal until the next writer settles it.
+ */
+export interface Journal {
+  readonly version: 1;
+  readonly id: string;
+  readonly operation: "install" | "remove";
+  readonly pid: number;
+  readonly before: InstallRecord | null;
+  readonly after: InstallRecord | null;
+  /** Sibling name the existing tree moves to, `null` when there was no tree. */
+  readonly backup: string | null;
+  /** Sibling name of the staged tree (installs only). */
+  readonly staging: string | null;
+}
+
+const JOURNAL = /^\.(.+)\.journal\.json$/;
+const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-\d+-[0-9a-f]+$/;
+
+/** The journal file of a copy. */
+export function journalPath(dir: string, id: string): string {
+  return join(dir, `.${id}.journal.json`);
+}
+
+/** Write a copy's journal durably. */
+export function writeJournal(dir: string, journal: Journal, fault: FaultHook): void {
+  writeFileAtomic({
+    path: journalPath(dir, journal.id),
+    text: `${JSON.stringify(journal, null, 2)}\n`,
+    expected: undefined,
+    fault,
+    point: "journal-temporary-written",
+  });
+}
+
+/** Every journal in a scope's `packages/` folder; an unreadable journal is reported and skipped. */
+export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string, Journal> {
+  const journals = new Map<string, Journal>();
+  for (const name of listDotEntries(dir)) {
+    const id = JOURNAL.exec(name)?.[1];
+    if (id === undefined || !isPackageId(id)) continue;
+    const path = join(dir, name);
+    try {
+      const journal = JSON.parse(readFileSync(path, "utf8")) as Journal;
+      if (journal.version === 1 && journal.id === id) {
+        journals.set(id, journal);
+        continue;
+      }
+    } catch {
+      // reported below, like any journal this reader cannot use
+    }
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "journal_unreadable",
+        `${path} is not a journal this version can read; move it aside once the copy is checked`,
+        path,
+      ),
+    );
+  }
+  return journals;
+}
+
+/** True when the journal's intended record is what the state now says: its operation committed. */
+export function isCommitted(journal: Journal, state: ScopeState): boolean {
+  return canonicalJson(state.installed[journal.id] ?? null) === canonicalJson(journal.after);
+}
+
+/**
+ * Where the tree that counts for a copy is, given its journal: the copy's own folder unless an
+ * uncommitted operation has moved the old tree aside (then the moved tree) or put an uncommitted
+ * new tree in place of nothing (then there is none).
+ */
+export function journaledTreeDir(
+  dir: string,
+  journal: Journal,
+  state: ScopeState,
+): string | undefined {
+  const target = join(dir, journal.id);
+  if (isCommitted(journal, state)) return journal.after === null ? undefined : target;
+  if (journal.backup !== null && existsSync(join(dir, journal.backup)))
+    return join(dir, journal.backup);
+  return journal.backup === null ? undefined : target;
+}
+
+/**
+ * Settle what earlier writers left (call holding the scope lock, after reading a valid state):
+ * finish committed journals, roll back uncommitted ones, remove staging folders, temporary files
+ * and discarded trees. A moved-aside tree whose bytes differ from its record is kept and reported.
+ */
+export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const journal of readJournals(dir, diagnostics).values()) {
+    const target = join(dir, journal.id);
+    const backup = journal.backup === null ? undefined : join(dir, journal.backup);
+    const backupExists = backup !== undefined && existsSync(backup);
+    if (isCommitted(journal, state)) {
+      if (backupExists) {
+        const kept = keepIfChanged(dir, journal.id, backup, journal.before);
+        if (kept !== undefined) diagnostics.push(backupKept(kept, journal.id));
+      }
+    } else {
+      if (existsSync(target) && (backupExists || journal.backup === null)) {
+        const kept = keepIfChanged(dir, journal.id, target, journal.after);
+        if (kept !== undefined) diagnostics.push(backupKept(kept, journal.id));
+      }
+      if (backupExists) renameSync(backup, target);
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "operation_rolled_back",
+          `an interrupted ${journal.operation} of ${journal.id} (process ${journal.pid}) was rolled back; the copy is as it was before`,
+          target,
+          { id: journal.id, operation: journal.operation },
+        ),
+      );
+    }
+    rmSync(journalPath(dir, journal.id), { force: true });
+  }
+  for (const name of listDotEntries(dir)) {
+    const match = LEFTOVER.exec(name);
+    if (match === null) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    if (match[2] !== "discard")
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "leftover_removed",
+          `removed ${name}, left by an interrupted operation`,
+          join(dir, name),
+          { kind: match[2] },
+        ),
+      );
+  }
+  syncFolder(dir);
+  return diagnostics;
+}
+
+/**
+ * Delete the tree at `path` if it matches `record`; otherwise move it to a `.<id>.backup-…`
+ * sibling (unless it already is one) and return where it is kept.
+ */
+export function keepIfChanged(
+  dir: string,
+  id: string,
+  path: string,
+  record: InstallRecord | null,
+): string | undefined {
+  if (record !== null && digestOrUndefined(path) === record.contentDigest) {
+    discardTree(dir, id, path);
+    return undefined;
+  }
+  if (/\.(backup|removed)-\d+-[0-9a-f]+$/.test(path)) return path;
+  const kept = join(dir, siblingName(id, "backup"));
+  renameSync(path, kept);
+  return kept;
+}
+
+/** Remove a tree: renamed aside first, so an interrupted removal is recognisable leftover. */
+export function discardTree(dir: string, id: string, path: string): void {
+  const aside = join(dir, siblingName(id, "discard"));
+  renameSync(path, aside);
+  rmSync(aside, { recursive: true, force: true });
+}
+
+// --- internal ---
+
+function backupKept(path: string, id: string): Diagnostic {
+  return createDiagnostic(
+    "warning",
+    "backup_kept",
+    `kept ${path}: its files differed from what was installed for ${id}; delete it once you have what you need from it`,
+    path,
+    { id },
+  );
+}
+
+function digestOrUndefined(path: string): string | undefined {
+  try {
+    return digestTree(path).digest;
+  } catch {
+    return undefined;
+  }
+}
+
+function listDotEntries(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.startsWith("."));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,111 @@
+import { isPackageId, isSemver, PACKAGE_KINDS, parseRequirementRef } from "@skillshelf/core";
+import { z } from "zod";
+
+/** The Agent Plugins schema our `plugin.json` follows, when a manifest names one. */
+export const AGENT_PLUGINS_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+
+/** The namespace of our declarations under `extensions`. */
+export const EXTENSION_KEY = "skillshelf";
+
+export const COMPONENT_KINDS: readonly [
+  "skill",
+  "prompt",
+  "agent",
+  "fleet",
+  "script",
+  "resource",
+  "tool",
+] = ["skill", "prompt", "agent", "fleet", "script", "resource", "tool"] as const;
+
+const packageId = z
+  .string()
+  .refine(
+    isPackageId,
+    "must be a package id: 1-64 lowercase letters, digits, '.' and '-', starting and ending with a letter or digit, no '--' or '..'",
+  );
+
+const requirement = z
+  .string()
+  .refine(
+    (text) => parseRequirementRef(text) !== undefined,
+    "must be a typed ref kind:name, kind one of plugin, skill, agent, prompt, fleet",
+  );
+
+const component = z.strictObject({
+  kind: z.enum(COMPONENT_KINDS),
+  id: z
+    .string()
+    .max(80)
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, "must be lowercase letters, digits, '.', '_' and '-'"),
+  path: z.string().min(1),
+  requires: z.array(z.string()).optional(),
+});
+
+const extension: z.ZodType<ExtensionInput> = z.strictObject({
+  manifestVersion: z.literal(1, "must be 1, the manifest version this reader supports"),
+  kind: z.enum(PACKAGE_KINDS as [string, ...string[]]).optional(),
+  requires: z.array(requirement).optional(),
+  resources: z
+    .strictObject({
+      skills: z.string().min(1).optional(),
+      prompts: z.string().min(1).optional(),
+      agents: z.string().min(1).optional(),
+      fleets: z.string().min(1).optional(),
+    })
+    .optional(),
+  components: z.array(component).max(1024).optional(),
+});
+
+/** Our `plugin.json`: the Agent Plugins shape, our declarations under `extensions.skillshelf`. */
+export const manifestSchema: z.ZodType<ManifestInput> = z.strictObject({
+  $schema: z.literal(AGENT_PLUGINS_SCHEMA).optional(),
+  name: packageId,
+  version: z.string().refine(isSemver, "must be an explicit SemVer version such as 1.0.0"),
+  description: z.string().optional(),
+  homepage: z.string().optional(),
+  repository: z.union([z.string(), z.looseObject({ url: z.string() })]).optional(),
+  license: z.string().optional(),
+  author: z
+    .strictObject({
+      name: z.string().optional(),
+      email: z.string().optional(),
+      url: z.string().optional(),
+    })
+    .optional(),
+  keywords: z.array(z.string()).optional(),
+  extensions: z
+    .looseObject({ [EXTENSION_KEY]: extension.optional() })
+    .refine(
+      (extensions) =>
+        Object.values(extensions).every((value) => typeof value === "object" && value !== null),
+      "must map each namespace to an object",
+    )
+    .optional(),
+});
+
+/** `extensions.skillshelf` as the schema accepts it. */
+export interface ExtensionInput {
+  readonly manifestVersion: 1;
+  readonly kind?: string | undefined;
+  readonly requires?: string[] | undefined;
+  readonly resources?:
+    | { [K in "skills" | "prompts" | "agents" | "fleets"]?: string | undefined }
+    | undefined;
+  readonly components?:
+    | Array<{
+        kind: (typeof COMPONENT_KINDS)[number];
+        id: string;
+        path: string;
+        requires?: string[] | undefined;
+      }>
+    | undefined;
+}
+
+/** `plugin.json` as the schema accepts it (descriptive keys this reader does not use are left out). */
+export interface ManifestInput {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string | undefined;
+  readonly license?: string | undefined;
+  readonly extensions?: { readonly [EXTENSION_KEY]?: ExtensionInput | undefined } | undefined;
+}

@@ -1,0 +1,175 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  type Environment,
+  errnoCode,
+  isPackageId,
+  isSkillshelfError,
+} from "@skillshelf/core";
+import { journaledTreeDir, readJournals } from "./_journal.js";
+import { readPackageManifest } from "./manifest.js";
+import { packagesDir } from "./scopes.js";
+import { readScopeState } from "./state.js";
+import type { InstallRecord, PackageManifest, PackageScope } from "./types.js";
+
+/** One copy as read from disk, before precedence is decided. */
+export interface ObservedCopy {
+  readonly id: string;
+  readonly scope: PackageScope;
+  readonly dir: string;
+  readonly manifest: PackageManifest | undefined;
+  readonly record: InstallRecord | undefined;
+  readonly observedDigest: string | undefined;
+  readonly enabled: boolean;
+  /** Tree present, manifest valid and naming this id, record present and matching both. */
+  readonly valid: boolean;
+  readonly damaged: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A scope as read from disk. */
+export interface ObservedScope {
+  readonly scope: PackageScope;
+  readonly copies: readonly ObservedCopy[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Read one scope: its state, journals and every copy (each tree digested once). Copies are the
+ * recorded ids plus any id-named folder; a folder an uncommitted install put in place of nothing
+ * is not a copy yet. An unreadable state makes every copy invalid. `only` limits the copies read
+ * to one id.
+ */
+export function observeScope(
+  environment: Environment,
+  scope: PackageScope,
+  only?: string,
+): ObservedScope {
+  const dir = packagesDir(environment, scope);
+  const diagnostics: Diagnostic[] = [];
+  const stateResult = readScopeState(environment, scope);
+  if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
+  const state = stateResult.ok ? stateResult.state : undefined;
+  const journals = readJournals(dir, diagnostics);
+  const ids = new Set([...folderIds(dir), ...Object.keys(state?.installed ?? {})]);
+  const copies: ObservedCopy[] = [];
+  for (const id of [...ids].sort()) {
+    if (only !== undefined && id !== only) continue;
+    const journal = journals.get(id);
+    let treeDir: string | undefined = join(dir, id);
+    if (journal !== undefined && state !== undefined) {
+      treeDir = journaledTreeDir(dir, journal, state);
+      diagnostics.push(
+        createDiagnostic(
+          "info",
+          "operation_pending",
+          `an ${journal.operation} of ${id} has not been settled; the next operation in this scope settles it`,
+          join(dir, id),
+          { id },
+        ),
+      );
+      if (treeDir === undefined && state.installed[id] === undefined) continue;
+    }
+    copies.push(
+      observeCopy({
+        id,
+        scope,
+        dir: join(dir, id),
+        treeDir,
+        record: state?.installed[id],
+        enabled: state !== undefined && !state.disabled.includes(id),
+        stateReadable: state !== undefined,
+      }),
+    );
+  }
+  return { scope, copies, diagnostics };
+}
+
+// --- internal ---
+
+function observeCopy(input: {
+  id: string;
+  scope: PackageScope;
+  dir: string;
+  treeDir: string | undefined;
+  record: InstallRecord | undefined;
+  enabled: boolean;
+  stateReadable: boolean;
+}): ObservedCopy {
+  const { id, scope, dir, treeDir, record, enabled, stateReadable } = input;
+  const diagnostics: Diagnostic[] = [];
+  const problem = (code: string, message: string) =>
+    diagnostics.push(createDiagnostic("error", code, message, dir, { id, scope }));
+  let manifest: PackageManifest | undefined;
+  let observedDigest: string | undefined;
+  if (treeDir === undefined || !existsSync(treeDir)) {
+    problem(
+      "copy_missing",
+      `${scope} copy of ${id} is recorded but its folder is gone; reinstall or remove it`,
+    );
+  } else {
+    const read = readPackageManifest(treeDir);
+    diagnostics.push(...read.diagnostics);
+    manifest = read.manifest;
+    if (manifest !== undefined && manifest.id !== id)
+      problem(
+        "id_mismatch",
+        `the manifest in ${treeDir} names "${manifest.id}", not "${id}"; a copy's folder must be named after its package`,
+      );
+    try {
+      observedDigest = digestTree(treeDir).digest;
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      problem(error.code, error.message);
+    }
+  }
+  if (!stateReadable)
+    problem(
+      "state_unreadable",
+      `the ${scope} scope's state.json cannot be read, so the copy of ${id} cannot be trusted`,
+    );
+  else if (record === undefined)
+    problem(
+      "copy_unrecorded",
+      `${dir} has no install record; install the package properly or remove the folder`,
+    );
+  const damaged =
+    record !== undefined && observedDigest !== undefined && observedDigest !== record.contentDigest;
+  if (damaged)
+    problem(
+      "content_drift",
+      `the files of ${id} changed since it was installed (content drift); reinstall it, or update to keep your edits in a backup`,
+    );
+  if (record !== undefined && manifest !== undefined && record.kind !== manifest.kind)
+    problem(
+      "kind_mismatch",
+      `${id} was installed as a ${record.kind} package but its manifest says ${manifest.kind}`,
+    );
+  const valid = !diagnostics.some((diagnostic) => diagnostic.severity === "error");
+  return {
+    id,
+    scope,
+    dir: treeDir ?? dir,
+    manifest,
+    record,
+    observedDigest,
+    enabled,
+    valid,
+    damaged,
+    diagnostics,
+  };
+}
+
+function folderIds(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
+      .map((entry) => entry.name);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return [];
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { lstatSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
+import { createDiagnostic, type Diagnostic, isInside, realpathOrUndefined } from "@skillshelf/core";
+
+/**
+ * A manifest path made canonical: relative, `/` separated, no `./` prefix or trailing `/`, `.` for
+ * the package folder itself. `undefined` when it is absolute, holds a backslash or climbs out with
+ * `..`.
+ */
+export function normalizeManifestPath(text: string): string | undefined {
+  if (text.includes("\\") || text.startsWith("/") || /^[A-Za-z]:/.test(text)) return undefined;
+  const normalized = posix.normalize(text).replace(/\/+$/, "");
+  if (normalized === ".." || normalized.startsWith("../")) return undefined;
+  return normalized === "" ? "." : normalized;
+}
+
+/** The `path_invalid` error for a manifest path that is not a contained relative path. */
+export function invalidPath(manifestPath: string, key: string, value: string): Diagnostic {
+  return createDiagnostic(
+    "error",
+    "path_invalid",
+    `"${key}" is ${JSON.stringify(value)}; package paths must be relative, use '/', and stay inside the package`,
+    manifestPath,
+    { key, value },
+  );
+}
+
+/**
+ * Check that `relative` exists inside the package folder `dir` as a `want` (file or folder), also
+ * after resolving symlinks; returns the finding, or `undefined` when it is fine.
+ */
+export function checkContained(options: {
+  readonly dir: string;
+  readonly dirReal: string;
+  readonly relative: string;
+  readonly want: "file" | "folder";
+  readonly key: string;
+  readonly manifestPath: string;
+}): Diagnostic | undefined {
+  const { dir, dirReal, relative, want, key, manifestPath } = options;
+  const path = join(dir, relative);
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined)
+    return createDiagnostic(
+      "error",
+      "path_missing",
+      `"${key}" names ${relative}, which does not exist in the package`,
+      manifestPath,
+      { key, value: relative },
+    );
+  const real = realpathOrUndefined(path);
+  if (real === undefined || !isInside(dirReal, real))
+    return createDiagnostic(
+      "error",
+      "path_escape",
+      `"${key}" names ${relative}, which leads outside the package through a symbolic link`,
+      manifestPath,
+      { key, value: relative, ...(real === undefined ? {} : { realPath: real }) },
+    );
+  const stats = statSync(real);
+  if (want === "file" ? !stats.isFile() : !stats.isDirectory())
+    return createDiagnostic(
+      "error",
+      "path_kind",
+      `"${key}" names ${relative}, which is not a ${want}`,
+      manifestPath,
+      { key, value: relative },
+    );
+  return undefined;
+}

@@ -1,0 +1,50 @@
+import { isPackageId, isSemver, PACKAGE_KINDS } from "@skillshelf/core";
+import { z } from "zod";
+import type { ScopeState } from "./types.js";
+
+const packageId = z.string().refine(isPackageId, "must be a package id");
+const text = z.string().min(1);
+
+const source = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("local"), path: text }),
+  z.strictObject({
+    type: z.literal("git"),
+    url: text,
+    ref: text.optional(),
+    path: text.optional(),
+  }),
+  z.strictObject({ type: z.literal("archive"), url: text, path: text.optional() }),
+]);
+
+const record = z
+  .strictObject({
+    kind: z.enum(PACKAGE_KINDS as [string, ...string[]]),
+    version: z.string().refine(isSemver, "must be SemVer").optional(),
+    format: z.enum(["skillshelf", "claude-code"]),
+    installedAt: z.iso.datetime({ offset: true }),
+    origin: z.strictObject({
+      source,
+      commit: z
+        .string()
+        .regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")
+        .optional(),
+      index: text.optional(),
+    }),
+    contentDigest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"),
+    trust: z.enum(["trusted", "foreign"]),
+  })
+  .refine((value) => value.format !== "claude-code" || value.trust === "foreign", {
+    message: "a claude-code package is always foreign",
+    path: ["trust"],
+  });
+
+/** `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file. */
+export const stateSchema: z.ZodType<ScopeState> = z.strictObject({
+  version: z.literal(1, "must be 1, the state format this reader supports"),
+  disabled: z
+    .array(packageId)
+    .refine((ids) => new Set(ids).size === ids.length, "must not repeat an id"),
+  installed: z.record(packageId, record),
+}) as unknown as z.ZodType<ScopeState>;

@@ -1,0 +1,71 @@
+import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
+import { type FaultHook, faultHook } from "./_faults.js";
+import { settleScope } from "./_journal.js";
+import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
+import { type ScopeLock, withScopeLock } from "./lock.js";
+import { readScopeState } from "./state.js";
+import type { CopyFacts, ScopeState, ScopeTarget } from "./types.js";
+
+/** What a writer's body works with, inside the scope lock. */
+export interface WriterContext {
+  readonly lock: ScopeLock;
+  readonly state: ScopeState;
+  /** `state.json`'s text as read inside the lock; the state write refuses if it changed. */
+  readonly stateText: string | undefined;
+  readonly fault: FaultHook;
+  /** Findings so far: lock recovery and settled leftovers. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * The frame every writer runs in: take the scope lock, read the state strictly (an unreadable
+ * state is `state_invalid` and is never overwritten), settle what earlier writers left, observe
+ * the copy's facts and refuse with `stale_plan` if they differ from the reviewed ones (when given),
+ * then run `body`.
+ */
+export function runWriter<T>(
+  input: ScopeTarget & { readonly id?: string; readonly reviewed?: CopyFacts },
+  body: (context: WriterContext) => T,
+): T {
+  const fault = faultHook(input);
+  return withScopeLock(input, (lock) => {
+    fault("locked");
+    const diagnostics: Diagnostic[] = [...lock.diagnostics];
+    const first = readValidState(input);
+    diagnostics.push(...settleScope(lock.dir, first.state));
+    const current = readValidState(input);
+    const { id, reviewed } = input;
+    if (id !== undefined && reviewed !== undefined) {
+      const observed = observeCopyFacts({ ...input, id });
+      assertFactsCurrent({ scope: input.scope, id, reviewed, observed });
+    }
+    return body({ lock, state: current.state, stateText: current.text, fault, diagnostics });
+  });
+}
+
+/**
+ * Run the journaled part of a writer; if it throws before committing, roll back what it moved
+ * (by settling the scope from its journal) and rethrow, so a failed writer leaves the scope as
+ * before.
+ */
+export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T {
+  try {
+    return commit();
+  } catch (error) {
+    settleScope(context.lock.dir, context.state);
+    throw error;
+  }
+}
+
+// --- internal ---
+
+function readValidState(target: ScopeTarget): { state: ScopeState; text: string | undefined } {
+  const result = readScopeState(target.environment, target.scope);
+  if (result.ok) return result;
+  const [first] = result.diagnostics;
+  throw new SkillshelfError("state_invalid", first?.message ?? `${result.path} cannot be read`, {
+    path: result.path,
+    hint: "fix or move the state file aside; nothing will overwrite it until then",
+    details: { diagnostics: result.diagnostics },
+  });
+}

@@ -1,0 +1,63 @@
+import { join } from "node:path";
+import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
+import { writeFileAtomic } from "./_atomic.js";
+import { assertNoBrokenDependents } from "./_dependents.js";
+import { runWriter } from "./_writer.js";
+import { serializeScopeState } from "./state.js";
+import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
+
+/** What `setEnabled` switches and what it was reviewed against. */
+export interface SetEnabledInput extends ScopeTarget {
+  readonly id: string;
+  readonly enabled: boolean;
+  readonly reviewed: CopyFacts;
+}
+
+/**
+ * Switch an installed copy on or off by writing `state.json` atomically under the scope lock.
+ * Refuses a copy with no record (`not_installed`), a stale plan (`stale_plan`) and disabling
+ * something a loadable dependent needs (`dependents`). Switching to the state it already has
+ * writes nothing and says `unchanged`.
+ */
+export function setEnabled(input: SetEnabledInput): WriteResult {
+  const { id, scope } = input;
+  return runWriter(input, (context) => {
+    const record = context.state.installed[id];
+    const dir = join(context.lock.dir, id);
+    if (record === undefined)
+      throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
+        path: dir,
+        hint: "check the id and scope with skillshelf list --kind packages",
+      });
+    const disabled = context.state.disabled.includes(id);
+    if (disabled !== input.enabled)
+      return {
+        id,
+        scope,
+        dir,
+        record,
+        diagnostics: [
+          ...context.diagnostics,
+          createDiagnostic(
+            "info",
+            "unchanged",
+            `${scope}:${id} is already ${input.enabled ? "enabled" : "disabled"}`,
+            dir,
+          ),
+        ],
+      };
+    if (!input.enabled) assertNoBrokenDependents({ ...input, change: "disable" });
+    const others = context.state.disabled.filter((other) => other !== id);
+    const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
+    context.lock.assertHeld();
+    writeFileAtomic({
+      path: join(context.lock.dir, "state.json"),
+      text: serializeScopeState(state),
+      expected: context.stateText,
+      fault: context.fault,
+      point: "state-temporary-written",
+    });
+    context.fault("committed");
+    return { id, scope, dir, record, diagnostics: context.diagnostics };
+  });
+}

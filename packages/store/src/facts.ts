@@ -1,0 +1,71 @@
+import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/core";
+import { observeScope } from "./_observe.js";
+import type { CopyFacts, PackageScope } from "./types.js";
+
+/**
+ * Observe the facts about one copy that a plan is reviewed against: its tree digest (as the
+ * snapshot sees it), its install record and whether it is enabled. Throws `state_invalid` when
+ * the scope's state cannot be read: nothing may be planned against it.
+ */
+export function observeCopyFacts(input: {
+  readonly environment: Environment;
+  readonly scope: PackageScope;
+  readonly id: string;
+}): CopyFacts {
+  const scope = observeScope(input.environment, input.scope, input.id);
+  const invalid = scope.diagnostics.find(
+    (diagnostic) => diagnostic.code === "state_invalid" || diagnostic.code === "state_unsafe",
+  );
+  if (invalid !== undefined)
+    throw new SkillshelfError("state_invalid", invalid.message, {
+      path: invalid.path,
+      hint: "fix or move the state file aside, then plan again",
+    });
+  const copy = scope.copies.find((candidate) => candidate.id === input.id);
+  if (copy === undefined) return { tree: null, record: null, enabled: true };
+  return {
+    tree:
+      copy.observedDigest ??
+      (copy.diagnostics.some((d) => d.code === "copy_missing") ? null : "unreadable"),
+    record: copy.record ?? null,
+    enabled: copy.enabled,
+  };
+}
+
+/** The first reviewed fact that no longer holds, or `undefined` when the plan is still current. */
+export function changedFact(
+  reviewed: CopyFacts,
+  observed: CopyFacts,
+): { fact: string; expected: unknown; observed: unknown } | undefined {
+  if (reviewed.tree !== observed.tree)
+    return { fact: "tree", expected: reviewed.tree, observed: observed.tree };
+  if (reviewed.enabled !== observed.enabled)
+    return { fact: "enabled", expected: reviewed.enabled, observed: observed.enabled };
+  if (reviewed.record === null || observed.record === null) {
+    return reviewed.record === observed.record
+      ? undefined
+      : { fact: "record", expected: reviewed.record, observed: observed.record };
+  }
+  const before = reviewed.record as unknown as Record<string, unknown>;
+  const after = observed.record as unknown as Record<string, unknown>;
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort())
+    if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null))
+      return { fact: key, expected: before[key], observed: after[key] };
+  return undefined;
+}
+
+/** Throw `stale_plan` naming the fact when `observed` differs from what was reviewed. */
+export function assertFactsCurrent(input: {
+  readonly scope: PackageScope;
+  readonly id: string;
+  readonly reviewed: CopyFacts;
+  readonly observed: CopyFacts;
+}): void {
+  const changed = changedFact(input.reviewed, input.observed);
+  if (changed === undefined) return;
+  throw new SkillshelfError(
+    "stale_plan",
+    `reviewed ${changed.fact} changed for ${input.scope}:${input.id} (expected ${canonicalJson(changed.expected ?? null)}, observed ${canonicalJson(changed.observed ?? null)})`,
+    { hint: "review a fresh plan", details: { scope: input.scope, id: input.id, ...changed } },
+  );
+}

@@ -1,0 +1,39 @@
+export type { SetEnabledInput } from "./enable.js";
+export { setEnabled } from "./enable.js";
+export { changedFact, observeCopyFacts } from "./facts.js";
+export type { InstallPackageInput } from "./install.js";
+export { installPackage } from "./install.js";
+export type { ScopeLock } from "./lock.js";
+export { withScopeLock } from "./lock.js";
+export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
+export { recoverScope } from "./recover.js";
+export type { RemovePackageInput } from "./remove.js";
+export { removePackage } from "./remove.js";
+export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
+export {
+  composeSnapshot,
+  effectiveCopy,
+  isRequirementMet,
+  readPackageSnapshot,
+} from "./snapshot.js";
+export { EMPTY_STATE, readScopeState, serializeScopeState } from "./state.js";
+export type {
+  ComponentKind,
+  CopyFacts,
+  CopyState,
+  InstallRecord,
+  ManifestResult,
+  PackageComponent,
+  PackageCopy,
+  PackageFormat,
+  PackageManifest,
+  PackageOrigin,
+  PackageResourceFolder,
+  PackageScope,
+  PackageSnapshot,
+  ResourceFolderKind,
+  ScopeState,
+  ScopeStateResult,
+  ScopeTarget,
+  WriteResult,
+} from "./types.js";

@@ -1,0 +1,75 @@
+import {
+  type Diagnostic,
+  type Environment,
+  parseRequirementRef,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { type ObservedCopy, type ObservedScope, observeScope } from "./_observe.js";
+import { PACKAGE_SCOPES } from "./scopes.js";
+import type { CopyState, PackageCopy, PackageSnapshot } from "./types.js";
+
+/**
+ * Read every installed copy in the user and project scopes and decide which counts (DESIGN §3.6,
+ * resources-spec §3.3): among valid copies of an id the project copy wins; a disabled valid
+ * project copy still shadows the user copy (no fallback); an invalid or damaged project copy does
+ * not hide a valid user copy. Each tree is digested once. The snapshot is plain data: read a new
+ * one to see later changes.
+ */
+export function readPackageSnapshot(environment: Environment): PackageSnapshot {
+  return composeSnapshot(PACKAGE_SCOPES.map((scope) => observeScope(environment, scope)));
+}
+
+/** The copy that counts for `id`, if any copy is valid. */
+export function effectiveCopy(snapshot: PackageSnapshot, id: string): PackageCopy | undefined {
+  return snapshot.copies.find((copy) => copy.id === id && copy.effective);
+}
+
+/**
+ * True when `ref` (`kind:name`) is met: a loadable copy of package `name` whose manifest kind is
+ * `kind`. The one predicate every requirement check uses.
+ */
+export function isRequirementMet(snapshot: PackageSnapshot, ref: string): boolean {
+  const parsed = parseRequirementRef(ref);
+  return (
+    parsed !== undefined &&
+    snapshot.copies.some(
+      (copy) => copy.loadable && copy.id === parsed.name && copy.manifest?.kind === parsed.kind,
+    )
+  );
+}
+
+/** Compose observed scopes (user first) into a snapshot. */
+export function composeSnapshot(scopes: readonly ObservedScope[]): PackageSnapshot {
+  const observed = scopes.flatMap((scope) => scope.copies);
+  const winners = new Map<string, ObservedCopy>();
+  for (const copy of observed) if (copy.valid) winners.set(copy.id, copy);
+  const copies = observed
+    .map((copy) => toCopy(copy, winners.get(copy.id)))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.scope === "user" ? -1 : 1));
+  const diagnostics: Diagnostic[] = scopes.flatMap((scope) => scope.diagnostics);
+  return { copies, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+// --- internal ---
+
+function toCopy(copy: ObservedCopy, winner: ObservedCopy | undefined): PackageCopy {
+  const effective = winner === copy;
+  const loadable = copy.valid && copy.enabled && effective;
+  const overriddenBy = winner !== undefined && !effective ? winner.scope : undefined;
+  const state: CopyState = loadable
+    ? "loadable"
+    : copy.damaged
+      ? "damaged"
+      : !copy.valid
+        ? "invalid"
+        : !copy.enabled
+          ? "disabled"
+          : "shadowed";
+  return {
+    ...copy,
+    effective,
+    loadable,
+    state,
+    ...(overriddenBy === undefined ? {} : { overriddenBy }),
+  };
+}

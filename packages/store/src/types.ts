@@ -1,0 +1,161 @@
+import type { Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
+
+/** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
+export type PackageFormat = "skillshelf" | "claude-code";
+
+/** A scope that holds installed package copies. */
+export type PackageScope = "user" | "project";
+
+/** A folder of resources a package declares, keyed by the kind of resource it holds. */
+export type ResourceFolderKind = "skills" | "prompts" | "agents" | "fleets";
+
+/** What a declared component is. Recipe components (skill, prompt, agent, fleet) are loaded. */
+export type ComponentKind = "skill" | "prompt" | "agent" | "fleet" | "script" | "resource" | "tool";
+
+/** One file a package declares as a named part of itself. */
+export interface PackageComponent {
+  readonly kind: ComponentKind;
+  readonly id: string;
+  /** Relative to the package folder, `/` separated. */
+  readonly path: string;
+  /** `kind:id` refs to other components of the same package. */
+  readonly requires: readonly string[];
+}
+
+/** A resource folder of a package, relative to the package folder (`.` only for a skill package). */
+export interface PackageResourceFolder {
+  readonly kind: ResourceFolderKind;
+  readonly path: string;
+}
+
+/** A package manifest, read and checked (DESIGN §3.5). */
+export interface PackageManifest {
+  /** The package id: the manifest's `name`, and the folder name of an installed copy. */
+  readonly id: string;
+  /** Explicit SemVer; always present for our format, optional for a Claude Code plugin. */
+  readonly version: string | undefined;
+  readonly description: string | undefined;
+  readonly license: string | undefined;
+  readonly format: PackageFormat;
+  readonly kind: PackageKind;
+  /** Typed refs (`skill:pdf`) to the packages this one needs. */
+  readonly requires: readonly string[];
+  readonly resources: readonly PackageResourceFolder[];
+  readonly components: readonly PackageComponent[];
+  /** Absolute path of the manifest file read. */
+  readonly manifestPath: string;
+  /** sha256 of the manifest file's exact bytes. */
+  readonly manifestDigest: string;
+}
+
+/** What reading a manifest gave: the manifest when it is valid, and every finding. */
+export interface ManifestResult {
+  readonly manifest: PackageManifest | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** How an installed copy reached this machine. */
+export interface PackageOrigin {
+  readonly source: PackageSource;
+  /** The commit a git source resolved to. */
+  readonly commit?: string | undefined;
+  /** The index file whose row pinned this package, when it came from one. */
+  readonly index?: string | undefined;
+}
+
+/** The record `state.json` keeps for one installed copy. */
+export interface InstallRecord {
+  readonly kind: PackageKind;
+  readonly version?: string | undefined;
+  readonly format: PackageFormat;
+  /** ISO 8601 time of the install. */
+  readonly installedAt: string;
+  readonly origin: PackageOrigin;
+  /** The tree digest of the copy as installed. */
+  readonly contentDigest: string;
+  /** `foreign` for packages imported from another agent's format (DESIGN §4). */
+  readonly trust: "trusted" | "foreign";
+}
+
+/** A scope's `packages/state.json`. */
+export interface ScopeState {
+  readonly version: 1;
+  /** Ids of installed copies that are switched off, sorted. */
+  readonly disabled: readonly string[];
+  readonly installed: Readonly<Record<string, InstallRecord>>;
+}
+
+/** A scope's state as read: valid (an absent file is an empty state) or not, never guessed. */
+export type ScopeStateResult =
+  | {
+      readonly ok: true;
+      readonly path: string;
+      readonly state: ScopeState;
+      /** The file's exact text, `undefined` when it does not exist; writers refuse if it changes. */
+      readonly text: string | undefined;
+    }
+  | { readonly ok: false; readonly path: string; readonly diagnostics: readonly Diagnostic[] };
+
+/**
+ * The facts about one copy that a plan was reviewed against; a writer observes them again inside
+ * its lock and refuses with `stale_plan` when any differs.
+ */
+export interface CopyFacts {
+  /** The tree digest of `packages/<id>/`, `null` when absent, `unreadable` when it cannot be digested. */
+  readonly tree: string | null;
+  /** The install record, `null` when there is none. */
+  readonly record: InstallRecord | null;
+  readonly enabled: boolean;
+}
+
+/** Where an installed copy stands, first match wins: see `PackageCopy`. */
+export type CopyState = "loadable" | "damaged" | "invalid" | "disabled" | "shadowed";
+
+/** One installed copy of a package in one scope, as a snapshot saw it. */
+export interface PackageCopy {
+  readonly id: string;
+  readonly scope: PackageScope;
+  /** The folder its files are read from. */
+  readonly dir: string;
+  readonly manifest: PackageManifest | undefined;
+  readonly record: InstallRecord | undefined;
+  /** The tree digest read now, when the tree could be digested. */
+  readonly observedDigest: string | undefined;
+  readonly enabled: boolean;
+  /** Manifest valid, record readable, tree present and equal to its record. */
+  readonly valid: boolean;
+  /** This copy is the one that counts for its id (project wins among valid copies). */
+  readonly effective: boolean;
+  /** Valid, enabled and effective: its resources are loaded. */
+  readonly loadable: boolean;
+  readonly state: CopyState;
+  /** The scope whose copy wins over this one. */
+  readonly overriddenBy?: PackageScope | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Every installed copy in both scopes, each tree verified once. */
+export interface PackageSnapshot {
+  /** Sorted by id, then user before project. */
+  readonly copies: readonly PackageCopy[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The scope a writer works in. */
+export interface ScopeTarget {
+  readonly environment: Environment;
+  readonly scope: PackageScope;
+}
+
+/** What a writer did besides its main change: recovered locks and leftovers, kept backups. */
+export interface WriteResult {
+  readonly id: string;
+  readonly scope: PackageScope;
+  /** The copy's folder. */
+  readonly dir: string;
+  /** The record now in `state.json`, `undefined` after a removal. */
+  readonly record: InstallRecord | undefined;
+  /** A replaced or removed tree whose bytes differed from its record, kept here. */
+  readonly packageBackup?: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}

@@ -1,0 +1,64 @@
+import {
+  digestTree,
+  type Environment,
+  isSkillshelfError,
+  resolveEnvironment,
+} from "@skillshelf/core";
+import {
+  type CopyFacts,
+  installPackage,
+  observeCopyFacts,
+  type PackageOrigin,
+  type PackageScope,
+  type WriteResult,
+} from "@skillshelf/store";
+import {
+  type PackageTreeOptions,
+  packageTree,
+  testdir,
+  testEnvironment,
+} from "@skillshelf/test-utils";
+
+/** A fresh environment (fake home and project) for one test. */
+export function storeEnvironment(): Environment {
+  const { home, cwd, configDir } = testEnvironment();
+  return resolveEnvironment({ home, cwd, configDir, env: {} });
+}
+
+/** A package folder staged in its own temp dir, with its digest. */
+export function stagePackage(options: PackageTreeOptions): { dir: string; digest: string } {
+  const root = testdir(packageTree(options));
+  return { dir: root, digest: digestTree(root).digest };
+}
+
+/** A local origin for a staged folder. */
+export function localOrigin(dir: string): PackageOrigin {
+  return { source: { type: "local", path: dir } };
+}
+
+/** Install a package the way a plan would: observe the facts, then install against them. */
+export function install(
+  environment: Environment,
+  scope: PackageScope,
+  options: PackageTreeOptions,
+): WriteResult {
+  const staged = stagePackage(options);
+  const reviewed = observeCopyFacts({ environment, scope, id: options.id });
+  return installPackage({ environment, scope, staged, origin: localOrigin(staged.dir), reviewed });
+}
+
+/** The facts of a copy now. */
+export function facts(environment: Environment, scope: PackageScope, id: string): CopyFacts {
+  return observeCopyFacts({ environment, scope, id });
+}
+
+/** The `code` of the SkillshelfError `action` throws, or `undefined` if it does not throw. */
+export function errorOf(action: () => unknown): { code: string; details: unknown } | undefined {
+  try {
+    action();
+  } catch (error) {
+    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
+    throw error;
+  }
+  return undefined;
+}

@@ -1,0 +1,342 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree } from "@skillshelf/core";
+import {
+  installPackage,
+  packagesDir,
+  readPackageSnapshot,
+  readScopeState,
+  removePackage,
+  setEnabled,
+} from "@skillshelf/store";
+import { describe, expect, it } from "vitest";
+import { errorOf, facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
+
+describe("installPackage", () => {
+  it("installs a copy, records it and reads back loadable", () => {
+    const environment = storeEnvironment();
+    const result = install(environment, "user", { id: "pdf", version: "1.2.0" });
+    const dir = packagesDir(environment, "user");
+    expect(result.dir).toBe(join(dir, "pdf"));
+    expect(result.diagnostics).toEqual([]);
+    const state = readScopeState(environment, "user");
+    if (!state.ok) throw new Error("state unreadable");
+    expect(state.state.installed.pdf).toMatchObject({
+      kind: "plugin",
+      version: "1.2.0",
+      format: "skillshelf",
+      trust: "trusted",
+    });
+    expect(digestTree(join(dir, "pdf")).digest).toBe(state.state.installed.pdf?.contentDigest);
+    const snapshot = readPackageSnapshot(environment);
+    expect(snapshot.copies.map((copy) => [copy.scope, copy.id, copy.state])).toEqual([
+      ["user", "pdf", "loadable"],
+    ]);
+    expect(readdirSync(dir).sort()).toEqual(
+      [".lock", "pdf", "state.json"].filter((name) => name !== ".lock"),
+    );
+  });
+
+  it("replaces a copy, deletes the unchanged old tree and keeps the disabled flag", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf", version: "1.0.0" });
+    setEnabled({
+      environment,
+      scope: "user",
+      id: "pdf",
+      enabled: false,
+      reviewed: facts(environment, "user", "pdf"),
+    });
+    const result = install(environment, "user", { id: "pdf", version: "2.0.0" });
+    expect(result.packageBackup).toBeUndefined();
+    const snapshot = readPackageSnapshot(environment);
+    expect(snapshot.copies[0]).toMatchObject({ state: "disabled", record: { version: "2.0.0" } });
+    expect(readdirSync(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
+  });
+
+  it("keeps a backup of a replaced tree whose bytes differ from its record", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    const edited = join(packagesDir(environment, "user"), "pdf", "skills", "pdf", "SKILL.md");
+    writeFileSync(edited, "---\nname: pdf\ndescription: my edit\n---\nmine\n");
+    expect(readPackageSnapshot(environment).copies[0]?.state).toBe("damaged");
+    const result = install(environment, "user", { id: "pdf", version: "1.1.0" });
+    expect(result.packageBackup).toMatch(/\.pdf\.backup-\d+-[0-9a-f]+$/);
+    expect(
+      readFileSync(join(result.packageBackup as string, "skills", "pdf", "SKILL.md"), "utf8"),
+    ).toContain("my edit");
+    expect(readPackageSnapshot(environment).copies[0]?.state).toBe("loadable");
+  });
+
+  it("refuses a plan whose reviewed facts changed, naming the fact", () => {
+    const environment = storeEnvironment();
+    const reviewed = facts(environment, "user", "pdf");
+    install(environment, "user", { id: "pdf" });
+    const staged = stagePackage({ id: "pdf", version: "2.0.0" });
+    const refused = errorOf(() =>
+      installPackage({
+        environment,
+        scope: "user",
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed,
+      }),
+    );
+    expect(refused?.code).toBe("stale_plan");
+    expect(refused?.details).toMatchObject({
+      scope: "user",
+      id: "pdf",
+      fact: "tree",
+      expected: null,
+    });
+  });
+
+  it("names the changed record field of a stale plan", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    const reviewed = facts(environment, "user", "pdf");
+    const changed = {
+      ...reviewed,
+      record: { ...reviewed.record, trust: "foreign" },
+    } as typeof reviewed;
+    const staged = stagePackage({ id: "pdf", version: "2.0.0" });
+    const refused = errorOf(() =>
+      installPackage({
+        environment,
+        scope: "user",
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: changed,
+      }),
+    );
+    expect(refused?.details).toMatchObject({
+      fact: "trust",
+      expected: "foreign",
+      observed: "trusted",
+    });
+  });
+
+  it.each([
+    ["id", { id: "other" }, "identity_mismatch"],
+    ["version", { version: "9.9.9" }, "identity_mismatch"],
+    ["kind", { kind: "skill" as const }, "identity_mismatch"],
+    ["digest", { digest: "0".repeat(64) }, "digest_mismatch"],
+  ])("refuses a staged package whose %s differs from the pin", (_fact, expected, code) => {
+    const environment = storeEnvironment();
+    const staged = stagePackage({ id: "pdf" });
+    const refused = errorOf(() =>
+      installPackage({
+        environment,
+        scope: "user",
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: facts(environment, "user", "pdf"),
+        expected,
+      }),
+    );
+    expect(refused?.code).toBe(code);
+    expect(existsSync(packagesDir(environment, "user"))).toBe(false);
+  });
+
+  it("refuses a staged folder whose files changed after review", () => {
+    const environment = storeEnvironment();
+    const staged = stagePackage({ id: "pdf" });
+    writeFileSync(join(staged.dir, "extra.md"), "late\n");
+    const refused = errorOf(() =>
+      installPackage({
+        environment,
+        scope: "user",
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: facts(environment, "user", "pdf"),
+      }),
+    );
+    expect(refused?.code).toBe("digest_mismatch");
+    expect(readdirSync(packagesDir(environment, "user"))).toEqual([]);
+  });
+
+  it("refuses to change a package's kind in place", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    const staged = stagePackage({ id: "pdf", kind: "skill" });
+    const refused = errorOf(() =>
+      installPackage({
+        environment,
+        scope: "user",
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: facts(environment, "user", "pdf"),
+      }),
+    );
+    expect(refused?.code).toBe("kind_change");
+  });
+
+  it("refuses an invalid staged manifest", () => {
+    const environment = storeEnvironment();
+    const staged = stagePackage({ id: "pdf", files: { "plugin.json": "{}" } });
+    expect(
+      errorOf(() =>
+        installPackage({
+          environment,
+          scope: "user",
+          staged,
+          origin: localOrigin(staged.dir),
+          reviewed: facts(environment, "user", "pdf"),
+        }),
+      )?.code,
+    ).toBe("manifest_invalid");
+  });
+});
+
+describe("setEnabled and removePackage", () => {
+  it("disables and enables a copy", () => {
+    const environment = storeEnvironment();
+    install(environment, "project", { id: "pdf" });
+    setEnabled({
+      environment,
+      scope: "project",
+      id: "pdf",
+      enabled: false,
+      reviewed: facts(environment, "project", "pdf"),
+    });
+    expect(readPackageSnapshot(environment).copies[0]?.state).toBe("disabled");
+    const again = setEnabled({
+      environment,
+      scope: "project",
+      id: "pdf",
+      enabled: false,
+      reviewed: facts(environment, "project", "pdf"),
+    });
+    expect(again.diagnostics.map((d) => d.code)).toEqual(["unchanged"]);
+    setEnabled({
+      environment,
+      scope: "project",
+      id: "pdf",
+      enabled: true,
+      reviewed: facts(environment, "project", "pdf"),
+    });
+    expect(readPackageSnapshot(environment).copies[0]?.state).toBe("loadable");
+  });
+
+  it("refuses to disable or remove what a loadable dependent needs", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "base", kind: "skill" });
+    install(environment, "user", { id: "app", requires: ["skill:base"] });
+    const disable = errorOf(() =>
+      setEnabled({
+        environment,
+        scope: "user",
+        id: "base",
+        enabled: false,
+        reviewed: facts(environment, "user", "base"),
+      }),
+    );
+    expect(disable?.code).toBe("dependents");
+    expect(disable?.details).toEqual({
+      dependents: [{ id: "app", scope: "user", missing: ["skill:base"] }],
+    });
+    expect(
+      errorOf(() =>
+        removePackage({
+          environment,
+          scope: "user",
+          id: "base",
+          reviewed: facts(environment, "user", "base"),
+        }),
+      )?.code,
+    ).toBe("dependents");
+    setEnabled({
+      environment,
+      scope: "user",
+      id: "app",
+      enabled: false,
+      reviewed: facts(environment, "user", "app"),
+    });
+    removePackage({
+      environment,
+      scope: "user",
+      id: "base",
+      reviewed: facts(environment, "user", "base"),
+    });
+    expect(readPackageSnapshot(environment).copies.map((copy) => copy.id)).toEqual(["app"]);
+  });
+
+  it("lets a project copy go when a user copy still meets the need", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "base", kind: "skill" });
+    install(environment, "project", { id: "base", kind: "skill" });
+    install(environment, "user", { id: "app", requires: ["skill:base"] });
+    removePackage({
+      environment,
+      scope: "project",
+      id: "base",
+      reviewed: facts(environment, "project", "base"),
+    });
+    expect(readPackageSnapshot(environment).copies.find((copy) => copy.id === "base")?.state).toBe(
+      "loadable",
+    );
+  });
+
+  it("removes a copy and keeps its tree when its bytes differ from the record", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    writeFileSync(join(packagesDir(environment, "user"), "pdf", "notes.md"), "mine\n");
+    const result = removePackage({
+      environment,
+      scope: "user",
+      id: "pdf",
+      reviewed: facts(environment, "user", "pdf"),
+    });
+    expect(result.packageBackup).toMatch(/\.pdf\.removed-\d+-[0-9a-f]+$/);
+    expect(readFileSync(join(result.packageBackup as string, "notes.md"), "utf8")).toBe("mine\n");
+    expect(readPackageSnapshot(environment).copies).toEqual([]);
+  });
+
+  it("refuses to remove what is not installed", () => {
+    const environment = storeEnvironment();
+    expect(
+      errorOf(() =>
+        removePackage({
+          environment,
+          scope: "user",
+          id: "pdf",
+          reviewed: facts(environment, "user", "pdf"),
+        }),
+      )?.code,
+    ).toBe("not_installed");
+    expect(
+      errorOf(() =>
+        setEnabled({
+          environment,
+          scope: "user",
+          id: "pdf",
+          enabled: false,
+          reviewed: facts(environment, "user", "pdf"),
+        }),
+      )?.code,
+    ).toBe("not_installed");
+  });
+});
+
+describe("readPackageSnapshot precedence", () => {
+  it("lets a valid project copy win, a disabled one still shadow, and an invalid one not hide the user copy", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    install(environment, "project", { id: "pdf" });
+    const states = () =>
+      readPackageSnapshot(environment).copies.map(
+        (copy) => `${copy.scope}:${copy.state}${copy.overriddenBy ? `<${copy.overriddenBy}` : ""}`,
+      );
+    expect(states()).toEqual(["user:shadowed<project", "project:loadable"]);
+    setEnabled({
+      environment,
+      scope: "project",
+      id: "pdf",
+      enabled: false,
+      reviewed: facts(environment, "project", "pdf"),
+    });
+    expect(states()).toEqual(["user:shadowed<project", "project:disabled"]);
+    writeFileSync(join(packagesDir(environment, "project"), "pdf", "plugin.json"), "{ broken");
+    expect(states()).toEqual(["user:loadable", "project:damaged<user"]);
+  });
+});
