@@ -114,6 +114,15 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
         const kept = keepIfChanged(dir, journal.id, backup, journal.before);
         if (kept !== undefined) diagnostics.push(backupKept(kept, journal.id));
       }
+      diagnostics.push(
+        createDiagnostic(
+          "info",
+          "operation_completed",
+          `finished tidying an interrupted ${journal.operation} of ${journal.id} (process ${journal.pid}); it had committed`,
+          target,
+          { id: journal.id, operation: journal.operation },
+        ),
+      );
     } else {
       if (existsSync(target) && (backupExists || journal.backup === null)) {
         const kept = keepIfChanged(dir, journal.id, target, journal.after);

@@ -1,0 +1,93 @@
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { packagesDir, withScopeLock } from "@skillshelf/store";
+import { describe, expect, it } from "vitest";
+import { runStoreChild } from "./_child.js";
+import { errorOf, storeEnvironment } from "./_store.js";
+
+function plantLock(dir: string, owner: Record<string, unknown> | undefined, ageMs = 0) {
+  const lockDir = join(dir, ".lock");
+  mkdirSync(lockDir, { recursive: true });
+  if (owner !== undefined) writeFileSync(join(lockDir, "owner.json"), JSON.stringify(owner));
+  const when = new Date(Date.now() - ageMs);
+  utimesSync(lockDir, when, when);
+}
+
+describe("withScopeLock", () => {
+  it("runs the function holding the lock and releases it", () => {
+    const environment = storeEnvironment();
+    const first = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
+    expect(first).toEqual([]);
+    expect(withScopeLock({ environment, scope: "user" }, () => "again")).toBe("again");
+  });
+
+  it("refuses to nest in one process", () => {
+    const environment = storeEnvironment();
+    const nested = withScopeLock({ environment, scope: "user" }, () =>
+      errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1)),
+    );
+    expect(nested).toMatchObject({ code: "locked", details: { pid: process.pid } });
+    expect(withScopeLock({ environment, scope: "project" }, () => "other scopes are free")).toBe(
+      "other scopes are free",
+    );
+  });
+
+  it("yields locked at once while another process holds the lock", async () => {
+    const environment = storeEnvironment();
+    const holder = runStoreChild(
+      `store.withScopeLock({ environment: args.environment, scope: "user" }, () => { console.log("held"); sleep(1500); });`,
+      { environment },
+    );
+    const dir = packagesDir(environment, "user");
+    let refused: ReturnType<typeof errorOf>;
+    for (let tries = 0; tries < 200; tries++) {
+      refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => undefined));
+      if (refused !== undefined) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(refused).toMatchObject({ code: "locked" });
+    expect((refused?.details as { pid?: number } | undefined)?.pid).not.toBe(process.pid);
+    expect((await holder).stdout).toBe("held\n");
+    expect(withScopeLock({ environment, scope: "user" }, () => dir)).toBe(dir);
+  });
+
+  it("recovers the lock of a holder killed while holding it, and reports it", async () => {
+    const environment = storeEnvironment();
+    const killed = await runStoreChild(
+      `store.withScopeLock({ environment: args.environment, scope: "user" }, () => process.kill(process.pid, "SIGKILL"));`,
+      { environment },
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    const diagnostics = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["lock_recovered", join(packagesDir(environment, "user"), ".lock")],
+    ]);
+    expect(diagnostics[0]?.details).toMatchObject({
+      reason: expect.stringContaining("no longer running"),
+    });
+  });
+
+  it("recovers a lock from another host only once it stops being refreshed", () => {
+    const environment = storeEnvironment();
+    const dir = packagesDir(environment, "user");
+    plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" });
+    expect(errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1))?.code).toBe(
+      "locked",
+    );
+    plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" }, 120_000);
+    const diagnostics = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
+    expect(diagnostics.map((d) => d.code)).toEqual(["lock_recovered"]);
+  });
+
+  it("refuses a packages folder that is a symlink", () => {
+    const environment = storeEnvironment();
+    const dir = packagesDir(environment, "user");
+    mkdirSync(join(dir, ".."), { recursive: true });
+    const real = join(environment.home, "real-packages");
+    mkdirSync(real);
+    symlinkSync(real, dir);
+    expect(errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1))?.code).toBe(
+      "target_unsafe",
+    );
+  });
+});

@@ -1,0 +1,303 @@
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readPackageManifest } from "@skillshelf/store";
+import { link, packageTree, type Tree, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+
+const codes = (dir: string) =>
+  readPackageManifest(dir)
+    .diagnostics.filter((diagnostic) => diagnostic.severity === "error")
+    .map((diagnostic) => diagnostic.code);
+
+function manifestTree(manifest: Record<string, unknown>, files: Tree = {}): Tree {
+  return { "plugin.json": JSON.stringify(manifest), ...files };
+}
+
+const base = { name: "demo", version: "1.0.0" };
+const ext = (block: Record<string, unknown>) => ({
+  ...base,
+  extensions: { skillshelf: { manifestVersion: 1, ...block } },
+});
+const skillMd = "---\nname: x\ndescription: y\n---\nz\n";
+
+describe("readPackageManifest, our format", () => {
+  it("reads a plugin with skills and prompts", () => {
+    const dir = testdir(
+      packageTree({
+        id: "tools",
+        version: "2.1.0-rc.1",
+        skills: ["a", "b"],
+        prompts: ["fix"],
+        requires: ["skill:base"],
+      }),
+    );
+    const { manifest, diagnostics } = readPackageManifest(dir);
+    expect(diagnostics).toEqual([]);
+    expect(manifest).toMatchObject({
+      id: "tools",
+      version: "2.1.0-rc.1",
+      format: "skillshelf",
+      kind: "plugin",
+      requires: ["skill:base"],
+      resources: [
+        { kind: "prompts", path: "prompts" },
+        { kind: "skills", path: "skills" },
+      ],
+      manifestPath: join(dir, "plugin.json"),
+    });
+    expect(manifest?.manifestDigest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("reads a skill package and a plain Agent Plugins manifest", () => {
+    expect(
+      readPackageManifest(testdir(packageTree({ id: "pdf", kind: "skill" }))).manifest?.kind,
+    ).toBe("skill");
+    const plain = testdir(
+      packageTree({ id: "plain", extension: null, files: { "skills/plain/SKILL.md": skillMd } }),
+    );
+    expect(readPackageManifest(plain).manifest).toMatchObject({
+      kind: "plugin",
+      resources: [{ kind: "skills", path: "skills" }],
+    });
+  });
+
+  it.each<[string, Tree, string[]]>([
+    ["a missing name", manifestTree({ version: "1.0.0" }), ["key_missing"]],
+    ["a bad id", manifestTree({ name: "Demo", version: "1.0.0" }), ["field_invalid"]],
+    [
+      "the id state.json",
+      manifestTree({ name: "state.json", version: "1.0.0" }),
+      ["field_invalid"],
+    ],
+    ["a missing version", manifestTree({ name: "demo" }), ["key_missing"]],
+    ["a version range", manifestTree({ name: "demo", version: "^1.0.0" }), ["field_invalid"]],
+    ["an unknown key", manifestTree({ ...base, main: "x.js" }), ["key_unknown"]],
+    [
+      "another $schema",
+      manifestTree({ ...base, $schema: "https://example.com/s.json" }),
+      ["field_invalid"],
+    ],
+    ["manifestVersion 2", manifestTree(ext({ manifestVersion: 2 })), ["field_invalid"]],
+    ["an unknown declaration", manifestTree(ext({ themes: "themes" })), ["key_unknown"]],
+    ["an untyped requirement", manifestTree(ext({ requires: ["pdf"] })), ["field_invalid"]],
+    ["an unknown kind", manifestTree(ext({ kind: "theme" })), ["field_invalid"]],
+    [
+      "a path that climbs out",
+      manifestTree(ext({ resources: { prompts: "../prompts" } })),
+      ["path_invalid"],
+    ],
+    ["an absolute path", manifestTree(ext({ resources: { prompts: "/etc" } })), ["path_invalid"]],
+    ["a backslash path", manifestTree(ext({ resources: { prompts: "a\\b" } })), ["path_invalid"]],
+    [
+      "the root as a plugin's folder",
+      manifestTree(ext({ resources: { prompts: "." } })),
+      ["path_invalid"],
+    ],
+    [
+      "skills outside skills/",
+      manifestTree(ext({ resources: { skills: "lib/skills" } }), {
+        "lib/skills/x/SKILL.md": skillMd,
+      }),
+      ["skills_root"],
+    ],
+    [
+      "a missing folder",
+      manifestTree(ext({ resources: { prompts: "prompts" } })),
+      ["path_missing"],
+    ],
+    [
+      "a file as a folder",
+      manifestTree(ext({ resources: { prompts: "prompts" } }), { prompts: "x" }),
+      ["path_kind"],
+    ],
+    [
+      "a folder that escapes through a symlink",
+      manifestTree(ext({ resources: { prompts: "prompts" } }), { prompts: link("/tmp") }),
+      ["path_escape"],
+    ],
+    [
+      "a repeated component",
+      manifestTree(
+        ext({
+          components: [
+            { kind: "script", id: "a", path: "a.sh" },
+            { kind: "script", id: "a", path: "a.sh" },
+          ],
+        }),
+        { "a.sh": "x" },
+      ),
+      ["component_duplicate"],
+    ],
+    [
+      "a requirement on an undeclared component",
+      manifestTree(
+        ext({ components: [{ kind: "script", id: "a", path: "a.sh", requires: ["tool:b"] }] }),
+        { "a.sh": "x" },
+      ),
+      ["component_requires_unknown"],
+    ],
+    [
+      "components requiring each other",
+      manifestTree(
+        ext({
+          components: [
+            { kind: "script", id: "a", path: "a.sh", requires: ["tool:b"] },
+            { kind: "tool", id: "b", path: "b.sh", requires: ["script:a"] },
+          ],
+        }),
+        { "a.sh": "x", "b.sh": "y" },
+      ),
+      ["component_cycle"],
+    ],
+    [
+      "a skill component that is not a SKILL.md",
+      manifestTree(ext({ components: [{ kind: "skill", id: "a", path: "skills/a/README.md" }] }), {
+        "skills/a/README.md": "x",
+      }),
+      ["component_not_skill_file"],
+    ],
+    [
+      "a prompt component outside the prompts folder",
+      manifestTree(
+        ext({
+          resources: { prompts: "prompts" },
+          components: [{ kind: "prompt", id: "a", path: "a.md" }],
+        }),
+        { "prompts/b.md": "x", "a.md": "x" },
+      ),
+      ["component_outside_root"],
+    ],
+    [
+      "a skill package with two skills",
+      manifestTree(
+        ext({
+          kind: "skill",
+          resources: { skills: "." },
+          components: [
+            { kind: "skill", id: "a", path: "SKILL.md" },
+            { kind: "skill", id: "b", path: "b/SKILL.md" },
+          ],
+        }),
+        { "SKILL.md": skillMd, "b/SKILL.md": skillMd },
+      ),
+      ["package_shape"],
+    ],
+    [
+      "a skill package with a prompts folder",
+      manifestTree(
+        ext({
+          kind: "skill",
+          resources: { skills: ".", prompts: "prompts" },
+          components: [{ kind: "skill", id: "a", path: "SKILL.md" }],
+        }),
+        { "SKILL.md": skillMd, "prompts/x.md": "x" },
+      ),
+      ["package_shape"],
+    ],
+    [
+      "a component file that is missing",
+      manifestTree(ext({ components: [{ kind: "script", id: "a", path: "a.sh" }] })),
+      ["path_missing"],
+    ],
+  ])("refuses %s", (_name, tree, expected) => {
+    const dir = testdir(tree);
+    expect(codes(dir)).toEqual(expected);
+    expect(readPackageManifest(dir).manifest).toBeUndefined();
+    expect(readPackageManifest(dir).diagnostics[0]?.path).toBe(join(dir, "plugin.json"));
+  });
+
+  it.each<[string, (dir: string) => string, string]>([
+    ["no manifest", (dir) => dir, "manifest_missing"],
+    ["no folder", (dir) => join(dir, "absent"), "package_missing"],
+    [
+      "a file",
+      (dir) => {
+        writeFileSync(join(dir, "file"), "x");
+        return join(dir, "file");
+      },
+      "package_missing",
+    ],
+    [
+      "invalid JSON",
+      (dir) => {
+        writeFileSync(join(dir, "plugin.json"), "{ nope");
+        return dir;
+      },
+      "manifest_json",
+    ],
+    [
+      "a manifest linked from outside",
+      (dir) => {
+        const outside = testdir({ "plugin.json": JSON.stringify(base) });
+        symlinkSync(join(outside, "plugin.json"), join(dir, "plugin.json"));
+        return dir;
+      },
+      "path_escape",
+    ],
+    [
+      "an oversized manifest",
+      (dir) => {
+        writeFileSync(join(dir, "plugin.json"), " ".repeat(1024 * 1024 + 1));
+        return dir;
+      },
+      "file_too_large",
+    ],
+  ])("refuses %s", (_name, prepare, code) => {
+    expect(codes(prepare(testdir()))).toEqual([code]);
+  });
+});
+
+describe("readPackageManifest, Claude Code plugins", () => {
+  it("reads skills/, commands/ and agents/ as a foreign-format plugin", () => {
+    const dir = testdir({
+      ".claude-plugin/plugin.json": JSON.stringify({
+        name: "review",
+        description: "Reviews",
+        hooks: "./hooks/hooks.json",
+        skills: "./extra-skills/",
+      }),
+      "skills/a/SKILL.md": skillMd,
+      "extra-skills/b/SKILL.md": skillMd,
+      "commands/go.md": "Go.",
+      "agents/critic.md": "---\nname: critic\ndescription: c\n---\nx\n",
+    });
+    const { manifest, diagnostics } = readPackageManifest(dir);
+    expect(manifest).toMatchObject({
+      id: "review",
+      version: undefined,
+      format: "claude-code",
+      kind: "plugin",
+      resources: [
+        { kind: "skills", path: "skills" },
+        { kind: "skills", path: "extra-skills" },
+        { kind: "prompts", path: "commands" },
+        { kind: "agents", path: "agents" },
+      ],
+    });
+    expect(diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code])).toEqual([
+      ["info", "not_run"],
+    ]);
+  });
+
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ["an unknown key", { name: "x", color: "red" }, ["warning:key_ignored"]],
+    ["a non-SemVer version", { name: "x", version: "v2" }, ["warning:version_invalid"]],
+    ["a name that is no package id", { name: "My Plugin" }, ["error:field_invalid"]],
+    ["no name", { description: "x" }, ["error:key_missing"]],
+    ["an escaping folder", { name: "x", commands: "../../etc" }, ["error:path_invalid"]],
+    ["a missing folder", { name: "x", agents: ["./missing"] }, ["error:path_missing"]],
+  ])("reports %s", (_name, manifest, expected) => {
+    const dir = testdir({ ".claude-plugin/plugin.json": JSON.stringify(manifest) });
+    expect(readPackageManifest(dir).diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual(
+      expected,
+    );
+  });
+
+  it("prefers our plugin.json when both are present", () => {
+    const dir = testdir({
+      ...packageTree({ id: "both" }),
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "other" }),
+    });
+    expect(readPackageManifest(dir).manifest).toMatchObject({ id: "both", format: "skillshelf" });
+  });
+});
