@@ -1,6 +1,7 @@
 export { fastParseYamlMapping } from "./_fast-yaml.js";
 export type { AgentDefinition } from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
+export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson } from "./canonical-json.js";
 export type { ContainedPath } from "./containment.js";
 export { isInside, realpathOrUndefined, resolveContained } from "./containment.js";
@@ -71,9 +72,10 @@ export type {
 export { OWNED_SOURCES, RESOURCE_KINDS, SCOPES } from "./types.js";
 export type { MarkdownFile, MarkdownWalk } from "./walk.js";
 export { findMarkdownFiles, MAX_WALK_DEPTH } from "./walk.js";
-export type { YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
+export type { YamlDocumentResult, YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
 export {
   DEFAULT_YAML_MAX_ALIAS_COUNT,
   DEFAULT_YAML_MAX_LENGTH,
+  parseYamlDocument,
   parseYamlMapping,
 } from "./yaml.js";

@@ -20,6 +20,11 @@ export type YamlMappingResult =
       readonly column?: number;
     };
 
+/** The outcome of parsing one YAML document of any shape. */
+export type YamlDocumentResult =
+  | { readonly ok: true; readonly value: unknown }
+  | Extract<YamlMappingResult, { readonly ok: false }>;
+
 /** Why a YAML document was refused. */
 export type YamlFailure = "invalid" | "not_mapping" | "too_large" | "alias_limit";
 
@@ -35,24 +40,34 @@ export function parseYamlMapping(
   text: string,
   options: YamlLimits & { readonly fastPath?: boolean | undefined } = {},
 ): YamlMappingResult {
-  const maxLength = options.maxLength ?? DEFAULT_YAML_MAX_LENGTH;
-  if (text.length > maxLength) {
-    return {
-      ok: false,
-      reason: "too_large",
-      message: `YAML text is ${text.length} characters, over the ${maxLength}-character limit`,
-    };
-  }
+  const refused = refuseTooLarge(text, options.maxLength);
+  if (refused !== undefined) return refused;
   if (options.fastPath !== false) {
     const fast = fastParseYamlMapping(text);
     if (fast !== undefined) return { ok: true, value: fast };
   }
-  return parseWithYaml(text, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
+  const parsed = parseYamlDocument(text, options);
+  if (!parsed.ok) return parsed;
+  const { value } = parsed;
+  if (value === null || value === undefined) return { ok: true, value: {} };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return {
+      ok: false,
+      reason: "not_mapping",
+      message: `YAML holds a ${Array.isArray(value) ? "list" : typeof value}, not a mapping`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
 }
 
-// --- internal ---
-
-function parseWithYaml(text: string, maxAliasCount: number): YamlMappingResult {
+/**
+ * Parse one YAML 1.2 document (core schema, unique keys) of any shape, with the same limits as
+ * `parseYamlMapping`. Blank text is `null`.
+ */
+export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlDocumentResult {
+  const refused = refuseTooLarge(text, options.maxLength);
+  if (refused !== undefined) return refused;
+  const maxAliasCount = options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT;
   let value: unknown;
   try {
     const doc = parseDocument(text, {
@@ -84,15 +99,22 @@ function parseWithYaml(text: string, maxAliasCount: number): YamlMappingResult {
     }
     throw error;
   }
-  if (value === null || value === undefined) return { ok: true, value: {} };
-  if (typeof value !== "object" || Array.isArray(value)) {
-    return {
-      ok: false,
-      reason: "not_mapping",
-      message: `YAML holds a ${Array.isArray(value) ? "list" : typeof value}, not a mapping`,
-    };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
+  return { ok: true, value: value ?? null };
+}
+
+// --- internal ---
+
+function refuseTooLarge(
+  text: string,
+  limit: number | undefined,
+): Extract<YamlMappingResult, { readonly ok: false }> | undefined {
+  const maxLength = limit ?? DEFAULT_YAML_MAX_LENGTH;
+  if (text.length <= maxLength) return undefined;
+  return {
+    ok: false,
+    reason: "too_large",
+    message: `YAML text is ${text.length} characters, over the ${maxLength}-character limit`,
+  };
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {

@@ -6,8 +6,10 @@ import {
   type Diagnostic,
   digestTree,
   isPackageId,
+  siblingName,
+  syncFolder,
 } from "@skillshelf/core";
-import { siblingName, syncFolder, writeFileAtomic } from "./_atomic.js";
+import { writeScopeFile } from "./_atomic.js";
 import type { FaultHook } from "./_faults.js";
 import type { InstallRecord, ScopeState } from "./types.js";
 
@@ -39,7 +41,7 @@ export function journalPath(dir: string, id: string): string {
 
 /** Write a copy's journal durably. */
 export function writeJournal(dir: string, journal: Journal, fault: FaultHook): void {
-  writeFileAtomic({
+  writeScopeFile({
     path: journalPath(dir, journal.id),
     text: `${JSON.stringify(journal, null, 2)}\n`,
     expected: undefined,

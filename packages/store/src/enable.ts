@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
-import { writeFileAtomic } from "./_atomic.js";
+import { writeScopeFile } from "./_atomic.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { runWriter } from "./_writer.js";
 import { serializeScopeState } from "./state.js";
@@ -50,7 +50,7 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
     const others = context.state.disabled.filter((other) => other !== id);
     const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
     context.lock.assertHeld();
-    writeFileAtomic({
+    writeScopeFile({
       path: join(context.lock.dir, "state.json"),
       text: serializeScopeState(state),
       expected: context.stateText,

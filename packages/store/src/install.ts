@@ -8,8 +8,10 @@ import {
   isInside,
   type PackageKind,
   SkillshelfError,
+  siblingName,
+  syncFolder,
 } from "@skillshelf/core";
-import { siblingName, syncFolder, writeFileAtomic } from "./_atomic.js";
+import { writeScopeFile } from "./_atomic.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
 import { commitOrRollBack, runWriter, type WriterContext } from "./_writer.js";
 import { readPackageManifest } from "./manifest.js";
@@ -121,7 +123,7 @@ export function installPackage(input: InstallPackageInput): WriteResult {
       renameSync(join(context.lock.dir, staging), target);
       context.fault("moved-new");
       context.lock.assertHeld();
-      writeFileAtomic({
+      writeScopeFile({
         path: join(context.lock.dir, "state.json"),
         text: serializeScopeState(state),
         expected: context.stateText,

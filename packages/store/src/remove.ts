@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { SkillshelfError } from "@skillshelf/core";
-import { siblingName, syncFolder, writeFileAtomic } from "./_atomic.js";
+import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
+import { writeScopeFile } from "./_atomic.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
 import { commitOrRollBack, runWriter } from "./_writer.js";
@@ -59,7 +59,7 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         context.fault("moved-old");
       }
       context.lock.assertHeld();
-      writeFileAtomic({
+      writeScopeFile({
         path: join(dir, "state.json"),
         text: serializeScopeState(state),
         expected: context.stateText,

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { errnoCode, SkillshelfError } from "./errors.js";
+
+/** A fresh hidden name for a sibling of a file or folder: `.<name>.<tag>-<pid>-<hex>`. */
+export function siblingName(name: string, tag: string): string {
+  return `.${name}.${tag}-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Replace the file at `path` with `text` atomically: write a temporary sibling (mode 0600), fsync
+ * it, check that the file still holds `expected` (`undefined`: still absent), rename over it,
+ * fsync the folder. A crash leaves the old or the new file, and perhaps a `.<name>.tmp-…` sibling.
+ * Throws `file_changed` (with the path) when someone else changed the file meanwhile.
+ * `beforeRename` runs once the temporary file is durable.
+ */
+export function writeFileAtomic(options: {
+  readonly path: string;
+  readonly text: string;
+  readonly expected: string | undefined;
+  readonly beforeRename?: (() => void) | undefined;
+}): void {
+  const { path, text, expected } = options;
+  const temporary = join(dirname(path), siblingName(basename(path), "tmp"));
+  const fd = openSync(temporary, "wx", 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  options.beforeRename?.();
+  if (readOrUndefined(path) !== expected) {
+    rmSync(temporary, { force: true });
+    throw new SkillshelfError("file_changed", `${path} changed while this operation ran`, {
+      path,
+      hint: "something edited it at the same time; review the file, then retry",
+    });
+  }
+  renameSync(temporary, path);
+  syncFolder(dirname(path));
+}
+
+/** fsync a folder so that a rename inside it is durable. */
+export function syncFolder(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// --- internal ---
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}

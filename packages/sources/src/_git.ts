@@ -1,0 +1,125 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { errnoCode, SkillshelfError } from "@skillshelf/core";
+
+/** How `git` is run while staging. */
+export interface GitOptions {
+  /** Environment variables for `git` (PATH, HOME, proxies); prompts are always switched off. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+// Settings for every git call: no hooks, no credential helpers or prompts, no ext:: transport.
+const SAFE_CONFIG = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "credential.helper=",
+  "-c",
+  "protocol.ext.allow=never",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "advice.detachedHead=false",
+];
+
+/**
+ * Fetch one commit of a repository into a fresh working tree at `dir` (`git init` with no
+ * template, a shallow fetch of `ref` or `HEAD`, a checkout) and return the commit hash. Any URL
+ * the `git` CLI accepts works. Throws `git_missing`, `git_timeout` or `git_failed` (with git's
+ * own message).
+ */
+export async function fetchCommit(
+  options: GitOptions & {
+    readonly url: string;
+    readonly ref: string | undefined;
+    readonly dir: string;
+  },
+): Promise<string> {
+  const { url, ref, dir } = options;
+  await git(["init", "--quiet", "--template=", dir], options);
+  await git(
+    [
+      "-C",
+      dir,
+      ...SAFE_CONFIG,
+      "fetch",
+      "--depth",
+      "1",
+      "--no-tags",
+      "--quiet",
+      "--",
+      url,
+      ref ?? "HEAD",
+    ],
+    options,
+    url,
+  );
+  await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", "FETCH_HEAD"], options, url);
+  return (await git(["-C", dir, "rev-parse", "HEAD"], options)).trim();
+}
+
+/** The folder name git keeps its data in, left out of staged trees. */
+export const GIT_DIR = ".git";
+
+/** Where a staged clone keeps its files. */
+export function cloneDir(container: string): string {
+  return join(container, "clone");
+}
+
+// --- internal ---
+
+function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
+  const env = {
+    ...options.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "echo",
+    SSH_ASKPASS: "echo",
+    GCM_INTERACTIVE: "never",
+    GIT_SSH_COMMAND: options.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      args,
+      {
+        env,
+        timeout: options.timeoutMs,
+        killSignal: "SIGKILL",
+        maxBuffer: 4 * 1024 * 1024,
+        signal: options.signal,
+      },
+      (error, stdout, stderr) => {
+        if (error === null) return resolve(stdout);
+        const what = url ?? "git";
+        if (errnoCode(error) === "ENOENT")
+          return reject(
+            new SkillshelfError("git_missing", "git is not installed or not on PATH", {
+              hint: "install git, or use a local folder or an archive source",
+              cause: error,
+            }),
+          );
+        if (error.name === "AbortError")
+          return reject(
+            new SkillshelfError("aborted", `fetching ${what} was cancelled`, { cause: error }),
+          );
+        if ((error as { killed?: boolean }).killed)
+          return reject(
+            new SkillshelfError(
+              "git_timeout",
+              `git did not finish fetching ${what} within ${options.timeoutMs} ms`,
+              { hint: "check the network and the URL, then retry", cause: error },
+            ),
+          );
+        const message = stderr.trim().split("\n").slice(-3).join(" ") || error.message;
+        reject(
+          new SkillshelfError("git_failed", `git could not fetch ${what}: ${message}`, {
+            hint: "check the URL, the ref and your access to the repository",
+            cause: error,
+          }),
+        );
+      },
+    );
+  });
+}

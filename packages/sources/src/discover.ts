@@ -1,0 +1,64 @@
+import { existsSync } from "node:fs";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { readIndex } from "./index-file.js";
+import { locateIndex, readScopeSources, scopeIndexPath } from "./scope-sources.js";
+import type { IndexOrigin, IndexRow, LibraryDiscovery } from "./types.js";
+
+/** Which indexes `discoverLibrary` reads besides the scopes' own. */
+export interface DiscoverOptions {
+  /** The bundled example index, read first. */
+  readonly bundled?: string | undefined;
+  /** `--from` indexes, read last. */
+  readonly from?: readonly string[] | undefined;
+}
+
+/**
+ * Read every index an environment uses and merge their rows: the bundled index, the user scope's
+ * `library.yaml` and `sources.json` indexes, the project scope's, then `from`. A later row
+ * replaces an earlier one of the same `kind:name`. Rows come back sorted by `kind:name`; every
+ * finding (a dropped row, a missing source) is kept. A scope's absent `library.yaml` is no error.
+ */
+export function discoverLibrary(
+  environment: Environment,
+  options: DiscoverOptions = {},
+): LibraryDiscovery {
+  const diagnostics: Diagnostic[] = [];
+  const indexes: { path: string; origin: IndexOrigin }[] = [];
+  const want = (path: string | undefined, origin: IndexOrigin, named: string) => {
+    const located = path === undefined ? undefined : locateIndex(path);
+    if (located !== undefined) indexes.push({ path: located, origin });
+    else if (path !== undefined)
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "index_missing",
+          `${named} ${path} holds no index; it is skipped`,
+          path,
+        ),
+      );
+  };
+  if (options.bundled !== undefined) want(options.bundled, "bundled", "the bundled index");
+  for (const scope of ["user", "project"] as const) {
+    const own = scopeIndexPath(environment, scope);
+    if (existsSync(own)) want(own, scope, `the ${scope} index`);
+    const sources = readScopeSources(environment, scope);
+    diagnostics.push(...sources.diagnostics);
+    for (const source of sources.sources) want(source, scope, `the ${scope} source`);
+  }
+  for (const path of options.from ?? []) want(path, "from", "the --from index");
+  const merged = new Map<string, IndexRow>();
+  for (const index of indexes) {
+    const result = readIndex(index.path, index.origin);
+    diagnostics.push(...result.diagnostics);
+    for (const row of result.rows) merged.set(`${row.kind}:${row.name}`, row);
+  }
+  const rows = [...merged.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
+  return { rows, indexes, diagnostics: sortDiagnostics(diagnostics) };
+}

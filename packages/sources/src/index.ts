@@ -1,0 +1,31 @@
+export type { ArchiveLimits } from "./_archive.js";
+export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
+export type { DiscoverOptions } from "./discover.js";
+export { discoverLibrary } from "./discover.js";
+export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
+export type { InstalledStatus, RequirementResolution } from "./requirements.js";
+export { resolveRequirements } from "./requirements.js";
+export type { IndexScope } from "./scope-sources.js";
+export {
+  addScopeSource,
+  INDEX_FILE_NAMES,
+  locateIndex,
+  readScopeSources,
+  removeScopeSource,
+  scopeIndexPath,
+  scopeSourcesPath,
+} from "./scope-sources.js";
+export type { IndexSearch } from "./search.js";
+export { searchIndexRows } from "./search.js";
+export type { ParsedSource } from "./source-url.js";
+export { normalizeSubfolder, parseSourceUrl } from "./source-url.js";
+export type { StageOptions } from "./stage.js";
+export { stageSource } from "./stage.js";
+export type {
+  IndexOrigin,
+  IndexResult,
+  IndexRow,
+  LibraryDiscovery,
+  ProvidedResource,
+  StagedSource,
+} from "./types.js";

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  copyTree,
+  digestTree,
+  isInside,
+  type PackageSource,
+  realpathOrUndefined,
+  SkillshelfError,
+} from "@skillshelf/core";
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, download, unpackArchive } from "./_archive.js";
+import { cloneDir, fetchCommit, GIT_DIR } from "./_git.js";
+import type { StagedSource } from "./types.js";
+
+/** How `stageSource` fetches. */
+export interface StageOptions {
+  /** Where staging folders are made. Default: the OS temporary folder. */
+  readonly tempDir?: string | undefined;
+  /** Environment variables for `git` (PATH, HOME, proxies). Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Longest a git fetch or a download may take. Default 120 s. */
+  readonly timeoutMs?: number | undefined;
+  /** Limits on archives. Default: 50 MiB download, 200 MiB unpacked, 10,000 members. */
+  readonly limits?: Partial<ArchiveLimits> | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const skipGit = (name: string) => name === GIT_DIR;
+
+/**
+ * Fetch a package source into a private staging folder and digest it: a local folder is copied,
+ * a git repository is fetched shallowly at its ref (hooks off, no prompts, a timeout) and its
+ * subfolder copied, an HTTP(S) `.tar.gz` is downloaded and unpacked after every member passed
+ * its checks. `.git` folders are left out. Symlinks must stay inside the package. On any failure
+ * nothing is left behind and a `SkillshelfError` says why; on success call `release()` (it is
+ * idempotent) when the staged files are no longer needed.
+ */
+export async function stageSource(
+  source: PackageSource,
+  options: StageOptions = {},
+): Promise<StagedSource> {
+  const container = mkdtempSync(join(options.tempDir ?? tmpdir(), "skillshelf-stage-"));
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    rmSync(container, { recursive: true, force: true });
+  };
+  try {
+    const dir = join(container, "package");
+    const commit = await fetchInto(source, dir, container, options);
+    const { digest } = digestTree(dir);
+    return { dir, digest, source, ...(commit === undefined ? {} : { commit }), release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+// --- internal ---
+
+async function fetchInto(
+  source: PackageSource,
+  dir: string,
+  container: string,
+  options: StageOptions,
+): Promise<string | undefined> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  switch (source.type) {
+    case "local":
+      copyTree(existingFolder(source.path), dir, { skip: skipGit });
+      return undefined;
+    case "git": {
+      const clone = cloneDir(container);
+      const commit = await fetchCommit({
+        url: source.url,
+        ref: source.ref,
+        dir: clone,
+        env: options.env ?? process.env,
+        timeoutMs,
+        signal: options.signal,
+      });
+      copyTree(subfolderOf(clone, source.path), dir, { skip: skipGit });
+      rmSync(clone, { recursive: true, force: true });
+      return commit;
+    }
+    case "archive": {
+      const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+      const signals = [
+        AbortSignal.timeout(timeoutMs),
+        ...(options.signal === undefined ? [] : [options.signal]),
+      ];
+      const bytes = await download(source.url, limits.maxDownloadBytes, AbortSignal.any(signals));
+      unpackArchive(bytes, dir, { ...limits, subfolder: source.path });
+      return undefined;
+    }
+  }
+}
+
+function existingFolder(path: string): string {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new SkillshelfError("source_missing", `${path} is not a folder`, {
+      path,
+      hint: "check the path of the package source",
+    });
+  return path;
+}
+
+function subfolderOf(clone: string, path: string | undefined): string {
+  if (path === undefined) return clone;
+  const folder = join(clone, ...path.split("/"));
+  const real = realpathOrUndefined(folder);
+  const cloneReal = realpathOrUndefined(clone) ?? clone;
+  if (real === undefined || !statSync(real).isDirectory())
+    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`, {
+      hint: "check the path in the source",
+    });
+  if (!isInside(cloneReal, real))
+    throw new SkillshelfError(
+      "tree_link_escape",
+      `the folder ${path} leads outside the repository through a symlink`,
+      { hint: "name a real folder of the repository" },
+    );
+  return real;
+}

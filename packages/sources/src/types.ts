@@ -1,0 +1,66 @@
+import type { Diagnostic, PackageKind, PackageSource, ResourceKind } from "@skillshelf/core";
+
+/** A body-free hint of a resource a package provides, for search before install. */
+export interface ProvidedResource {
+  readonly kind: ResourceKind;
+  readonly name: string;
+  readonly description?: string | undefined;
+}
+
+/** Where an index row was read from: the bundled example index or a user, project or `--from` index. */
+export type IndexOrigin = "bundled" | "user" | "project" | "from";
+
+/** One package an index offers. */
+export interface IndexRow {
+  readonly kind: PackageKind;
+  /** The package id. */
+  readonly name: string;
+  readonly description: string;
+  /** Explicit SemVer; required in `library.yaml`, optional in a `marketplace.json`. */
+  readonly version: string | undefined;
+  /** The pinned tree digest; required in `library.yaml`, absent from a `marketplace.json`. */
+  readonly sha256: string | undefined;
+  /** The source as written in the index. */
+  readonly sourceUrl: string;
+  /** The source resolved: relative paths made absolute beside the index. */
+  readonly source: PackageSource;
+  readonly requires: readonly string[];
+  readonly category?: string | undefined;
+  readonly triggers?: readonly string[] | undefined;
+  readonly provides?: readonly ProvidedResource[] | undefined;
+  /** `claude-code` for `marketplace.json` rows: the package is expected to be a Claude Code plugin. */
+  readonly format: "skillshelf" | "claude-code";
+  /** Absolute path of the index file (evidence, never written back). */
+  readonly index: string;
+  readonly origin: IndexOrigin;
+}
+
+/** The rows of one index file, and every finding. A malformed row is dropped, the rest kept. */
+export interface IndexResult {
+  readonly path: string;
+  readonly format: "library" | "marketplace";
+  readonly rows: readonly IndexRow[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Every index of an environment merged: later indexes override earlier rows of the same `kind:name`. */
+export interface LibraryDiscovery {
+  /** Sorted by `kind:name`. */
+  readonly rows: readonly IndexRow[];
+  /** The index files read, in merge order. */
+  readonly indexes: readonly { readonly path: string; readonly origin: IndexOrigin }[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A package source fetched into a private folder. */
+export interface StagedSource {
+  /** The staged package folder (for a subfolder source, that subfolder). */
+  readonly dir: string;
+  /** Its tree digest. */
+  readonly digest: string;
+  readonly source: PackageSource;
+  /** The commit a git source resolved to. */
+  readonly commit?: string | undefined;
+  /** Delete the staged files; safe to call more than once. */
+  release(): void;
+}

@@ -1,0 +1,63 @@
+import { parseSourceUrl } from "@skillshelf/sources";
+import { describe, expect, it } from "vitest";
+
+describe("parseSourceUrl", () => {
+  it.each<[string, unknown]>([
+    ["./packages/pdf", { type: "local", path: "/base/packages/pdf" }],
+    ["../shared/pdf", { type: "local", path: "/shared/pdf" }],
+    ["/abs/pdf", { type: "local", path: "/abs/pdf" }],
+    [
+      "https://github.com/acme/tools/tree/v1.2.0",
+      { type: "git", url: "https://github.com/acme/tools.git", ref: "v1.2.0" },
+    ],
+    [
+      "https://github.com/acme/tools/tree/main/plugins/pdf",
+      { type: "git", url: "https://github.com/acme/tools.git", ref: "main", path: "plugins/pdf" },
+    ],
+    [
+      "https://git.example.com/team/tools.git",
+      { type: "git", url: "https://git.example.com/team/tools.git" },
+    ],
+    [
+      "https://git.example.com/team/tools.git#v2",
+      { type: "git", url: "https://git.example.com/team/tools.git", ref: "v2" },
+    ],
+    [
+      "git+https://example.com/tools#ref=abc123&path=plugins/pdf",
+      { type: "git", url: "https://example.com/tools", ref: "abc123", path: "plugins/pdf" },
+    ],
+    [
+      "git+file:///srv/repos/tools.git#main",
+      { type: "git", url: "file:///srv/repos/tools.git", ref: "main" },
+    ],
+    ["git+../repos/tools.git", { type: "git", url: "/repos/tools.git" }],
+    ["git@example.com:team/tools.git", { type: "git", url: "git@example.com:team/tools.git" }],
+    [
+      "ssh://git@example.com/team/tools.git#ref=v1",
+      { type: "git", url: "ssh://git@example.com/team/tools.git", ref: "v1" },
+    ],
+    ["file:///srv/repos/tools.git", { type: "git", url: "file:///srv/repos/tools.git" }],
+    [
+      "https://example.com/pdf-1.0.0.tar.gz",
+      { type: "archive", url: "https://example.com/pdf-1.0.0.tar.gz" },
+    ],
+    [
+      "http://127.0.0.1:8080/pkg.tgz#path=sub/dir",
+      { type: "archive", url: "http://127.0.0.1:8080/pkg.tgz", path: "sub/dir" },
+    ],
+  ])("%s", (text, source) => {
+    expect(parseSourceUrl(text, "/base")).toEqual({ ok: true, source });
+  });
+
+  it.each([
+    "",
+    "https://example.com/page.html",
+    "ftp://example.com/pkg.tar.gz",
+    "https://example.com/pkg.tar.gz#path=../x",
+    "git+https://example.com/tools#ref=-upload-pack=evil",
+    "https://github.com/acme/tools/tree/main/../../x",
+    "https://exa mple.com/x.tar.gz",
+  ])("refuses %j", (text) => {
+    expect(parseSourceUrl(text, "/base").ok).toBe(false);
+  });
+});

@@ -1,0 +1,327 @@
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { digestTree, isSkillshelfError, type PackageSource } from "@skillshelf/core";
+import { stageSource } from "@skillshelf/sources";
+import { link, packageTree, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { bareClone, gitEnv, gitRepo, serve, tarGz } from "./_fixtures.js";
+
+async function stageError(
+  source: PackageSource,
+  options: Parameters<typeof stageSource>[1] = {},
+): Promise<string | undefined> {
+  try {
+    (await stageSource(source, options)).release();
+  } catch (error) {
+    if (isSkillshelfError(error)) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+/** Staging folders left in `tempDir` (none, after any failure or release). */
+const leftovers = (tempDir: string) => readdirSync(tempDir);
+
+describe("stageSource from a local folder", () => {
+  it("copies the folder without .git and digests it; release is idempotent", async () => {
+    const source = testdir({ ...packageTree({ id: "pdf" }), ".git/HEAD": "ref: x\n" });
+    const tempDir = testdir();
+    const staged = await stageSource({ type: "local", path: source }, { tempDir });
+    expect(readdirSync(staged.dir).sort()).toEqual(["plugin.json", "skills"]);
+    expect(staged.digest).toBe(digestTree(staged.dir).digest);
+    expect(staged.digest).toBe(digestTree(testdir(packageTree({ id: "pdf" }))).digest);
+    staged.release();
+    staged.release();
+    expect(existsSync(staged.dir)).toBe(false);
+    expect(leftovers(tempDir)).toEqual([]);
+  });
+
+  it.each<[string, () => string, string]>([
+    ["a missing folder", () => join(testdir(), "absent"), "source_missing"],
+    ["a file", () => join(testdir({ "a.md": "x" }), "a.md"), "source_missing"],
+    [
+      "an escaping symlink",
+      () => testdir({ "plugin.json": "{}", "notes.md": link("/etc/hostname") }),
+      "tree_link_escape",
+    ],
+  ])("refuses %s and leaves nothing", async (_name, make, code) => {
+    const tempDir = testdir();
+    expect(await stageError({ type: "local", path: make() }, { tempDir })).toBe(code);
+    expect(leftovers(tempDir)).toEqual([]);
+  });
+});
+
+describe("stageSource from git", () => {
+  const tree = {
+    ...packageTree({ id: "pdf" }),
+    "tools/run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
+  };
+
+  it("fetches the default branch of a local repository, a file:// URL and a bare repository", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "old.md": "v1" }, tag: "v1" }, { tree }], env);
+    const expected = digestTree(testdir({ ...tree, "old.md": "v1" })).digest;
+    for (const url of [repo.path, pathToFileURL(repo.path).href, bareClone(repo.path, env)]) {
+      const staged = await stageSource({ type: "git", url }, { env, tempDir: testdir() });
+      expect({ url, digest: staged.digest, commit: staged.commit }).toEqual({
+        url,
+        digest: expected,
+        commit: repo.commits[1],
+      });
+      expect(existsSync(join(staged.dir, ".git"))).toBe(false);
+      staged.release();
+    }
+  });
+
+  it("fetches a tag, a commit and a subfolder", async () => {
+    const env = gitEnv();
+    const repo = gitRepo(
+      [
+        { tree: { "pkg/a.md": "one" }, tag: "v1" },
+        { tree: { "pkg/a.md": "two", "pkg/b.md": "b" } },
+      ],
+      env,
+    );
+    const url = bareClone(repo.path, env);
+    const tag = await stageSource({ type: "git", url, ref: "v1", path: "pkg" }, { env });
+    expect(readdirSync(tag.dir)).toEqual(["a.md"]);
+    expect(tag.commit).toBe(repo.commits[0]);
+    const commit = await stageSource(
+      { type: "git", url, ref: repo.commits[1] as string, path: "pkg" },
+      { env },
+    );
+    expect(readFileSync(join(commit.dir, "a.md"), "utf8")).toBe("two");
+    tag.release();
+    commit.release();
+  });
+
+  it("never runs hooks, even from a git template the user configured", async () => {
+    const home = testdir();
+    const env = gitEnv(home);
+    const marker = join(home, "hook-ran");
+    const template = testdir({
+      "hooks/post-checkout": { content: `#!/bin/sh\ntouch ${marker}\n`, mode: 0o755 },
+    });
+    writeFileSync(
+      join(home, ".gitconfig"),
+      `[init]\n\ttemplateDir = ${template}\n[core]\n\thooksPath = ${join(template, "hooks")}\n`,
+    );
+    const repo = gitRepo([{ tree }], { ...env, HOME: testdir() });
+    (await stageSource({ type: "git", url: repo.path }, { env })).release();
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each<
+    [
+      string,
+      (env: Record<string, string>) => { source: PackageSource; env: Record<string, string> },
+      string,
+    ]
+  >([
+    [
+      "a repository that does not exist",
+      (env) => ({ source: { type: "git", url: join(testdir(), "none.git") }, env }),
+      "git_failed",
+    ],
+    [
+      "a ref that does not exist",
+      (env) => ({ source: { type: "git", url: gitRepo([{ tree }], env).path, ref: "v9" }, env }),
+      "git_failed",
+    ],
+    [
+      "a missing subfolder",
+      (env) => ({ source: { type: "git", url: gitRepo([{ tree }], env).path, path: "nope" }, env }),
+      "source_subfolder_missing",
+    ],
+    [
+      "a symlink out of the repository",
+      (env) => ({
+        source: {
+          type: "git",
+          url: gitRepo([{ tree: { ...tree, "out.md": link("../../etc/hostname") } }], env).path,
+        },
+        env,
+      }),
+      "tree_link_escape",
+    ],
+    [
+      "no git on PATH",
+      (env) => ({
+        source: { type: "git", url: "https://example.com/x.git" },
+        env: { ...env, PATH: testdir() },
+      }),
+      "git_missing",
+    ],
+    [
+      "an https URL needing credentials, without prompting",
+      (env) => ({ source: { type: "git", url: "https://127.0.0.1:9/private.git" }, env }),
+      "git_failed",
+    ],
+  ])("refuses %s and leaves nothing", async (_name, make, code) => {
+    const tempDir = testdir();
+    const { source, env } = make(gitEnv());
+    expect(await stageError(source, { env, tempDir })).toBe(code);
+    expect(leftovers(tempDir)).toEqual([]);
+  });
+
+  it("gives up on a git that hangs, after the timeout", async () => {
+    const bin = testdir({ git: { content: "#!/bin/sh\nexec sleep 30\n", mode: 0o755 } });
+    chmodSync(join(bin, "git"), 0o755);
+    const tempDir = testdir();
+    expect(
+      await stageError(
+        { type: "git", url: "https://example.com/x.git" },
+        { env: { PATH: `${bin}:${process.env.PATH}` }, timeoutMs: 300, tempDir },
+      ),
+    ).toBe("git_timeout");
+    expect(leftovers(tempDir)).toEqual([]);
+  });
+});
+
+describe("stageSource from an HTTP(S) archive", () => {
+  const good = tarGz([
+    { path: "pdf-1.0.0/", type: "directory" },
+    { path: "pdf-1.0.0/plugin.json", content: '{"name":"pdf","version":"1.0.0"}' },
+    {
+      path: "pdf-1.0.0/skills/pdf/SKILL.md",
+      content: "---\nname: pdf\ndescription: d\n---\nbody\n",
+    },
+    { path: "pdf-1.0.0/skills/pdf/run.sh", content: "#!/bin/sh\n", mode: 0o755 },
+    { path: "pdf-1.0.0/skills/alias", type: "symlink", target: "pdf" },
+    { path: `pdf-1.0.0/${"long/".repeat(30)}deep.md`, content: "deep" },
+  ]);
+
+  it("downloads, strips the single top folder and unpacks files, modes and links", async () => {
+    const base = await serve({ "/pdf.tar.gz": good });
+    const staged = await stageSource({ type: "archive", url: `${base}/pdf.tar.gz` });
+    const expected = testdir({
+      "plugin.json": '{"name":"pdf","version":"1.0.0"}',
+      "skills/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\nbody\n",
+      "skills/pdf/run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
+      "skills/alias": link("pdf"),
+      [`${"long/".repeat(30)}deep.md`]: "deep",
+    });
+    expect(staged.digest).toBe(digestTree(expected).digest);
+    staged.release();
+  });
+
+  it("selects a subfolder", async () => {
+    const base = await serve({ "/pdf.tar.gz": good });
+    const staged = await stageSource({
+      type: "archive",
+      url: `${base}/pdf.tar.gz`,
+      path: "skills/pdf",
+    });
+    expect(readdirSync(staged.dir).sort()).toEqual(["SKILL.md", "run.sh"]);
+    staged.release();
+  });
+
+  it.each<[string, Buffer, string]>([
+    ["a .. member", tarGz([{ path: "pkg/../../evil.md", content: "x" }]), "archive_entry_refused"],
+    [
+      "an absolute member",
+      tarGz([{ path: "/tmp/evil.md", content: "x" }]),
+      "archive_entry_refused",
+    ],
+    [
+      "an absolute member in a pax header",
+      tarGz([{ path: "/tmp/evil.md", content: "x", pax: true }]),
+      "archive_entry_refused",
+    ],
+    [
+      "an absolute symlink",
+      tarGz([
+        { path: "pkg/a.md", content: "x" },
+        { path: "pkg/link", type: "symlink", target: "/etc/passwd" },
+      ]),
+      "archive_entry_refused",
+    ],
+    [
+      "a symlink that climbs out",
+      tarGz([
+        { path: "pkg/a.md", content: "x" },
+        { path: "pkg/link", type: "symlink", target: "../../x" },
+      ]),
+      "archive_entry_refused",
+    ],
+    [
+      "a member written through a symlink",
+      tarGz([
+        { path: "a/dir", type: "symlink", target: "." },
+        { path: "a/dir/x.md", content: "x" },
+      ]),
+      "archive_entry_refused",
+    ],
+    [
+      "a repeated member",
+      tarGz([
+        { path: "a.md", content: "x" },
+        { path: "a.md", content: "y" },
+      ]),
+      "archive_entry_refused",
+    ],
+    [
+      "a hard link",
+      tarGz([
+        { path: "a.md", content: "x" },
+        { path: "b.md", type: "hardlink", target: "a.md" },
+      ]),
+      "archive_entry_refused",
+    ],
+    ["a FIFO", tarGz([{ path: "pipe", type: "fifo" }]), "archive_entry_refused"],
+    [
+      "too many members",
+      tarGz(Array.from({ length: 30 }, (_, i) => ({ path: `f${i}.md`, content: "x" }))),
+      "archive_too_many_entries",
+    ],
+    [
+      "too much unpacked data",
+      tarGz([{ path: "big.md", content: "x".repeat(300_000) }]),
+      "archive_too_large",
+    ],
+    ["a file that is not gzip", Buffer.from("plain text"), "archive_invalid"],
+  ])("refuses %s before writing anything", async (_name, archive, code) => {
+    const base = await serve({ "/a.tar.gz": archive });
+    const tempDir = testdir();
+    expect(
+      await stageError(
+        { type: "archive", url: `${base}/a.tar.gz` },
+        { tempDir, limits: { maxEntries: 20, maxUnpackedBytes: 200_000 } },
+      ),
+    ).toBe(code);
+    expect(leftovers(tempDir)).toEqual([]);
+  });
+
+  it("refuses a download past its limit, whether declared or streamed", async () => {
+    const base = await serve({
+      "/declared.tar.gz": Buffer.alloc(5000),
+      "/streamed.tar.gz": (_request, response) => {
+        response.writeHead(200);
+        const chunk = Buffer.alloc(1024);
+        const timer = setInterval(() => response.write(chunk), 1);
+        response.on("close", () => clearInterval(timer));
+      },
+    });
+    const limits = { maxDownloadBytes: 4096 };
+    expect(await stageError({ type: "archive", url: `${base}/declared.tar.gz` }, { limits })).toBe(
+      "archive_too_large",
+    );
+    expect(await stageError({ type: "archive", url: `${base}/streamed.tar.gz` }, { limits })).toBe(
+      "archive_too_large",
+    );
+  });
+
+  it("reports a missing archive, a refused connection and a server that never answers", async () => {
+    const base = await serve({ "/slow.tar.gz": () => {} });
+    expect(await stageError({ type: "archive", url: `${base}/missing.tar.gz` })).toBe(
+      "download_failed",
+    );
+    expect(await stageError({ type: "archive", url: "http://127.0.0.1:9/a.tar.gz" })).toBe(
+      "download_failed",
+    );
+    expect(
+      await stageError({ type: "archive", url: `${base}/slow.tar.gz` }, { timeoutMs: 200 }),
+    ).toBe("download_timeout");
+  });
+});
