@@ -70,6 +70,7 @@ describe("stageSource from git", () => {
         commit: repo.commits[1],
       });
       expect(existsSync(join(staged.dir, ".git"))).toBe(false);
+      expect(readdirSync(join(staged.dir, ".."))).toEqual(["package"]);
       staged.release();
     }
   });

@@ -1,31 +1,27 @@
-import { statSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Diagnostic, Environment } from "@skillshelf/core";
 import {
-  createDiagnostic,
-  type Diagnostic,
-  type Environment,
-  hasErrors,
-  type ResourceRoot,
-  ROOT_PRECEDENCE,
-  sortDiagnostics,
-} from "@skillshelf/core";
-import { loadPromptTemplates } from "@skillshelf/prompts-loader";
-import { loadAgentRecipes, loadFleetContracts } from "@skillshelf/recipes-loader";
-import { loadSkills } from "@skillshelf/skills-loader";
+  type ValidatedResource,
+  type ValidationResult,
+  validateIndex,
+  validatePackage,
+  validateResources,
+} from "@skillshelf/validation";
 import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
-import { strictDiagnostics } from "../strict.js";
 
 export const VALIDATE_USAGE = `Usage: skillshelf validate <path…> [--kind KIND] [--strict] [--strict-keys] [--json] [--cwd DIR]
 
-Check resources: a SKILL.md, a skill folder or a folder of them; a prompt template; an agent
-recipe; a fleet contract; or a folder of any of these. The kind is told by the path (SKILL.md,
-agents/, fleets/, prompts/ or commands/, any other .md is a prompt) unless --kind says it.
+Check resources, packages and package indexes: a SKILL.md, a skill folder or a folder of them; a
+prompt template; an agent recipe; a fleet contract; a package folder (plugin.json, or a Claude
+Code plugin's .claude-plugin/plugin.json); an index (library.yaml, library.json,
+marketplace.json). The kind is told by the path unless --kind says it.
 
 Options:
-  --kind KIND    skill, prompt, agent or fleet
+  --kind KIND    skill, prompt, agent, fleet, package or index
   --strict       skills: apply the Agent Skills specification (name rules, name equal to the
                  folder, description and compatibility lengths, metadata as text to text, strict
                  YAML); other kinds: warnings count as errors
@@ -36,17 +32,20 @@ Options:
 Exit status: 0 valid, 1 invalid, 2 usage error.
 `;
 
-type Kind = "skill" | "prompt" | "agent" | "fleet";
-const KINDS: readonly Kind[] = ["skill", "prompt", "agent", "fleet"];
+type Kind = "skill" | "prompt" | "agent" | "fleet" | "package" | "index";
+const KINDS: readonly Kind[] = ["skill", "prompt", "agent", "fleet", "package", "index"];
+const INDEX_NAMES = new Set(["library.yaml", "library.yml", "library.json", "marketplace.json"]);
 
 /** One path's verdict in `validate --json`. */
 export interface ValidateResult {
   readonly path: string;
   readonly kind: Kind;
   readonly valid: boolean;
-  /** The names of the resources found there that load. */
+  /** The names of the resources (or, for an index, the packages) found there. */
   readonly names: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
+  readonly resources: readonly ValidatedResource[];
+  readonly prerequisites: ValidationResult["prerequisites"];
 }
 
 export function runValidate(args: readonly string[], io: CliIo): number {
@@ -62,32 +61,42 @@ export function runValidate(args: readonly string[], io: CliIo): number {
     throw new UsageError("--strict-keys needs --strict");
   const kind = values.kind;
   if (kind !== undefined && !KINDS.includes(kind as Kind))
-    throw new UsageError(`--kind ${kind} is not a kind; use skill, prompt, agent or fleet`);
+    throw new UsageError(`--kind ${kind} is not a kind; use ${KINDS.join(", ")}`);
   const { environment, style } = commandContext(values.cwd, io);
   const strict = values.strict === true;
+  const options = {
+    mode: strict ? "strict" : "lenient",
+    strictKeys: values["strict-keys"] === true,
+    environment,
+  } as const;
   const results = positionals.map((path) => {
     const absolute = resolve(environment.cwd, path);
-    return validatePath(absolute, (kind as Kind | undefined) ?? detectKind(absolute), environment, {
-      strict,
-      strictKeys: values["strict-keys"] === true,
-    });
+    return validatePath(absolute, (kind as Kind | undefined) ?? detectKind(absolute), options);
   });
   const valid = results.every((result) => result.valid);
   if (values.json === true) {
     const json = results.map((result) => ({
       ...result,
       diagnostics: result.diagnostics.map(publicDiagnostic),
+      resources: result.resources.map((resource) => ({
+        ...resource,
+        diagnostics: resource.diagnostics.map(publicDiagnostic),
+      })),
     }));
     io.stdout(`${JSON.stringify({ version: 1, valid, strict, results: json }, null, 2)}\n`);
   } else {
     const paint = painter(io.color);
     for (const result of results) {
       const mark = result.valid ? paint("green", "valid  ") : paint("red", "invalid");
-      io.stdout(
-        `${mark} ${displayPath(result.path, style)} (${plural(result.names.length, result.kind)})\n`,
-      );
+      const found =
+        result.kind === "package" || result.kind === "index"
+          ? `${result.kind}, ${plural(result.names.length, result.kind === "index" ? "row" : "resource")}`
+          : plural(result.names.length, result.kind);
+      io.stdout(`${mark} ${displayPath(result.path, style)} (${found})\n`);
       for (const diagnostic of result.diagnostics)
         io.stdout(`  ${formatDiagnostic(diagnostic, style, paint)}`);
+      for (const need of result.prerequisites)
+        io.stdout(`  needs ${need.type} ${need.identifier} (steps ${need.steps.join(", ")})\n`);
     }
   }
   return valid ? 0 : 1;
@@ -99,6 +108,13 @@ export function runValidate(args: readonly string[], io: CliIo): number {
 function detectKind(path: string): Kind {
   const name = basename(path).toLowerCase();
   const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats?.isFile() === true && INDEX_NAMES.has(name)) return "index";
+  if (
+    stats?.isDirectory() === true &&
+    (existsSync(join(path, "plugin.json")) ||
+      existsSync(join(path, ".claude-plugin", "plugin.json")))
+  )
+    return "package";
   const folder = stats?.isDirectory() === true ? name : basename(dirname(path)).toLowerCase();
   if (stats?.isFile() === true && name === "skill.md") return "skill";
   if (folder === "agents") return "agent";
@@ -110,70 +126,30 @@ function detectKind(path: string): Kind {
 function validatePath(
   path: string,
   kind: Kind,
-  environment: Environment,
-  options: { strict: boolean; strictKeys: boolean },
+  options: { mode: "strict" | "lenient"; strictKeys: boolean; environment: Environment },
 ): ValidateResult {
-  const loaded = loadKind(path, kind, environment);
-  let diagnostics = loaded.diagnostics;
-  if (options.strict) {
-    diagnostics =
-      kind === "skill"
-        ? strictDiagnostics(loaded.skills, diagnostics, { strictKeys: options.strictKeys })
-        : diagnostics.map((diagnostic) =>
-            diagnostic.severity === "warning"
-              ? { ...diagnostic, severity: "error" as const }
-              : diagnostic,
-          );
-  }
-  if (loaded.names.length === 0 && !hasErrors(diagnostics)) {
-    const missing = createDiagnostic(
-      "error",
-      "path_missing",
-      `no ${kind} at ${path}; check the path or --kind`,
+  if (kind === "index") {
+    const { valid, diagnostics, resources, prerequisites, rows } = validateIndex(path);
+    return {
       path,
-    );
-    diagnostics = [...diagnostics, missing];
+      kind,
+      valid,
+      diagnostics,
+      resources,
+      prerequisites,
+      names: rows.map((row) => `${row.kind}:${row.name}`),
+    };
   }
+  const checked =
+    kind === "package" ? validatePackage(path, options) : validateResources(path, kind, options);
+  const { valid, diagnostics, resources, prerequisites } = checked;
   return {
     path,
     kind,
-    valid: !hasErrors(diagnostics),
-    names: loaded.names,
-    diagnostics: sortDiagnostics(diagnostics),
-  };
-}
-
-function loadKind(path: string, kind: Kind, environment: Environment) {
-  const root: ResourceRoot = {
-    path,
-    scope: "cli",
-    source: "path",
-    origin: "explicit",
-    precedence: ROOT_PRECEDENCE.explicit,
-    trust: "trusted",
-  };
-  const base = { ...environment, roots: [root] };
-  if (kind === "skill") {
-    const result = loadSkills({
-      ...environment,
-      disableDiscovery: true,
-      explicitSkillPaths: [path],
-    });
-    return {
-      names: result.items.map((item) => item.name),
-      diagnostics: result.diagnostics,
-      skills: result.items,
-    };
-  }
-  const result =
-    kind === "prompt"
-      ? loadPromptTemplates(base)
-      : kind === "agent"
-        ? loadAgentRecipes(base)
-        : loadFleetContracts(base);
-  return {
-    names: result.items.map((item) => item.name),
-    diagnostics: result.diagnostics,
-    skills: [],
+    valid,
+    diagnostics,
+    resources,
+    prerequisites,
+    names: resources.map((resource) => resource.name),
   };
 }

@@ -1,6 +1,7 @@
 import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import { type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
 
+/** Longest `compatibility` text the specification allows. */
 export const MAX_COMPATIBILITY_LENGTH = 500;
 
 /** Lenient findings that the specification makes errors. */
@@ -20,7 +21,7 @@ const STRICT_ERRORS = new Set([
  * `strictKeys`), `compatibility` as text of at most 500 characters, `metadata` as a mapping of text
  * to text, `license` as text and `allowed-tools` as one space-separated string.
  */
-export function strictDiagnostics(
+export function strictSkillDiagnostics(
   skills: readonly Skill[],
   lenient: readonly Diagnostic[],
   options: { readonly strictKeys: boolean },

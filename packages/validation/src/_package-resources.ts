@@ -1,0 +1,224 @@
+import { join, relative, sep } from "node:path";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  type ResourceKind,
+  type ResourceRoot,
+  ROOT_PRECEDENCE,
+} from "@skillshelf/core";
+import { loadPromptTemplates } from "@skillshelf/prompts-loader";
+import {
+  type FleetPrerequisite,
+  fleetPrerequisites,
+  loadAgentRecipes,
+  loadFleetContracts,
+} from "@skillshelf/recipes-loader";
+import { loadSkills } from "@skillshelf/skills-loader";
+import type { PackageManifest, ResourceFolderKind } from "@skillshelf/store";
+import { resourceOf } from "./_results.js";
+import { skillCatalogValidity } from "./catalog-validity.js";
+import { strictSkillDiagnostics } from "./strict.js";
+import type { ValidatedResource, ValidationMode } from "./types.js";
+
+/** What the package checks share: the package, and the findings and resources gathered so far. */
+export interface PackageContext {
+  readonly root: string;
+  readonly manifest: PackageManifest;
+  readonly environment: Environment;
+  readonly mode: ValidationMode;
+  readonly strictKeys: boolean;
+  readonly diagnostics: Diagnostic[];
+  readonly resources: ValidatedResource[];
+}
+
+/** Load the package's skills folders; returns the names of the skills that loaded. */
+export function checkSkills(context: PackageContext): Set<string> {
+  const roots = packageRoots(context, "skills");
+  if (roots.length === 0) return new Set();
+  const load = loadSkills({ ...context.environment, roots });
+  const verdict = skillCatalogValidity(load);
+  const diagnostics =
+    context.mode === "strict"
+      ? strictSkillDiagnostics(load.items, load.diagnostics, { strictKeys: context.strictKeys })
+      : load.diagnostics;
+  context.diagnostics.push(...diagnostics);
+  if (!verdict.ok)
+    error(
+      context,
+      "skill_catalog_invalid",
+      `the package's skills are not a sound catalog (${verdict.reason})`,
+      { reason: verdict.reason },
+    );
+  addResources(context, "skill", load.items, diagnostics);
+  return new Set(load.items.map((skill) => skill.name));
+}
+
+/** Load the package's prompt templates; a template that cannot run is an error. */
+export function checkPrompts(context: PackageContext): void {
+  const roots = packageRoots(context, "prompts");
+  if (roots.length === 0) return;
+  const load = loadPromptTemplates({ ...context.environment, roots });
+  context.diagnostics.push(...load.diagnostics);
+  for (const template of load.items)
+    if (template.unavailable !== undefined)
+      context.diagnostics.push(
+        createDiagnostic(
+          "error",
+          "prompt_unavailable",
+          `prompt template /${template.name} cannot run: ${template.unavailable}`,
+          template.path,
+        ),
+      );
+  addResources(context, "prompt", load.items, context.diagnostics);
+}
+
+/** Load the package's agent recipes and check their bound skills; returns the agents' names. */
+export function checkAgents(context: PackageContext, skills: ReadonlySet<string>): Set<string> {
+  const roots = packageRoots(context, "agents");
+  if (roots.length === 0) return new Set();
+  const load = loadAgentRecipes({ ...context.environment, roots });
+  context.diagnostics.push(...load.diagnostics);
+  const hasSkills = context.manifest.resources.some((folder) => folder.kind === "skills");
+  for (const recipe of load.items) {
+    if (recipe.skills.length === 0) continue;
+    const bound = (code: string, message: string) =>
+      context.diagnostics.push(
+        createDiagnostic("error", code, message, recipe.path, { agent: recipe.name }),
+      );
+    if (context.manifest.kind === "agent")
+      bound(
+        "package_shape",
+        `agent ${recipe.name} binds skills, but an agent package holds only its agent; make the package a plugin`,
+      );
+    else if (!hasSkills)
+      bound(
+        "bound_skill_unavailable",
+        `agent ${recipe.name} binds skills, but the package has no skills folder`,
+      );
+    else
+      for (const skill of recipe.skills)
+        if (!skills.has(skill))
+          bound(
+            "bound_skill_unavailable",
+            `agent ${recipe.name} binds skill ${skill}, which the package does not provide`,
+          );
+  }
+  addResources(context, "agent", load.items, context.diagnostics);
+  return new Set(load.items.map((recipe) => recipe.name));
+}
+
+/** Load the package's fleet contracts; returns what they need that the package does not define. */
+export function checkFleets(
+  context: PackageContext,
+  agents: ReadonlySet<string>,
+): FleetPrerequisite[] {
+  const roots = packageRoots(context, "fleets");
+  if (roots.length === 0) return [];
+  const load = loadFleetContracts({ ...context.environment, roots });
+  context.diagnostics.push(...load.diagnostics);
+  addResources(context, "fleet", load.items, context.diagnostics);
+  const merged = new Map<string, FleetPrerequisite>();
+  for (const fleet of load.items)
+    for (const need of fleetPrerequisites(fleet, { agents })) {
+      const key = `${need.type}:${need.identifier}`;
+      const seen = merged.get(key);
+      merged.set(
+        key,
+        seen === undefined
+          ? need
+          : { ...seen, steps: [...new Set([...seen.steps, ...need.steps])] },
+      );
+    }
+  return [...merged.values()];
+}
+
+/**
+ * Every declared recipe component must be a resource that loaded from its path (not nested below
+ * its folder, where loaders do not look for agents and fleets), and a single-resource package
+ * must hold exactly one resource of its kind.
+ */
+export function checkComponents(context: PackageContext): void {
+  for (const component of context.manifest.components) {
+    const kind = component.kind as ResourceKind;
+    if (!["skill", "prompt", "agent", "fleet"].includes(kind)) continue;
+    const ref = `${component.kind}:${component.id}`;
+    const index = context.resources.findIndex(
+      (resource) => resource.kind === kind && resource.path === component.path,
+    );
+    const folder = context.manifest.resources.find((candidate) => candidate.kind === `${kind}s`);
+    const depth =
+      folder === undefined
+        ? 0
+        : component.path.slice(folder.path === "." ? 0 : folder.path.length + 1).split("/").length;
+    if ((kind === "agent" || kind === "fleet") && depth > 1)
+      error(
+        context,
+        "component_nested",
+        `component ${ref} at ${component.path} is nested below the ${kind}s folder, where loaders do not look`,
+        { ref },
+      );
+    else if (index === -1)
+      error(
+        context,
+        "component_not_loaded",
+        `component ${ref} declared in the manifest was not loaded from ${component.path}`,
+        { ref, path: component.path },
+      );
+    else
+      context.resources[index] = {
+        ...(context.resources[index] as ValidatedResource),
+        componentRef: ref,
+      };
+  }
+  const { kind } = context.manifest;
+  if (kind !== "plugin") {
+    const count = context.resources.filter((resource) => resource.kind === kind).length;
+    if (count !== 1)
+      error(
+        context,
+        "package_shape",
+        `a ${kind} package must expose exactly one ${kind}; ${count} loaded`,
+        { kind, count },
+      );
+  }
+}
+
+// --- internal ---
+
+function packageRoots(context: PackageContext, kind: ResourceFolderKind): ResourceRoot[] {
+  return context.manifest.resources
+    .filter((folder) => folder.kind === kind)
+    .map((folder) => ({
+      path: folder.path === "." ? context.root : join(context.root, folder.path),
+      scope: "package",
+      source: "package",
+      origin: `package:${context.manifest.id}`,
+      precedence: ROOT_PRECEDENCE.package,
+      trust: "trusted",
+      containment: context.root,
+    }));
+}
+
+function addResources(
+  context: PackageContext,
+  kind: ResourceKind,
+  items: readonly { name: string; path: string; description?: string }[],
+  diagnostics: readonly Diagnostic[],
+): void {
+  for (const item of items)
+    context.resources.push(
+      resourceOf(item, kind, diagnostics, relative(context.root, item.path).split(sep).join("/")),
+    );
+}
+
+function error(
+  context: PackageContext,
+  code: string,
+  message: string,
+  details: Record<string, unknown>,
+): void {
+  context.diagnostics.push(
+    createDiagnostic("error", code, message, context.manifest.manifestPath, details),
+  );
+}

@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
+import { type IndexRow, readIndex } from "@skillshelf/sources";
+import { result } from "./_results.js";
+import type { IndexValidation } from "./types.js";
+
+/**
+ * Validate a package index (`library.yaml` or `marketplace.json`): every finding of reading it
+ * (dropped rows are errors), requirements no row of the index offers (`index_requirement_unresolved`,
+ * a warning: another index may offer them), local sources that do not exist
+ * (`index_source_missing`), and, unless `verifyPins` is false, local sources whose tree digest is
+ * not the pinned `sha256` (`index_pin_mismatch`). Remote sources are not fetched.
+ */
+export function validateIndex(
+  path: string,
+  options: { readonly verifyPins?: boolean | undefined } = {},
+): IndexValidation {
+  const index = readIndex(path);
+  const diagnostics: Diagnostic[] = [...index.diagnostics];
+  const offered = new Set(index.rows.map((row) => `${row.kind}:${row.name}`));
+  for (const row of index.rows) {
+    const report = (
+      severity: "error" | "warning",
+      code: string,
+      message: string,
+      details: Record<string, unknown> = {},
+    ) =>
+      diagnostics.push(
+        createDiagnostic(severity, code, `${row.kind}:${row.name}: ${message}`, index.path, {
+          name: row.name,
+          ...details,
+        }),
+      );
+    for (const ref of row.requires)
+      if (!offered.has(ref))
+        report(
+          "warning",
+          "index_requirement_unresolved",
+          `requires ${ref}, which this index does not offer`,
+          { ref },
+        );
+    if (row.source.type !== "local") continue;
+    if (!existsSync(row.source.path)) {
+      report(
+        index.format === "library" ? "error" : "warning",
+        "index_source_missing",
+        `its source ${row.source.path} does not exist`,
+        { source: row.source.path },
+      );
+      continue;
+    }
+    if (options.verifyPins !== false && row.sha256 !== undefined) checkPin(row, report);
+  }
+  return {
+    ...result(diagnostics, { resources: [], prerequisites: [] }),
+    format: index.format,
+    rows: index.rows,
+  };
+}
+
+// --- internal ---
+
+function checkPin(
+  row: IndexRow,
+  report: (
+    severity: "error",
+    code: string,
+    message: string,
+    details?: Record<string, unknown>,
+  ) => void,
+): void {
+  if (row.source.type !== "local") return;
+  try {
+    const observed = digestTree(row.source.path).digest;
+    if (observed !== row.sha256)
+      report(
+        "error",
+        "index_pin_mismatch",
+        `its files digest to ${observed}, not the pinned ${row.sha256}; re-pin it or restore the files`,
+        { expected: row.sha256, observed },
+      );
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    report("error", "index_source_invalid", `its source cannot be digested: ${error.message}`, {
+      code: error.code,
+    });
+  }
+}
