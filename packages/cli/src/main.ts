@@ -13,8 +13,11 @@ Commands:
   list        list the effective skills, prompts, agents or fleets, where each comes from,
               and what a model can see
   prompt      expand a prompt template with arguments
+  search      search the package indexes and show what is installed where
   show        show one skill and every copy that competed for its name
-  validate    check skills, prompt templates, agent recipes and fleet contracts
+  sources     list, add or remove the package indexes a scope uses
+  validate    check skills, prompt templates, agent recipes, fleet contracts, packages and
+              package indexes
 
 Run "skillshelf <command> --help" for a command's options.
 `;
@@ -41,6 +44,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   prompt: {
     usage: async () => (await import("./commands/prompt.js")).PROMPT_USAGE,
     run: async (args, io) => (await import("./commands/prompt.js")).runPrompt(args, io),
+  },
+  search: {
+    usage: async () => (await import("./commands/search.js")).SEARCH_USAGE,
+    run: async (args, io) => (await import("./commands/search.js")).runSearch(args, io),
+  },
+  sources: {
+    usage: async () => (await import("./commands/sources.js")).SOURCES_USAGE,
+    run: async (args, io) => (await import("./commands/sources.js")).runSources(args, io),
   },
   validate: {
     usage: async () => (await import("./commands/validate.js")).VALIDATE_USAGE,

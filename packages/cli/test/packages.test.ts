@@ -1,0 +1,158 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree, resolveEnvironment } from "@skillshelf/core";
+import { installPackage, observeCopyFacts } from "@skillshelf/store";
+import { testdir, testEnvironment } from "@skillshelf/test-utils";
+import { validateIndex, validatePackage } from "@skillshelf/validation";
+import { describe, expect, it } from "vitest";
+import { REPO, runCli } from "./_run.js";
+
+const LIBRARY = join(REPO, "packages", "cli", "library");
+
+/** A private home and project; `run` runs skillshelf in the project with that home. */
+function sandbox() {
+  const { home, cwd, configDir } = testEnvironment();
+  const run = (...args: string[]) =>
+    runCli(args, { cwd, env: { HOME: home, SKILLSHELF_HOME: configDir } });
+  return {
+    home,
+    cwd,
+    configDir,
+    run,
+    environment: resolveEnvironment({ home, cwd, configDir, env: {} }),
+  };
+}
+
+describe("the bundled example index", () => {
+  it("pins every package's current tree digest, and every package is valid", () => {
+    const index = validateIndex(join(LIBRARY, "library.yaml"));
+    expect(index.diagnostics).toEqual([]);
+    expect(index.rows.map((row) => `${row.kind}:${row.name}`)).toEqual([
+      "skill:pdf-forms",
+      "skill:semver-check",
+      "plugin:release-kit",
+      "prompt:commit-message",
+    ]);
+    for (const row of index.rows) {
+      const result = validatePackage(join(LIBRARY, "packages", row.name), { mode: "strict" });
+      expect({
+        name: row.name,
+        diagnostics: result.diagnostics.filter((d) => d.severity !== "info"),
+      }).toEqual({ name: row.name, diagnostics: [] });
+      expect(result.manifest).toMatchObject({ id: row.name, kind: row.kind, version: row.version });
+    }
+  });
+});
+
+describe("skillshelf validate, packages and indexes", () => {
+  it("tells packages and indexes by their files and reports their findings", () => {
+    const { run } = sandbox();
+    const good = run(
+      "validate",
+      "--json",
+      join(LIBRARY, "packages", "release-kit"),
+      join(LIBRARY, "library.yaml"),
+    );
+    expect(good.status).toBe(0);
+    const verdict = JSON.parse(good.stdout) as {
+      results: { kind: string; valid: boolean; names: string[]; prerequisites: unknown[] }[];
+    };
+    expect(
+      verdict.results.map((result) => [result.kind, result.valid, result.names.length]),
+    ).toEqual([
+      ["package", true, 4],
+      ["index", true, 4],
+    ]);
+    expect(verdict.results[0]?.prerequisites).toEqual([
+      { type: "command", identifier: "build-release", steps: ["build"] },
+    ]);
+    const broken = testdir({ "plugin.json": '{"name":"x"}' });
+    const bad = run("validate", broken);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain("key_missing");
+    expect(run("validate", "--kind", "nonsense", broken).status).toBe(2);
+  });
+});
+
+describe("skillshelf sources", () => {
+  it("adds, lists and removes an index of a scope", () => {
+    const { run } = sandbox();
+    const market = testdir({
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "m",
+        plugins: [{ name: "tools", source: "./tools", description: "Handy tools" }],
+      }),
+    });
+    expect(run("sources", "add", market, "--project")).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining("added"),
+    });
+    expect(run("sources", "add", market, "--project").stdout).toContain("already");
+    const listed = JSON.parse(run("sources", "list", "--json").stdout) as {
+      indexes: { scope: string; kind: string; format: string; rows: number; path: string }[];
+    };
+    expect(
+      listed.indexes.map((index) => [index.scope, index.kind, index.format, index.rows]),
+    ).toEqual([
+      ["bundled", "bundled", "library", 4],
+      ["project", "added", "marketplace", 1],
+    ]);
+    expect(listed.indexes[1]?.path).toBe(join(market, ".claude-plugin", "marketplace.json"));
+    expect(run("sources", "remove", market, "--project").status).toBe(0);
+    expect(run("sources", "remove", market, "--project").status).toBe(1);
+    expect(run("sources", "add", testdir(), "--user")).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining("index_missing"),
+    });
+    expect(run("sources", "add", market, "--user", "--project").status).toBe(2);
+    expect(run("sources", "frobnicate").status).toBe(2);
+  });
+});
+
+describe("skillshelf search", () => {
+  it("searches every index and shows where a package is installed", () => {
+    const { run, environment } = sandbox();
+    const source = join(LIBRARY, "packages", "semver-check");
+    installPackage({
+      environment,
+      scope: "user",
+      staged: { dir: source, digest: digestTree(source).digest },
+      origin: { source: { type: "local", path: source } },
+      reviewed: observeCopyFacts({ environment, scope: "user", id: "semver-check" }),
+    });
+    const extra = join(testdir(), "index.yaml");
+    writeFileSync(
+      extra,
+      JSON.stringify([
+        {
+          kind: "plugin",
+          name: "versioning-guide",
+          description: "How we version releases",
+          sourceUrl: "./x",
+          version: "1.0.0",
+          sha256: "a".repeat(64),
+        },
+      ]),
+    );
+    const found = JSON.parse(run("search", "version", "--json", "--from", extra).stdout) as {
+      matchMode: string;
+      results: {
+        name: string;
+        origin: string;
+        installed: { scope: string; state: string; version: string }[];
+      }[];
+    };
+    expect(found.matchMode).toBe("all");
+    expect(found.results.map((result) => [result.name, result.origin, result.installed])).toEqual([
+      ["versioning-guide", "from", []],
+      ["semver-check", "bundled", [{ scope: "user", state: "loadable", version: "0.3.1" }]],
+    ]);
+    const text = run("search", "semver");
+    expect(text.stdout).toContain("installed: user loadable");
+    expect(run("search", "release", "--kind", "fleet", "--json").stdout).toContain(
+      '"name": "release-kit"',
+    );
+    expect(run("search").status).toBe(2);
+    expect(run("search", "x", "--kind", "theme").status).toBe(2);
+  });
+});
