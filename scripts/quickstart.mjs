@@ -34,6 +34,10 @@ if (job === "demo") {
   run(process.execPath, [cli, "list", "--kind", "all", "--cwd", project], demoEnv);
   console.log("\n$ skillshelf catalog --cwd examples/project   (what a model is shown)\n");
   run(process.execPath, [cli, "catalog", "--cwd", project], demoEnv);
+  console.log(
+    "\n$ skillshelf search release --cwd examples/project   (the bundled package index)\n",
+  );
+  run(process.execPath, [cli, "search", "release", "--cwd", project], demoEnv);
 } else {
   run(pnpm, ["run", "lint"]);
   run(pnpm, ["run", "build"]);
