@@ -1,9 +1,11 @@
+import { join } from "node:path";
 import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
+import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { settleScope } from "./_journal.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
-import { readScopeState } from "./state.js";
+import { readScopeState, serializeScopeState } from "./state.js";
 import type { CopyFacts, ScopeState, ScopeTarget } from "./types.js";
 
 /** What a writer's body works with, inside the scope lock. */
@@ -55,6 +57,19 @@ export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T 
     settleScope(context.lock.dir, context.state);
     throw error;
   }
+}
+
+/** Commit a writer's change: check the lock is still ours, then write `state.json` atomically. */
+export function commitState(context: WriterContext, state: ScopeState): void {
+  context.lock.assertHeld();
+  writeScopeFile({
+    path: join(context.lock.dir, "state.json"),
+    text: serializeScopeState(state),
+    expected: context.stateText,
+    fault: context.fault,
+    point: "state-temporary-written",
+  });
+  context.fault("committed");
 }
 
 // --- internal ---

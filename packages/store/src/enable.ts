@@ -1,9 +1,7 @@
 import { join } from "node:path";
 import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
-import { writeScopeFile } from "./_atomic.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { runWriter } from "./_writer.js";
-import { serializeScopeState } from "./state.js";
+import { commitState, runWriter } from "./_writer.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `setEnabled` switches and what it was reviewed against. */
@@ -49,15 +47,7 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
     if (!input.enabled) assertNoBrokenDependents({ ...input, change: "disable" });
     const others = context.state.disabled.filter((other) => other !== id);
     const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
-    context.lock.assertHeld();
-    writeScopeFile({
-      path: join(context.lock.dir, "state.json"),
-      text: serializeScopeState(state),
-      expected: context.stateText,
-      fault: context.fault,
-      point: "state-temporary-written",
-    });
-    context.fault("committed");
+    commitState(context, state);
     return { id, scope, dir, record, diagnostics: context.diagnostics };
   });
 }

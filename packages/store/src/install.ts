@@ -11,12 +11,10 @@ import {
   siblingName,
   syncFolder,
 } from "@skillshelf/core";
-import { writeScopeFile } from "./_atomic.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
-import { commitOrRollBack, runWriter, type WriterContext } from "./_writer.js";
+import { commitOrRollBack, commitState, runWriter, type WriterContext } from "./_writer.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
-import { serializeScopeState } from "./state.js";
 import type {
   CopyFacts,
   InstallRecord,
@@ -122,15 +120,7 @@ export function installPackage(input: InstallPackageInput): WriteResult {
       }
       renameSync(join(context.lock.dir, staging), target);
       context.fault("moved-new");
-      context.lock.assertHeld();
-      writeScopeFile({
-        path: join(context.lock.dir, "state.json"),
-        text: serializeScopeState(state),
-        expected: context.stateText,
-        fault: context.fault,
-        point: "state-temporary-written",
-      });
-      context.fault("committed");
+      commitState(context, state);
       const kept =
         backup === null
           ? undefined

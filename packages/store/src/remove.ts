@@ -1,11 +1,9 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
-import { writeScopeFile } from "./_atomic.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
-import { commitOrRollBack, runWriter } from "./_writer.js";
-import { serializeScopeState } from "./state.js";
+import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -58,15 +56,7 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         renameSync(target, join(dir, removed));
         context.fault("moved-old");
       }
-      context.lock.assertHeld();
-      writeScopeFile({
-        path: join(dir, "state.json"),
-        text: serializeScopeState(state),
-        expected: context.stateText,
-        fault: context.fault,
-        point: "state-temporary-written",
-      });
-      context.fault("committed");
+      commitState(context, state);
       const kept =
         removed === null ? undefined : keepIfChanged(dir, id, join(dir, removed), before);
       rmSync(journalPath(dir, id), { force: true });

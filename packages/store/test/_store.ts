@@ -10,6 +10,8 @@ import {
   observeCopyFacts,
   type PackageOrigin,
   type PackageScope,
+  removePackage,
+  setEnabled,
   type WriteResult,
 } from "@skillshelf/store";
 import {
@@ -61,4 +63,19 @@ export function errorOf(action: () => unknown): { code: string; details: unknown
     throw error;
   }
   return undefined;
+}
+
+/** Switch a copy on or off against its current facts. */
+export function switchCopy(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+  enabled: boolean,
+): WriteResult {
+  return setEnabled({ environment, scope, id, enabled, reviewed: facts(environment, scope, id) });
+}
+
+/** Remove a copy against its current facts. */
+export function remove(environment: Environment, scope: PackageScope, id: string): WriteResult {
+  return removePackage({ environment, scope, id, reviewed: facts(environment, scope, id) });
 }

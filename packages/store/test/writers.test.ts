@@ -6,11 +6,18 @@ import {
   packagesDir,
   readPackageSnapshot,
   readScopeState,
-  removePackage,
-  setEnabled,
 } from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
-import { errorOf, facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
+import {
+  errorOf,
+  facts,
+  install,
+  localOrigin,
+  remove,
+  stagePackage,
+  storeEnvironment,
+  switchCopy,
+} from "./_store.js";
 
 describe("installPackage", () => {
   it("installs a copy, records it and reads back loadable", () => {
@@ -40,13 +47,7 @@ describe("installPackage", () => {
   it("replaces a copy, deletes the unchanged old tree and keeps the disabled flag", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf", version: "1.0.0" });
-    setEnabled({
-      environment,
-      scope: "user",
-      id: "pdf",
-      enabled: false,
-      reviewed: facts(environment, "user", "pdf"),
-    });
+    switchCopy(environment, "user", "pdf", false);
     const result = install(environment, "user", { id: "pdf", version: "2.0.0" });
     expect(result.packageBackup).toBeUndefined();
     const snapshot = readPackageSnapshot(environment);
@@ -192,29 +193,11 @@ describe("setEnabled and removePackage", () => {
   it("disables and enables a copy", () => {
     const environment = storeEnvironment();
     install(environment, "project", { id: "pdf" });
-    setEnabled({
-      environment,
-      scope: "project",
-      id: "pdf",
-      enabled: false,
-      reviewed: facts(environment, "project", "pdf"),
-    });
+    switchCopy(environment, "project", "pdf", false);
     expect(readPackageSnapshot(environment).copies[0]?.state).toBe("disabled");
-    const again = setEnabled({
-      environment,
-      scope: "project",
-      id: "pdf",
-      enabled: false,
-      reviewed: facts(environment, "project", "pdf"),
-    });
+    const again = switchCopy(environment, "project", "pdf", false);
     expect(again.diagnostics.map((d) => d.code)).toEqual(["unchanged"]);
-    setEnabled({
-      environment,
-      scope: "project",
-      id: "pdf",
-      enabled: true,
-      reviewed: facts(environment, "project", "pdf"),
-    });
+    switchCopy(environment, "project", "pdf", true);
     expect(readPackageSnapshot(environment).copies[0]?.state).toBe("loadable");
   });
 
@@ -222,42 +205,14 @@ describe("setEnabled and removePackage", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "base", kind: "skill" });
     install(environment, "user", { id: "app", requires: ["skill:base"] });
-    const disable = errorOf(() =>
-      setEnabled({
-        environment,
-        scope: "user",
-        id: "base",
-        enabled: false,
-        reviewed: facts(environment, "user", "base"),
-      }),
-    );
+    const disable = errorOf(() => switchCopy(environment, "user", "base", false));
     expect(disable?.code).toBe("dependents");
     expect(disable?.details).toEqual({
       dependents: [{ id: "app", scope: "user", missing: ["skill:base"] }],
     });
-    expect(
-      errorOf(() =>
-        removePackage({
-          environment,
-          scope: "user",
-          id: "base",
-          reviewed: facts(environment, "user", "base"),
-        }),
-      )?.code,
-    ).toBe("dependents");
-    setEnabled({
-      environment,
-      scope: "user",
-      id: "app",
-      enabled: false,
-      reviewed: facts(environment, "user", "app"),
-    });
-    removePackage({
-      environment,
-      scope: "user",
-      id: "base",
-      reviewed: facts(environment, "user", "base"),
-    });
+    expect(errorOf(() => remove(environment, "user", "base"))?.code).toBe("dependents");
+    switchCopy(environment, "user", "app", false);
+    remove(environment, "user", "base");
     expect(readPackageSnapshot(environment).copies.map((copy) => copy.id)).toEqual(["app"]);
   });
 
@@ -266,12 +221,7 @@ describe("setEnabled and removePackage", () => {
     install(environment, "user", { id: "base", kind: "skill" });
     install(environment, "project", { id: "base", kind: "skill" });
     install(environment, "user", { id: "app", requires: ["skill:base"] });
-    removePackage({
-      environment,
-      scope: "project",
-      id: "base",
-      reviewed: facts(environment, "project", "base"),
-    });
+    remove(environment, "project", "base");
     expect(readPackageSnapshot(environment).copies.find((copy) => copy.id === "base")?.state).toBe(
       "loadable",
     );
@@ -281,12 +231,7 @@ describe("setEnabled and removePackage", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf" });
     writeFileSync(join(packagesDir(environment, "user"), "pdf", "notes.md"), "mine\n");
-    const result = removePackage({
-      environment,
-      scope: "user",
-      id: "pdf",
-      reviewed: facts(environment, "user", "pdf"),
-    });
+    const result = remove(environment, "user", "pdf");
     expect(result.packageBackup).toMatch(/\.pdf\.removed-\d+-[0-9a-f]+$/);
     expect(readFileSync(join(result.packageBackup as string, "notes.md"), "utf8")).toBe("mine\n");
     expect(readPackageSnapshot(environment).copies).toEqual([]);
@@ -294,27 +239,10 @@ describe("setEnabled and removePackage", () => {
 
   it("refuses to remove what is not installed", () => {
     const environment = storeEnvironment();
-    expect(
-      errorOf(() =>
-        removePackage({
-          environment,
-          scope: "user",
-          id: "pdf",
-          reviewed: facts(environment, "user", "pdf"),
-        }),
-      )?.code,
-    ).toBe("not_installed");
-    expect(
-      errorOf(() =>
-        setEnabled({
-          environment,
-          scope: "user",
-          id: "pdf",
-          enabled: false,
-          reviewed: facts(environment, "user", "pdf"),
-        }),
-      )?.code,
-    ).toBe("not_installed");
+    expect(errorOf(() => remove(environment, "user", "pdf"))?.code).toBe("not_installed");
+    expect(errorOf(() => switchCopy(environment, "user", "pdf", false))?.code).toBe(
+      "not_installed",
+    );
   });
 });
 
@@ -328,13 +256,7 @@ describe("readPackageSnapshot precedence", () => {
         (copy) => `${copy.scope}:${copy.state}${copy.overriddenBy ? `<${copy.overriddenBy}` : ""}`,
       );
     expect(states()).toEqual(["user:shadowed<project", "project:loadable"]);
-    setEnabled({
-      environment,
-      scope: "project",
-      id: "pdf",
-      enabled: false,
-      reviewed: facts(environment, "project", "pdf"),
-    });
+    switchCopy(environment, "project", "pdf", false);
     expect(states()).toEqual(["user:shadowed<project", "project:disabled"]);
     writeFileSync(join(packagesDir(environment, "project"), "pdf", "plugin.json"), "{ broken");
     expect(states()).toEqual(["user:loadable", "project:damaged<user"]);
