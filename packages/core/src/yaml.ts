@@ -75,6 +75,8 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
       schema: "core",
       uniqueKeys: true,
       prettyErrors: false,
+      // findings become diagnostics; the library must not print warnings of its own
+      logLevel: "error",
     });
     const error = doc.errors[0];
     if (error !== undefined) {
