@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import {
@@ -8,6 +8,7 @@ import {
   readScopeState,
 } from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
+import { withFaultHook } from "../src/testing.js";
 import {
   errorOf,
   facts,
@@ -260,5 +261,63 @@ describe("readPackageSnapshot precedence", () => {
     expect(states()).toEqual(["user:shadowed<project", "project:disabled"]);
     writeFileSync(join(packagesDir(environment, "project"), "pdf", "plugin.json"), "{ broken");
     expect(states()).toEqual(["user:loadable", "project:damaged<user"]);
+  });
+});
+
+describe("installPackage refusals that protect what is on disk", () => {
+  it("refuses to commit when state.json changed underneath, and rolls the trees back", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf", version: "1.0.0" });
+    const statePath = join(packagesDir(environment, "user"), "state.json");
+    const staged = stagePackage({ id: "pdf", version: "2.0.0" });
+    const input = withFaultHook(
+      {
+        environment,
+        scope: "user" as const,
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: facts(environment, "user", "pdf"),
+      },
+      (point) => {
+        if (point === "state-temporary-written")
+          writeFileSync(statePath, `${readFileSync(statePath, "utf8")} `);
+      },
+    );
+    expect(errorOf(() => installPackage(input))?.code).toBe("state_changed");
+    expect(
+      readPackageSnapshot(environment).copies.map((copy) => [copy.record?.version, copy.state]),
+    ).toEqual([["1.0.0", "loadable"]]);
+    expect(readdirSync(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
+  });
+
+  it("refuses a symlinked copy folder and a source inside the packages folder", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "other" });
+    const dir = packagesDir(environment, "user");
+    symlinkSync(join(dir, "other"), join(dir, "pdf"));
+    const staged = stagePackage({ id: "pdf" });
+    expect(
+      errorOf(() =>
+        installPackage({
+          environment,
+          scope: "user",
+          staged,
+          origin: localOrigin(staged.dir),
+          reviewed: facts(environment, "user", "pdf"),
+        }),
+      )?.code,
+    ).toBe("target_unsafe");
+    const inside = { dir: join(dir, "other"), digest: digestTree(join(dir, "other")).digest };
+    expect(
+      errorOf(() =>
+        installPackage({
+          environment,
+          scope: "user",
+          staged: inside,
+          origin: localOrigin(inside.dir),
+          reviewed: facts(environment, "user", "other"),
+        }),
+      )?.code,
+    ).toBe("source_overlap");
   });
 });
