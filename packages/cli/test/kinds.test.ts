@@ -97,6 +97,7 @@ describe("skillshelf list --kind", () => {
       "prompts",
       "agents",
       "fleets",
+      "packages",
       "diagnostics",
     ]);
     expect([
@@ -104,13 +105,16 @@ describe("skillshelf list --kind", () => {
       output.prompts.length,
       output.agents.length,
       output.fleets.length,
-    ]).toEqual([12, 4, 3, 1]);
+      output.packages.length,
+    ]).toEqual([12, 4, 3, 1, 0]);
     const text = runCli(["list", "--kind", "all", "--cwd", project], { env: exampleEnv() }).stdout;
     expect(text.split("\n").filter((line) => /^[A-Z][a-z]/.test(line))).toEqual([
       "Skills",
       "Prompt templates",
       "Agent recipes",
       "Fleet contracts",
+      "Installed packages",
+      "No installed packages found.",
     ]);
   });
 });

@@ -109,17 +109,61 @@ describe("skillshelf sources", () => {
   });
 });
 
+/** Install a bundled example package into a scope of the sandbox, as a plan would. */
+function installExample(
+  environment: ReturnType<typeof sandbox>["environment"],
+  scope: "user" | "project",
+  id: string,
+) {
+  const source = join(LIBRARY, "packages", id);
+  return installPackage({
+    environment,
+    scope,
+    staged: { dir: source, digest: digestTree(source).digest },
+    origin: { source: { type: "local", path: source } },
+    reviewed: observeCopyFacts({ environment, scope, id }),
+  });
+}
+
+describe("skillshelf list --kind packages", () => {
+  it("lists installed copies with their state, the overridden ones with --all", () => {
+    const { run, environment } = sandbox();
+    installExample(environment, "user", "semver-check");
+    installExample(environment, "project", "semver-check");
+    const damaged = installExample(environment, "user", "pdf-forms");
+    writeFileSync(join(damaged.dir, "SKILL.md"), "edited\n");
+    type Row = { name: string; scope: string; state: string; version: string; shadowedBy?: string };
+    const rows = (all: boolean) =>
+      (
+        JSON.parse(
+          run("list", "--kind", "packages", "--json", ...(all ? ["--all"] : [])).stdout,
+        ) as { packages: Row[] }
+      ).packages.map((row) => [
+        row.name,
+        row.scope,
+        row.state,
+        row.version,
+        row.shadowedBy === undefined ? "" : "overridden",
+      ]);
+    expect(rows(false)).toEqual([
+      ["pdf-forms", "user", "damaged", "1.2.0", ""],
+      ["semver-check", "project", "loadable", "0.3.1", ""],
+    ]);
+    expect(rows(true)).toEqual([
+      ["pdf-forms", "user", "damaged", "1.2.0", ""],
+      ["semver-check", "project", "loadable", "0.3.1", ""],
+      ["semver-check", "user", "shadowed", "0.3.1", "overridden"],
+    ]);
+    const text = run("list", "--kind", "packages");
+    expect(text.stdout).toContain("2 installed packages: 1 loadable.");
+    expect(text.stderr).toContain("content_drift");
+  });
+});
+
 describe("skillshelf search", () => {
   it("searches every index and shows where a package is installed", () => {
     const { run, environment } = sandbox();
-    const source = join(LIBRARY, "packages", "semver-check");
-    installPackage({
-      environment,
-      scope: "user",
-      staged: { dir: source, digest: digestTree(source).digest },
-      origin: { source: { type: "local", path: source } },
-      reviewed: observeCopyFacts({ environment, scope: "user", id: "semver-check" }),
-    });
+    installExample(environment, "user", "semver-check");
     const extra = join(testdir(), "index.yaml");
     writeFileSync(
       extra,

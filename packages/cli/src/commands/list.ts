@@ -3,25 +3,27 @@ import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
+import { packageListing } from "../listings/packages.js";
 import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
 import type { Listing } from "../listings/rows.js";
 import { skillListing } from "../listings/skills.js";
 
-export const LIST_USAGE = `Usage: skillshelf list [--kind skills|prompts|agents|fleets|all] [--all] [--json] [--cwd DIR]
+export const LIST_USAGE = `Usage: skillshelf list [--kind skills|prompts|agents|fleets|packages|all] [--all] [--json] [--cwd DIR]
 
 List the effective resources of a kind: for each name the copy in use, where it comes from, and
 what it shadows. Other agents' folders are discovery-only: listed, never shown to a model.
 
 Options:
-  --kind KIND   skills (default), prompts, agents, fleets, or all of them
+  --kind KIND   skills (default), prompts, agents, fleets, packages (installed copies and their
+                state), or all of them
   --all         also list the copies that lost a name clash
   --json        print {"version":1,"<kind>":[…],"diagnostics":[…]} ("all": one key per kind)
   --cwd DIR     the project folder (default: the current folder)
 `;
 
 type Kind = Listing["key"];
-const KINDS: readonly Kind[] = ["skills", "prompts", "agents", "fleets"];
+const KINDS: readonly Kind[] = ["skills", "prompts", "agents", "fleets", "packages"];
 
 export function runList(args: readonly string[], io: CliIo): number {
   const { values } = parseCommandArgs(args, {
@@ -43,6 +45,7 @@ export function runList(args: readonly string[], io: CliIo): number {
         all,
         skills.skills.map((skill) => skill.name),
       );
+    if (kind === "packages") return packageListing(environment, all);
     return fleetListing(environment, all);
   });
   const diagnostics = sortDiagnostics(listings.flatMap((listing) => listing.diagnostics));
@@ -78,7 +81,7 @@ function parseKind(kind: string): readonly Kind[] {
   const found = KINDS.find((candidate) => candidate === plural);
   if (found === undefined)
     throw new UsageError(
-      `--kind ${kind} is not a kind; use skills, prompts, agents, fleets or all`,
+      `--kind ${kind} is not a kind; use skills, prompts, agents, fleets, packages or all`,
     );
   return [found];
 }
@@ -89,5 +92,6 @@ function title(kind: Kind): string {
     prompts: "Prompt templates",
     agents: "Agent recipes",
     fleets: "Fleet contracts",
+    packages: "Installed packages",
   }[kind];
 }

@@ -20,7 +20,7 @@ export type ListedRow<R extends BaseRow> = R & {
 
 /** One kind's part of `list`: its JSON key, rows, diagnostics, and text rendering. */
 export interface Listing {
-  readonly key: "skills" | "prompts" | "agents" | "fleets";
+  readonly key: "skills" | "prompts" | "agents" | "fleets" | "packages";
   readonly rows: readonly ListedRow<BaseRow>[];
   readonly diagnostics: readonly Diagnostic[];
   readonly text: (style: PathStyle, paint: Paint) => string;
