@@ -5,6 +5,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   digestTree,
+  errnoCode,
   isPackageId,
   siblingName,
   syncFolder,
@@ -212,7 +213,8 @@ function digestOrUndefined(path: string): string | undefined {
 function listDotEntries(dir: string): string[] {
   try {
     return readdirSync(dir).filter((name) => name.startsWith("."));
-  } catch {
-    return [];
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return [];
+    throw error;
   }
 }

@@ -192,6 +192,7 @@ function readOwner(lockDir: string): LockOwner | undefined {
       ? { pid: value.pid, hostname: value.hostname, token: value.token, since: String(value.since) }
       : undefined;
   } catch {
+    // absent, or half-written by a holder that died while writing it: no usable owner either way
     return undefined;
   }
 }
