@@ -29,3 +29,13 @@ export function parseCommandArgs<const O extends Record<string, OptionSpec>>(
     throw error;
   }
 }
+
+/** `--user` / `--project` as one scope, `fallback` when neither is given; both is a usage error. */
+export function scopeOption(
+  values: { readonly user?: boolean | undefined; readonly project?: boolean | undefined },
+  fallback: "user" | "project",
+): "user" | "project" {
+  if (values.user === true && values.project === true)
+    throw new UsageError("--user and --project cannot be combined; pick one scope");
+  return values.project === true ? "project" : values.user === true ? "user" : fallback;
+}

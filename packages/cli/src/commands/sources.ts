@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Diagnostic, Environment } from "@skillshelf/core";
 import {
   addScopeSource,
@@ -9,11 +10,11 @@ import {
   removeScopeSource,
   scopeIndexPath,
 } from "@skillshelf/sources";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandArgs, scopeOption } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, formatTable, painter } from "../format.js";
+import { displayPath, formatDiagnostic, formatTable, type PathStyle, painter } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
-import { bundledIndexPath, scopeOption } from "../library.js";
+import { bundledIndexPath } from "../library.js";
 
 export const SOURCES_USAGE = `Usage: skillshelf sources list|add <path>|remove <path> [--user|--project] [--json] [--cwd DIR]
 
@@ -48,42 +49,17 @@ export function runSources(args: readonly string[], io: CliIo): number {
     cwd: { type: "string" },
   });
   const [action, path, ...extra] = positionals;
-  const { environment, style } = commandContext(values.cwd, io);
+  const context = commandContext(values.cwd, io);
   if (action === "list") {
     if (path !== undefined) throw new UsageError("sources list takes no path");
-    const scopes: IndexScope[] =
-      values.user === true || values.project === true
-        ? [scopeOption(values, "user")]
-        : ["user", "project"];
-    const indexes = listIndexes(
-      environment,
-      scopes,
-      values.user !== true && values.project !== true,
+    const chosen = values.user === true || values.project === true;
+    const scopes: IndexScope[] = chosen ? [scopeOption(values, "user")] : ["user", "project"];
+    return printIndexes(
+      listIndexes(context.environment, scopes, !chosen),
+      values.json === true,
+      context.style,
+      io,
     );
-    if (values.json === true) {
-      const json = indexes.map((index) => ({
-        ...index,
-        diagnostics: index.diagnostics.map(publicDiagnostic),
-      }));
-      io.stdout(`${JSON.stringify({ version: 1, indexes: json }, null, 2)}\n`);
-      return 0;
-    }
-    const paint = painter(io.color);
-    const rows = indexes.map((index) => [
-      index.scope,
-      index.kind,
-      index.format ?? "-",
-      String(index.rows),
-      displayPath(index.path, style),
-    ]);
-    io.stdout(formatTable(["SCOPE", "KIND", "FORMAT", "ROWS", "INDEX"], rows, paint));
-    for (const diagnostic of indexes.flatMap((index) => index.diagnostics))
-      io.stdout(formatDiagnostic(diagnostic, style, paint));
-    return indexes.some((index) =>
-      index.diagnostics.some((diagnostic) => diagnostic.severity === "error"),
-    )
-      ? 1
-      : 0;
   }
   if (action !== "add" && action !== "remove")
     throw new UsageError("name an action: list, add <path> or remove <path>");
@@ -91,24 +67,60 @@ export function runSources(args: readonly string[], io: CliIo): number {
     throw new UsageError(`sources ${action} takes exactly one path`);
   if (values.json === true) throw new UsageError("--json applies to sources list");
   const scope = scopeOption(values, "user");
+  const { environment, style } = context;
   const changed =
     action === "add"
       ? addScopeSource(environment, scope, path)
       : removeScopeSource(environment, scope, path);
-  const shown = displayPath(locateIndex(path) ?? path, style);
-  io.stdout(
-    action === "add"
-      ? changed
-        ? `added ${shown} to the ${scope} sources\n`
-        : `${shown} is already a ${scope} source\n`
-      : changed
-        ? `removed ${shown} from the ${scope} sources\n`
-        : `${shown} is not a ${scope} source\n`,
+  const shown = displayPath(
+    locateIndex(resolve(environment.cwd, path)) ?? resolve(environment.cwd, path),
+    style,
   );
+  const message = {
+    add: changed
+      ? `added ${shown} to the ${scope} sources`
+      : `${shown} is already a ${scope} source`,
+    remove: changed
+      ? `removed ${shown} from the ${scope} sources`
+      : `${shown} is not a ${scope} source`,
+  }[action];
+  io.stdout(`${message}\n`);
   return action === "remove" && !changed ? 1 : 0;
 }
 
 // --- internal ---
+
+/** Print the indexes as a table (or JSON) with their findings; 1 when any has an error. */
+function printIndexes(
+  indexes: readonly ListedIndex[],
+  json: boolean,
+  style: PathStyle,
+  io: CliIo,
+): number {
+  const failed = indexes.some((index) =>
+    index.diagnostics.some((diagnostic) => diagnostic.severity === "error"),
+  );
+  if (json) {
+    const output = indexes.map((index) => ({
+      ...index,
+      diagnostics: index.diagnostics.map(publicDiagnostic),
+    }));
+    io.stdout(`${JSON.stringify({ version: 1, indexes: output }, null, 2)}\n`);
+    return failed ? 1 : 0;
+  }
+  const paint = painter(io.color);
+  const rows = indexes.map((index) => [
+    index.scope,
+    index.kind,
+    index.format ?? "-",
+    String(index.rows),
+    displayPath(index.path, style),
+  ]);
+  io.stdout(formatTable(["SCOPE", "KIND", "FORMAT", "ROWS", "INDEX"], rows, paint));
+  for (const diagnostic of indexes.flatMap((index) => index.diagnostics))
+    io.stdout(formatDiagnostic(diagnostic, style, paint));
+  return failed ? 1 : 0;
+}
 
 function listIndexes(
   environment: Environment,
