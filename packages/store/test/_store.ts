@@ -49,6 +49,25 @@ export function install(
   return installPackage({ environment, scope, staged, origin: localOrigin(staged.dir), reviewed });
 }
 
+/** Install a staged package against the copy's current facts; `extra` adds or overrides input fields. */
+export function installStaged(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+  staged: { dir: string; digest: string },
+  extra: Partial<Parameters<typeof installPackage>[0]> = {},
+): WriteResult {
+  const reviewed = facts(environment, scope, id);
+  return installPackage({
+    environment,
+    scope,
+    staged,
+    origin: localOrigin(staged.dir),
+    reviewed,
+    ...extra,
+  });
+}
+
 /** The facts of a copy now. */
 export function facts(environment: Environment, scope: PackageScope, id: string): CopyFacts {
   return observeCopyFacts({ environment, scope, id });

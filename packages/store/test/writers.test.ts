@@ -13,6 +13,7 @@ import {
   errorOf,
   facts,
   install,
+  installStaged,
   localOrigin,
   remove,
   stagePackage,
@@ -126,16 +127,7 @@ describe("installPackage", () => {
   ])("refuses a staged package whose %s differs from the pin", (_fact, expected, code) => {
     const environment = storeEnvironment();
     const staged = stagePackage({ id: "pdf" });
-    const refused = errorOf(() =>
-      installPackage({
-        environment,
-        scope: "user",
-        staged,
-        origin: localOrigin(staged.dir),
-        reviewed: facts(environment, "user", "pdf"),
-        expected,
-      }),
-    );
+    const refused = errorOf(() => installStaged(environment, "user", "pdf", staged, { expected }));
     expect(refused?.code).toBe(code);
     expect(existsSync(packagesDir(environment, "user"))).toBe(false);
   });
@@ -144,15 +136,7 @@ describe("installPackage", () => {
     const environment = storeEnvironment();
     const staged = stagePackage({ id: "pdf" });
     writeFileSync(join(staged.dir, "extra.md"), "late\n");
-    const refused = errorOf(() =>
-      installPackage({
-        environment,
-        scope: "user",
-        staged,
-        origin: localOrigin(staged.dir),
-        reviewed: facts(environment, "user", "pdf"),
-      }),
-    );
+    const refused = errorOf(() => installStaged(environment, "user", "pdf", staged));
     expect(refused?.code).toBe("digest_mismatch");
     expect(readdirSync(packagesDir(environment, "user"))).toEqual([]);
   });
@@ -161,32 +145,16 @@ describe("installPackage", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf" });
     const staged = stagePackage({ id: "pdf", kind: "skill" });
-    const refused = errorOf(() =>
-      installPackage({
-        environment,
-        scope: "user",
-        staged,
-        origin: localOrigin(staged.dir),
-        reviewed: facts(environment, "user", "pdf"),
-      }),
-    );
+    const refused = errorOf(() => installStaged(environment, "user", "pdf", staged));
     expect(refused?.code).toBe("kind_change");
   });
 
   it("refuses an invalid staged manifest", () => {
     const environment = storeEnvironment();
     const staged = stagePackage({ id: "pdf", files: { "plugin.json": "{}" } });
-    expect(
-      errorOf(() =>
-        installPackage({
-          environment,
-          scope: "user",
-          staged,
-          origin: localOrigin(staged.dir),
-          reviewed: facts(environment, "user", "pdf"),
-        }),
-      )?.code,
-    ).toBe("manifest_invalid");
+    expect(errorOf(() => installStaged(environment, "user", "pdf", staged))?.code).toBe(
+      "manifest_invalid",
+    );
   });
 });
 
@@ -296,28 +264,12 @@ describe("installPackage refusals that protect what is on disk", () => {
     const dir = packagesDir(environment, "user");
     symlinkSync(join(dir, "other"), join(dir, "pdf"));
     const staged = stagePackage({ id: "pdf" });
-    expect(
-      errorOf(() =>
-        installPackage({
-          environment,
-          scope: "user",
-          staged,
-          origin: localOrigin(staged.dir),
-          reviewed: facts(environment, "user", "pdf"),
-        }),
-      )?.code,
-    ).toBe("target_unsafe");
+    expect(errorOf(() => installStaged(environment, "user", "pdf", staged))?.code).toBe(
+      "target_unsafe",
+    );
     const inside = { dir: join(dir, "other"), digest: digestTree(join(dir, "other")).digest };
-    expect(
-      errorOf(() =>
-        installPackage({
-          environment,
-          scope: "user",
-          staged: inside,
-          origin: localOrigin(inside.dir),
-          reviewed: facts(environment, "user", "other"),
-        }),
-      )?.code,
-    ).toBe("source_overlap");
+    expect(errorOf(() => installStaged(environment, "user", "other", inside))?.code).toBe(
+      "source_overlap",
+    );
   });
 });

@@ -129,27 +129,30 @@ function validatePath(
   options: { mode: "strict" | "lenient"; strictKeys: boolean; environment: Environment },
 ): ValidateResult {
   if (kind === "index") {
-    const { valid, diagnostics, resources, prerequisites, rows } = validateIndex(path);
-    return {
+    const checked = validateIndex(path);
+    return verdict(
       path,
       kind,
-      valid,
-      diagnostics,
-      resources,
-      prerequisites,
-      names: rows.map((row) => `${row.kind}:${row.name}`),
-    };
+      checked,
+      checked.rows.map((row) => `${row.kind}:${row.name}`),
+    );
   }
   const checked =
     kind === "package" ? validatePackage(path, options) : validateResources(path, kind, options);
-  const { valid, diagnostics, resources, prerequisites } = checked;
-  return {
+  return verdict(
     path,
     kind,
-    valid,
-    diagnostics,
-    resources,
-    prerequisites,
-    names: resources.map((resource) => resource.name),
-  };
+    checked,
+    checked.resources.map((resource) => resource.name),
+  );
+}
+
+function verdict(
+  path: string,
+  kind: Kind,
+  checked: ValidationResult,
+  names: readonly string[],
+): ValidateResult {
+  const { valid, diagnostics, resources, prerequisites } = checked;
+  return { path, kind, valid, diagnostics, resources, prerequisites, names };
 }
