@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { sep } from "node:path";
+import { posix, sep } from "node:path";
 import { errnoCode } from "./errors.js";
 
 /** True when the absolute path `target` is `anchor` itself or lies inside it (no `..` games: both are compared as given, so pass real paths). */
@@ -35,4 +35,16 @@ export function realpathOrUndefined(path: string): string | undefined {
     if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return undefined;
     throw error;
   }
+}
+
+/**
+ * A relative path as written in a manifest, index or source, made canonical: `/` separated, no
+ * `./` segments or trailing `/`, `.` for the folder itself. `undefined` when it is absolute (also
+ * a Windows drive), holds a backslash, or climbs out of its folder with `..`.
+ */
+export function normalizeRelativePath(text: string): string | undefined {
+  if (text.includes("\\") || text.startsWith("/") || /^[A-Za-z]:/.test(text)) return undefined;
+  const normalized = posix.normalize(text).replace(/\/+$/, "");
+  if (normalized === ".." || normalized.startsWith("../")) return undefined;
+  return normalized === "" ? "." : normalized;
 }

@@ -4,7 +4,12 @@ export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson } from "./canonical-json.js";
 export type { ContainedPath } from "./containment.js";
-export { isInside, realpathOrUndefined, resolveContained } from "./containment.js";
+export {
+  isInside,
+  normalizeRelativePath,
+  realpathOrUndefined,
+  resolveContained,
+} from "./containment.js";
 export type { CopyTreeOptions } from "./copy-tree.js";
 export { copyTree } from "./copy-tree.js";
 export { compareText, createDiagnostic, hasErrors, sortDiagnostics } from "./diagnostics.js";

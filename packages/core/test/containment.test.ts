@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import { isInside, realpathOrUndefined, resolveContained } from "@skillshelf/core";
+import {
+  isInside,
+  normalizeRelativePath,
+  realpathOrUndefined,
+  resolveContained,
+} from "@skillshelf/core";
 import { link, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -38,5 +43,25 @@ describe("resolveContained", () => {
     expect(resolveContained(join(anchor, "dangling"), anchor)).toEqual({ status: "missing" });
     expect(resolveContained(join(anchor, "loop"), anchor)).toEqual({ status: "missing" });
     expect(realpathOrUndefined(join(root, "absent"))).toBeUndefined();
+  });
+});
+
+describe("normalizeRelativePath", () => {
+  it.each([
+    ["skills", "skills"],
+    ["./skills/", "skills"],
+    ["a/./b//c", "a/b/c"],
+    ["a/../b", "b"],
+    [".", "."],
+    ["./", "."],
+    ["", "."],
+    ["..", undefined],
+    ["../x", undefined],
+    ["a/../../x", undefined],
+    ["/etc", undefined],
+    ["C:/x", undefined],
+    ["a\\b", undefined],
+  ])("%j is %j", (text, expected) => {
+    expect(normalizeRelativePath(text)).toBe(expected);
   });
 });

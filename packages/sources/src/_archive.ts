@@ -1,9 +1,8 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { SkillshelfError } from "@skillshelf/core";
+import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
 import { parseTar, type TarEntry } from "./_tar.js";
-import { normalizeSubfolder } from "./source-url.js";
 
 /** Limits on an archive source. */
 export interface ArchiveLimits {
@@ -160,9 +159,9 @@ function selectEntries(entries: readonly TarEntry[], subfolder: string | undefin
           .filter((entry) => entry.path !== top)
           .map((entry) => ({ ...entry, path: entry.path.slice(top.length + 1) }))
       : [...entries];
-  const inside = subfolder === undefined ? "" : normalizeSubfolder(subfolder);
+  const inside = subfolder === undefined ? "." : normalizeRelativePath(subfolder);
   if (inside === undefined) refuseEntry(subfolder ?? "", "is not a subfolder inside the archive");
-  if (inside === "") return stripped;
+  if (inside === ".") return stripped;
   const selected = stripped
     .filter((entry) => entry.path.startsWith(`${inside}/`))
     .map((entry) => ({ ...entry, path: entry.path.slice(inside.length + 1) }));

@@ -1,7 +1,13 @@
 import { basename, dirname, join, resolve } from "node:path";
-import { canonicalJson, isPackageId, isSemver, type PackageSource } from "@skillshelf/core";
+import {
+  canonicalJson,
+  isPackageId,
+  isSemver,
+  normalizeRelativePath,
+  type PackageSource,
+} from "@skillshelf/core";
 import { type RowReporter, reportRow, stringList } from "./_rows.js";
-import { normalizeSubfolder, type ParsedSource, parseSourceUrl } from "./source-url.js";
+import { type ParsedSource, parseSourceUrl } from "./source-url.js";
 import type { IndexOrigin, IndexRow, ProvidedResource } from "./types.js";
 
 /**
@@ -29,7 +35,9 @@ export function marketplaceRows(
   };
   const root = marketplaceRoot(reporter.index);
   const pluginRoot =
-    typeof metadata?.pluginRoot === "string" ? (normalizeSubfolder(metadata.pluginRoot) ?? "") : "";
+    typeof metadata?.pluginRoot === "string"
+      ? (normalizeRelativePath(metadata.pluginRoot) ?? ".")
+      : ".";
   const rows: IndexRow[] = [];
   plugins.forEach((entry, position) => {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
@@ -156,14 +164,14 @@ function marketplaceSource(value: unknown, base: string, root: string): ParsedSo
 
 function local(path: string, base: string): ParsedSource {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return parseSourceUrl(path, base);
-  const inside = normalizeSubfolder(path);
+  const inside = normalizeRelativePath(path);
   if (inside === undefined)
     return { ok: false, problem: `${path} leaves the marketplace's repository` };
   return { ok: true, source: { type: "local", path: resolve(base, inside) } };
 }
 
 function gitSource(url: string, ref: string | undefined, path: string | undefined): ParsedSource {
-  const subfolder = path === undefined ? undefined : normalizeSubfolder(path);
+  const subfolder = path === undefined ? undefined : normalizeRelativePath(path);
   if (path !== undefined && subfolder === undefined)
     return {
       ok: false,
@@ -173,7 +181,7 @@ function gitSource(url: string, ref: string | undefined, path: string | undefine
     type: "git",
     url,
     ...(ref === undefined ? {} : { ref }),
-    ...(subfolder ? { path: subfolder } : {}),
+    ...(subfolder === undefined || subfolder === "." ? {} : { path: subfolder }),
   };
   return { ok: true, source };
 }

@@ -18,7 +18,7 @@ export {
 export type { IndexSearch } from "./search.js";
 export { searchIndexRows } from "./search.js";
 export type { ParsedSource } from "./source-url.js";
-export { normalizeSubfolder, parseSourceUrl } from "./source-url.js";
+export { parseSourceUrl } from "./source-url.js";
 export type { StageOptions } from "./stage.js";
 export { stageSource } from "./stage.js";
 export type {

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import type { PackageSource } from "@skillshelf/core";
+import { normalizeRelativePath, type PackageSource } from "@skillshelf/core";
 
 /** A source text resolved, or why it cannot be. */
 export type ParsedSource =
@@ -71,13 +71,6 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
   };
 }
 
-/** A subfolder made canonical (`/` separated, no `./`), or `undefined` when it climbs out or is absolute. */
-export function normalizeSubfolder(path: string): string | undefined {
-  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
-  if (path.startsWith("/") || path.includes("\\") || parts.includes("..")) return undefined;
-  return parts.join("/");
-}
-
 // --- internal ---
 
 function git(
@@ -97,13 +90,13 @@ function withSubfolder(
   path: string | undefined,
 ): ParsedSource {
   if (path === undefined) return { ok: true, source };
-  const normalized = normalizeSubfolder(path);
+  const normalized = normalizeRelativePath(path);
   if (normalized === undefined)
     return {
       ok: false,
       problem: `the subfolder ${path} must be a relative path inside the repository`,
     };
-  return { ok: true, source: normalized === "" ? source : { ...source, path: normalized } };
+  return { ok: true, source: normalized === "." ? source : { ...source, path: normalized } };
 }
 
 function splitFragment(text: string): [string, string | undefined] {

@@ -5,9 +5,10 @@ import {
   hasErrors,
   isPackageId,
   isSemver,
+  normalizeRelativePath,
   realpathOrUndefined,
 } from "@skillshelf/core";
-import { checkContained, invalidPath, normalizeManifestPath } from "./_paths.js";
+import { checkContained, invalidPath } from "./_paths.js";
 import type { ManifestResult, PackageResourceFolder, ResourceFolderKind } from "./types.js";
 
 /** Claude Code plugin keys naming extra resource folders, and the folder each defaults to. */
@@ -140,7 +141,7 @@ function resourceFolders(
         ),
       );
     for (const item of values) {
-      const path = typeof item === "string" ? normalizeManifestPath(item) : undefined;
+      const path = typeof item === "string" ? normalizeRelativePath(item) : undefined;
       if (path === undefined || path === ".") {
         diagnostics.push(invalidPath(manifestPath, key, String(item)));
         continue;

@@ -1,7 +1,12 @@
 import { posix } from "node:path";
-import { createDiagnostic, type Diagnostic, type PackageKind } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  normalizeRelativePath,
+  type PackageKind,
+} from "@skillshelf/core";
 import type { ExtensionInput } from "./_manifest-schema.js";
-import { invalidPath, normalizeManifestPath } from "./_paths.js";
+import { invalidPath } from "./_paths.js";
 import type { PackageComponent, PackageResourceFolder, ResourceFolderKind } from "./types.js";
 
 /** The package-level declarations of a manifest, checked without touching the disk. */
@@ -42,7 +47,7 @@ export function checkDeclarations(
   for (const [folderKind, value] of Object.entries(extension?.resources ?? {})) {
     if (value === undefined) continue;
     const key = `extensions.skillshelf.resources.${folderKind}`;
-    const path = normalizeManifestPath(value);
+    const path = normalizeRelativePath(value);
     if (path === undefined || (path === "." && !(folderKind === "skills" && kind === "skill"))) {
       diagnostics.push(invalidPath(manifestPath, key, value));
       continue;
@@ -88,7 +93,7 @@ function checkComponents(
     if (seen.has(ref))
       error("component_duplicate", `${key} repeats component ${ref}`, { key, ref });
     seen.add(ref);
-    const path = normalizeManifestPath(entry.path);
+    const path = normalizeRelativePath(entry.path);
     if (path === undefined || path === ".") {
       diagnostics.push(invalidPath(manifestPath, `${key}.path`, entry.path));
       return;

@@ -1,18 +1,6 @@
 import { lstatSync, statSync } from "node:fs";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, isInside, realpathOrUndefined } from "@skillshelf/core";
-
-/**
- * A manifest path made canonical: relative, `/` separated, no `./` prefix or trailing `/`, `.` for
- * the package folder itself. `undefined` when it is absolute, holds a backslash or climbs out with
- * `..`.
- */
-export function normalizeManifestPath(text: string): string | undefined {
-  if (text.includes("\\") || text.startsWith("/") || /^[A-Za-z]:/.test(text)) return undefined;
-  const normalized = posix.normalize(text).replace(/\/+$/, "");
-  if (normalized === ".." || normalized.startsWith("../")) return undefined;
-  return normalized === "" ? "." : normalized;
-}
 
 /** The `path_invalid` error for a manifest path that is not a contained relative path. */
 export function invalidPath(manifestPath: string, key: string, value: string): Diagnostic {
