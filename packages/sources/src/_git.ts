@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
 
 /** How `git` is run while staging. */
@@ -62,11 +61,6 @@ export async function fetchCommit(
 
 /** The folder name git keeps its data in, left out of staged trees. */
 export const GIT_DIR = ".git";
-
-/** Where a staged clone keeps its files. */
-export function cloneDir(container: string): string {
-  return join(container, "clone");
-}
 
 // --- internal ---
 

@@ -10,7 +10,7 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, download, unpackArchive } from "./_archive.js";
-import { cloneDir, fetchCommit, GIT_DIR } from "./_git.js";
+import { fetchCommit, GIT_DIR } from "./_git.js";
 import type { StagedSource } from "./types.js";
 
 /** How `stageSource` fetches. */
@@ -72,7 +72,7 @@ async function fetchInto(
       copyTree(existingFolder(source.path), dir, { skip: skipGit });
       return undefined;
     case "git": {
-      const clone = cloneDir(container);
+      const clone = join(container, "clone");
       const commit = await fetchCommit({
         url: source.url,
         ref: source.ref,

@@ -13,22 +13,16 @@ import { journaledTreeDir, readJournals } from "./_journal.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
-import type { InstallRecord, PackageManifest, PackageScope } from "./types.js";
+import type { InstallRecord, PackageCopy, PackageManifest, PackageScope } from "./types.js";
 
 /** One copy as read from disk, before precedence is decided. */
-export interface ObservedCopy {
-  readonly id: string;
-  readonly scope: PackageScope;
-  readonly dir: string;
-  readonly manifest: PackageManifest | undefined;
-  readonly record: InstallRecord | undefined;
-  readonly observedDigest: string | undefined;
-  readonly enabled: boolean;
-  /** Tree present, manifest valid and naming this id, record present and matching both. */
-  readonly valid: boolean;
+export type ObservedCopy = Omit<
+  PackageCopy,
+  "effective" | "loadable" | "state" | "overriddenBy"
+> & {
+  /** Its tree's digest differs from its record (content drift). */
   readonly damaged: boolean;
-  readonly diagnostics: readonly Diagnostic[];
-}
+};
 
 /** A scope as read from disk. */
 export interface ObservedScope {

@@ -33,9 +33,9 @@ export function runWriter<T>(
   return withScopeLock(input, (lock) => {
     fault("locked");
     const diagnostics: Diagnostic[] = [...lock.diagnostics];
-    const first = readValidState(input);
-    diagnostics.push(...settleScope(lock.dir, first.state));
+    // settling moves trees and journals only, never state.json: one read serves both
     const current = readValidState(input);
+    diagnostics.push(...settleScope(lock.dir, current.state));
     const { id, reviewed } = input;
     if (id !== undefined && reviewed !== undefined) {
       const observed = observeCopyFacts({ ...input, id });
