@@ -25,6 +25,7 @@ export function runStoreChild(body: string, args: unknown): Promise<ChildExit> {
   writeFileSync(
     script,
     [
+      'import { existsSync, writeFileSync } from "node:fs";',
       `import * as store from ${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)};`,
       `import { withFaultHook } from ${JSON.stringify(pathToFileURL(join(DIST, "testing.js")).href)};`,
       "const args = JSON.parse(process.argv[2]);",

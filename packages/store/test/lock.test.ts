@@ -1,6 +1,7 @@
-import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packagesDir, withScopeLock } from "@skillshelf/store";
+import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import { errorOf, storeEnvironment } from "./_store.js";
@@ -34,20 +35,23 @@ describe("withScopeLock", () => {
 
   it("yields locked at once while another process holds the lock", async () => {
     const environment = storeEnvironment();
+    const signals = testdir();
+    const [held, done] = [join(signals, "held"), join(signals, "done")];
+    // the child holds the lock until the test says it is done, so no timing is assumed
     const holder = runStoreChild(
-      `store.withScopeLock({ environment: args.environment, scope: "user" }, () => { console.log("held"); sleep(1500); });`,
-      { environment },
+      `store.withScopeLock({ environment: args.environment, scope: "user" }, () => {
+        writeFileSync(args.held, "");
+        for (let waited = 0; !existsSync(args.done) && waited < 30000; waited += 10) sleep(10);
+      });`,
+      { environment, held, done },
     );
-    const dir = packagesDir(environment, "user");
-    let refused: ReturnType<typeof errorOf>;
-    for (let tries = 0; tries < 200; tries++) {
-      refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => undefined));
-      if (refused !== undefined) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    while (!existsSync(held)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => undefined));
+    writeFileSync(done, "");
     expect(refused).toMatchObject({ code: "locked" });
     expect((refused?.details as { pid?: number } | undefined)?.pid).not.toBe(process.pid);
-    expect((await holder).stdout).toBe("held\n");
+    expect(await holder).toMatchObject({ code: 0, stderr: "" });
+    const dir = packagesDir(environment, "user");
     expect(withScopeLock({ environment, scope: "user" }, () => dir)).toBe(dir);
   });
 
