@@ -1,3 +1,5 @@
+export type { ChildRun, NodeChildOptions } from "./child.js";
+export { runNodeChild } from "./child.js";
 export type { CorpusFile, StrictVerdict } from "./corpus.js";
 export {
   CORPUS_DIR,
@@ -8,7 +10,9 @@ export {
 } from "./corpus.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
+export { chainedLinkTree } from "./hostile.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
+export { pick, seededRandom } from "./random.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
 export { link, testdir, writeTree } from "./testdir.js";

@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { onTestFinished } from "vitest";
+import { testdir } from "./testdir.js";
+
+/** How a child process ended: its exit code or signal, whether it was killed for time, its output. */
+export interface ChildRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly killed: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** What `runNodeChild` runs. */
+export interface NodeChildOptions {
+  /** Modules to import, as `binding → file or node: module`: `{ store: ".../dist/index.js", "{ existsSync }": "node:fs" }`. */
+  readonly imports: Readonly<Record<string, string>>;
+  /** The body of an ES module, with the imports, `args` and `sleep(ms)` in scope. */
+  readonly body: string;
+  readonly args?: unknown;
+  /** Killed with SIGKILL after this long (`killed` is then true). Default: never. */
+  readonly timeoutMs?: number | undefined;
+  /** Variables added to this process's environment. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/**
+ * Run a module body in a separate Node process. A child can be SIGKILLed mid-write, run beside
+ * others, or be stopped when a synchronous loop never ends, none of which a test can do in-process.
+ * A child still running when its test ends (it failed, or timed out first) is killed then, so
+ * none outlives the run.
+ */
+export function runNodeChild(options: NodeChildOptions): Promise<ChildRun> {
+  const script = join(testdir(), "child.mjs");
+  writeFileSync(
+    script,
+    [
+      ...Object.entries(options.imports).map(
+        ([binding, file]) =>
+          `import ${binding.startsWith("{") ? binding : `* as ${binding}`} from ${JSON.stringify(file.startsWith("node:") ? file : pathToFileURL(file).href)};`,
+      ),
+      "const args = JSON.parse(process.argv[2]);",
+      "const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);",
+      options.body,
+    ].join("\n"),
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, JSON.stringify(options.args ?? null)], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...options.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true;
+            child.kill("SIGKILL");
+          }, options.timeoutMs);
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, killed, stdout, stderr });
+    });
+  });
+}
