@@ -1,14 +1,7 @@
 import { buildCatalogView, type CatalogInput } from "@skillshelf/catalog-view";
+import { pick as pickOne, seededRandom } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { offer, pkg, skill } from "./_catalog.js";
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const WORDS = [
   "deploy",
@@ -26,7 +19,7 @@ const WORDS = [
 ];
 
 function randomCatalog(random: () => number): CatalogInput {
-  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => pickOne(random, items);
   const text = (max: number) =>
     Array.from({ length: Math.floor(random() * max) }, () => pick(WORDS)).join(" ");
   const count = Math.floor(random() * 60);

@@ -1,6 +1,6 @@
-import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { isInside } from "./containment.js";
+import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { join, resolve } from "node:path";
+import { resolveContained } from "./containment.js";
 import { compareText } from "./diagnostics.js";
 import { errnoCode, SkillshelfError } from "./errors.js";
 
@@ -23,9 +23,10 @@ export type TreeNode =
 /**
  * Visit every node under `root` depth-first in code-unit name order, the root itself first with
  * relative path `""`. Throws a `SkillshelfError` for a missing root (`tree_missing`), a root that
- * is not a real folder (`tree_not_directory`), a symlink whose target is absolute or leaves the
- * tree (`tree_link_escape`), a socket, FIFO or device (`tree_special_file`), or a node that cannot
- * be read (`tree_unreadable`). `skip` names entries (at any depth) left out entirely.
+ * is not a real folder (`tree_not_directory`), a symlink that is absolute or whose resolution
+ * leaves the tree at any step, as the kernel resolves it (`tree_link_escape`; see
+ * `resolveContained`, relocatable), a socket, FIFO or device (`tree_special_file`), or a node
+ * that cannot be read (`tree_unreadable`). `skip` names entries (at any depth) left out entirely.
  */
 export function walkTree(
   root: string,
@@ -44,18 +45,19 @@ export function walkTree(
       path: rootPath,
       hint: "a package is a folder; name the folder, not a file or a symlink to one",
     });
-  walkDirectory(rootPath, rootPath, "", visit, skip);
+  walkDirectory({ rootReal: realpathSync.native(rootPath), visit, skip }, rootPath, "");
 }
 
 // --- internal ---
 
-function walkDirectory(
-  rootPath: string,
-  path: string,
-  relative: string,
-  visit: (node: TreeNode) => void,
-  skip: (name: string) => boolean,
-): void {
+interface TreeWalk {
+  readonly rootReal: string;
+  readonly visit: (node: TreeNode) => void;
+  readonly skip: (name: string) => boolean;
+}
+
+function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
+  const { visit, skip } = walk;
   visit({ kind: "directory", path, relative });
   let names: string[];
   try {
@@ -69,7 +71,7 @@ function walkDirectory(
     const childRelative = relative === "" ? name : `${relative}/${name}`;
     const stats = lstatOrThrow(childPath);
     if (stats === undefined) continue;
-    if (stats.isDirectory()) walkDirectory(rootPath, childPath, childRelative, visit, skip);
+    if (stats.isDirectory()) walkDirectory(walk, childPath, childRelative);
     else if (stats.isFile())
       visit({
         kind: "file",
@@ -82,7 +84,7 @@ function walkDirectory(
         kind: "link",
         path: childPath,
         relative: childRelative,
-        target: linkTarget(rootPath, childPath),
+        target: linkTarget(walk.rootReal, childPath, childRelative),
       });
     else
       throw new SkillshelfError(
@@ -93,14 +95,16 @@ function walkDirectory(
   }
 }
 
-function linkTarget(rootPath: string, path: string): string {
+function linkTarget(rootReal: string, path: string, relative: string): string {
   let target: string;
+  let resolved: ReturnType<typeof resolveContained>;
   try {
     target = readlinkSync(path);
+    resolved = resolveContained(`${rootReal}/${relative}`, rootReal, { relocatable: true });
   } catch (error) {
     throw unreadable(path, error);
   }
-  if (isAbsolute(target) || !isInside(rootPath, resolve(dirname(path), target)))
+  if (resolved.status === "outside")
     throw new SkillshelfError(
       "tree_link_escape",
       `${path} links to ${target}, outside the package; a package's symlinks must stay inside it and be relative`,

@@ -1,15 +1,8 @@
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { errnoCode, SkillshelfError } from "./errors.js";
+import { readRegularFile } from "./read-file.js";
 
 /** A fresh hidden name for a sibling of a file or folder: `.<name>.<tag>-<pid>-<hex>`. */
 export function siblingName(name: string, tag: string): string {
@@ -64,7 +57,7 @@ export function syncFolder(path: string): void {
 
 function readOrUndefined(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path).toString("utf8");
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return undefined;
     throw error;

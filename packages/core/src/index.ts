@@ -3,7 +3,12 @@ export type { AgentDefinition } from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson } from "./canonical-json.js";
-export type { ContainedPath } from "./containment.js";
+export type {
+  ContainedPath,
+  PathAccess,
+  PathNodeKind,
+  ResolveContainedOptions,
+} from "./containment.js";
 export {
   isInside,
   normalizeRelativePath,
@@ -44,8 +49,10 @@ export {
   PACKAGE_KINDS,
   parseRequirementRef,
 } from "./packages.js";
+export type { JsonDocumentResult } from "./parse-json.js";
+export { parseJsonDocument } from "./parse-json.js";
 export type { TextDocument } from "./read-file.js";
-export { readFileOfSize, readTextDocument } from "./read-file.js";
+export { openRegularFile, readRegularFile, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   agentRoot,

@@ -20,8 +20,9 @@ const SEMVER =
 
 /**
  * True for a valid package id: 1–64 characters of lowercase letters, digits, `.` and `-`, starting
- * and ending with a letter or digit, with no `--` or `..`, and not `state.json` (the scope's state
- * file lives beside the copies). An id is also the folder name of an installed copy.
+ * and ending with a letter or digit, with no `--` or `..`, and none of `RESERVED_IDS` (the scope's
+ * state file lives beside the copies; the others are names every JavaScript object answers to).
+ * An id is also the folder name of an installed copy.
  */
 export function isPackageId(id: string): boolean {
   return (
@@ -29,9 +30,17 @@ export function isPackageId(id: string): boolean {
     PACKAGE_ID.test(id) &&
     !id.includes("--") &&
     !id.includes("..") &&
-    id !== "state.json"
+    !RESERVED_IDS.includes(id)
   );
 }
+
+/** Names that are never package ids: `state.json`, and the keys JavaScript objects inherit. */
+export const RESERVED_IDS: readonly string[] = [
+  "state.json",
+  "constructor",
+  "prototype",
+  "__proto__",
+];
 
 /** A parsed requirement: the kind and id of the package another package needs. */
 export interface RequirementRef {

@@ -1,29 +1,48 @@
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { createDiagnostic } from "./diagnostics.js";
-import { errnoCode } from "./errors.js";
+import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 import { sha256 } from "./hash.js";
 import { decodeText } from "./text.js";
 import type { Diagnostic } from "./types.js";
 
 /**
- * Read a whole file whose size a stat just reported, skipping the second stat `readFileSync`
- * makes. If the file grew since, it falls back to reading it whole; if it shrank, the shorter
- * content is returned. Throws the usual `fs` errors.
+ * Open `path` for reading only if it is a regular file: it is opened non-blocking, so a FIFO,
+ * device or socket cannot stall the call, then checked with `fstat` on the open descriptor, so
+ * nothing can be swapped in between. Returns the descriptor and size (close it yourself); throws
+ * `not_a_file` for anything but a regular file, and the usual `fs` errors otherwise.
  */
-export function readFileOfSize(path: string, size: number): Buffer {
-  const buffer = Buffer.allocUnsafe(size + 1);
-  const fd = openSync(path, "r");
-  let length = 0;
+export function openRegularFile(path: string): { readonly fd: number; readonly size: number } {
+  let fd: number;
   try {
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    // a socket cannot be opened at all
+    if (errnoCode(error) === "ENXIO") throw notAFile(path);
+    throw error;
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw notAFile(path);
+  }
+  return { fd, size: stats.size };
+}
+
+/**
+ * Read a whole regular file (see `openRegularFile`): `not_a_file` for anything else, and
+ * `file_too_large` past `maxBytes` (checked before reading, and again if the file grows while it
+ * is read). Throws the usual `fs` errors.
+ */
+export function readRegularFile(path: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Buffer {
+  const { fd, size } = openRegularFile(path);
+  try {
+    if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+    const bytes = readOpenFile(fd, size, maxBytes);
+    if (bytes === undefined) throw tooLarge(path, maxBytes + 1, maxBytes);
+    return bytes;
   } finally {
     closeSync(fd);
   }
-  return length > size ? readFileSync(path) : buffer.subarray(0, length);
 }
 
 /** A resource file read as a text document, or why it could not be. */
@@ -33,33 +52,36 @@ export type TextDocument =
 
 /**
  * Read a resource file that must be a UTF-8 text document of at most `maxBytes`: a larger file is
- * refused before it is read (`file_too_large`), and so are invalid UTF-8 (`file_not_utf8`), NUL
- * bytes (`file_contains_nul`) and unreadable files (`read_failed`), each an error diagnostic on
- * `path` (the path as discovered; `realPath` is what is read). `hash` is the sha256 of the bytes.
+ * refused before it is read (`file_too_large`), and so are anything but a regular file
+ * (`not_a_file`), invalid UTF-8 (`file_not_utf8`), NUL bytes (`file_contains_nul`) and unreadable
+ * files (`read_failed`), each an error diagnostic on `path` (the path as discovered; `realPath`
+ * is what is read). `hash` is the sha256 of the bytes.
  */
 export function readTextDocument(options: {
   readonly path: string;
   readonly realPath: string;
   readonly maxBytes: number;
-  /** The size a stat already reported, if any. */
-  readonly size?: number | undefined;
   /** What the file is, for messages: "skill file", "prompt template", … */
   readonly what: string;
 }): TextDocument {
   const { path, realPath, maxBytes, what } = options;
   let bytes: Buffer;
   try {
-    const size = options.size ?? statSync(realPath).size;
-    if (size > maxBytes) {
+    bytes = readRegularFile(realPath, maxBytes);
+  } catch (error) {
+    if (isSkillshelfError(error) && error.code === "file_too_large")
       return refuse(
         "file_too_large",
-        `${what} is ${size} bytes, over the ${maxBytes}-byte limit; split it or move detail into other files`,
+        `${what} is ${error.details?.size} bytes, over the ${maxBytes}-byte limit; split it or move detail into other files`,
         path,
-        { size },
+        { size: error.details?.size },
       );
-    }
-    bytes = readFileOfSize(realPath, size);
-  } catch (error) {
+    if (isSkillshelfError(error) && error.code === "not_a_file")
+      return refuse(
+        "not_a_file",
+        `${what} is not a regular file (a FIFO, device, socket or folder); only files are read`,
+        path,
+      );
     return refuse(
       "read_failed",
       `cannot read ${what} (${errnoCode(error) ?? String(error)}); check its permissions`,
@@ -79,6 +101,44 @@ export function readTextDocument(options: {
 }
 
 // --- internal ---
+
+/** The file's bytes to its end, or `undefined` once they pass `maxBytes` (it grew). */
+function readOpenFile(fd: number, size: number, maxBytes: number): Buffer | undefined {
+  let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) return undefined;
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(grown);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return length > maxBytes ? undefined : buffer.subarray(0, length);
+}
+
+function tooLarge(path: string, size: number, maxBytes: number): SkillshelfError {
+  return new SkillshelfError(
+    "file_too_large",
+    `${path} is ${size} bytes, over the ${maxBytes}-byte limit`,
+    {
+      path,
+      details: { size },
+      hint: "make the file smaller, or check that the right file is named",
+    },
+  );
+}
+
+function notAFile(path: string): SkillshelfError {
+  return new SkillshelfError(
+    "not_a_file",
+    `${path} is not a regular file (a FIFO, device, socket or folder); only files are read`,
+    { path, hint: "replace it with a regular file, or name the file you meant" },
+  );
+}
 
 function refuse(
   code: string,

@@ -1,7 +1,8 @@
 import { createHash, type Hash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
-import { errnoCode, SkillshelfError } from "./errors.js";
+import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+import { openRegularFile } from "./read-file.js";
 
 /** The digest of a package tree and what it covered. */
 export interface TreeDigest {
@@ -56,9 +57,11 @@ function frameHeader(
 
 function hashFileFrame(hash: Hash, node: Extract<TreeNode, { kind: "file" }>): number {
   let fd: number;
+  let size: number;
   try {
-    fd = openSync(node.path, "r");
+    ({ fd, size } = openRegularFile(node.path));
   } catch (error) {
+    if (isSkillshelfError(error)) throw changed(node.path);
     throw new SkillshelfError(
       "tree_unreadable",
       `cannot read ${node.path} (${errnoCode(error) ?? String(error)})`,
@@ -70,7 +73,6 @@ function hashFileFrame(hash: Hash, node: Extract<TreeNode, { kind: "file" }>): n
     );
   }
   try {
-    const size = fstatSync(fd).size;
     hash.update(frameHeader("file", node.relative, node.executable ? "x" : "-", size));
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
     let total = 0;
@@ -81,14 +83,17 @@ function hashFileFrame(hash: Hash, node: Extract<TreeNode, { kind: "file" }>): n
       if (total > size) break;
       hash.update(buffer.subarray(0, read));
     }
-    if (total !== size)
-      throw new SkillshelfError("tree_changed", `${node.path} changed while it was being read`, {
-        path: node.path,
-        hint: "retry when nothing else is writing to the package folder",
-      });
+    if (total !== size) throw changed(node.path);
     hash.update("\0");
     return size;
   } finally {
     closeSync(fd);
   }
+}
+
+function changed(path: string): SkillshelfError {
+  return new SkillshelfError("tree_changed", `${path} changed while it was being read`, {
+    path,
+    hint: "retry when nothing else is writing to the package folder",
+  });
 }

@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { type Document, isScalar, parseDocument, visit } from "yaml";
 import { fastParseYamlMapping } from "./_fast-yaml.js";
 
 /** Limits applied to every YAML document Skillshelf parses. */
@@ -73,7 +73,8 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
     const doc = parseDocument(text, {
       version: "1.2",
       schema: "core",
-      uniqueKeys: true,
+      // the library compares each key with every earlier one; firstRepeatedKey is linear
+      uniqueKeys: false,
       prettyErrors: false,
       // findings become diagnostics; the library must not print warnings of its own
       logLevel: "error",
@@ -85,6 +86,15 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
         reason: "invalid",
         message: firstLine(error.message),
         ...lineAndColumn(text, error.pos[0]),
+      };
+    }
+    const repeated = firstRepeatedKey(doc);
+    if (repeated !== undefined) {
+      return {
+        ok: false,
+        reason: "invalid",
+        message: `Map keys must be unique; ${JSON.stringify(String(repeated.value))} appears twice`,
+        ...lineAndColumn(text, repeated.offset),
       };
     }
     value = doc.toJS({ maxAliasCount });
@@ -105,6 +115,26 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
 }
 
 // --- internal ---
+
+/** The first scalar key that repeats within one mapping, found in one pass over the document. */
+function firstRepeatedKey(doc: Document): { value: unknown; offset: number } | undefined {
+  let repeated: { value: unknown; offset: number } | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        if (seen.has(pair.key.value)) {
+          repeated = { value: pair.key.value, offset: pair.key.range?.[0] ?? 0 };
+          return visit.BREAK;
+        }
+        seen.add(pair.key.value);
+      }
+      return undefined;
+    },
+  });
+  return repeated;
+}
 
 function refuseTooLarge(
   text: string,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fastParseYamlMapping, parseYamlMapping, splitFrontmatter } from "@skillshelf/core";
-import { CORPUS_DIR, corpusFiles } from "@skillshelf/test-utils";
+import { CORPUS_DIR, corpusFiles, pick as pickOne, seededRandom } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
 /** The fast path must either decline or agree exactly with the full parser. */
@@ -186,16 +186,8 @@ const WORDS = [
   "#",
 ];
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 function generateDocument(random: () => number): string {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => pickOne(random, items);
   const phrase = () =>
     Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)).join(
       pick([" ", "", " "]),

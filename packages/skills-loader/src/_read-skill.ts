@@ -85,7 +85,6 @@ function parseSkillFile(
     path,
     realPath: location.realPath,
     maxBytes: MAX_SKILL_BYTES,
-    size,
     what: "skill file",
   });
   if (!document.ok) return refused(signature, [document.diagnostic]);

@@ -1,5 +1,12 @@
-import { readFileSync } from "node:fs";
-import { decodeText, errnoCode, SkillshelfError, sha256, splitFrontmatter } from "@skillshelf/core";
+import {
+  decodeText,
+  errnoCode,
+  isSkillshelfError,
+  readRegularFile,
+  SkillshelfError,
+  sha256,
+  splitFrontmatter,
+} from "@skillshelf/core";
 import { MAX_SKILL_BYTES } from "./_read-skill.js";
 import type { Skill } from "./types.js";
 
@@ -12,8 +19,13 @@ export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | 
   if (skill.body !== undefined) return skill.body;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(skill.realPath);
+    bytes = readRegularFile(skill.realPath, MAX_SKILL_BYTES);
   } catch (error) {
+    if (isSkillshelfError(error))
+      throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
+        path: skill.path,
+        hint: "reload the skills, then activate it again",
+      });
     throw new SkillshelfError(
       "read_failed",
       `cannot read ${skill.path} (${errnoCode(error) ?? "error"})`,
@@ -24,8 +36,8 @@ export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | 
       },
     );
   }
-  const decoded = bytes.length > MAX_SKILL_BYTES ? undefined : decodeText(bytes);
-  if (sha256(bytes) !== skill.hash || decoded === undefined || !decoded.ok) {
+  const decoded = decodeText(bytes);
+  if (sha256(bytes) !== skill.hash || !decoded.ok) {
     throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
       path: skill.path,
       hint: "reload the skills, then activate it again",
