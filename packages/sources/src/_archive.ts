@@ -1,7 +1,13 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
+import {
+  errnoCode,
+  normalizeRelativePath,
+  type PathAccess,
+  resolveContained,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { parseTar, type TarEntry } from "./_tar.js";
 
 /** Limits on an archive source. */
@@ -20,50 +26,18 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxEntries: 10_000,
 };
 
-/** Download `url` into memory, refusing more than `maxBytes` (by header, then while reading). */
-export async function download(
-  url: string,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal, redirect: "follow" });
-  } catch (error) {
-    const cancelled =
-      (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
-    throw new SkillshelfError(
-      cancelled ? "download_timeout" : "download_failed",
-      `could not download ${url} (${cancelled ? "it took too long or was cancelled" : String((error as Error).cause ?? error)})`,
-      { hint: "check the URL and the network, then retry", cause: error },
-    );
-  }
-  if (!response.ok || response.body === null)
-    throw new SkillshelfError(
-      "download_failed",
-      `downloading ${url} answered HTTP ${response.status}`,
-      { hint: "check the URL" },
-    );
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    await response.body.cancel();
-    throw tooLarge(`the download is ${declared} bytes, over the ${maxBytes}-byte limit`);
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge(`the download passed the ${maxBytes}-byte limit`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
+/** Longest name of one path component, and longest member path, in bytes (Linux's NAME_MAX; a quarter of PATH_MAX). */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
 
 /**
  * Unpack a `.tar.gz` into the new folder `dir`, only after every member has been checked: at most
  * `maxEntries` members, `maxUnpackedBytes` unpacked; no absolute path, `..`, backslash, repeated
- * path, path through a symlink member, or symlink whose target is absolute or leaves the tree.
- * A single top-level folder (as hosting sites add) is stripped, then `subfolder` is selected.
+ * path, name over 255 bytes or path over 1,024, member under a symlink or a file member, or
+ * symlink that is absolute or whose resolution leaves the package at any step (the one rule of
+ * `resolveContained`, applied to the members before any is written). A single top-level folder
+ * (as hosting sites add) is stripped, then `subfolder` is selected. A write that still fails is
+ * `stage_write_failed` naming the member; the caller removes `dir`.
  */
 export function unpackArchive(
   gzipped: Uint8Array,
@@ -75,7 +49,7 @@ export function unpackArchive(
     tar = gunzipSync(gzipped, { maxOutputLength: options.maxUnpackedBytes });
   } catch (error) {
     if (error instanceof RangeError)
-      throw tooLarge(`it unpacks to more than ${options.maxUnpackedBytes} bytes`);
+      throw archiveTooLarge(`it unpacks to more than ${options.maxUnpackedBytes} bytes`);
     throw new SkillshelfError(
       "archive_invalid",
       `the download is not a gzip archive (${(error as Error).message})`,
@@ -86,23 +60,36 @@ export function unpackArchive(
     checkedEntries(parseTar(tar, options.maxEntries)),
     options.subfolder,
   );
+  checkLinks(entries);
   mkdirSync(dir);
   for (const entry of entries) {
     const path = join(dir, ...entry.path.split("/"));
-    mkdirSync(join(path, entry.type === "directory" ? "" : ".."), { recursive: true });
-    if (entry.type === "symlink") symlinkSync(entry.target, path);
-    else if (entry.type === "file") {
-      writeFileSync(path, entry.data, { flag: "wx" });
-      chmodSync(path, entry.executable ? 0o755 : 0o644);
+    try {
+      mkdirSync(join(path, entry.type === "directory" ? "" : ".."), { recursive: true });
+      if (entry.type === "symlink") symlinkSync(entry.target, path);
+      else if (entry.type === "file") {
+        writeFileSync(path, entry.data, { flag: "wx" });
+        chmodSync(path, entry.executable ? 0o755 : 0o644);
+      }
+    } catch (error) {
+      throw new SkillshelfError(
+        "stage_write_failed",
+        `could not unpack the archive member ${JSON.stringify(entry.path)} (${errnoCode(error) ?? String(error)})`,
+        {
+          path,
+          cause: error,
+          hint: "check the free space and permissions of the temporary folder, then retry",
+        },
+      );
     }
   }
 }
 
-// --- internal ---
-
-function tooLarge(problem: string): SkillshelfError {
+/** The `archive_too_large` error, for a download or an unpacked stream past its limit. */
+export function archiveTooLarge(problem: string, url?: string): SkillshelfError {
   return new SkillshelfError("archive_too_large", `the archive is too large: ${problem}`, {
     hint: "raise the limit only for a source you trust, or ask for a smaller package",
+    ...(url === undefined ? {} : { details: { url } }),
   });
 }
 
@@ -110,11 +97,13 @@ function refuseEntry(path: string, problem: string): never {
   throw new SkillshelfError(
     "archive_entry_refused",
     `the archive member ${JSON.stringify(path)} ${problem}; nothing was unpacked`,
-    { hint: "only use archives whose members stay inside the package" },
+    { hint: "only use archives whose members stay inside the package", details: { entry: path } },
   );
 }
 
-/** Members with canonical paths, refused when any could write outside the package. */
+// --- internal ---
+
+/** Members with canonical paths, refused when any could write outside the package or collide. */
 function checkedEntries(entries: readonly TarEntry[]): TarEntry[] {
   const checked: TarEntry[] = [];
   const seen = new Set<string>();
@@ -122,29 +111,68 @@ function checkedEntries(entries: readonly TarEntry[]): TarEntry[] {
     if (entry.path.startsWith("/") || /^[A-Za-z]:/.test(entry.path))
       refuseEntry(entry.path, "has an absolute path");
     if (entry.path.includes("\\")) refuseEntry(entry.path, "has a backslash in its path");
+    if (entry.path.includes("\0")) refuseEntry(entry.path, "has a NUL in its path");
     const parts = entry.path.split("/").filter((part) => part !== "" && part !== ".");
     if (parts.includes("..")) refuseEntry(entry.path, "climbs out with ..");
     if (parts.length === 0) continue;
+    if (parts.some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES))
+      refuseEntry(entry.path, `has a name longer than ${MAX_NAME_BYTES} bytes`);
     const path = parts.join("/");
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES)
+      refuseEntry(entry.path, `has a path longer than ${MAX_PATH_BYTES} bytes`);
     if (seen.has(path)) refuseEntry(entry.path, "appears twice");
     seen.add(path);
-    if (entry.type === "symlink") {
-      const resolved = posix.normalize(posix.join(posix.dirname(path), entry.target));
-      if (entry.target.startsWith("/") || resolved === ".." || resolved.startsWith("../"))
-        refuseEntry(entry.path, `is a symlink to ${entry.target}, outside the package`);
-    }
+    if (entry.type === "symlink" && entry.target.startsWith("/"))
+      refuseEntry(entry.path, `is a symlink to ${entry.target}, outside the package`);
     checked.push({ ...entry, path });
   }
-  const links = new Set(
-    checked.filter((entry) => entry.type === "symlink").map((entry) => entry.path),
+  const notFolders = new Map(
+    checked
+      .filter((entry) => entry.type !== "directory")
+      .map((entry) => [entry.path, entry.type] as const),
   );
   for (const entry of checked) {
     const parts = entry.path.split("/");
-    for (let depth = 1; depth < parts.length; depth++)
-      if (links.has(parts.slice(0, depth).join("/")))
-        refuseEntry(entry.path, "lies under a symlink member");
+    for (let depth = 1; depth < parts.length; depth++) {
+      const type = notFolders.get(parts.slice(0, depth).join("/"));
+      if (type !== undefined)
+        refuseEntry(entry.path, `lies under a ${type === "symlink" ? "symlink" : "file"} member`);
+    }
   }
   return checked;
+}
+
+// the members are resolved as if unpacked under this folder, which nothing else shares
+const VIRTUAL_ROOT = "/package";
+
+/** Refuse a symlink member whose resolution, as the kernel would walk it, leaves the package. */
+function checkLinks(entries: readonly TarEntry[]): void {
+  const nodes = new Map<string, TarEntry | "folder">();
+  for (const entry of entries) {
+    const parts = entry.path.split("/");
+    for (let depth = 1; depth < parts.length; depth++)
+      nodes.set(`${VIRTUAL_ROOT}/${parts.slice(0, depth).join("/")}`, "folder");
+    nodes.set(`${VIRTUAL_ROOT}/${entry.path}`, entry);
+  }
+  const access: PathAccess = {
+    kindOf: (path) => {
+      if (path === VIRTUAL_ROOT) return "directory";
+      const node = nodes.get(path);
+      if (node === undefined) return undefined;
+      if (node === "folder" || node.type === "directory") return "directory";
+      return node.type === "symlink" ? "link" : "file";
+    },
+    readLink: (path) => (nodes.get(path) as TarEntry).target,
+  };
+  for (const entry of entries)
+    if (
+      entry.type === "symlink" &&
+      resolveContained(`${VIRTUAL_ROOT}/${entry.path}`, VIRTUAL_ROOT, {
+        relocatable: true,
+        access,
+      }).status === "outside"
+    )
+      refuseEntry(entry.path, `is a symlink to ${entry.target}, which leads outside the package`);
 }
 
 function selectEntries(entries: readonly TarEntry[], subfolder: string | undefined): TarEntry[] {

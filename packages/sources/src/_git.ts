@@ -3,7 +3,11 @@ import { errnoCode, SkillshelfError } from "@skillshelf/core";
 
 /** How `git` is run while staging. */
 export interface GitOptions {
-  /** Environment variables for `git` (PATH, HOME, proxies); prompts are always switched off. */
+  /**
+   * The caller's environment variables; only those in `GIT_ENV_ALLOWED` reach `git` (PATH, HOME,
+   * proxies, certificates, the ssh agent). Prompts are always off, and the transports git may use
+   * are always `GIT_TRANSPORTS`, whatever the caller's `GIT_ALLOW_PROTOCOL` says.
+   */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
@@ -62,17 +66,64 @@ export async function fetchCommit(
 /** The folder name git keeps its data in, left out of staged trees. */
 export const GIT_DIR = ".git";
 
-// --- internal ---
+/** The only transports git may use while staging. */
+export const GIT_TRANSPORTS: readonly string[] = ["https", "ssh", "git", "file"];
 
-function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
-  const env = {
-    ...options.env,
+/**
+ * The caller's variables passed on to git. Everything else is dropped: `GIT_ALLOW_PROTOCOL`,
+ * `GIT_CONFIG_*`, `GIT_EXEC_PATH`, `GIT_DIR` and the like could widen or redirect what git runs.
+ */
+export const GIT_ENV_ALLOWED: readonly string[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "XDG_CONFIG_HOME",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "CURL_CA_BUNDLE",
+  "SSH_AUTH_SOCK",
+  "GIT_SSH_COMMAND",
+  "GIT_CONFIG_NOSYSTEM",
+];
+
+/** The environment git runs with: the allowed variables of the caller's, then our fixed settings. */
+export function gitEnvironment(
+  callerEnv: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of GIT_ENV_ALLOWED) {
+    const value = callerEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_ALLOW_PROTOCOL: GIT_TRANSPORTS.join(":"),
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "echo",
     SSH_ASKPASS: "echo",
     GCM_INTERACTIVE: "never",
-    GIT_SSH_COMMAND: options.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+    GIT_SSH_COMMAND: env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
   };
+}
+
+// --- internal ---
+
+function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
+  const env = gitEnvironment(options.env);
   return new Promise((resolve, reject) => {
     execFile(
       "git",

@@ -78,7 +78,7 @@ export function libraryRows(
       reportRow(
         reporter,
         "error",
-        "source_unsupported",
+        source.code === "source_invalid" ? "source_unsupported" : source.code,
         position,
         row.name,
         `${source.problem}; the row is skipped`,

@@ -1,13 +1,7 @@
 import { basename, dirname, join, resolve } from "node:path";
-import {
-  canonicalJson,
-  isPackageId,
-  isSemver,
-  normalizeRelativePath,
-  type PackageSource,
-} from "@skillshelf/core";
+import { canonicalJson, isPackageId, isSemver, normalizeRelativePath } from "@skillshelf/core";
 import { type RowReporter, reportRow, stringList } from "./_rows.js";
-import { type ParsedSource, parseSourceUrl } from "./source-url.js";
+import { gitSource, invalidSource, type ParsedSource, parseSourceUrl } from "./source-url.js";
 import type { IndexOrigin, IndexRow, ProvidedResource } from "./types.js";
 
 /**
@@ -68,7 +62,7 @@ export function marketplaceRows(
       reportRow(
         reporter,
         "error",
-        "source_unsupported",
+        source.code === "source_invalid" ? "source_unsupported" : source.code,
         position,
         plugin.name,
         `${source.problem}; the row is skipped`,
@@ -125,8 +119,7 @@ function marketplaceRoot(index: string): string {
 
 function marketplaceSource(value: unknown, base: string, root: string): ParsedSource {
   if (typeof value === "string") return local(value, base);
-  if (typeof value !== "object" || value === null)
-    return { ok: false, problem: "it has no source" };
+  if (typeof value !== "object" || value === null) return invalidSource("it has no source");
   const fields = value as Record<string, unknown>;
   const text = (key: string) =>
     typeof fields[key] === "string" && fields[key] !== "" ? (fields[key] as string) : undefined;
@@ -134,56 +127,35 @@ function marketplaceSource(value: unknown, base: string, root: string): ParsedSo
   const path = text("path");
   switch (fields.source) {
     case "local":
-      return path === undefined
-        ? { ok: false, problem: "a local source needs a path" }
-        : local(path, root);
+      return path === undefined ? invalidSource("a local source needs a path") : local(path, root);
     case "github": {
       const repo = text("repo");
       if (repo === undefined || !/^[\w.-]+\/[\w.-]+$/.test(repo))
-        return { ok: false, problem: "a github source needs repo: owner/name" };
-      return gitSource(`https://github.com/${repo}.git`, ref, path);
+        return invalidSource("a github source needs repo: owner/name");
+      return gitSource(`https://github.com/${repo}.git`, { ref, path });
     }
     case "url":
     case "git-subdir": {
       const url = text("url");
-      if (url === undefined) return { ok: false, problem: `a ${fields.source} source needs a url` };
+      if (url === undefined) return invalidSource(`a ${fields.source} source needs a url`);
       if (url.startsWith(".")) return local(path === undefined ? url : join(url, path), root);
-      return gitSource(
-        /^[\w.-]+\/[\w.-]+$/.test(url) ? `https://github.com/${url}.git` : url,
+      return gitSource(/^[\w.-]+\/[\w.-]+$/.test(url) ? `https://github.com/${url}.git` : url, {
         ref,
         path,
-      );
+      });
     }
     default:
-      return {
-        ok: false,
-        problem: `source ${JSON.stringify(fields.source)} is not one Skillshelf can fetch (local paths, github, url and git-subdir are)`,
-      };
+      return invalidSource(
+        `source ${JSON.stringify(fields.source)} is not one Skillshelf can fetch (local paths, github, url and git-subdir are)`,
+      );
   }
 }
 
 function local(path: string, base: string): ParsedSource {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return parseSourceUrl(path, base);
   const inside = normalizeRelativePath(path);
-  if (inside === undefined)
-    return { ok: false, problem: `${path} leaves the marketplace's repository` };
+  if (inside === undefined) return invalidSource(`${path} leaves the marketplace's repository`);
   return { ok: true, source: { type: "local", path: resolve(base, inside) } };
-}
-
-function gitSource(url: string, ref: string | undefined, path: string | undefined): ParsedSource {
-  const subfolder = path === undefined ? undefined : normalizeRelativePath(path);
-  if (path !== undefined && subfolder === undefined)
-    return {
-      ok: false,
-      problem: `the subfolder ${path} must be a relative path inside the repository`,
-    };
-  const source: PackageSource = {
-    type: "git",
-    url,
-    ...(ref === undefined ? {} : { ref }),
-    ...(subfolder === undefined || subfolder === "." ? {} : { path: subfolder }),
-  };
-  return { ok: true, source };
 }
 
 function providedSkills(value: unknown): ProvidedResource[] {

@@ -2,6 +2,7 @@ import { basename, resolve } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
+  parseJsonDocument,
   parseYamlDocument,
   readTextDocument,
 } from "@skillshelf/core";
@@ -73,12 +74,9 @@ function parseDocument(
   path: string,
 ): { ok: true; value: unknown } | { ok: false; syntax: string; message: string } {
   if (path.endsWith(".json") || /^\s*[[{]/.test(text)) {
-    try {
-      return { ok: true, value: JSON.parse(text) };
-    } catch (error) {
-      if (path.endsWith(".json"))
-        return { ok: false, syntax: "JSON", message: (error as Error).message };
-    }
+    const parsed = parseJsonDocument(text);
+    if (parsed.ok || path.endsWith(".json"))
+      return parsed.ok ? parsed : { ...parsed, syntax: "JSON" };
   }
   const yaml = parseYamlDocument(text, { maxLength: MAX_INDEX_BYTES });
   return yaml.ok ? yaml : { ok: false, syntax: "YAML", message: yaml.message };

@@ -1,11 +1,13 @@
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
   errnoCode,
+  parseJsonDocument,
   projectLibraryDir,
+  readRegularFile,
   SkillshelfError,
   userLibraryDir,
   writeFileAtomic,
@@ -33,6 +35,9 @@ export function scopeSourcesPath(environment: Environment, scope: IndexScope): s
   return join(scopeLibrary(environment, scope), "sources.json");
 }
 
+// a list of paths; anything larger is not a sources file
+const MAX_SOURCES_BYTES = 1024 * 1024;
+
 /**
  * The extra indexes a scope uses (absolute paths of index files or folders holding one), from its
  * `sources.json`. A missing file is no sources; a malformed one is reported and read as none.
@@ -44,7 +49,7 @@ export function readScopeSources(
   const path = scopeSourcesPath(environment, scope);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readRegularFile(path, MAX_SOURCES_BYTES).toString("utf8");
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return { sources: [], text: undefined, diagnostics: [] };
     return {
@@ -53,17 +58,16 @@ export function readScopeSources(
       diagnostics: [invalid(path, `cannot be read (${errnoCode(error) ?? String(error)})`)],
     };
   }
-  try {
-    const value = JSON.parse(text) as { version?: unknown; sources?: unknown };
-    if (
-      value.version === 1 &&
-      Array.isArray(value.sources) &&
-      value.sources.every((item) => typeof item === "string")
-    )
-      return { sources: value.sources as string[], text, diagnostics: [] };
-  } catch {
-    // not JSON: reported below like any other malformed file
-  }
+  const parsed = parseJsonDocument(text);
+  const value = (parsed.ok ? parsed.value : undefined) as
+    | { version?: unknown; sources?: unknown }
+    | undefined;
+  if (
+    value?.version === 1 &&
+    Array.isArray(value.sources) &&
+    value.sources.every((item) => typeof item === "string")
+  )
+    return { sources: value.sources as string[], text, diagnostics: [] };
   return {
     sources: [],
     text,

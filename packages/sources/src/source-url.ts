@@ -1,10 +1,18 @@
 import { isAbsolute, resolve } from "node:path";
 import { normalizeRelativePath, type PackageSource } from "@skillshelf/core";
 
-/** A source text resolved, or why it cannot be. */
+/**
+ * A source text resolved, or why it cannot be: `source_invalid` (not a source Skillshelf reads),
+ * `source_protocol_refused` (a git transport that runs commands, such as `ext::` or `fd::`) or
+ * `source_ref_invalid` (a ref or fragment that is not a plain branch, tag or commit).
+ */
 export type ParsedSource =
   | { readonly ok: true; readonly source: PackageSource }
-  | { readonly ok: false; readonly problem: string };
+  | {
+      readonly ok: false;
+      readonly code: "source_invalid" | "source_protocol_refused" | "source_ref_invalid";
+      readonly problem: string;
+    };
 
 const GITHUB_TREE = /^https:\/\/github\.com\/([^/]+)\/([^/]+)\/tree\/([^/]+)(?:\/(.+?))?\/?$/;
 const SCP_LIKE = /^[\w.-]+@[\w.-]+:/;
@@ -19,11 +27,19 @@ const SCP_LIKE = /^[\w.-]+@[\w.-]+:/;
  *   CLI decides what it accepts; `git+` followed by a path names a local or bare repository);
  * - an `http(s)://` URL ending in `.tar.gz` or `.tgz` (fragment `#path=<subfolder>`): an archive.
  *
- * Anything else is refused, as are subfolders that climb out with `..`.
+ * Anything else is refused, as are subfolders that climb out with `..`, git's `<transport>::`
+ * remote-helper syntax (`ext::`, `fd::`: they run commands), fragment keys other than `ref` and
+ * `path`, and refs git would not take as a branch, tag or commit name (`-x`, `a..b`, `x=y`, …).
  */
 export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
   const trimmed = text.trim();
-  if (trimmed === "") return { ok: false, problem: "the source is empty" };
+  if (trimmed === "") return invalidSource("the source is empty");
+  if (usesRemoteHelper(trimmed.replace(/^git\+/, "")))
+    return {
+      ok: false,
+      code: "source_protocol_refused",
+      problem: `${trimmed} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
+    };
   const github = GITHUB_TREE.exec(trimmed);
   if (github !== null) {
     const [, owner, repo, ref, path] = github as unknown as [
@@ -33,35 +49,42 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
       string,
       string | undefined,
     ];
-    return git(`https://github.com/${owner}/${repo.replace(/\.git$/, "")}.git`, { ref, path });
+    return gitSource(`https://github.com/${owner}/${repo.replace(/\.git$/, "")}.git`, {
+      ref,
+      path,
+    });
   }
   if (trimmed.startsWith("git+")) {
     const rest = trimmed.slice(4);
     const [url = "", fragment] = splitFragment(rest);
     const location =
       /^[a-z][a-z0-9+.-]*:/i.test(url) || SCP_LIKE.test(url) ? url : resolve(baseDir, url);
-    return git(location, fragmentFields(fragment, "ref"));
+    return git(location, fragment);
   }
   if (/^(ssh|file):\/\//i.test(trimmed) || SCP_LIKE.test(trimmed)) {
     const [url = "", fragment] = splitFragment(trimmed);
-    return git(url, fragmentFields(fragment, "ref"));
+    return git(url, fragment);
   }
   if (/^https?:\/\//i.test(trimmed)) {
     const [url = "", fragment] = splitFragment(trimmed);
     const pathname = URL.canParse(url) ? new URL(url).pathname : undefined;
-    if (pathname === undefined) return { ok: false, problem: `${trimmed} is not a valid URL` };
+    if (pathname === undefined) return invalidSource(`${trimmed} is not a valid URL`);
     if (/\.(tar\.gz|tgz)$/i.test(pathname)) {
       const fields = fragmentFields(fragment, "path");
+      if (!fields.ok) return fields;
+      if (fields.ref !== undefined)
+        return refInvalid(
+          `an archive takes no ref (#ref=${fields.ref}); name the archive of that version`,
+        );
       return withSubfolder({ type: "archive", url }, fields.path);
     }
-    if (pathname.endsWith(".git")) return git(url, fragmentFields(fragment, "ref"));
-    return {
-      ok: false,
-      problem: `${trimmed} is neither a git repository (end it in .git or prefix git+) nor a .tar.gz archive`,
-    };
+    if (pathname.endsWith(".git")) return git(url, fragment);
+    return invalidSource(
+      `${trimmed} is neither a git repository (end it in .git or prefix git+) nor a .tar.gz archive`,
+    );
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed))
-    return { ok: false, problem: `${trimmed} uses a scheme Skillshelf does not fetch from` };
+    return invalidSource(`${trimmed} uses a scheme Skillshelf does not fetch from`);
   return {
     ok: true,
     source: {
@@ -71,14 +94,62 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
   };
 }
 
+/** True for git's `<transport>::<address>` syntax, which hands the address to a remote helper (`ext::` runs it as a command). */
+export function usesRemoteHelper(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*::/i.test(url);
+}
+
+/**
+ * True for a ref git can fetch by name: a branch, tag or commit, as `git check-ref-format` would
+ * take it (no leading `-`, no `..`, `@{`, space, control character or any of `~^:?*[\\=`, no
+ * empty or `.`-led component, not ending in `.` or `.lock`). `=` is refused so that an option
+ * such as `--upload-pack=…` can never pass as a ref.
+ */
+export function isGitRef(ref: string): boolean {
+  return (
+    ref !== "" &&
+    ref.length <= 255 &&
+    !ref.startsWith("-") &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+    !/[\u0000-\u0020\u007f~^:?*[\\=]/.test(ref) &&
+    !ref.includes("..") &&
+    !ref.includes("@{") &&
+    ref !== "@" &&
+    !ref.endsWith(".") &&
+    !ref.endsWith(".lock") &&
+    ref.split("/").every((part) => part !== "" && !part.startsWith("."))
+  );
+}
+
 // --- internal ---
 
-function git(
+/** A source that cannot be read, and why. */
+export type SourceRefusal = Extract<ParsedSource, { readonly ok: false }>;
+
+/** The `source_invalid` refusal. */
+export function invalidSource(problem: string): SourceRefusal {
+  return { ok: false, code: "source_invalid", problem };
+}
+
+function refInvalid(problem: string): SourceRefusal {
+  return { ok: false, code: "source_ref_invalid", problem };
+}
+
+function git(url: string, fragment: string | undefined): ParsedSource {
+  const fields = fragmentFields(fragment, "ref");
+  return fields.ok ? gitSource(url, fields) : fields;
+}
+
+/** A git source with an optional ref (checked with `isGitRef`) and subfolder (kept inside). */
+export function gitSource(
   url: string,
-  fields: { ref?: string | undefined; path?: string | undefined },
+  fields: { readonly ref?: string | undefined; readonly path?: string | undefined },
 ): ParsedSource {
-  if (url.startsWith("-")) return { ok: false, problem: `${url} is not a repository URL` };
-  if (fields.ref?.startsWith("-")) return { ok: false, problem: `${fields.ref} is not a ref` };
+  if (url.startsWith("-")) return invalidSource(`${url} is not a repository URL`);
+  if (fields.ref !== undefined && !isGitRef(fields.ref))
+    return refInvalid(
+      `${JSON.stringify(fields.ref)} is not a branch, tag or commit name Skillshelf can fetch`,
+    );
   return withSubfolder(
     { type: "git", url, ...(fields.ref === undefined ? {} : { ref: fields.ref }) },
     fields.path,
@@ -92,10 +163,7 @@ function withSubfolder(
   if (path === undefined) return { ok: true, source };
   const normalized = normalizeRelativePath(path);
   if (normalized === undefined)
-    return {
-      ok: false,
-      problem: `the subfolder ${path} must be a relative path inside the repository`,
-    };
+    return invalidSource(`the subfolder ${path} must be a relative path inside the repository`);
   return { ok: true, source: normalized === "." ? source : { ...source, path: normalized } };
 }
 
@@ -104,15 +172,39 @@ function splitFragment(text: string): [string, string | undefined] {
   return at === -1 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-/** `#v1.2` (a bare value for `bare`) or `#ref=v1.2&path=sub` into fields. */
+/**
+ * `#v1.2` (a bare value for `bare`) or `#ref=v1.2&path=sub` into fields; any other key, a key
+ * given twice, or a bare value with `=` in it is `source_ref_invalid` rather than dropped.
+ */
 function fragmentFields(
   fragment: string | undefined,
   bare: "ref" | "path",
-): { ref?: string; path?: string } {
-  if (fragment === undefined || fragment === "") return {};
-  if (!fragment.includes("=")) return { [bare]: decodeURIComponent(fragment) };
-  const fields: { ref?: string; path?: string } = {};
-  for (const [key, value] of new URLSearchParams(fragment))
-    if (key === "ref" || key === "path") fields[key] = value;
+): { ok: true; ref?: string; path?: string } | SourceRefusal {
+  if (fragment === undefined || fragment === "") return { ok: true };
+  const refused = (problem: string) =>
+    refInvalid(`the fragment #${fragment} ${problem}; write #<ref> or #ref=<ref>&path=<folder>`);
+  if (!URL_KEYS.test(fragment)) {
+    if (fragment.includes("=")) return refused("is not a ref");
+    if (!canDecode(fragment)) return refused("is not valid percent-encoding");
+    return { ok: true, [bare]: decodeURIComponent(fragment) };
+  }
+  const fields: { ok: true; ref?: string; path?: string } = { ok: true };
+  for (const [key, value] of new URLSearchParams(fragment)) {
+    if (key !== "ref" && key !== "path") return refused(`has the key ${JSON.stringify(key)}`);
+    if (fields[key] !== undefined) return refused(`names ${key} twice`);
+    fields[key] = value;
+  }
   return fields;
+}
+
+// a fragment of keys: `ref=…` or `path=…` first, then `&`-joined pairs
+const URL_KEYS = /^[^=&]*=/;
+
+function canDecode(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

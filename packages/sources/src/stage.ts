@@ -4,13 +4,17 @@ import { join } from "node:path";
 import {
   copyTree,
   digestTree,
-  isInside,
+  errnoCode,
+  isSkillshelfError,
   type PackageSource,
   realpathOrUndefined,
+  resolveContained,
   SkillshelfError,
 } from "@skillshelf/core";
-import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, download, unpackArchive } from "./_archive.js";
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "./_archive.js";
+import { download } from "./_download.js";
 import { fetchCommit, GIT_DIR } from "./_git.js";
+import { usesRemoteHelper } from "./source-url.js";
 import type { StagedSource } from "./types.js";
 
 /** How `stageSource` fetches. */
@@ -32,9 +36,10 @@ const skipGit = (name: string) => name === GIT_DIR;
  * Fetch a package source into a private staging folder and digest it: a local folder is copied,
  * a git repository is fetched shallowly at its ref (hooks off, no prompts, a timeout) and its
  * subfolder copied, an HTTP(S) `.tar.gz` is downloaded and unpacked after every member passed
- * its checks. `.git` folders are left out. Symlinks must stay inside the package. On any failure
- * nothing is left behind and a `SkillshelfError` says why; on success call `release()` (it is
- * idempotent) when the staged files are no longer needed.
+ * its checks. `.git` folders are left out. Symlinks must stay inside the package at every step
+ * of their resolution (core's `resolveContained`). On any failure nothing is left behind and a
+ * `SkillshelfError` with a code says why (a file system failure is `stage_failed` naming the
+ * path); on success call `release()` (it is idempotent) when the staged files are no longer needed.
  */
 export async function stageSource(
   source: PackageSource,
@@ -54,7 +59,7 @@ export async function stageSource(
     return { dir, digest, source, ...(commit === undefined ? {} : { commit }), release };
   } catch (error) {
     release();
-    throw error;
+    throw codedFailure(error);
   }
 }
 
@@ -72,6 +77,12 @@ async function fetchInto(
       copyTree(existingFolder(source.path), dir, { skip: skipGit });
       return undefined;
     case "git": {
+      if (usesRemoteHelper(source.url))
+        throw new SkillshelfError(
+          "source_protocol_refused",
+          `${source.url} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
+          { hint: "name the repository by an https://, ssh:// or file:// URL or a path" },
+        );
       const clone = join(container, "clone");
       const commit = await fetchCommit({
         url: source.url,
@@ -98,6 +109,17 @@ async function fetchInto(
   }
 }
 
+function codedFailure(error: unknown): unknown {
+  const code = errnoCode(error);
+  if (isSkillshelfError(error) || code === undefined) return error;
+  const path = (error as { path?: unknown }).path;
+  return new SkillshelfError("stage_failed", `staging failed: ${(error as Error).message}`, {
+    ...(typeof path === "string" ? { path } : {}),
+    cause: error,
+    hint: "check the source and the free space of the temporary folder, then retry",
+  });
+}
+
 function existingFolder(path: string): string {
   if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
     throw new SkillshelfError("source_missing", `${path} is not a folder`, {
@@ -109,18 +131,17 @@ function existingFolder(path: string): string {
 
 function subfolderOf(clone: string, path: string | undefined): string {
   if (path === undefined) return clone;
-  const folder = join(clone, ...path.split("/"));
-  const real = realpathOrUndefined(folder);
   const cloneReal = realpathOrUndefined(clone) ?? clone;
-  if (real === undefined || !statSync(real).isDirectory())
-    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`, {
-      hint: "check the path in the source",
-    });
-  if (!isInside(cloneReal, real))
+  const resolved = resolveContained(`${cloneReal}/${path}`, cloneReal, { relocatable: true });
+  if (resolved.status === "outside")
     throw new SkillshelfError(
       "tree_link_escape",
       `the folder ${path} leads outside the repository through a symlink`,
       { hint: "name a real folder of the repository" },
     );
-  return real;
+  if (resolved.status === "missing" || !statSync(resolved.real).isDirectory())
+    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`, {
+      hint: "check the path in the source",
+    });
+  return resolved.real;
 }

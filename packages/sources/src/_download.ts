@@ -1,0 +1,110 @@
+import { SkillshelfError } from "@skillshelf/core";
+import { archiveTooLarge } from "./_archive.js";
+
+/** Most redirects followed for one download (docs/decisions.md, "Redirects"). */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Download `url` into memory, refusing more than `maxBytes` (by header, then while reading).
+ * Redirects are followed by hand, at most `MAX_REDIRECTS`, only to `http:` or `https:`, and never
+ * from `https:` down to `http:` (`download_redirect_refused`). A failure or a timeout — while
+ * connecting or while the body arrives — is `download_failed` or `download_timeout`, naming the URL.
+ */
+export async function download(
+  url: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  let current = new URL(url);
+  for (let redirects = 0; ; redirects++) {
+    const response = await request(current, signal);
+    const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+    if (location === null) return readBody(response, current, maxBytes);
+    await response.body?.cancel();
+    current = redirectTarget(current, location, redirects);
+  }
+}
+
+// --- internal ---
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+async function request(url: URL, signal: AbortSignal): Promise<Response> {
+  try {
+    return await fetch(url, { signal, redirect: "manual" });
+  } catch (error) {
+    throw fetchFailed(url, error);
+  }
+}
+
+function redirectTarget(from: URL, location: string, redirects: number): URL {
+  const refuse = (problem: string): never => {
+    throw new SkillshelfError(
+      "download_redirect_refused",
+      `downloading ${from.href} was redirected ${problem}`,
+      {
+        hint: "use the final https:// URL of the archive directly",
+        details: { url: from.href, location },
+      },
+    );
+  };
+  if (redirects >= MAX_REDIRECTS) refuse(`more than ${MAX_REDIRECTS} times`);
+  if (!URL.canParse(location, from.href))
+    refuse(`to ${JSON.stringify(location)}, which is not a URL`);
+  const to = new URL(location, from);
+  if (to.protocol !== "http:" && to.protocol !== "https:")
+    refuse(`to ${to.protocol} (${to.href}); only http and https are followed`);
+  if (from.protocol === "https:" && to.protocol === "http:")
+    refuse(`from https to plain http (${to.href})`);
+  return to;
+}
+
+async function readBody(response: Response, url: URL, maxBytes: number): Promise<Uint8Array> {
+  if (!response.ok || response.body === null) {
+    await response.body?.cancel();
+    throw new SkillshelfError(
+      "download_failed",
+      `downloading ${url.href} answered HTTP ${response.status}`,
+      { hint: "check the URL", details: { url: url.href, status: response.status } },
+    );
+  }
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await response.body.cancel();
+    throw archiveTooLarge(
+      `the download is ${declared} bytes, over the ${maxBytes}-byte limit`,
+      url.href,
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of response.body) {
+      total += chunk.byteLength;
+      if (total > maxBytes)
+        throw archiveTooLarge(`the download passed the ${maxBytes}-byte limit`, url.href);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof SkillshelfError) throw error;
+    throw fetchFailed(url, error);
+  }
+  return Buffer.concat(chunks);
+}
+
+function fetchFailed(url: URL, error: unknown): SkillshelfError {
+  const name = error instanceof Error ? error.name : "";
+  const cancelled = name === "TimeoutError" || name === "AbortError";
+  const reason = cancelled
+    ? "it took too long or was cancelled"
+    : String((error as Error).cause ?? error);
+  return new SkillshelfError(
+    cancelled ? "download_timeout" : "download_failed",
+    `could not download ${url.href} (${reason})`,
+    {
+      hint: "check the URL and the network, then retry",
+      cause: error,
+      details: { url: url.href },
+    },
+  );
+}
