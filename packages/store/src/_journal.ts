@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   canonicalJson,
@@ -7,6 +7,8 @@ import {
   digestTree,
   errnoCode,
   isPackageId,
+  parseJsonDocument,
+  readRegularFile,
   siblingName,
   syncFolder,
 } from "@skillshelf/core";
@@ -51,6 +53,9 @@ export function writeJournal(dir: string, journal: Journal, fault: FaultHook): v
   });
 }
 
+// a journal holds two install records; anything larger is not one
+const MAX_JOURNAL_BYTES = 64 * 1024;
+
 /** Every journal in a scope's `packages/` folder; an unreadable journal is reported and skipped. */
 export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string, Journal> {
   const journals = new Map<string, Journal>();
@@ -59,8 +64,9 @@ export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string
     if (id === undefined || !isPackageId(id)) continue;
     const path = join(dir, name);
     try {
-      const journal = JSON.parse(readFileSync(path, "utf8")) as Journal;
-      if (journal.version === 1 && journal.id === id) {
+      const parsed = parseJsonDocument(readRegularFile(path, MAX_JOURNAL_BYTES).toString("utf8"));
+      const journal = (parsed.ok ? parsed.value : undefined) as Journal | undefined;
+      if (journal?.version === 1 && journal.id === id) {
         journals.set(id, journal);
         continue;
       }

@@ -1,6 +1,6 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, isInside, realpathOrUndefined } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, resolveContained } from "@skillshelf/core";
 
 /** The `path_invalid` error for a manifest path that is not a contained relative path. */
 export function invalidPath(manifestPath: string, key: string, value: string): Diagnostic {
@@ -15,7 +15,8 @@ export function invalidPath(manifestPath: string, key: string, value: string): D
 
 /**
  * Check that `relative` exists inside the package folder `dir` as a `want` (file or folder), also
- * after resolving symlinks; returns the finding, or `undefined` when it is fine.
+ * after resolving symlinks the way the kernel does, staying inside at every step (core's
+ * `resolveContained`, relocatable); returns the finding, or `undefined` when it is fine.
  */
 export function checkContained(options: {
   readonly dir: string;
@@ -35,16 +36,20 @@ export function checkContained(options: {
       manifestPath,
       { key, value: relative },
     );
-  const real = realpathOrUndefined(path);
-  if (real === undefined || !isInside(dirReal, real))
+  const resolved = resolveContained(`${dirReal}/${relative}`, dirReal, { relocatable: true });
+  if (resolved.status !== "inside")
     return createDiagnostic(
       "error",
       "path_escape",
       `"${key}" names ${relative}, which leads outside the package through a symbolic link`,
       manifestPath,
-      { key, value: relative, ...(real === undefined ? {} : { realPath: real }) },
+      {
+        key,
+        value: relative,
+        ...(resolved.status === "outside" ? { realPath: resolved.real } : {}),
+      },
     );
-  const stats = statSync(real);
+  const stats = statSync(resolved.real);
   if (want === "file" ? !stats.isFile() : !stats.isDirectory())
     return createDiagnostic(
       "error",

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
+import { assertPackageId } from "./_id.js";
 import { settleScope } from "./_journal.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
@@ -20,7 +21,8 @@ export interface WriterContext {
 }
 
 /**
- * The frame every writer runs in: take the scope lock, read the state strictly (an unreadable
+ * The frame every writer runs in: refuse an id that is not a package id (`package_id_invalid`),
+ * take the scope lock, read the state strictly (an unreadable
  * state is `state_invalid` and is never overwritten), settle what earlier writers left, observe
  * the copy's facts and refuse with `stale_plan` if they differ from the reviewed ones (when given),
  * then run `body`.
@@ -29,6 +31,7 @@ export function runWriter<T>(
   input: ScopeTarget & { readonly id?: string; readonly reviewed?: CopyFacts },
   body: (context: WriterContext) => T,
 ): T {
+  if (input.id !== undefined) assertPackageId(input.id);
   const fault = faultHook(input);
   return withScopeLock(input, (lock) => {
     fault("locked");

@@ -1,17 +1,20 @@
 import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/core";
+import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
 import type { CopyFacts, PackageScope } from "./types.js";
 
 /**
  * Observe the facts about one copy that a plan is reviewed against: its tree digest (as the
- * snapshot sees it), its install record and whether it is enabled. Throws `state_invalid` when
- * the scope's state cannot be read: nothing may be planned against it.
+ * snapshot sees it), its install record and whether it is enabled. Throws `package_id_invalid`
+ * for an id that is not one, and `state_invalid` when the scope's state cannot be read: nothing
+ * may be planned against it.
  */
 export function observeCopyFacts(input: {
   readonly environment: Environment;
   readonly scope: PackageScope;
   readonly id: string;
 }): CopyFacts {
+  assertPackageId(input.id);
   const scope = observeScope(input.environment, input.scope, input.id);
   const invalid = scope.diagnostics.find(
     (diagnostic) => diagnostic.code === "state_invalid" || diagnostic.code === "state_unsafe",

@@ -1,8 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, errnoCode, SkillshelfError } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  errnoCode,
+  parseJsonDocument,
+  readRegularFile,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { lockSync } from "proper-lockfile";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";
@@ -181,11 +188,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+// an owner record is a few dozen bytes; anything larger is not one
+const MAX_OWNER_BYTES = 4096;
+
 function readOwner(lockDir: string): LockOwner | undefined {
   try {
-    const value = JSON.parse(
-      readFileSync(join(lockDir, "owner.json"), "utf8"),
-    ) as Partial<LockOwner>;
+    const parsed = parseJsonDocument(
+      readRegularFile(join(lockDir, "owner.json"), MAX_OWNER_BYTES).toString("utf8"),
+    );
+    if (!parsed.ok) return undefined;
+    const value = parsed.value as Partial<LockOwner>;
     return typeof value.pid === "number" &&
       typeof value.hostname === "string" &&
       typeof value.token === "string"

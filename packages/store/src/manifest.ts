@@ -4,9 +4,10 @@ import {
   createDiagnostic,
   type Diagnostic,
   hasErrors,
-  isInside,
+  parseJsonDocument,
   readTextDocument,
   realpathOrUndefined,
+  resolveContained,
   schemaDiagnostics,
 } from "@skillshelf/core";
 import { readClaudePlugin } from "./_claude-plugin.js";
@@ -36,10 +37,10 @@ export function readPackageManifest(dir: string): ManifestResult {
     );
   const ours = join(root, "plugin.json");
   if (lstatSync(ours, { throwIfNoEntry: false }) !== undefined)
-    return readOwnManifest(root, rootReal, ours);
+    return readOwnManifest(root, rootReal);
   const claude = join(root, ".claude-plugin", "plugin.json");
   if (lstatSync(claude, { throwIfNoEntry: false }) !== undefined) {
-    const document = readManifestDocument(claude, rootReal);
+    const document = readManifestDocument(root, rootReal, ".claude-plugin/plugin.json");
     if (!document.ok) return failed(document.diagnostic);
     return readClaudePlugin({ root, rootReal, manifestPath: claude, ...document });
   }
@@ -55,8 +56,9 @@ export function readPackageManifest(dir: string): ManifestResult {
 
 // --- internal ---
 
-function readOwnManifest(root: string, rootReal: string, manifestPath: string): ManifestResult {
-  const document = readManifestDocument(manifestPath, rootReal);
+function readOwnManifest(root: string, rootReal: string): ManifestResult {
+  const manifestPath = join(root, "plugin.json");
+  const document = readManifestDocument(root, rootReal, "plugin.json");
   if (!document.ok) return failed(document.diagnostic);
   const { value, hash } = document;
   const parsed = manifestSchema.safeParse(value);
@@ -110,48 +112,46 @@ function readOwnManifest(root: string, rootReal: string, manifestPath: string): 
   return { manifest, diagnostics };
 }
 
-/** A manifest file read as JSON: refused when it leaves the package, is too large, not UTF-8 or not JSON. */
-export function readManifestDocument(
-  manifestPath: string,
+/**
+ * The manifest at `relativePath` in a package, read as JSON: refused when it is a broken link or
+ * leads outside the package (at any step, as the kernel resolves it), is too large, not a regular
+ * file, not UTF-8 or not JSON.
+ */
+function readManifestDocument(
+  root: string,
   rootReal: string,
+  relativePath: string,
 ): { ok: true; value: unknown; hash: string } | { ok: false; diagnostic: Diagnostic } {
-  const real = realpathOrUndefined(manifestPath);
-  const contained = checkContainedFile(manifestPath, rootReal, real);
-  if (contained !== undefined) return { ok: false, diagnostic: contained };
-  const document = readTextDocument({
-    path: manifestPath,
-    realPath: real as string,
-    maxBytes: MAX_MANIFEST_BYTES,
-    what: "package manifest",
-  });
-  if (!document.ok) return document;
-  try {
-    return { ok: true, value: JSON.parse(document.text), hash: document.hash };
-  } catch (error) {
+  const manifestPath = join(root, relativePath);
+  const resolved = resolveContained(`${rootReal}/${relativePath}`, rootReal, { relocatable: true });
+  if (resolved.status !== "inside")
     return {
       ok: false,
       diagnostic: createDiagnostic(
         "error",
-        "manifest_json",
-        `package manifest is not valid JSON (${(error as Error).message}); fix the syntax`,
+        "path_escape",
+        `${manifestPath} ${resolved.status === "missing" ? "is a broken symlink" : `resolves to ${resolved.real}, outside the package`}; the manifest must be a file inside the package`,
         manifestPath,
       ),
     };
-  }
-}
-
-function checkContainedFile(
-  path: string,
-  rootReal: string,
-  real: string | undefined,
-): Diagnostic | undefined {
-  if (real !== undefined && isInside(rootReal, real)) return undefined;
-  return createDiagnostic(
-    "error",
-    "path_escape",
-    `${path} ${real === undefined ? "is a broken symlink" : `resolves to ${real}, outside the package`}; the manifest must be a file inside the package`,
-    path,
-  );
+  const document = readTextDocument({
+    path: manifestPath,
+    realPath: resolved.real,
+    maxBytes: MAX_MANIFEST_BYTES,
+    what: "package manifest",
+  });
+  if (!document.ok) return document;
+  const parsed = parseJsonDocument(document.text);
+  if (parsed.ok) return { ok: true, value: parsed.value, hash: document.hash };
+  return {
+    ok: false,
+    diagnostic: createDiagnostic(
+      "error",
+      "manifest_json",
+      `package manifest is not valid JSON (${parsed.message}); fix the syntax`,
+      manifestPath,
+    ),
+  };
 }
 
 function failed(diagnostic: Diagnostic): ManifestResult {

@@ -8,8 +8,5 @@ import type { ScopeTarget } from "./types.js";
  * `doctor` and tests use it, and every writer does the same before its own work.
  */
 export function recoverScope(target: ScopeTarget): readonly Diagnostic[] {
-  return runWriter(
-    { ...target, id: "", reviewed: { tree: null, record: null, enabled: true } },
-    (context) => context.diagnostics,
-  );
+  return runWriter(target, (context) => context.diagnostics);
 }

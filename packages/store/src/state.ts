@@ -6,6 +6,7 @@ import {
   type Diagnostic,
   type Environment,
   errnoCode,
+  parseJsonDocument,
   readTextDocument,
   schemaDiagnostics,
 } from "@skillshelf/core";
@@ -51,16 +52,12 @@ export function readScopeState(environment: Environment, scope: PackageScope): S
     path,
     realPath: path,
     maxBytes: MAX_STATE_BYTES,
-    size: stats.size,
     what: "package state",
   });
   if (!document.ok) return refuse([stateInvalid(path, document.diagnostic.message)]);
-  let value: unknown;
-  try {
-    value = JSON.parse(document.text);
-  } catch (error) {
-    return refuse([stateInvalid(path, `is not valid JSON (${(error as Error).message})`)]);
-  }
+  const json = parseJsonDocument(document.text);
+  if (!json.ok) return refuse([stateInvalid(path, `is not valid JSON (${json.message})`)]);
+  const { value } = json;
   const parsed = stateSchema.safeParse(value);
   if (!parsed.success)
     return refuse([

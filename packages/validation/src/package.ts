@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { resolveEnvironment } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  isSkillshelfError,
+  resolveEnvironment,
+} from "@skillshelf/core";
 import { readPackageManifest } from "@skillshelf/store";
 import {
   checkAgents,
@@ -17,16 +23,19 @@ import type { PackageValidation, ValidateOptions } from "./types.js";
  * a Claude Code plugin's); then, only when it is valid, its skills through `skills-loader` (a
  * sound catalog, strict rules in strict mode), prompt templates (each must be able to run), agent
  * recipes (bound skills provided by the package), fleet contracts (their prerequisites listed),
- * and declared components (each loaded from its path). Resources carry package-relative paths.
+ * and declared components (each loaded from its path). The tree must be one `store` can install:
+ * its links stay inside it at every step, as the kernel resolves them (`tree_link_escape`), and
+ * it holds no FIFO, device or socket (`tree_special_file`). Resources carry package-relative paths.
  */
 export function validatePackage(dir: string, options: ValidateOptions = {}): PackageValidation {
   const environment = resolveEnvironment({ env: {}, ...options.environment });
   const root = resolve(environment.cwd, dir);
+  const tree = treeProblem(root);
   const read = readPackageManifest(root);
   const manifest = read.manifest;
   if (manifest === undefined)
     return {
-      ...result(read.diagnostics, { resources: [], prerequisites: [] }),
+      ...result([...tree, ...read.diagnostics], { resources: [], prerequisites: [] }),
       manifestValid: false,
       manifest: undefined,
     };
@@ -36,7 +45,7 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
     environment,
     mode: options.mode ?? "lenient",
     strictKeys: options.strictKeys === true,
-    diagnostics: [...read.diagnostics],
+    diagnostics: [...tree, ...read.diagnostics],
     resources: [],
   };
   const skills = checkSkills(context);
@@ -49,4 +58,19 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
     manifestValid: true,
     manifest,
   };
+}
+
+// --- internal ---
+
+/** Why the tree could not be installed as it is: the tree digest's refusal, as a diagnostic. */
+function treeProblem(root: string): Diagnostic[] {
+  try {
+    digestTree(root);
+    return [];
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    // the manifest reader reports a folder that is missing or not a folder
+    if (error.code === "tree_missing" || error.code === "tree_not_directory") return [];
+    return [createDiagnostic("error", error.code, error.message, error.path ?? root)];
+  }
 }
