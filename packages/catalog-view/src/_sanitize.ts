@@ -1,12 +1,12 @@
 const UNSAFE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to remove
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // three or more backticks or tildes could open a code fence in a model's reading
 const FENCE = /(`{3,}|~{3,})/g;
 
 /**
- * Author text made safe for one line of a listing: control characters and line breaks become
- * spaces, lone surrogates become U+FFFD, runs of whitespace collapse, and fence markers are broken
+ * Author text made safe for one line of a listing: control characters, bidirectional controls
+ * and line breaks become spaces, lone surrogates become U+FFFD, runs of whitespace collapse, and fence markers are broken
  * up. Clean text comes back as it is, without copying.
  */
 export function cleanText(text: string): string {
@@ -62,12 +62,15 @@ function needsWork(text: string): boolean {
     const code = text.charCodeAt(index);
     if (code < 0x20 || (code >= 0x7f && code <= 0xa0) || (code >= 0xd800 && code <= 0xdfff))
       return true;
+    if (code === 0x061c) return true;
     if (
       code >= 0x1680 &&
       (code === 0x1680 ||
         (code >= 0x2000 && code <= 0x200a) ||
-        code === 0x2028 ||
-        code === 0x2029 ||
+        code === 0x200e ||
+        code === 0x200f ||
+        (code >= 0x2028 && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069) ||
         code === 0x202f ||
         code === 0x205f ||
         code === 0x3000 ||

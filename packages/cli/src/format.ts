@@ -7,16 +7,42 @@ export interface PathStyle {
   readonly home: string;
 }
 
+/** A path shortened for people (see `PathStyle`) and made safe for a terminal (`safeLine`). */
 export function displayPath(path: string, style: PathStyle): string {
   if (path === style.cwd) return ".";
-  if (path.startsWith(style.cwd + sep)) return relative(style.cwd, path);
-  if (path.startsWith(style.home + sep)) return `~${sep}${relative(style.home, path)}`;
-  return path;
+  if (path.startsWith(style.cwd + sep)) return safeLine(relative(style.cwd, path));
+  if (path.startsWith(style.home + sep)) return safeLine(`~${sep}${relative(style.home, path)}`);
+  return safeLine(path);
 }
 
-/** Shorten every absolute path inside a message the same way. */
+/** Shorten every absolute path inside a message the same way, and make it one safe line. */
 export function displayText(text: string, style: PathStyle): string {
-  return text.replaceAll(`${style.cwd}${sep}`, "").replaceAll(`${style.home}${sep}`, `~${sep}`);
+  return safeLine(
+    text.replaceAll(`${style.cwd}${sep}`, "").replaceAll(`${style.home}${sep}`, `~${sep}`),
+  );
+}
+
+// C0 and C1 controls, DEL, and the bidirectional controls that reorder what a terminal shows
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to escape
+const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// the same, but a block keeps its line breaks (also CRLF) and tabs
+const UNSAFE_IN_BLOCK =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to escape
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+
+/**
+ * Text an author, a folder name or a remote index wrote, made safe for one line of a terminal:
+ * every control character is shown as an escape (`\x1b`, `\n`, `\u202e`), so nothing printed can
+ * move the cursor, recolour or retitle the terminal, reorder a line or split a row. JSON output
+ * never goes through this: it stays exact.
+ */
+export function safeLine(text: string): string {
+  return text.replace(UNSAFE_IN_LINE, escapeControl);
+}
+
+/** `safeLine` for a block of text that keeps its line breaks and tabs (an expanded template, a listing). */
+export function safeBlock(text: string): string {
+  return text.replace(UNSAFE_IN_BLOCK, escapeControl);
 }
 
 const ANSI = {
@@ -44,15 +70,16 @@ export function formatDiagnostic(diagnostic: Diagnostic, style: PathStyle, paint
         ? paint("yellow", "warning")
         : paint("dim", "info");
   const where = diagnostic.path === undefined ? "" : ` ${displayPath(diagnostic.path, style)}`;
-  return `${severity} ${diagnostic.code}${where}: ${displayText(diagnostic.message, style)}\n`;
+  return `${severity} ${safeLine(diagnostic.code)}${where}: ${displayText(diagnostic.message, style)}\n`;
 }
 
-/** Left-aligned columns separated by two spaces; the last column is not padded. */
+/** Left-aligned columns separated by two spaces; the last column is not padded. Cells are made safe (`safeLine`). */
 export function formatTable(
   header: readonly string[],
-  rows: readonly (readonly string[])[],
+  cellRows: readonly (readonly string[])[],
   paint: Paint,
 ): string {
+  const rows = cellRows.map((row) => row.map(safeLine));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
   );
@@ -69,4 +96,16 @@ export function formatTable(
 /** `1 skill`, `2 skills`; irregular plurals are passed in. */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+// --- internal ---
+
+function escapeControl(char: string): string {
+  if (char === "\n") return "\\n";
+  if (char === "\t") return "\\t";
+  if (char === "\r") return "\\r";
+  const code = char.charCodeAt(0);
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
 }

@@ -1,4 +1,5 @@
 import { isSkillshelfError } from "@skillshelf/core";
+import { safeLine } from "./format.js";
 import { type CliIo, UsageError } from "./io.js";
 
 const VERSION = "0.0.0";
@@ -76,7 +77,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    io.stderr(`skillshelf: unknown command "${name}"\n\n${USAGE}`);
+    io.stderr(`skillshelf: unknown command "${safeLine(name)}"\n\n${USAGE}`);
     return 2;
   }
   if (args.includes("--help") || args.includes("-h")) {
@@ -95,14 +96,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 function report(error: unknown, io: CliIo, command: string, usage: string): number {
   if (error instanceof UsageError) {
     io.stderr(
-      `skillshelf: ${error.message}\n${usage}\nRun "skillshelf ${command} --help" for its options.\n`,
+      `skillshelf: ${safeLine(error.message)}\n${usage}\nRun "skillshelf ${command} --help" for its options.\n`,
     );
     return 2;
   }
   if (isSkillshelfError(error)) {
-    const where = error.path === undefined ? "" : ` (${error.path})`;
-    const hint = error.hint === undefined ? "" : `\nhint: ${error.hint}`;
-    io.stderr(`skillshelf: ${error.code}: ${error.message}${where}${hint}\n`);
+    const where = error.path === undefined ? "" : ` (${safeLine(error.path)})`;
+    const hint = error.hint === undefined ? "" : `\nhint: ${safeLine(error.hint)}`;
+    io.stderr(`skillshelf: ${error.code}: ${safeLine(error.message)}${where}${hint}\n`);
     return 1;
   }
   const detail =

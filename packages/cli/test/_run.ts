@@ -10,6 +10,8 @@ export const EXAMPLES: string = join(REPO, "examples");
 
 export interface CliRun {
   readonly status: number | null;
+  /** `SIGKILL` when it ran past `timeoutMs`. */
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -17,15 +19,23 @@ export interface CliRun {
 /** Run `skillshelf` in a child process with only the given environment (plus PATH). */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): CliRun {
   if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? REPO,
     env: { PATH: process.env.PATH ?? "", ...options.env },
     encoding: "utf8",
+    ...(options.timeoutMs === undefined
+      ? {}
+      : { timeout: options.timeoutMs, killSignal: "SIGKILL" }),
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return {
+    status: result.status,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 /** The environment of the bundled example library: its home, its user library. */

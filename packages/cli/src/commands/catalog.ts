@@ -2,6 +2,7 @@ import { buildCatalogView, type CatalogFormat, type CatalogSkill } from "@skills
 import { isModelVisible, loadSkills } from "@skillshelf/skills-loader";
 import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
+import { safeBlock } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 
 export const CATALOG_USAGE = `Usage: skillshelf catalog [--query Q] [--budget BYTES] [--offset N] [--limit N] [--format text|xml|markdown] [--json] [--cwd DIR]
@@ -60,7 +61,7 @@ export function runCatalog(args: readonly string[], io: CliIo): number {
       `${JSON.stringify({ version: 1, ...rest, diagnostics: [...loaded.diagnostics, ...diagnostics].map(publicDiagnostic) }, null, 2)}\n`,
     );
   } else {
-    io.stdout(`${view.text}\n`);
+    io.stdout(`${safeBlock(view.text)}\n`);
   }
   return 0;
 }

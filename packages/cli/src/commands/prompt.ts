@@ -1,5 +1,6 @@
 import { invokePromptTemplate, loadPromptTemplates } from "@skillshelf/prompts-loader";
 import { commandContext } from "../context.js";
+import { safeBlock, safeLine } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 
 export const PROMPT_USAGE = `Usage: skillshelf prompt [--cwd DIR] [--json] [--allow-untrusted] <name> [args…]
@@ -42,10 +43,11 @@ export function runPrompt(args: readonly string[], io: CliIo): number {
       expansion.code === "prompt_untrusted"
         ? "\nhint: pass --allow-untrusted to expand it anyway"
         : "";
-    io.stderr(`skillshelf: ${expansion.code}: ${expansion.reason}${hint}\n`);
+    io.stderr(`skillshelf: ${expansion.code}: ${safeLine(expansion.reason)}${hint}\n`);
     return 1;
   }
-  io.stdout(expansion.text.endsWith("\n") ? expansion.text : `${expansion.text}\n`);
+  const text = safeBlock(expansion.text);
+  io.stdout(text.endsWith("\n") ? text : `${text}\n`);
   return 0;
 }
 

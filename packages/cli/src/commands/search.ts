@@ -4,7 +4,7 @@ import { discoverLibrary, type IndexRow, searchIndexRows } from "@skillshelf/sou
 import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
 import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
-import { displayPath, painter, plural } from "../format.js";
+import { displayPath, painter, plural, safeLine } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 import { bundledIndexPath } from "../library.js";
 
@@ -67,16 +67,16 @@ export function runSearch(args: readonly string[], io: CliIo): number {
   const paint = painter(io.color);
   if (results.length === 0)
     io.stdout(
-      `no package in ${plural(discovery.indexes.length, "index", "indexes")} matches "${query}"\n`,
+      `no package in ${plural(discovery.indexes.length, "index", "indexes")} matches "${safeLine(query)}"\n`,
     );
   else if (found.matchMode === "any")
     io.stdout(paint("dim", "no package matches every word; these match some\n"));
   for (const result of results) {
     const installed = result.installed.map((copy) => `${copy.scope} ${copy.state}`).join(", ");
     io.stdout(
-      `${paint("bold", result.name)} ${paint("dim", `${result.kind}${result.version === undefined ? "" : ` ${result.version}`}`)}${installed === "" ? "" : `  ${paint("green", `installed: ${installed}`)}`}\n`,
+      `${paint("bold", safeLine(result.name))} ${paint("dim", `${result.kind}${result.version === undefined ? "" : ` ${safeLine(result.version)}`}`)}${installed === "" ? "" : `  ${paint("green", `installed: ${installed}`)}`}\n`,
     );
-    if (result.description !== "") io.stdout(`  ${result.description}\n`);
+    if (result.description !== "") io.stdout(`  ${safeLine(result.description)}\n`);
     io.stdout(paint("dim", `  from ${displayPath(result.index, style)}\n`));
   }
   const skipped = discovery.diagnostics.filter(

@@ -2,7 +2,7 @@ import { filterLexical } from "@skillshelf/core";
 import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
 import { parseCommandArgs } from "../args.js";
 import { commandContext } from "../context.js";
-import { displayPath } from "../format.js";
+import { displayPath, safeLine } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 
 export const SHOW_USAGE = `Usage: skillshelf show <name> [--json] [--cwd DIR]
@@ -46,7 +46,9 @@ export function runShow(args: readonly string[], io: CliIo): number {
     ).items.slice(0, 5);
     const hint =
       similar.length === 0 ? "" : `; similar: ${similar.map((skill) => skill.name).join(", ")}`;
-    io.stderr(`skillshelf: skill_unknown: no skill is named "${name}"${hint}\n`);
+    io.stderr(
+      `skillshelf: skill_unknown: no skill is named "${safeLine(name)}"${safeLine(hint)}\n`,
+    );
     return 1;
   }
   const candidates = [
@@ -64,12 +66,12 @@ export function runShow(args: readonly string[], io: CliIo): number {
     );
     return 0;
   }
-  io.stdout(`${name}: ${winner.description}\n\nCandidates, best first:\n`);
+  io.stdout(`${safeLine(name)}: ${safeLine(winner.description)}\n\nCandidates, best first:\n`);
   candidates.forEach(({ skill, reason }, index) => {
     const facts = describe(skill);
     const verdict = reason === null ? "in use" : `lost: ${REASONS[reason] ?? reason}`;
     io.stdout(
-      `  ${index + 1}. ${displayPath(skill.path, style)}\n     ${facts.source}/${facts.scope}, precedence ${facts.precedence}, ${visibility(skill)}; ${verdict}\n`,
+      `  ${index + 1}. ${displayPath(skill.path, style)}\n     ${safeLine(facts.source)}/${facts.scope}, precedence ${facts.precedence}, ${visibility(skill)}; ${verdict}\n`,
     );
   });
   return 0;

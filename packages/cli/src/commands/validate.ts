@@ -10,7 +10,7 @@ import {
 } from "@skillshelf/validation";
 import { parseCommandArgs } from "../args.js";
 import { commandContext, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, painter, plural } from "../format.js";
+import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
 import { type CliIo, UsageError } from "../io.js";
 
 export const VALIDATE_USAGE = `Usage: skillshelf validate <path…> [--kind KIND] [--strict] [--strict-keys] [--json] [--cwd DIR]
@@ -96,7 +96,9 @@ export function runValidate(args: readonly string[], io: CliIo): number {
       for (const diagnostic of result.diagnostics)
         io.stdout(`  ${formatDiagnostic(diagnostic, style, paint)}`);
       for (const need of result.prerequisites)
-        io.stdout(`  needs ${need.type} ${need.identifier} (steps ${need.steps.join(", ")})\n`);
+        io.stdout(
+          `  needs ${need.type} ${safeLine(need.identifier)} (steps ${safeLine(need.steps.join(", "))})\n`,
+        );
     }
   }
   return valid ? 0 : 1;
