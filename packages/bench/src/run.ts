@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runCatalogBench } from "./catalog-bench.js";
+import { runIndexBench } from "./index-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
   options: {
     count: { type: "string", default: "10000" },
     rounds: { type: "string", default: "7" },
+    only: { type: "string" },
     write: { type: "boolean", default: false },
   },
 });
@@ -29,7 +31,19 @@ const options: BenchOptions = {
 };
 
 const machine = `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}.`;
-const report = `${[machine, runSkillsBench(options), runPromptsBench(options), runCatalogBench(options)].join("\n\n")}\n`;
+const suites = {
+  skills: runSkillsBench,
+  prompts: runPromptsBench,
+  catalog: runCatalogBench,
+  index: runIndexBench,
+};
+const only = values.only?.split(",") ?? Object.keys(suites);
+if (values.write && values.only !== undefined) {
+  console.error("bench: --write records every suite; leave out --only");
+  process.exit(2);
+}
+const chosen = Object.entries(suites).filter(([name]) => only.includes(name));
+const report = `${[machine, ...chosen.map(([, suite]) => suite(options))].join("\n\n")}\n`;
 console.log(`\n${report}`);
 
 if (values.write) {
