@@ -116,6 +116,25 @@ describe("symlink containment", () => {
     });
   });
 
+  it("refuses a chain of .. links that the kernel follows out of the root (issue 8)", () => {
+    const chain: Record<string, ReturnType<typeof link>> = {
+      "d/up": link(".."),
+      p1: link("d/up/.."),
+      "leak/SKILL.md": link("../p20/etc/passwd"),
+      "escape-dir": link("p20/tmp"),
+    };
+    for (let step = 2; step <= 20; step++) chain[`p${step}`] = link(`p${step - 1}/..`);
+    const root = testdir({ ...chain, "fine/SKILL.md": skillFile("fine", "Inside.") });
+    const result = load([rootAt(root)]);
+    expect(names(result)).toEqual(["fine"]);
+    expect(diagnosticsOf(root, result).filter(([code]) => code === "symlink_escape")).toEqual(
+      expect.arrayContaining([
+        ["symlink_escape", "escape-dir"],
+        ["symlink_escape", "leak/SKILL.md"],
+      ]),
+    );
+  });
+
   it("refuses a project root that leads out of the project, but lets a user root live outside home", () => {
     const elsewhere = testdir({ "a/SKILL.md": skillFile("a", "Somewhere else.") });
     const project = testdir({ ".claude/skills": link(elsewhere) });

@@ -260,6 +260,34 @@ describe("item 3: index parsing is linear", () => {
   });
 });
 
+describe("item 8: prototype keys in indexes", () => {
+  it("a JSON index with a __proto__ key is index_invalid", () => {
+    const dir = testdir({
+      "marketplace.json": '{"__proto__": {"plugins": []}, "name": "m", "plugins": []}',
+    });
+    expect(readIndex(join(dir, "marketplace.json")).diagnostics).toMatchObject([
+      { code: "index_invalid" },
+    ]);
+  });
+
+  it.each(["constructor", "prototype", "__proto__"])("a row named %s is refused", (name) => {
+    const dir = testdir({
+      "library.yaml": [
+        "- kind: skill",
+        `  name: ${JSON.stringify(name)}`,
+        "  description: d",
+        "  sourceUrl: ./x",
+        "  version: 1.0.0",
+        `  sha256: ${"ab".repeat(32)}`,
+        "",
+      ].join("\n"),
+    });
+    const index = readIndex(join(dir, "library.yaml"));
+    expect(index.rows).toEqual([]);
+    expect(index.diagnostics.map((d) => d.code)).toContain("index_row_invalid");
+  });
+});
+
 describe("item 7: the caller's environment cannot widen git", () => {
   it("refuses ext:: and fd:: at parse time", () => {
     for (const text of ["git+ext::sh -c touch% /tmp/x", "ext::sh -c touch% /tmp/x", "git+fd::3"])

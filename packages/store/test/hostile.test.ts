@@ -10,7 +10,7 @@ import {
   removePackage,
   setEnabled,
 } from "@skillshelf/store";
-import { packageTree, testdir } from "@skillshelf/test-utils";
+import { chainedLinkTree, packageTree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import { errorOf, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
@@ -63,6 +63,25 @@ describe("item 4: every writer and reader checks the id before touching the disk
         }),
       )?.code,
     ).toBe("manifest_invalid");
+  });
+});
+
+describe("item 1: a chain of .. links", () => {
+  it("cannot be installed from any folder, even one not staged by sources", () => {
+    const environment = storeEnvironment();
+    const dir = testdir(chainedLinkTree());
+    expect(
+      errorOf(() =>
+        installPackage({
+          environment,
+          scope: "user",
+          staged: { dir, digest: "a".repeat(64) },
+          origin: localOrigin(dir),
+          reviewed: NOTHING,
+        }),
+      )?.code,
+    ).toBe("tree_link_escape");
+    expect(existsSync(join(packagesDir(environment, "user"), "leak"))).toBe(false);
   });
 });
 
