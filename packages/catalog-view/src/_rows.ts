@@ -92,13 +92,9 @@ export function prepareRows(
     const name = safeField(rawName, "name", MAX_NAME, diagnostics);
     if (name === "") {
       diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "row_invalid",
-          `a ${block} row has no name and is not listed`,
-          undefined,
-          { identity },
-        ),
+        createDiagnostic("warning", "row_invalid", `a ${block} row has no name and is not listed`, {
+          details: { identity },
+        }),
       );
       return;
     }
@@ -174,8 +170,7 @@ function safeField(
       "info",
       "row_clipped",
       `the ${key} of a catalog row was cut to ${max} characters`,
-      undefined,
-      { key },
+      { details: { key } },
     ),
   );
   return clipped;

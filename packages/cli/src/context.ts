@@ -20,10 +20,8 @@ export function commandContext(cwdOption: string | undefined, io: CliIo): Comman
   return { environment, style: { cwd, home: environment.home } };
 }
 
-/** A diagnostic as the versioned JSON outputs carry it: `{severity, code, message, path}`. */
-export function publicDiagnostic(
-  diagnostic: Diagnostic,
-): Pick<Diagnostic, "severity" | "code" | "message" | "path"> {
-  const { severity, code, message, path } = diagnostic;
-  return path === undefined ? { severity, code, message } : { severity, code, message, path };
+/** A diagnostic as the versioned JSON outputs carry it: `{severity, code, message, path?, line?, column?, hint?}`. */
+export function publicDiagnostic(diagnostic: Diagnostic): Omit<Diagnostic, "details"> {
+  const { details: _details, ...shown } = diagnostic;
+  return shown;
 }

@@ -61,7 +61,7 @@ export function painter(color: boolean): Paint {
     color ? `\u001b[${ANSI[style][0]}m${text}\u001b[${ANSI[style][1]}m` : text;
 }
 
-/** One diagnostic per line: `severity code path: message`. */
+/** One diagnostic: `severity code path[:line[:column]]: message`, then `  hint: …` on its own line. */
 export function formatDiagnostic(diagnostic: Diagnostic, style: PathStyle, paint: Paint): string {
   const severity =
     diagnostic.severity === "error"
@@ -69,8 +69,16 @@ export function formatDiagnostic(diagnostic: Diagnostic, style: PathStyle, paint
       : diagnostic.severity === "warning"
         ? paint("yellow", "warning")
         : paint("dim", "info");
-  const where = diagnostic.path === undefined ? "" : ` ${displayPath(diagnostic.path, style)}`;
-  return `${severity} ${safeLine(diagnostic.code)}${where}: ${displayText(diagnostic.message, style)}\n`;
+  const position = [diagnostic.line, diagnostic.column].filter((n) => n !== undefined).join(":");
+  const where =
+    diagnostic.path === undefined
+      ? ""
+      : ` ${displayPath(diagnostic.path, style)}${position === "" ? "" : `:${position}`}`;
+  const hint =
+    diagnostic.hint === undefined || diagnostic.severity === "info"
+      ? ""
+      : `  ${paint("dim", `hint: ${displayText(diagnostic.hint, style)}`)}\n`;
+  return `${severity} ${diagnostic.code}${where}: ${displayText(diagnostic.message, style)}\n${hint}`;
 }
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. Cells are made safe (`safeLine`). */

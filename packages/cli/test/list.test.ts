@@ -39,7 +39,9 @@ describe("skillshelf list on the example library", () => {
       ]);
     }
     for (const diagnostic of parsed.diagnostics)
-      expect(Object.keys(diagnostic)).toEqual(["severity", "code", "message", "path"]);
+      expect(Object.keys(diagnostic)).toEqual(
+        expect.arrayContaining(["severity", "code", "message", "path", "hint"]),
+      );
   });
 
   it("resolves the collision, keeps other agents' copies discovery-only and refuses the escaping link", () => {
@@ -122,17 +124,19 @@ describe("skillshelf list on the example library", () => {
       12 skills: 8 visible to the model, 3 discovery-only, 1 operator-only. 2 shadowed copies (--all lists them).
       "
     `);
+    const lines = text.stderr.split("\n").filter(Boolean);
     expect(
-      text.stderr
-        .split("\n")
-        .filter(Boolean)
+      lines
+        .filter((line) => !line.startsWith("  hint: "))
         .map((line) => line.split(" ").slice(0, 3).join(" ")),
     ).toEqual([
       "warning collision ~/.claude/skills/commit-messages/SKILL.md:",
       "warning collision ~/.config/skillshelf/skills/code-review/SKILL.md:",
-      "warning frontmatter_recovered .skillshelf/skills/incident-response/SKILL.md:",
+      "warning frontmatter_recovered .skillshelf/skills/incident-response/SKILL.md:3:14:",
       "error symlink_escape .skillshelf/skills/notes:",
     ]);
+    // every finding is followed by what to do next
+    expect(lines.filter((line) => line.startsWith("  hint: "))).toHaveLength(4);
     expect(text.stdout + text.stderr).not.toContain("\u001b[");
   });
 

@@ -94,7 +94,8 @@ describe("skillshelf validate", () => {
     expect(result.stdout).toMatchInlineSnapshot(`
       "valid   good (1 skill)
       invalid broken (0 skills)
-        error description_missing broken/SKILL.md: description is required: say what the skill does and when to use it
+        error description_missing broken/SKILL.md: description is required
+          hint: add a \`description:\` saying what the skill does and when to use it
       "
     `);
   });

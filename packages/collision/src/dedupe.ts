@@ -31,13 +31,15 @@ export function dedupeByRealPath<T extends CollisionCandidate>(
         "info",
         "duplicate_file",
         `${item.name} at ${item.path} is the same file as ${winner.path}, which is the entry in use`,
-        item.path,
         {
-          name: item.name,
-          winnerPath: winner.path,
-          loserPath: item.path,
-          winnerScope: winner.scope,
-          loserScope: item.scope,
+          path: item.path,
+          details: {
+            name: item.name,
+            winnerPath: winner.path,
+            loserPath: item.path,
+            winnerScope: winner.scope,
+            loserScope: item.scope,
+          },
         },
       ),
     );

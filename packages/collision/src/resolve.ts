@@ -85,14 +85,16 @@ function collisionDiagnostic<T extends CollisionCandidate>(
     "warning",
     "collision",
     `${name} from ${label(winner)} (${winner.path}) overrides ${label(loser)} (${loser.path}); decided by ${reason}`,
-    loser.path,
     {
-      name,
-      winnerPath: winner.path,
-      loserPath: loser.path,
-      winnerScope: winner.scope,
-      loserScope: loser.scope,
-      reason,
+      path: loser.path,
+      details: {
+        name,
+        winnerPath: winner.path,
+        loserPath: loser.path,
+        winnerScope: winner.scope,
+        loserScope: loser.scope,
+        reason,
+      },
     },
   );
 }

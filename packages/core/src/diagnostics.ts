@@ -1,18 +1,25 @@
-import type { Diagnostic, Severity } from "./types.js";
+import { CODES, type Code } from "./codes.js";
+import type { Diagnostic, DiagnosticPlace, Severity } from "./types.js";
 
-/** Build a diagnostic; `details` is left out when empty so JSON output stays small. */
+/**
+ * Build a diagnostic. `hint` defaults to the code's hint from the catalogue; fields that are not
+ * given are left out, so JSON output stays small.
+ */
 export function createDiagnostic(
   severity: Severity,
-  code: string,
+  code: Code,
   message: string,
-  path?: string,
-  details?: Readonly<Record<string, unknown>>,
+  place: DiagnosticPlace = {},
 ): Diagnostic {
+  const { path, line, column, details } = place;
   return {
     severity,
     code,
     message,
     ...(path === undefined ? {} : { path }),
+    ...(line === undefined ? {} : { line }),
+    ...(column === undefined ? {} : { column }),
+    hint: place.hint ?? CODES[code].hint,
     ...(details === undefined ? {} : { details }),
   };
 }

@@ -1,3 +1,5 @@
+import { CODES, type Code } from "./codes.js";
+
 /** Options of a `SkillshelfError`: what to do next, the underlying error, the path involved. */
 export interface SkillshelfErrorOptions {
   readonly hint?: string | undefined;
@@ -8,20 +10,21 @@ export interface SkillshelfErrorOptions {
 }
 
 /**
- * The one error class for failures a user can hit. `code` is stable, `hint` says what to do next,
- * `path` names the file or folder involved. Programmer errors stay plain `Error`s.
+ * The one error class for failures a user can hit. `code` is stable (see `CODES`), `hint` says
+ * what to do next (the code's default hint unless a more precise one is given), `path` names the
+ * file or folder involved. Programmer errors stay plain `Error`s.
  */
 export class SkillshelfError extends Error {
-  readonly code: string;
-  readonly hint: string | undefined;
+  readonly code: Code;
+  readonly hint: string;
   readonly path: string | undefined;
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: string, message: string, options: SkillshelfErrorOptions = {}) {
+  constructor(code: Code, message: string, options: SkillshelfErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SkillshelfError";
     this.code = code;
-    this.hint = options.hint;
+    this.hint = options.hint ?? CODES[code].hint;
     this.path = options.path;
     this.details = options.details;
   }

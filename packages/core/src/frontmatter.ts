@@ -121,9 +121,8 @@ export function parseFrontmatter(
       const warning = createDiagnostic(
         "warning",
         "frontmatter_recovered",
-        `frontmatter is not valid YAML (${parsed.message}); read it with the value of ${keys} quoted. Quote such values to silence this`,
-        path,
-        { keys: recovered.keys, ...position(parsed) },
+        `frontmatter is not valid YAML (${parsed.message}); read it with the value of ${keys} quoted`,
+        { path, ...position(parsed), details: { keys: recovered.keys } },
       );
       return { ok: true, data: retried.value, body: split.body, diagnostics: [warning] };
     }
@@ -166,7 +165,11 @@ function delimiterLineEnd(text: string, start: number): number {
 }
 
 function failure(code: FrontmatterCode, message: string, path: string | undefined) {
-  return { ok: false as const, code, diagnostic: createDiagnostic("error", code, message, path) };
+  return {
+    ok: false as const,
+    code,
+    diagnostic: createDiagnostic("error", code, message, { path }),
+  };
 }
 
 function yamlFailure(
@@ -179,27 +182,18 @@ function yamlFailure(
     too_large: "frontmatter_too_large" as const,
     alias_limit: "frontmatter_alias_limit" as const,
   }[result.reason];
-  const advice = {
-    invalid: "; quote values that contain `: ` or start with `[`",
-    not_mapping: "; write `key: value` lines",
-    too_large: "; move long text into the body",
-    alias_limit: "; remove the YAML anchors and aliases",
-  }[result.reason];
   return {
     ok: false,
     code,
-    diagnostic: createDiagnostic(
-      "error",
-      code,
-      `frontmatter: ${result.message}${advice}`,
+    diagnostic: createDiagnostic("error", code, `frontmatter: ${result.message}`, {
       path,
-      position(result),
-    ),
+      ...position(result),
+    }),
   };
 }
 
 /** The YAML error's position as a line of the whole file (the opening `---` is line 1). */
-function position(result: YamlMappingResult & { ok: false }): Record<string, number> | undefined {
-  if (result.line === undefined) return undefined;
+function position(result: YamlMappingResult & { ok: false }): { line?: number; column?: number } {
+  if (result.line === undefined) return {};
   return { line: result.line + 1, column: result.column ?? 1 };
 }

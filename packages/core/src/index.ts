@@ -3,6 +3,8 @@ export type { AgentDefinition } from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson } from "./canonical-json.js";
+export type { Code, CodeEntry, CodeOwner } from "./codes.js";
+export { CODES, isCode } from "./codes.js";
 export type {
   ContainedPath,
   PathAccess,
@@ -29,6 +31,16 @@ export type {
 } from "./frontmatter.js";
 export { parseFrontmatter, readRawYamlValue, splitFrontmatter } from "./frontmatter.js";
 export { sha256 } from "./hash.js";
+export type { PackageKind, ResourceFolder, ResourceKind } from "./kinds.js";
+export {
+  folderKind,
+  isPackageKind,
+  isResourceKind,
+  PACKAGE_KINDS,
+  RESOURCE_FOLDERS,
+  RESOURCE_KINDS,
+  resourceFolder,
+} from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
 export {
   filterLexical,
@@ -46,7 +58,6 @@ export {
   isPackageId,
   isSemver,
   MAX_PACKAGE_ID_LENGTH,
-  PACKAGE_KINDS,
   parseRequirementRef,
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
@@ -72,16 +83,15 @@ export type { TreeDigest } from "./tree-digest.js";
 export { digestTree } from "./tree-digest.js";
 export type {
   Diagnostic,
+  DiagnosticPlace,
   Environment,
   EnvironmentInput,
-  PackageKind,
   PackageSource,
-  ResourceKind,
   ResourceSource,
   Scope,
   Severity,
 } from "./types.js";
-export { OWNED_SOURCES, RESOURCE_KINDS, SCOPES } from "./types.js";
+export { OWNED_SOURCES, SCOPES } from "./types.js";
 export type { MarkdownFile, MarkdownWalk } from "./walk.js";
 export { findMarkdownFiles, MAX_WALK_DEPTH } from "./walk.js";
 export type { YamlDocumentResult, YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";

@@ -19,12 +19,9 @@ export function followLink(path: string, anchorReal: string): LinkTarget {
   if (resolved.status === "missing") {
     return {
       ok: false,
-      diagnostic: createDiagnostic(
-        "warning",
-        "broken_link",
-        `${path} is a symlink to nothing; remove or fix it`,
+      diagnostic: createDiagnostic("warning", "broken_link", `${path} is a symlink to nothing`, {
         path,
-      ),
+      }),
     };
   }
   if (resolved.status === "outside")
@@ -42,9 +39,8 @@ export function symlinkEscape(path: string, real: string, anchor: string): Diagn
   return createDiagnostic(
     "error",
     "symlink_escape",
-    `${path} resolves to ${real}, outside ${anchor}; nothing may leave its root through a symlink. Move it inside, or name it with an explicit path`,
-    path,
-    { realPath: real, anchor },
+    `${path} resolves to ${real}, outside ${anchor}; nothing may leave its root through a symlink`,
+    { path, details: { realPath: real, anchor } },
   );
 }
 
@@ -53,8 +49,8 @@ export function readFailed(path: string, error: unknown): Diagnostic {
   return createDiagnostic(
     "warning",
     "read_failed",
-    `cannot read ${path} (${errnoCode(error) ?? String(error)}); check its permissions`,
-    path,
+    `cannot read ${path} (${errnoCode(error) ?? String(error)})`,
+    { path },
   );
 }
 

@@ -1,19 +1,10 @@
-import type { PackageKind } from "./types.js";
-
-/** Every package kind (a manifest's `kind`), `plugin` first as the default. */
-export const PACKAGE_KINDS: readonly PackageKind[] = [
-  "plugin",
-  "skill",
-  "agent",
-  "prompt",
-  "fleet",
-];
+import { isPackageKind, type PackageKind } from "./kinds.js";
 
 /** Longest package id. */
 export const MAX_PACKAGE_ID_LENGTH = 64;
 
 const PACKAGE_ID = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
-const REQUIREMENT = /^(plugin|skill|agent|prompt|fleet):([a-z0-9][a-z0-9.-]*)$/;
+const REQUIREMENT = /^([a-z]+):([a-z0-9][a-z0-9.-]*)$/;
 // SemVer 2.0.0, from the grammar at semver.org: no leading zeros, optional pre-release and build.
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
@@ -54,8 +45,10 @@ export interface RequirementRef {
  */
 export function parseRequirementRef(text: string): RequirementRef | undefined {
   const match = REQUIREMENT.exec(text);
-  if (match === null || !isPackageId(match[2] as string)) return undefined;
-  return { kind: match[1] as PackageKind, name: match[2] as string };
+  const kind = match?.[1];
+  const name = match?.[2];
+  if (!isPackageKind(kind) || name === undefined || !isPackageId(name)) return undefined;
+  return { kind, name };
 }
 
 /** The `kind:name` text of a requirement. */

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { Code } from "./codes.js";
 import { createDiagnostic } from "./diagnostics.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 import { sha256 } from "./hash.js";
@@ -141,10 +142,10 @@ function notAFile(path: string): SkillshelfError {
 }
 
 function refuse(
-  code: string,
+  code: Code,
   message: string,
   path: string,
   details?: Record<string, unknown>,
 ): TextDocument {
-  return { ok: false, diagnostic: createDiagnostic("error", code, message, path, details) };
+  return { ok: false, diagnostic: createDiagnostic("error", code, message, { path, details }) };
 }

@@ -27,24 +27,18 @@ export function schemaDiagnostics(
       for (const key of issue.keys ?? []) {
         const full = at === "" ? key : `${at}.${key}`;
         diagnostics.push(
-          createDiagnostic(
-            "error",
-            "key_unknown",
-            `${what} has an unknown key "${full}"; remove it or check its spelling`,
+          createDiagnostic("error", "key_unknown", `${what} has an unknown key "${full}"`, {
             path,
-            { key: full },
-          ),
+            details: { key: full },
+          }),
         );
       }
     } else if (valueAt(input, issue.path) === undefined) {
       diagnostics.push(
-        createDiagnostic(
-          "error",
-          "key_missing",
-          `${what} is missing the required key "${at}"`,
+        createDiagnostic("error", "key_missing", `${what} is missing the required key "${at}"`, {
           path,
-          { key: at },
-        ),
+          details: { key: at },
+        }),
       );
     } else {
       diagnostics.push(
@@ -52,8 +46,7 @@ export function schemaDiagnostics(
           "error",
           "field_invalid",
           `${what}: "${at}" ${lowerFirst(issue.message)}`,
-          path,
-          { key: at },
+          { path, details: { key: at } },
         ),
       );
     }

@@ -1,30 +1,37 @@
+import type { Code } from "./codes.js";
+
 /** Where a resource was found, from the lowest-precedence place to the highest. */
 export type Scope = "package" | "user" | "project" | "cli";
 
 /** Every scope, lowest precedence first. */
 export const SCOPES: readonly Scope[] = ["package", "user", "project", "cli"];
 
-/** The kinds of resources Skillshelf reads. */
-export type ResourceKind = "skill" | "prompt" | "agent" | "fleet";
-
-/** Every resource kind, in listing order. */
-export const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "prompt", "agent", "fleet"];
-
-/** What a package mainly provides (its manifest's `kind`). */
-export type PackageKind = "plugin" | "skill" | "agent" | "prompt" | "fleet";
-
 export type Severity = "error" | "warning" | "info";
 
 /**
- * One finding about one file or value. `code` is stable and meant for programs; `message` is for
- * people and may change. `path` names the file (or folder) the finding is about.
+ * One finding about one file or value. `code` is stable and meant for programs (see `CODES`);
+ * `message` says what happened, for people, and may change; `hint` says what to do next. `path`
+ * names the file (or folder) the finding is about, `line` and `column` (from 1) the place in it.
  */
 export interface Diagnostic {
   readonly severity: Severity;
-  readonly code: string;
+  readonly code: Code;
   readonly message: string;
   readonly path?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly hint?: string;
   readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** Where a finding is and what else it carries, besides its severity, code and message. */
+export interface DiagnosticPlace {
+  readonly path?: string | undefined;
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  /** What to do next, when more precise than the code's default hint. */
+  readonly hint?: string | undefined;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The environment every disk-touching function works in; resolve it with `resolveEnvironment`. */

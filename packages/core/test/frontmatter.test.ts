@@ -82,7 +82,7 @@ describe("parseFrontmatter", () => {
   it("reports the YAML error's line in file terms", () => {
     const result = parseFrontmatter("---\nname: a\nname: b\n---\n");
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.diagnostic.details).toMatchObject({ line: 3 });
+    if (!result.ok) expect(result.diagnostic).toMatchObject({ line: 3 });
   });
 
   it("survives deep nesting without throwing", () => {

@@ -77,14 +77,14 @@ describe("agent table", () => {
 describe("SkillshelfError", () => {
   it("carries code, hint, path and cause", () => {
     const cause = Object.assign(new Error("no"), { code: "ENOENT" });
-    const error = new SkillshelfError("root_missing", "folder is missing", {
+    const error = new SkillshelfError("tree_missing", "folder is missing", {
       hint: "create it",
       path: "/x",
       cause,
     });
     expect(error).toMatchObject({
       name: "SkillshelfError",
-      code: "root_missing",
+      code: "tree_missing",
       hint: "create it",
       path: "/x",
       cause,

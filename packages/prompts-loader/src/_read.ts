@@ -82,8 +82,7 @@ export function nameDiagnostic(name: string, path: string): Diagnostic | undefin
   return createDiagnostic(
     "warning",
     "name_invalid",
-    `template name "${name}" holds whitespace, so it cannot be typed as /${name}; rename the file`,
-    path,
-    { name },
+    `template name "${name}" holds whitespace, so it cannot be typed as /${name}`,
+    { path, details: { name } },
   );
 }

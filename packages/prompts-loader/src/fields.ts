@@ -34,8 +34,7 @@ export function readPromptFields(
         "warning",
         "field_invalid",
         `${displayKey} must be true or false; it is ignored`,
-        path,
-        { key: displayKey },
+        { path, details: { key: displayKey } },
       ),
     );
   }

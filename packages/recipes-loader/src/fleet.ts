@@ -111,7 +111,7 @@ export function parseFleetContract(
         "error",
         "body_empty",
         "fleet contract has no template: write it below the frontmatter",
-        path,
+        { path },
       ),
     );
   }
@@ -122,9 +122,8 @@ export function parseFleetContract(
       createDiagnostic(
         "error",
         "version_unsupported",
-        `fleet contract version ${version} is not supported (this reader knows ${SUPPORTED_FLEET_VERSIONS.join(", ")}); update Skillshelf`,
-        path,
-        { version },
+        `fleet contract version ${version} is not supported (this reader knows ${SUPPORTED_FLEET_VERSIONS.join(", ")})`,
+        { path, details: { version } },
       ),
     );
   }
@@ -188,13 +187,10 @@ function graphDiagnostics(steps: readonly FleetStep[], path: string): Diagnostic
   for (const step of steps) {
     if (ids.has(step.id)) {
       diagnostics.push(
-        createDiagnostic(
-          "error",
-          "step_duplicate",
-          `two steps are named "${step.id}"; step ids must be unique`,
+        createDiagnostic("error", "step_duplicate", `two steps are named "${step.id}"`, {
           path,
-          { step: step.id },
-        ),
+          details: { step: step.id },
+        }),
       );
     }
     ids.add(step.id);
@@ -207,8 +203,7 @@ function graphDiagnostics(steps: readonly FleetStep[], path: string): Diagnostic
             "error",
             "step_dependency_unknown",
             `step "${step.id}" depends on "${dependency}", which is not a step of this fleet`,
-            path,
-            { step: step.id, dependency },
+            { path, details: { step: step.id, dependency } },
           ),
         );
       }
@@ -221,8 +216,7 @@ function graphDiagnostics(steps: readonly FleetStep[], path: string): Diagnostic
         "error",
         "step_cycle",
         `steps depend on each other in a cycle: ${cycle.join(" → ")}`,
-        path,
-        { cycle },
+        { path, details: { cycle } },
       ),
     );
   }

@@ -47,8 +47,7 @@ export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResul
           "warning",
           "skill_unresolved",
           `agent "${recipe.name}" binds skill "${skill}", which is not available`,
-          file.path,
-          { skill },
+          { path: file.path, details: { skill } },
         ),
       );
     }

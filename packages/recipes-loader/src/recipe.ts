@@ -96,7 +96,7 @@ export function parseAgentRecipe(
         "error",
         "body_empty",
         "agent recipe has no persona: write its instructions below the frontmatter",
-        path,
+        { path },
       ),
     );
   }
@@ -109,8 +109,7 @@ export function parseAgentRecipe(
         "warning",
         "name_mismatch",
         `agent name "${name}" differs from its file name "${id}"; "${name}" is what fleets and hosts call`,
-        path,
-        { name, id },
+        { path, details: { name, id } },
       ),
     );
   }

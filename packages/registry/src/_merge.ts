@@ -53,8 +53,15 @@ export function mergeLayer(offers: readonly Offer[]): Merge {
         "warning",
         "skill_shadowed",
         `${name} from provider "${offer.candidate.provider}" is ignored because a higher-priority skill already exists (from "${winner.candidate.provider}")`,
-        offer.candidate.path,
-        { name, winner: winner.candidate.provider, loser: offer.candidate.provider, reason },
+        {
+          path: offer.candidate.path,
+          details: {
+            name,
+            winner: winner.candidate.provider,
+            loser: offer.candidate.provider,
+            reason,
+          },
+        },
       ),
     );
   }

@@ -1,4 +1,5 @@
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   resolveEnvironment,
@@ -91,8 +92,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
             "warning",
             "listener_failed",
             `a change listener failed: ${toError(error).message}`,
-            undefined,
-            { change: type },
+            { details: { change: type } },
           ),
         );
       try {
@@ -157,8 +157,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
         "warning",
         "provider_failed",
         `provider "${provider.name}" failed and was skipped: ${toError(error).message}`,
-        undefined,
-        { provider: provider.name },
+        { details: { provider: provider.name } },
       );
       return { offers: [] as Offer[], complete: false, diagnostics: [diagnostic] };
     }
@@ -248,7 +247,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
           if (registration?.live === true) changed("invalidated", registration.provider.name);
         },
       };
-      const refuse = (code: string, message: string): never => {
+      const refuse = (code: Code, message: string): never => {
         controller.abort(new Error(`registration failed: ${message}`));
         throw new SkillshelfError(code, message, {
           hint: "give each provider a unique name and both list and get",
@@ -332,8 +331,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
             "warning",
             "runtime_duplicate",
             `runtime skill "${skill.name}" is already registered in this layer; the first registration stays`,
-            undefined,
-            { name: skill.name },
+            { details: { name: skill.name } },
           ),
         );
         return () => {};
@@ -369,8 +367,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
             "warning",
             "provider_failed",
             `provider "${offer.candidate.provider}" failed to load "${name}": ${toError(error).message}`,
-            undefined,
-            { provider: offer.candidate.provider },
+            { details: { provider: offer.candidate.provider } },
           ),
         );
         return undefined;
@@ -383,8 +380,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
             "warning",
             "provider_failed",
             `provider "${offer.candidate.provider}" returned a definition that ${problem}`,
-            undefined,
-            { provider: offer.candidate.provider },
+            { details: { provider: offer.candidate.provider } },
           ),
         );
         // a definition under another name means the provider's catalog is stale

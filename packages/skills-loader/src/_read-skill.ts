@@ -50,7 +50,7 @@ export function readSkillFile(
         "error",
         "read_failed",
         `cannot read skill file (${errnoCode(error) ?? String(error)})`,
-        path,
+        { path },
       ),
     ]);
   }
@@ -96,7 +96,7 @@ function parseSkillFile(
         "warning",
         "skill_file_name",
         "skill file should be named exactly SKILL.md",
-        path,
+        { path },
       ),
     );
   }
@@ -105,9 +105,8 @@ function parseSkillFile(
       createDiagnostic(
         "warning",
         "file_large",
-        `skill file is ${size} bytes; agents may cut it short on activation, so keep it under ${LARGE_SKILL_BYTES}`,
-        path,
-        { size },
+        `skill file is ${size} bytes; agents may cut it short on activation`,
+        { path, details: { size } },
       ),
     );
   }
@@ -119,7 +118,7 @@ function parseSkillFile(
           "info",
           "loose_file_skipped",
           "markdown file without frontmatter is not a skill",
-          path,
+          { path },
         ),
       ]);
     }

@@ -116,7 +116,7 @@ class Walk {
           "info",
           "walk_depth_limit",
           `stopped looking for skills ${MAX_WALK_DEPTH} folders deep`,
-          dir,
+          { path: dir },
         ),
       );
       return;

@@ -1,4 +1,4 @@
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { type Code, createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import { extractProvenance, isMapping } from "./provenance.js";
 import { parseToolList } from "./tools.js";
 import type { SkillProvenance } from "./types.js";
@@ -44,8 +44,8 @@ export function readSkillFields(
   path: string,
 ): { fields: SkillFields | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const warn = (code: string, message: string, details?: Record<string, unknown>) =>
-    diagnostics.push(createDiagnostic("warning", code, message, path, details));
+  const warn = (code: Code, message: string, details?: Record<string, unknown>) =>
+    diagnostics.push(createDiagnostic("warning", code, message, { path, details }));
 
   const description = frontmatter.description;
   if (typeof description !== "string" || description.trim() === "") {
@@ -56,15 +56,10 @@ export function readSkillFields(
         ? createDiagnostic(
             "error",
             "description_invalid",
-            `description must be text, not ${describe(description)}; quote it`,
-            path,
+            `description must be text, not ${describe(description)}`,
+            { path },
           )
-        : createDiagnostic(
-            "error",
-            "description_missing",
-            "description is required: say what the skill does and when to use it",
-            path,
-          ),
+        : createDiagnostic("error", "description_missing", "description is required", { path }),
     );
     return { fields: undefined, diagnostics };
   }
@@ -125,8 +120,8 @@ export function readSkillFields(
 }
 
 /** Problems of a name against the Agent Skills rules, as `name_too_long` / `name_invalid` codes. */
-export function nameProblems(name: string): { code: string; message: string }[] {
-  const problems: { code: string; message: string }[] = [];
+export function nameProblems(name: string): { code: Code; message: string }[] {
+  const problems: { code: Code; message: string }[] = [];
   const length = characterCount(name);
   if (length > MAX_NAME_LENGTH) {
     problems.push({
@@ -158,7 +153,7 @@ function readName(
         "info",
         "name_missing",
         `no name given; using the folder name "${subject}"`,
-        path,
+        { path },
       ),
     );
   } else {
@@ -167,8 +162,7 @@ function readName(
         "warning",
         "field_invalid",
         `name must be text, not ${describe(value)}; using "${subject}"`,
-        path,
-        { key: "name" },
+        { path, details: { key: "name" } },
       ),
     );
   }
@@ -178,7 +172,7 @@ function readName(
 function readTools(
   frontmatter: Readonly<Record<string, unknown>>,
   key: "allowed-tools" | "disallowed-tools",
-  warn: (code: string, message: string, details?: Record<string, unknown>) => void,
+  warn: (code: Code, message: string, details?: Record<string, unknown>) => void,
 ): string[] | undefined {
   const value = frontmatter[key];
   if (value === undefined || value === null) return undefined;

@@ -31,13 +31,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
   const diagnostics: Diagnostic[] = [];
   const explicitPaths = (input.explicitSkillPaths ?? []).filter((path) => {
     if (path.trim() !== "") return true;
-    diagnostics.push(
-      createDiagnostic(
-        "error",
-        "path_empty",
-        "an explicit skill path is empty; name a SKILL.md or a folder",
-      ),
-    );
+    diagnostics.push(createDiagnostic("error", "path_empty", "an explicit skill path is empty"));
     return false;
   });
   const baseRoots =
@@ -56,12 +50,9 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     diagnostics.push(...walked.diagnostics);
     if (root.scope === "cli" && walked.locations.length === 0 && walked.diagnostics.length === 0) {
       diagnostics.push(
-        createDiagnostic(
-          "error",
-          "path_missing",
-          `no skill at ${root.path}; check the path`,
-          root.path,
-        ),
+        createDiagnostic("error", "path_missing", `no skill at ${root.path}; check the path`, {
+          path: root.path,
+        }),
       );
     }
     const context = rootContext(root, input);
@@ -201,9 +192,8 @@ function ownedExplicitRoot(
     createDiagnostic(
       "error",
       "package_inactive",
-      `${root.path} belongs to an installed package that is disabled or does not declare it; enable the package or copy the skill out`,
-      root.path,
-      { packageDir },
+      `${root.path} belongs to an installed package that is disabled or does not declare it`,
+      { path: root.path, details: { packageDir } },
     ),
   );
   return [];
@@ -229,11 +219,13 @@ function missingRequirements(winners: readonly Skill[]): Diagnostic[] {
         createDiagnostic(
           "warning",
           "requirement_missing",
-          `${skill.name} requires skill "${dependency}", which is not available; install it or remove the requirement`,
-          skill.path,
+          `${skill.name} requires skill "${dependency}", which is not available`,
           {
-            name: skill.name,
-            requirement,
+            path: skill.path,
+            details: {
+              name: skill.name,
+              requirement,
+            },
           },
         ),
       );

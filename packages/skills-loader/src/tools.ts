@@ -53,8 +53,7 @@ export function resolveToolList(
         "warning",
         "tool_unknown",
         `${key} names tools this host does not have: ${unknown.join(", ")}`,
-        path,
-        { key, tools: unknown },
+        { path, details: { key, tools: unknown } },
       ),
     );
   }
@@ -64,8 +63,7 @@ export function resolveToolList(
         "warning",
         "tools_unresolved",
         "allowed-tools names no tool this host has, so it narrows nothing",
-        path,
-        { key },
+        { path, details: { key } },
       ),
     );
   }

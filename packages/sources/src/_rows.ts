@@ -1,13 +1,13 @@
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   isPackageId,
+  isPackageKind,
+  isResourceKind,
   isSemver,
   PACKAGE_KINDS,
-  type PackageKind,
   parseRequirementRef,
-  RESOURCE_KINDS,
-  type ResourceKind,
 } from "@skillshelf/core";
 import type { ProvidedResource } from "./types.js";
 
@@ -26,7 +26,7 @@ export interface RowReporter {
 export function reportRow(
   reporter: RowReporter,
   severity: "error" | "warning",
-  code: string,
+  code: Code,
   row: number,
   name: unknown,
   message: string,
@@ -34,17 +34,17 @@ export function reportRow(
   const label =
     typeof name === "string" && name !== "" ? `${name} (row ${row + 1})` : `row ${row + 1}`;
   reporter.diagnostics.push(
-    createDiagnostic(severity, code, `${label}: ${message}`, reporter.index, {
-      row: row + 1,
-      ...(typeof name === "string" ? { name } : {}),
+    createDiagnostic(severity, code, `${label}: ${message}`, {
+      path: reporter.index,
+      details: {
+        row: row + 1,
+        ...(typeof name === "string" ? { name } : {}),
+      },
     }),
   );
 }
 
 /** True for a package kind. */
-export function isPackageKind(value: unknown): value is PackageKind {
-  return typeof value === "string" && (PACKAGE_KINDS as readonly string[]).includes(value);
-}
 
 /** The fields of a row that break their rule, for one `index_row_invalid` finding. */
 export function requiredFieldProblems(
@@ -52,7 +52,7 @@ export function requiredFieldProblems(
   required: { version: boolean; sha256: boolean },
 ): string[] {
   const problems: string[] = [];
-  if (!isPackageKind(row.kind)) problems.push("kind (one of plugin, skill, agent, prompt, fleet)");
+  if (!isPackageKind(row.kind)) problems.push(`kind (one of ${PACKAGE_KINDS.join(", ")})`);
   if (typeof row.name !== "string" || !isPackageId(row.name)) problems.push("name (a package id)");
   if (typeof row.description !== "string" || row.description.trim() === "")
     problems.push("description");
@@ -85,8 +85,7 @@ export function parseProvides(value: unknown): ProvidedResource[] | undefined {
   for (const item of value) {
     if (typeof item !== "object" || item === null) return undefined;
     const { kind, name, description } = item as Record<string, unknown>;
-    if (typeof kind !== "string" || !(RESOURCE_KINDS as readonly string[]).includes(kind))
-      return undefined;
+    if (!isResourceKind(kind)) return undefined;
     if (typeof name !== "string" || name.length > PROVIDES_LIMITS.name || !HINT_NAME.test(name))
       return undefined;
     if (
@@ -97,7 +96,7 @@ export function parseProvides(value: unknown): ProvidedResource[] | undefined {
     const key = `${kind}:${name}`;
     if (!hints.has(key))
       hints.set(key, {
-        kind: kind as ResourceKind,
+        kind,
         name,
         ...(description === undefined ? {} : { description }),
       });

@@ -1,4 +1,4 @@
-import { SkillshelfError } from "@skillshelf/core";
+import { type Code, SkillshelfError } from "@skillshelf/core";
 
 /** One member of a tar archive, as read (not yet checked). */
 export interface TarEntry {
@@ -96,7 +96,7 @@ const REFUSED_TYPES: Readonly<Record<string, string>> = {
   "6": "FIFO",
 };
 
-function refuse(code: string, message: string, entry: string): never {
+function refuse(code: Code, message: string, entry: string): never {
   throw new SkillshelfError(code, message, {
     hint: "ask the publisher for a plain archive of the package's files",
     details: { entry },

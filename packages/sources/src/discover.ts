@@ -38,7 +38,7 @@ export function discoverLibrary(
           "warning",
           "index_missing",
           `${named} ${path} holds no index; it is skipped`,
-          path,
+          { path },
         ),
       );
   };

@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   parseJsonDocument,
@@ -24,11 +25,11 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
   const index = resolve(path);
   const diagnostics: Diagnostic[] = [];
   const reporter = { index, diagnostics };
-  const failed = (format: IndexResult["format"], code: string, message: string): IndexResult => ({
+  const failed = (format: IndexResult["format"], code: Code, message: string): IndexResult => ({
     path: index,
     format,
     rows: [],
-    diagnostics: [...diagnostics, createDiagnostic("error", code, message, index)],
+    diagnostics: [...diagnostics, createDiagnostic("error", code, message, { path: index })],
   });
   const document = readTextDocument({
     path: index,
@@ -92,8 +93,7 @@ function withoutRepeats(rows: readonly IndexRow[], diagnostics: Diagnostic[]): I
           "warning",
           "index_row_repeated",
           `${key} appears more than once in this index; the last row counts`,
-          row.index,
-          { name: row.name },
+          { path: row.index, details: { name: row.name } },
         ),
       );
     byKey.set(key, row);

@@ -155,7 +155,7 @@ function invalid(path: string, problem: string): Diagnostic {
   return createDiagnostic(
     "error",
     "sources_invalid",
-    `${path} ${problem}; its indexes are not read. Fix or delete it`,
-    path,
+    `${path} ${problem}; its indexes are not read`,
+    { path },
   );
 }

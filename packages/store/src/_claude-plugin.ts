@@ -1,19 +1,21 @@
 import { join } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   hasErrors,
   isPackageId,
   isSemver,
   normalizeRelativePath,
+  type ResourceFolder,
   realpathOrUndefined,
 } from "@skillshelf/core";
 import { checkContained, invalidPath } from "./_paths.js";
-import type { ManifestResult, PackageResourceFolder, ResourceFolderKind } from "./types.js";
+import type { ManifestResult, PackageResourceFolder } from "./types.js";
 
-/** Claude Code plugin keys naming extra resource folders, and the folder each defaults to. */
+/** Claude Code plugin keys naming extra resource folders (its layout, not ours), and the folder each defaults to. */
 const FOLDER_KEYS: ReadonlyArray<
-  readonly [key: string, kind: ResourceFolderKind, defaultFolder: string]
+  readonly [key: string, kind: ResourceFolder, defaultFolder: string]
 > = [
   ["skills", "skills", "skills"],
   ["commands", "prompts", "commands"],
@@ -58,10 +60,10 @@ export function readClaudePlugin(options: {
   const diagnostics: Diagnostic[] = [];
   const note = (
     severity: "error" | "warning" | "info",
-    code: string,
+    code: Code,
     message: string,
     details?: Record<string, unknown>,
-  ) => diagnostics.push(createDiagnostic(severity, code, message, manifestPath, details));
+  ) => diagnostics.push(createDiagnostic(severity, code, message, { path: manifestPath, details }));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     note("error", "field_invalid", "Claude Code plugin manifest must be a JSON object");
     return { manifest: undefined, diagnostics };
@@ -132,13 +134,10 @@ function resourceFolders(
       typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared : [];
     if (declared !== undefined && values.length === 0)
       diagnostics.push(
-        createDiagnostic(
-          "error",
-          "field_invalid",
-          `"${key}" must be a path or a list of paths`,
-          manifestPath,
-          { key },
-        ),
+        createDiagnostic("error", "field_invalid", `"${key}" must be a path or a list of paths`, {
+          path: manifestPath,
+          details: { key },
+        }),
       );
     for (const item of values) {
       const path = typeof item === "string" ? normalizeRelativePath(item) : undefined;
@@ -162,8 +161,7 @@ function resourceFolders(
             "warning",
             "path_kind",
             `"${key}" names the file ${path}; only folders of ${kind} are read, so it is skipped`,
-            manifestPath,
-            { key, value: path },
+            { path: manifestPath, details: { key, value: path } },
           ),
         );
       else diagnostics.push(problem);

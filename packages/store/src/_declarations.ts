@@ -1,13 +1,18 @@
 import { posix } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
+  isResourceKind,
   normalizeRelativePath,
   type PackageKind,
+  RESOURCE_FOLDERS,
+  type ResourceKind,
+  resourceFolder,
 } from "@skillshelf/core";
 import type { ExtensionInput } from "./_manifest-schema.js";
 import { invalidPath } from "./_paths.js";
-import type { PackageComponent, PackageResourceFolder, ResourceFolderKind } from "./types.js";
+import type { PackageComponent, PackageResourceFolder } from "./types.js";
 
 /** The package-level declarations of a manifest, checked without touching the disk. */
 export interface Declarations {
@@ -17,13 +22,6 @@ export interface Declarations {
   readonly components: readonly PackageComponent[];
   readonly diagnostics: readonly Diagnostic[];
 }
-
-const FOLDER_OF: Readonly<Record<string, ResourceFolderKind>> = {
-  skill: "skills",
-  prompt: "prompts",
-  agent: "agents",
-  fleet: "fleets",
-};
 
 /**
  * Check `extensions.skillshelf` (absent: a plain `plugin`): resource folders are contained
@@ -38,13 +36,14 @@ export function checkDeclarations(
   options: { readonly manifestPath: string; readonly hasSkillsFolder: boolean },
 ): Declarations {
   const { manifestPath } = options;
-  const kind = (extension?.kind ?? "plugin") as PackageKind;
+  const kind = extension?.kind ?? "plugin";
   const diagnostics: Diagnostic[] = [];
-  const error = (code: string, message: string, details?: Record<string, unknown>) =>
-    diagnostics.push(createDiagnostic("error", code, message, manifestPath, details));
+  const error = (code: Code, message: string, details?: Record<string, unknown>) =>
+    diagnostics.push(createDiagnostic("error", code, message, { path: manifestPath, details }));
 
   const resources: PackageResourceFolder[] = [];
-  for (const [folderKind, value] of Object.entries(extension?.resources ?? {})) {
+  for (const folderKind of RESOURCE_FOLDERS) {
+    const value = extension?.resources?.[folderKind];
     if (value === undefined) continue;
     const key = `extensions.skillshelf.resources.${folderKind}`;
     const path = normalizeRelativePath(value);
@@ -58,7 +57,7 @@ export function checkDeclarations(
         `"${key}" is ${value}; skills must live in the package's top-level skills/ folder (or "." for a skill package) so every agent finds them`,
         { key, value },
       );
-    resources.push({ kind: folderKind as ResourceFolderKind, path });
+    resources.push({ kind: folderKind, path });
   }
   if (options.hasSkillsFolder && !resources.some((folder) => folder.kind === "skills"))
     resources.push({ kind: "skills", path: "skills" });
@@ -76,7 +75,7 @@ export function checkDeclarations(
 
 // --- internal ---
 
-type Report = (code: string, message: string, details?: Record<string, unknown>) => void;
+type Report = (code: Code, message: string, details?: Record<string, unknown>) => void;
 
 function checkComponents(
   declared: NonNullable<ExtensionInput["components"]>,
@@ -98,7 +97,7 @@ function checkComponents(
       diagnostics.push(invalidPath(manifestPath, `${key}.path`, entry.path));
       return;
     }
-    const folderKind = FOLDER_OF[entry.kind];
+    const folderKind = isResourceKind(entry.kind) ? resourceFolder(entry.kind) : undefined;
     if (folderKind !== undefined) {
       const folder = resources.find((resource) => resource.kind === folderKind);
       if (folder === undefined || !insideFolder(folder.path, path))
@@ -161,7 +160,7 @@ function checkComponentRequires(components: readonly PackageComponent[], error: 
 }
 
 function checkSingleResource(
-  kind: PackageKind,
+  kind: ResourceKind,
   resources: readonly PackageResourceFolder[],
   components: readonly PackageComponent[],
   error: Report,
@@ -173,7 +172,7 @@ function checkSingleResource(
       `a ${kind} package declares exactly one ${kind} component; this one declares ${own.length}`,
       { kind, count: own.length },
     );
-  const folder = FOLDER_OF[kind];
+  const folder = resourceFolder(kind);
   const others = resources
     .filter((resource) => resource.kind !== folder)
     .map((resource) => resource.kind);

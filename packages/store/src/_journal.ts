@@ -77,8 +77,8 @@ export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string
       createDiagnostic(
         "warning",
         "journal_unreadable",
-        `${path} is not a journal this version can read; move it aside once the copy is checked`,
-        path,
+        `${path} is not a journal this version can read`,
+        { path },
       ),
     );
   }
@@ -128,8 +128,7 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
           "info",
           "operation_completed",
           `finished tidying an interrupted ${journal.operation} of ${journal.id} (process ${journal.pid}); it had committed`,
-          target,
-          { id: journal.id, operation: journal.operation },
+          { path: target, details: { id: journal.id, operation: journal.operation } },
         ),
       );
     } else {
@@ -143,8 +142,7 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
           "warning",
           "operation_rolled_back",
           `an interrupted ${journal.operation} of ${journal.id} (process ${journal.pid}) was rolled back; the copy is as it was before`,
-          target,
-          { id: journal.id, operation: journal.operation },
+          { path: target, details: { id: journal.id, operation: journal.operation } },
         ),
       );
     }
@@ -160,8 +158,7 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
           "warning",
           "leftover_removed",
           `removed ${name}, left by an interrupted operation`,
-          join(dir, name),
-          { kind: match[2] },
+          { path: join(dir, name), details: { kind: match[2] } },
         ),
       );
   }
@@ -202,9 +199,8 @@ function backupKept(path: string, id: string): Diagnostic {
   return createDiagnostic(
     "warning",
     "backup_kept",
-    `kept ${path}: its files differed from what was installed for ${id}; delete it once you have what you need from it`,
-    path,
-    { id },
+    `kept ${path}: its files differed from what was installed for ${id}`,
+    { path, details: { id } },
   );
 }
 

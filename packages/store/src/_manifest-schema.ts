@@ -1,4 +1,13 @@
-import { isPackageId, isSemver, PACKAGE_KINDS, parseRequirementRef } from "@skillshelf/core";
+import {
+  isPackageId,
+  isSemver,
+  PACKAGE_KINDS,
+  type PackageKind,
+  parseRequirementRef,
+  RESOURCE_FOLDERS,
+  RESOURCE_KINDS,
+  type ResourceFolder,
+} from "@skillshelf/core";
 import { z } from "zod";
 
 /** The Agent Plugins schema our `plugin.json` follows, when a manifest names one. */
@@ -7,15 +16,13 @@ export const AGENT_PLUGINS_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plu
 /** The namespace of our declarations under `extensions`. */
 export const EXTENSION_KEY = "skillshelf";
 
-export const COMPONENT_KINDS: readonly [
-  "skill",
-  "prompt",
-  "agent",
-  "fleet",
+/** What a declared component may be: a resource, or a script, another resource file or a tool. */
+export const COMPONENT_KINDS: readonly [...typeof RESOURCE_KINDS, "script", "resource", "tool"] = [
+  ...RESOURCE_KINDS,
   "script",
   "resource",
   "tool",
-] = ["skill", "prompt", "agent", "fleet", "script", "resource", "tool"] as const;
+];
 
 const packageId = z
   .string()
@@ -28,7 +35,7 @@ const requirement = z
   .string()
   .refine(
     (text) => parseRequirementRef(text) !== undefined,
-    "must be a typed ref kind:name, kind one of plugin, skill, agent, prompt, fleet",
+    `must be a typed ref kind:name, kind one of ${PACKAGE_KINDS.join(", ")}`,
   );
 
 const component = z.strictObject({
@@ -43,15 +50,12 @@ const component = z.strictObject({
 
 const extension: z.ZodType<ExtensionInput> = z.strictObject({
   manifestVersion: z.literal(1, "must be 1, the manifest version this reader supports"),
-  kind: z.enum(PACKAGE_KINDS as [string, ...string[]]).optional(),
+  kind: z.enum(PACKAGE_KINDS).optional(),
   requires: z.array(requirement).optional(),
   resources: z
-    .strictObject({
-      skills: z.string().min(1).optional(),
-      prompts: z.string().min(1).optional(),
-      agents: z.string().min(1).optional(),
-      fleets: z.string().min(1).optional(),
-    })
+    .strictObject(
+      Object.fromEntries(RESOURCE_FOLDERS.map((folder) => [folder, z.string().min(1).optional()])),
+    )
     .optional(),
   components: z.array(component).max(1024).optional(),
 });
@@ -86,11 +90,9 @@ export const manifestSchema: z.ZodType<ManifestInput> = z.strictObject({
 /** `extensions.skillshelf` as the schema accepts it. */
 export interface ExtensionInput {
   readonly manifestVersion: 1;
-  readonly kind?: string | undefined;
+  readonly kind?: PackageKind | undefined;
   readonly requires?: string[] | undefined;
-  readonly resources?:
-    | { [K in "skills" | "prompts" | "agents" | "fleets"]?: string | undefined }
-    | undefined;
+  readonly resources?: { [K in ResourceFolder]?: string | undefined } | undefined;
   readonly components?:
     | Array<{
         kind: (typeof COMPONENT_KINDS)[number];

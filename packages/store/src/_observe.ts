@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   digestTree,
@@ -61,8 +62,7 @@ export function observeScope(
           "info",
           "operation_pending",
           `an ${journal.operation} of ${id} has not been settled; the next operation in this scope settles it`,
-          join(dir, id),
-          { id },
+          { path: join(dir, id), details: { id } },
         ),
       );
       if (treeDir === undefined && state.installed[id] === undefined) continue;
@@ -95,8 +95,10 @@ function observeCopy(input: {
 }): ObservedCopy {
   const { id, scope, dir, treeDir, record, enabled, stateReadable } = input;
   const diagnostics: Diagnostic[] = [];
-  const problem = (code: string, message: string) =>
-    diagnostics.push(createDiagnostic("error", code, message, dir, { id, scope }));
+  const problem = (code: Code, message: string) =>
+    diagnostics.push(
+      createDiagnostic("error", code, message, { path: dir, details: { id, scope } }),
+    );
   let manifest: PackageManifest | undefined;
   let observedDigest: string | undefined;
   if (treeDir === undefined || !existsSync(treeDir)) {

@@ -7,9 +7,8 @@ export function invalidPath(manifestPath: string, key: string, value: string): D
   return createDiagnostic(
     "error",
     "path_invalid",
-    `"${key}" is ${JSON.stringify(value)}; package paths must be relative, use '/', and stay inside the package`,
-    manifestPath,
-    { key, value },
+    `"${key}" is ${JSON.stringify(value)}, which is not a relative path inside the package`,
+    { path: manifestPath, details: { key, value } },
   );
 }
 
@@ -33,8 +32,7 @@ export function checkContained(options: {
       "error",
       "path_missing",
       `"${key}" names ${relative}, which does not exist in the package`,
-      manifestPath,
-      { key, value: relative },
+      { path: manifestPath, details: { key, value: relative } },
     );
   const resolved = resolveContained(`${dirReal}/${relative}`, dirReal, { relocatable: true });
   if (resolved.status !== "inside")
@@ -42,11 +40,13 @@ export function checkContained(options: {
       "error",
       "path_escape",
       `"${key}" names ${relative}, which leads outside the package through a symbolic link`,
-      manifestPath,
       {
-        key,
-        value: relative,
-        ...(resolved.status === "outside" ? { realPath: resolved.real } : {}),
+        path: manifestPath,
+        details: {
+          key,
+          value: relative,
+          ...(resolved.status === "outside" ? { realPath: resolved.real } : {}),
+        },
       },
     );
   const stats = statSync(resolved.real);
@@ -55,8 +55,7 @@ export function checkContained(options: {
       "error",
       "path_kind",
       `"${key}" names ${relative}, which is not a ${want}`,
-      manifestPath,
-      { key, value: relative },
+      { path: manifestPath, details: { key, value: relative } },
     );
   return undefined;
 }

@@ -18,7 +18,7 @@ const source = z.discriminatedUnion("type", [
 
 const record = z
   .strictObject({
-    kind: z.enum(PACKAGE_KINDS as [string, ...string[]]),
+    kind: z.enum(PACKAGE_KINDS),
     version: z.string().refine(isSemver, "must be SemVer").optional(),
     format: z.enum(["skillshelf", "claude-code"]),
     installedAt: z.iso.datetime({ offset: true }),

@@ -40,7 +40,7 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
             "info",
             "unchanged",
             `${scope}:${id} is already ${input.enabled ? "enabled" : "disabled"}`,
-            dir,
+            { path: dir },
           ),
         ],
       };

@@ -31,7 +31,6 @@ export type {
   PackageResourceFolder,
   PackageScope,
   PackageSnapshot,
-  ResourceFolderKind,
   ScopeState,
   ScopeStateResult,
   ScopeTarget,

@@ -215,8 +215,7 @@ function verifyInstalled(target: string, record: InstallRecord): Diagnostic[] {
           "error",
           "verification",
           `${target} reads back with digest ${observed}, not ${record.contentDigest}`,
-          target,
-          { expected: record.contentDigest, observed },
+          { path: target, details: { expected: record.contentDigest, observed } },
         ),
       ];
 }

@@ -159,11 +159,14 @@ function recoverDeadLock(dir: string, lockDir: string): Diagnostic | undefined {
     return createDiagnostic(
       "warning",
       "lock_recovered",
-      `recovered the lock on ${dir} from a ${reason}; check the scope for leftovers with the next operation's report`,
-      lockDir,
-      owner === undefined
-        ? { reason }
-        : { reason, pid: owner.pid, hostname: owner.hostname, since: owner.since },
+      `recovered the lock on ${dir} from a ${reason}`,
+      {
+        path: lockDir,
+        details:
+          owner === undefined
+            ? { reason }
+            : { reason, pid: owner.pid, hostname: owner.hostname, since: owner.since },
+      },
     );
   } finally {
     release();

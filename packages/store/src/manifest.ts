@@ -31,8 +31,8 @@ export function readPackageManifest(dir: string): ManifestResult {
   const rootReal = realpathOrUndefined(root);
   if (rootReal === undefined || !lstatSync(rootReal).isDirectory())
     return failed(
-      createDiagnostic("error", "package_missing", `${root} is not a package folder`, root, {
-        hint: "name a folder holding plugin.json",
+      createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
+        path: root,
       }),
     );
   const ours = join(root, "plugin.json");
@@ -48,8 +48,8 @@ export function readPackageManifest(dir: string): ManifestResult {
     createDiagnostic(
       "error",
       "manifest_missing",
-      `${root} has no plugin.json (nor .claude-plugin/plugin.json); a package needs a manifest naming it and its version`,
-      root,
+      `${root} has no plugin.json (nor .claude-plugin/plugin.json)`,
+      { path: root },
     ),
   );
 }
@@ -130,8 +130,8 @@ function readManifestDocument(
       diagnostic: createDiagnostic(
         "error",
         "path_escape",
-        `${manifestPath} ${resolved.status === "missing" ? "is a broken symlink" : `resolves to ${resolved.real}, outside the package`}; the manifest must be a file inside the package`,
-        manifestPath,
+        `${manifestPath} ${resolved.status === "missing" ? "is a broken symlink" : `resolves to ${resolved.real}, outside the package`}`,
+        { path: manifestPath },
       ),
     };
   const document = readTextDocument({
@@ -148,8 +148,8 @@ function readManifestDocument(
     diagnostic: createDiagnostic(
       "error",
       "manifest_json",
-      `package manifest is not valid JSON (${parsed.message}); fix the syntax`,
-      manifestPath,
+      `package manifest is not valid JSON (${parsed.message})`,
+      { path: manifestPath },
     ),
   };
 }

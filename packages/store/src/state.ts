@@ -44,8 +44,8 @@ export function readScopeState(environment: Environment, scope: PackageScope): S
       createDiagnostic(
         "error",
         "state_unsafe",
-        `${path} must be a plain file (not a symlink, folder or hard link); move it aside and reinstall the scope's packages`,
-        path,
+        `${path} must be a plain file, not a symlink, folder or hard link`,
+        { path },
       ),
     ]);
   const document = readTextDocument({
@@ -79,7 +79,7 @@ function stateInvalid(path: string, problem: string): Diagnostic {
   return createDiagnostic(
     "error",
     "state_invalid",
-    `${path} ${problem}; its copies are treated as invalid and nothing will overwrite it. Fix or move the file aside, then reinstall`,
-    path,
+    `${path} ${problem}; its copies are treated as invalid and nothing will overwrite it`,
+    { path },
   );
 }

@@ -1,4 +1,11 @@
-import type { Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  Environment,
+  PackageKind,
+  PackageSource,
+  ResourceFolder,
+} from "@skillshelf/core";
+import type { COMPONENT_KINDS } from "./_manifest-schema.js";
 
 /** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
 export type PackageFormat = "skillshelf" | "claude-code";
@@ -6,11 +13,8 @@ export type PackageFormat = "skillshelf" | "claude-code";
 /** A scope that holds installed package copies. */
 export type PackageScope = "user" | "project";
 
-/** A folder of resources a package declares, keyed by the kind of resource it holds. */
-export type ResourceFolderKind = "skills" | "prompts" | "agents" | "fleets";
-
-/** What a declared component is. Recipe components (skill, prompt, agent, fleet) are loaded. */
-export type ComponentKind = "skill" | "prompt" | "agent" | "fleet" | "script" | "resource" | "tool";
+/** What a declared component is. Resource components (skill, prompt, agent, fleet) are loaded. */
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 /** One file a package declares as a named part of itself. */
 export interface PackageComponent {
@@ -24,7 +28,7 @@ export interface PackageComponent {
 
 /** A resource folder of a package, relative to the package folder (`.` only for a skill package). */
 export interface PackageResourceFolder {
-  readonly kind: ResourceFolderKind;
+  readonly kind: ResourceFolder;
   readonly path: string;
 }
 

@@ -1,11 +1,15 @@
 import { join, relative, sep } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  isResourceKind,
+  type ResourceFolder,
   type ResourceKind,
   type ResourceRoot,
   ROOT_PRECEDENCE,
+  resourceFolder,
 } from "@skillshelf/core";
 import { loadPromptTemplates } from "@skillshelf/prompts-loader";
 import {
@@ -15,7 +19,7 @@ import {
   loadFleetContracts,
 } from "@skillshelf/recipes-loader";
 import { loadSkills } from "@skillshelf/skills-loader";
-import type { PackageManifest, ResourceFolderKind } from "@skillshelf/store";
+import type { PackageManifest } from "@skillshelf/store";
 import { resourceOf } from "./_results.js";
 import { skillCatalogValidity } from "./catalog-validity.js";
 import { strictSkillDiagnostics } from "./strict.js";
@@ -67,7 +71,7 @@ export function checkPrompts(context: PackageContext): void {
           "error",
           "prompt_unavailable",
           `prompt template /${template.name} cannot run: ${template.unavailable}`,
-          template.path,
+          { path: template.path },
         ),
       );
   addResources(context, "prompt", load.items, context.diagnostics);
@@ -82,9 +86,12 @@ export function checkAgents(context: PackageContext, skills: ReadonlySet<string>
   const hasSkills = context.manifest.resources.some((folder) => folder.kind === "skills");
   for (const recipe of load.items) {
     if (recipe.skills.length === 0) continue;
-    const bound = (code: string, message: string) =>
+    const bound = (code: Code, message: string) =>
       context.diagnostics.push(
-        createDiagnostic("error", code, message, recipe.path, { agent: recipe.name }),
+        createDiagnostic("error", code, message, {
+          path: recipe.path,
+          details: { agent: recipe.name },
+        }),
       );
     if (context.manifest.kind === "agent")
       bound(
@@ -140,13 +147,15 @@ export function checkFleets(
  */
 export function checkComponents(context: PackageContext): void {
   for (const component of context.manifest.components) {
-    const kind = component.kind as ResourceKind;
-    if (!["skill", "prompt", "agent", "fleet"].includes(kind)) continue;
+    const kind = component.kind;
+    if (!isResourceKind(kind)) continue;
     const ref = `${component.kind}:${component.id}`;
     const index = context.resources.findIndex(
       (resource) => resource.kind === kind && resource.path === component.path,
     );
-    const folder = context.manifest.resources.find((candidate) => candidate.kind === `${kind}s`);
+    const folder = context.manifest.resources.find(
+      (candidate) => candidate.kind === resourceFolder(kind),
+    );
     const depth =
       folder === undefined
         ? 0
@@ -186,7 +195,7 @@ export function checkComponents(context: PackageContext): void {
 
 // --- internal ---
 
-function packageRoots(context: PackageContext, kind: ResourceFolderKind): ResourceRoot[] {
+function packageRoots(context: PackageContext, kind: ResourceFolder): ResourceRoot[] {
   return context.manifest.resources
     .filter((folder) => folder.kind === kind)
     .map((folder) => ({
@@ -214,11 +223,11 @@ function addResources(
 
 function error(
   context: PackageContext,
-  code: string,
+  code: Code,
   message: string,
   details: Record<string, unknown>,
 ): void {
   context.diagnostics.push(
-    createDiagnostic("error", code, message, context.manifest.manifestPath, details),
+    createDiagnostic("error", code, message, { path: context.manifest.manifestPath, details }),
   );
 }

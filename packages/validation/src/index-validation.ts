@@ -1,5 +1,11 @@
 import { existsSync } from "node:fs";
-import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
+import {
+  type Code,
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  isSkillshelfError,
+} from "@skillshelf/core";
 import { type IndexRow, readIndex } from "@skillshelf/sources";
 import { result } from "./_results.js";
 import type { IndexValidation } from "./types.js";
@@ -21,14 +27,17 @@ export function validateIndex(
   for (const row of index.rows) {
     const report = (
       severity: "error" | "warning",
-      code: string,
+      code: Code,
       message: string,
       details: Record<string, unknown> = {},
     ) =>
       diagnostics.push(
-        createDiagnostic(severity, code, `${row.kind}:${row.name}: ${message}`, index.path, {
-          name: row.name,
-          ...details,
+        createDiagnostic(severity, code, `${row.kind}:${row.name}: ${message}`, {
+          path: index.path,
+          details: {
+            name: row.name,
+            ...details,
+          },
         }),
       );
     for (const ref of row.requires)
@@ -64,7 +73,7 @@ function checkPin(
   row: IndexRow,
   report: (
     severity: "error",
-    code: string,
+    code: Code,
     message: string,
     details?: Record<string, unknown>,
   ) => void,

@@ -71,6 +71,6 @@ function treeProblem(root: string): Diagnostic[] {
     if (!isSkillshelfError(error)) throw error;
     // the manifest reader reports a folder that is missing or not a folder
     if (error.code === "tree_missing" || error.code === "tree_not_directory") return [];
-    return [createDiagnostic("error", error.code, error.message, error.path ?? root)];
+    return [createDiagnostic("error", error.code, error.message, { path: error.path ?? root })];
   }
 }

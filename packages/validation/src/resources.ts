@@ -45,12 +45,7 @@ export function validateResources(
   if (loaded.items.length === 0 && !hasErrors(diagnostics))
     diagnostics = [
       ...diagnostics,
-      createDiagnostic(
-        "error",
-        "path_missing",
-        `no ${kind} at ${absolute}; check the path or the kind`,
-        absolute,
-      ),
+      createDiagnostic("error", "path_missing", `no ${kind} at ${absolute}`, { path: absolute }),
     ];
   return result(diagnostics, {
     resources: loaded.items.map((item) => resourceOf(item, kind, diagnostics)),

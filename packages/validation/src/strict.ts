@@ -1,4 +1,4 @@
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { type Code, createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import { type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
 
 /** Longest `compatibility` text the specification allows. */
@@ -47,17 +47,20 @@ function frontmatterProblems(
   strictKeys: boolean,
 ): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const error = (code: string, message: string, details?: Record<string, unknown>) =>
-    problems.push(createDiagnostic("error", code, message, path, details));
+  const error = (code: Code, message: string, details?: Record<string, unknown>) =>
+    problems.push(createDiagnostic("error", code, message, { path, details }));
   const unknown = Object.keys(frontmatter).filter((key) => !SPEC_KEYS.includes(key));
   if (unknown.length > 0) {
     problems.push(
       createDiagnostic(
         strictKeys ? "error" : "warning",
         "key_unknown",
-        `keys outside the Agent Skills specification: ${unknown.join(", ")}; move them under metadata`,
-        path,
-        { keys: unknown },
+        `keys outside the Agent Skills specification: ${unknown.join(", ")}`,
+        {
+          path,
+          hint: "move keys the specification does not name under `metadata`",
+          details: { keys: unknown },
+        },
       ),
     );
   }

@@ -193,25 +193,34 @@ describe("skillCatalogValidity", () => {
     ["a clean load", { items: [skill], diagnostics: [] }, { ok: true }],
     [
       "a benign warning on a loaded skill",
-      { items: [skill], diagnostics: [createDiagnostic("warning", "file_large", "x", skill.path)] },
+      {
+        items: [skill],
+        diagnostics: [createDiagnostic("warning", "file_large", "x", { path: skill.path })],
+      },
       { ok: true },
     ],
     [
       "an error",
-      { items: [skill], diagnostics: [createDiagnostic("error", "x", "x", "/s/b/SKILL.md")] },
+      {
+        items: [skill],
+        diagnostics: [createDiagnostic("error", "read_failed", "x", { path: "/s/b/SKILL.md" })],
+      },
       { ok: false, reason: "load-error" },
     ],
     [
       "a collision",
       {
         items: [skill],
-        diagnostics: [createDiagnostic("warning", "collision", "x", "/s/c/SKILL.md")],
+        diagnostics: [createDiagnostic("warning", "collision", "x", { path: "/s/c/SKILL.md" })],
       },
       { ok: false, reason: "collision" },
     ],
     [
       "a warning on a file that did not load",
-      { items: [skill], diagnostics: [createDiagnostic("warning", "broken_link", "x", "/s/d")] },
+      {
+        items: [skill],
+        diagnostics: [createDiagnostic("warning", "broken_link", "x", { path: "/s/d" })],
+      },
       { ok: false, reason: "unloadable-file" },
     ],
     ["nothing", { items: [], diagnostics: [] }, { ok: false, reason: "no-skills" }],

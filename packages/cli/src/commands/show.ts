@@ -1,4 +1,4 @@
-import { filterLexical } from "@skillshelf/core";
+import { type Code, filterLexical } from "@skillshelf/core";
 import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
 import { parseCommandArgs } from "../args.js";
 import { commandContext } from "../context.js";
@@ -46,9 +46,8 @@ export function runShow(args: readonly string[], io: CliIo): number {
     ).items.slice(0, 5);
     const hint =
       similar.length === 0 ? "" : `; similar: ${similar.map((skill) => skill.name).join(", ")}`;
-    io.stderr(
-      `skillshelf: skill_unknown: no skill is named "${safeLine(name)}"${safeLine(hint)}\n`,
-    );
+    const code: Code = "skill_unknown";
+    io.stderr(`skillshelf: ${code}: no skill is named "${safeLine(name)}"${safeLine(hint)}\n`);
     return 1;
   }
   const candidates = [

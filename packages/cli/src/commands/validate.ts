@@ -94,7 +94,7 @@ export function runValidate(args: readonly string[], io: CliIo): number {
           : plural(result.names.length, result.kind);
       io.stdout(`${mark} ${displayPath(result.path, style)} (${found})\n`);
       for (const diagnostic of result.diagnostics)
-        io.stdout(`  ${formatDiagnostic(diagnostic, style, paint)}`);
+        io.stdout(formatDiagnostic(diagnostic, style, paint).replace(/^(?=.)/gm, "  "));
       for (const need of result.prerequisites)
         io.stdout(
           `  needs ${need.type} ${safeLine(need.identifier)} (steps ${safeLine(need.steps.join(", "))})\n`,

@@ -1,0 +1,67 @@
+// Codes `core` produces: files, YAML and frontmatter, containment, package trees.
+export const CORE_CODES = {
+  broken_link: { owner: "core", hint: "remove the symlink or point it at a file that exists" },
+  field_invalid: { owner: "core", hint: "give the field a value of the type the format expects" },
+  file_changed: {
+    owner: "core",
+    hint: "something edited the file at the same time; review it, then retry",
+  },
+  file_contains_nul: {
+    owner: "core",
+    hint: "the file must be a text document; remove the binary content",
+  },
+  file_not_utf8: { owner: "core", hint: "save the file as UTF-8 text" },
+  file_too_large: {
+    owner: "core",
+    hint: "split the file, or move detail into other files it points to",
+  },
+  frontmatter_alias_limit: { owner: "core", hint: "remove the YAML anchors and aliases" },
+  frontmatter_invalid: {
+    owner: "core",
+    hint: "quote values that contain `: ` or start with `[`, `{`, `*` or `&`",
+  },
+  frontmatter_missing: {
+    owner: "core",
+    hint: "start the file with a `---` line, the keys, and a closing `---` line",
+  },
+  frontmatter_not_mapping: { owner: "core", hint: "write the frontmatter as `key: value` lines" },
+  frontmatter_recovered: {
+    owner: "core",
+    hint: "quote the values named in the details to make the YAML valid",
+  },
+  frontmatter_too_large: {
+    owner: "core",
+    hint: "move long text from the frontmatter into the body",
+  },
+  frontmatter_unclosed: { owner: "core", hint: "add a `---` line after the last key" },
+  key_missing: { owner: "core", hint: "add the key the format requires" },
+  key_unknown: { owner: "core", hint: "remove the key or check its spelling" },
+  not_a_file: {
+    owner: "core",
+    hint: "replace it with a regular file (not a FIFO, device, socket or folder)",
+  },
+  read_failed: { owner: "core", hint: "check the file's permissions and that it still exists" },
+  symlink_escape: {
+    owner: "core",
+    hint: "move what the link points to inside its root, or name it with an explicit path",
+  },
+  tree_changed: {
+    owner: "core",
+    hint: "retry when nothing else is writing to the package folder",
+  },
+  tree_copy_failed: {
+    owner: "core",
+    hint: "check the free space and the length of the destination's paths, then retry",
+  },
+  tree_link_escape: {
+    owner: "core",
+    hint: "replace the symlink with the file it points to, or make it a relative link that stays inside the package",
+  },
+  tree_missing: { owner: "core", hint: "check the path of the package folder" },
+  tree_not_directory: {
+    owner: "core",
+    hint: "a package is a folder; name the folder, not a file or a symlink to one",
+  },
+  tree_special_file: { owner: "core", hint: "remove the FIFO, socket or device from the package" },
+  tree_unreadable: { owner: "core", hint: "check the permissions of the package folder" },
+} as const;

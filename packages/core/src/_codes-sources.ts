@@ -1,0 +1,84 @@
+// Codes `sources` produces: indexes, source strings, staging from folders, git and archives.
+export const SOURCES_CODES = {
+  aborted: { owner: "sources", hint: "run it again when you want it to finish" },
+  archive_entry_refused: {
+    owner: "sources",
+    hint: "only use archives whose members are files, folders and links that stay inside the package",
+  },
+  archive_invalid: {
+    owner: "sources",
+    hint: "ask the publisher for a plain .tar.gz of the package's files",
+  },
+  archive_too_large: {
+    owner: "sources",
+    hint: "raise the limit only for a source you trust, or ask for a smaller package",
+  },
+  archive_too_many_entries: {
+    owner: "sources",
+    hint: "raise the member limit only for a source you trust",
+  },
+  archive_truncated: { owner: "sources", hint: "download the archive again; it is cut short" },
+  download_failed: { owner: "sources", hint: "check the URL and the network, then retry" },
+  download_redirect_refused: {
+    owner: "sources",
+    hint: "use the final https:// URL of the archive directly",
+  },
+  download_timeout: {
+    owner: "sources",
+    hint: "check the network, or raise the timeout, then retry",
+  },
+  git_failed: {
+    owner: "sources",
+    hint: "check the URL, the ref and your access to the repository",
+  },
+  git_missing: {
+    owner: "sources",
+    hint: "install git, or use a local folder or an archive source",
+  },
+  git_timeout: { owner: "sources", hint: "check the network and the URL, then retry" },
+  index_invalid: {
+    owner: "sources",
+    hint: "fix the index's syntax; skillshelf validate shows where",
+  },
+  index_key_unknown: { owner: "sources", hint: "remove the key or check its spelling" },
+  index_missing: {
+    owner: "sources",
+    hint: "name an index file, or a folder holding library.yaml or marketplace.json",
+  },
+  index_requirement_invalid: {
+    owner: "sources",
+    hint: "write requires as a list of kind:name refs",
+  },
+  index_row_invalid: { owner: "sources", hint: "give the row every field an index row needs" },
+  index_row_repeated: { owner: "sources", hint: "keep one row per kind:name; the last one counts" },
+  index_unreadable: { owner: "sources", hint: "check the index file's path and permissions" },
+  index_provides_ignored: {
+    owner: "sources",
+    hint: "write provides as a list of {kind, name} entries, within the limits",
+  },
+  source_invalid: { owner: "sources", hint: "name a folder, a git URL or an https:// .tar.gz" },
+  source_missing: { owner: "sources", hint: "check the path of the package source" },
+  source_protocol_refused: {
+    owner: "sources",
+    hint: "name the repository by an https://, ssh:// or file:// URL or a path",
+  },
+  source_ref_invalid: {
+    owner: "sources",
+    hint: "write #<branch, tag or commit> or #ref=<ref>&path=<folder>",
+  },
+  source_subfolder_missing: { owner: "sources", hint: "check the subfolder in the source" },
+  source_unsupported: {
+    owner: "sources",
+    hint: "use a local path, a git URL or an https:// .tar.gz source",
+  },
+  sources_invalid: { owner: "sources", hint: "fix or delete sources.json, then retry" },
+  stage_failed: {
+    owner: "sources",
+    hint: "check the source and the free space of the temporary folder, then retry",
+  },
+  stage_write_failed: {
+    owner: "sources",
+    hint: "check the free space and permissions of the temporary folder, then retry",
+  },
+  version_invalid: { owner: "sources", hint: "write the version as SemVer, for example 1.2.0" },
+} as const;

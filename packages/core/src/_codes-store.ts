@@ -1,0 +1,132 @@
+// Codes `store` produces: manifests, the state, the scope lock and the writers.
+export const STORE_CODES = {
+  backup_kept: {
+    owner: "store",
+    hint: "delete the kept folder once you have what you need from it",
+  },
+  component_cycle: { owner: "store", hint: "break the cycle in the components' requires" },
+  component_duplicate: { owner: "store", hint: "declare each component once" },
+  component_not_skill_file: { owner: "store", hint: "point a skill component at its SKILL.md" },
+  component_outside_root: {
+    owner: "store",
+    hint: "move the component into the folder declared for its kind",
+  },
+  component_requires_duplicate: { owner: "store", hint: "list each requirement once" },
+  component_requires_unknown: {
+    owner: "store",
+    hint: "name a component the package declares, or remove the requirement",
+  },
+  content_drift: {
+    owner: "store",
+    hint: "reinstall the package to restore it, or update it to keep your edits in a backup",
+  },
+  copy_missing: { owner: "store", hint: "reinstall the package, or remove it" },
+  copy_unrecorded: {
+    owner: "store",
+    hint: "install the package properly, or remove the folder",
+  },
+  dependents: {
+    owner: "store",
+    hint: "change the dependents first, or install another copy of what they need",
+  },
+  digest_mismatch: {
+    owner: "store",
+    hint: "the source's files changed since they were pinned; review the change, then update the pin",
+  },
+  id_mismatch: { owner: "store", hint: "a copy's folder must be named after its package id" },
+  identity_mismatch: {
+    owner: "store",
+    hint: "the source no longer holds what was pinned; update the index or pick another source",
+  },
+  journal_unreadable: {
+    owner: "store",
+    hint: "check the copy, then move the journal file aside",
+  },
+  kind_change: { owner: "store", hint: "a package's kind cannot change in place; remove it first" },
+  kind_mismatch: { owner: "store", hint: "reinstall the package" },
+  leftover_removed: { owner: "store", hint: "nothing to do: an interrupted write was tidied" },
+  lock_recovered: {
+    owner: "store",
+    hint: "nothing to do: a dead process's lock was taken over; its leftovers are reported",
+  },
+  locked: {
+    owner: "store",
+    hint: "another skillshelf is changing this scope; retry when it is done",
+  },
+  manifest_invalid: {
+    owner: "store",
+    hint: "run skillshelf validate on the package and fix what it reports",
+  },
+  manifest_json: { owner: "store", hint: "fix the JSON syntax of plugin.json" },
+  manifest_missing: {
+    owner: "store",
+    hint: "add a plugin.json naming the package and its version",
+  },
+  key_ignored: { owner: "store", hint: "remove the key or check its spelling" },
+  not_run: {
+    owner: "store",
+    hint: "nothing to do: Skillshelf keeps hooks and servers but never runs them",
+  },
+  not_installed: {
+    owner: "store",
+    hint: "check the id and scope with skillshelf list --kind packages",
+  },
+  operation_completed: { owner: "store", hint: "nothing to do: an interrupted write was finished" },
+  operation_pending: {
+    owner: "store",
+    hint: "nothing to do: the next change in this scope finishes or undoes it",
+  },
+  operation_rolled_back: {
+    owner: "store",
+    hint: "nothing to do: an interrupted write was undone; run it again if you still want it",
+  },
+  package_id_invalid: {
+    owner: "store",
+    hint: "name an installed package by its id, as skillshelf list --kind packages shows it",
+  },
+  package_missing: { owner: "store", hint: "name a folder holding plugin.json" },
+  package_shape: {
+    owner: "store",
+    hint: "make the package a plugin, or keep only the resource its kind names",
+  },
+  path_escape: { owner: "store", hint: "name a file or folder inside the package" },
+  path_invalid: {
+    owner: "store",
+    hint: "write package paths relative, with '/', staying inside the package",
+  },
+  path_kind: {
+    owner: "store",
+    hint: "name a folder where a folder is expected, a file where a file is",
+  },
+  skills_root: { owner: "store", hint: "keep skills in `skills/` (or `.` for a skill package)" },
+  source_overlap: { owner: "store", hint: "stage the package somewhere else first" },
+  stale_plan: {
+    owner: "store",
+    hint: "something changed since the plan was made; review a fresh plan",
+  },
+  state_changed: {
+    owner: "store",
+    hint: "something edited the state without the scope lock; review the file, then retry",
+  },
+  state_invalid: {
+    owner: "store",
+    hint: "fix or move packages/state.json aside, then reinstall the scope's packages",
+  },
+  state_unreadable: {
+    owner: "store",
+    hint: "fix or move packages/state.json aside; its copies cannot be trusted until then",
+  },
+  state_unsafe: {
+    owner: "store",
+    hint: "make packages/state.json a plain file: move the link or folder aside",
+  },
+  target_unsafe: {
+    owner: "store",
+    hint: "installed packages must live in a real folder; replace the symlink with a folder",
+  },
+  unchanged: { owner: "store", hint: "nothing to do: the copy is already as asked" },
+  verification: {
+    owner: "store",
+    hint: "the change was committed but did not read back as expected; run skillshelf verify",
+  },
+} as const;

@@ -1,0 +1,37 @@
+// Codes the catalog view and the provider registry produce.
+export const SURFACE_CODES = {
+  row_clipped: {
+    owner: "catalog-view",
+    hint: "shorten the field in the source; the listing shows the start of it",
+  },
+  row_invalid: { owner: "catalog-view", hint: "give every catalog row a name" },
+  listener_failed: {
+    owner: "registry",
+    hint: "fix the change listener; the change itself was made",
+  },
+  provider_duplicate: {
+    owner: "registry",
+    hint: "give each provider of a layer a name of its own",
+  },
+  provider_failed: {
+    owner: "registry",
+    hint: "fix or remove the provider; the other providers' skills are still listed",
+  },
+  provider_invalid: {
+    owner: "registry",
+    hint: "a provider needs a name, a rank and a list function",
+  },
+  provider_reserved: { owner: "registry", hint: "choose another provider name" },
+  runtime_duplicate: {
+    owner: "registry",
+    hint: "unregister the first skill before registering another of that name",
+  },
+  skill_invalid: {
+    owner: "registry",
+    hint: "use a kebab-case name, a description and content",
+  },
+  skill_shadowed: {
+    owner: "registry",
+    hint: "nothing to do unless you meant this copy: rename it, or rank its provider higher",
+  },
+} as const;

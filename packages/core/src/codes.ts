@@ -1,0 +1,59 @@
+import { CHECK_CODES } from "./_codes-checks.js";
+import { CORE_CODES } from "./_codes-core.js";
+import { LOADER_CODES } from "./_codes-loaders.js";
+import { SOURCES_CODES } from "./_codes-sources.js";
+import { STORE_CODES } from "./_codes-store.js";
+import { SURFACE_CODES } from "./_codes-surface.js";
+
+/** The packages that produce diagnostics and errors. */
+export type CodeOwner =
+  | "core"
+  | "collision"
+  | "skills-loader"
+  | "prompts-loader"
+  | "recipes-loader"
+  | "catalog-view"
+  | "registry"
+  | "store"
+  | "sources"
+  | "resources"
+  | "inventory"
+  | "validation"
+  | "lifecycle"
+  | "cli";
+
+/** One entry of the catalogue: the package that owns the code and what to do next by default. */
+export interface CodeEntry {
+  readonly owner: CodeOwner;
+  readonly hint: string;
+}
+
+/**
+ * Every diagnostic and error code Skillshelf produces, with its owner and default hint: the one
+ * vocabulary `Diagnostic.code` and `SkillshelfError.code` take, so a misspelt code does not
+ * compile and a caller can switch on codes exhaustively. docs/codes.md is generated from it.
+ */
+export const CODES: {
+  readonly [K in
+    | keyof typeof CORE_CODES
+    | keyof typeof LOADER_CODES
+    | keyof typeof SURFACE_CODES
+    | keyof typeof STORE_CODES
+    | keyof typeof SOURCES_CODES
+    | keyof typeof CHECK_CODES]: CodeEntry;
+} = {
+  ...CORE_CODES,
+  ...LOADER_CODES,
+  ...SURFACE_CODES,
+  ...STORE_CODES,
+  ...SOURCES_CODES,
+  ...CHECK_CODES,
+};
+
+/** A diagnostic or error code. */
+export type Code = keyof typeof CODES;
+
+/** True for a string that is a code of the catalogue (for codes read back from JSON). */
+export function isCode(text: string): text is Code {
+  return Object.hasOwn(CODES, text);
+}
