@@ -1,10 +1,17 @@
 /**
  * One coding agent whose folders Skillshelf reads. Paths are relative: user roots to the home
- * folder, project roots to the working directory. A missing root means the agent has none.
+ * folder, project roots to the project folder (and, for `projectFolders: "cwd-to-root"`, to
+ * every folder from `cwd` up to it). A missing root means the agent has none.
  */
 export interface AgentDefinition {
   readonly id: string;
   readonly label: string;
+  /**
+   * Where the agent reads its project folders: at the project root only (`root`), or in `cwd` and
+   * each folder above it up to the project root (`cwd-to-root`, nearest first), as Codex reads
+   * `.agents/skills` (ecosystem.md §2.4).
+   */
+  readonly projectFolders: "root" | "cwd-to-root";
   readonly userSkillRoot?: string;
   readonly projectSkillRoot?: string;
   readonly userPromptRoot?: string;
@@ -22,6 +29,7 @@ export const AGENTS: readonly AgentDefinition[] = [
   {
     id: "claude-code",
     label: "Claude Code",
+    projectFolders: "root",
     userSkillRoot: ".claude/skills",
     projectSkillRoot: ".claude/skills",
     userPromptRoot: ".claude/commands",
@@ -32,6 +40,7 @@ export const AGENTS: readonly AgentDefinition[] = [
   {
     id: "codex",
     label: "Codex",
+    projectFolders: "root",
     userSkillRoot: ".codex/skills",
     projectSkillRoot: ".codex/skills",
     userPromptRoot: ".codex/prompts",
@@ -40,6 +49,7 @@ export const AGENTS: readonly AgentDefinition[] = [
   {
     id: "opencode",
     label: "OpenCode",
+    projectFolders: "root",
     userSkillRoot: ".config/opencode/skills",
     projectSkillRoot: ".opencode/skills",
     userPromptRoot: ".config/opencode/command",
@@ -48,12 +58,14 @@ export const AGENTS: readonly AgentDefinition[] = [
   {
     id: "copilot",
     label: "GitHub Copilot",
+    projectFolders: "root",
     userSkillRoot: ".copilot/skills",
     projectSkillRoot: ".github/skills",
   },
   {
     id: "pi",
     label: "pi",
+    projectFolders: "root",
     userSkillRoot: ".pi/agent/skills",
     projectSkillRoot: ".pi/skills",
     userPromptRoot: ".pi/agent/prompts",
@@ -62,6 +74,7 @@ export const AGENTS: readonly AgentDefinition[] = [
   {
     id: "agents",
     label: "Agent Skills (.agents)",
+    projectFolders: "cwd-to-root",
     userSkillRoot: ".agents/skills",
     projectSkillRoot: ".agents/skills",
   },

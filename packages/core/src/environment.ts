@@ -1,5 +1,6 @@
+import { lstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Environment, EnvironmentInput } from "./types.js";
 
 /**
@@ -7,19 +8,40 @@ import type { Environment, EnvironmentInput } from "./types.js";
  * `process.cwd()` and the OS home folder; everything else takes the result as a parameter.
  *
  * `configDir` is `input.configDir`, else `$SKILLSHELF_HOME`, else `$XDG_CONFIG_HOME/skillshelf`
- * (only when absolute, as the XDG spec asks), else `<home>/.config/skillshelf`.
+ * (only when absolute, as the XDG spec asks), else `<home>/.config/skillshelf`. `project` is
+ * `input.project`, else found from `cwd` by `findProject`.
  */
 export function resolveEnvironment(input: EnvironmentInput = {}): Environment {
   const env = input.env ?? process.env;
   const cwd = resolve(input.cwd ?? process.cwd());
   const home = resolve(cwd, input.home ?? env.HOME ?? homedir());
   const configDir = resolve(cwd, input.configDir ?? defaultConfigDir(env, home));
-  return { cwd, home, configDir, env };
+  const project = input.project === undefined ? findProject(cwd) : resolve(cwd, input.project);
+  return { cwd, project, home, configDir, env };
 }
 
-/** The project library folder for an environment: `<cwd>/.skillshelf`. */
-export function projectLibraryDir(environment: Environment): string {
-  return join(environment.cwd, ".skillshelf");
+/**
+ * The project a folder belongs to (DESIGN §2): the nearest folder at or above `cwd` holding a
+ * `.skillshelf/` folder, else the root of the git work tree `cwd` is in (the nearest folder with
+ * a `.git` entry), else `cwd`. The search for `.skillshelf/` stops at that root: a repository is
+ * one project, so a `.skillshelf/` above it is not this project's.
+ */
+export function findProject(cwd: string): string {
+  let gitRoot: string | undefined;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (quietly(() => statSync(join(dir, ".skillshelf")).isDirectory())) return dir;
+    if (quietly(() => lstatSync(join(dir, ".git")) !== undefined)) {
+      gitRoot = dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return gitRoot ?? resolve(cwd);
+}
+
+/** The project library folder for an environment: `<project>/.skillshelf`. */
+export function projectLibraryDir(environment: Pick<Environment, "project">): string {
+  return join(environment.project, ".skillshelf");
 }
 
 /** The user library folder for an environment (its `configDir`). */
@@ -35,6 +57,15 @@ function defaultConfigDir(env: Readonly<Record<string, string | undefined>>, hom
   const xdg = nonEmpty(env.XDG_CONFIG_HOME);
   if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "skillshelf");
   return join(home, ".config", "skillshelf");
+}
+
+/** `test()`, or false when the file system says no (absent, not a folder, not readable). */
+function quietly(test: () => boolean): boolean {
+  try {
+    return test();
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -20,7 +20,12 @@ export {
 export type { CopyTreeOptions } from "./copy-tree.js";
 export { copyTree } from "./copy-tree.js";
 export { compareText, createDiagnostic, hasErrors, sortDiagnostics } from "./diagnostics.js";
-export { projectLibraryDir, resolveEnvironment, userLibraryDir } from "./environment.js";
+export {
+  findProject,
+  projectLibraryDir,
+  resolveEnvironment,
+  userLibraryDir,
+} from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
 export { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 export type {

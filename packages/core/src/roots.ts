@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { isAbsolute, join, relative as relativePath, sep } from "node:path";
 import { AGENTS } from "./agents.js";
 import type { Environment, ResourceSource, Scope } from "./types.js";
 
@@ -142,27 +142,62 @@ export type AgentFolderColumns =
 /**
  * The default roots of one kind of resource, lowest precedence first (DESIGN §2, §4): every
  * agent's user folder from the table columns (discovery-only), the user library's `<folder>/`,
- * every agent's project folder (discovery-only), the project library's `<folder>/`. Package roots
- * are not included: the caller adds them with `packageRoot`.
+ * every agent's project folders (discovery-only; for an agent that reads them from `cwd` up to
+ * the project root, one root per folder, the nearer one higher), the project library's
+ * `<folder>/`. Project roots are anchored to the project folder. Package roots are not
+ * included: the caller adds them with `packageRoot`.
  */
 export function defaultResourceRoots(
-  environment: Pick<Environment, "home" | "cwd" | "configDir">,
+  environment: Pick<Environment, "home" | "cwd" | "project" | "configDir">,
   folder: string,
   columns?: AgentFolderColumns,
 ): ResourceRoot[] {
-  const { home, cwd, configDir } = environment;
+  const { home, project, configDir } = environment;
   const roots: ResourceRoot[] = [];
-  const agentFolders = (scope: "user" | "project", base: string) => {
-    if (columns === undefined) return;
+  if (columns !== undefined)
     for (const agent of AGENTS) {
-      const relative = agent[columns[scope === "user" ? 0 : 1]];
+      const relative = agent[columns[0]];
       if (relative !== undefined)
-        roots.push(agentRoot(agent.id, scope, join(base, relative), base));
+        roots.push(agentRoot(agent.id, "user", join(home, relative), home));
     }
-  };
-  agentFolders("user", home);
   roots.push(libraryRoot("user", join(configDir, folder), home));
-  agentFolders("project", cwd);
-  roots.push(libraryRoot("project", join(cwd, ".skillshelf", folder), cwd));
+  if (columns !== undefined)
+    for (const agent of AGENTS) {
+      const relative = agent[columns[1]];
+      if (relative === undefined) continue;
+      const bases = agent.projectFolders === "root" ? [project] : foldersUpToProject(environment);
+      bases.forEach((base, depth) => {
+        const root = agentRoot(agent.id, "project", join(base, relative), project);
+        roots.push(
+          depth === 0
+            ? root
+            : {
+                ...root,
+                origin: `${root.origin}:${toPosix(relativePath(project, base))}`,
+                precedence: root.precedence + Math.min(depth, MAX_DEPTH_BONUS),
+              },
+        );
+      });
+    }
+  roots.push(libraryRoot("project", join(project, ".skillshelf", folder), project));
   return withoutRepeatedRoots(roots);
+}
+
+// --- internal ---
+
+// nearer folders of a cwd-to-root agent rank higher, staying below the project library's roots
+const MAX_DEPTH_BONUS = ROOT_PRECEDENCE.project - ROOT_PRECEDENCE.agentProject - 1;
+
+/** The project folder, then each folder below it down to `cwd` (farthest first); just the project when `cwd` is outside it. */
+function foldersUpToProject(environment: Pick<Environment, "cwd" | "project">): string[] {
+  const { cwd, project } = environment;
+  const rel = relativePath(project, cwd);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [project];
+  const folders = [project];
+  for (const part of rel.split(sep)) folders.push(join(folders.at(-1) as string, part));
+  return folders;
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join("/");
 }

@@ -36,8 +36,14 @@ export interface DiagnosticPlace {
 
 /** The environment every disk-touching function works in; resolve it with `resolveEnvironment`. */
 export interface Environment {
-  /** Absolute working directory; the project library lives at `<cwd>/.skillshelf`. */
+  /** Absolute working directory. */
   readonly cwd: string;
+  /**
+   * The project folder (DESIGN §2): the nearest folder at or above `cwd` holding `.skillshelf/`
+   * (looked for up to the git work tree's root), else that root, else `cwd`. The project library
+   * lives at `<project>/.skillshelf`, and other agents' project folders are read from here.
+   */
+  readonly project: string;
   /** Absolute home directory; other agents' user folders are relative to it. */
   readonly home: string;
   /** Absolute user library folder (`SKILLSHELF_HOME`, else `$XDG_CONFIG_HOME/skillshelf`, else `~/.config/skillshelf`). */
@@ -49,6 +55,8 @@ export interface Environment {
 /** Anything a caller may override when resolving the environment. */
 export interface EnvironmentInput {
   readonly cwd?: string | undefined;
+  /** Default: found from `cwd` (see `Environment.project`). */
+  readonly project?: string | undefined;
   readonly home?: string | undefined;
   readonly configDir?: string | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;

@@ -7,7 +7,7 @@ export const PACKAGE_SCOPES: readonly PackageScope[] = ["user", "project"];
 
 /**
  * The folder holding a scope's installed copies and its `state.json`: `<configDir>/packages` for
- * the user scope, `<cwd>/.skillshelf/packages` for the project scope.
+ * the user scope, `<project>/.skillshelf/packages` for the project scope.
  */
 export function packagesDir(environment: Environment, scope: PackageScope): string {
   const library = scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
