@@ -103,7 +103,7 @@ export function prepareRows(
   for (const skill of input.skills ?? []) {
     const block =
       skill.block ??
-      (skill.source === "skillshelf" || skill.source === "package" ? "ready" : "session");
+      (skill.source === "skillshelf" || skill.source.startsWith("package:") ? "ready" : "session");
     const search =
       skill.triggers === undefined
         ? skill.description

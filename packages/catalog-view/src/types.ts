@@ -11,7 +11,7 @@ export interface CatalogSkill {
   readonly path: string;
   /**
    * `ready` for installed library and package skills, `session` for skills supplied for this
-   * session only (explicit paths). Default: `ready` when the source is `skillshelf` or `package`.
+   * session only (explicit paths). Default: `ready` when the source is `skillshelf` or `package:<id>`.
    */
   readonly block?: "ready" | "session" | undefined;
   /** Its content no longer matches the hash recorded at install. */

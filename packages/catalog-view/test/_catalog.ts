@@ -60,7 +60,7 @@ export const FIXED: CatalogInput = {
       path: "/work/app/.skillshelf/skills/ship/SKILL.md",
     }),
     skill("slurm-jobs", "Submit and watch batch jobs on a Slurm cluster.", {
-      source: "package",
+      source: "package:slurm",
       scope: "user",
     }),
     skill("local-notes", "Take notes for this session only.", {

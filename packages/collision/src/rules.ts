@@ -1,4 +1,4 @@
-import { agentRank, compareText, OWNED_SOURCES, SCOPES, type Scope } from "@skillshelf/core";
+import { agentRank, compareText, isOwnedSource, SCOPES, type Scope } from "@skillshelf/core";
 import type { CollisionCandidate, CollisionRule, SkillCandidate } from "./types.js";
 
 /** Higher precedence wins; without precedence, the later scope (package < user < project < cli) wins. */
@@ -39,5 +39,5 @@ function rank(candidate: CollisionCandidate): number {
 }
 
 function isOwned(candidate: SkillCandidate): boolean {
-  return OWNED_SOURCES.includes(candidate.source);
+  return isOwnedSource(candidate.source);
 }

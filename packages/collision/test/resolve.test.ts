@@ -44,7 +44,7 @@ const codexUser = skill({
 const foreignPackage = skill({
   path: "/h/.config/skillshelf/packages/x/skills/deploy/SKILL.md",
   scope: "package",
-  source: "package",
+  source: "package:x",
   trusted: false,
   precedence: 10,
 });

@@ -1,6 +1,7 @@
 import { CHECK_CODES } from "./_codes-checks.js";
 import { CORE_CODES } from "./_codes-core.js";
 import { LOADER_CODES } from "./_codes-loaders.js";
+import { RUNTIME_CODES } from "./_codes-runtime.js";
 import { SOURCES_CODES } from "./_codes-sources.js";
 import { STORE_CODES } from "./_codes-store.js";
 import { SURFACE_CODES } from "./_codes-surface.js";
@@ -33,20 +34,13 @@ export interface CodeEntry {
  * vocabulary `Diagnostic.code` and `SkillshelfError.code` take, so a misspelt code does not
  * compile and a caller can switch on codes exhaustively. docs/codes.md is generated from it.
  */
-export const CODES: {
-  readonly [K in
-    | keyof typeof CORE_CODES
-    | keyof typeof LOADER_CODES
-    | keyof typeof SURFACE_CODES
-    | keyof typeof STORE_CODES
-    | keyof typeof SOURCES_CODES
-    | keyof typeof CHECK_CODES]: CodeEntry;
-} = {
+export const CODES: { readonly [K in CodeName]: CodeEntry } = {
   ...CORE_CODES,
   ...LOADER_CODES,
   ...SURFACE_CODES,
   ...STORE_CODES,
   ...SOURCES_CODES,
+  ...RUNTIME_CODES,
   ...CHECK_CODES,
 };
 
@@ -57,3 +51,14 @@ export type Code = keyof typeof CODES;
 export function isCode(text: string): text is Code {
   return Object.hasOwn(CODES, text);
 }
+
+// --- internal ---
+
+type CodeName =
+  | keyof typeof CORE_CODES
+  | keyof typeof LOADER_CODES
+  | keyof typeof SURFACE_CODES
+  | keyof typeof STORE_CODES
+  | keyof typeof SOURCES_CODES
+  | keyof typeof RUNTIME_CODES
+  | keyof typeof CHECK_CODES;

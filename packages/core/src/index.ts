@@ -96,7 +96,7 @@ export type {
   Scope,
   Severity,
 } from "./types.js";
-export { OWNED_SOURCES, SCOPES } from "./types.js";
+export { isOwnedSource, SCOPES } from "./types.js";
 export type { MarkdownFile, MarkdownWalk } from "./walk.js";
 export { findMarkdownFiles, MAX_WALK_DEPTH } from "./walk.js";
 export type { YamlDocumentResult, YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";

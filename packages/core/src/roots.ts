@@ -104,10 +104,13 @@ export function libraryRoot(scope: "user" | "project", path: string, anchor: str
   };
 }
 
-/** The resource folder of an installed package copy, as a root a caller passes to a loader. */
+/**
+ * The resource folder of a package copy, as a root a caller passes to a loader. Its origin is
+ * `package:<scope>:<id>`, or `package:<id>` for a package folder that is not installed.
+ */
 export function packageRoot(options: {
   readonly id: string;
-  readonly scope: "user" | "project";
+  readonly scope?: "user" | "project" | undefined;
   /** The resource folder inside the copy (its `skills/`, `prompts/`, …). */
   readonly path: string;
   /** The copy's folder: nothing may resolve outside it. */
@@ -117,8 +120,11 @@ export function packageRoot(options: {
   return {
     path: options.path,
     scope: "package",
-    source: "package",
-    origin: `package:${options.scope}:${options.id}`,
+    source: `package:${options.id}`,
+    origin:
+      options.scope === undefined
+        ? `package:${options.id}`
+        : `package:${options.scope}:${options.id}`,
     precedence: ROOT_PRECEDENCE.package,
     trust: options.trust,
     containment: options.packageDir,

@@ -64,12 +64,14 @@ export interface EnvironmentInput {
 
 /**
  * Which kind of place a resource came from: our own library (`skillshelf`), an installed package
- * (`package`), an explicit path (`path`), or another agent's folder (its id in the agent table).
+ * (`package:<id>`), an explicit path (`path`), or another agent's folder (its id in the agent table).
  */
-export type ResourceSource = "skillshelf" | "package" | "path" | (string & {});
+export type ResourceSource = "skillshelf" | "path" | `package:${string}` | (string & {});
 
-/** Sources Skillshelf owns: they beat loose discovery in other agents' folders on a name clash. */
-export const OWNED_SOURCES: readonly ResourceSource[] = ["skillshelf", "package", "path"];
+/** True for a source Skillshelf owns (its library, a package, an explicit path): it beats loose discovery in other agents' folders on a name clash. */
+export function isOwnedSource(source: ResourceSource): boolean {
+  return source === "skillshelf" || source === "path" || source.startsWith("package:");
+}
 
 /**
  * Where a package's files come from. `local` is a folder on this machine; `git` is a repository at

@@ -87,7 +87,7 @@ function loadOne(
   input: LoadSkillsInput,
   diagnostics: Diagnostic[],
 ): Skill | undefined {
-  const record = readSkillFile(location, input.includeBody === true, input.cache);
+  const record = readSkillFile(location, context.includeBody, input.cache);
   const previous = input.cache?.built(location.path);
   if (previous !== undefined && previous.record === record && previous.context === context.key) {
     diagnostics.push(...record.diagnostics, ...previous.diagnostics);
@@ -147,15 +147,21 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** What a skill built under a root depends on besides its file. */
 interface RootContext {
   readonly trusted: boolean;
+  readonly includeBody: boolean;
   readonly key: string;
 }
 
 function rootContext(root: ResourceRoot, input: LoadSkillsInput): RootContext {
   const trusted = isTrustedRoot(root, input.trustImports === true);
+  const includeBody =
+    typeof input.includeBody === "function" ? input.includeBody(root) : input.includeBody === true;
   const tools = input.toolNames === undefined ? "" : input.toolNames.join("\n");
   return {
     trusted,
-    key: [root.scope, root.source, root.origin, root.precedence, trusted, tools].join("\0"),
+    includeBody,
+    key: [root.scope, root.source, root.origin, root.precedence, trusted, includeBody, tools].join(
+      "\0",
+    ),
   };
 }
 

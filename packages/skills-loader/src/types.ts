@@ -52,8 +52,8 @@ export interface LoadSkillsInput extends EnvironmentInput {
   readonly trustImports?: boolean | undefined;
   /** The host's tool names; `allowed-tools` and `disallowed-tools` are resolved against them. */
   readonly toolNames?: readonly string[] | undefined;
-  /** Keep each skill's body on the record. Default false. */
-  readonly includeBody?: boolean | undefined;
+  /** Keep each skill's body on the record: for every root, or for the roots the function picks. Default false. */
+  readonly includeBody?: boolean | ((root: ResourceRoot) => boolean) | undefined;
   /** A cache from `createSkillCache()`, reused across loads so unchanged files are not read again. */
   readonly cache?: SkillCache | undefined;
 }

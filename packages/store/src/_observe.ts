@@ -30,6 +30,8 @@ export interface ObservedScope {
   readonly scope: PackageScope;
   readonly copies: readonly ObservedCopy[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Trees digested while reading it. */
+  readonly treesDigested: number;
 }
 
 /**
@@ -79,7 +81,8 @@ export function observeScope(
       }),
     );
   }
-  return { scope, copies, diagnostics };
+  const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
+  return { scope, copies, diagnostics, treesDigested };
 }
 
 // --- internal ---

@@ -9,6 +9,8 @@ export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
 export { recoverScope } from "./recover.js";
 export type { RemovePackageInput } from "./remove.js";
 export { removePackage } from "./remove.js";
+export type { PackageRootSource } from "./roots.js";
+export { packageCopyRoots, snapshotRoots } from "./roots.js";
 export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
 export {
   composeSnapshot,

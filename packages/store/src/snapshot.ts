@@ -47,7 +47,8 @@ export function composeSnapshot(scopes: readonly ObservedScope[]): PackageSnapsh
     .map((copy) => toCopy(copy, winners.get(copy.id)))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.scope === "user" ? -1 : 1));
   const diagnostics: Diagnostic[] = scopes.flatMap((scope) => scope.diagnostics);
-  return { copies, diagnostics: sortDiagnostics(diagnostics) };
+  const treesDigested = scopes.reduce((sum, scope) => sum + scope.treesDigested, 0);
+  return { copies, diagnostics: sortDiagnostics(diagnostics), treesDigested };
 }
 
 // --- internal ---

@@ -143,6 +143,8 @@ export interface PackageSnapshot {
   /** Sorted by id, then user before project. */
   readonly copies: readonly PackageCopy[];
   readonly diagnostics: readonly Diagnostic[];
+  /** How many trees reading it digested: one per copy with a tree on disk. */
+  readonly treesDigested: number;
 }
 
 /** The scope a writer works in. */

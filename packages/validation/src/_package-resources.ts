@@ -1,14 +1,12 @@
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import {
   type Code,
   createDiagnostic,
   type Diagnostic,
   type Environment,
   isResourceKind,
-  type ResourceFolder,
   type ResourceKind,
   type ResourceRoot,
-  ROOT_PRECEDENCE,
   resourceFolder,
 } from "@skillshelf/core";
 import { loadPromptTemplates } from "@skillshelf/prompts-loader";
@@ -19,7 +17,7 @@ import {
   loadFleetContracts,
 } from "@skillshelf/recipes-loader";
 import { loadSkills } from "@skillshelf/skills-loader";
-import type { PackageManifest } from "@skillshelf/store";
+import { type PackageManifest, packageCopyRoots } from "@skillshelf/store";
 import { resourceOf } from "./_results.js";
 import { skillCatalogValidity } from "./catalog-validity.js";
 import { strictSkillDiagnostics } from "./strict.js";
@@ -38,9 +36,9 @@ export interface PackageContext {
 
 /** Load the package's skills folders; returns the names of the skills that loaded. */
 export function checkSkills(context: PackageContext): Set<string> {
-  const roots = packageRoots(context, "skills");
+  const roots = packageRoots(context, "skill");
   if (roots.length === 0) return new Set();
-  const load = loadSkills({ ...context.environment, roots });
+  const load = loadSkills({ ...context.environment, roots, trustImports: true });
   const verdict = skillCatalogValidity(load);
   const diagnostics =
     context.mode === "strict"
@@ -60,9 +58,9 @@ export function checkSkills(context: PackageContext): Set<string> {
 
 /** Load the package's prompt templates; a template that cannot run is an error. */
 export function checkPrompts(context: PackageContext): void {
-  const roots = packageRoots(context, "prompts");
+  const roots = packageRoots(context, "prompt");
   if (roots.length === 0) return;
-  const load = loadPromptTemplates({ ...context.environment, roots });
+  const load = loadPromptTemplates({ ...context.environment, roots, trustImports: true });
   context.diagnostics.push(...load.diagnostics);
   for (const template of load.items)
     if (template.unavailable !== undefined)
@@ -79,9 +77,9 @@ export function checkPrompts(context: PackageContext): void {
 
 /** Load the package's agent recipes and check their bound skills; returns the agents' names. */
 export function checkAgents(context: PackageContext, skills: ReadonlySet<string>): Set<string> {
-  const roots = packageRoots(context, "agents");
+  const roots = packageRoots(context, "agent");
   if (roots.length === 0) return new Set();
-  const load = loadAgentRecipes({ ...context.environment, roots });
+  const load = loadAgentRecipes({ ...context.environment, roots, trustImports: true });
   context.diagnostics.push(...load.diagnostics);
   const hasSkills = context.manifest.resources.some((folder) => folder.kind === "skills");
   for (const recipe of load.items) {
@@ -120,9 +118,9 @@ export function checkFleets(
   context: PackageContext,
   agents: ReadonlySet<string>,
 ): FleetPrerequisite[] {
-  const roots = packageRoots(context, "fleets");
+  const roots = packageRoots(context, "fleet");
   if (roots.length === 0) return [];
-  const load = loadFleetContracts({ ...context.environment, roots });
+  const load = loadFleetContracts({ ...context.environment, roots, trustImports: true });
   context.diagnostics.push(...load.diagnostics);
   addResources(context, "fleet", load.items, context.diagnostics);
   const merged = new Map<string, FleetPrerequisite>();
@@ -195,18 +193,13 @@ export function checkComponents(context: PackageContext): void {
 
 // --- internal ---
 
-function packageRoots(context: PackageContext, kind: ResourceFolder): ResourceRoot[] {
-  return context.manifest.resources
-    .filter((folder) => folder.kind === kind)
-    .map((folder) => ({
-      path: folder.path === "." ? context.root : join(context.root, folder.path),
-      scope: "package",
-      source: "package",
-      origin: `package:${context.manifest.id}`,
-      precedence: ROOT_PRECEDENCE.package,
-      trust: "trusted",
-      containment: context.root,
-    }));
+/** The package's roots for `kind`, by store's one rule; trust does not matter to validity. */
+function packageRoots(context: PackageContext, kind: ResourceKind): ResourceRoot[] {
+  const { id } = context.manifest;
+  return packageCopyRoots(
+    { id, dir: context.root, manifest: context.manifest, record: undefined },
+    kind,
+  );
 }
 
 function addResources(

@@ -1,0 +1,160 @@
+import {
+  type Diagnostic,
+  type Environment,
+  type ResourceKind,
+  type ResourceRoot,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { defaultPromptRoots, loadPromptTemplates } from "@skillshelf/prompts-loader";
+import {
+  defaultFleetRoots,
+  defaultRecipeRoots,
+  loadAgentRecipes,
+  loadFleetContracts,
+} from "@skillshelf/recipes-loader";
+import { defaultSkillRoots, loadSkills, type SkillCache } from "@skillshelf/skills-loader";
+import {
+  type PackageCopy,
+  type PackageSnapshot,
+  readPackageSnapshot,
+  snapshotRoots,
+} from "@skillshelf/store";
+import { type PackageOwner, resolvePackageReferences } from "./references.js";
+import type { ReadPass } from "./types.js";
+
+/** What a pass is made with: the resources object's settings. */
+export interface PassSettings {
+  readonly trustImports: boolean;
+  readonly cache: SkillCache;
+  readonly toolNames: readonly string[] | undefined;
+}
+
+/**
+ * Begin a read pass: one package snapshot (each installed tree digested once), the loader roots
+ * built from it with store's `snapshotRoots`, and each kind loaded at most once, on first ask.
+ */
+export function beginPass(
+  environment: Environment,
+  settings: PassSettings,
+  snapshot: PackageSnapshot = readPackageSnapshot(environment),
+): ReadPass {
+  const owners = new Map<string, PackageCopy>(
+    snapshot.copies
+      .filter((copy) => copy.loadable)
+      .map((copy) => [`package:${copy.scope}:${copy.id}`, copy] as const),
+  );
+  const roots = (kind: ResourceKind, defaults: ResourceRoot[]) => [
+    ...snapshotRoots(snapshot, kind),
+    ...defaults,
+  ];
+  const owner = (resource: { readonly origin: string }) => owners.get(resource.origin);
+  const common = { ...environment, trustImports: settings.trustImports };
+  const skills = once(() =>
+    withReferences(
+      loadSkills({
+        ...common,
+        roots: roots("skill", defaultSkillRoots(environment)),
+        cache: settings.cache,
+        toolNames: settings.toolNames,
+        // package-owned bodies are read now so their references are checked before listing
+        includeBody: (root) => root.scope === "package",
+      }),
+      owner,
+      (skill) => skill.body,
+      (skill, body) => ({ ...skill, body }),
+    ),
+  );
+  const prompts = once(() =>
+    withReferences(
+      loadPromptTemplates({ ...common, roots: roots("prompt", defaultPromptRoots(environment)) }),
+      owner,
+      (template) => template.content,
+      (template, content) => ({ ...template, content }),
+    ),
+  );
+  const agents = once(() =>
+    withReferences(
+      loadAgentRecipes({
+        ...common,
+        roots: roots("agent", defaultRecipeRoots(environment)),
+        skillNames: skills().items.map((skill) => skill.name),
+      }),
+      owner,
+      (recipe) => recipe.persona,
+      (recipe, persona) => ({ ...recipe, persona }),
+    ),
+  );
+  const fleets = once(() =>
+    loadFleetContracts({ ...common, roots: roots("fleet", defaultFleetRoots(environment)) }),
+  );
+  return {
+    environment,
+    snapshot,
+    diagnostics: snapshotDiagnostics(snapshot),
+    skills,
+    prompts,
+    agents,
+    fleets,
+    owner,
+  };
+}
+
+// --- internal ---
+
+/** What every loader returns, as far as expanding package references needs. */
+interface LoadResult {
+  readonly items: Array<{ readonly origin: string; readonly path: string }>;
+  readonly diagnostics: Diagnostic[];
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { readonly result: T } | undefined;
+  return () => {
+    value ??= { result: compute() };
+    return value.result;
+  };
+}
+
+/** A loader's result with package-owned bodies expanded; one naming an unknown component is dropped with its diagnostic. */
+function withReferences<R extends LoadResult>(
+  result: R,
+  owner: (resource: { readonly origin: string }) => PackageCopy | undefined,
+  body: (item: R["items"][number]) => string | undefined,
+  rebuild: (item: R["items"][number], text: string) => R["items"][number],
+): R {
+  const diagnostics: Diagnostic[] = [];
+  const items: R["items"][number][] = [];
+  let changed = false;
+  for (const item of result.items) {
+    const copy = owner(item);
+    const text = copy === undefined ? undefined : body(item);
+    if (copy === undefined || text === undefined) {
+      items.push(item);
+      continue;
+    }
+    const resolved = resolvePackageReferences(text, packageOwner(copy), item.path);
+    changed ||= !resolved.ok || resolved.text !== text;
+    if (resolved.ok) items.push(resolved.text === text ? item : rebuild(item, resolved.text));
+    else diagnostics.push(resolved.diagnostic);
+  }
+  if (!changed) return result;
+  return {
+    ...result,
+    items,
+    diagnostics: sortDiagnostics([...result.diagnostics, ...diagnostics]),
+  };
+}
+
+function packageOwner(copy: PackageCopy): PackageOwner {
+  return { id: copy.id, dir: copy.dir, components: copy.manifest?.components ?? [] };
+}
+
+/** What the snapshot found wrong: scope-level findings and those of copies that are loaded or broken (a disabled or shadowed copy is the user's choice). */
+function snapshotDiagnostics(snapshot: PackageSnapshot): Diagnostic[] {
+  return sortDiagnostics([
+    ...snapshot.diagnostics,
+    ...snapshot.copies
+      .filter((copy) => copy.state !== "disabled" && copy.state !== "shadowed")
+      .flatMap((copy) => copy.diagnostics),
+  ]);
+}

@@ -1,0 +1,139 @@
+import { type Environment, resolveEnvironment } from "@skillshelf/core";
+import { expandPromptTemplate, parsePromptCommand } from "@skillshelf/prompts-loader";
+import {
+  createSkillCache,
+  isModelVisible,
+  loadSkills,
+  parsePendingSkillRequests,
+  parseSkillCommand,
+  type Skill,
+} from "@skillshelf/skills-loader";
+import { type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
+import { beginPass, type PassSettings } from "./_pass.js";
+import type { ReadPass, Resources, ResourcesOptions, SkillRequest } from "./types.js";
+
+/**
+ * The runtime read contract a host embeds (DESIGN §12): one object whose reads take a `cwd` and
+ * see the loose libraries and the enabled installed packages through one trust decision. Each
+ * object keeps its own skill cache and last snapshots; two objects share nothing.
+ *
+ * @example
+ * const resources = createResources({ trustImports: false });
+ * const { items } = resources.skills("/work/app"); // installed packages' skills included
+ * const expansion = resources.expandPromptTemplate("/review src/app.ts", "/work/app");
+ */
+export function createResources(options: ResourcesOptions = {}): Resources {
+  const cache = options.cache ?? createSkillCache();
+  const settings: PassSettings = {
+    trustImports: options.trustImports === true,
+    cache,
+    toolNames: options.toolNames,
+  };
+  // the last verified snapshot of each project, for listing templates without re-digesting
+  let lastSnapshots = new Map<string, PackageSnapshot>();
+  let passes = 0;
+  let treesDigested = 0;
+  const environmentOf = (cwd: string): Environment =>
+    resolveEnvironment({ ...options.environment, cwd });
+  const read = (cwd: string, snapshot?: PackageSnapshot): ReadPass => {
+    const environment = environmentOf(cwd);
+    passes += 1;
+    const pass = beginPass(environment, settings, snapshot);
+    if (snapshot === undefined) treesDigested += pass.snapshot.treesDigested;
+    lastSnapshots.set(environment.project, pass.snapshot);
+    return pass;
+  };
+  const withSnapshotFindings = <R extends { diagnostics: ReadPass["diagnostics"][number][] }>(
+    pass: ReadPass,
+    result: R,
+  ): R => ({ ...result, diagnostics: [...pass.diagnostics, ...result.diagnostics] });
+  return {
+    read: (cwd) => read(cwd),
+    skills: (cwd) => {
+      const pass = read(cwd);
+      return withSnapshotFindings(pass, pass.skills());
+    },
+    prompts: (cwd) => {
+      const pass = read(cwd);
+      return withSnapshotFindings(pass, pass.prompts());
+    },
+    promptsForDisplay: (cwd) => {
+      const pass = read(cwd, lastSnapshots.get(environmentOf(cwd).project));
+      return withSnapshotFindings(pass, pass.prompts());
+    },
+    agents: (cwd) => {
+      const pass = read(cwd);
+      return withSnapshotFindings(pass, pass.agents());
+    },
+    fleets: (cwd) => {
+      const pass = read(cwd);
+      return withSnapshotFindings(pass, pass.fleets());
+    },
+    expandPromptTemplate: (text, cwd) => {
+      if (parsePromptCommand(text) === undefined) return undefined;
+      return expandPromptTemplate(text, read(cwd).prompts().items);
+    },
+    parsePendingSkillRequests: (text, cwd) => {
+      const asked = askedSkills(text);
+      if (asked.names.length === 0) return { text, requests: [] };
+      const pass = read(cwd);
+      const skills = pass.skills().items;
+      const requests = asked.names.map((name): SkillRequest => {
+        const skill = skills.find((candidate) => candidate.name === name);
+        const reason =
+          skill === undefined
+            ? inDisabledCopy(pass, name)
+              ? "disabled"
+              : "unknown"
+            : usable(skill, asked.via)
+              ? "found"
+              : "not-model-visible";
+        return { name, skill: reason === "found" ? skill : undefined, reason, via: asked.via };
+      });
+      return { text: asked.text, requests };
+    },
+    reload: () => {
+      cache.clear();
+      lastSnapshots = new Map();
+    },
+    stats: () => ({ passes, treesDigested }),
+  };
+}
+
+// --- internal ---
+
+/** The skill names a message asks for, how, and the message without the asking. */
+function askedSkills(text: string): {
+  names: string[];
+  via: SkillRequest["via"];
+  text: string;
+} {
+  const command = parseSkillCommand(text);
+  if (command !== undefined) return { names: [command.name], via: "command", text: command.args };
+  const names = parsePendingSkillRequests(text);
+  if (names.length === 0) return { names, via: "suggestion", text };
+  const lines = text.split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  return {
+    names,
+    via: "suggestion",
+    text: lines
+      .slice(first + 1)
+      .join("\n")
+      .trim(),
+  };
+}
+
+/** An operator may run any trusted skill; a model only one it may see. */
+function usable(skill: Skill, via: SkillRequest["via"]): boolean {
+  return via === "command" ? skill.trusted : isModelVisible(skill);
+}
+
+/** Whether a disabled (but otherwise sound) installed copy holds a skill of this name. */
+function inDisabledCopy(pass: ReadPass, name: string): boolean {
+  const roots = pass.snapshot.copies
+    .filter((copy) => copy.state === "disabled")
+    .flatMap((copy) => packageCopyRoots(copy, "skill"));
+  if (roots.length === 0) return false;
+  return loadSkills({ ...pass.environment, roots }).items.some((skill) => skill.name === name);
+}

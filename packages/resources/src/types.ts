@@ -1,0 +1,92 @@
+import type { Diagnostic, Environment, EnvironmentInput } from "@skillshelf/core";
+import type { LoadPromptTemplatesResult, PromptExpansion } from "@skillshelf/prompts-loader";
+import type { AgentRecipe, FleetContract, LoadRecipesResult } from "@skillshelf/recipes-loader";
+import type { LoadSkillsResult, Skill, SkillCache } from "@skillshelf/skills-loader";
+import type { PackageCopy, PackageSnapshot } from "@skillshelf/store";
+
+/** Options of `createResources`. */
+export interface ResourcesOptions {
+  /** Home, user library and variables; each read names its own `cwd`. Default: the process's. */
+  readonly environment?: Omit<EnvironmentInput, "cwd" | "project"> | undefined;
+  /**
+   * Let `foreign` packages (Claude Code plugins) reach the model. One decision for every kind:
+   * skills, prompt templates, agent recipes and fleet contracts alike. Default false.
+   */
+  readonly trustImports?: boolean | undefined;
+  /** The skill cache the object keeps across reads. Default: one of its own. */
+  readonly cache?: SkillCache | undefined;
+  /** The host's tool names, against which `allowed-tools` is resolved. */
+  readonly toolNames?: readonly string[] | undefined;
+}
+
+/**
+ * One read pass: one package snapshot and the loaders run over the loose libraries and the
+ * snapshot's enabled, valid, effective copies, each kind loaded at most once.
+ */
+export interface ReadPass {
+  /** The environment of the pass, `project` included. */
+  readonly environment: Environment;
+  readonly snapshot: PackageSnapshot;
+  /** What the snapshot found wrong (broken state, damaged or invalid copies), once per pass. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly skills: () => LoadSkillsResult;
+  readonly prompts: () => LoadPromptTemplatesResult;
+  readonly agents: () => LoadRecipesResult<AgentRecipe>;
+  readonly fleets: () => LoadRecipesResult<FleetContract>;
+  /** The installed copy a loaded resource comes from, `undefined` for a loose one. */
+  readonly owner: (resource: { readonly origin: string }) => PackageCopy | undefined;
+}
+
+/** Why a requested skill can or cannot be activated. */
+export type SkillRequestReason = "found" | "unknown" | "not-model-visible" | "disabled";
+
+/** One skill a message asks for. */
+export interface SkillRequest {
+  readonly name: string;
+  /** The skill, when it can be activated (`reason` is `found`). */
+  readonly skill: Skill | undefined;
+  readonly reason: SkillRequestReason;
+  /** `command`: the operator typed `/skill <name>`; `suggestion`: a model's `Suggested skill:` line. */
+  readonly via: "command" | "suggestion";
+}
+
+/** The skills a message asks for, and the message without the line that asked. */
+export interface PendingSkillRequests {
+  readonly text: string;
+  readonly requests: readonly SkillRequest[];
+}
+
+/** Counters of the work an object did, for hosts and tests. */
+export interface ResourcesStats {
+  /** Read passes begun, each with one package snapshot. */
+  readonly passes: number;
+  /** Installed trees digested over all passes. */
+  readonly treesDigested: number;
+}
+
+/** Everything the machine offers a host (DESIGN §12). Nothing in it is module-level. */
+export interface Resources {
+  /** Begin one read pass from `cwd`: every kind reads the same snapshot. */
+  read(cwd: string): ReadPass;
+  skills(cwd: string): LoadSkillsResult;
+  prompts(cwd: string): LoadPromptTemplatesResult;
+  /** Prompt templates to list: reuses the last verified snapshot of the project, if any. */
+  promptsForDisplay(cwd: string): LoadPromptTemplatesResult;
+  agents(cwd: string): LoadRecipesResult<AgentRecipe>;
+  fleets(cwd: string): LoadRecipesResult<FleetContract>;
+  /**
+   * Expand `/name args` against a fresh pass (a drifted or disabled template never runs), or
+   * `undefined`, without reading anything, when `text` is not a prompt command. A template from
+   * another agent's folder is refused (`prompt_untrusted`).
+   */
+  expandPromptTemplate(text: string, cwd: string): PromptExpansion | undefined;
+  /**
+   * The skills a message asks for: an operator's `/skill <name> [args]` (then `text` is the args)
+   * or a model's `Suggested skill: /skill a, /skill b` first line (then `text` is the rest of the
+   * reply). Returns at once, reading nothing, when the message asks for none.
+   */
+  parsePendingSkillRequests(text: string, cwd: string): PendingSkillRequests;
+  /** Drop every cache the object holds: the skill cache and the snapshots kept for display. */
+  reload(): void;
+  stats(): ResourcesStats;
+}

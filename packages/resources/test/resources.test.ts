@@ -1,0 +1,259 @@
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createResources } from "@skillshelf/resources";
+import { packagesDir } from "@skillshelf/store";
+import { skillFile, writeTree } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { disable, installTree, resourcesEnvironment, toolkitTree } from "./_install.js";
+
+function setup() {
+  const environment = resourcesEnvironment();
+  const resources = createResources({
+    environment: { home: environment.home, configDir: environment.configDir, env: {} },
+  });
+  return { environment, resources, cwd: environment.cwd };
+}
+
+const names = (result: { items: readonly { name: string }[] }) =>
+  result.items.map((item) => item.name);
+
+describe("an installed package through resources", () => {
+  it("appears in every kind, with its id in the source", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("kit"));
+    const pass = resources.read(cwd);
+    expect(names(pass.skills())).toEqual(["kit-skill"]);
+    expect(names(pass.prompts())).toEqual(["kit-prompt"]);
+    expect(names(pass.agents())).toEqual(["kit-agent"]);
+    expect(names(pass.fleets())).toEqual(["kit-fleet"]);
+    for (const item of [
+      pass.skills().items[0],
+      pass.prompts().items[0],
+      pass.agents().items[0],
+      pass.fleets().items[0],
+    ])
+      expect(item).toMatchObject({ source: "package:kit", scope: "package", trusted: true });
+    expect(pass.owner(pass.skills().items[0] as { origin: string })?.id).toBe("kit");
+  });
+
+  it("leaves out a disabled copy, a damaged copy and a shadowed one", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("off"));
+    disable(environment, "user", "off");
+    installTree(environment, "user", toolkitTree("drift"));
+    appendFileSync(
+      join(packagesDir(environment, "user"), "drift", "skills/drift-skill/SKILL.md"),
+      "edited\n",
+    );
+    // the project copy of "both" wins; disabled, it still hides the user copy
+    installTree(environment, "user", toolkitTree("both"));
+    installTree(environment, "project", toolkitTree("both"));
+    disable(environment, "project", "both");
+    const skills = resources.skills(cwd);
+    expect(names(skills)).toEqual([]);
+    expect(skills.diagnostics.map((d) => d.code)).toContain("content_drift");
+  });
+
+  it("keeps a foreign package from the model unless trustImports, for every kind alike", () => {
+    const environment = resourcesEnvironment();
+    const claude = {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "imported", version: "1.0.0" }),
+      "skills/imp-skill/SKILL.md": skillFile("imp-skill", "Imported."),
+      "commands/imp-prompt.md": "Do $1.\n",
+      "agents/imp-agent.md": "---\nname: imp-agent\ndescription: Imported agent.\n---\nHelp.\n",
+    };
+    installTree(environment, "user", claude);
+    const base = { home: environment.home, configDir: environment.configDir, env: {} };
+    for (const trustImports of [false, true]) {
+      const pass = createResources({ environment: base, trustImports }).read(environment.cwd);
+      for (const item of [pass.skills().items[0], pass.prompts().items[0], pass.agents().items[0]])
+        expect(item?.trusted, String(trustImports)).toBe(trustImports);
+    }
+    const refused = createResources({ environment: base }).expandPromptTemplate(
+      "/imp-prompt x",
+      environment.cwd,
+    );
+    expect(refused).toMatchObject({ kind: "refused", code: "prompt_untrusted" });
+  });
+});
+
+describe("broken packages", () => {
+  it("never hide the loose libraries nor crash a read; each yields its finding", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("kit"));
+    installTree(environment, "project", toolkitTree("other"));
+    writeTree(environment.configDir, {
+      "skills/loose/SKILL.md": skillFile("loose", "Still here."),
+    });
+    writeFileSync(join(packagesDir(environment, "user"), "state.json"), "{ not json");
+    writeFileSync(join(packagesDir(environment, "project"), "other", "plugin.json"), "[]");
+    const skills = resources.skills(cwd);
+    expect(names(skills)).toEqual(["loose"]);
+    expect(skills.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: "state_invalid",
+        path: join(packagesDir(environment, "user"), "state.json"),
+        hint: expect.any(String),
+      }),
+    );
+    expect(skills.diagnostics.map((d) => d.code)).toContain("field_invalid");
+  });
+});
+
+describe("package references", () => {
+  it("expand the plugin root and declared components in package-owned bodies", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(
+      environment,
+      "user",
+      toolkitTree("kit", {
+        "skills/kit-skill/SKILL.md": skillFile(
+          "kit-skill",
+          "The kit skill.",
+          "",
+          "Lint with ${component:script:lint}.\n",
+        ),
+      }),
+    );
+    const copy = join(packagesDir(environment, "user"), "kit");
+    const pass = resources.read(cwd);
+    expect(pass.skills().items[0]?.body).toBe(`Lint with ${join(copy, "tools/lint.sh")}.\n`);
+    expect(pass.agents().items[0]?.persona).toBe(`Run ${join(copy, "tools/lint.sh")} first.\n`);
+    expect(resources.expandPromptTemplate("/kit-prompt app.ts", cwd)).toEqual({
+      kind: "expanded",
+      name: "kit-prompt",
+      text: `Review app.ts with ${copy}/notes.md.\n`,
+    });
+  });
+
+  it("make a resource naming an unknown component unavailable, never half-expanded", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(
+      environment,
+      "user",
+      toolkitTree("kit", {
+        "prompts/kit-prompt.md": "Use ${pluginRoot} and ${component:script:missing}.\n",
+      }),
+    );
+    const prompts = resources.prompts(cwd);
+    expect(names(prompts)).toEqual([]);
+    expect(prompts.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: "package_reference_unknown",
+        path: join(packagesDir(environment, "user"), "kit", "prompts/kit-prompt.md"),
+      }),
+    );
+    expect(resources.expandPromptTemplate("/kit-prompt", cwd)).toMatchObject({
+      kind: "refused",
+      code: "prompt_unknown",
+    });
+  });
+
+  it("are left alone in loose resources", () => {
+    const { environment, resources, cwd } = setup();
+    writeTree(cwd, { ".skillshelf/prompts/loose.md": "Keep ${pluginRoot} as written.\n" });
+    void environment;
+    expect(resources.expandPromptTemplate("/loose", cwd)).toMatchObject({
+      text: "Keep ${pluginRoot} as written.\n",
+    });
+  });
+});
+
+describe("reading", () => {
+  it("short-circuits a message that names no command: nothing is read", () => {
+    const { resources, cwd } = setup();
+    expect(resources.parsePendingSkillRequests("just a question", cwd)).toEqual({
+      text: "just a question",
+      requests: [],
+    });
+    expect(resources.expandPromptTemplate("no slash here", cwd)).toBeUndefined();
+    expect(resources.stats()).toEqual({ passes: 0, treesDigested: 0 });
+  });
+
+  it("digests each installed tree once per pass, whatever kinds it reads", () => {
+    const { environment, resources, cwd } = setup();
+    for (const id of ["one", "two", "three"]) installTree(environment, "user", toolkitTree(id));
+    const pass = resources.read(cwd);
+    pass.skills();
+    pass.prompts();
+    pass.agents();
+    pass.fleets();
+    pass.skills();
+    expect(resources.stats()).toEqual({ passes: 1, treesDigested: 3 });
+  });
+
+  it("lists templates from the last verified snapshot, but expands only against a fresh one", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("kit"));
+    expect(names(resources.prompts(cwd))).toEqual(["kit-prompt"]);
+    writeFileSync(
+      join(packagesDir(environment, "user"), "kit", "prompts/kit-prompt.md"),
+      "Changed.\n",
+    );
+    expect(names(resources.promptsForDisplay(cwd))).toEqual(["kit-prompt"]);
+    expect(resources.stats().treesDigested).toBe(1);
+    expect(resources.expandPromptTemplate("/kit-prompt", cwd)).toMatchObject({
+      kind: "refused",
+      code: "prompt_unknown",
+    });
+    resources.reload();
+    expect(names(resources.promptsForDisplay(cwd))).toEqual([]);
+  });
+
+  it("gives two objects nothing in common", () => {
+    const { environment, cwd } = setup();
+    const base = { home: environment.home, configDir: environment.configDir, env: {} };
+    const first = createResources({ environment: base });
+    const second = createResources({ environment: base });
+    installTree(environment, "user", toolkitTree("kit"));
+    first.skills(cwd);
+    expect(first.stats().passes).toBe(1);
+    expect(second.stats()).toEqual({ passes: 0, treesDigested: 0 });
+    first.reload();
+    expect(names(second.promptsForDisplay(cwd))).toEqual(["kit-prompt"]);
+  });
+
+  it("finds the project from a folder three levels down", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "project", toolkitTree("kit"));
+    const deep = join(cwd, "src", "a", "b");
+    mkdirSync(deep, { recursive: true });
+    expect(resources.read(deep).environment.project).toBe(cwd);
+    expect(names(resources.skills(deep))).toEqual(["kit-skill"]);
+  });
+});
+
+describe("parsePendingSkillRequests", () => {
+  it("resolves each requested skill: found, unknown, not model-visible, disabled", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("kit"));
+    installTree(environment, "user", toolkitTree("off"));
+    disable(environment, "user", "off");
+    writeTree(cwd, {
+      ".claude/skills/theirs/SKILL.md": skillFile("theirs", "Another agent's."),
+      ".skillshelf/skills/mine/SKILL.md": skillFile(
+        "mine",
+        "Operator only.",
+        "disable-model-invocation: true\n",
+      ),
+    });
+    const reply = resources.parsePendingSkillRequests(
+      "Suggested skills: /skill kit-skill, /skill nope, /skill theirs, /skill off-skill, /skill mine\nThen continue.",
+      cwd,
+    );
+    expect(reply.text).toBe("Then continue.");
+    expect(reply.requests.map(({ name, reason, via }) => ({ name, reason, via }))).toEqual([
+      { name: "kit-skill", reason: "found", via: "suggestion" },
+      { name: "nope", reason: "unknown", via: "suggestion" },
+      { name: "theirs", reason: "not-model-visible", via: "suggestion" },
+      { name: "off-skill", reason: "disabled", via: "suggestion" },
+      { name: "mine", reason: "not-model-visible", via: "suggestion" },
+    ]);
+    expect(reply.requests[0]?.skill?.source).toBe("package:kit");
+    // the operator may run a skill the model may not invoke
+    expect(resources.parsePendingSkillRequests("/skill mine with args", cwd)).toMatchObject({
+      text: "with args",
+      requests: [{ name: "mine", reason: "found", via: "command" }],
+    });
+  });
+});
