@@ -29,8 +29,9 @@ export function pageNote(facts: PageFacts, wording: Wording): string {
   if (facts.queryIgnored)
     clauses.push("The query carried no searchable terms, so the full list is shown.");
   if (filtered && facts.total === 0) {
+    const drop = wording.features.listTool ? ", so drop query to list them" : "";
     clauses.push(
-      `No skill matches "${echo(facts.query)}"; ${facts.catalogTotal} are available unfiltered, so drop query to list them.`,
+      `No skill matches "${echo(facts.query)}"; ${facts.catalogTotal} are available unfiltered${drop}.`,
     );
   } else if (filtered) {
     const any =
@@ -51,7 +52,7 @@ export function pageNote(facts: PageFacts, wording: Wording): string {
       `"${facts.steppedOver}" is too large to carry in this call's budget and was stepped over; open it directly with ${activation(wording, facts.steppedOver)}.`,
     );
   }
-  if (facts.nextOffset !== undefined) {
+  if (facts.nextOffset !== undefined && wording.features.listTool) {
     clauses.push(
       filtered
         ? `Continue with the same query at offset=${facts.nextOffset}; the offset indexes the filtered rows, so dropping query changes which rows it selects.`

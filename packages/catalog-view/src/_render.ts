@@ -51,7 +51,10 @@ function groupByBlock(page: readonly ShownRow[]): Blocks {
 }
 
 function discoveryOnly(wording: Wording): string {
-  return `Other-agent skill folders are discovery-only. Explicitly import into ${wording.host} before use; the trust-imports setting does not install or activate loose files.`;
+  const trust = wording.features.trustSetting
+    ? "; the trust-imports setting does not install or activate loose files"
+    : "";
+  return `Other-agent skill folders are discovery-only. Explicitly import into ${wording.host} before use${trust}.`;
 }
 
 function textBody(blocks: Blocks, wording: Wording): string[] {

@@ -19,6 +19,8 @@ type TextField = "description" | "source" | "scope" | "path" | "category" | "ori
 /** A row as shown: every author-written field one safe line, and its line in the text format. */
 export interface ShownRow extends Omit<PreparedRow, "input">, Readonly<Record<TextField, string>> {
   readonly line: string;
+  /** Its description was cut to fit the budget. */
+  readonly shortened?: true;
 }
 
 export const BLOCKS: readonly CatalogBlock[] = ["ready", "session", "package", "marketplace"];
@@ -98,6 +100,18 @@ export function prepareRows(
       );
       return;
     }
+    // a skill must be nameable in one word, as `/skill <name>` and the activation call take it
+    if (block !== "package" && /\s/.test(name)) {
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "row_invalid",
+          `the ${block} row "${name}" cannot be addressed by /skill <name> and is not listed`,
+          { details: { identity, name } },
+        ),
+      );
+      return;
+    }
     byBlock[block].push({ block, name, identity, drifted, searchText, input: fields });
   };
   for (const skill of input.skills ?? []) {
@@ -138,6 +152,13 @@ export function prepareRows(
     rows.push(...blockRows);
   }
   return { rows, scored };
+}
+
+/** The row with its description cut to fit (its line follows). */
+export function withDescription(row: ShownRow, description: string): ShownRow {
+  const { line: _line, ...rest } = row;
+  const changed = { ...rest, description, shortened: true as const };
+  return { ...changed, line: textLine(changed) };
 }
 
 // --- internal ---

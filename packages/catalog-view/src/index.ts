@@ -11,5 +11,5 @@ export type {
   CatalogView,
   CatalogWording,
 } from "./types.js";
-export { buildCatalogView, MAX_LIMIT } from "./view.js";
+export { buildCatalogView, MAX_LIMIT, SHORTEN_FLOOR } from "./view.js";
 export { DEFAULT_WORDING } from "./wording.js";

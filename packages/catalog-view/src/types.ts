@@ -62,6 +62,18 @@ export interface CatalogWording {
   readonly offerInstalls?: string | false | undefined;
   /** Whether a marketplace is configured, for the empty listing's wording. Default: offers were given. */
   readonly marketplaceConfigured?: boolean | undefined;
+  /**
+   * What the host has beyond the listing; each sentence about one appears only when it is true
+   * (default false for all): a listing tool (`listCall`) the model can page and filter with, a
+   * trust-imports setting, and an approval step for marketplace installs.
+   */
+  readonly features?:
+    | {
+        readonly listTool?: boolean | undefined;
+        readonly trustSetting?: boolean | undefined;
+        readonly marketplaceApproval?: boolean | undefined;
+      }
+    | undefined;
 }
 
 /** Input of `buildCatalogView`. */
@@ -84,6 +96,12 @@ export interface CatalogInput {
   readonly limit?: number | undefined;
   /** Most UTF-8 bytes of text. Default: no limit. */
   readonly budget?: number | undefined;
+  /**
+   * How a page that does not fit is made to: `drop` (default) keeps whole rows and drops the
+   * last; `shorten` first cuts the longest descriptions (at a word boundary, with `…`, never below
+   * `SHORTEN_FLOOR` characters), then drops rows.
+   */
+  readonly fit?: "drop" | "shorten" | undefined;
   readonly format?: CatalogFormat | undefined;
   readonly wording?: CatalogWording | undefined;
 }
@@ -106,7 +124,12 @@ export interface CatalogRow {
 
 /** What `buildCatalogView` returns. */
 export interface CatalogView {
+  /** At most `budget` UTF-8 bytes, always; empty when not even the compact fallback fits. */
   readonly text: string;
+  /** False when the budget could not carry even the compact fallback (the text is then empty). */
+  readonly fits: boolean;
+  /** The rows on this page whose descriptions the `shorten` fit cut. */
+  readonly shortened: readonly string[];
   /** The rows on this page, in order. */
   readonly rows: readonly CatalogRow[];
   /** Rows matching the query (every row without one). */

@@ -1,4 +1,5 @@
 import {
+  createDiagnostic,
   type Diagnostic,
   isSearchable,
   type MatchMode,
@@ -14,6 +15,7 @@ import {
   rowKey,
   type ShownRow,
   showRow,
+  withDescription,
 } from "./_rows.js";
 import type { CatalogInput, CatalogView } from "./types.js";
 import { listing, resolveWording, type Wording } from "./wording.js";
@@ -21,14 +23,21 @@ import { listing, resolveWording, type Wording } from "./wording.js";
 /** Most rows one page may hold. */
 export const MAX_LIMIT = 200;
 
+/** The shortest a description is cut to by the `shorten` fit, in characters (docs/decisions.md). */
+export const SHORTEN_FLOOR = 80;
+
 /**
  * Render what a model may know about skills: the ready, session, package and marketplace blocks
  * (in that order, which is also the order overflow drops them), optionally narrowed by a query
  * (every word, else any word) and reordered by relevance within blocks, paged by `offset` and
- * `limit`, and fitted to `budget` UTF-8 bytes by rendering and bisecting over row counts. The
- * protocol line is always kept; when not even an empty page fits, a compact fallback says how to
- * narrow the listing. `nextOffset` always moves forward, so paging visits every row exactly once.
- * Never throws on bad rows: they are cleaned or refused with a diagnostic.
+ * `limit`, and fitted to `budget` UTF-8 bytes by rendering and bisecting over row counts (with
+ * `fit: "shorten"`, the longest descriptions are first cut at a word boundary, never below
+ * `SHORTEN_FLOOR` characters, so more rows fit before any is dropped). The protocol line is
+ * always kept; when not even an empty page fits, a compact fallback says the listing does not
+ * fit, and when not even that fits the text is empty (`fits: false`, with a
+ * `catalog_budget_too_small` warning): the text never exceeds the budget. `nextOffset` always
+ * moves forward, so paging visits every row exactly once. Never throws on bad rows: they are
+ * cleaned or refused with a diagnostic.
  */
 export function buildCatalogView(input: CatalogInput): CatalogView {
   const diagnostics: Diagnostic[] = [];
@@ -72,8 +81,18 @@ export function buildCatalogView(input: CatalogInput): CatalogView {
       wording,
       note: mentionsAnything(pageFacts) ? pageNote(pageFacts, wording) : "",
     });
-  const finish = (text: string, page: readonly ShownRow[], pageFacts: PageFacts) =>
-    view(text, page, pageFacts, diagnostics);
+  const finish = (text: string, page: readonly ShownRow[], pageFacts: PageFacts): CatalogView => {
+    if (bytes(text) <= budget) return view(text, page, pageFacts, diagnostics, true);
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "catalog_budget_too_small",
+        `a budget of ${budget} bytes cannot carry even the shortest listing (${bytes(text)} bytes)`,
+        { details: { budget, needed: bytes(text) } },
+      ),
+    );
+    return view("", [], { ...pageFacts, shown: 0, nextOffset: undefined }, diagnostics, false);
+  };
   // the budget cannot carry even an empty page: say how to narrow; paging cannot help
   const fallback = () =>
     finish(compactFallback(matching.length, matchMode !== null, wording), [], {
@@ -93,30 +112,39 @@ export function buildCatalogView(input: CatalogInput): CatalogView {
   const mostRows =
     budget === Number.POSITIVE_INFINITY ? window.length : maxRowsWithin(window, budget);
   const shown = window.slice(0, mostRows).map((row) => showRow(row, diagnostics));
+  const attempt = (rows: readonly ShownRow[], budgetLimited: boolean) => {
+    const pageFacts = facts(rows.length, budgetLimited, undefined);
+    const text = render(rows, pageFacts);
+    return bytes(text) <= budget ? { text, rows, facts: pageFacts } : undefined;
+  };
+  const shorten = input.fit === "shorten";
+  // with the shorten fit: the page of `count` rows with the longest descriptions that fit
+  const shortened = (count: number, budgetLimited: boolean) =>
+    largestFit(shown.slice(0, count), (rows) => attempt(rows, budgetLimited));
 
   // the whole window, when it fits (always, without a budget)
   if (mostRows === window.length) {
-    const fullFacts = facts(window.length, false, undefined);
-    const text = render(shown, fullFacts);
-    if (bytes(text) <= budget) return finish(text, shown, fullFacts);
+    const whole = attempt(shown, false) ?? (shorten ? shortened(shown.length, false) : undefined);
+    if (whole !== undefined) return finish(whole.text, whole.rows, whole.facts);
   }
 
   // the largest page of at least one row that fits, by bisection over row counts
-  let best: { text: string; facts: PageFacts } | undefined;
+  const candidates = shorten ? shortenAll(shown, SHORTEN_FLOOR) : shown;
+  let best: { text: string; rows: readonly ShownRow[]; facts: PageFacts } | undefined;
   let low = 1;
   let high = Math.min(window.length - 1, mostRows);
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
-    const pageFacts = facts(middle, true, undefined);
-    const text = render(shown.slice(0, middle), pageFacts);
-    if (bytes(text) <= budget) {
-      best = { text, facts: pageFacts };
+    const page = attempt(candidates.slice(0, middle), true);
+    if (page !== undefined) {
+      best = page;
       low = middle + 1;
     } else {
       high = middle - 1;
     }
   }
-  if (best !== undefined) return finish(best.text, shown.slice(0, best.facts.shown), best.facts);
+  if (best !== undefined && shorten) best = shortened(best.rows.length, true) ?? best;
+  if (best !== undefined) return finish(best.text, best.rows, best.facts);
 
   // not even one row fits: the zero-row page steps over the first row, naming it
   const zeroFacts = facts(0, true, window[0]?.name);
@@ -180,7 +208,54 @@ function mentionsAnything(facts: PageFacts): boolean {
 }
 
 function compactFallback(count: number, filtered: boolean, wording: Wording): string {
-  return `Available skills: ${count}${filtered ? " matching" : ""}. This call's budget cannot carry the listing; narrow it with ${listing(wording, 'query="<terms>"')} or raise the budget in a fresh turn.`;
+  const narrow = wording.features.listTool
+    ? `; narrow it with ${listing(wording, 'query="<terms>"')} or raise the budget in a fresh turn`
+    : "";
+  return `Available skills: ${count}${filtered ? " matching" : ""}. This call's budget cannot carry the listing${narrow}.`;
+}
+
+/**
+ * The rows with their descriptions cut to the largest cap (from the longest description down to
+ * `SHORTEN_FLOOR`) under which `attempt` succeeds, by bisection; `undefined` when even the floor fails.
+ */
+function largestFit<T>(
+  rows: readonly ShownRow[],
+  attempt: (rows: readonly ShownRow[]) => T | undefined,
+): T | undefined {
+  const longest = Math.max(0, ...rows.map((row) => characters(row.description)));
+  let found: T | undefined;
+  let low = SHORTEN_FLOOR;
+  let high = longest - 1;
+  while (low <= high) {
+    const cap = Math.floor((low + high) / 2);
+    const result = attempt(shortenAll(rows, cap));
+    if (result !== undefined) {
+      found = result;
+      low = cap + 1;
+    } else high = cap - 1;
+  }
+  return found;
+}
+
+/** Every description longer than `cap` characters cut at a word boundary, ending in `…`. */
+function shortenAll(rows: readonly ShownRow[], cap: number): ShownRow[] {
+  return rows.map((row) =>
+    characters(row.description) <= cap
+      ? row
+      : withDescription(row, cutAtWord(row.description, cap)),
+  );
+}
+
+function cutAtWord(text: string, cap: number): string {
+  const kept = [...text].slice(0, cap - 1).join("");
+  const space = kept.lastIndexOf(" ");
+  return `${(space >= kept.length / 2 ? kept.slice(0, space) : kept).trimEnd()}…`;
+}
+
+function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
 }
 
 function view(
@@ -188,9 +263,12 @@ function view(
   page: readonly ShownRow[],
   facts: PageFacts,
   diagnostics: Diagnostic[],
+  fits: boolean,
 ): CatalogView {
   return {
     text,
+    fits,
+    shortened: page.filter((row) => row.shortened === true).map((row) => row.name),
     rows: page.map((row) => ({
       kind: row.block,
       name: row.name,

@@ -9,9 +9,10 @@ export interface Wording {
   readonly installHint: string;
   readonly offerInstalls: string | false;
   readonly marketplaceConfigured: boolean;
+  readonly features: Required<NonNullable<CatalogWording["features"]>>;
 }
 
-export const DEFAULT_WORDING: Omit<Wording, "marketplaceConfigured"> = {
+export const DEFAULT_WORDING: Omit<Wording, "marketplaceConfigured" | "features"> = {
   host: "Skillshelf",
   activation: "operator",
   activateCall: 'activate_skill(name="{name}")',
@@ -31,13 +32,21 @@ export function resolveWording(wording: CatalogWording | undefined, hasOffers: b
     installHint: wording?.installHint ?? DEFAULT_WORDING.installHint,
     offerInstalls: wording?.offerInstalls ?? DEFAULT_WORDING.offerInstalls,
     marketplaceConfigured: wording?.marketplaceConfigured ?? hasOffers,
+    features: {
+      listTool: wording?.features?.listTool === true,
+      trustSetting: wording?.features?.trustSetting === true,
+      marketplaceApproval: wording?.features?.marketplaceApproval === true,
+    },
   };
 }
 
 /** The last instruction of every listing: how the model uses a skill that matches. */
 export function protocolLine(wording: Wording): string {
   if (wording.activation === "model") {
-    return `If one skill above matches the current task, load it now with ${activation(wording, "<name>")} and continue in the same turn. Marketplace additions still require operator approval. If none match, do not mention skills.`;
+    const approval = wording.features.marketplaceApproval
+      ? " Marketplace additions still require operator approval."
+      : "";
+    return `If one skill above matches the current task, load it now with ${activation(wording, "<name>")} and continue in the same turn.${approval} If none match, do not mention skills.`;
   }
   return "If one skill above matches the current task, begin your reply with the line `Suggested skill: /skill <name>` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it; only the operator can run it. If none match, do not mention skills.";
 }

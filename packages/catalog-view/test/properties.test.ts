@@ -1,4 +1,4 @@
-import { buildCatalogView, type CatalogInput } from "@skillshelf/catalog-view";
+import { buildCatalogView, type CatalogInput, SHORTEN_FLOOR } from "@skillshelf/catalog-view";
 import { pick as pickOne, seededRandom } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { offer, pkg, skill } from "./_catalog.js";
@@ -110,5 +110,53 @@ describe("catalog properties over random catalogs and budgets", () => {
     expect(firsts.filter((view) => view.budgetLimited && view.shown > 0).length).toBeGreaterThan(
       20,
     );
+  });
+});
+
+describe("the budget is a promise", () => {
+  const random = seededRandom(7);
+  const cases = Array.from({ length: 200 }, () => ({
+    catalog: randomCatalog(random),
+    budget: Math.floor(random() ** 2 * 6_000),
+    format: (["text", "xml", "markdown"] as const)[Math.floor(random() * 3)],
+  }));
+
+  it("never exceeds any budget down to 0, and shorten shows at least as many rows as drop", () => {
+    let shortenedMore = 0;
+    for (const { catalog, budget, format } of cases) {
+      const plain = buildCatalogView({ ...catalog, budget, format });
+      const shortened = buildCatalogView({ ...catalog, budget, format, fit: "shorten" });
+      for (const view of [plain, shortened]) {
+        expect(Buffer.byteLength(view.text)).toBeLessThanOrEqual(budget);
+        expect(view.fits).toBe(view.text !== "");
+      }
+      expect(shortened.shown).toBeGreaterThanOrEqual(plain.shown);
+      if (shortened.shown > plain.shown) shortenedMore += 1;
+    }
+    // the property is not vacuous: tiny budgets give empty views, and shorten often helps
+    expect(cases.some(({ budget }) => budget < 60)).toBe(true);
+    expect(shortenedMore).toBeGreaterThan(5);
+  });
+
+  it("fits more than one skill into 1,500 bytes beside a 1,000-character description", () => {
+    const skills = [
+      skill(
+        "long-one",
+        `${"Explains every step of a very long procedure in detail. ".repeat(18)}End.`,
+      ),
+      skill("short-a", "Formats changelogs."),
+      skill("short-b", "Checks links in docs."),
+    ];
+    expect(skills[0]?.description.length).toBeGreaterThan(1_000);
+    const plain = buildCatalogView({ skills, budget: 1_500 });
+    const shortened = buildCatalogView({ skills, budget: 1_500, fit: "shorten" });
+    expect(plain.shown).toBeLessThanOrEqual(1);
+    expect(shortened.shown).toBe(3);
+    expect(shortened.shortened).toEqual(["long-one"]);
+    const line = shortened.rows.find((row) => row.name === "long-one")?.line ?? "";
+    expect(line.endsWith("…")).toBe(true);
+    // cut at a word boundary, and never below the floor
+    expect(line).toMatch(/ \S+…$/);
+    expect(line.split("): ")[1]?.length).toBeGreaterThanOrEqual(SHORTEN_FLOOR);
   });
 });

@@ -103,10 +103,17 @@ describe("query", () => {
   it("reports a query that matches nothing and keeps the protocol line", () => {
     const view = buildCatalogView({ ...FIXED, query: "zzzznotathing" });
     expect(view.rows).toEqual([]);
-    expect(view.text).toContain(
+    expect(view.text).toContain('No skill matches "zzzznotathing"; 10 are available unfiltered.');
+    expect(view.text).toContain("Suggested skill: /skill <name>");
+    // only a host with a listing tool is told to call it again
+    const withTool = buildCatalogView({
+      ...FIXED,
+      query: "zzzznotathing",
+      wording: { features: { listTool: true } },
+    });
+    expect(withTool.text).toContain(
       'No skill matches "zzzznotathing"; 10 are available unfiltered, so drop query to list them.',
     );
-    expect(view.text).toContain("Suggested skill: /skill <name>");
   });
 
   it("treats a blank query as none and a query of only punctuation as ignored", () => {
@@ -194,12 +201,18 @@ describe("limit, offset and budget", () => {
   it("cuts a long catalog to the budget and keeps the protocol line", () => {
     const view = buildCatalogView({ skills: long, budget: 4000 });
     expect(bytes(view.text)).toBeLessThanOrEqual(4000);
-    expect(view).toMatchObject({ budgetLimited: true, nextOffset: view.shown });
+    expect(view).toMatchObject({ budgetLimited: true, nextOffset: view.shown, fits: true });
     expect(view.shown).toBeGreaterThan(0);
     expect(view.text).toContain(PROTOCOL);
     expect(view.text).toContain("the rest did not fit this call's budget");
-    expect(view.text).toContain(
-      `Continue with list_skills(offset=${view.shown}) for the remainder.`,
+    expect(view.text).not.toContain("list_skills");
+    const withTool = buildCatalogView({
+      skills: long,
+      budget: 4000,
+      wording: { features: { listTool: true } },
+    });
+    expect(withTool.text).toContain(
+      `Continue with list_skills(offset=${withTool.shown}) for the remainder.`,
     );
   });
 
@@ -267,16 +280,37 @@ describe("limit, offset and budget", () => {
   });
 
   it("falls back to a compact line when not even an empty page fits, and never throws", () => {
-    for (const budget of [0, 1, 50, 200]) {
+    for (const budget of [100, 200]) {
       const view = buildCatalogView({ skills: long, budget });
-      expect(view.text).toMatch(
-        /^Available skills: 300\. This call's budget cannot carry the listing; narrow it with list_skills\(query="<terms>"\)/,
-      );
-      expect(view).toMatchObject({ shown: 0, nextOffset: undefined, budgetLimited: true });
+      expect(view.text).toBe("Available skills: 300. This call's budget cannot carry the listing.");
+      expect(view).toMatchObject({
+        shown: 0,
+        nextOffset: undefined,
+        budgetLimited: true,
+        fits: true,
+      });
     }
-    expect(buildCatalogView({ skills: long, budget: 50, query: "number" }).text).toMatch(
+    expect(buildCatalogView({ skills: long, budget: 100, query: "number" }).text).toMatch(
       /^Available skills: 300 matching\./,
     );
+    const withTool = buildCatalogView({
+      skills: long,
+      budget: 200,
+      wording: { features: { listTool: true } },
+    });
+    expect(withTool.text).toMatch(/narrow it with list_skills\(query="<terms>"\)/);
+  });
+
+  it("is empty, not over budget, when not even the compact line fits", () => {
+    for (const budget of [0, 1, 50]) {
+      const view = buildCatalogView({ skills: long, budget });
+      expect(view).toMatchObject({ text: "", fits: false, shown: 0, rows: [] });
+      expect(view.diagnostics.map((diagnostic) => diagnostic.code)).toContain(
+        "catalog_budget_too_small",
+      );
+    }
+    // the empty catalog's own sentence obeys the budget too
+    expect(buildCatalogView({ skills: [], budget: 10 })).toMatchObject({ text: "", fits: false });
   });
 });
 
@@ -285,18 +319,34 @@ describe("bad rows and escaping", () => {
     const view = buildCatalogView({
       skills: [
         skill("", "No name."),
-        skill("ok\u0007name", "Line one\nline two\r\n\ttabbed \ud800 broken"),
+        skill("ok-name\u0007", "Line one\nline two\r\n\ttabbed \ud800 broken"),
         skill("clip", "y".repeat(5000)),
       ],
       packages: [pkg(" \n ", [])],
       marketplace: [offer("", "Nameless.")],
     });
-    expect(view.rows.map((row) => row.name)).toEqual(["clip", "ok name"]);
+    expect(view.rows.map((row) => row.name)).toEqual(["clip", "ok-name"]);
     expect(view.text).toContain("Line one line two tabbed \ufffd broken");
     expect([...view.text].filter((char) => char.charCodeAt(0) < 32 && char !== "\n")).toEqual([]);
     expect(view.text).toContain(`${"y".repeat(1023)}…`);
     expect(view.diagnostics.map((diagnostic) => diagnostic.code).sort()).toEqual([
       "row_clipped",
+      "row_invalid",
+      "row_invalid",
+      "row_invalid",
+    ]);
+  });
+
+  it("refuses a skill whose name /skill <name> cannot address", () => {
+    const view = buildCatalogView({
+      skills: [
+        skill("Clockify Automation", "Two words."),
+        skill("ok\u0007name", "Cleans to two words."),
+      ],
+      marketplace: [offer("Two Words", "Offered.")],
+    });
+    expect(view.rows).toEqual([]);
+    expect(view.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
       "row_invalid",
       "row_invalid",
       "row_invalid",

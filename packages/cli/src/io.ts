@@ -8,11 +8,6 @@ export interface CliIo {
   readonly color: boolean;
 }
 
-/** A usage mistake: printed with the command's usage line, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
 /** The io of a real process. */
 export function processIo(): CliIo {
   const env = process.env;

@@ -1,115 +1,132 @@
-import { isSkillshelfError } from "@skillshelf/core";
-import { safeLine } from "./format.js";
-import { type CliIo, UsageError } from "./io.js";
+import { createDiagnostic, type Diagnostic, isSkillshelfError } from "@skillshelf/core";
+import { commandHelp, topLevelHelp, usageLine } from "./_help.js";
+import { parseCommandArguments } from "./_parse.js";
+import { closest } from "./_suggest.js";
+import { type CommandDefinition, UsageError } from "./command.js";
+import { COMMANDS } from "./commands.js";
+import { commandContext, publicDiagnostic } from "./context.js";
+import { formatDiagnostic, painter, safeLine } from "./format.js";
+import type { CliIo } from "./io.js";
 
 const VERSION = "0.0.0";
 
-export const USAGE = `Usage: skillshelf <command> [options]
-
-Skillshelf manages the skills, prompts and agents that coding agents load, across Claude Code,
-Codex, OpenCode, Copilot, pi and the shared .agents folders.
-
-Commands:
-  catalog     print the skill listing a model would be given, fitted to a budget
-  list        list the effective skills, prompts, agents or fleets, where each comes from,
-              and what a model can see
-  prompt      expand a prompt template with arguments
-  search      search the package indexes and show what is installed where
-  show        show one skill and every copy that competed for its name
-  sources     list, add or remove the package indexes a scope uses
-  validate    check skills, prompt templates, agent recipes, fleet contracts, packages and
-              package indexes
-
-Run "skillshelf <command> --help" for a command's options.
-`;
-
-type Command = {
-  readonly usage: () => Promise<string>;
-  readonly run: (args: readonly string[], io: CliIo) => Promise<number>;
-};
-
-// each command is imported only when it runs, so start-up stays fast
-const COMMANDS: Readonly<Record<string, Command>> = {
-  catalog: {
-    usage: async () => (await import("./commands/catalog.js")).CATALOG_USAGE,
-    run: async (args, io) => (await import("./commands/catalog.js")).runCatalog(args, io),
-  },
-  list: {
-    usage: async () => (await import("./commands/list.js")).LIST_USAGE,
-    run: async (args, io) => (await import("./commands/list.js")).runList(args, io),
-  },
-  show: {
-    usage: async () => (await import("./commands/show.js")).SHOW_USAGE,
-    run: async (args, io) => (await import("./commands/show.js")).runShow(args, io),
-  },
-  prompt: {
-    usage: async () => (await import("./commands/prompt.js")).PROMPT_USAGE,
-    run: async (args, io) => (await import("./commands/prompt.js")).runPrompt(args, io),
-  },
-  search: {
-    usage: async () => (await import("./commands/search.js")).SEARCH_USAGE,
-    run: async (args, io) => (await import("./commands/search.js")).runSearch(args, io),
-  },
-  sources: {
-    usage: async () => (await import("./commands/sources.js")).SOURCES_USAGE,
-    run: async (args, io) => (await import("./commands/sources.js")).runSources(args, io),
-  },
-  validate: {
-    usage: async () => (await import("./commands/validate.js")).VALIDATE_USAGE,
-    run: async (args, io) => (await import("./commands/validate.js")).runValidate(args, io),
-  },
-};
+/** The top-level usage, generated from the command definitions. */
+export const USAGE: string = topLevelHelp(COMMANDS);
 
 /**
  * Run the command line and return the exit status: 0 ok, 1 failure or invalid, 2 usage error.
- * User mistakes print a message and what to do next, never a stack trace.
+ * Every mistake is a coded diagnostic with a hint (as JSON under `--json`), never a stack trace.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    const topic = name === "help" ? COMMANDS[args[0] ?? ""] : undefined;
-    io.stdout(topic === undefined ? USAGE : await topic.usage());
+  if (name === undefined || name === "--help" || name === "-h") {
+    io.stdout(USAGE);
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (command === undefined) {
-    io.stderr(`skillshelf: unknown command "${safeLine(name)}"\n\n${USAGE}`);
-    return 2;
+  const json = args.includes("--json");
+  if (name === "help") {
+    const topic = args[0] === undefined ? undefined : findCommand(args[0]);
+    if (args[0] !== undefined && topic === undefined) return unknownCommand(args[0], io, json);
+    io.stdout(topic === undefined ? USAGE : commandHelp(topic));
+    return 0;
   }
+  const command = findCommand(name);
+  if (command === undefined) return unknownCommand(name, io, json);
   if (args.includes("--help") || args.includes("-h")) {
-    io.stdout(await command.usage());
+    io.stdout(commandHelp(command));
     return 0;
   }
   try {
-    return await command.run(args, io);
+    const parsed = parseCommandArguments(command, args);
+    const run = await command.load();
+    let context: ReturnType<typeof commandContext> | undefined;
+    return await run({
+      ...parsed,
+      io,
+      context: () => {
+        context ??= commandContext(parsed.values.cwd as string | undefined, io);
+        return context;
+      },
+    });
   } catch (error) {
-    return report(error, io, name, (await command.usage()).split("\n")[0] ?? "");
+    return report(error, io, command, json);
   }
 }
 
 // --- internal ---
 
-function report(error: unknown, io: CliIo, command: string, usage: string): number {
+function findCommand(name: string): CommandDefinition | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+function unknownCommand(name: string, io: CliIo, json: boolean): number {
+  const suggestion = closest(
+    name,
+    COMMANDS.map((command) => command.name),
+  );
+  const diagnostic = createDiagnostic(
+    "error",
+    "usage_unknown_command",
+    `"${name}" is not a skillshelf command`,
+    suggestion === undefined ? {} : { hint: `did you mean skillshelf ${suggestion}?` },
+  );
+  return printFailure([diagnostic], io, json, 2, USAGE);
+}
+
+function report(error: unknown, io: CliIo, command: CommandDefinition, json: boolean): number {
   if (error instanceof UsageError) {
-    io.stderr(
-      `skillshelf: ${safeLine(error.message)}\n${usage}\nRun "skillshelf ${command} --help" for its options.\n`,
+    const diagnostic = createDiagnostic(
+      "error",
+      error.code,
+      error.message,
+      error.hint === undefined ? {} : { hint: error.hint },
     );
-    return 2;
+    return printFailure(
+      [diagnostic],
+      io,
+      json,
+      2,
+      `${usageLine(command)}\nRun "skillshelf ${command.name} --help" for its options.\n`,
+    );
   }
   if (isSkillshelfError(error)) {
-    const where = error.path === undefined ? "" : ` (${safeLine(error.path)})`;
-    const hint = error.hint === undefined ? "" : `\nhint: ${safeLine(error.hint)}`;
-    io.stderr(`skillshelf: ${error.code}: ${safeLine(error.message)}${where}${hint}\n`);
-    return 1;
+    const diagnostic = createDiagnostic("error", error.code, error.message, {
+      path: error.path,
+      hint: error.hint,
+      details: error.details,
+    });
+    return printFailure([diagnostic], io, json, 1);
   }
   const detail =
     io.env.SKILLSHELF_DEBUG === "1" && error instanceof Error ? `\n${error.stack}` : "";
   io.stderr(
-    `skillshelf: internal error: ${error instanceof Error ? error.message : String(error)}${detail}\nThis is a bug in skillshelf; please report it (SKILLSHELF_DEBUG=1 shows the stack).\n`,
+    `skillshelf: internal error: ${error instanceof Error ? safeLine(error.message) : String(error)}${detail}\nThis is a bug in skillshelf; please report it (SKILLSHELF_DEBUG=1 shows the stack).\n`,
   );
   return 1;
+}
+
+/** A failure as JSON on stdout (under `--json`) or as text on stderr, then its exit status. */
+function printFailure(
+  diagnostics: readonly Diagnostic[],
+  io: CliIo,
+  json: boolean,
+  status: number,
+  after = "",
+): number {
+  if (json) {
+    io.stdout(
+      `${JSON.stringify({ version: 1, diagnostics: diagnostics.map(publicDiagnostic) }, null, 2)}\n`,
+    );
+    return status;
+  }
+  const style = { cwd: io.cwd, home: io.env.HOME ?? "" };
+  const paint = painter(io.color);
+  for (const diagnostic of diagnostics)
+    io.stderr(`skillshelf: ${formatDiagnostic(diagnostic, style, paint).replace(/^error /, "")}`);
+  if (after !== "") io.stderr(after);
+  return status;
 }

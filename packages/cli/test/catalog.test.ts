@@ -60,8 +60,8 @@ describe("skillshelf catalog", () => {
 
   it.each([
     [["catalog", "--budget", "lots"], /--budget needs a whole number/],
-    [["catalog", "--limit", "0"], /--limit needs a whole number of at least 1/],
-    [["catalog", "--format", "html"], /--format html is not a format/],
+    [["catalog", "--limit", "0"], /--limit needs a whole number from 1 to 200/],
+    [["catalog", "--format", "html"], /--format html is not one of text, xml, markdown/],
   ])("refuses %j", (args, message) => {
     const result = cli(...args);
     expect(result.status).toBe(2);
@@ -75,6 +75,8 @@ describe("skillshelf show", () => {
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       version: 1,
+      project: join(EXAMPLES, "project"),
+      kind: "skill",
       name: "commit-messages",
       description:
         "Write clear commit messages in the Conventional Commits style. Use when committing, squashing or rewording commits.",
@@ -118,8 +120,16 @@ describe("skillshelf show", () => {
     const unknown = cli("show", "deploy");
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toBe(
-      'skillshelf: skill_unknown: no skill is named "deploy"; similar: deploy-staging, smoke-tests\n',
+      'skillshelf: resource_unknown: no skill is named "deploy"\n  hint: similar: deploy-staging, smoke-tests\n',
     );
+    const json = cli("show", "deploy", "--json");
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      kind: "skill",
+      name: "deploy",
+      candidates: [],
+      diagnostics: [{ code: "resource_unknown", hint: "similar: deploy-staging, smoke-tests" }],
+    });
     expect(cli("show").status).toBe(2);
   });
 });

@@ -13,7 +13,8 @@ const listJson = (kind: string) =>
 describe("skillshelf list --kind", () => {
   it("prints prompt templates in the documented shape", () => {
     const output = listJson("prompts");
-    expect(Object.keys(output)).toEqual(["version", "prompts", "diagnostics"]);
+    expect(Object.keys(output)).toEqual(["version", "project", "prompts", "diagnostics"]);
+    expect(output.project).toBe(project);
     for (const row of output.prompts) {
       expect(Object.keys(row)).toEqual([
         "name",
@@ -93,6 +94,7 @@ describe("skillshelf list --kind", () => {
     const output = listJson("all");
     expect(Object.keys(output)).toEqual([
       "version",
+      "project",
       "skills",
       "prompts",
       "agents",
@@ -159,15 +161,11 @@ describe("skillshelf prompt", () => {
     [
       ["deploy-check", "prod"],
       1,
-      /^skillshelf: prompt_untrusted: .*\nhint: pass --allow-untrusted/,
+      /^skillshelf: prompt_untrusted: .*\n {2}hint: pass --allow-untrusted/,
     ],
     [["nope"], 1, /^skillshelf: prompt_unknown: /],
-    [[], 2, /^skillshelf: name the prompt template to expand/],
-    [
-      ["--loud", "review"],
-      2,
-      /^skillshelf: unknown option --loud; options go before the template name/,
-    ],
+    [[], 2, /^skillshelf: usage_missing_argument: /],
+    [["--loud", "review"], 2, /^skillshelf: usage_unknown_option: --loud /],
   ])("%j fails with a reason", (args, status, stderr) => {
     const result = prompt(...args);
     expect(result.status).toBe(status);
@@ -178,6 +176,7 @@ describe("skillshelf prompt", () => {
   it("prints JSON, refusals included", () => {
     expect(JSON.parse(prompt("--json", "help").stdout)).toEqual({
       version: 1,
+      project,
       kind: "display",
       name: "help",
       text: "/review <file> [focus]   review one file\n/git:commit [notes]      write a commit message\n/help                    this card",

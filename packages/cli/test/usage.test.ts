@@ -2,36 +2,73 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { BIN, EXAMPLES, runCli } from "./_run.js";
 
-describe("usage and mistakes", () => {
+describe("usage and help", () => {
   it.each([
-    [[], 2, "stdout", /^Usage: skillshelf <command>/],
-    [["--help"], 0, "stdout", /^Usage: skillshelf <command>/],
-    [["help", "list"], 0, "stdout", /^Usage: skillshelf list/],
-    [["list", "--help"], 0, "stdout", /^Usage: skillshelf list/],
-    [["validate", "-h"], 0, "stdout", /^Usage: skillshelf validate/],
-    [["--version"], 0, "stdout", /^\d+\.\d+\.\d+\n$/],
-    [["frobnicate"], 2, "stderr", /^skillshelf: unknown command "frobnicate"/],
-    [
-      ["list", "--bogus"],
-      2,
-      "stderr",
-      /^skillshelf: Unknown option '--bogus'\nUsage: skillshelf list/,
-    ],
-    [["list", "--kind", "bogus"], 2, "stderr", /^skillshelf: --kind bogus is not a kind/],
-    [
-      ["list", "--cwd", "/nonexistent/folder"],
-      2,
-      "stderr",
-      /^skillshelf: --cwd \/nonexistent\/folder: no such folder/,
-    ],
-    [["list", "--cwd"], 2, "stderr", /^skillshelf: Option '--cwd <value>' argument missing/],
-    [["validate"], 2, "stderr", /^skillshelf: name at least one path to validate/],
-    [["validate", "--strict-keys", "x"], 2, "stderr", /^skillshelf: --strict-keys needs --strict/],
-  ])("%j exits %i", (args, status, stream, pattern) => {
+    [[], 2, /^Usage: skillshelf <command>/],
+    [["--help"], 0, /^Usage: skillshelf <command>/],
+    [["help", "list"], 0, /^Usage: skillshelf list/],
+    [["list", "--help"], 0, /^Usage: skillshelf list/],
+    [["validate", "-h"], 0, /^Usage: skillshelf validate/],
+    [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
+  ])("%j exits %i", (args, status, pattern) => {
     const result = runCli(args as string[], { env: { HOME: "/nonexistent" } });
     expect(result.status).toBe(status);
-    expect(result[stream as "stdout" | "stderr"]).toMatch(pattern);
-    expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toMatch(pattern);
+  });
+
+  it("generates every command's help from its definition, shared options included", () => {
+    const help = runCli(["list", "--help"]).stdout;
+    expect(help).toMatch(
+      /^Usage: skillshelf list \[--kind KIND\] \[--all\] \[--json\] \[--cwd DIR\]\n/,
+    );
+    expect(help).toContain("--cwd DIR");
+    expect(help).toContain("Exit status: ");
+    const top = runCli(["--help"]).stdout;
+    for (const name of ["catalog", "list", "prompt", "search", "show", "sources", "validate"])
+      expect(top).toMatch(new RegExp(`\\n  ${name} +\\S`));
+  });
+});
+
+describe("usage mistakes are coded diagnostics", () => {
+  // command, arguments after it, code, the hint when it suggests something
+  it.each<[string, string[], string, string | undefined]>([
+    ["frobnicate", [], "usage_unknown_command", undefined],
+    ["lst", [], "usage_unknown_command", "did you mean skillshelf list?"],
+    ["valdate", ["x"], "usage_unknown_command", "did you mean skillshelf validate?"],
+    ["list", ["--jsn"], "usage_unknown_option", "did you mean --json?"],
+    ["list", ["--bogus"], "usage_unknown_option", undefined],
+    ["list", ["--kind", "bogus"], "usage_invalid_value", undefined],
+    ["list", ["--kind", "skils"], "usage_invalid_value", "did you mean --kind skills?"],
+    ["list", ["--cwd", "/nonexistent/folder"], "usage_invalid_value", undefined],
+    ["list", ["--cwd"], "usage_missing_argument", undefined],
+    ["list", ["extra"], "usage_extra_argument", undefined],
+    ["validate", [], "usage_missing_argument", undefined],
+    ["validate", ["--strict-keys", "x"], "usage_invalid_value", undefined],
+    ["catalog", ["--limit", "500"], "usage_invalid_value", undefined],
+    ["catalog", ["--limit", "0"], "usage_invalid_value", undefined],
+    ["catalog", ["--budget", "-5"], "usage_invalid_value", undefined],
+    ["catalog", ["--format", "html"], "usage_invalid_value", undefined],
+    ["show", [], "usage_missing_argument", undefined],
+    ["show", ["a", "b"], "usage_extra_argument", undefined],
+    ["show", ["a", "--kind", "promts"], "usage_invalid_value", "did you mean --kind prompts?"],
+    ["sources", ["lst"], "usage_invalid_value", "did you mean skillshelf sources list?"],
+    ["sources", ["add"], "usage_missing_argument", undefined],
+    ["search", [], "usage_missing_argument", undefined],
+    ["prompt", [], "usage_missing_argument", undefined],
+    ["prompt", ["--loud", "review"], "usage_unknown_option", undefined],
+  ])("%s %j is %s", (command, args, code, hint) => {
+    const env = { HOME: "/nonexistent" };
+    const json = runCli([command, "--json", ...args], { env });
+    expect(json.status).toBe(2);
+    const [diagnostic] = JSON.parse(json.stdout).diagnostics;
+    expect(diagnostic).toMatchObject({ severity: "error", code });
+    if (hint !== undefined) expect(diagnostic.hint).toBe(hint);
+    else expect(diagnostic.hint).not.toMatch(/did you mean/);
+    const text = runCli([command, ...args], { env });
+    expect(text.status).toBe(2);
+    expect(text.stderr).toMatch(new RegExp(`^skillshelf: ${code}`));
+    expect(text.stderr).toContain("hint: ");
+    expect(text.stdout + text.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

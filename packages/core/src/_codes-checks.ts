@@ -32,5 +32,25 @@ export const CHECK_CODES = {
     owner: "validation",
     hint: "fix the skills its finding names so the package's catalog loads",
   },
-  skill_unknown: { owner: "cli", hint: "skillshelf list shows the names in use" },
+  resource_unknown: {
+    owner: "cli",
+    hint: "skillshelf list --kind <kind> shows the names in use",
+  },
+  usage_extra_argument: {
+    owner: "cli",
+    hint: "remove the extra arguments; skillshelf <command> --help shows what it takes",
+  },
+  usage_invalid_value: {
+    owner: "cli",
+    hint: "give a value the option accepts; skillshelf <command> --help lists them",
+  },
+  usage_missing_argument: {
+    owner: "cli",
+    hint: "add what the command needs; skillshelf <command> --help shows its arguments",
+  },
+  usage_unknown_command: { owner: "cli", hint: "skillshelf --help lists the commands" },
+  usage_unknown_option: {
+    owner: "cli",
+    hint: "skillshelf <command> --help lists the command's options",
+  },
 } as const;

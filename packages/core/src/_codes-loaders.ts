@@ -46,6 +46,14 @@ export const LOADER_CODES = {
     owner: "skills-loader",
     hint: "install the skill it needs, or remove the requirement",
   },
+  skill_name_unaddressable: {
+    owner: "skills-loader",
+    hint: "rename the skill and its folder to one word of lowercase letters, digits and hyphens",
+  },
+  skill_name_unaddressable_fallback: {
+    owner: "skills-loader",
+    hint: "make the name one word, equal to the folder name, so /skill <name> can run it",
+  },
   skill_changed: { owner: "skills-loader", hint: "reload the skills, then activate it again" },
   skill_file_name: { owner: "skills-loader", hint: "rename the file to SKILL.md" },
   tool_unknown: {

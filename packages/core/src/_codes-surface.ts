@@ -1,5 +1,9 @@
 // Codes the catalog view and the provider registry produce.
 export const SURFACE_CODES = {
+  catalog_budget_too_small: {
+    owner: "catalog-view",
+    hint: "give the listing a larger budget; not even the compact fallback fits this one",
+  },
   row_clipped: {
     owner: "catalog-view",
     hint: "shorten the field in the source; the listing shows the start of it",

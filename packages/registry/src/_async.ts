@@ -1,6 +1,8 @@
 /**
  * Settle with `work`, unless `signal` aborts first (reject with its reason) or `timeoutMs` passes
- * (reject with a timeout error). The timer never keeps the process alive.
+ * (reject with a timeout error). The timer keeps the process alive while the call is pending, so
+ * a provider that never settles still times out when nothing else is running; it is cleared the
+ * moment the call settles.
  */
 export function race<T>(
   work: T | Promise<T>,
@@ -17,7 +19,6 @@ export function race<T>(
           timeoutMs,
         )
       : undefined;
-    timer?.unref?.();
     signal.addEventListener("abort", onAbort, { once: true });
     let done = false;
     function finish(settle: () => void): void {

@@ -1,4 +1,5 @@
 import { type Code, createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { parseSkillCommand } from "./commands.js";
 import { extractProvenance, isMapping } from "./provenance.js";
 import { parseToolList } from "./tools.js";
 import type { SkillProvenance } from "./types.js";
@@ -6,6 +7,8 @@ import type { SkillProvenance } from "./types.js";
 /** What a skill's frontmatter says, before roots, trust and host tools are applied. */
 export interface SkillFields {
   readonly name: string;
+  /** `/skill <name>` can name it (see `isAddressableName`). */
+  readonly addressable: boolean;
   readonly description: string;
   readonly disableModelInvocation: boolean;
   readonly frontmatter: Readonly<Record<string, unknown>>;
@@ -72,7 +75,11 @@ export function readSkillFields(
     );
   }
 
-  const name = readName(frontmatter.name, subject, path, diagnostics);
+  const { name, addressable } = addressableName(
+    readName(frontmatter.name, subject, path, diagnostics),
+    subject,
+    warn,
+  );
   for (const problem of nameProblems(name)) warn(problem.code, problem.message, { name });
   if (name !== subject)
     warn("name_mismatch", `name "${name}" differs from its folder "${subject}"; using "${name}"`, {
@@ -107,6 +114,7 @@ export function readSkillFields(
   return {
     fields: {
       name,
+      addressable,
       description: description.trim(),
       disableModelInvocation: disable === true,
       frontmatter,
@@ -167,6 +175,39 @@ function readName(
     );
   }
   return subject;
+}
+
+/**
+ * A name `/skill <name>` cannot name (it holds a space or a control character) falls back to the
+ * folder name when that can be named (`skill_name_unaddressable_fallback`); otherwise it is kept
+ * and the skill is not addressable (`skill_name_unaddressable`): listed, never offered to a model.
+ */
+function addressableName(
+  name: string,
+  subject: string,
+  warn: (code: Code, message: string, details?: Record<string, unknown>) => void,
+): { name: string; addressable: boolean } {
+  if (isAddressableName(name)) return { name, addressable: true };
+  if (isAddressableName(subject)) {
+    warn(
+      "skill_name_unaddressable_fallback",
+      `name ${JSON.stringify(name)} cannot be typed as /skill <name>; using the folder name "${subject}"`,
+      { name, subject },
+    );
+    return { name: subject, addressable: true };
+  }
+  warn(
+    "skill_name_unaddressable",
+    `name ${JSON.stringify(name)} cannot be typed as /skill <name>, nor can its folder's; it is not offered to a model`,
+    { name, subject },
+  );
+  return { name, addressable: false };
+}
+
+/** True when `/skill <name>` reads back exactly `name`: one word, no control characters. */
+export function isAddressableName(name: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  return !/[\u0000-\u001f\u007f]/.test(name) && parseSkillCommand(`/skill ${name}`)?.name === name;
 }
 
 function readTools(

@@ -8,6 +8,7 @@ export { createSkillCache } from "./cache.js";
 export type { SkillCommand } from "./commands.js";
 export { parsePendingSkillRequests, parseSkillCommand } from "./commands.js";
 export {
+  isAddressableName,
   MAX_DESCRIPTION_LENGTH,
   MAX_NAME_LENGTH,
   nameProblems,
@@ -20,4 +21,5 @@ export { extractProvenance } from "./provenance.js";
 export { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
 export { parseToolList, resolveToolList } from "./tools.js";
 export type { LoadSkillsInput, LoadSkillsResult, Skill, SkillProvenance } from "./types.js";
+export type { VisibilityFacts } from "./visibility.js";
 export { isModelVisible, modelVisibleSkills } from "./visibility.js";

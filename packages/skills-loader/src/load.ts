@@ -110,6 +110,7 @@ function loadOne(
     precedence: root.precedence,
     trusted: context.trusted,
     disableModelInvocation: fields.disableModelInvocation,
+    addressable: fields.addressable,
     hash: record.hash,
     frontmatter: fields.frontmatter,
     requires: fields.requires,

@@ -24,6 +24,8 @@ export interface Skill extends ResourcePlace {
   readonly pathSubject: string;
   /** `disable-model-invocation: true`: only the operator can activate it. */
   readonly disableModelInvocation: boolean;
+  /** `/skill <name>` can name it; a skill that cannot is listed but never offered to a model. */
+  readonly addressable: boolean;
   /** sha256 of the file's bytes. */
   readonly hash: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;

@@ -1,13 +1,18 @@
 import type { Skill } from "./types.js";
 
-/** True when a model may see the skill: trusted content without `disable-model-invocation: true`. */
-export function isModelVisible(skill: Pick<Skill, "trusted" | "disableModelInvocation">): boolean {
-  return skill.trusted && !skill.disableModelInvocation;
+/** What model visibility is decided on. */
+export type VisibilityFacts = Pick<Skill, "trusted" | "disableModelInvocation"> &
+  Partial<Pick<Skill, "addressable">>;
+
+/**
+ * True when a model may see the skill: trusted content, without `disable-model-invocation: true`,
+ * whose name `/skill <name>` can address (absent `addressable` counts as addressable).
+ */
+export function isModelVisible(skill: VisibilityFacts): boolean {
+  return skill.trusted && !skill.disableModelInvocation && skill.addressable !== false;
 }
 
 /** The skills a model may see, in the given order. Untrusted (discovery-only) skills never pass. */
-export function modelVisibleSkills<T extends Pick<Skill, "trusted" | "disableModelInvocation">>(
-  skills: readonly T[],
-): T[] {
+export function modelVisibleSkills<T extends VisibilityFacts>(skills: readonly T[]): T[] {
   return skills.filter(isModelVisible);
 }

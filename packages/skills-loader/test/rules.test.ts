@@ -100,7 +100,8 @@ describe("fields", () => {
   it.each([
     ["skill", "skill", []],
     ["Skill", "Skill", ["warning:name_invalid", "warning:name_mismatch"]],
-    ["my skill", "my skill", ["warning:name_invalid", "warning:name_mismatch"]],
+    // a name /skill <name> cannot address falls back to the folder's
+    ["my skill", "skill", ["warning:skill_name_unaddressable_fallback"]],
     ["my_skill", "my_skill", ["warning:name_invalid", "warning:name_mismatch"]],
     ["-skill", "-skill", ["warning:name_invalid", "warning:name_mismatch"]],
     ["sk--ill", "sk--ill", ["warning:name_invalid", "warning:name_mismatch"]],

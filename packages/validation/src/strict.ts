@@ -1,5 +1,5 @@
 import { type Code, createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import { type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
+import { nameProblems, type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
 
 /** Longest `compatibility` text the specification allows. */
 export const MAX_COMPATIBILITY_LENGTH = 500;
@@ -10,6 +10,7 @@ const STRICT_ERRORS = new Set([
   "name_too_long",
   "name_mismatch",
   "name_missing",
+  "skill_name_unaddressable",
   "description_too_long",
   "frontmatter_recovered",
   "skill_file_name",
@@ -26,10 +27,12 @@ export function strictSkillDiagnostics(
   lenient: readonly Diagnostic[],
   options: { readonly strictKeys: boolean },
 ): Diagnostic[] {
-  const upgraded = lenient.map((diagnostic) =>
-    STRICT_ERRORS.has(diagnostic.code) && diagnostic.severity !== "error"
-      ? { ...diagnostic, severity: "error" as const }
-      : diagnostic,
+  const upgraded = lenient.flatMap((diagnostic) =>
+    diagnostic.code === "skill_name_unaddressable_fallback"
+      ? writtenNameProblems(diagnostic)
+      : STRICT_ERRORS.has(diagnostic.code) && diagnostic.severity !== "error"
+        ? [{ ...diagnostic, severity: "error" as const }]
+        : [diagnostic],
   );
   return [
     ...upgraded,
@@ -40,6 +43,24 @@ export function strictSkillDiagnostics(
 }
 
 // --- internal ---
+
+/** The specification judges the name as written, not the folder name a lenient load fell back to. */
+function writtenNameProblems(fallback: Diagnostic): Diagnostic[] {
+  const name = String(fallback.details?.name ?? "");
+  const subject = String(fallback.details?.subject ?? "");
+  const place = { path: fallback.path, details: { name } };
+  return [
+    ...nameProblems(name).map((problem) =>
+      createDiagnostic("error", problem.code, problem.message, place),
+    ),
+    createDiagnostic(
+      "error",
+      "name_mismatch",
+      `name "${name}" differs from its folder "${subject}"`,
+      { ...place, details: { name, subject } },
+    ),
+  ];
+}
 
 function frontmatterProblems(
   frontmatter: Readonly<Record<string, unknown>>,

@@ -1,21 +1,16 @@
-import { type Code, filterLexical } from "@skillshelf/core";
-import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
-import { parseCommandArgs } from "../args.js";
-import { commandContext } from "../context.js";
-import { displayPath, safeLine } from "../format.js";
-import { type CliIo, UsageError } from "../io.js";
-
-export const SHOW_USAGE = `Usage: skillshelf show <name> [--json] [--cwd DIR]
-
-Show one skill: the copy in use, and every copy that competed for its name, best first, with the
-rule that decided between each and the winner.
-
-Options:
-  --json     print {"version":1,"name":…,"candidates":[…]}
-  --cwd DIR  the project folder (default: the current folder)
-
-Exit status: 0 found, 1 no skill of that name, 2 usage error.
-`;
+import type { CollisionGroup } from "@skillshelf/collision";
+import {
+  createDiagnostic,
+  filterLexical,
+  folderKind,
+  type ResourceFolder,
+  type ResourcePlace,
+} from "@skillshelf/core";
+import type { ReadPass } from "@skillshelf/resources";
+import { isModelVisible } from "@skillshelf/skills-loader";
+import { type CommandInput, flag, stringValue } from "../command.js";
+import { printJson, publicDiagnostic } from "../context.js";
+import { displayPath, formatDiagnostic, painter, safeLine } from "../format.js";
 
 /** Why a copy lost, in words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -26,51 +21,85 @@ const REASONS: Readonly<Record<string, string>> = {
   path: "otherwise equal; the path that sorts first wins",
 };
 
-export function runShow(args: readonly string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, {
-    json: { type: "boolean" },
-    cwd: { type: "string" },
-  });
-  const [name, ...extra] = positionals;
-  if (name === undefined || extra.length > 0)
-    throw new UsageError("name exactly one skill to show");
-  const { environment, style } = commandContext(values.cwd, io);
-  const result = loadSkills(environment);
-  const group = result.collisions.find((candidate) => candidate.name === name);
-  const winner = group?.winner ?? result.items.find((skill) => skill.name === name);
+/** A loaded resource of any kind, as far as `show` needs it. */
+type Shown = ResourcePlace & {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly disableModelInvocation?: boolean;
+};
+
+/** Each kind's loaded items and name clashes in one pass. */
+const LOADED: Readonly<
+  Record<
+    ResourceFolder,
+    (pass: ReadPass) => { items: Shown[]; collisions: CollisionGroup<Shown>[] }
+  >
+> = {
+  skills: (pass) => pass.skills(),
+  prompts: (pass) => pass.prompts(),
+  agents: (pass) => pass.agents(),
+  fleets: (pass) => pass.fleets(),
+};
+
+export function runShow(input: CommandInput): number {
+  const { io } = input;
+  const [name = ""] = input.positionals;
+  const folder = (stringValue(input, "kind") ?? "skills") as ResourceFolder;
+  const kind = folderKind(folder) ?? "skill";
+  const context = input.context();
+  const loaded = LOADED[folder](context.resources().read(context.environment.cwd));
+  const group = loaded.collisions.find((candidate) => candidate.name === name);
+  const winner = group?.winner ?? loaded.items.find((item) => item.name === name);
   if (winner === undefined) {
     const similar = filterLexical(
-      result.items,
+      loaded.items,
       name,
-      (skill) => `${skill.name.replaceAll("-", " ")} ${skill.description}`,
+      (item) => `${item.name.replaceAll("-", " ")} ${item.description ?? ""}`,
     ).items.slice(0, 5);
-    const hint =
-      similar.length === 0 ? "" : `; similar: ${similar.map((skill) => skill.name).join(", ")}`;
-    const code: Code = "skill_unknown";
-    io.stderr(`skillshelf: ${code}: no skill is named "${safeLine(name)}"${safeLine(hint)}\n`);
+    const unknown = createDiagnostic("error", "resource_unknown", `no ${kind} is named "${name}"`, {
+      ...(similar.length === 0
+        ? {}
+        : { hint: `similar: ${similar.map((item) => item.name).join(", ")}` }),
+      details: { kind, name },
+    });
+    if (flag(input, "json"))
+      printJson(io, context, {
+        kind,
+        name,
+        candidates: [],
+        diagnostics: [publicDiagnostic(unknown)],
+      });
+    else
+      io.stderr(
+        `skillshelf: ${formatDiagnostic(unknown, context.style, painter(io.color)).replace(/^error /, "")}`,
+      );
     return 1;
   }
   const candidates = [
-    { skill: winner, reason: null as string | null },
-    ...(group?.losers.map((loss) => ({ skill: loss.item, reason: loss.reason })) ?? []),
+    { item: winner, reason: null as string | null },
+    ...(group?.losers.map((loss) => ({ item: loss.item, reason: loss.reason })) ?? []),
   ];
-  if (values.json === true) {
-    const json = candidates.map(({ skill, reason }) => ({
-      ...describe(skill),
-      reason,
-      explanation: reason === null ? null : (REASONS[reason] ?? reason),
-    }));
-    io.stdout(
-      `${JSON.stringify({ version: 1, name, description: winner.description, candidates: json }, null, 2)}\n`,
-    );
+  if (flag(input, "json")) {
+    printJson(io, context, {
+      kind,
+      name,
+      description: winner.description ?? null,
+      candidates: candidates.map(({ item, reason }) => ({
+        ...facts(item, kind),
+        reason,
+        explanation: reason === null ? null : (REASONS[reason] ?? reason),
+      })),
+    });
     return 0;
   }
-  io.stdout(`${safeLine(name)}: ${safeLine(winner.description)}\n\nCandidates, best first:\n`);
-  candidates.forEach(({ skill, reason }, index) => {
-    const facts = describe(skill);
+  io.stdout(
+    `${safeLine(name)}: ${safeLine(winner.description ?? "")}\n\nCandidates, best first:\n`,
+  );
+  candidates.forEach(({ item, reason }, index) => {
+    const shown = facts(item, kind);
     const verdict = reason === null ? "in use" : `lost: ${REASONS[reason] ?? reason}`;
     io.stdout(
-      `  ${index + 1}. ${displayPath(skill.path, style)}\n     ${safeLine(facts.source)}/${facts.scope}, precedence ${facts.precedence}, ${visibility(skill)}; ${verdict}\n`,
+      `  ${index + 1}. ${displayPath(item.path, context.style)}\n     ${safeLine(shown.source)}/${shown.scope}, precedence ${shown.precedence}, ${visibility(shown)}; ${verdict}\n`,
     );
   });
   return 0;
@@ -78,18 +107,24 @@ export function runShow(args: readonly string[], io: CliIo): number {
 
 // --- internal ---
 
-function describe(skill: Skill) {
+function facts(item: Shown, kind: string) {
   return {
-    path: skill.path,
-    source: skill.source,
-    scope: skill.scope,
-    precedence: skill.precedence,
-    trusted: skill.trusted,
-    modelVisible: isModelVisible(skill),
+    path: item.path,
+    source: item.source,
+    scope: item.scope,
+    precedence: item.precedence,
+    trusted: item.trusted,
+    modelVisible:
+      kind === "skill"
+        ? isModelVisible({
+            trusted: item.trusted,
+            disableModelInvocation: item.disableModelInvocation === true,
+          })
+        : item.trusted,
   };
 }
 
-function visibility(skill: Skill): string {
-  if (isModelVisible(skill)) return "visible to the model";
-  return skill.trusted ? "operator-only" : "discovery-only";
+function visibility(shown: { trusted: boolean; modelVisible: boolean }): string {
+  if (shown.modelVisible) return "visible to the model";
+  return shown.trusted ? "operator-only" : "discovery-only";
 }

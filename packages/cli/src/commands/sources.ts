@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Diagnostic, Environment } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
 import {
   addScopeSource,
   type IndexScope,
@@ -10,25 +10,11 @@ import {
   removeScopeSource,
   scopeIndexPath,
 } from "@skillshelf/sources";
-import { parseCommandArgs, scopeOption } from "../args.js";
-import { commandContext, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, formatTable, type PathStyle, painter } from "../format.js";
-import { type CliIo, UsageError } from "../io.js";
+import { closest } from "../_suggest.js";
+import { type CommandInput, flag, scopeValue, UsageError } from "../command.js";
+import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
+import { displayPath, formatDiagnostic, formatTable, painter } from "../format.js";
 import { bundledIndexPath } from "../library.js";
-
-export const SOURCES_USAGE = `Usage: skillshelf sources list|add <path>|remove <path> [--user|--project] [--json] [--cwd DIR]
-
-Manage the package indexes a scope searches and installs from. Each scope has its own
-library.yaml; "add" names more: an index file (library.yaml, marketplace.json) or a folder holding
-one (a checked-out marketplace repository). Indexes are merged in order: bundled examples, user,
-project, --from; a later row replaces an earlier one of the same kind and name.
-
-Options:
-  --user       the user scope (default for add and remove)
-  --project    the project scope
-  --json       list: print {"version":1,"indexes":[…]}
-  --cwd DIR    the project folder (default: the current folder)
-`;
 
 /** One index in `sources list --json`. */
 interface ListedIndex {
@@ -41,32 +27,30 @@ interface ListedIndex {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function runSources(args: readonly string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, {
-    user: { type: "boolean" },
-    project: { type: "boolean" },
-    json: { type: "boolean" },
-    cwd: { type: "string" },
-  });
-  const [action, path, ...extra] = positionals;
-  const context = commandContext(values.cwd, io);
-  if (action === "list") {
-    if (path !== undefined) throw new UsageError("sources list takes no path");
-    const chosen = values.user === true || values.project === true;
-    const scopes: IndexScope[] = chosen ? [scopeOption(values, "user")] : ["user", "project"];
-    return printIndexes(
-      listIndexes(context.environment, scopes, !chosen),
-      values.json === true,
-      context.style,
-      io,
+const ACTIONS = ["list", "add", "remove"] as const;
+
+export function runSources(input: CommandInput): number {
+  const { io } = input;
+  const [action = "", path] = input.positionals;
+  if (!(ACTIONS as readonly string[]).includes(action))
+    throw new UsageError(
+      "usage_invalid_value",
+      `${JSON.stringify(action)} is not an action of skillshelf sources; use list, add <path> or remove <path>`,
+      closestAction(action),
     );
+  const context = input.context();
+  if (action === "list") {
+    if (path !== undefined)
+      throw new UsageError("usage_extra_argument", "sources list takes no path");
+    const chosen = flag(input, "user") || flag(input, "project");
+    const scopes: IndexScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
+    return printIndexes(listIndexes(context.environment, scopes, !chosen), input, context);
   }
-  if (action !== "add" && action !== "remove")
-    throw new UsageError("name an action: list, add <path> or remove <path>");
-  if (path === undefined || extra.length > 0)
-    throw new UsageError(`sources ${action} takes exactly one path`);
-  if (values.json === true) throw new UsageError("--json applies to sources list");
-  const scope = scopeOption(values, "user");
+  if (path === undefined)
+    throw new UsageError("usage_missing_argument", `sources ${action} needs the path of an index`);
+  if (flag(input, "json"))
+    throw new UsageError("usage_invalid_value", "--json applies to sources list");
+  const scope = scopeValue(input, "user");
   const { environment, style } = context;
   const changed =
     action === "add"
@@ -90,22 +74,29 @@ export function runSources(args: readonly string[], io: CliIo): number {
 
 // --- internal ---
 
+function closestAction(action: string): string | undefined {
+  const found = closest(action, ACTIONS);
+  return found === undefined ? undefined : `did you mean skillshelf sources ${found}?`;
+}
+
 /** Print the indexes as a table (or JSON) with their findings; 1 when any has an error. */
 function printIndexes(
   indexes: readonly ListedIndex[],
-  json: boolean,
-  style: PathStyle,
-  io: CliIo,
+  input: CommandInput,
+  context: CommandContext,
 ): number {
+  const { io } = input;
+  const { style } = context;
   const failed = indexes.some((index) =>
     index.diagnostics.some((diagnostic) => diagnostic.severity === "error"),
   );
-  if (json) {
-    const output = indexes.map((index) => ({
-      ...index,
-      diagnostics: index.diagnostics.map(publicDiagnostic),
-    }));
-    io.stdout(`${JSON.stringify({ version: 1, indexes: output }, null, 2)}\n`);
+  if (flag(input, "json")) {
+    printJson(io, context, {
+      indexes: indexes.map((index) => ({
+        ...index,
+        diagnostics: index.diagnostics.map(publicDiagnostic),
+      })),
+    });
     return failed ? 1 : 0;
   }
   const paint = painter(io.color);
@@ -161,9 +152,7 @@ function describe(
       kind,
       format: undefined,
       rows: 0,
-      diagnostics: [
-        { severity: "error", code: "index_missing", message: `${path} holds no index`, path },
-      ],
+      diagnostics: [createDiagnostic("error", "index_missing", `${path} holds no index`, { path })],
     };
   const index = readIndex(located);
   return {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Diagnostic, Environment } from "@skillshelf/core";
+import type { Diagnostic, Environment, ResourceKind } from "@skillshelf/core";
 import {
   type ValidatedResource,
   type ValidationResult,
@@ -8,32 +8,11 @@ import {
   validatePackage,
   validateResources,
 } from "@skillshelf/validation";
-import { parseCommandArgs } from "../args.js";
-import { commandContext, publicDiagnostic } from "../context.js";
+import { type CommandInput, flag, stringValue, UsageError } from "../command.js";
+import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
-import { type CliIo, UsageError } from "../io.js";
 
-export const VALIDATE_USAGE = `Usage: skillshelf validate <path…> [--kind KIND] [--strict] [--strict-keys] [--json] [--cwd DIR]
-
-Check resources, packages and package indexes: a SKILL.md, a skill folder or a folder of them; a
-prompt template; an agent recipe; a fleet contract; a package folder (plugin.json, or a Claude
-Code plugin's .claude-plugin/plugin.json); an index (library.yaml, library.json,
-marketplace.json). The kind is told by the path unless --kind says it.
-
-Options:
-  --kind KIND    skill, prompt, agent, fleet, package or index
-  --strict       skills: apply the Agent Skills specification (name rules, name equal to the
-                 folder, description and compatibility lengths, metadata as text to text, strict
-                 YAML); other kinds: warnings count as errors
-  --strict-keys  with --strict, skill keys outside the specification are errors, not warnings
-  --json         print {"version":1,"valid":…,"strict":…,"results":[…]}
-  --cwd DIR      resolve paths from DIR
-
-Exit status: 0 valid, 1 invalid, 2 usage error.
-`;
-
-type Kind = "skill" | "prompt" | "agent" | "fleet" | "package" | "index";
-const KINDS: readonly Kind[] = ["skill", "prompt", "agent", "fleet", "package", "index"];
+type Kind = ResourceKind | "package" | "index";
 const INDEX_NAMES = new Set(["library.yaml", "library.yml", "library.json", "marketplace.json"]);
 
 /** One path's verdict in `validate --json`. */
@@ -48,33 +27,25 @@ export interface ValidateResult {
   readonly prerequisites: ValidationResult["prerequisites"];
 }
 
-export function runValidate(args: readonly string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, {
-    kind: { type: "string" },
-    strict: { type: "boolean" },
-    "strict-keys": { type: "boolean" },
-    json: { type: "boolean" },
-    cwd: { type: "string" },
-  });
-  if (positionals.length === 0) throw new UsageError("name at least one path to validate");
-  if (values["strict-keys"] === true && values.strict !== true)
-    throw new UsageError("--strict-keys needs --strict");
-  const kind = values.kind;
-  if (kind !== undefined && !KINDS.includes(kind as Kind))
-    throw new UsageError(`--kind ${kind} is not a kind; use ${KINDS.join(", ")}`);
-  const { environment, style } = commandContext(values.cwd, io);
-  const strict = values.strict === true;
+export function runValidate(input: CommandInput): number {
+  const { io, positionals } = input;
+  if (flag(input, "strict-keys") && !flag(input, "strict"))
+    throw new UsageError("usage_invalid_value", "--strict-keys needs --strict");
+  const kind = stringValue(input, "kind") as Kind | undefined;
+  const context = input.context();
+  const { environment, style } = context;
+  const strict = flag(input, "strict");
   const options = {
     mode: strict ? "strict" : "lenient",
-    strictKeys: values["strict-keys"] === true,
+    strictKeys: flag(input, "strict-keys"),
     environment,
   } as const;
   const results = positionals.map((path) => {
     const absolute = resolve(environment.cwd, path);
-    return validatePath(absolute, (kind as Kind | undefined) ?? detectKind(absolute), options);
+    return validatePath(absolute, kind ?? detectKind(absolute), options);
   });
   const valid = results.every((result) => result.valid);
-  if (values.json === true) {
+  if (flag(input, "json")) {
     const json = results.map((result) => ({
       ...result,
       diagnostics: result.diagnostics.map(publicDiagnostic),
@@ -83,7 +54,7 @@ export function runValidate(args: readonly string[], io: CliIo): number {
         diagnostics: resource.diagnostics.map(publicDiagnostic),
       })),
     }));
-    io.stdout(`${JSON.stringify({ version: 1, valid, strict, results: json }, null, 2)}\n`);
+    printJson(io, context, { valid, strict, results: json });
   } else {
     const paint = painter(io.color);
     for (const result of results) {

@@ -1,5 +1,6 @@
-import type { Environment, PackageKind } from "@skillshelf/core";
-import { type CopyState, type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
+import type { PackageKind } from "@skillshelf/core";
+import type { ReadPass } from "@skillshelf/resources";
+import type { CopyState, PackageCopy } from "@skillshelf/store";
 import { type BaseRow, type Column, type ListedRow, type Listing, renderListing } from "./rows.js";
 
 /** A `list --json` package row: one installed copy. */
@@ -21,8 +22,8 @@ const COLUMNS: readonly Column<PackageRow>[] = [
  * The installed package copies of both scopes: for each id the copy that counts (or, when no
  * copy is valid, every copy, so damaged ones show), with `all` also the copies it overrides.
  */
-export function packageListing(environment: Environment, all: boolean): Listing {
-  const snapshot = readPackageSnapshot(environment);
+export function packageListing(pass: ReadPass, all: boolean): Listing {
+  const { snapshot } = pass;
   const rows: ListedRow<PackageRow>[] = [];
   for (const id of new Set(snapshot.copies.map((copy) => copy.id))) {
     const copies = snapshot.copies.filter((copy) => copy.id === id);
@@ -62,7 +63,7 @@ function toRow(copy: PackageCopy): PackageRow {
     description: copy.manifest?.description ?? null,
     path: copy.dir,
     scope: copy.scope,
-    source: "package",
+    source: `package:${copy.id}`,
     trusted: copy.record?.trust === "trusted",
     kind: copy.manifest?.kind ?? copy.record?.kind ?? null,
     version: copy.record?.version ?? copy.manifest?.version ?? null,

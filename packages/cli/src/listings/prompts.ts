@@ -1,5 +1,5 @@
-import type { Environment } from "@skillshelf/core";
-import { loadPromptTemplates, type PromptTemplate } from "@skillshelf/prompts-loader";
+import type { PromptTemplate } from "@skillshelf/prompts-loader";
+import type { ReadPass } from "@skillshelf/resources";
 import { type BaseRow, type Column, type Listing, listedRows, renderListing } from "./rows.js";
 
 /** A `list --json` prompt row. */
@@ -18,8 +18,8 @@ const COLUMNS: readonly Column<PromptRow>[] = [
 ];
 
 /** The effective prompt templates, each with whether it can run. */
-export function promptListing(environment: Environment, all: boolean): Listing {
-  const result = loadPromptTemplates(environment);
+export function promptListing(pass: ReadPass, all: boolean): Listing {
+  const result = pass.prompts();
   const rows = listedRows(
     result.items,
     result.collisions,

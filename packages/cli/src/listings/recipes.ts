@@ -1,11 +1,5 @@
-import type { Environment } from "@skillshelf/core";
-import {
-  type AgentRecipe,
-  type FleetContract,
-  type FleetPrerequisite,
-  loadAgentRecipes,
-  loadFleetContracts,
-} from "@skillshelf/recipes-loader";
+import type { AgentRecipe, FleetContract, FleetPrerequisite } from "@skillshelf/recipes-loader";
+import type { ReadPass } from "@skillshelf/resources";
 import {
   type BaseRow,
   type Column,
@@ -46,13 +40,9 @@ const FLEET_COLUMNS: readonly Column<FleetRow>[] = [
   },
 ];
 
-/** The effective agent recipes; a bound skill that `skillNames` lacks is a warning. */
-export function agentListing(
-  environment: Environment,
-  all: boolean,
-  skillNames: Iterable<string>,
-): Listing {
-  const result = loadAgentRecipes({ ...environment, skillNames });
+/** The effective agent recipes; a bound skill the pass does not offer is a warning. */
+export function agentListing(pass: ReadPass, all: boolean): Listing {
+  const result = pass.agents();
   const rows = listedRows(
     result.items,
     result.collisions,
@@ -88,8 +78,8 @@ export function agentListing(
 }
 
 /** The effective fleet contracts, with their variables and prerequisites. */
-export function fleetListing(environment: Environment, all: boolean): Listing {
-  const result = loadFleetContracts(environment);
+export function fleetListing(pass: ReadPass, all: boolean): Listing {
+  const result = pass.fleets();
   const rows = listedRows(
     result.items,
     result.collisions,

@@ -1,5 +1,5 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, ResourceSource, Scope } from "@skillshelf/core";
+import type { Diagnostic, ResourceFolder, ResourceSource, Scope } from "@skillshelf/core";
 import { displayPath, formatTable, type Paint, type PathStyle, plural } from "../format.js";
 
 /** The fields every `list --json` row has, whatever its kind. */
@@ -18,9 +18,12 @@ export type ListedRow<R extends BaseRow> = R & {
   readonly shadowedBy?: string;
 };
 
+/** What `list` lists: each resource folder's kind, and installed packages. */
+export type ListKind = ResourceFolder | "packages";
+
 /** One kind's part of `list`: its JSON key, rows, diagnostics, and text rendering. */
 export interface Listing {
-  readonly key: "skills" | "prompts" | "agents" | "fleets" | "packages";
+  readonly key: ListKind;
   readonly rows: readonly ListedRow<BaseRow>[];
   readonly diagnostics: readonly Diagnostic[];
   readonly text: (style: PathStyle, paint: Paint) => string;

@@ -1,5 +1,5 @@
-import type { Environment } from "@skillshelf/core";
-import { isModelVisible, loadSkills, type Skill } from "@skillshelf/skills-loader";
+import type { ReadPass } from "@skillshelf/resources";
+import { isModelVisible } from "@skillshelf/skills-loader";
 import { type BaseRow, type Column, type Listing, listedRows, renderListing } from "./rows.js";
 
 /** A `list --json` skill row: `{name, description, path, scope, source, trusted, modelVisible, hash, shadows}`. */
@@ -21,11 +21,8 @@ const COLUMNS: readonly Column<SkillRow>[] = [
 ];
 
 /** The effective skills: the copy in use for each name, and whether a model can see it. */
-export function skillListing(
-  environment: Environment,
-  all: boolean,
-): Listing & { readonly skills: readonly Skill[] } {
-  const result = loadSkills(environment);
+export function skillListing(pass: ReadPass, all: boolean): Listing {
+  const result = pass.skills();
   const rows = listedRows(
     result.items,
     result.collisions,
@@ -45,7 +42,6 @@ export function skillListing(
     key: "skills",
     rows,
     diagnostics: result.diagnostics,
-    skills: result.items,
     text: (style, paint) =>
       renderListing({
         rows,

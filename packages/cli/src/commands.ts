@@ -1,0 +1,167 @@
+import { PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/core";
+import type { CommandDefinition } from "./command.js";
+
+/** The kinds `list` and `show` take: every resource folder name, and (for list) installed packages. */
+export const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
+
+/** A kind named in the singular, as `--kind skill`. */
+const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
+  [...RESOURCE_FOLDERS, "packages"].map((plural) => [plural.slice(0, -1), plural]),
+);
+
+/** What `validate` can be told a path holds. */
+export const VALIDATE_KINDS: readonly string[] = [...RESOURCE_KINDS, "package", "index"];
+
+/** Every command, as data; each implementation is imported only when it runs. */
+export const COMMANDS: readonly CommandDefinition[] = [
+  {
+    name: "catalog",
+    summary: "print the skill listing a model would be given, fitted to a budget",
+    description:
+      "Print the skill listing a model would be given here: the skills it may use, installed\npackages' included, narrowed by a query, paged, and fitted to a byte budget.",
+    options: {
+      query: {
+        type: "string",
+        value: "Q",
+        help: "keep the skills matching every word of Q (or, failing that, any word)",
+      },
+      budget: {
+        type: "string",
+        value: "BYTES",
+        help: "fit the listing into this many UTF-8 bytes",
+        integer: { min: 0 },
+      },
+      offset: {
+        type: "string",
+        value: "N",
+        help: "start at the Nth matching skill (default 0)",
+        integer: { min: 0 },
+      },
+      limit: {
+        type: "string",
+        value: "N",
+        help: "show at most N skills",
+        integer: { min: 1, max: 200 },
+      },
+      format: {
+        type: "string",
+        value: "FORMAT",
+        help: "text (default), xml (the Agent Skills <available_skills> form) or markdown",
+        choices: ["text", "xml", "markdown"],
+      },
+      shorten: {
+        type: "boolean",
+        help: "shorten the longest descriptions to fit more skills before dropping any",
+      },
+    },
+    shared: ["json", "cwd"],
+    load: async () => (await import("./commands/catalog.js")).runCatalog,
+  },
+  {
+    name: "list",
+    summary: "list the effective skills, prompts, agents, fleets or installed packages",
+    description:
+      "List the effective resources of a kind: for each name the copy in use, where it comes from\n(an installed package's carry its id), and what it shadows. Other agents' folders are\ndiscovery-only: listed, never shown to a model.",
+    options: {
+      kind: {
+        type: "string",
+        value: "KIND",
+        help: "skills (default), prompts, agents, fleets, packages (installed copies) or all",
+        choices: LIST_KINDS,
+        aliases: SINGULAR,
+      },
+      all: { type: "boolean", help: "also list the copies that lost a name clash" },
+    },
+    shared: ["json", "cwd"],
+    load: async () => (await import("./commands/list.js")).runList,
+  },
+  {
+    name: "prompt",
+    summary: "expand a prompt template with arguments",
+    description:
+      "Expand a prompt template (an installed package's too) with arguments and print the\nresult, or print the card of a display-only template. Options go before the name;\neverything after it is the template's.",
+    arguments: "<name> [args…]",
+    positionals: { min: 1 },
+    passThrough: true,
+    options: {
+      "allow-untrusted": {
+        type: "boolean",
+        help: "expand a template from another agent's folder too",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 expanded, 1 unknown, unavailable or untrusted template, 2 usage error",
+    load: async () => (await import("./commands/prompt.js")).runPrompt,
+  },
+  {
+    name: "search",
+    summary: "search the package indexes and show what is installed where",
+    description:
+      "Search every package index (the bundled example index, the user's and the project's\nlibrary.yaml and added sources, and --from indexes) for packages whose name, description,\ncategory, triggers or provided resources match the query, and show where each is installed.",
+    arguments: "<query…>",
+    positionals: { min: 1 },
+    options: {
+      kind: {
+        type: "string",
+        value: "KIND",
+        help: "a package kind (a plugin providing that kind matches too)",
+        choices: PACKAGE_KINDS,
+      },
+      from: { type: "string", value: "INDEX", help: "also search this index file", multiple: true },
+    },
+    shared: ["json", "cwd"],
+    load: async () => (await import("./commands/search.js")).runSearch,
+  },
+  {
+    name: "show",
+    summary: "show one resource and every copy that competed for its name",
+    description:
+      "Show one skill, prompt template, agent recipe or fleet contract: the copy in use, and every\ncopy that competed for its name, best first, with the rule that decided between each and\nthe winner.",
+    arguments: "<name>",
+    positionals: { min: 1, max: 1 },
+    options: {
+      kind: {
+        type: "string",
+        value: "KIND",
+        help: "skills (default), prompts, agents or fleets",
+        choices: RESOURCE_FOLDERS,
+        aliases: SINGULAR,
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 found, 1 no resource of that name, 2 usage error",
+    load: async () => (await import("./commands/show.js")).runShow,
+  },
+  {
+    name: "sources",
+    summary: "list, add or remove the package indexes a scope uses",
+    description:
+      'Manage the package indexes a scope searches and installs from. Each scope has its own\nlibrary.yaml; "add" names more: an index file (library.yaml, marketplace.json) or a folder\nholding one (a checked-out marketplace repository). Indexes are merged in order: bundled\nexamples, user, project, --from; a later row replaces an earlier one of the same kind and\nname.',
+    arguments: "list | add <path> | remove <path>",
+    positionals: { min: 1, max: 2 },
+    shared: ["scope", "json", "cwd"],
+    load: async () => (await import("./commands/sources.js")).runSources,
+  },
+  {
+    name: "validate",
+    summary: "check skills, prompts, agents, fleets, packages and package indexes",
+    description:
+      "Check resources, packages and package indexes: a SKILL.md, a skill folder or a folder of\nthem; a prompt template; an agent recipe; a fleet contract; a package folder (plugin.json,\nor a Claude Code plugin's .claude-plugin/plugin.json); an index (library.yaml,\nlibrary.json, marketplace.json). The kind is told by the path unless --kind says it.",
+    arguments: "<path…>",
+    positionals: { min: 1 },
+    options: {
+      kind: { type: "string", value: "KIND", help: "what the paths hold", choices: VALIDATE_KINDS },
+      strict: {
+        type: "boolean",
+        help: "skills: the Agent Skills specification; other kinds: warnings count as errors",
+      },
+      "strict-keys": {
+        type: "boolean",
+        help: "with --strict, skill keys outside the specification are errors, not warnings",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 valid, 1 invalid, 2 usage error",
+    load: async () => (await import("./commands/validate.js")).runValidate,
+  },
+];
