@@ -50,7 +50,7 @@ export function runCatalogBench(options: BenchOptions): string {
 }
 
 /** A deterministic catalog of `size` rows. */
-export function catalogOf(size: number): CatalogInput {
+function catalogOf(size: number): CatalogInput {
   const random = seededRandom(size);
   const words =
     "deploy review merge test release index cache query render schema audit trace".split(" ");

@@ -31,7 +31,7 @@ export function generatePromptTree(dir: string, count: number, seed = 7): Resour
 }
 
 /** The two roots of a generated prompt tree. */
-export function promptTreeRoots(dir: string): ResourceRoot[] {
+function promptTreeRoots(dir: string): ResourceRoot[] {
   return [
     {
       path: join(dir, "home", ".config", "skillshelf", "prompts"),

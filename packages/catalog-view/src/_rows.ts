@@ -23,7 +23,7 @@ export interface ShownRow extends Omit<PreparedRow, "input">, Readonly<Record<Te
   readonly shortened?: true;
 }
 
-export const BLOCKS: readonly CatalogBlock[] = ["ready", "session", "package", "marketplace"];
+const BLOCKS: readonly CatalogBlock[] = ["ready", "session", "package", "marketplace"];
 const MAX_NAME = 128;
 const MAX_DESCRIPTION = 1024;
 const MAX_FIELD = 512;

@@ -19,7 +19,7 @@ export interface OptionSpec {
 }
 
 /** Options every command of its kind shares, declared once. */
-export type SharedOption = "json" | "cwd" | "scope";
+type SharedOption = "json" | "cwd" | "scope";
 
 /** A command as data: what `--help`, the top-level usage and the parser are generated from. */
 export interface CommandDefinition {
@@ -43,7 +43,7 @@ export interface CommandDefinition {
 }
 
 /** A command's implementation: returns the exit status. */
-export type CommandRun = (input: CommandInput) => number | Promise<number>;
+type CommandRun = (input: CommandInput) => number | Promise<number>;
 
 /** A parsed option value. */
 export type OptionValue = string | boolean | number | readonly string[];
@@ -71,21 +71,20 @@ export class UsageError extends Error {
 }
 
 /** Shared options as specs. */
-export const SHARED_OPTIONS: Readonly<Record<SharedOption, Readonly<Record<string, OptionSpec>>>> =
-  {
-    json: { json: { type: "boolean", help: "print the result as versioned JSON" } },
+const SHARED_OPTIONS: Readonly<Record<SharedOption, Readonly<Record<string, OptionSpec>>>> = {
+  json: { json: { type: "boolean", help: "print the result as versioned JSON" } },
+  cwd: {
     cwd: {
-      cwd: {
-        type: "string",
-        value: "DIR",
-        help: "work from DIR (default: the current folder); its project is found from there",
-      },
+      type: "string",
+      value: "DIR",
+      help: "work from DIR (default: the current folder); its project is found from there",
     },
-    scope: {
-      user: { type: "boolean", help: "the user scope" },
-      project: { type: "boolean", help: "the project scope" },
-    },
-  };
+  },
+  scope: {
+    user: { type: "boolean", help: "the user scope" },
+    project: { type: "boolean", help: "the project scope" },
+  },
+};
 
 /** Every option a command takes: its own, then the shared ones it declares. */
 export function optionsOf(command: CommandDefinition): Readonly<Record<string, OptionSpec>> {

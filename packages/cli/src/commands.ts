@@ -2,7 +2,7 @@ import { PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/cor
 import type { CommandDefinition } from "./command.js";
 
 /** The kinds `list` and `show` take: every resource folder name, and (for list) installed packages. */
-export const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
+const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
 
 /** A kind named in the singular, as `--kind skill`. */
 const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
@@ -10,7 +10,7 @@ const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** What `validate` can be told a path holds. */
-export const VALIDATE_KINDS: readonly string[] = [...RESOURCE_KINDS, "package", "index"];
+const VALIDATE_KINDS: readonly string[] = [...RESOURCE_KINDS, "package", "index"];
 
 /** Every command, as data; each implementation is imported only when it runs. */
 export const COMMANDS: readonly CommandDefinition[] = [

@@ -7,6 +7,8 @@
  * one-line plain, single- or double-quoted (without escapes) scalars, one-line flow sequences of
  * plain words, `|`/`>` block scalars (clip or strip), block sequences of scalars, and one level of
  * nested `key: scalar` mappings.
+ *
+ * @internal Exported for the benchmark and the differential tests only.
  */
 export function fastParseYamlMapping(text: string): Record<string, unknown> | undefined {
   if (UNSAFE_CHARACTERS.test(text)) return undefined;

@@ -1,4 +1,9 @@
+/** @internal */
 export { fastParseYamlMapping } from "./_fast-yaml.js";
+/** @internal */
+export type { AnchoredRoot } from "./_links.js";
+/** @internal */
+export { anchorRoot } from "./_links.js";
 export type { AgentDefinition } from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
@@ -47,16 +52,9 @@ export {
   resourceFolder,
 } from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
-export {
-  filterLexical,
-  isSearchable,
-  matchLexical,
-  normalizeSearchText,
-  parseLexicalQuery,
-  STOPWORDS,
-} from "./lexical.js";
-export type { AnchoredRoot, LinkTarget } from "./links.js";
-export { anchorRoot, followLink, readFailed, symlinkEscape } from "./links.js";
+export { filterLexical, isSearchable, matchLexical, parseLexicalQuery } from "./lexical.js";
+/** @internal */
+export { normalizeSearchText } from "./lexical.js";
 export type { RequirementRef } from "./packages.js";
 export {
   formatRequirementRef,
@@ -67,23 +65,20 @@ export {
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
 export { parseJsonDocument } from "./parse-json.js";
-export type { TextDocument } from "./read-file.js";
-export { openRegularFile, readRegularFile, readTextDocument } from "./read-file.js";
+export type { TextContent, TextDocument } from "./read-file.js";
+export { readRegularFile, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
-  agentRoot,
   defaultResourceRoots,
   isTrustedRoot,
-  libraryRoot,
   packageRoot,
   ROOT_PRECEDENCE,
   resourcePlace,
-  withoutRepeatedRoots,
 } from "./roots.js";
 export type { SchemaIssue } from "./schema-issues.js";
 export { schemaDiagnostics } from "./schema-issues.js";
 export type { DecodedText } from "./text.js";
-export { decodeText, detachText } from "./text.js";
+export { decodeText } from "./text.js";
 export type { TreeDigest } from "./tree-digest.js";
 export { digestTree } from "./tree-digest.js";
 export type {
@@ -92,17 +87,21 @@ export type {
   Environment,
   EnvironmentInput,
   PackageSource,
+  ReadResult,
   ResourceSource,
   Scope,
   Severity,
 } from "./types.js";
 export { isOwnedSource, SCOPES } from "./types.js";
-export type { MarkdownFile, MarkdownWalk } from "./walk.js";
-export { findMarkdownFiles, MAX_WALK_DEPTH } from "./walk.js";
+export type {
+  MarkdownFile,
+  MarkdownWalk,
+  RootWalk,
+  RootWalker,
+  RootWalkResult,
+  WalkedFile,
+  WalkedFolder,
+} from "./walk.js";
+export { findMarkdownFiles, MAX_WALK_DEPTH, walkRoot } from "./walk.js";
 export type { YamlDocumentResult, YamlFailure, YamlLimits, YamlMappingResult } from "./yaml.js";
-export {
-  DEFAULT_YAML_MAX_ALIAS_COUNT,
-  DEFAULT_YAML_MAX_LENGTH,
-  parseYamlDocument,
-  parseYamlMapping,
-} from "./yaml.js";
+export { parseYamlDocument, parseYamlMapping } from "./yaml.js";

@@ -1,5 +1,5 @@
 /** Words too common to narrow a search; a query made only of them matches nothing. */
-export const STOPWORDS: ReadonlySet<string> = new Set(
+const STOPWORDS: ReadonlySet<string> = new Set(
   (
     "the a an and or for with this that when what how into from use used using one not skill skills " +
     "skillshelf please can you should would about need want help make file files code"
@@ -20,6 +20,8 @@ export type MatchMode = "all" | "any";
 /**
  * Lower-case the text, turn every run of characters that are not letters or digits into one
  * space, and trim. `Git-Worktree_Create!` becomes `git worktree create`.
+ *
+ * @internal Exported for core's own tests only.
  */
 export function normalizeSearchText(text: string): string {
   return text

@@ -26,12 +26,7 @@ export function isPackageId(id: string): boolean {
 }
 
 /** Names that are never package ids: `state.json`, and the keys JavaScript objects inherit. */
-export const RESERVED_IDS: readonly string[] = [
-  "state.json",
-  "constructor",
-  "prototype",
-  "__proto__",
-];
+const RESERVED_IDS: readonly string[] = ["state.json", "constructor", "prototype", "__proto__"];
 
 /** A parsed requirement: the kind and id of the package another package needs. */
 export interface RequirementRef {

@@ -4,7 +4,7 @@ import { createDiagnostic } from "./diagnostics.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 import { sha256 } from "./hash.js";
 import { decodeText } from "./text.js";
-import type { Diagnostic } from "./types.js";
+import type { ReadResult } from "./types.js";
 
 /**
  * Open `path` for reading only if it is a regular file: it is opened non-blocking, so a FIFO,
@@ -46,10 +46,15 @@ export function readRegularFile(path: string, maxBytes: number = Number.MAX_SAFE
   }
 }
 
+/** A text document's content: its text, the sha256 of its bytes and their count. */
+export interface TextContent {
+  readonly text: string;
+  readonly hash: string;
+  readonly size: number;
+}
+
 /** A resource file read as a text document, or why it could not be. */
-export type TextDocument =
-  | { readonly ok: true; readonly text: string; readonly hash: string; readonly size: number }
-  | { readonly ok: false; readonly diagnostic: Diagnostic };
+export type TextDocument = ReadResult<TextContent>;
 
 /**
  * Read a resource file that must be a UTF-8 text document of at most `maxBytes`: a larger file is
@@ -98,7 +103,11 @@ export function readTextDocument(options: {
       path,
     );
   }
-  return { ok: true, text: decoded.text, hash: sha256(bytes), size: bytes.length };
+  return {
+    ok: true,
+    value: { text: decoded.text, hash: sha256(bytes), size: bytes.length },
+    diagnostics: [],
+  };
 }
 
 // --- internal ---
@@ -147,5 +156,5 @@ function refuse(
   path: string,
   details?: Record<string, unknown>,
 ): TextDocument {
-  return { ok: false, diagnostic: createDiagnostic("error", code, message, { path, details }) };
+  return { ok: false, diagnostics: [createDiagnostic("error", code, message, { path, details })] };
 }

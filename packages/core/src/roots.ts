@@ -74,7 +74,7 @@ export function isTrustedRoot(root: Pick<ResourceRoot, "trust">, trustImports: b
 }
 
 /** A root of another agent's folder: discovery-only, anchored to home (user) or cwd (project). */
-export function agentRoot(
+function agentRoot(
   agentId: string,
   scope: "user" | "project",
   path: string,
@@ -92,7 +92,7 @@ export function agentRoot(
 }
 
 /** A root of our own library: trusted, anchored to home (user) or cwd (project). */
-export function libraryRoot(scope: "user" | "project", path: string, anchor: string): ResourceRoot {
+function libraryRoot(scope: "user" | "project", path: string, anchor: string): ResourceRoot {
   return {
     path,
     scope,
@@ -132,9 +132,7 @@ export function packageRoot(options: {
 }
 
 /** When cwd is home, user and project agent folders coincide: keep the later (higher) root only. */
-export function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(
-  roots: readonly T[],
-): T[] {
+function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(roots: readonly T[]): T[] {
   const lastIndex = new Map(roots.map((root, index) => [root.path, index]));
   return roots.filter((root, index) => lastIndex.get(root.path) === index);
 }

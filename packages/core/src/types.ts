@@ -24,6 +24,14 @@ export interface Diagnostic {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * What reading something that can fail gives (a file, a manifest, a state): the value with any
+ * warnings, or the findings that refused it (at least one error).
+ */
+export type ReadResult<T> =
+  | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
 /** Where a finding is and what else it carries, besides its severity, code and message. */
 export interface DiagnosticPlace {
   readonly path?: string | undefined;

@@ -43,12 +43,13 @@ export function readPromptFile(file: MarkdownFile): {
       content: "",
       description: "Prompt template",
       displayOnly: false,
-      unavailable: document.diagnostic.message,
+      unavailable: document.diagnostics[0]?.message ?? "it cannot be read",
       frontmatter: {},
     };
-    return { record, diagnostics: [document.diagnostic] };
+    return { record, diagnostics: [...document.diagnostics] };
   }
-  const parsed = parseFrontmatter(document.text, { path });
+  const { text, hash } = document.value;
+  const parsed = parseFrontmatter(text, { path });
   let frontmatter: Readonly<Record<string, unknown>> = {};
   let body: string;
   const diagnostics: Diagnostic[] = [];
@@ -57,21 +58,21 @@ export function readPromptFile(file: MarkdownFile): {
     body = parsed.body;
     diagnostics.push(...parsed.diagnostics);
   } else if (parsed.code === "frontmatter_missing") {
-    body = parsed.body ?? document.text;
+    body = parsed.body ?? text;
   } else {
     // frontmatter is optional for templates: a broken block is a warning, not a refusal
     diagnostics.push({ ...parsed.diagnostic, severity: "warning" });
-    const split = splitFrontmatter(document.text);
-    body = split.kind === "found" ? split.body : document.text;
+    const split = splitFrontmatter(text);
+    body = split.kind === "found" ? split.body : text;
   }
   const rawYaml = () => {
-    const split = splitFrontmatter(document.text);
+    const split = splitFrontmatter(text);
     return split.kind === "found" ? split.yaml : "";
   };
   const read = readPromptFields(frontmatter, rawYaml, body, path);
   diagnostics.push(...read.diagnostics);
   return {
-    record: { content: body, ...read.fields, hash: document.hash, frontmatter },
+    record: { content: body, ...read.fields, hash, frontmatter },
     diagnostics,
   };
 }

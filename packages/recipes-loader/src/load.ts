@@ -129,10 +129,10 @@ function parseFile<R>(
     what: "file",
   });
   if (!document.ok) {
-    diagnostics.push(document.diagnostic);
+    diagnostics.push(...document.diagnostics);
     return undefined;
   }
-  const parsed = parse(document.text);
+  const parsed = parse(document.value.text);
   diagnostics.push(...parsed.diagnostics);
   return parsed;
 }

@@ -4,7 +4,7 @@ import type { SkillCandidate, SkillDefinition, SkillSummary } from "./types.js";
 export const SKILL_NAME: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Why a summary is unacceptable from `provider`, or `undefined` when it is fine. */
-export function summaryProblem(value: unknown, provider: string): string | undefined {
+function summaryProblem(value: unknown, provider: string): string | undefined {
   if (typeof value !== "object" || value === null) return "is not an object";
   const summary = value as Partial<Record<keyof SkillSummary, unknown>>;
   if (typeof summary.name !== "string" || !SKILL_NAME.test(summary.name))

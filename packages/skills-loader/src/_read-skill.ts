@@ -16,7 +16,7 @@ export const MAX_SKILL_BYTES = 1_048_576;
 export const LARGE_SKILL_BYTES = 51_200;
 
 /** What identifies one version of a file: where it really is, and its inode, size and times. */
-export interface FileSignature {
+interface FileSignature {
   readonly realPath: string;
   readonly ino: number;
   readonly size: number;
@@ -87,8 +87,8 @@ function parseSkillFile(
     maxBytes: MAX_SKILL_BYTES,
     what: "skill file",
   });
-  if (!document.ok) return refused(signature, [document.diagnostic]);
-  const { hash } = document;
+  if (!document.ok) return refused(signature, [...document.diagnostics]);
+  const { hash, text } = document.value;
   const diagnostics: Diagnostic[] = [];
   if (location.unusualName) {
     diagnostics.push(
@@ -110,7 +110,7 @@ function parseSkillFile(
       ),
     );
   }
-  const parsed = parseFrontmatter(document.text, { path });
+  const parsed = parseFrontmatter(text, { path });
   if (!parsed.ok) {
     if (location.loose && parsed.code === "frontmatter_missing") {
       return refused(signature, [

@@ -11,7 +11,7 @@ export interface SkillCacheStats {
 }
 
 /** @internal a skill built from a record under one root context, reused while both hold. */
-export interface BuiltSkill {
+interface BuiltSkill {
   readonly record: SkillFileRecord;
   readonly context: string;
   readonly skill: Skill;

@@ -46,7 +46,7 @@ export function extractProvenance(
 }
 
 /** The top-level `skillshelf:` mapping, or an empty one when absent or not a mapping. */
-export function productBlock(
+function productBlock(
   frontmatter: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
   const block = frontmatter.skillshelf;

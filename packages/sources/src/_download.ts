@@ -2,7 +2,7 @@ import { SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge } from "./_archive.js";
 
 /** Most redirects followed for one download (docs/decisions.md, "Redirects"). */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /**
  * Download `url` into memory, refusing more than `maxBytes` (by header, then while reading).

@@ -67,13 +67,13 @@ export async function fetchCommit(
 export const GIT_DIR = ".git";
 
 /** The only transports git may use while staging. */
-export const GIT_TRANSPORTS: readonly string[] = ["https", "ssh", "git", "file"];
+const GIT_TRANSPORTS: readonly string[] = ["https", "ssh", "git", "file"];
 
 /**
  * The caller's variables passed on to git. Everything else is dropped: `GIT_ALLOW_PROTOCOL`,
  * `GIT_CONFIG_*`, `GIT_EXEC_PATH`, `GIT_DIR` and the like could widen or redirect what git runs.
  */
-export const GIT_ENV_ALLOWED: readonly string[] = [
+const GIT_ENV_ALLOWED: readonly string[] = [
   "PATH",
   "HOME",
   "USER",
@@ -101,7 +101,7 @@ export const GIT_ENV_ALLOWED: readonly string[] = [
 ];
 
 /** The environment git runs with: the allowed variables of the caller's, then our fixed settings. */
-export function gitEnvironment(
+function gitEnvironment(
   callerEnv: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   const env: Record<string, string> = {};

@@ -12,7 +12,7 @@ import {
 import type { ProvidedResource } from "./types.js";
 
 /** Limits on the body-free `provides` hints of one row. */
-export const PROVIDES_LIMITS = { entries: 256, name: 128, description: 256 } as const;
+const PROVIDES_LIMITS = { entries: 256, name: 128, description: 256 } as const;
 
 const HINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 

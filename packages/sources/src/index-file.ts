@@ -37,13 +37,15 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
     maxBytes: MAX_INDEX_BYTES,
     what: "package index",
   });
-  if (!document.ok)
+  if (!document.ok) {
+    const [problem] = document.diagnostics;
     return failed(
       "library",
-      document.diagnostic.code === "read_failed" ? "index_unreadable" : document.diagnostic.code,
-      document.diagnostic.message,
+      problem === undefined || problem.code === "read_failed" ? "index_unreadable" : problem.code,
+      problem?.message ?? "package index cannot be read",
     );
-  const parsed = parseDocument(document.text, index);
+  }
+  const parsed = parseDocument(document.value.text, index);
   if (!parsed.ok)
     return failed(
       "library",

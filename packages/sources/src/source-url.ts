@@ -42,13 +42,8 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
     };
   const github = GITHUB_TREE.exec(trimmed);
   if (github !== null) {
-    const [, owner, repo, ref, path] = github as unknown as [
-      string,
-      string,
-      string,
-      string,
-      string | undefined,
-    ];
+    // the pattern's first three groups always match; the subfolder may not
+    const [, owner = "", repo = "", ref = "", path] = github;
     return gitSource(`https://github.com/${owner}/${repo.replace(/\.git$/, "")}.git`, {
       ref,
       path,
@@ -105,7 +100,7 @@ export function usesRemoteHelper(url: string): boolean {
  * empty or `.`-led component, not ending in `.` or `.lock`). `=` is refused so that an option
  * such as `--upload-pack=…` can never pass as a ref.
  */
-export function isGitRef(ref: string): boolean {
+function isGitRef(ref: string): boolean {
   return (
     ref !== "" &&
     ref.length <= 255 &&

@@ -66,7 +66,7 @@ export function readClaudePlugin(options: {
   ) => diagnostics.push(createDiagnostic(severity, code, message, { path: manifestPath, details }));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     note("error", "field_invalid", "Claude Code plugin manifest must be a JSON object");
-    return { manifest: undefined, diagnostics };
+    return { ok: false, diagnostics };
   }
   const data = value as Record<string, unknown>;
   const name = data.name;
@@ -99,9 +99,10 @@ export function readClaudePlugin(options: {
       );
   }
   const resources = resourceFolders(data, { root, rootReal, manifestPath, diagnostics });
-  if (hasErrors(diagnostics)) return { manifest: undefined, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   return {
-    manifest: {
+    ok: true,
+    value: {
       id: name as string,
       version,
       description: typeof data.description === "string" ? data.description : undefined,

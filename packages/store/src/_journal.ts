@@ -86,7 +86,7 @@ export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string
 }
 
 /** True when the journal's intended record is what the state now says: its operation committed. */
-export function isCommitted(journal: Journal, state: ScopeState): boolean {
+function isCommitted(journal: Journal, state: ScopeState): boolean {
   return canonicalJson(state.installed[journal.id] ?? null) === canonicalJson(journal.after);
 }
 
@@ -187,7 +187,7 @@ export function keepIfChanged(
 }
 
 /** Remove a tree: renamed aside first, so an interrupted removal is recognisable leftover. */
-export function discardTree(dir: string, id: string, path: string): void {
+function discardTree(dir: string, id: string, path: string): void {
   const aside = join(dir, siblingName(id, "discard"));
   renameSync(path, aside);
   rmSync(aside, { recursive: true, force: true });

@@ -2,16 +2,14 @@ import {
   isPackageId,
   isSemver,
   PACKAGE_KINDS,
-  type PackageKind,
   parseRequirementRef,
   RESOURCE_FOLDERS,
   RESOURCE_KINDS,
-  type ResourceFolder,
 } from "@skillshelf/core";
 import { z } from "zod";
 
 /** The Agent Plugins schema our `plugin.json` follows, when a manifest names one. */
-export const AGENT_PLUGINS_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+const AGENT_PLUGINS_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 
 /** The namespace of our declarations under `extensions`. */
 export const EXTENSION_KEY = "skillshelf";
@@ -48,20 +46,16 @@ const component = z.strictObject({
   requires: z.array(z.string()).optional(),
 });
 
-const extension: z.ZodType<ExtensionInput> = z.strictObject({
+const extension = z.strictObject({
   manifestVersion: z.literal(1, "must be 1, the manifest version this reader supports"),
   kind: z.enum(PACKAGE_KINDS).optional(),
   requires: z.array(requirement).optional(),
-  resources: z
-    .strictObject(
-      Object.fromEntries(RESOURCE_FOLDERS.map((folder) => [folder, z.string().min(1).optional()])),
-    )
-    .optional(),
+  resources: z.partialRecord(z.enum(RESOURCE_FOLDERS), z.string().min(1)).optional(),
   components: z.array(component).max(1024).optional(),
 });
 
-/** Our `plugin.json`: the Agent Plugins shape, our declarations under `extensions.skillshelf`. */
-export const manifestSchema: z.ZodType<ManifestInput> = z.strictObject({
+// our `plugin.json`: the Agent Plugins shape, our declarations under `extensions.skillshelf`
+const manifestSchema = z.strictObject({
   $schema: z.literal(AGENT_PLUGINS_SCHEMA).optional(),
   name: packageId,
   version: z.string().refine(isSemver, "must be an explicit SemVer version such as 1.0.0"),
@@ -88,26 +82,12 @@ export const manifestSchema: z.ZodType<ManifestInput> = z.strictObject({
 });
 
 /** `extensions.skillshelf` as the schema accepts it. */
-export interface ExtensionInput {
-  readonly manifestVersion: 1;
-  readonly kind?: PackageKind | undefined;
-  readonly requires?: string[] | undefined;
-  readonly resources?: { [K in ResourceFolder]?: string | undefined } | undefined;
-  readonly components?:
-    | Array<{
-        kind: (typeof COMPONENT_KINDS)[number];
-        id: string;
-        path: string;
-        requires?: string[] | undefined;
-      }>
-    | undefined;
-}
+export type ExtensionInput = z.infer<typeof extension>;
 
-/** `plugin.json` as the schema accepts it (descriptive keys this reader does not use are left out). */
-export interface ManifestInput {
-  readonly name: string;
-  readonly version: string;
-  readonly description?: string | undefined;
-  readonly license?: string | undefined;
-  readonly extensions?: { readonly [EXTENSION_KEY]?: ExtensionInput | undefined } | undefined;
+/** `plugin.json` as the schema accepts it. */
+export type ManifestInput = z.infer<typeof manifestSchema>;
+
+/** Check a parsed `plugin.json` of ours against the manifest schema. */
+export function parseManifestValue(value: unknown): z.ZodSafeParseResult<ManifestInput> {
+  return manifestSchema.safeParse(value);
 }

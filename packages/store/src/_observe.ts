@@ -49,7 +49,7 @@ export function observeScope(
   const diagnostics: Diagnostic[] = [];
   const stateResult = readScopeState(environment, scope);
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
-  const state = stateResult.ok ? stateResult.state : undefined;
+  const state = stateResult.ok ? stateResult.value.state : undefined;
   const journals = readJournals(dir, diagnostics);
   const ids = new Set([...folderIds(dir), ...Object.keys(state?.installed ?? {})]);
   const copies: ObservedCopy[] = [];
@@ -112,7 +112,7 @@ function observeCopy(input: {
   } else {
     const read = readPackageManifest(treeDir);
     diagnostics.push(...read.diagnostics);
-    manifest = read.manifest;
+    manifest = read.ok ? read.value : undefined;
     if (manifest !== undefined && manifest.id !== id)
       problem(
         "id_mismatch",

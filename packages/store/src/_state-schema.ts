@@ -1,6 +1,5 @@
 import { isPackageId, isSemver, PACKAGE_KINDS } from "@skillshelf/core";
 import { z } from "zod";
-import type { ScopeState } from "./types.js";
 
 const packageId = z.string().refine(isPackageId, "must be a package id");
 const text = z.string().min(1);
@@ -40,11 +39,25 @@ const record = z
     path: ["trust"],
   });
 
-/** `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file. */
-export const stateSchema: z.ZodType<ScopeState> = z.strictObject({
+// `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
+const stateSchema = z.strictObject({
   version: z.literal(1, "must be 1, the state format this reader supports"),
   disabled: z
     .array(packageId)
     .refine((ids) => new Set(ids).size === ids.length, "must not repeat an id"),
   installed: z.record(packageId, record),
-}) as unknown as z.ZodType<ScopeState>;
+});
+
+/** A scope's `packages/state.json`. */
+export type ScopeState = z.infer<typeof stateSchema>;
+
+/** The record `state.json` keeps for one installed copy. */
+export type InstallRecord = z.infer<typeof record>;
+
+/** How an installed copy reached this machine. */
+export type PackageOrigin = InstallRecord["origin"];
+
+/** Check a parsed `state.json` against the state format. */
+export function parseStateValue(value: unknown): z.ZodSafeParseResult<ScopeState> {
+  return stateSchema.safeParse(value);
+}

@@ -79,10 +79,10 @@ export function commitState(context: WriterContext, state: ScopeState): void {
 
 function readValidState(target: ScopeTarget): { state: ScopeState; text: string | undefined } {
   const result = readScopeState(target.environment, target.scope);
-  if (result.ok) return result;
+  if (result.ok) return result.value;
   const [first] = result.diagnostics;
-  throw new SkillshelfError("state_invalid", first?.message ?? `${result.path} cannot be read`, {
-    path: result.path,
+  throw new SkillshelfError("state_invalid", first?.message ?? "the scope's state cannot be read", {
+    path: first?.path,
     hint: "fix or move the state file aside; nothing will overwrite it until then",
     details: { diagnostics: result.diagnostics },
   });

@@ -49,8 +49,8 @@ export function changedFact(
       ? undefined
       : { fact: "record", expected: reviewed.record, observed: observed.record };
   }
-  const before = reviewed.record as unknown as Record<string, unknown>;
-  const after = observed.record as unknown as Record<string, unknown>;
+  const before: Readonly<Record<string, unknown>> = reviewed.record;
+  const after: Readonly<Record<string, unknown>> = observed.record;
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort())
     if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null))
       return { fact: key, expected: before[key], observed: after[key] };

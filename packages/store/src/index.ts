@@ -33,6 +33,7 @@ export type {
   PackageResourceFolder,
   PackageScope,
   PackageSnapshot,
+  ReadScopeState,
   ScopeState,
   ScopeStateResult,
   ScopeTarget,

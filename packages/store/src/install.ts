@@ -145,7 +145,7 @@ export function installPackage(input: InstallPackageInput): WriteResult {
 
 function stagedManifest(input: InstallPackageInput): PackageManifest {
   const read = readPackageManifest(input.staged.dir);
-  if (read.manifest === undefined)
+  if (!read.ok)
     throw new SkillshelfError(
       "manifest_invalid",
       `the package at ${input.staged.dir} has an invalid manifest`,
@@ -155,7 +155,7 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
         details: { diagnostics: read.diagnostics },
       },
     );
-  const manifest = read.manifest;
+  const manifest = read.value;
   const expected = input.expected ?? {};
   for (const [fact, want, got] of [
     ["id", expected.id, manifest.id],

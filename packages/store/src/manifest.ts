@@ -5,6 +5,7 @@ import {
   type Diagnostic,
   hasErrors,
   parseJsonDocument,
+  type ReadResult,
   readTextDocument,
   realpathOrUndefined,
   resolveContained,
@@ -12,7 +13,7 @@ import {
 } from "@skillshelf/core";
 import { readClaudePlugin } from "./_claude-plugin.js";
 import { checkDeclarations } from "./_declarations.js";
-import { EXTENSION_KEY, manifestSchema } from "./_manifest-schema.js";
+import { EXTENSION_KEY, parseManifestValue } from "./_manifest-schema.js";
 import { checkContained } from "./_paths.js";
 import type { ManifestResult, PackageManifest } from "./types.js";
 
@@ -41,8 +42,14 @@ export function readPackageManifest(dir: string): ManifestResult {
   const claude = join(root, ".claude-plugin", "plugin.json");
   if (lstatSync(claude, { throwIfNoEntry: false }) !== undefined) {
     const document = readManifestDocument(root, rootReal, ".claude-plugin/plugin.json");
-    if (!document.ok) return failed(document.diagnostic);
-    return readClaudePlugin({ root, rootReal, manifestPath: claude, ...document });
+    if (!document.ok) return document;
+    return readClaudePlugin({
+      root,
+      rootReal,
+      manifestPath: claude,
+      value: document.value.json,
+      hash: document.value.hash,
+    });
   }
   return failed(
     createDiagnostic(
@@ -59,12 +66,12 @@ export function readPackageManifest(dir: string): ManifestResult {
 function readOwnManifest(root: string, rootReal: string): ManifestResult {
   const manifestPath = join(root, "plugin.json");
   const document = readManifestDocument(root, rootReal, "plugin.json");
-  if (!document.ok) return failed(document.diagnostic);
-  const { value, hash } = document;
-  const parsed = manifestSchema.safeParse(value);
+  if (!document.ok) return document;
+  const { json: value, hash } = document.value;
+  const parsed = parseManifestValue(value);
   if (!parsed.success)
     return {
-      manifest: undefined,
+      ok: false,
       diagnostics: schemaDiagnostics(parsed.error.issues, value, manifestPath, "package manifest"),
     };
   const data = parsed.data;
@@ -95,7 +102,7 @@ function readOwnManifest(root: string, rootReal: string): ManifestResult {
     });
     if (found !== undefined) diagnostics.push(found);
   }
-  if (hasErrors(diagnostics)) return { manifest: undefined, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   const manifest: PackageManifest = {
     id: data.name,
     version: data.version,
@@ -109,7 +116,7 @@ function readOwnManifest(root: string, rootReal: string): ManifestResult {
     manifestPath,
     manifestDigest: hash,
   };
-  return { manifest, diagnostics };
+  return { ok: true, value: manifest, diagnostics };
 }
 
 /**
@@ -121,19 +128,18 @@ function readManifestDocument(
   root: string,
   rootReal: string,
   relativePath: string,
-): { ok: true; value: unknown; hash: string } | { ok: false; diagnostic: Diagnostic } {
+): ReadResult<{ readonly json: unknown; readonly hash: string }> {
   const manifestPath = join(root, relativePath);
   const resolved = resolveContained(`${rootReal}/${relativePath}`, rootReal, { relocatable: true });
   if (resolved.status !== "inside")
-    return {
-      ok: false,
-      diagnostic: createDiagnostic(
+    return failed(
+      createDiagnostic(
         "error",
         "path_escape",
         `${manifestPath} ${resolved.status === "missing" ? "is a broken symlink" : `resolves to ${resolved.real}, outside the package`}`,
         { path: manifestPath },
       ),
-    };
+    );
   const document = readTextDocument({
     path: manifestPath,
     realPath: resolved.real,
@@ -141,19 +147,21 @@ function readManifestDocument(
     what: "package manifest",
   });
   if (!document.ok) return document;
-  const parsed = parseJsonDocument(document.text);
-  if (parsed.ok) return { ok: true, value: parsed.value, hash: document.hash };
-  return {
-    ok: false,
-    diagnostic: createDiagnostic(
+  const parsed = parseJsonDocument(document.value.text);
+  if (parsed.ok)
+    return { ok: true, value: { json: parsed.value, hash: document.value.hash }, diagnostics: [] };
+  return failed(
+    createDiagnostic(
       "error",
       "manifest_json",
       `package manifest is not valid JSON (${parsed.message})`,
-      { path: manifestPath },
+      {
+        path: manifestPath,
+      },
     ),
-  };
+  );
 }
 
-function failed(diagnostic: Diagnostic): ManifestResult {
-  return { manifest: undefined, diagnostics: [diagnostic] };
+function failed(diagnostic: Diagnostic): { ok: false; diagnostics: Diagnostic[] } {
+  return { ok: false, diagnostics: [diagnostic] };
 }

@@ -10,7 +10,7 @@ import {
   readTextDocument,
   schemaDiagnostics,
 } from "@skillshelf/core";
-import { stateSchema } from "./_state-schema.js";
+import { parseStateValue } from "./_state-schema.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
 
@@ -27,10 +27,11 @@ const MAX_STATE_BYTES = 16 * 1024 * 1024;
  */
 export function readScopeState(environment: Environment, scope: PackageScope): ScopeStateResult {
   const path = join(packagesDir(environment, scope), "state.json");
-  const refuse = (diagnostics: Diagnostic[]): ScopeStateResult => ({
-    ok: false,
-    path,
-    diagnostics,
+  const refuse = (diagnostics: Diagnostic[]): ScopeStateResult => ({ ok: false, diagnostics });
+  const read = (state: ScopeState, text: string | undefined): ScopeStateResult => ({
+    ok: true,
+    value: { path, state, text },
+    diagnostics: [],
   });
   let stats: ReturnType<typeof lstatSync>;
   try {
@@ -38,7 +39,7 @@ export function readScopeState(environment: Environment, scope: PackageScope): S
   } catch (error) {
     return refuse([stateInvalid(path, `cannot be read (${errnoCode(error) ?? String(error)})`)]);
   }
-  if (stats === undefined) return { ok: true, path, state: EMPTY_STATE, text: undefined };
+  if (stats === undefined) return read(EMPTY_STATE, undefined);
   if (!stats.isFile() || stats.nlink > 1)
     return refuse([
       createDiagnostic(
@@ -54,17 +55,19 @@ export function readScopeState(environment: Environment, scope: PackageScope): S
     maxBytes: MAX_STATE_BYTES,
     what: "package state",
   });
-  if (!document.ok) return refuse([stateInvalid(path, document.diagnostic.message)]);
-  const json = parseJsonDocument(document.text);
+  if (!document.ok)
+    return refuse([stateInvalid(path, document.diagnostics[0]?.message ?? "cannot be read")]);
+  const { text } = document.value;
+  const json = parseJsonDocument(text);
   if (!json.ok) return refuse([stateInvalid(path, `is not valid JSON (${json.message})`)]);
   const { value } = json;
-  const parsed = stateSchema.safeParse(value);
+  const parsed = parseStateValue(value);
   if (!parsed.success)
     return refuse([
       stateInvalid(path, "does not match the state format"),
       ...schemaDiagnostics(parsed.error.issues, value, path, "package state"),
     ]);
-  return { ok: true, path, state: parsed.data, text: document.text };
+  return read(parsed.data, text);
 }
 
 /** The text a state is written as: canonical key order, ids sorted, two-space indent, final newline. */

@@ -2,10 +2,11 @@ import type {
   Diagnostic,
   Environment,
   PackageKind,
-  PackageSource,
+  ReadResult,
   ResourceFolder,
 } from "@skillshelf/core";
 import type { COMPONENT_KINDS } from "./_manifest-schema.js";
+import type { InstallRecord, ScopeState } from "./_state-schema.js";
 
 /** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
 export type PackageFormat = "skillshelf" | "claude-code";
@@ -52,53 +53,21 @@ export interface PackageManifest {
   readonly manifestDigest: string;
 }
 
-/** What reading a manifest gave: the manifest when it is valid, and every finding. */
-export interface ManifestResult {
-  readonly manifest: PackageManifest | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-}
+/** What reading a manifest gave: the manifest when it is valid (with any warnings), or why not. */
+export type ManifestResult = ReadResult<PackageManifest>;
 
-/** How an installed copy reached this machine. */
-export interface PackageOrigin {
-  readonly source: PackageSource;
-  /** The commit a git source resolved to. */
-  readonly commit?: string | undefined;
-  /** The index file whose row pinned this package, when it came from one. */
-  readonly index?: string | undefined;
-}
+// the state's shapes are the schema's (`z.infer`): one source of truth
+export type { InstallRecord, PackageOrigin, ScopeState } from "./_state-schema.js";
 
-/** The record `state.json` keeps for one installed copy. */
-export interface InstallRecord {
-  readonly kind: PackageKind;
-  readonly version?: string | undefined;
-  readonly format: PackageFormat;
-  /** ISO 8601 time of the install. */
-  readonly installedAt: string;
-  readonly origin: PackageOrigin;
-  /** The tree digest of the copy as installed. */
-  readonly contentDigest: string;
-  /** `foreign` for packages imported from another agent's format (DESIGN §4). */
-  readonly trust: "trusted" | "foreign";
-}
-
-/** A scope's `packages/state.json`. */
-export interface ScopeState {
-  readonly version: 1;
-  /** Ids of installed copies that are switched off, sorted. */
-  readonly disabled: readonly string[];
-  readonly installed: Readonly<Record<string, InstallRecord>>;
+/** A scope's state as read, with the file's exact text (`undefined` when it does not exist; writers refuse if it changes). */
+export interface ReadScopeState {
+  readonly path: string;
+  readonly state: ScopeState;
+  readonly text: string | undefined;
 }
 
 /** A scope's state as read: valid (an absent file is an empty state) or not, never guessed. */
-export type ScopeStateResult =
-  | {
-      readonly ok: true;
-      readonly path: string;
-      readonly state: ScopeState;
-      /** The file's exact text, `undefined` when it does not exist; writers refuse if it changes. */
-      readonly text: string | undefined;
-    }
-  | { readonly ok: false; readonly path: string; readonly diagnostics: readonly Diagnostic[] };
+export type ScopeStateResult = ReadResult<ReadScopeState>;
 
 /**
  * The facts about one copy that a plan was reviewed against; a writer observes them again inside

@@ -39,19 +39,19 @@ it("eight processes installing and removing different packages in one scope lose
     });
   const state = readScopeState(environment, "user");
   if (!state.ok) throw new Error("state unreadable");
-  const ids = Object.keys(state.state.installed).sort();
+  const ids = Object.keys(state.value.state.installed).sort();
   expect(ids).toEqual(
     Array.from({ length: PROCESSES }, (_, i) => [`p${i}`, `q${i}`])
       .flat()
       .sort(),
   );
   for (const { packages } of work) {
-    expect(state.state.installed[packages.p.id]?.contentDigest).toBe(packages.p.digest);
-    expect(state.state.installed[packages.q2.id]?.contentDigest).toBe(packages.q2.digest);
+    expect(state.value.state.installed[packages.p.id]?.contentDigest).toBe(packages.p.digest);
+    expect(state.value.state.installed[packages.q2.id]?.contentDigest).toBe(packages.q2.digest);
   }
   for (const id of ids)
     expect(digestTree(join(packagesDir(environment, "user"), id)).digest).toBe(
-      state.state.installed[id]?.contentDigest,
+      state.value.state.installed[id]?.contentDigest,
     );
   expect(recoverScope({ environment, scope: "user" })).toEqual([]);
 }, 60_000);

@@ -45,7 +45,9 @@ describe("every plugin.json in the corpus", () => {
         ).toEqual(folders.map(() => "path_missing"));
         for (const folder of folders) mkdirSync(join(root, folder), { recursive: true });
       }
-      const { manifest, diagnostics } = readPackageManifest(root);
+      const read = readPackageManifest(root);
+      const { diagnostics } = read;
+      const manifest = read.ok ? read.value : undefined;
       expect(diagnostics.filter((diagnostic) => diagnostic.severity !== "info")).toEqual([]);
       expect(manifest).toMatchObject({
         id: data.name,
@@ -63,7 +65,8 @@ describe("every plugin.json in the corpus", () => {
   )("%s is an Agent Plugins manifest our format reads as a plain plugin", (path) => {
     const { root, data } = placed(path);
     expect(readPackageManifest(root)).toMatchObject({
-      manifest: { id: data.name, format: "skillshelf", kind: "plugin" },
+      ok: true,
+      value: { id: data.name, format: "skillshelf", kind: "plugin" },
       diagnostics: [],
     });
   });

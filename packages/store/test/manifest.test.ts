@@ -31,7 +31,9 @@ describe("readPackageManifest, our format", () => {
         requires: ["skill:base"],
       }),
     );
-    const { manifest, diagnostics } = readPackageManifest(dir);
+    const read = readPackageManifest(dir);
+    const { diagnostics } = read;
+    const manifest = read.ok ? read.value : undefined;
     expect(diagnostics).toEqual([]);
     expect(manifest).toMatchObject({
       id: "tools",
@@ -49,13 +51,11 @@ describe("readPackageManifest, our format", () => {
   });
 
   it("reads a skill package and a plain Agent Plugins manifest", () => {
-    expect(
-      readPackageManifest(testdir(packageTree({ id: "pdf", kind: "skill" }))).manifest?.kind,
-    ).toBe("skill");
+    expect(manifestOf(testdir(packageTree({ id: "pdf", kind: "skill" })))?.kind).toBe("skill");
     const plain = testdir(
       packageTree({ id: "plain", extension: null, files: { "skills/plain/SKILL.md": skillMd } }),
     );
-    expect(readPackageManifest(plain).manifest).toMatchObject({
+    expect(manifestOf(plain)).toMatchObject({
       kind: "plugin",
       resources: [{ kind: "skills", path: "skills" }],
     });
@@ -202,7 +202,7 @@ describe("readPackageManifest, our format", () => {
   ])("refuses %s", (_name, tree, expected) => {
     const dir = testdir(tree);
     expect(codes(dir)).toEqual(expected);
-    expect(readPackageManifest(dir).manifest).toBeUndefined();
+    expect(manifestOf(dir)).toBeUndefined();
     expect(readPackageManifest(dir).diagnostics[0]?.path).toBe(join(dir, "plugin.json"));
   });
 
@@ -261,7 +261,9 @@ describe("readPackageManifest, Claude Code plugins", () => {
       "commands/go.md": "Go.",
       "agents/critic.md": "---\nname: critic\ndescription: c\n---\nx\n",
     });
-    const { manifest, diagnostics } = readPackageManifest(dir);
+    const read = readPackageManifest(dir);
+    const { diagnostics } = read;
+    const manifest = read.ok ? read.value : undefined;
     expect(manifest).toMatchObject({
       id: "review",
       version: undefined,
@@ -298,6 +300,12 @@ describe("readPackageManifest, Claude Code plugins", () => {
       ...packageTree({ id: "both" }),
       ".claude-plugin/plugin.json": JSON.stringify({ name: "other" }),
     });
-    expect(readPackageManifest(dir).manifest).toMatchObject({ id: "both", format: "skillshelf" });
+    expect(manifestOf(dir)).toMatchObject({ id: "both", format: "skillshelf" });
   });
 });
+
+/** The manifest a folder's plugin.json gives, when it is valid. */
+function manifestOf(dir: string) {
+  const read = readPackageManifest(dir);
+  return read.ok ? read.value : undefined;
+}

@@ -37,11 +37,13 @@ describe("readScopeState", () => {
     const environment = storeEnvironment();
     expect(readScopeState(environment, "project")).toMatchObject({
       ok: true,
-      state: { version: 1, disabled: [], installed: {} },
-      text: undefined,
+      value: { state: { version: 1, disabled: [], installed: {} }, text: undefined },
     });
     const written = writeState(serializeScopeState(valid as never));
-    expect(readScopeState(written.environment, "user")).toMatchObject({ ok: true, state: valid });
+    expect(readScopeState(written.environment, "user")).toMatchObject({
+      ok: true,
+      value: { state: valid },
+    });
   });
 
   it.each<[string, unknown, string[]]>([

@@ -30,13 +30,15 @@ describe("installPackage", () => {
     expect(result.diagnostics).toEqual([]);
     const state = readScopeState(environment, "user");
     if (!state.ok) throw new Error("state unreadable");
-    expect(state.state.installed.pdf).toMatchObject({
+    expect(state.value.state.installed.pdf).toMatchObject({
       kind: "plugin",
       version: "1.2.0",
       format: "skillshelf",
       trust: "trusted",
     });
-    expect(digestTree(join(dir, "pdf")).digest).toBe(state.state.installed.pdf?.contentDigest);
+    expect(digestTree(join(dir, "pdf")).digest).toBe(
+      state.value.state.installed.pdf?.contentDigest,
+    );
     const snapshot = readPackageSnapshot(environment);
     expect(snapshot.copies.map((copy) => [copy.scope, copy.id, copy.state])).toEqual([
       ["user", "pdf", "loadable"],

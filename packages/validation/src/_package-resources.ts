@@ -158,7 +158,7 @@ export function checkComponents(context: PackageContext): void {
       folder === undefined
         ? 0
         : component.path.slice(folder.path === "." ? 0 : folder.path.length + 1).split("/").length;
-    if ((kind === "agent" || kind === "fleet") && depth > 1)
+    if (!NESTED_COMPONENTS_LOAD[kind] && depth > 1)
       error(
         context,
         "component_nested",
@@ -192,6 +192,14 @@ export function checkComponents(context: PackageContext): void {
 }
 
 // --- internal ---
+
+/** Whether each kind's loader reads below its folder's top level (agents and fleets are flat). */
+const NESTED_COMPONENTS_LOAD: Readonly<Record<ResourceKind, boolean>> = {
+  skill: true,
+  prompt: true,
+  agent: false,
+  fleet: false,
+};
 
 /** The package's roots for `kind`, by store's one rule; trust does not matter to validity. */
 function packageRoots(context: PackageContext, kind: ResourceKind): ResourceRoot[] {

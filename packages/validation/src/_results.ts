@@ -2,7 +2,7 @@ import { type Diagnostic, hasErrors, sortDiagnostics } from "@skillshelf/core";
 import type { ValidatedResource } from "./types.js";
 
 /** The diagnostics about one file: those whose path is that file. */
-export function diagnosticsOf(diagnostics: readonly Diagnostic[], path: string): Diagnostic[] {
+function diagnosticsOf(diagnostics: readonly Diagnostic[], path: string): Diagnostic[] {
   return diagnostics.filter((diagnostic) => diagnostic.path === path);
 }
 

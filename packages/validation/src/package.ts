@@ -32,7 +32,7 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
   const root = resolve(environment.cwd, dir);
   const tree = treeProblem(root);
   const read = readPackageManifest(root);
-  const manifest = read.manifest;
+  const manifest = read.ok ? read.value : undefined;
   if (manifest === undefined)
     return {
       ...result([...tree, ...read.diagnostics], { resources: [], prerequisites: [] }),

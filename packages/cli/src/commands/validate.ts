@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Diagnostic, Environment, ResourceKind } from "@skillshelf/core";
+import { type Diagnostic, type Environment, folderKind, type ResourceKind } from "@skillshelf/core";
 import {
   type ValidatedResource,
   type ValidationResult,
@@ -77,6 +77,9 @@ export function runValidate(input: CommandInput): number {
 
 // --- internal ---
 
+// other agents' names for a folder of prompt templates (Claude Code's, OpenCode's)
+const PROMPT_FOLDER_NAMES = new Set(["commands", "command"]);
+
 /** What a path holds, told by its name and place. */
 function detectKind(path: string): Kind {
   const name = basename(path).toLowerCase();
@@ -90,9 +93,9 @@ function detectKind(path: string): Kind {
     return "package";
   const folder = stats?.isDirectory() === true ? name : basename(dirname(path)).toLowerCase();
   if (stats?.isFile() === true && name === "skill.md") return "skill";
-  if (folder === "agents") return "agent";
-  if (folder === "fleets") return "fleet";
-  if (folder === "prompts" || folder === "commands" || folder === "command") return "prompt";
+  const byFolder = folderKind(PROMPT_FOLDER_NAMES.has(folder) ? "prompts" : folder);
+  if (byFolder !== undefined && byFolder !== "skill") return byFolder;
+  // kinds: a loose file defaults to a prompt template, anything else to a skill folder
   return stats?.isFile() === true ? "prompt" : "skill";
 }
 

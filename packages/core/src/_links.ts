@@ -35,7 +35,7 @@ export function followLink(path: string, anchorReal: string): LinkTarget {
 }
 
 /** The `symlink_escape` error for a path that resolves outside its anchor. */
-export function symlinkEscape(path: string, real: string, anchor: string): Diagnostic {
+function symlinkEscape(path: string, real: string, anchor: string): Diagnostic {
   return createDiagnostic(
     "error",
     "symlink_escape",
@@ -64,6 +64,8 @@ export type AnchoredRoot =
  * Resolve a root on disk. A missing root is not an error. A root inside its containment folder
  * anchors there; a user or explicit root elsewhere anchors to itself; any other root that leads
  * outside its containment is refused with `symlink_escape`.
+ *
+ * @internal Exported for core's own tests only.
  */
 export function anchorRoot(
   root: Pick<ResourceRoot, "path" | "scope" | "containment">,
