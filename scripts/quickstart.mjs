@@ -30,7 +30,10 @@ if (job === "demo") {
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
   const cli = join(root, "packages", "cli", "dist", "cli.js");
   const project = join(root, "examples", "project");
-  console.log("\n$ skillshelf list --kind all --cwd examples/project   (HOME=examples/home)\n");
+  console.log("\n$ skillshelf list --kind all --cwd examples/project   (HOME=examples/home)");
+  console.log(
+    "  The example library holds, on purpose, two name clashes, two YAML slips and a symlink that\n  leaves the project: the warnings and the one error at the end show how they are reported.\n",
+  );
   run(process.execPath, [cli, "list", "--kind", "all", "--cwd", project], demoEnv);
   console.log("\n$ skillshelf catalog --cwd examples/project   (what a model is shown)\n");
   run(process.execPath, [cli, "catalog", "--cwd", project], demoEnv);

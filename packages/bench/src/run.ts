@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { runCatalogBench } from "./catalog-bench.js";
 import { runIndexBench } from "./index-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
+import { runResourcesBench } from "./resources-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,6 +37,7 @@ const suites = {
   prompts: runPromptsBench,
   catalog: runCatalogBench,
   index: runIndexBench,
+  resources: runResourcesBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

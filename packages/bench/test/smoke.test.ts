@@ -59,6 +59,7 @@ describe("benchmark smoke run", () => {
     expect(output).toContain("both sides found the same templates: yes");
     expect(output).toMatch(/\| 16× hostile \(16 MiB of unclosed \$\{\) \| [\d.]+ \|/);
     expect(output).toMatch(/\| loadSkills cached \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+    expect(output).toContain("Trees digested in one pass: 60 of 60.");
   });
 });
 

@@ -58,14 +58,16 @@ describe("skillshelf catalog", () => {
     });
   });
 
-  it.each([
-    [["catalog", "--budget", "lots"], /--budget needs a whole number/],
-    [["catalog", "--limit", "0"], /--limit needs a whole number from 1 to 200/],
-    [["catalog", "--format", "html"], /--format html is not one of text, xml, markdown/],
-  ])("refuses %j", (args, message) => {
-    const result = cli(...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(message);
+  it("prints nothing but the finding, and fails, when the budget carries no listing", () => {
+    const text = cli("catalog", "--budget", "10");
+    expect(text.status).toBe(1);
+    expect(text.stdout).toBe("");
+    expect(text.stderr).toMatch(/^warning catalog_budget_too_small\b/);
+    const json = JSON.parse(cli("catalog", "--budget", "10", "--json").stdout);
+    expect(json).toMatchObject({ text: "", fits: false, shown: 0 });
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toContain(
+      "catalog_budget_too_small",
+    );
   });
 });
 

@@ -24,10 +24,14 @@ export const CORE_CODES = {
     owner: "core",
     hint: "start the file with a `---` line, the keys, and a closing `---` line",
   },
+  walk_depth_limit: {
+    owner: "core",
+    hint: "move the resources closer to the root; folders deeper than the limit are not read",
+  },
   frontmatter_not_mapping: { owner: "core", hint: "write the frontmatter as `key: value` lines" },
   frontmatter_recovered: {
     owner: "core",
-    hint: "quote the values named in the details to make the YAML valid",
+    hint: "quote the values the message names to make the frontmatter valid YAML",
   },
   frontmatter_too_large: {
     owner: "core",

@@ -64,10 +64,6 @@ export const LOADER_CODES = {
     owner: "skills-loader",
     hint: "pass the host's tool names so allowed-tools can be checked",
   },
-  walk_depth_limit: {
-    owner: "skills-loader",
-    hint: "move the skills closer to the root; folders deeper than the limit are not read",
-  },
   prompt_unavailable: {
     owner: "prompts-loader",
     hint: "fix the template as its reason says; skillshelf validate shows the details",

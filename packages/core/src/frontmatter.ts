@@ -122,7 +122,12 @@ export function parseFrontmatter(
         "warning",
         "frontmatter_recovered",
         `frontmatter is not valid YAML (${parsed.message}); read it with the value of ${keys} quoted`,
-        { path, ...position(parsed), details: { keys: recovered.keys } },
+        {
+          path,
+          ...position(parsed),
+          hint: `quote the value of ${keys} to make the frontmatter valid YAML`,
+          details: { keys: recovered.keys },
+        },
       );
       return { ok: true, data: retried.value, body: split.body, diagnostics: [warning] };
     }

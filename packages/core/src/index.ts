@@ -53,8 +53,6 @@ export {
 } from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
 export { filterLexical, isSearchable, matchLexical, parseLexicalQuery } from "./lexical.js";
-/** @internal */
-export { normalizeSearchText } from "./lexical.js";
 export type { RequirementRef } from "./packages.js";
 export {
   formatRequirementRef,

@@ -21,7 +21,7 @@ export type MatchMode = "all" | "any";
  * Lower-case the text, turn every run of characters that are not letters or digits into one
  * space, and trim. `Git-Worktree_Create!` becomes `git worktree create`.
  *
- * @internal Exported for core's own tests only.
+ * Not in the package's surface: core's own tests import it from this file.
  */
 export function normalizeSearchText(text: string): string {
   return text

@@ -31,21 +31,25 @@ function renderCodes(): string {
   ].join("\n");
 }
 
-/** Every TypeScript source file of the published packages, but the catalogue itself. */
-function sourceText(): string {
+/** The TypeScript source of each published package, but the catalogue itself. */
+function sourceTexts(): Map<string, string> {
   const packages = join(REPO, "packages");
-  const texts: string[] = [];
-  const walk = (dir: string) => {
+  const texts = new Map<string, string>();
+  const walk = (dir: string, into: string[]) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
+      if (entry.isDirectory()) walk(path, into);
       else if (entry.name.endsWith(".ts") && !entry.name.startsWith("_codes-"))
-        texts.push(readFileSync(path, "utf8"));
+        into.push(readFileSync(path, "utf8"));
     }
   };
-  for (const name of readdirSync(packages))
-    if (name !== "bench" && name !== "test-utils") walk(join(packages, name, "src"));
-  return texts.join("\n");
+  for (const name of readdirSync(packages)) {
+    if (name === "bench" || name === "test-utils") continue;
+    const files: string[] = [];
+    walk(join(packages, name, "src"), files);
+    texts.set(name, files.join("\n"));
+  }
+  return texts;
 }
 
 describe("the code catalogue", () => {
@@ -56,9 +60,17 @@ describe("the code catalogue", () => {
   });
 
   it("holds only codes some package produces", () => {
-    const text = sourceText();
+    const text = [...sourceTexts().values()].join("\n");
     const unused = Object.keys(CODES).filter((code) => !text.includes(`"${code}"`));
     expect(unused).toEqual([]);
+  });
+
+  it("names as owner a package that produces the code", () => {
+    const texts = sourceTexts();
+    const misowned = Object.entries(CODES)
+      .filter(([code, entry]) => !texts.get(entry.owner)?.includes(`"${code}"`))
+      .map(([code, entry]) => `${code} (${entry.owner})`);
+    expect(misowned).toEqual([]);
   });
 
   it("gives every code an owner and a hint that says what to do", () => {

@@ -1,10 +1,6 @@
-import {
-  filterLexical,
-  matchLexical,
-  normalizeSearchText,
-  parseLexicalQuery,
-} from "@skillshelf/core";
+import { filterLexical, matchLexical, parseLexicalQuery } from "@skillshelf/core";
 import { describe, expect, it } from "vitest";
+import { normalizeSearchText } from "../src/lexical.js";
 
 describe("normalizeSearchText", () => {
   it.each([

@@ -2,7 +2,7 @@ import { buildCatalogView, type CatalogFormat, type CatalogSkill } from "@skills
 import { isModelVisible } from "@skillshelf/skills-loader";
 import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { safeBlock } from "../format.js";
+import { formatDiagnostic, painter, safeBlock } from "../format.js";
 
 export function runCatalog(input: CommandInput): number {
   const { io } = input;
@@ -33,8 +33,15 @@ export function runCatalog(input: CommandInput): number {
       ...rest,
       diagnostics: [...loaded.diagnostics, ...diagnostics].map(publicDiagnostic),
     });
-  } else io.stdout(`${safeBlock(view.text)}\n`);
-  return 0;
+  } else {
+    if (view.text !== "") io.stdout(`${safeBlock(view.text)}\n`);
+    const paint = painter(io.color);
+    for (const diagnostic of view.diagnostics)
+      if (diagnostic.severity !== "info")
+        io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  }
+  // a budget too small for any listing is a failure a script must notice
+  return view.fits ? 0 : 1;
 }
 
 // --- internal ---

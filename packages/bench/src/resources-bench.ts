@@ -1,0 +1,106 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
+import { createResources } from "@skillshelf/resources";
+import { defaultSkillRoots, loadSkills } from "@skillshelf/skills-loader";
+import {
+  installPackage,
+  observeCopyFacts,
+  readPackageSnapshot,
+  snapshotRoots,
+} from "@skillshelf/store";
+import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
+
+const PACKAGES = 1_000;
+
+/**
+ * The resources benchmark: 1,000 installed packages of one skill each, read through
+ * `createResources` (one snapshot, store's roots, the loaders, package references checked) beside
+ * the loaders alone over the same roots plus one snapshot, in the same run. Target: at most 1.3×,
+ * and each tree digested once per pass.
+ */
+export function runResourcesBench(options: BenchOptions): string {
+  // 1,000 packages, fewer when a smoke run asks for a smaller tree
+  const count = Math.min(PACKAGES, options.count);
+  const environment = installedPackages(join(options.workDir, "resources"), count);
+  const settings = { home: environment.home, configDir: environment.configDir, env: {} };
+  const throughResources = () => {
+    const resources = createResources({ environment: settings });
+    const skills = resources.read(environment.cwd).skills();
+    return { count: skills.items.length, digested: resources.stats().treesDigested };
+  };
+  const loadersAlone = () => {
+    const snapshot = readPackageSnapshot(environment);
+    return loadSkills({
+      ...environment,
+      roots: [...snapshotRoots(snapshot, "skill"), ...defaultSkillRoots(environment)],
+    }).items.length;
+  };
+  const once = throughResources();
+  if (once.count !== count || loadersAlone() !== count)
+    throw new Error(`bench: expected ${count} skills from the installed packages`);
+  console.log(`bench: timing reads through resources, ${options.rounds} rounds side by side`);
+  const times = timeSideBySide(
+    { "resources (one pass)": throughResources, "loaders + one snapshot": loadersAlone },
+    options.rounds,
+  );
+  const ours = median(times["resources (one pass)"] ?? []);
+  const base = median(times["loaders + one snapshot"] ?? []);
+  const ratio = ours / base;
+  return [
+    "## Reading through resources",
+    "",
+    `${count} installed packages of one skill each in the user scope; median of ${options.rounds} rounds.`,
+    "",
+    "| variant | ms | vs loaders |",
+    "|---|---|---|",
+    `| loaders + one snapshot | ${base.toFixed(1)} | 1.00× |`,
+    `| resources (one pass) | ${ours.toFixed(1)} | ${ratio.toFixed(2)}× |`,
+    "",
+    `Trees digested in one pass: ${once.digested} of ${count}.`,
+    `Targets: at most 1.3× the loaders alone: ${ratio.toFixed(2)}× ${verdict(ratio <= 1.3)}; each tree digested once per pass: ${verdict(once.digested === count)}.`,
+  ].join("\n");
+}
+
+// --- internal ---
+
+/** A fresh home whose user scope holds `count` installed packages `pkg-<n>`, each with one skill. */
+function installedPackages(dir: string, count: number): Environment {
+  rmSync(dir, { recursive: true, force: true });
+  const home = join(dir, "home");
+  const cwd = join(dir, "project");
+  mkdirSync(join(cwd, ".skillshelf"), { recursive: true });
+  const environment = resolveEnvironment({
+    home,
+    cwd,
+    configDir: join(home, ".config", "skillshelf"),
+    env: {},
+  });
+  console.log(`bench: installing ${count} packages into ${dir}`);
+  for (let index = 0; index < count; index++) {
+    const id = `pkg-${index}`;
+    const staged = join(dir, "staged", id);
+    mkdirSync(join(staged, "skills", `${id}-skill`), { recursive: true });
+    writeFileSync(
+      join(staged, "plugin.json"),
+      JSON.stringify({
+        name: id,
+        version: "1.0.0",
+        description: `Package ${index}.`,
+        extensions: { skillshelf: { manifestVersion: 1, kind: "plugin" } },
+      }),
+    );
+    writeFileSync(
+      join(staged, "skills", `${id}-skill`, "SKILL.md"),
+      `---\nname: ${id}-skill\ndescription: Skill ${index} of the benchmark, for reading through resources.\n---\n# Skill ${index}\n\nSteps.\n`,
+    );
+    installPackage({
+      environment,
+      scope: "user",
+      staged: { dir: staged, digest: digestTree(staged).digest },
+      origin: { source: { type: "local", path: staged } },
+      reviewed: observeCopyFacts({ environment, scope: "user", id }),
+    });
+  }
+  return environment;
+}
