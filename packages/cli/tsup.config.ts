@@ -9,6 +9,11 @@ export default defineConfig({
   dts: { entry: "src/index.ts" },
   noExternal: [/^@skillshelf\//, "yaml"],
   splitting: true,
+  // bundle the workspace packages from their sources, module by module, so each command's chunk
+  // holds only the modules it reaches (list never loads the lock or the staging code)
+  esbuildOptions(options) {
+    options.conditions = ["source"];
+  },
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
   },

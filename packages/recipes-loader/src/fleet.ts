@@ -5,52 +5,52 @@ import {
   parseFrontmatter,
   schemaDiagnostics,
 } from "@skillshelf/core";
-import { z } from "zod";
+import * as z from "zod/mini";
+import { ENGLISH } from "./_zod-english.js";
 
 /** Fleet contract versions this reader understands; a newer contract is refused, not guessed at. */
 export const SUPPORTED_FLEET_VERSIONS: readonly number[] = [1];
 
-const id = z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be letters, digits, '.', '_' or '-'");
+const id = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9][\w.-]*$/, "must be letters, digits, '.', '_' or '-'"));
 const commandId = z
   .string()
-  .regex(/^[\w:.-]+$/, "must be the id of a command the host defines, not a shell line");
-const relativePath = z
-  .string()
-  .min(1)
-  .refine(
+  .check(z.regex(/^[\w:.-]+$/, "must be the id of a command the host defines, not a shell line"));
+const text = z.string().check(z.minLength(1));
+const relativePath = text.check(
+  z.refine(
     (path) => !path.startsWith("/") && !path.split(/[\\/]/).includes(".."),
     "must be a path inside the workspace",
-  );
+  ),
+);
 
 const common = {
   id,
-  dependencies: z.array(id).optional(),
-  scope: z.enum(["readonly", "workspace"]).optional(),
-  writes: z.array(relativePath).optional(),
+  dependencies: z.optional(z.array(id)),
+  scope: z.optional(z.enum(["readonly", "workspace"])),
+  writes: z.optional(z.array(relativePath)),
 };
 
 const stepSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ ...common, kind: z.literal("agent"), agent: z.string().min(1) }),
+  z.strictObject({ ...common, kind: z.literal("agent"), agent: text }),
   z.strictObject({ ...common, kind: z.literal("command"), command: commandId }),
   z.strictObject({
     ...common,
     kind: z.literal("loop"),
-    maxAttempts: z.number().int().min(1).max(5),
-    check: z.union([
-      z.strictObject({ command: commandId }),
-      z.strictObject({ agent: z.string().min(1) }),
-    ]),
-    repair: z.strictObject({ agent: z.string().min(1) }),
+    maxAttempts: z.int().check(z.minimum(1), z.maximum(5)),
+    check: z.union([z.strictObject({ command: commandId }), z.strictObject({ agent: text })]),
+    repair: z.strictObject({ agent: text }),
   }),
 ]);
 
 const fleetSchema = z.strictObject({
-  version: z.number().int(),
-  name: z.string().trim().min(1),
-  description: z.string().optional(),
-  steps: z.array(z.preprocess(defaultKind, stepSchema)).min(1),
-  maxWorkers: z.number().int().min(1).optional(),
-  onFailure: z.enum(["stop", "continue"]).optional(),
+  version: z.int(),
+  name: z.string().check(z.trim(), z.minLength(1)),
+  description: z.optional(z.string()),
+  steps: z.array(z.pipe(z.transform(defaultKind), stepSchema)).check(z.minLength(1)),
+  maxWorkers: z.optional(z.int().check(z.minimum(1))),
+  onFailure: z.optional(z.enum(["stop", "continue"])),
 });
 
 type StepInput = z.infer<typeof stepSchema>;
@@ -100,7 +100,7 @@ export function parseFleetContract(
   const parsed = parseFrontmatter(text, { path });
   if (!parsed.ok) return { fleet: undefined, diagnostics: [parsed.diagnostic] };
   const diagnostics = [...parsed.diagnostics];
-  const result = fleetSchema.safeParse(parsed.data);
+  const result = fleetSchema.safeParse(parsed.data, ENGLISH);
   if (!result.success)
     diagnostics.push(
       ...schemaDiagnostics(result.error.issues, parsed.data, path, "fleet contract"),

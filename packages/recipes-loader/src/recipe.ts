@@ -5,10 +5,12 @@ import {
   parseFrontmatter,
   schemaDiagnostics,
 } from "@skillshelf/core";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { nameList } from "./_name-list.js";
+import { ENGLISH } from "./_zod-english.js";
 
-const names = z.preprocess(nameList, z.array(z.string().min(1)));
+const text = z.string().check(z.minLength(1));
+const names = z.pipe(z.transform(nameList), z.array(z.string().check(z.minLength(1))));
 
 /** Keys of Claude Code sub-agent files: accepted and kept, not interpreted. */
 export const COMPATIBLE_AGENT_KEYS: readonly string[] = [
@@ -25,28 +27,31 @@ export const COMPATIBLE_AGENT_KEYS: readonly string[] = [
 ];
 
 const recipeSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and hyphens"),
-  description: z.string().trim().min(1),
-  tools: names.optional(),
-  model: z.string().min(1).optional(),
-  skills: names.optional(),
-  version: z.literal(1, "must be 1, the recipe format this reader supports").optional(),
-  category: z.string().min(1).optional(),
-  budget: z
-    .strictObject({
-      toolCalls: z.number().int().positive(),
-      readReserve: z.number().int().nonnegative().optional(),
-      synthesis: z.boolean().optional(),
-    })
-    .refine((budget) => budget.readReserve === undefined || budget.readReserve < budget.toolCalls, {
-      message: "readReserve must be smaller than toolCalls",
-      path: ["readReserve"],
-    })
-    .optional(),
-  resultContract: z
-    .strictObject({ kind: z.string().min(1), path: z.string().min(1).optional() })
-    .optional(),
-  ...Object.fromEntries(COMPATIBLE_AGENT_KEYS.map((key) => [key, z.unknown().optional()])),
+  name: z
+    .string()
+    .check(z.regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and hyphens")),
+  description: z.string().check(z.trim(), z.minLength(1)),
+  tools: z.optional(names),
+  model: z.optional(text),
+  skills: z.optional(names),
+  version: z.optional(z.literal(1, "must be 1, the recipe format this reader supports")),
+  category: z.optional(text),
+  budget: z.optional(
+    z
+      .strictObject({
+        toolCalls: z.int().check(z.positive()),
+        readReserve: z.optional(z.int().check(z.nonnegative())),
+        synthesis: z.optional(z.boolean()),
+      })
+      .check(
+        z.refine(
+          (budget) => budget.readReserve === undefined || budget.readReserve < budget.toolCalls,
+          { message: "readReserve must be smaller than toolCalls", path: ["readReserve"] },
+        ),
+      ),
+  ),
+  resultContract: z.optional(z.strictObject({ kind: text, path: z.optional(text) })),
+  ...Object.fromEntries(COMPATIBLE_AGENT_KEYS.map((key) => [key, z.optional(z.unknown())])),
 });
 
 /** What an agent recipe's file says (DESIGN §3.3). */
@@ -85,7 +90,7 @@ export function parseAgentRecipe(
   const { path, id } = options;
   const parsed = parseFrontmatter(text, { path });
   if (!parsed.ok) return { recipe: undefined, diagnostics: [parsed.diagnostic] };
-  const result = recipeSchema.safeParse(parsed.data);
+  const result = recipeSchema.safeParse(parsed.data, ENGLISH);
   const diagnostics = [...parsed.diagnostics];
   if (!result.success) {
     diagnostics.push(...schemaDiagnostics(result.error.issues, parsed.data, path, "agent recipe"));

@@ -1,50 +1,53 @@
 import { isPackageId, isSemver, PACKAGE_KINDS } from "@skillshelf/core";
-import { z } from "zod";
+import * as z from "zod/mini";
+import type { util } from "zod/v4/core";
+import { ENGLISH } from "./_zod-english.js";
 
-const packageId = z.string().refine(isPackageId, "must be a package id");
-const text = z.string().min(1);
+const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
+const text = z.string().check(z.minLength(1));
 
 const source = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("local"), path: text }),
   z.strictObject({
     type: z.literal("git"),
     url: text,
-    ref: text.optional(),
-    path: text.optional(),
+    ref: z.optional(text),
+    path: z.optional(text),
   }),
-  z.strictObject({ type: z.literal("archive"), url: text, path: text.optional() }),
+  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text) }),
 ]);
 
 const record = z
   .strictObject({
     kind: z.enum(PACKAGE_KINDS),
-    version: z.string().refine(isSemver, "must be SemVer").optional(),
+    version: z.optional(z.string().check(z.refine(isSemver, "must be SemVer"))),
     format: z.enum(["skillshelf", "claude-code"]),
     installedAt: z.iso.datetime({ offset: true }),
     origin: z.strictObject({
       source,
-      commit: z
-        .string()
-        .regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")
-        .optional(),
-      index: text.optional(),
+      commit: z.optional(
+        z.string().check(z.regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")),
+      ),
+      index: z.optional(text),
     }),
     contentDigest: z
       .string()
-      .regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"),
+      .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest")),
     trust: z.enum(["trusted", "foreign"]),
   })
-  .refine((value) => value.format !== "claude-code" || value.trust === "foreign", {
-    message: "a claude-code package is always foreign",
-    path: ["trust"],
-  });
+  .check(
+    z.refine((value) => value.format !== "claude-code" || value.trust === "foreign", {
+      message: "a claude-code package is always foreign",
+      path: ["trust"],
+    }),
+  );
 
 // `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
 const stateSchema = z.strictObject({
   version: z.literal(1, "must be 1, the state format this reader supports"),
   disabled: z
     .array(packageId)
-    .refine((ids) => new Set(ids).size === ids.length, "must not repeat an id"),
+    .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
   installed: z.record(packageId, record),
 });
 
@@ -58,6 +61,6 @@ export type InstallRecord = z.infer<typeof record>;
 export type PackageOrigin = InstallRecord["origin"];
 
 /** Check a parsed `state.json` against the state format. */
-export function parseStateValue(value: unknown): z.ZodSafeParseResult<ScopeState> {
-  return stateSchema.safeParse(value);
+export function parseStateValue(value: unknown): util.SafeParseResult<ScopeState> {
+  return stateSchema.safeParse(value, ENGLISH);
 }
