@@ -108,6 +108,22 @@ export const STORE_CODES = {
     owner: "store",
     hint: "something edited the state without the scope lock; review the file, then retry",
   },
+  no_previous_version: {
+    owner: "store",
+    hint: "only an update keeps the version it replaced; install the version you want instead",
+  },
+  lock_updated: {
+    owner: "store",
+    hint: "nothing to do: the lock now matches what the interrupted operation committed",
+  },
+  lock_invalid: {
+    owner: "store",
+    hint: "fix lock.json (or restore it from version control); nothing overwrites it until then",
+  },
+  lock_unsafe: {
+    owner: "store",
+    hint: "make lock.json a plain file: move the link or folder aside",
+  },
   state_invalid: {
     owner: "store",
     hint: "fix or move packages/state.json aside, then reinstall the scope's packages",

@@ -14,6 +14,7 @@ import {
 } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
 import type { FaultHook } from "./_faults.js";
+import { keepAsPrevious, settlePrevious } from "./_previous.js";
 import type { InstallRecord, ScopeState } from "./types.js";
 
 /**
@@ -24,7 +25,7 @@ import type { InstallRecord, ScopeState } from "./types.js";
 export interface Journal {
   readonly version: 1;
   readonly id: string;
-  readonly operation: "install" | "remove";
+  readonly operation: "install" | "remove" | "rollback";
   readonly pid: number;
   readonly before: InstallRecord | null;
   readonly after: InstallRecord | null;
@@ -119,7 +120,14 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
     const backup = journal.backup === null ? undefined : join(dir, journal.backup);
     const backupExists = backup !== undefined && existsSync(backup);
     if (isCommitted(journal, state)) {
-      if (backupExists) {
+      const previous = state.installed[journal.id]?.previous;
+      if (
+        backupExists &&
+        previous !== undefined &&
+        digestOrUndefined(backup) === previous.contentDigest
+      )
+        keepAsPrevious(dir, journal.id, backup);
+      else if (backupExists) {
         const kept = keepIfChanged(dir, journal.id, backup, journal.before);
         if (kept !== undefined) diagnostics.push(backupKept(kept, journal.id));
       }
@@ -162,6 +170,7 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
         ),
       );
   }
+  settlePrevious(dir, state);
   syncFolder(dir);
   return diagnostics;
 }

@@ -17,30 +17,37 @@ const source = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text) }),
 ]);
 
+const recordShape = {
+  kind: z.enum(PACKAGE_KINDS),
+  version: z.optional(z.string().check(z.refine(isSemver, "must be SemVer"))),
+  format: z.enum(["skillshelf", "claude-code"]),
+  installedAt: z.iso.datetime({ offset: true }),
+  origin: z.strictObject({
+    source,
+    commit: z.optional(
+      z.string().check(z.regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")),
+    ),
+    index: z.optional(text),
+  }),
+  contentDigest: z
+    .string()
+    .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest")),
+  trust: z.enum(["trusted", "foreign"]),
+  // the manifest's requirements, so the lock can be written from the state alone
+  requires: z.optional(z.array(text)),
+};
+
+const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(
+  (value) => value.format !== "claude-code" || value.trust === "foreign",
+  { message: "a claude-code package is always foreign", path: ["trust"] },
+);
+
+// the record an update replaced, kept with its tree so `rollback` can restore it
+const previousRecord = z.strictObject(recordShape).check(foreignWhenClaudeCode);
+
 const record = z
-  .strictObject({
-    kind: z.enum(PACKAGE_KINDS),
-    version: z.optional(z.string().check(z.refine(isSemver, "must be SemVer"))),
-    format: z.enum(["skillshelf", "claude-code"]),
-    installedAt: z.iso.datetime({ offset: true }),
-    origin: z.strictObject({
-      source,
-      commit: z.optional(
-        z.string().check(z.regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")),
-      ),
-      index: z.optional(text),
-    }),
-    contentDigest: z
-      .string()
-      .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest")),
-    trust: z.enum(["trusted", "foreign"]),
-  })
-  .check(
-    z.refine((value) => value.format !== "claude-code" || value.trust === "foreign", {
-      message: "a claude-code package is always foreign",
-      path: ["trust"],
-    }),
-  );
+  .strictObject({ ...recordShape, previous: z.optional(previousRecord) })
+  .check(foreignWhenClaudeCode);
 
 // `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
 const stateSchema = z.strictObject({
@@ -56,6 +63,9 @@ export type ScopeState = z.infer<typeof stateSchema>;
 
 /** The record `state.json` keeps for one installed copy. */
 export type InstallRecord = z.infer<typeof record>;
+
+/** The record an update replaced (kept for `rollback`). */
+export type PreviousRecord = z.infer<typeof previousRecord>;
 
 /** How an installed copy reached this machine. */
 export type PackageOrigin = InstallRecord["origin"];

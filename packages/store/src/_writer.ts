@@ -4,13 +4,16 @@ import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
 import { settleScope } from "./_journal.js";
+import { finishLockChange, markLockChange, settleLockChanges } from "./_lock-change.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
+import { readLockFile } from "./lockfile.js";
 import { readScopeState, serializeScopeState } from "./state.js";
 import type { CopyFacts, ScopeState, ScopeTarget } from "./types.js";
 
 /** What a writer's body works with, inside the scope lock. */
 export interface WriterContext {
+  readonly target: ScopeTarget;
   readonly lock: ScopeLock;
   readonly state: ScopeState;
   /** `state.json`'s text as read inside the lock; the state write refuses if it changed. */
@@ -38,13 +41,22 @@ export function runWriter<T>(
     const diagnostics: Diagnostic[] = [...lock.diagnostics];
     // settling moves trees and journals only, never state.json: one read serves both
     const current = readValidState(input);
+    assertLockReadable(input);
     diagnostics.push(...settleScope(lock.dir, current.state));
+    diagnostics.push(...settleLockChanges(input, current.state));
     const { id, reviewed } = input;
     if (id !== undefined && reviewed !== undefined) {
       const observed = observeCopyFacts({ ...input, id });
       assertFactsCurrent({ scope: input.scope, id, reviewed, observed });
     }
-    return body({ lock, state: current.state, stateText: current.text, fault, diagnostics });
+    return body({
+      target: { environment: input.environment, scope: input.scope },
+      lock,
+      state: current.state,
+      stateText: current.text,
+      fault,
+      diagnostics,
+    });
   });
 }
 
@@ -58,13 +70,21 @@ export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T 
     return commit();
   } catch (error) {
     settleScope(context.lock.dir, context.state);
+    settleLockChanges(context.target, context.state);
     throw error;
   }
 }
 
-/** Commit a writer's change: check the lock is still ours, then write `state.json` atomically. */
-export function commitState(context: WriterContext, state: ScopeState): void {
+/**
+ * Commit a writer's change to copy `id`: check the scope lock is still ours, mark the lock change,
+ * write `state.json` atomically (the commit point), then bring `lock.json` in line (see
+ * `markLockChange`). A lock that cannot be updated is reported in the context's diagnostics; the
+ * commit stands.
+ */
+export function commitState(context: WriterContext, state: ScopeState, id: string): void {
   context.lock.assertHeld();
+  const entry = markLockChange(context.target, id, state, context.fault);
+  context.fault("lock-marked");
   writeScopeFile({
     path: join(context.lock.dir, "state.json"),
     text: serializeScopeState(state),
@@ -73,9 +93,21 @@ export function commitState(context: WriterContext, state: ScopeState): void {
     point: "state-temporary-written",
   });
   context.fault("committed");
+  context.diagnostics.push(...finishLockChange(context.target, id, entry, state));
+  context.fault("lock-written");
 }
 
 // --- internal ---
+
+function assertLockReadable(target: ScopeTarget): void {
+  const lock = readLockFile(target.environment, target.scope);
+  if (lock.ok) return;
+  const [first] = lock.diagnostics;
+  throw new SkillshelfError("lock_invalid", first?.message ?? "the scope's lock cannot be read", {
+    path: first?.path,
+    details: { diagnostics: lock.diagnostics },
+  });
+}
 
 function readValidState(target: ScopeTarget): { state: ScopeState; text: string | undefined } {
   const result = readScopeState(target.environment, target.scope);

@@ -1,10 +1,22 @@
 export type { SetEnabledInput } from "./enable.js";
 export { setEnabled } from "./enable.js";
 export { changedFact, observeCopyFacts } from "./facts.js";
-export type { InstallPackageInput } from "./install.js";
-export { installPackage } from "./install.js";
+export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
+export { installPackage, rollbackPackage } from "./install.js";
 export type { ScopeLock } from "./lock.js";
 export { withScopeLock } from "./lock.js";
+export type { LockedPackage, LockFile } from "./lockfile.js";
+export {
+  EMPTY_LOCK,
+  lockEntryOf,
+  lockFilePath,
+  lockFromState,
+  lockRoot,
+  readLockFile,
+  resolveLockedPath,
+  serializeLockFile,
+  withLockEntry,
+} from "./lockfile.js";
 export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
 export { recoverScope } from "./recover.js";
 export type { RemovePackageInput } from "./remove.js";
@@ -33,6 +45,7 @@ export type {
   PackageResourceFolder,
   PackageScope,
   PackageSnapshot,
+  PreviousRecord,
   ReadScopeState,
   ScopeState,
   ScopeStateResult,

@@ -12,6 +12,7 @@ import {
   syncFolder,
 } from "@skillshelf/core";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
+import { dropPrevious, keepAsPrevious, previousDir } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter, type WriterContext } from "./_writer.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
@@ -20,6 +21,7 @@ import type {
   InstallRecord,
   PackageManifest,
   PackageOrigin,
+  PreviousRecord,
   ScopeTarget,
   WriteResult,
 } from "./types.js";
@@ -38,6 +40,11 @@ export interface InstallPackageInput extends ScopeTarget {
     readonly version?: string | undefined;
     readonly digest?: string | undefined;
   };
+  /**
+   * Keep the replaced tree as the copy's previous version (an update), so `rollbackPackage` can
+   * restore it. Only a tree that matches its record is kept; a changed one is a backup as always.
+   */
+  readonly keepPrevious?: boolean | undefined;
   /** Install time for the record. Default: now. */
   readonly now?: Date | undefined;
 }
@@ -76,13 +83,11 @@ export function installPackage(input: InstallPackageInput): WriteResult {
           hint: "a package's kind cannot change in place; remove it first",
         },
       );
-    const target = join(context.lock.dir, id);
-    if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
-        path: target,
-        hint: "remove the symlink, then install",
-      });
     const staging = stageCopy(context, id, source, input.staged.digest);
+    const previous =
+      input.keepPrevious === true && before !== null && treeMatches(context, id, before)
+        ? withoutPrevious(before)
+        : undefined;
     const record: InstallRecord = {
       kind: manifest.kind,
       ...(manifest.version === undefined ? {} : { version: manifest.version }),
@@ -91,53 +96,43 @@ export function installPackage(input: InstallPackageInput): WriteResult {
       origin: input.origin,
       contentDigest: input.staged.digest,
       trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+      ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
+      ...(previous === undefined ? {} : { previous }),
     };
-    const backup = existsSync(target) ? siblingName(id, "backup") : null;
-    const state = {
-      ...context.state,
-      installed: { ...context.state.installed, [id]: record },
-      disabled:
-        before === null
-          ? context.state.disabled.filter((disabled) => disabled !== id)
-          : context.state.disabled,
+    return swapInTree(context, { id, operation: "install", staging, before, record });
+  });
+}
+
+/** What `rollbackPackage` restores and what it was reviewed against. */
+export interface RollbackPackageInput extends ScopeTarget {
+  readonly id: string;
+  readonly reviewed: CopyFacts;
+}
+
+/**
+ * Restore the version an update replaced, in one locked step: the kept tree (verified against
+ * its digest) becomes the copy again with its old record, and the tree it replaces becomes the
+ * previous version in turn, so a second rollback goes forward again. Refuses a copy with nothing
+ * kept (`no_previous_version`) and a stale plan (`stale_plan`).
+ */
+export function rollbackPackage(input: RollbackPackageInput): WriteResult {
+  const { id, scope } = input;
+  return runWriter(input, (context) => {
+    const before = context.state.installed[id] ?? null;
+    const kept = previousDir(context.lock.dir, id);
+    const previous = before?.previous;
+    if (before === null || previous === undefined || !existsSync(kept))
+      throw new SkillshelfError(
+        "no_previous_version",
+        `${scope}:${id} has no previous version to restore`,
+        { path: join(context.lock.dir, id) },
+      );
+    const staging = stageCopy(context, id, kept, previous.contentDigest);
+    const record: InstallRecord = {
+      ...previous,
+      ...(treeMatches(context, id, before) ? { previous: withoutPrevious(before) } : {}),
     };
-    const journal = {
-      version: 1,
-      id,
-      operation: "install",
-      pid: process.pid,
-      before,
-      after: record,
-      backup,
-      staging,
-    } as const;
-    return commitOrRollBack(context, () => {
-      writeJournal(context.lock.dir, journal, context.fault);
-      context.fault("journaled");
-      if (backup !== null) {
-        renameSync(target, join(context.lock.dir, backup));
-        context.fault("moved-old");
-      }
-      renameSync(join(context.lock.dir, staging), target);
-      context.fault("moved-new");
-      commitState(context, state);
-      const kept =
-        backup === null
-          ? undefined
-          : keepIfChanged(context.lock.dir, id, join(context.lock.dir, backup), before);
-      rmSync(journalPath(context.lock.dir, id), { force: true });
-      syncFolder(context.lock.dir);
-      context.fault("settled");
-      const diagnostics = [...context.diagnostics, ...verifyInstalled(target, record)];
-      return {
-        id,
-        scope: input.scope,
-        dir: target,
-        record,
-        ...(kept === undefined ? {} : { packageBackup: kept }),
-        diagnostics,
-      };
-    });
+    return swapInTree(context, { id, operation: "rollback", staging, before, record });
   });
 }
 
@@ -183,6 +178,96 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
       },
     );
   return manifest;
+}
+
+/**
+ * The journaled swap every tree-installing writer ends with: journal, move the old tree aside,
+ * move the staged tree in, commit the state, then settle the old tree: the previous version when
+ * the new record keeps one, deleted when it matches its record, else kept as a backup.
+ */
+function swapInTree(
+  context: WriterContext,
+  change: {
+    readonly id: string;
+    readonly operation: "install" | "rollback";
+    readonly staging: string;
+    readonly before: InstallRecord | null;
+    readonly record: InstallRecord;
+  },
+): WriteResult {
+  const { id, staging, before, record } = change;
+  const dir = context.lock.dir;
+  const target = join(dir, id);
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    rmSync(join(dir, staging), { recursive: true, force: true });
+    throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
+      path: target,
+      hint: "remove the symlink, then install",
+    });
+  }
+  const backup = existsSync(target) ? siblingName(id, "backup") : null;
+  const state = {
+    ...context.state,
+    installed: { ...context.state.installed, [id]: record },
+    disabled:
+      before === null
+        ? context.state.disabled.filter((disabled) => disabled !== id)
+        : context.state.disabled,
+  };
+  const journal = {
+    version: 1,
+    id,
+    operation: change.operation,
+    pid: process.pid,
+    before,
+    after: record,
+    backup,
+    staging,
+  } as const;
+  return commitOrRollBack(context, () => {
+    writeJournal(dir, journal, context.fault);
+    context.fault("journaled");
+    if (backup !== null) {
+      renameSync(target, join(dir, backup));
+      context.fault("moved-old");
+    }
+    renameSync(join(dir, staging), target);
+    context.fault("moved-new");
+    commitState(context, state, id);
+    let kept: string | undefined;
+    if (backup !== null && record.previous !== undefined)
+      keepAsPrevious(dir, id, join(dir, backup));
+    else {
+      if (backup !== null) kept = keepIfChanged(dir, id, join(dir, backup), before);
+      dropPrevious(dir, id);
+    }
+    rmSync(journalPath(dir, id), { force: true });
+    syncFolder(dir);
+    context.fault("settled");
+    const diagnostics = [...context.diagnostics, ...verifyInstalled(target, record)];
+    return {
+      id,
+      scope: context.target.scope,
+      dir: target,
+      record,
+      ...(kept === undefined ? {} : { packageBackup: kept }),
+      diagnostics,
+    };
+  });
+}
+
+/** True when the copy's tree on disk is exactly what its record says. */
+function treeMatches(context: WriterContext, id: string, record: InstallRecord): boolean {
+  try {
+    return digestTree(join(context.lock.dir, id)).digest === record.contentDigest;
+  } catch {
+    return false;
+  }
+}
+
+function withoutPrevious(record: InstallRecord): PreviousRecord {
+  const { previous: _dropped, ...rest } = record;
+  return rest;
 }
 
 function stageCopy(context: WriterContext, id: string, source: string, digest: string): string {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
+import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
@@ -56,9 +57,10 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         renameSync(target, join(dir, removed));
         context.fault("moved-old");
       }
-      commitState(context, state);
+      commitState(context, state, id);
       const kept =
         removed === null ? undefined : keepIfChanged(dir, id, join(dir, removed), before);
+      dropPrevious(dir, id);
       rmSync(journalPath(dir, id), { force: true });
       syncFolder(dir);
       context.fault("settled");

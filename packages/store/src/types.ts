@@ -57,7 +57,12 @@ export interface PackageManifest {
 export type ManifestResult = ReadResult<PackageManifest>;
 
 // the state's shapes are the schema's (`z.infer`): one source of truth
-export type { InstallRecord, PackageOrigin, ScopeState } from "./_state-schema.js";
+export type {
+  InstallRecord,
+  PackageOrigin,
+  PreviousRecord,
+  ScopeState,
+} from "./_state-schema.js";
 
 /** A scope's state as read, with the file's exact text (`undefined` when it does not exist; writers refuse if it changes). */
 export interface ReadScopeState {

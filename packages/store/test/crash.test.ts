@@ -1,6 +1,14 @@
 import { readdirSync } from "node:fs";
 import type { Environment } from "@skillshelf/core";
-import { packagesDir, readPackageSnapshot, recoverScope } from "@skillshelf/store";
+import {
+  lockFromState,
+  lockRoot,
+  packagesDir,
+  readLockFile,
+  readPackageSnapshot,
+  readScopeState,
+  recoverScope,
+} from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
@@ -27,6 +35,11 @@ function expectSettled(environment: Environment, killed: boolean) {
     readdirSync(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
   ).toEqual([]);
   expect(recoverScope({ environment, scope: "user" })).toEqual([]);
+  // the lock says what the state holds
+  const state = readScopeState(environment, "user");
+  const lock = readLockFile(environment, "user");
+  if (!state.ok || !lock.ok) throw new Error("state or lock unreadable");
+  expect(lock.value.value).toEqual(lockFromState(state.value.state, lockRoot(environment, "user")));
   return diagnostics;
 }
 
@@ -40,8 +53,11 @@ describe("a writer killed with SIGKILL leaves the scope as before or as after", 
     ["journaled", "1.0.0"],
     ["moved-old", "1.0.0"],
     ["moved-new", "1.0.0"],
+    ["lock-marker-temporary-written", "1.0.0"],
+    ["lock-marked", "1.0.0"],
     ["state-temporary-written", "1.0.0"],
     ["committed", "2.0.0"],
+    ["lock-written", "2.0.0"],
     ["settled", "2.0.0"],
   ])("replacing a copy, killed at %s, reads back as %s", async (point, expected) => {
     const environment = storeEnvironment();
@@ -62,7 +78,8 @@ describe("a writer killed with SIGKILL leaves the scope as before or as after", 
       expect(settled).toContain("leftover_removed");
     if (["journaled", "moved-old", "moved-new", "state-temporary-written"].includes(point))
       expect(settled).toContain("operation_rolled_back");
-    if (point === "committed") expect(settled).toContain("operation_completed");
+    if (point === "committed")
+      expect(settled).toEqual(expect.arrayContaining(["operation_completed", "lock_updated"]));
     expect(versionOf(environment)).toBe(expected);
   });
 
@@ -70,8 +87,10 @@ describe("a writer killed with SIGKILL leaves the scope as before or as after", 
     ["staged", undefined],
     ["journaled", undefined],
     ["moved-new", undefined],
+    ["lock-marked", undefined],
     ["state-temporary-written", undefined],
     ["committed", "1.0.0"],
+    ["lock-written", "1.0.0"],
   ])("a fresh install, killed at %s, reads back with version %s", async (point, expected) => {
     const environment = storeEnvironment();
     const staged = stagePackage({ id: "pdf", version: "1.0.0" });
@@ -91,8 +110,10 @@ describe("a writer killed with SIGKILL leaves the scope as before or as after", 
   it.each([
     ["journaled", "1.0.0"],
     ["moved-old", "1.0.0"],
+    ["lock-marked", "1.0.0"],
     ["state-temporary-written", "1.0.0"],
     ["committed", undefined],
+    ["lock-written", undefined],
     ["settled", undefined],
   ])("a removal, killed at %s, reads back with version %s", async (point, expected) => {
     const environment = storeEnvironment();

@@ -1,0 +1,48 @@
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { errnoCode, isPackageId, siblingName, syncFolder } from "@skillshelf/core";
+import type { ScopeState } from "./types.js";
+
+/**
+ * Where the tree an update replaced is kept for `rollback`: `packages/.previous/<id>/` (no
+ * package id starts with a dot, so no copy can be named so). The state record's `previous` says
+ * what it holds.
+ */
+export function previousDir(dir: string, id: string): string {
+  return join(dir, ".previous", id);
+}
+
+/** Make the tree at `path` the copy's previous version, replacing any kept before. */
+export function keepAsPrevious(dir: string, id: string, path: string): void {
+  dropPrevious(dir, id);
+  mkdirSync(join(dir, ".previous"), { recursive: true });
+  renameSync(path, previousDir(dir, id));
+  syncFolder(join(dir, ".previous"));
+}
+
+/** Delete a copy's previous version, if one is kept (renamed aside first, like any discarded tree). */
+export function dropPrevious(dir: string, id: string): void {
+  const path = previousDir(dir, id);
+  const aside = join(dir, siblingName(id, "discard"));
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return;
+    throw error;
+  }
+  rmSync(aside, { recursive: true, force: true });
+}
+
+/** Remove kept previous versions the state no longer names (left by an interrupted writer). */
+export function settlePrevious(dir: string, state: ScopeState): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, ".previous"));
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return;
+    throw error;
+  }
+  for (const name of names)
+    if (!isPackageId(name) || state.installed[name]?.previous === undefined)
+      rmSync(join(dir, ".previous", name), { recursive: true, force: true });
+}

@@ -1,0 +1,80 @@
+import { lstatSync } from "node:fs";
+import {
+  type Code,
+  createDiagnostic,
+  type Diagnostic,
+  errnoCode,
+  parseJsonDocument,
+  type ReadResult,
+  readTextDocument,
+  type SchemaIssue,
+  schemaDiagnostics,
+} from "@skillshelf/core";
+
+/** A strictly read scope file: its value (`empty` when the file does not exist) and exact text. */
+export interface StrictFile<T> {
+  readonly path: string;
+  readonly value: T;
+  readonly text: string | undefined;
+}
+
+/**
+ * Read a JSON file a writer owns (`state.json`, `lock.json`) strictly: absent is `empty`; a file
+ * that is a symlink or has other hard links is `unsafe`; one that cannot be read, is not JSON or
+ * breaks the schema in any way is `invalid`, reported with its path and never overwritten.
+ */
+export function readStrictFile<T>(options: {
+  readonly path: string;
+  readonly what: string;
+  readonly maxBytes: number;
+  readonly empty: T;
+  readonly parse: (
+    value: unknown,
+  ) => { success: true; data: T } | { success: false; error: { issues: readonly SchemaIssue[] } };
+  readonly codes: { readonly invalid: Code; readonly unsafe: Code };
+  readonly consequence: string;
+}): ReadResult<StrictFile<T>> {
+  const { path, codes } = options;
+  const invalid = (problem: string): Diagnostic =>
+    createDiagnostic("error", codes.invalid, `${path} ${problem}; ${options.consequence}`, {
+      path,
+    });
+  const refuse = (diagnostics: Diagnostic[]): ReadResult<StrictFile<T>> => ({
+    ok: false,
+    diagnostics,
+  });
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    return refuse([invalid(`cannot be read (${errnoCode(error) ?? String(error)})`)]);
+  }
+  if (stats === undefined)
+    return { ok: true, value: { path, value: options.empty, text: undefined }, diagnostics: [] };
+  if (!stats.isFile() || stats.nlink > 1)
+    return refuse([
+      createDiagnostic(
+        "error",
+        codes.unsafe,
+        `${path} must be a plain file, not a symlink, folder or hard link`,
+        { path },
+      ),
+    ]);
+  const document = readTextDocument({
+    path,
+    realPath: path,
+    maxBytes: options.maxBytes,
+    what: options.what,
+  });
+  if (!document.ok) return refuse([invalid(document.diagnostics[0]?.message ?? "cannot be read")]);
+  const { text } = document.value;
+  const json = parseJsonDocument(text);
+  if (!json.ok) return refuse([invalid(`is not valid JSON (${json.message})`)]);
+  const parsed = options.parse(json.value);
+  if (!parsed.success)
+    return refuse([
+      invalid(`does not match the ${options.what} format`),
+      ...schemaDiagnostics(parsed.error.issues, json.value, path, options.what),
+    ]);
+  return { ok: true, value: { path, value: parsed.data, text }, diagnostics: [] };
+}

@@ -1,0 +1,105 @@
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { canonicalJson, type Environment, isInside, type ReadResult } from "@skillshelf/core";
+import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
+import { readStrictFile, type StrictFile } from "./_strict-file.js";
+import { packagesDir } from "./scopes.js";
+import type { PackageScope, ScopeState } from "./types.js";
+
+export type { LockedPackage, LockFile } from "./_lock-schema.js";
+
+/** A lock with nothing pinned. */
+export const EMPTY_LOCK: LockFile = { version: 1, packages: {} };
+
+const MAX_LOCK_BYTES = 16 * 1024 * 1024;
+
+/** Where a scope's lock is: `lock.json` in its library, beside `packages/`. */
+export function lockFilePath(environment: Environment, scope: PackageScope): string {
+  return join(dirname(packagesDir(environment, scope)), "lock.json");
+}
+
+/**
+ * The folder a scope's lock writes local sources relative to, so a project's lock names a
+ * folder inside the project the same way on every clone: the project for the project scope,
+ * home for the user scope.
+ */
+export function lockRoot(environment: Environment, scope: PackageScope): string {
+  return scope === "project" ? environment.project : environment.home;
+}
+
+/**
+ * Read a scope's `lock.json` strictly, like the state: absent is an empty lock (`text`
+ * `undefined`); a symlink or hard link is `lock_unsafe`; anything unreadable or off the format is
+ * `lock_invalid`, reported with its path and never overwritten.
+ */
+export function readLockFile(
+  environment: Environment,
+  scope: PackageScope,
+): ReadResult<StrictFile<LockFile>> {
+  return readStrictFile({
+    path: lockFilePath(environment, scope),
+    what: "lock",
+    maxBytes: MAX_LOCK_BYTES,
+    empty: EMPTY_LOCK,
+    parse: parseLockValue,
+    codes: { invalid: "lock_invalid", unsafe: "lock_unsafe" },
+    consequence: "nothing will overwrite it until it is fixed",
+  });
+}
+
+/**
+ * What the lock says for package `id` given a state: its kind, version, format, source (a local
+ * folder inside `root` written relative to it, as `./…`), commit, index, digest, trust, whether it
+ * is enabled and its requirements; `null` when the state does not hold it.
+ */
+export function lockEntryOf(state: ScopeState, id: string, root: string): LockedPackage | null {
+  const record = state.installed[id];
+  if (record === undefined) return null;
+  const { source, commit, index } = record.origin;
+  return {
+    kind: record.kind,
+    ...(record.version === undefined ? {} : { version: record.version }),
+    format: record.format,
+    source:
+      source.type === "local" ? { type: "local", path: lockedPath(source.path, root) } : source,
+    ...(commit === undefined ? {} : { commit }),
+    ...(index === undefined ? {} : { index }),
+    digest: record.contentDigest,
+    trust: record.trust,
+    enabled: !state.disabled.includes(id),
+    requires: [...(record.requires ?? [])].sort(),
+  };
+}
+
+/** The lock a state describes, whole. */
+export function lockFromState(state: ScopeState, root: string): LockFile {
+  const packages: Record<string, LockedPackage> = {};
+  for (const id of Object.keys(state.installed).sort()) {
+    const entry = lockEntryOf(state, id, root);
+    if (entry !== null) packages[id] = entry;
+  }
+  return { version: 1, packages };
+}
+
+/** The same lock with package `id` set to `entry`, or left out when `entry` is `null`. */
+export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage | null): LockFile {
+  const { [id]: _replaced, ...others } = lock.packages;
+  return { version: 1, packages: entry === null ? others : { ...others, [id]: entry } };
+}
+
+/** The text a lock is written as: canonical (sorted keys), two-space indent, final newline. */
+export function serializeLockFile(lock: LockFile): string {
+  return `${JSON.stringify(JSON.parse(canonicalJson(lock)), null, 2)}\n`;
+}
+
+/** A local source path as the lock gives it, made absolute against the scope's `root`. */
+export function resolveLockedPath(path: string, root: string): string {
+  return isAbsolute(path) ? path : resolve(root, path);
+}
+
+// --- internal ---
+
+function lockedPath(path: string, root: string): string {
+  if (!isAbsolute(path) || !isInside(root, path)) return path;
+  const inner = relative(root, path).split(sep).join("/");
+  return inner === "" ? "." : `./${inner}`;
+}
