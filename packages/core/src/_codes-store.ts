@@ -108,6 +108,10 @@ export const STORE_CODES = {
     owner: "store",
     hint: "something edited the state without the scope lock; review the file, then retry",
   },
+  manifest_unsupported: {
+    owner: "store",
+    hint: "update Skillshelf to a version that reads this manifest, or install an older release of the package",
+  },
   no_previous_version: {
     owner: "store",
     hint: "only an update keeps the version it replaced; install the version you want instead",

@@ -18,8 +18,8 @@ import {
   type PackageSnapshot,
   readPackageSnapshot,
   snapshotRoots,
+  withPackageReferences,
 } from "@skillshelf/store";
-import { type PackageOwner, resolvePackageReferences } from "./references.js";
 import type { ReadPass } from "./types.js";
 
 /** What a pass is made with: the resources object's settings. */
@@ -50,7 +50,7 @@ export function beginPass(
   const owner = (resource: { readonly origin: string }) => owners.get(resource.origin);
   const common = { ...environment, trustImports: settings.trustImports };
   const skills = once(() =>
-    withReferences(
+    withPackageReferences(
       loadSkills({
         ...common,
         roots: roots("skill", defaultSkillRoots(environment)),
@@ -65,7 +65,7 @@ export function beginPass(
     ),
   );
   const prompts = once(() =>
-    withReferences(
+    withPackageReferences(
       loadPromptTemplates({ ...common, roots: roots("prompt", defaultPromptRoots(environment)) }),
       owner,
       (template) => template.content,
@@ -73,7 +73,7 @@ export function beginPass(
     ),
   );
   const agents = once(() =>
-    withReferences(
+    withPackageReferences(
       loadAgentRecipes({
         ...common,
         roots: roots("agent", defaultRecipeRoots(environment)),
@@ -101,52 +101,12 @@ export function beginPass(
 
 // --- internal ---
 
-/** What every loader returns, as far as expanding package references needs. */
-interface LoadResult {
-  readonly items: Array<{ readonly origin: string; readonly path: string }>;
-  readonly diagnostics: Diagnostic[];
-}
-
 function once<T>(compute: () => T): () => T {
   let value: { readonly result: T } | undefined;
   return () => {
     value ??= { result: compute() };
     return value.result;
   };
-}
-
-/** A loader's result with package-owned bodies expanded; one naming an unknown component is dropped with its diagnostic. */
-function withReferences<R extends LoadResult>(
-  result: R,
-  owner: (resource: { readonly origin: string }) => PackageCopy | undefined,
-  body: (item: R["items"][number]) => string | undefined,
-  rebuild: (item: R["items"][number], text: string) => R["items"][number],
-): R {
-  const diagnostics: Diagnostic[] = [];
-  const items: R["items"][number][] = [];
-  let changed = false;
-  for (const item of result.items) {
-    const copy = owner(item);
-    const text = copy === undefined ? undefined : body(item);
-    if (copy === undefined || text === undefined) {
-      items.push(item);
-      continue;
-    }
-    const resolved = resolvePackageReferences(text, packageOwner(copy), item.path);
-    changed ||= !resolved.ok || resolved.text !== text;
-    if (resolved.ok) items.push(resolved.text === text ? item : rebuild(item, resolved.text));
-    else diagnostics.push(resolved.diagnostic);
-  }
-  if (!changed) return result;
-  return {
-    ...result,
-    items,
-    diagnostics: sortDiagnostics([...result.diagnostics, ...diagnostics]),
-  };
-}
-
-function packageOwner(copy: PackageCopy): PackageOwner {
-  return { id: copy.id, dir: copy.dir, components: copy.manifest?.components ?? [] };
 }
 
 /** What the snapshot found wrong: scope-level findings and those of copies that are loaded or broken (a disabled or shadowed copy is the user's choice). */

@@ -1,6 +1,7 @@
+// the reference expansion lives in store (inventory checks it too); hosts find it here
+export type { PackageOwner, ResolvedReferences } from "@skillshelf/store";
+export { resolvePackageReferences } from "@skillshelf/store";
 export { createResources } from "./create.js";
-export type { PackageOwner, ResolvedReferences } from "./references.js";
-export { resolvePackageReferences } from "./references.js";
 export type {
   PendingSkillRequests,
   ReadPass,

@@ -19,6 +19,8 @@ export {
 } from "./lockfile.js";
 export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
 export { recoverScope } from "./recover.js";
+export type { PackageOwner, ResolvedReferences } from "./references.js";
+export { resolvePackageReferences, withPackageReferences } from "./references.js";
 export type { RemovePackageInput } from "./remove.js";
 export { removePackage } from "./remove.js";
 export type { PackageRootSource } from "./roots.js";

@@ -68,6 +68,16 @@ function readOwnManifest(root: string, rootReal: string): ManifestResult {
   const document = readManifestDocument(root, rootReal, "plugin.json");
   if (!document.ok) return document;
   const { json: value, hash } = document.value;
+  const version = declaredManifestVersion(value);
+  if (typeof version === "number" && Number.isInteger(version) && version > 1)
+    return failed(
+      createDiagnostic(
+        "error",
+        "manifest_unsupported",
+        `${manifestPath} declares manifestVersion ${version}; this build reads version 1`,
+        { path: manifestPath, details: { manifestVersion: version } },
+      ),
+    );
   const parsed = parseManifestValue(value);
   if (!parsed.success)
     return {
@@ -164,4 +174,11 @@ function readManifestDocument(
 
 function failed(diagnostic: Diagnostic): { ok: false; diagnostics: Diagnostic[] } {
   return { ok: false, diagnostics: [diagnostic] };
+}
+
+/** `extensions.skillshelf.manifestVersion` as written, whatever its type. */
+function declaredManifestVersion(value: unknown): unknown {
+  const extensions = (value as { extensions?: unknown } | null)?.extensions;
+  const ours = (extensions as Record<string, unknown> | null | undefined)?.[EXTENSION_KEY];
+  return (ours as { manifestVersion?: unknown } | null | undefined)?.manifestVersion;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
-import type { PackageComponent } from "@skillshelf/store";
+import { createDiagnostic, type Diagnostic, sortDiagnostics } from "@skillshelf/core";
+import type { PackageComponent, PackageCopy } from "./types.js";
 
 /** The package a body belongs to: its folder and the components its manifest declares. */
 export interface PackageOwner {
@@ -55,4 +55,50 @@ export function resolvePackageReferences(
       },
     ),
   };
+}
+
+/** What every loader returns, as far as expanding package references needs. */
+interface LoadResult {
+  readonly items: Array<{ readonly origin: string; readonly path: string }>;
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * A loader's result with package-owned bodies expanded (`owner` finds the copy an item came from):
+ * an item naming an unknown component is dropped and its `package_reference_unknown` added to the
+ * diagnostics. The same result object comes back when nothing changed.
+ */
+export function withPackageReferences<R extends LoadResult>(
+  result: R,
+  owner: (resource: { readonly origin: string }) => PackageCopy | undefined,
+  body: (item: R["items"][number]) => string | undefined,
+  rebuild: (item: R["items"][number], text: string) => R["items"][number],
+): R {
+  const diagnostics: Diagnostic[] = [];
+  const items: R["items"][number][] = [];
+  let changed = false;
+  for (const item of result.items) {
+    const copy = owner(item);
+    const text = copy === undefined ? undefined : body(item);
+    if (copy === undefined || text === undefined) {
+      items.push(item);
+      continue;
+    }
+    const resolved = resolvePackageReferences(text, packageOwner(copy), item.path);
+    changed ||= !resolved.ok || resolved.text !== text;
+    if (resolved.ok) items.push(resolved.text === text ? item : rebuild(item, resolved.text));
+    else diagnostics.push(resolved.diagnostic);
+  }
+  if (!changed) return result;
+  return {
+    ...result,
+    items,
+    diagnostics: sortDiagnostics([...result.diagnostics, ...diagnostics]),
+  };
+}
+
+// --- internal ---
+
+function packageOwner(copy: PackageCopy): PackageOwner {
+  return { id: copy.id, dir: copy.dir, components: copy.manifest?.components ?? [] };
 }

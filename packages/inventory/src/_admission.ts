@@ -1,0 +1,244 @@
+import { basename, dirname } from "node:path";
+import type { CollisionGroup } from "@skillshelf/collision";
+import {
+  type Diagnostic,
+  type Environment,
+  isInside,
+  type ResourceKind,
+  type ResourcePlace,
+  type ResourceRoot,
+} from "@skillshelf/core";
+import { defaultPromptRoots, loadPromptTemplates } from "@skillshelf/prompts-loader";
+import {
+  defaultFleetRoots,
+  defaultRecipeRoots,
+  loadAgentRecipes,
+  loadFleetContracts,
+} from "@skillshelf/recipes-loader";
+import { defaultSkillRoots, loadSkills } from "@skillshelf/skills-loader";
+import {
+  type PackageCopy,
+  type PackageSnapshot,
+  snapshotRoots,
+  withPackageReferences,
+} from "@skillshelf/store";
+import type { Availability } from "./types.js";
+
+/** One resource file as the loaders judged it, before it becomes an inventory row. */
+export interface Admitted {
+  readonly kind: ResourceKind;
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly root: ResourceRoot;
+  readonly owner: PackageCopy | undefined;
+  readonly trusted: boolean;
+  readonly availability: Availability;
+  readonly reason?: string | undefined;
+  /** Loaded and usable by the operator only (`disable-model-invocation`). */
+  readonly operatorOnly: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What the loaders admit, for every kind, over the roots `resources` reads. */
+export interface Admission {
+  readonly resources: readonly Admitted[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Run the loaders over the same roots a `resources` read pass uses (store's `snapshotRoots` for
+ * the loadable copies, then every default root), with package references checked the same way,
+ * and judge every file they saw: a winner is `available` (or `untrusted`, or `unavailable` when it
+ * cannot run), a collision loser `shadowed`, a file they refused `invalid`.
+ */
+export function admitResources(input: {
+  readonly environment: Environment;
+  readonly snapshot: PackageSnapshot;
+  readonly trustImports: boolean;
+}): Admission {
+  const { environment, snapshot, trustImports } = input;
+  const owners = new Map<string, PackageCopy>(
+    snapshot.copies
+      .filter((copy) => copy.loadable)
+      .map((copy) => [`package:${copy.scope}:${copy.id}`, copy] as const),
+  );
+  const owner = (item: { readonly origin: string }) => owners.get(item.origin);
+  const common = { ...environment, trustImports };
+  const rootsOf = (kind: ResourceKind, defaults: ResourceRoot[]) => [
+    ...snapshotRoots(snapshot, kind),
+    ...defaults,
+  ];
+  const skillRoots = rootsOf("skill", defaultSkillRoots(environment));
+  const skills = loadSkills({
+    ...common,
+    roots: skillRoots,
+    includeBody: (root) => root.scope === "package",
+  });
+  const promptRoots = rootsOf("prompt", defaultPromptRoots(environment));
+  const agentRoots = rootsOf("agent", defaultRecipeRoots(environment));
+  const fleetRoots = rootsOf("fleet", defaultFleetRoots(environment));
+  const judged = [
+    judge(
+      "skill",
+      skillRoots,
+      owner,
+      skills,
+      checked(skills, owner, (skill) => skill.body),
+      {
+        unavailable: (skill) =>
+          skill.addressable ? undefined : "its name cannot be typed as /skill <name>",
+        operatorOnly: (skill) => skill.disableModelInvocation,
+      },
+    ),
+    (() => {
+      const prompts = loadPromptTemplates({ ...common, roots: promptRoots });
+      return judge(
+        "prompt",
+        promptRoots,
+        owner,
+        prompts,
+        checked(prompts, owner, (template) => template.content),
+        { unavailable: (template) => template.unavailable },
+      );
+    })(),
+    (() => {
+      const agents = loadAgentRecipes({
+        ...common,
+        roots: agentRoots,
+        skillNames: skills.items.map((skill) => skill.name),
+      });
+      return judge(
+        "agent",
+        agentRoots,
+        owner,
+        agents,
+        checked(agents, owner, (recipe) => recipe.persona),
+      );
+    })(),
+    (() => {
+      const fleets = loadFleetContracts({ ...common, roots: fleetRoots });
+      return judge("fleet", fleetRoots, owner, fleets, fleets);
+    })(),
+  ];
+  return {
+    resources: judged.flatMap((kind) => kind.resources),
+    diagnostics: judged.flatMap((kind) => kind.diagnostics),
+  };
+}
+
+// --- internal ---
+
+type Item = ResourcePlace & { readonly name: string; readonly description?: string | undefined };
+
+interface Loaded<T extends Item> {
+  readonly items: T[];
+  readonly diagnostics: Diagnostic[];
+  readonly collisions: CollisionGroup<T>[];
+}
+
+/** The result with package references checked: an item naming an unknown component drops out. */
+function checked<T extends Item>(
+  loaded: Loaded<T>,
+  owner: (item: { readonly origin: string }) => PackageCopy | undefined,
+  body: (item: T) => string | undefined,
+): Loaded<T> {
+  return withPackageReferences(loaded, owner, body, (item) => item);
+}
+
+function judge<T extends Item>(
+  kind: ResourceKind,
+  roots: readonly ResourceRoot[],
+  owner: (item: { readonly origin: string }) => PackageCopy | undefined,
+  raw: Loaded<T>,
+  loaded: Loaded<T>,
+  rules: {
+    readonly unavailable?: (item: T) => string | undefined;
+    readonly operatorOnly?: (item: T) => boolean;
+  } = {},
+): Admission {
+  const rootOf = (item: { readonly origin: string; readonly path: string }) =>
+    roots.find((root) => root.origin === item.origin) ?? fallbackRoot(item);
+  const findings = (path: string) => loaded.diagnostics.filter((d) => d.path === path);
+  const kept = new Set(loaded.items.map((item) => item.path));
+  const resources: Admitted[] = [];
+  const row = (item: T, availability: Availability, reason?: string): Admitted => ({
+    kind,
+    name: item.name,
+    description: item.description ?? "",
+    path: item.path,
+    root: rootOf(item),
+    owner: owner(item),
+    trusted: item.trusted,
+    availability,
+    ...(reason === undefined ? {} : { reason }),
+    operatorOnly: rules.operatorOnly?.(item) ?? false,
+    diagnostics: findings(item.path),
+  });
+  for (const item of raw.items) {
+    if (!kept.has(item.path)) {
+      resources.push(row(item, "unavailable", "it names a component its package does not declare"));
+      continue;
+    }
+    const unavailable = rules.unavailable?.(item);
+    if (!item.trusted) resources.push(row(item, "untrusted", untrustedReason(rootOf(item))));
+    else if (unavailable !== undefined) resources.push(row(item, "unavailable", unavailable));
+    else resources.push(row(item, "available"));
+  }
+  for (const group of raw.collisions)
+    for (const loss of group.losers)
+      resources.push(row(loss.item, "shadowed", `shadowed by ${group.winner.path}`));
+  // a file the loader refused: an error on a markdown file that became no resource
+  const seen = new Set(resources.map((resource) => resource.path));
+  for (const diagnostic of loaded.diagnostics) {
+    const path = diagnostic.path;
+    if (diagnostic.severity !== "error" || path === undefined || !path.endsWith(".md")) continue;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const root = rootHolding(roots, path) ?? fallbackRoot({ path });
+    resources.push({
+      kind,
+      name:
+        kind === "skill" && basename(path) === "SKILL.md"
+          ? basename(dirname(path))
+          : basename(path, ".md"),
+      description: "",
+      path,
+      root,
+      owner: owner(root),
+      trusted: root.trust === "trusted",
+      availability: "invalid",
+      reason: diagnostic.code,
+      operatorOnly: false,
+      diagnostics: findings(path),
+    });
+  }
+  return { resources, diagnostics: loaded.diagnostics };
+}
+
+/** The deepest root holding `path`. */
+function rootHolding(roots: readonly ResourceRoot[], path: string): ResourceRoot | undefined {
+  let best: ResourceRoot | undefined;
+  for (const root of roots)
+    if (isInside(root.path, path) && (best === undefined || root.path.length > best.path.length))
+      best = root;
+  return best;
+}
+
+function untrustedReason(root: ResourceRoot): string {
+  return root.scope === "package"
+    ? "a foreign package: trusted only with the trustImports setting"
+    : "another agent's folder: discovery-only until imported";
+}
+
+/** A root for a file under none of the given ones (an explicit path). */
+function fallbackRoot(item: { readonly path: string }): ResourceRoot {
+  return {
+    path: dirname(item.path),
+    scope: "cli",
+    source: "path",
+    origin: "explicit",
+    precedence: 0,
+    trust: "trusted",
+  };
+}
