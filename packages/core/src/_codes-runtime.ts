@@ -4,6 +4,58 @@ export const RUNTIME_CODES = {
     owner: "store",
     hint: "declare the component in the package's manifest, or fix the reference's kind and id",
   },
+  already_installed: {
+    owner: "lifecycle",
+    hint: "use update to change an installed copy, or --force to replace it",
+  },
+  copy_invalid: {
+    owner: "lifecycle",
+    hint: "repair the copy with update --force, or remove it and install it again",
+  },
+  local_changes: {
+    owner: "lifecycle",
+    hint: "keep your edits elsewhere first; --force replaces them (the changed files are kept as a backup)",
+  },
+  lock_ahead: {
+    owner: "lifecycle",
+    hint: "run skillshelf install with no package named to install what the lock lists, then retry",
+  },
+  lock_frozen: {
+    owner: "lifecycle",
+    hint: "this change would alter lock.json; run it without --frozen and commit the new lock",
+  },
+  package_ambiguous: {
+    owner: "lifecycle",
+    hint: "name the package as kind:name",
+  },
+  package_unknown: {
+    owner: "lifecycle",
+    hint: "check the name with skillshelf search, or name a folder, git URL or archive URL",
+  },
+  refused: {
+    owner: "lifecycle",
+    hint: "resolve the refusal and review a fresh plan",
+  },
+  requirement_cycle: {
+    owner: "lifecycle",
+    hint: "the packages require each other in a circle; fix the requires in their manifests or index rows",
+  },
+  requirement_inactive: {
+    owner: "lifecycle",
+    hint: "enable or repair the required packages first",
+  },
+  source_unavailable: {
+    owner: "lifecycle",
+    hint: "the index that installed it no longer offers it; add that index again or reinstall from a source",
+  },
+  up_to_date: {
+    owner: "lifecycle",
+    hint: "nothing to do: the source still holds what is installed",
+  },
+  writer: {
+    owner: "lifecycle",
+    hint: "inspect the diagnostics and recovery paths, then review a fresh plan",
+  },
   inventory_truncated: {
     owner: "inventory",
     hint: "narrow the inventory with a kind, query or ref filter to see the rows past the cap",

@@ -1,7 +1,5 @@
 import { type Environment, SkillshelfError } from "@skillshelf/core";
-import { type ObservedScope, observeScope } from "./_observe.js";
-import { PACKAGE_SCOPES } from "./scopes.js";
-import { composeSnapshot, isRequirementMet } from "./snapshot.js";
+import { newlyBrokenDependents, readPackageSnapshot, snapshotAfter } from "./snapshot.js";
 import type { PackageScope } from "./types.js";
 
 /**
@@ -15,19 +13,8 @@ export function assertNoBrokenDependents(input: {
   readonly id: string;
   readonly change: "disable" | "remove";
 }): void {
-  const observed = PACKAGE_SCOPES.map((scope) => observeScope(input.environment, scope));
-  const before = composeSnapshot(observed);
-  const after = composeSnapshot(observed.map((scope) => changed(scope, input)));
-  const broken = after.copies
-    .filter((copy) => copy.loadable)
-    .map((copy) => ({
-      id: copy.id,
-      scope: copy.scope,
-      missing: (copy.manifest?.requires ?? []).filter(
-        (ref) => isRequirementMet(before, ref) && !isRequirementMet(after, ref),
-      ),
-    }))
-    .filter((dependent) => dependent.missing.length > 0);
+  const before = readPackageSnapshot(input.environment);
+  const broken = newlyBrokenDependents(before, snapshotAfter(before, input));
   if (broken.length === 0) return;
   const names = broken.map(
     (dependent) => `${dependent.scope}:${dependent.id} (needs ${dependent.missing.join(", ")})`,
@@ -40,18 +27,4 @@ export function assertNoBrokenDependents(input: {
       details: { dependents: broken },
     },
   );
-}
-
-// --- internal ---
-
-function changed(
-  scope: ObservedScope,
-  input: { scope: PackageScope; id: string; change: "disable" | "remove" },
-): ObservedScope {
-  if (scope.scope !== input.scope) return scope;
-  const copies = scope.copies.flatMap((copy) => {
-    if (copy.id !== input.id) return [copy];
-    return input.change === "remove" ? [] : [{ ...copy, enabled: false }];
-  });
-  return { ...scope, copies };
 }

@@ -1,6 +1,6 @@
 export type { SetEnabledInput } from "./enable.js";
 export { setEnabled } from "./enable.js";
-export { changedFact, observeCopyFacts } from "./facts.js";
+export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
 export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
 export { installPackage, rollbackPackage } from "./install.js";
 export type { ScopeLock } from "./lock.js";
@@ -26,11 +26,14 @@ export { removePackage } from "./remove.js";
 export type { PackageRootSource } from "./roots.js";
 export { packageCopyRoots, snapshotRoots } from "./roots.js";
 export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
+export type { CopyChange } from "./snapshot.js";
 export {
   composeSnapshot,
   effectiveCopy,
   isRequirementMet,
+  newlyBrokenDependents,
   readPackageSnapshot,
+  snapshotAfter,
 } from "./snapshot.js";
 export { EMPTY_STATE, readScopeState, serializeScopeState } from "./state.js";
 export type {

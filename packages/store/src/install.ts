@@ -45,6 +45,8 @@ export interface InstallPackageInput extends ScopeTarget {
    * restore it. Only a tree that matches its record is kept; a changed one is a backup as always.
    */
   readonly keepPrevious?: boolean | undefined;
+  /** Whether the copy is enabled afterwards. Default: a fresh install is, a replacement keeps its flag. */
+  readonly enabled?: boolean | undefined;
   /** Install time for the record. Default: now. */
   readonly now?: Date | undefined;
 }
@@ -99,7 +101,14 @@ export function installPackage(input: InstallPackageInput): WriteResult {
       ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
       ...(previous === undefined ? {} : { previous }),
     };
-    return swapInTree(context, { id, operation: "install", staging, before, record });
+    return swapInTree(context, {
+      id,
+      operation: "install",
+      staging,
+      before,
+      record,
+      enabled: input.enabled,
+    });
   });
 }
 
@@ -193,6 +202,7 @@ function swapInTree(
     readonly staging: string;
     readonly before: InstallRecord | null;
     readonly record: InstallRecord;
+    readonly enabled?: boolean | undefined;
   },
 ): WriteResult {
   const { id, staging, before, record } = change;
@@ -206,13 +216,12 @@ function swapInTree(
     });
   }
   const backup = existsSync(target) ? siblingName(id, "backup") : null;
+  const others = context.state.disabled.filter((disabled) => disabled !== id);
+  const enabled = change.enabled ?? (before === null || !context.state.disabled.includes(id));
   const state = {
     ...context.state,
     installed: { ...context.state.installed, [id]: record },
-    disabled:
-      before === null
-        ? context.state.disabled.filter((disabled) => disabled !== id)
-        : context.state.disabled,
+    disabled: enabled ? others : [...others, id],
   };
   const journal = {
     version: 1,

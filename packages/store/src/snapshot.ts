@@ -6,7 +6,7 @@ import {
 } from "@skillshelf/core";
 import { type ObservedCopy, type ObservedScope, observeScope } from "./_observe.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
-import type { CopyState, PackageCopy, PackageSnapshot } from "./types.js";
+import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./types.js";
 
 /**
  * Read every installed copy in the user and project scopes and decide which counts (DESIGN §3.6,
@@ -36,6 +36,57 @@ export function isRequirementMet(snapshot: PackageSnapshot, ref: string): boolea
       (copy) => copy.loadable && copy.id === parsed.name && copy.manifest?.kind === parsed.kind,
     )
   );
+}
+
+/** A change to one copy whose effect on the rest a plan projects before making it. */
+export interface CopyChange {
+  readonly scope: PackageScope;
+  readonly id: string;
+  readonly change: "enable" | "disable" | "remove";
+}
+
+/**
+ * The snapshot as it would read after `change`, precedence decided again (a disabled project
+ * copy still shadows the user copy; a removed one reveals it). Nothing is read from disk.
+ */
+export function snapshotAfter(snapshot: PackageSnapshot, change: CopyChange): PackageSnapshot {
+  const scopes = PACKAGE_SCOPES.map(
+    (scope): ObservedScope => ({
+      scope,
+      copies: snapshot.copies
+        .filter((copy) => copy.scope === scope)
+        .flatMap((copy): ObservedCopy[] => {
+          const { effective: _e, loadable: _l, state, overriddenBy: _o, ...observed } = copy;
+          const base = { ...observed, damaged: state === "damaged" };
+          if (copy.scope !== change.scope || copy.id !== change.id) return [base];
+          if (change.change === "remove") return [];
+          return [{ ...base, enabled: change.change === "enable" }];
+        }),
+      diagnostics: [],
+      treesDigested: 0,
+    }),
+  );
+  return { ...composeSnapshot(scopes), diagnostics: snapshot.diagnostics };
+}
+
+/**
+ * The loadable copies of `after` that had every requirement met in `before` and miss one now,
+ * with what each misses: the dependents a change would newly break.
+ */
+export function newlyBrokenDependents(
+  before: PackageSnapshot,
+  after: PackageSnapshot,
+): { id: string; scope: PackageScope; missing: string[] }[] {
+  return after.copies
+    .filter((copy) => copy.loadable)
+    .map((copy) => ({
+      id: copy.id,
+      scope: copy.scope,
+      missing: (copy.manifest?.requires ?? []).filter(
+        (ref) => isRequirementMet(before, ref) && !isRequirementMet(after, ref),
+      ),
+    }))
+    .filter((dependent) => dependent.missing.length > 0);
 }
 
 /** Compose observed scopes (user first) into a snapshot. */

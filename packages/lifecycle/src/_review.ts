@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import type { Environment } from "@skillshelf/core";
+import {
+  EMPTY_STATE,
+  effectiveCopy,
+  type InstallRecord,
+  type LockedPackage,
+  lockEntryOf,
+  lockRoot,
+  observeCopyFacts,
+  type PackageScope,
+  type PackageSnapshot,
+  packagesDir,
+  readLockFile,
+} from "@skillshelf/store";
+import { refusal, refusalOf } from "./_refusal.js";
+import type { Refusal, ReviewedFact } from "./types.js";
+
+/** The other package scope. */
+function peerScope(scope: PackageScope): PackageScope {
+  return scope === "user" ? "project" : "user";
+}
+
+/**
+ * The facts a step is reviewed against: its own copy, and the peer scope's copy of the same id
+ * when that scope's packages folder exists (the writer then holds both locks). An unreadable
+ * state is a refusal: nothing may be planned against it.
+ */
+export function reviewFacts(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+): { facts: ReviewedFact[] } | { refusal: Refusal } {
+  try {
+    const facts: ReviewedFact[] = [
+      { scope, id, facts: observeCopyFacts({ environment, scope, id }) },
+    ];
+    const peer = peerScope(scope);
+    if (existsSync(packagesDir(environment, peer)))
+      facts.push({ scope: peer, id, facts: observeCopyFacts({ environment, scope: peer, id }) });
+    return { facts };
+  } catch (error) {
+    return { refusal: refusalOf(error) };
+  }
+}
+
+/** A scope's lock entry for `id` as the file says now (`null` when it pins nothing for it). */
+export function lockedEntry(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+): { entry: LockedPackage | null } | { refusal: Refusal } {
+  const lock = readLockFile(environment, scope);
+  if (!lock.ok) {
+    const [first] = lock.diagnostics;
+    return { refusal: refusal("lock_invalid", first?.message ?? "lock.json cannot be read") };
+  }
+  return { entry: lock.value.value.packages[id] ?? null };
+}
+
+/** The lock entry a record would get. */
+export function entryFor(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+  record: InstallRecord,
+  enabled: boolean,
+): LockedPackage | null {
+  const state = {
+    ...EMPTY_STATE,
+    installed: { [id]: record },
+    disabled: enabled ? [] : [id],
+  };
+  return lockEntryOf(state, id, lockRoot(environment, scope));
+}
+
+/** The ids a scope's lock pins that its state does not hold: a pull not yet installed. */
+export function lockAhead(
+  environment: Environment,
+  scope: PackageScope,
+  snapshot: PackageSnapshot,
+): string[] {
+  const lock = readLockFile(environment, scope);
+  if (!lock.ok) return [];
+  return Object.keys(lock.value.value.packages).filter(
+    (id) =>
+      !snapshot.copies.some(
+        (copy) => copy.scope === scope && copy.id === id && copy.record !== undefined,
+      ),
+  );
+}
+
+/** The scope a change to an installed id applies to: the asked one, else the project copy's, else the user copy's. */
+export function copyScope(
+  snapshot: PackageSnapshot,
+  id: string,
+  asked: PackageScope | undefined,
+): PackageScope | undefined {
+  if (asked !== undefined) return asked;
+  const copies = snapshot.copies.filter((copy) => copy.id === id);
+  if (copies.some((copy) => copy.scope === "project")) return "project";
+  return copies.length > 0 ? "user" : undefined;
+}
+
+/** Which copy counts for `id` in a snapshot. */
+export function effectiveOf(
+  snapshot: PackageSnapshot,
+  id: string,
+): { scope: PackageScope; loadable: boolean } | null {
+  const copy = effectiveCopy(snapshot, id);
+  return copy === undefined ? null : { scope: copy.scope, loadable: copy.loadable };
+}

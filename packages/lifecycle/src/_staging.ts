@@ -1,0 +1,26 @@
+import type { StagedSource } from "@skillshelf/sources";
+
+/** The staged sources a plan owns: released together, any number of times. */
+export interface StagingSet {
+  add(staged: StagedSource): StagedSource;
+  /** Delete every staged folder; safe to call again. */
+  release(): void;
+  readonly size: number;
+}
+
+/** A new, empty staging set. */
+export function createStagingSet(): StagingSet {
+  const staged: StagedSource[] = [];
+  return {
+    add(source) {
+      staged.push(source);
+      return source;
+    },
+    release() {
+      for (const source of staged.splice(0)) source.release();
+    },
+    get size() {
+      return staged.length;
+    },
+  };
+}

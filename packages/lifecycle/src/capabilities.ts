@@ -1,0 +1,152 @@
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Environment,
+  RESOURCE_KINDS,
+  type ResourceKind,
+  readRegularFile,
+  sha256,
+} from "@skillshelf/core";
+import { loadPromptTemplates } from "@skillshelf/prompts-loader";
+import { loadAgentRecipes, loadFleetContracts } from "@skillshelf/recipes-loader";
+import { loadSkills } from "@skillshelf/skills-loader";
+import { type PackageManifest, packageCopyRoots } from "@skillshelf/store";
+
+/**
+ * What an update changes in what a model is given (DESIGN §5.1): resources added or removed,
+ * changed descriptions, changed tool grants (a skill's `allowed-tools`, an agent's `tools`),
+ * executable files added or changed, a changed licence. Nothing else is reported.
+ */
+export interface CapabilityDiff {
+  readonly added: readonly ResourceName[];
+  readonly removed: readonly ResourceName[];
+  readonly descriptions: readonly (ResourceName & { before: string; after: string })[];
+  readonly tools: readonly (ResourceName & {
+    before: readonly string[];
+    after: readonly string[];
+  })[];
+  readonly executables: readonly { path: string; change: "added" | "changed" }[];
+  readonly license?: { before: string | undefined; after: string | undefined } | undefined;
+  /** Nothing above changed. */
+  readonly unchanged: boolean;
+}
+
+/** A resource by kind and name. */
+export interface ResourceName {
+  readonly kind: ResourceKind;
+  readonly name: string;
+}
+
+/** One side of a diff: a package folder and its manifest. */
+export interface PackageTree {
+  readonly id: string;
+  readonly dir: string;
+  readonly manifest: PackageManifest;
+}
+
+/** Compare what two versions of a package give a model. */
+export function capabilityDiff(
+  environment: Environment,
+  before: PackageTree,
+  after: PackageTree,
+): CapabilityDiff {
+  const old = capabilities(environment, before);
+  const now = capabilities(environment, after);
+  const added: ResourceName[] = [];
+  const removed: ResourceName[] = [];
+  const descriptions: (ResourceName & { before: string; after: string })[] = [];
+  const tools: (ResourceName & { before: readonly string[]; after: readonly string[] })[] = [];
+  for (const [key, resource] of now.resources) {
+    const previous = old.resources.get(key);
+    if (previous === undefined) {
+      added.push(resource.name);
+      continue;
+    }
+    if (previous.description !== resource.description)
+      descriptions.push({
+        ...resource.name,
+        before: previous.description,
+        after: resource.description,
+      });
+    if (previous.tools.join("\n") !== resource.tools.join("\n"))
+      tools.push({ ...resource.name, before: previous.tools, after: resource.tools });
+  }
+  for (const [key, resource] of old.resources)
+    if (!now.resources.has(key)) removed.push(resource.name);
+  const executables: { path: string; change: "added" | "changed" }[] = [];
+  for (const [path, digest] of now.executables) {
+    const previous = old.executables.get(path);
+    if (previous === undefined) executables.push({ path, change: "added" });
+    else if (previous !== digest) executables.push({ path, change: "changed" });
+  }
+  const license =
+    before.manifest.license === after.manifest.license
+      ? undefined
+      : { before: before.manifest.license, after: after.manifest.license };
+  return {
+    added,
+    removed,
+    descriptions,
+    tools,
+    executables,
+    ...(license === undefined ? {} : { license }),
+    unchanged:
+      added.length + removed.length + descriptions.length + tools.length + executables.length ===
+        0 && license === undefined,
+  };
+}
+
+// --- internal ---
+
+interface Capability {
+  readonly name: ResourceName;
+  readonly description: string;
+  readonly tools: readonly string[];
+}
+
+function capabilities(
+  environment: Environment,
+  tree: PackageTree,
+): { resources: Map<string, Capability>; executables: Map<string, string> } {
+  const resources = new Map<string, Capability>();
+  for (const kind of RESOURCE_KINDS) {
+    const roots = packageCopyRoots({ ...tree, record: undefined }, kind).map((root) => ({
+      ...root,
+      trust: "trusted" as const,
+    }));
+    if (roots.length === 0) continue;
+    const input = { ...environment, roots };
+    const items: { name: string; description?: string; tools?: readonly string[] }[] =
+      kind === "skill"
+        ? loadSkills(input).items.map((skill) => ({ ...skill, tools: skill.allowedTools ?? [] }))
+        : kind === "prompt"
+          ? loadPromptTemplates(input).items
+          : kind === "agent"
+            ? loadAgentRecipes(input).items.map((agent) => ({ ...agent, tools: agent.tools ?? [] }))
+            : loadFleetContracts(input).items;
+    for (const item of items)
+      resources.set(`${kind}:${item.name}`, {
+        name: { kind, name: item.name },
+        description: item.description ?? "",
+        tools: [...(item.tools ?? [])].sort(),
+      });
+  }
+  return { resources, executables: executableFiles(tree.dir) };
+}
+
+/** Every regular file with an executable bit, by `/`-separated path, with its content digest. */
+function executableFiles(root: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (dir: string, prefix: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === ".git") continue;
+      const path = join(dir, name);
+      const stats = lstatSync(path);
+      if (stats.isDirectory()) walk(path, `${prefix}${name}/`);
+      else if (stats.isFile() && (stats.mode & 0o111) !== 0)
+        found.set(`${prefix}${name}`, sha256(readRegularFile(path)));
+    }
+  };
+  walk(root, "");
+  return found;
+}

@@ -1,0 +1,22 @@
+export type { StagingSet } from "./_staging.js";
+export { applyLifecycle } from "./apply.js";
+export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
+export { capabilityDiff } from "./capabilities.js";
+export { planLifecycle, releasePlan } from "./plan.js";
+export { restoreFromLock } from "./restore.js";
+export type {
+  ApplyOptions,
+  ApplyResult,
+  LifecyclePlan,
+  LifecycleRequest,
+  Operation,
+  OutcomeErrorCode,
+  PlanStep,
+  RefreshResult,
+  Refusal,
+  ReviewedFact,
+  StepOutcome,
+  StepSource,
+  StepVerification,
+} from "./types.js";
+export { verifyStep } from "./verify.js";

@@ -1,0 +1,738 @@
+import { randomBytes } from "node:crypto";
+import {
+  canonicalJson,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  type PackageKind,
+  type PackageSource,
+} from "@skillshelf/core";
+import {
+  discoverLibrary,
+  type IndexRow,
+  type LibraryDiscovery,
+  resolveRequirements,
+  type StagedSource,
+  stageSource,
+} from "@skillshelf/sources";
+import {
+  type InstallRecord,
+  isRequirementMet,
+  newlyBrokenDependents,
+  type PackageCopy,
+  type PackageManifest,
+  type PackageOrigin,
+  type PackageScope,
+  type PackageSnapshot,
+  readPackageManifest,
+  readPackageSnapshot,
+  snapshotAfter,
+} from "@skillshelf/store";
+import { refusal, refusalOf } from "./_refusal.js";
+import {
+  copyScope,
+  effectiveOf,
+  entryFor,
+  lockAhead,
+  lockedEntry,
+  reviewFacts,
+} from "./_review.js";
+import { createStagingSet, type StagingSet } from "./_staging.js";
+import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
+import { capabilityDiff } from "./capabilities.js";
+import type {
+  LifecyclePlan,
+  LifecycleRequest,
+  Operation,
+  PlanStep,
+  Refusal,
+  StepSource,
+} from "./types.js";
+
+/**
+ * Plan a change (DESIGN §5, resources-spec §5.1): resolve what it is about, stage every source it
+ * needs (dependencies as their own install steps before their dependents), review each copy's
+ * facts and refuse what would break or surprise — all without writing anything. The plan is data
+ * (canonical JSON) that owns its staged sources; apply it with `applyLifecycle` or let them go
+ * with `releasePlan`.
+ */
+export async function planLifecycle(request: LifecycleRequest): Promise<LifecyclePlan> {
+  const { environment } = request;
+  const snapshot = readPackageSnapshot(environment);
+  const planning: Planning = {
+    environment,
+    request,
+    snapshot,
+    discovery: request.discovery ?? discoverLibrary(environment),
+    staging: createStagingSet(),
+    diagnostics: [],
+  };
+  try {
+    const steps = await stepsFor(planning);
+    return finishPlan(planning, request.operation, steps);
+  } catch (error) {
+    planning.staging.release();
+    throw error;
+  }
+}
+
+/** Delete every source a plan staged. Safe to call more than once; `applyLifecycle` always does. */
+export function releasePlan(plan: LifecyclePlan): void {
+  plan.staging.release();
+}
+
+// --- shared with restoreFromLock ---
+
+/** What planning works with. */
+export interface Planning {
+  readonly environment: Environment;
+  readonly request: Pick<
+    LifecycleRequest,
+    "scope" | "force" | "withRequirements" | "frozen" | "ref" | "stage" | "targets"
+  >;
+  readonly snapshot: PackageSnapshot;
+  readonly discovery: LibraryDiscovery;
+  readonly staging: StagingSet;
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Seal a plan: refuse steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
+ * the plan is the one that catches up) or any change to a lock under `frozen`, drop reviewed facts
+ * of copies an earlier step writes (a plan cannot stale itself), release the staging of a plan
+ * that cannot be applied, and attach the staging as a property outside the data.
+ */
+export function finishPlan(
+  planning: Planning,
+  operation: Operation | "restore",
+  built: readonly PlanStep[],
+): LifecyclePlan {
+  const { environment, snapshot, request } = planning;
+  const ahead = new Map<PackageScope, string[]>();
+  const steps = built.map((step, index) => {
+    const written = new Set(
+      built.slice(0, index).map((earlier) => `${earlier.scope}:${earlier.id}`),
+    );
+    const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
+    let refused = step.refusal;
+    if (refused === undefined && operation !== "restore") {
+      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, snapshot);
+      ahead.set(step.scope, pending);
+      if (pending.length > 0)
+        refused = refusal(
+          "lock_ahead",
+          `the ${step.scope} lock pins ${pending.join(", ")}, which ${pending.length === 1 ? "is" : "are"} not installed`,
+          { ids: pending },
+        );
+    }
+    if (
+      refused === undefined &&
+      request.frozen === true &&
+      canonicalJson(step.lock.before) !== canonicalJson(step.lock.after)
+    )
+      refused = refusal("lock_frozen", `${step.ref} would change the ${step.scope} lock`);
+    return { ...step, expected, ...(refused === undefined ? {} : { refusal: refused }) };
+  });
+  const applicable = steps.every((step) => step.refusal === undefined);
+  if (!applicable) planning.staging.release();
+  const plan = {
+    version: 1 as const,
+    id: randomBytes(8).toString("hex"),
+    createdAt: new Date().toISOString(),
+    project: environment.project,
+    environment: {
+      cwd: environment.cwd,
+      project: environment.project,
+      home: environment.home,
+      configDir: environment.configDir,
+    },
+    request: {
+      operation,
+      targets: [...request.targets],
+      ...(request.scope === undefined ? {} : { scope: request.scope }),
+      force: request.force === true,
+      withRequirements: request.withRequirements === true,
+      frozen: request.frozen === true,
+      ...(request.ref === undefined ? {} : { ref: request.ref }),
+    },
+    steps,
+    applicable,
+    diagnostics: planning.diagnostics,
+  };
+  // the staging is the plan's, but not part of its data: JSON and canonical JSON leave it out
+  return Object.defineProperty(plan, "staging", {
+    value: planning.staging,
+    enumerable: false,
+  }) as typeof plan & { readonly staging: StagingSet };
+}
+
+/** Stage a source for a step; a failure is the step's refusal. */
+export async function stage(
+  planning: Planning,
+  source: PackageSource,
+): Promise<{ staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal }> {
+  let staged: StagedSource;
+  try {
+    staged = planning.staging.add(await stageSource(source, planning.request.stage));
+  } catch (error) {
+    return { refusal: refusalOf(error) };
+  }
+  const manifest = readPackageManifest(staged.dir);
+  if (!manifest.ok)
+    return {
+      refusal: refusal(
+        "manifest_invalid",
+        `the package staged from ${describeSource(source)} has no valid manifest`,
+        { diagnostics: manifest.diagnostics },
+      ),
+    };
+  return { staged, manifest: manifest.value };
+}
+
+/**
+ * An install (or update) step for a staged package: its reviewed facts, the lock entry it
+ * writes, what it replaces, and the checks of what an index pinned.
+ */
+export function installStep(
+  planning: Planning,
+  input: {
+    readonly operation: "install" | "update";
+    readonly scope: PackageScope;
+    readonly staged: StagedSource;
+    readonly manifest: PackageManifest;
+    readonly origin: PackageOrigin;
+    readonly pinned?: {
+      readonly version?: string | undefined;
+      readonly digest?: string | undefined;
+    };
+    readonly refusal?: Refusal | undefined;
+  },
+): PlanStep {
+  const { environment, snapshot } = planning;
+  const { scope, staged, manifest, operation } = input;
+  const id = manifest.id;
+  const existing = snapshot.copies.find((copy) => copy.scope === scope && copy.id === id);
+  const record: InstallRecord = {
+    kind: manifest.kind,
+    ...(manifest.version === undefined ? {} : { version: manifest.version }),
+    format: manifest.format,
+    installedAt: new Date().toISOString(),
+    origin: input.origin,
+    contentDigest: staged.digest,
+    trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+    ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
+  };
+  const enabledAfter = existing?.record === undefined ? true : existing.enabled;
+  const before = lockedEntry(environment, scope, id);
+  const review = reviewFacts(environment, scope, id);
+  const source: StepSource = {
+    source: staged.source,
+    dir: staged.dir,
+    digest: staged.digest,
+    origin: input.origin,
+  };
+  let refused =
+    input.refusal ??
+    ("refusal" in review ? review.refusal : undefined) ??
+    ("refusal" in before ? before.refusal : undefined) ??
+    pinRefusal(manifest, staged.digest, input.pinned);
+  if (refused === undefined && operation === "install" && existing?.record !== undefined) {
+    const same = existing.record.contentDigest === staged.digest;
+    if (same || planning.request.force !== true)
+      refused = refusal(
+        "already_installed",
+        same
+          ? `${scope}:${id} already holds exactly this package`
+          : `${scope}:${id} is already installed`,
+        { scope, id },
+      );
+  }
+  const capabilities =
+    operation === "update" && existing?.manifest !== undefined
+      ? capabilityDiff(
+          environment,
+          { id, dir: existing.dir, manifest: existing.manifest },
+          { id, dir: staged.dir, manifest },
+        )
+      : undefined;
+  return {
+    operation,
+    ref: `${manifest.kind}:${id}`,
+    id,
+    kind: manifest.kind,
+    scope,
+    ...(manifest.version === undefined ? {} : { version: manifest.version }),
+    source,
+    expected: "facts" in review ? review.facts : [],
+    requires: manifest.requires,
+    dependents: { newlyBroken: [], preexisting: [] },
+    effectiveAfter: {
+      scope: effectiveScopeAfterInstall(snapshot, id, scope),
+      loadable: enabledAfter,
+    },
+    recovery:
+      operation === "update"
+        ? "the replaced tree is kept as the previous version (rollback restores it); files changed locally are kept beside it as a backup"
+        : existing === undefined
+          ? "nothing to recover; the destination is empty"
+          : "files in the current tree that differ from its record are kept beside it as a backup",
+    ...(capabilities === undefined ? {} : { capabilities }),
+    lock: {
+      before: "entry" in before ? before.entry : null,
+      after: entryFor(environment, scope, id, record, enabledAfter),
+    },
+    ...(refused === undefined ? {} : { refusal: refused }),
+  };
+}
+
+/** A step that changes only state or trees already on disk: enable, disable, remove, rollback. */
+export function copyStep(
+  planning: Planning,
+  operation: "enable" | "disable" | "remove" | "rollback",
+  copy: PackageCopy,
+): PlanStep {
+  const { environment, snapshot } = planning;
+  const { scope, id } = copy;
+  const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
+  const review = reviewFacts(environment, scope, id);
+  const before = lockedEntry(environment, scope, id);
+  let refused: Refusal | undefined =
+    ("refusal" in review ? review.refusal : undefined) ??
+    ("refusal" in before ? before.refusal : undefined);
+  const beforeEntry = "entry" in before ? before.entry : null;
+  const record = copy.record;
+  let after = snapshot;
+  let lockAfter = beforeEntry;
+  let note: string | undefined;
+  const dependents = {
+    newlyBroken: [] as PlanStep["dependents"]["newlyBroken"][number][],
+    preexisting: [] as string[],
+  };
+  if (operation === "enable" || operation === "disable" || operation === "remove") {
+    after = snapshotAfter(snapshot, { scope, id, change: operation });
+    lockAfter =
+      operation === "remove" || record === undefined
+        ? null
+        : entryFor(environment, scope, id, record, operation === "enable");
+    if (operation !== "enable") {
+      for (const broken of newlyBrokenDependents(snapshot, after))
+        dependents.newlyBroken.push({
+          ref: `${refKind(after, broken.id, broken.scope)}:${broken.id}`,
+          scope: broken.scope,
+          missing: broken.missing,
+        });
+      dependents.preexisting.push(...preexistingBroken(snapshot));
+      if (refused === undefined && dependents.newlyBroken.length > 0)
+        refused = refusal(
+          "dependents",
+          `${operation === "remove" ? "removing" : "disabling"} ${scope}:${id} would break ${dependents.newlyBroken.map((d) => `${d.scope}:${d.ref} (missing ${d.missing.join(", ")})`).join("; ")}`,
+          { dependents: dependents.newlyBroken },
+        );
+    }
+    note = fallbackNote(snapshot, after, copy, operation);
+  }
+  if (operation === "enable" && refused === undefined) {
+    if (!copy.valid)
+      refused = refusal("copy_invalid", `${scope}:${id} is ${copy.state} and cannot be enabled`, {
+        state: copy.state,
+      });
+    else {
+      const unmet = (copy.manifest?.requires ?? []).filter(
+        (ref) => !isRequirementMet(snapshot, ref),
+      );
+      if (unmet.length > 0)
+        refused = refusal(
+          "requirement_inactive",
+          `${scope}:${id} needs ${unmet.join(", ")}, which ${unmet.length === 1 ? "is" : "are"} not loadable`,
+          { missing: unmet },
+        );
+    }
+  }
+  let source: StepSource | undefined;
+  if (operation === "rollback") {
+    const previous = record?.previous;
+    if (previous === undefined) {
+      refused ??= refusal(
+        "no_previous_version",
+        `${scope}:${id} has no previous version to restore`,
+      );
+    } else {
+      source = {
+        source: previous.origin.source,
+        dir: copy.dir,
+        digest: previous.contentDigest,
+        origin: previous.origin,
+      };
+      lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
+    }
+  }
+  return {
+    operation,
+    ref: `${kind}:${id}`,
+    id,
+    kind,
+    scope,
+    ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
+    ...(source === undefined ? {} : { source }),
+    expected: "facts" in review ? review.facts : [],
+    requires: copy.manifest?.requires ?? [],
+    dependents,
+    effectiveAfter: operation === "rollback" ? effectiveOf(snapshot, id) : effectiveOf(after, id),
+    ...(note === undefined ? {} : { note }),
+    recovery:
+      operation === "remove"
+        ? "files that differ from the recorded content are kept beside the destination as a backup"
+        : operation === "rollback"
+          ? "the current tree becomes the previous version, so a second rollback goes forward again"
+          : "only the enabled flag in state.json changes; no files move",
+    lock: { before: beforeEntry, after: lockAfter },
+    ...(refused === undefined ? {} : { refusal: refused }),
+  };
+}
+
+/** A step for a target that could not be resolved at all. */
+export function refusedStep(
+  target: string,
+  scope: PackageScope,
+  operation: Operation,
+  refused: Refusal,
+): PlanStep {
+  return {
+    operation,
+    ref: target,
+    id: target,
+    kind: "plugin",
+    scope,
+    expected: [],
+    requires: [],
+    dependents: { newlyBroken: [], preexisting: [] },
+    effectiveAfter: null,
+    recovery: "nothing is done",
+    lock: { before: null, after: null },
+    refusal: refused,
+  };
+}
+
+// --- internal ---
+
+async function stepsFor(planning: Planning): Promise<PlanStep[]> {
+  const operation = (planning.request as LifecycleRequest).operation;
+  if (operation === "install") return installSteps(planning);
+  if (operation === "update") return updateSteps(planning);
+  const steps: PlanStep[] = [];
+  for (const target of planning.request.targets) {
+    const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
+    const scope = copyScope(planning.snapshot, id, planning.request.scope);
+    const copy = planning.snapshot.copies.find(
+      (candidate) => candidate.id === id && candidate.scope === scope,
+    );
+    if (copy === undefined || scope === undefined)
+      steps.push(
+        refusedStep(
+          target,
+          scope ?? "user",
+          operation,
+          refusal(
+            "not_installed",
+            `${id} is not installed${scope === undefined ? "" : ` in the ${scope} scope`}`,
+          ),
+        ),
+      );
+    else steps.push(copyStep(planning, operation, copy));
+  }
+  return steps;
+}
+
+async function installSteps(planning: Planning): Promise<PlanStep[]> {
+  const { environment, discovery, snapshot } = planning;
+  const scope = planning.request.scope ?? "user";
+  const targets: InstallTarget[] = planning.request.targets.map((text) =>
+    resolveInstallTarget(text, discovery.rows, environment),
+  );
+  const refusedTargets = targets.filter((target) => target.kind === "refused");
+  if (refusedTargets.length > 0)
+    return refusedTargets.map((target) =>
+      refusedStep(target.text, scope, "install", target.refusal),
+    );
+  // stage every target to learn its manifest; index rows name their requirements up front
+  const staged: { target: InstallTarget; result: Awaited<ReturnType<typeof stage>> }[] = [];
+  for (const target of targets) {
+    const source =
+      target.kind === "row"
+        ? target.row.source
+        : target.kind === "source"
+          ? target.source
+          : undefined;
+    if (source !== undefined) staged.push({ target, result: await stage(planning, source) });
+  }
+  const requested = new Set<string>();
+  const requires = new Set<string>();
+  for (const { result } of staged) {
+    if ("refusal" in result) continue;
+    requested.add(`${result.manifest.kind}:${result.manifest.id}`);
+    for (const ref of result.manifest.requires) requires.add(ref);
+  }
+  const resolution = resolveRequirements({
+    rows: discovery.rows,
+    refs: [...requires].filter((ref) => !requested.has(ref)),
+    installed: (ref) =>
+      isRequirementMet(snapshot, ref)
+        ? "loadable"
+        : snapshot.copies.some(
+              (copy) => `${copy.manifest?.kind ?? copy.record?.kind}:${copy.id}` === ref,
+            )
+          ? "not_loadable"
+          : undefined,
+  });
+  const blocking = requirementRefusal(resolution, planning.request.withRequirements === true);
+  const steps: PlanStep[] = [];
+  if (blocking === undefined)
+    for (const row of resolution.order) {
+      if (requested.has(`${row.kind}:${row.name}`)) continue;
+      const result = await stage(planning, row.source);
+      if ("refusal" in result)
+        steps.push(refusedStep(`${row.kind}:${row.name}`, scope, "install", result.refusal));
+      else steps.push(installStep(planning, rowInstall(row, scope, result)));
+    }
+  for (const { target, result } of staged) {
+    if ("refusal" in result) {
+      steps.push(refusedStep(target.text, scope, "install", result.refusal));
+      continue;
+    }
+    const row = target.kind === "row" ? target.row : undefined;
+    const mismatch =
+      row !== undefined && (row.name !== result.manifest.id || row.kind !== result.manifest.kind)
+        ? refusal(
+            "identity_mismatch",
+            `the index offers ${row.kind}:${row.name}, but the source holds ${result.manifest.kind}:${result.manifest.id}`,
+          )
+        : undefined;
+    steps.push(
+      installStep(planning, {
+        ...(row === undefined
+          ? {
+              operation: "install" as const,
+              scope,
+              staged: result.staged,
+              manifest: result.manifest,
+              origin: originOf(result.staged, undefined),
+            }
+          : rowInstall(row, scope, result)),
+        refusal: mismatch ?? blocking,
+      }),
+    );
+  }
+  return steps;
+}
+
+async function updateSteps(planning: Planning): Promise<PlanStep[]> {
+  const { snapshot, discovery, request } = planning;
+  const steps: PlanStep[] = [];
+  for (const target of request.targets) {
+    const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
+    const scope = copyScope(snapshot, id, request.scope);
+    const copy = snapshot.copies.find(
+      (candidate) => candidate.id === id && candidate.scope === scope,
+    );
+    const record = copy?.record;
+    if (copy === undefined || record === undefined || scope === undefined) {
+      steps.push(
+        refusedStep(
+          target,
+          scope ?? "user",
+          "update",
+          refusal("not_installed", `${id} is not installed`),
+        ),
+      );
+      continue;
+    }
+    const kind = record.kind;
+    const row =
+      record.origin.index === undefined
+        ? undefined
+        : discovery.rows.find((candidate) => candidate.kind === kind && candidate.name === id);
+    if (record.origin.index !== undefined && row === undefined) {
+      steps.push(
+        refusedStep(
+          `${kind}:${id}`,
+          scope,
+          "update",
+          refusal("source_unavailable", `no index offers ${kind}:${id} any more`, {
+            index: record.origin.index,
+          }),
+        ),
+      );
+      continue;
+    }
+    let source: PackageSource = row?.source ?? record.origin.source;
+    if (request.ref !== undefined && source.type === "git")
+      source = { ...source, ref: request.ref };
+    const localChanges =
+      copy.state === "damaged" && request.force !== true
+        ? refusal("local_changes", `${scope}:${id} has files that differ from what was installed`)
+        : undefined;
+    const result = await stage(planning, source);
+    if ("refusal" in result) {
+      steps.push(refusedStep(`${kind}:${id}`, scope, "update", result.refusal));
+      continue;
+    }
+    if (result.staged.digest === record.contentDigest && copy.state !== "damaged") {
+      planning.diagnostics.push(
+        createDiagnostic("info", "up_to_date", `${scope}:${id} is up to date`, {
+          path: copy.dir,
+          details: { id, scope },
+        }),
+      );
+      continue;
+    }
+    steps.push(
+      installStep(planning, {
+        operation: "update",
+        scope,
+        staged: result.staged,
+        manifest: result.manifest,
+        origin:
+          row === undefined ? originOf(result.staged, undefined) : originOf(result.staged, row),
+        ...(row === undefined ? {} : { pinned: { version: row.version, digest: row.sha256 } }),
+        refusal: localChanges,
+      }),
+    );
+  }
+  return steps;
+}
+
+function rowInstall(
+  row: IndexRow,
+  scope: PackageScope,
+  result: { staged: StagedSource; manifest: PackageManifest },
+) {
+  return {
+    operation: "install" as const,
+    scope,
+    staged: result.staged,
+    manifest: result.manifest,
+    origin: originOf(result.staged, row),
+    pinned: { version: row.version, digest: row.sha256 },
+  };
+}
+
+function originOf(staged: StagedSource, row: IndexRow | undefined): PackageOrigin {
+  return {
+    source: staged.source,
+    ...(staged.commit === undefined ? {} : { commit: staged.commit }),
+    ...(row === undefined ? {} : { index: row.index }),
+  };
+}
+
+function pinRefusal(
+  manifest: PackageManifest,
+  digest: string,
+  pinned:
+    | { readonly version?: string | undefined; readonly digest?: string | undefined }
+    | undefined,
+): Refusal | undefined {
+  if (pinned?.digest !== undefined && pinned.digest !== digest)
+    return refusal(
+      "digest_mismatch",
+      `${manifest.id} digests to ${digest}, not the pinned ${pinned.digest}`,
+      {
+        expected: pinned.digest,
+        observed: digest,
+      },
+    );
+  if (pinned?.version !== undefined && pinned.version !== manifest.version)
+    return refusal(
+      "identity_mismatch",
+      `${manifest.id} is version ${String(manifest.version)}, not the pinned ${pinned.version}`,
+      { expected: pinned.version, observed: manifest.version },
+    );
+  return undefined;
+}
+
+function requirementRefusal(
+  resolution: ReturnType<typeof resolveRequirements>,
+  withRequirements: boolean,
+): Refusal | undefined {
+  const [cycle] = resolution.cycles;
+  if (cycle !== undefined)
+    return refusal("requirement_cycle", `requirements form a cycle: ${cycle.join(" -> ")}`, {
+      cycle,
+    });
+  if (resolution.missing.length > 0)
+    return refusal(
+      "requirement_missing",
+      `no index offers ${resolution.missing.map((entry) => entry.ref).join(", ")}`,
+      { missing: resolution.missing },
+    );
+  if (resolution.notLoadable.length > 0)
+    return refusal(
+      "requirement_inactive",
+      `${resolution.notLoadable.map((entry) => entry.ref).join(", ")} ${resolution.notLoadable.length === 1 ? "is" : "are"} installed but not loadable`,
+      { inactive: resolution.notLoadable },
+    );
+  const needed = resolution.order.map((row) => `${row.kind}:${row.name}`);
+  if (!withRequirements && needed.length > 0)
+    return {
+      ...refusal(
+        "requirement_missing",
+        `needs ${needed.join(", ")}, which ${needed.length === 1 ? "is" : "are"} not installed`,
+        {
+          missing: needed,
+        },
+      ),
+      hint: "plan again with requirements (--with-requirements) to install them first",
+    };
+  return undefined;
+}
+
+function effectiveScopeAfterInstall(
+  snapshot: PackageSnapshot,
+  id: string,
+  scope: PackageScope,
+): PackageScope {
+  if (scope === "project") return "project";
+  const project = snapshot.copies.find((copy) => copy.scope === "project" && copy.id === id);
+  return project?.valid === true ? "project" : "user";
+}
+
+function fallbackNote(
+  before: PackageSnapshot,
+  after: PackageSnapshot,
+  copy: PackageCopy,
+  operation: "enable" | "disable" | "remove",
+): string | undefined {
+  const other = after.copies.find(
+    (candidate) => candidate.id === copy.id && candidate.scope !== copy.scope,
+  );
+  if (operation === "disable" && copy.scope === "project" && other?.valid === true)
+    return "the disabled project copy still shadows the user copy; removal would reveal it";
+  const wasLoadable = before.copies.some(
+    (candidate) => candidate.id === copy.id && candidate.scope !== copy.scope && candidate.loadable,
+  );
+  if (operation === "remove" && other?.loadable === true && !wasLoadable)
+    return `the ${other.scope} copy becomes effective (loadable)`;
+  if (operation === "remove" && other === undefined)
+    return "no other copy exists; the package will be absent";
+  return undefined;
+}
+
+function preexistingBroken(snapshot: PackageSnapshot): string[] {
+  return snapshot.copies
+    .filter(
+      (copy) =>
+        copy.loadable &&
+        (copy.manifest?.requires ?? []).some((ref) => !isRequirementMet(snapshot, ref)),
+    )
+    .map((copy) => `${copy.scope}:${copy.manifest?.kind ?? "plugin"}:${copy.id}`);
+}
+
+function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): string {
+  const copy = snapshot.copies.find(
+    (candidate) => candidate.id === id && candidate.scope === scope,
+  );
+  return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
+}
+
+function describeSource(source: PackageSource): string {
+  return source.type === "local" ? source.path : source.url;
+}

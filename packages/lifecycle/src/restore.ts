@@ -1,0 +1,125 @@
+import type { Environment, PackageSource } from "@skillshelf/core";
+import { discoverLibrary, type LibraryDiscovery, type StageOptions } from "@skillshelf/sources";
+import {
+  type LockedPackage,
+  lockRoot,
+  type PackageScope,
+  readLockFile,
+  readPackageSnapshot,
+  resolveLockedPath,
+} from "@skillshelf/store";
+import { refusal } from "./_refusal.js";
+import { createStagingSet } from "./_staging.js";
+import { copyStep, finishPlan, installStep, type Planning, refusedStep, stage } from "./plan.js";
+import type { LifecyclePlan, PlanStep } from "./types.js";
+
+/**
+ * Plan what makes a scope match its lock (DESIGN §5.2), the fresh-clone and new-machine case:
+ * install every pinned package that is missing or differs, from its locked source at the exact
+ * commit, refusing with `digest_mismatch` when the source no longer yields the pinned tree; set
+ * each copy's enabled flag as the lock says; remove what the lock no longer lists. The lock itself
+ * does not change, so this plan passes `frozen`.
+ */
+export async function restoreFromLock(input: {
+  readonly environment: Environment;
+  readonly scope: PackageScope;
+  readonly frozen?: boolean | undefined;
+  readonly discovery?: LibraryDiscovery | undefined;
+  readonly stage?: StageOptions | undefined;
+}): Promise<LifecyclePlan> {
+  const { environment, scope } = input;
+  const planning: Planning = {
+    environment,
+    request: { targets: [], scope, force: true, frozen: input.frozen, stage: input.stage },
+    snapshot: readPackageSnapshot(environment),
+    discovery: input.discovery ?? discoverLibrary(environment),
+    staging: createStagingSet(),
+    diagnostics: [],
+  };
+  try {
+    const lock = readLockFile(environment, scope);
+    if (!lock.ok) {
+      const [first] = lock.diagnostics;
+      return finishPlan(planning, "restore", [
+        refusedStep(
+          "lock.json",
+          scope,
+          "install",
+          refusal("lock_invalid", first?.message ?? "lock.json cannot be read"),
+        ),
+      ]);
+    }
+    const pinned = lock.value.value.packages;
+    const steps: PlanStep[] = [];
+    for (const id of Object.keys(pinned).sort()) {
+      const entry = pinned[id] as LockedPackage;
+      const copy = planning.snapshot.copies.find(
+        (candidate) => candidate.scope === scope && candidate.id === id,
+      );
+      if (copy?.record?.contentDigest === entry.digest && copy.state !== "damaged") {
+        if (copy.enabled !== entry.enabled)
+          steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));
+        continue;
+      }
+      const source = lockedSource(entry, lockRoot(environment, scope));
+      const staged = await stage(planning, pinnedAt(source, entry));
+      if ("refusal" in staged) {
+        steps.push(refusedStep(`${entry.kind}:${id}`, scope, "install", staged.refusal));
+        continue;
+      }
+      const mismatch =
+        staged.staged.digest === entry.digest
+          ? undefined
+          : refusal(
+              "digest_mismatch",
+              `${entry.kind}:${id} from its locked source digests to ${staged.staged.digest}, not the pinned ${entry.digest}`,
+              { expected: entry.digest, observed: staged.staged.digest },
+            );
+      const step = installStep(planning, {
+        operation: "install",
+        scope,
+        staged: staged.staged,
+        manifest: staged.manifest,
+        origin: {
+          source,
+          ...(entry.commit === undefined ? {} : { commit: entry.commit }),
+          ...(entry.index === undefined ? {} : { index: entry.index }),
+        },
+        pinned: { version: entry.version, digest: entry.digest },
+        refusal: mismatch,
+      });
+      steps.push({
+        ...step,
+        enabled: entry.enabled,
+        lock: {
+          ...step.lock,
+          after: step.lock.after === null ? null : { ...step.lock.after, enabled: entry.enabled },
+        },
+      });
+    }
+    for (const copy of planning.snapshot.copies)
+      if (copy.scope === scope && copy.record !== undefined && pinned[copy.id] === undefined)
+        steps.push(copyStep(planning, "remove", copy));
+    return finishPlan(planning, "restore", steps);
+  } catch (error) {
+    planning.staging.release();
+    throw error;
+  }
+}
+
+// --- internal ---
+
+/** The source a lock entry names, with a local folder made absolute again. */
+function lockedSource(entry: LockedPackage, root: string): PackageSource {
+  const { source } = entry;
+  return source.type === "local"
+    ? { type: "local", path: resolveLockedPath(source.path, root) }
+    : source;
+}
+
+/** A git source fetched at the locked commit rather than its branch. */
+function pinnedAt(source: PackageSource, entry: LockedPackage): PackageSource {
+  return source.type === "git" && entry.commit !== undefined
+    ? { ...source, ref: entry.commit }
+    : source;
+}

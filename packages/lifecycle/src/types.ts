@@ -1,0 +1,190 @@
+import type { Code, Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
+import type { Availability, InventoryCopyState } from "@skillshelf/inventory";
+import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
+import type { CopyFacts, LockedPackage, PackageOrigin, PackageScope } from "@skillshelf/store";
+import type { StagingSet } from "./_staging.js";
+import type { CapabilityDiff } from "./capabilities.js";
+
+/** What a plan can do to a package copy. */
+export type Operation = "install" | "update" | "enable" | "disable" | "remove" | "rollback";
+
+/** What to plan. */
+export interface LifecycleRequest {
+  readonly operation: Operation;
+  readonly environment: Environment;
+  /**
+   * What the change is about: `kind:name` refs or ids; for `install` also a bare name from any
+   * index, a local folder, a git URL or an archive URL.
+   */
+  readonly targets: readonly string[];
+  /** The scope to change. Default: `user` for install; otherwise the project copy if there is one, else the user copy. */
+  readonly scope?: PackageScope | undefined;
+  /** Replace an installed copy (install), or local changes (update). */
+  readonly force?: boolean | undefined;
+  /** Stage unmet requirements as their own install steps, before their dependents. */
+  readonly withRequirements?: boolean | undefined;
+  /** Refuse any change to a scope's lock (CI). */
+  readonly frozen?: boolean | undefined;
+  /** Update to this ref instead of the recorded one. */
+  readonly ref?: string | undefined;
+  /** The indexes to resolve refs and requirements in. Default: the scopes' own indexes. */
+  readonly discovery?: LibraryDiscovery | undefined;
+  /** How sources are staged (temp folder, git environment, timeouts, archive limits). */
+  readonly stage?: StageOptions | undefined;
+}
+
+/** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
+export interface Refusal {
+  readonly code: Code;
+  readonly message: string;
+  readonly hint: string;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The reviewed facts of one copy: the writer checks them again inside its lock. */
+export interface ReviewedFact {
+  readonly scope: PackageScope;
+  readonly id: string;
+  readonly facts: CopyFacts;
+}
+
+/** A package source staged for a step: where its files are now and what they digest to. */
+export interface StepSource {
+  readonly source: PackageSource;
+  readonly dir: string;
+  readonly digest: string;
+  readonly origin: PackageOrigin;
+}
+
+/** One step of a plan: one operation on one copy. */
+export interface PlanStep {
+  readonly operation: Operation;
+  /** `kind:id`. */
+  readonly ref: string;
+  readonly id: string;
+  readonly kind: PackageKind;
+  readonly scope: PackageScope;
+  readonly version?: string | undefined;
+  readonly source?: StepSource | undefined;
+  /** For an install: whether the copy is enabled afterwards (a restore sets what the lock says). */
+  readonly enabled?: boolean | undefined;
+  /** The writer's own copy first, then the peer scope's copy when that scope's folder exists. */
+  readonly expected: readonly ReviewedFact[];
+  readonly requires: readonly string[];
+  /** Loadable dependents that this change would leave with a requirement unmet, and those already broken. */
+  readonly dependents: {
+    readonly newlyBroken: readonly {
+      readonly ref: string;
+      readonly scope: PackageScope;
+      readonly missing: readonly string[];
+    }[];
+    readonly preexisting: readonly string[];
+  };
+  /** Which copy counts for the id afterwards, and whether it is loadable. */
+  readonly effectiveAfter: { readonly scope: PackageScope; readonly loadable: boolean } | null;
+  /** What the change reveals or leaves in place, in words. */
+  readonly note?: string | undefined;
+  /** What happens to files if something goes wrong, in words. */
+  readonly recovery: string;
+  /** What an update changes in what a model is given. */
+  readonly capabilities?: CapabilityDiff | undefined;
+  /** The step's entry in its scope's lock before and after. */
+  readonly lock: { readonly before: LockedPackage | null; readonly after: LockedPackage | null };
+  readonly refusal?: Refusal | undefined;
+}
+
+/** A reviewed plan: data (canonical JSON), plus the staged sources it owns (not part of the data). */
+export interface LifecyclePlan {
+  readonly version: 1;
+  /** 16 hex digits. */
+  readonly id: string;
+  readonly createdAt: string;
+  readonly project: string;
+  /** The folders the plan was made in (never the environment variables). */
+  readonly environment: {
+    readonly cwd: string;
+    readonly project: string;
+    readonly home: string;
+    readonly configDir: string;
+  };
+  readonly request: {
+    readonly operation: Operation | "restore";
+    readonly targets: readonly string[];
+    readonly scope?: PackageScope | undefined;
+    readonly force: boolean;
+    readonly withRequirements: boolean;
+    readonly frozen: boolean;
+    readonly ref?: string | undefined;
+  };
+  readonly steps: readonly PlanStep[];
+  /** No step is refused. */
+  readonly applicable: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The staged sources (not enumerable: not part of the plan's data); `releasePlan` releases them. */
+  readonly staging: StagingSet;
+}
+
+/** What a committed step reads back as. */
+export interface StepVerification {
+  readonly evidence: "pre-refresh" | "post-refresh";
+  readonly tree: "present" | "absent" | "changed";
+  readonly record: "recorded" | "absent" | "unreadable";
+  readonly copy: InventoryCopyState | "absent";
+  readonly resources: readonly {
+    readonly kind: string;
+    readonly name: string;
+    readonly availability: Availability;
+  }[];
+  /** The copy that counts for the id now, if any. */
+  readonly effective: { readonly scope: PackageScope; readonly loadable: boolean } | null;
+  /** The read-back matched what the step should have done. */
+  readonly ok: boolean;
+}
+
+/** The codes an outcome's error can carry. */
+export type OutcomeErrorCode = "stale_plan" | "locked" | "refused" | "verification" | "writer";
+
+/** What happened to one step. */
+export interface StepOutcome {
+  readonly status: "committed" | "failed" | "refused" | "unattempted";
+  readonly step: Pick<PlanStep, "operation" | "ref" | "id" | "kind" | "scope">;
+  readonly verification?: StepVerification | undefined;
+  /** Where changed files were kept. */
+  readonly recovery?: { readonly packageBackup?: string | undefined } | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly error?:
+    | {
+        readonly code: OutcomeErrorCode;
+        readonly message: string;
+        /** What to do next (one table for all). */
+        readonly next: string;
+        /** For `stale_plan`: the fact that changed. */
+        readonly changed?: Readonly<Record<string, unknown>> | undefined;
+        /** The underlying code (`dependents`, `digest_mismatch`, …). */
+        readonly cause?: Code | undefined;
+      }
+    | undefined;
+}
+
+/** A host refresh: what the caller's runtime did after the commits. */
+export type RefreshResult =
+  | { readonly status: "refreshed" }
+  | { readonly status: "failed"; readonly error: string }
+  | { readonly status: "not-applicable"; readonly reason: string };
+
+/** What `applyLifecycle` did. */
+export interface ApplyResult {
+  readonly planId: string;
+  readonly outcomes: readonly StepOutcome[];
+  readonly committed: number;
+  readonly failed: number;
+  readonly refused: number;
+  readonly unattempted: number;
+  readonly refresh: RefreshResult;
+}
+
+/** Options of `applyLifecycle`. */
+export interface ApplyOptions {
+  /** Tell the host to reload (called once, after the commits, only if something committed). */
+  readonly refresh?: (() => void | Promise<void>) | undefined;
+}

@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import { digestTree, type Environment } from "@skillshelf/core";
+import { copyState, readInventory } from "@skillshelf/inventory";
+import { packagesDir, readPackageSnapshot, readScopeState } from "@skillshelf/store";
+import { effectiveOf } from "./_review.js";
+import type { PlanStep, StepVerification } from "./types.js";
+
+/**
+ * Read back what a committed step did (DESIGN §5): the tree (present and matching what the step
+ * installed, absent, or changed), the record (recorded, absent, or unreadable when the state no
+ * longer parses), the copy's state, the resources the loaders actually admit from it (through the
+ * inventory), and which copy now counts. `ok` says whether that is what the step should have left.
+ */
+export function verifyStep(
+  environment: Environment,
+  step: Pick<PlanStep, "operation" | "id" | "scope" | "ref" | "source">,
+  evidence: StepVerification["evidence"] = "pre-refresh",
+): StepVerification {
+  const { id, scope } = step;
+  const state = readScopeState(environment, scope);
+  const recordNow = state.ok ? state.value.state.installed[id] : undefined;
+  const record: StepVerification["record"] = !state.ok
+    ? "unreadable"
+    : recordNow === undefined
+      ? "absent"
+      : "recorded";
+  const expectedDigest = step.source?.digest ?? recordNow?.contentDigest;
+  let tree: StepVerification["tree"];
+  try {
+    tree =
+      digestTree(join(packagesDir(environment, scope), id)).digest === expectedDigest
+        ? "present"
+        : "changed";
+  } catch {
+    tree = "absent";
+  }
+  const snapshot = readPackageSnapshot(environment);
+  const copy = snapshot.copies.find(
+    (candidate) => candidate.scope === scope && candidate.id === id,
+  );
+  const inventory = readInventory({
+    environment,
+    snapshot,
+    include: { packages: false, copies: false, resources: true },
+    filter: { ref: step.ref },
+  });
+  const enabled = state.ok && !state.value.state.disabled.includes(id);
+  const present = tree === "present" && record === "recorded";
+  const ok =
+    step.operation === "remove"
+      ? tree === "absent" && record === "absent"
+      : step.operation === "enable" || step.operation === "disable"
+        ? present && enabled === (step.operation === "enable")
+        : present;
+  return {
+    evidence,
+    tree,
+    record,
+    copy: copy === undefined ? "absent" : copyState(copy),
+    resources: inventory.resources
+      .filter((resource) => resource.owner?.scope === scope)
+      .map(({ kind, name, availability }) => ({ kind, name, availability })),
+    effective: effectiveOf(snapshot, id),
+    ok,
+  };
+}
