@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
-export default defineConfig({ ...baseConfig });
+// `testing` attaches store's fault hook for crash tests; it is built but not exported by the package.
+export default defineConfig({ ...baseConfig, entry: ["src/index.ts", "src/testing.ts"] });

@@ -12,6 +12,7 @@ import {
   type PackageSnapshot,
   packagesDir,
   readLockFile,
+  readScopeState,
 } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal, ReviewedFact } from "./types.js";
@@ -74,20 +75,17 @@ export function entryFor(
   return lockEntryOf(state, id, lockRoot(environment, scope));
 }
 
-/** The ids a scope's lock pins that its state does not hold: a pull not yet installed. */
-export function lockAhead(
-  environment: Environment,
-  scope: PackageScope,
-  snapshot: PackageSnapshot,
-): string[] {
+/**
+ * The ids a scope's lock pins that its state does not hold: a pull not yet installed. The lock is
+ * read before the state: a writer commits the state before the lock, so every entry read is
+ * already in a state read after it (no false alarm while another process installs).
+ */
+export function lockAhead(environment: Environment, scope: PackageScope): string[] {
   const lock = readLockFile(environment, scope);
-  if (!lock.ok) return [];
-  return Object.keys(lock.value.value.packages).filter(
-    (id) =>
-      !snapshot.copies.some(
-        (copy) => copy.scope === scope && copy.id === id && copy.record !== undefined,
-      ),
-  );
+  const state = readScopeState(environment, scope);
+  if (!lock.ok || !state.ok) return [];
+  const installed = state.value.state.installed;
+  return Object.keys(lock.value.value.packages).filter((id) => installed[id] === undefined);
 }
 
 /** The scope a change to an installed id applies to: the asked one, else the project copy's, else the user copy's. */

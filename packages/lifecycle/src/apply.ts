@@ -53,7 +53,7 @@ export async function applyLifecycle(
         outcomes.push({ status: "unattempted", step: identity(step), diagnostics: [] });
         continue;
       }
-      const outcome = runStep(environment, step);
+      const outcome = runStep(environment, step, (options as Record<symbol, unknown>)[FAULT_POINT]);
       outcomes.push(outcome);
       if (outcome.status !== "committed" || outcome.error !== undefined) stopped = true;
     }
@@ -88,6 +88,9 @@ export async function applyLifecycle(
 
 // --- internal ---
 
+/** The key of store's writer fault hook (a registered symbol); only tests attach one. */
+const FAULT_POINT = Symbol.for("skillshelf.store.faultPoint");
+
 function identity(step: PlanStep): StepOutcome["step"] {
   const { operation, ref, id, kind, scope } = step;
   return { operation, ref, id, kind, scope };
@@ -108,11 +111,11 @@ function outcomeError(
   };
 }
 
-function runStep(environment: Environment, step: PlanStep): StepOutcome {
+function runStep(environment: Environment, step: PlanStep, fault: unknown): StepOutcome {
   const [own, peer] = step.expected;
   let result: WriteResult;
   try {
-    const write = () => writer(environment, step, own);
+    const write = () => writer(environment, step, own, fault);
     result =
       peer === undefined
         ? write()
@@ -155,8 +158,14 @@ function writer(
   environment: Environment,
   step: PlanStep,
   own: ReviewedFact | undefined,
+  fault: unknown,
 ): WriteResult {
-  const target = { environment, scope: step.scope };
+  // store's fault hook (tests only, see `dist/testing.js`) travels with each writer's input
+  const target = {
+    environment,
+    scope: step.scope,
+    ...(fault === undefined ? {} : { [FAULT_POINT]: fault }),
+  };
   const reviewed = own?.facts ?? observeCopyFacts({ ...target, id: step.id });
   switch (step.operation) {
     case "install":

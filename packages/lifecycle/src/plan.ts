@@ -107,7 +107,7 @@ export function finishPlan(
   operation: Operation | "restore",
   built: readonly PlanStep[],
 ): LifecyclePlan {
-  const { environment, snapshot, request } = planning;
+  const { environment, request } = planning;
   const ahead = new Map<PackageScope, string[]>();
   const steps = built.map((step, index) => {
     const written = new Set(
@@ -116,7 +116,7 @@ export function finishPlan(
     const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
     let refused = step.refusal;
     if (refused === undefined && operation !== "restore") {
-      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, snapshot);
+      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope);
       ahead.set(step.scope, pending);
       if (pending.length > 0)
         refused = refusal(

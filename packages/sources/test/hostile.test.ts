@@ -6,18 +6,21 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { isSkillshelfError, type PackageSource } from "@skillshelf/core";
 import { parseSourceUrl, readIndex, stageSource } from "@skillshelf/sources";
-import { chainedLinkTree, pick, seededRandom, testdir } from "@skillshelf/test-utils";
-import { describe, expect, it, onTestFinished } from "vitest";
-import { runSourcesChild } from "./_child.js";
 import {
+  chainedLinkTree,
   fixChecksum,
   gitEnv,
   gitRepo,
+  pick,
+  seededRandom,
   serve,
   type TarMember,
   tarBytes,
   tarGz,
-} from "./_fixtures.js";
+  testdir,
+} from "@skillshelf/test-utils";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runSourcesChild } from "./_child.js";
 
 // Every case here is one of the defects issue 8 reports, reproduced before it was fixed.
 

@@ -3,9 +3,17 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestTree, isSkillshelfError, type PackageSource } from "@skillshelf/core";
 import { stageSource } from "@skillshelf/sources";
-import { link, packageTree, testdir } from "@skillshelf/test-utils";
+import {
+  bareClone,
+  gitEnv,
+  gitRepo,
+  link,
+  packageTree,
+  serve,
+  tarGz,
+  testdir,
+} from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { bareClone, gitEnv, gitRepo, serve, tarGz } from "./_fixtures.js";
 
 async function stageError(
   source: PackageSource,

@@ -1,9 +1,10 @@
 /**
- * The key of the fault hook a writer's input may carry. Only tests reach it (through
- * `src/testing.ts`, built to `dist/testing.js` and not exported from the package), to stop a
- * writer at a named point and prove that a crash there leaves the scope before or after.
+ * The key of the fault hook a writer's input may carry, to stop a writer at a named point and
+ * prove that a crash there leaves the scope before or after. Tests attach it through
+ * `dist/testing.js` (not a package export); it is a registered symbol so that `lifecycle`'s
+ * test hook can pass one through its writers too. A hook only observes the named points.
  */
-export const FAULT_POINT: unique symbol = Symbol("skillshelf.store.faultPoint");
+export const FAULT_POINT: unique symbol = Symbol.for("skillshelf.store.faultPoint");
 
 /** Called at each named point of a writer. */
 export type FaultHook = (point: string) => void;

@@ -1,3 +1,5 @@
+export type { TarMember } from "./archives.js";
+export { fixChecksum, tarBytes, tarGz } from "./archives.js";
 export type { ChildRun, NodeChildOptions } from "./child.js";
 export { runNodeChild } from "./child.js";
 export type { CorpusFile, StrictVerdict } from "./corpus.js";
@@ -10,9 +12,11 @@ export {
 } from "./corpus.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
+export { bareClone, gitEnv, gitRepo } from "./git.js";
 export { chainedLinkTree } from "./hostile.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";
+export { serve } from "./serve.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
 export { link, testdir, writeTree } from "./testdir.js";

@@ -1,11 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { createServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { type Tree, testdir, writeTree } from "@skillshelf/test-utils";
-import { onTestFinished } from "vitest";
 
 /** One member of a test archive. */
 export interface TarMember {
@@ -80,65 +73,6 @@ export function fixChecksum(tar: Buffer, offset: number): void {
   let sum = 0;
   for (const byte of block) sum += byte;
   block.write(`${sum.toString(8).padStart(6, "0")}\u0000 `, 148);
-}
-
-/** A loopback HTTP server answering from `routes`, closed when the test ends; returns its base URL. */
-export async function serve(routes: Record<string, Buffer | RequestListener>): Promise<string> {
-  const server = createServer((request, response) => {
-    const route = routes[request.url ?? ""];
-    if (route === undefined) {
-      response.writeHead(404).end();
-    } else if (Buffer.isBuffer(route)) {
-      response
-        .writeHead(200, { "content-type": "application/gzip", "content-length": route.length })
-        .end(route);
-    } else route(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  onTestFinished(() => server.closeAllConnections());
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** Environment for git runs in tests: a private HOME, fixed identity, no system config. */
-export function gitEnv(home: string = testdir()): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "Test",
-    GIT_AUTHOR_EMAIL: "test@example.com",
-    GIT_COMMITTER_NAME: "Test",
-    GIT_COMMITTER_EMAIL: "test@example.com",
-  };
-}
-
-/** A git repository made by the test: one commit per tree, tagged as given; returns its path. */
-export function gitRepo(
-  commits: ReadonlyArray<{ tree: Tree; tag?: string }>,
-  env: Record<string, string> = gitEnv(),
-): { path: string; commits: string[] } {
-  const path = join(testdir(), "repo");
-  mkdirSync(path);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: path, env, encoding: "utf8" }).trim();
-  git("init", "--quiet", "--initial-branch=main");
-  const hashes: string[] = [];
-  for (const commit of commits) {
-    writeTree(path, commit.tree);
-    git("add", "--all");
-    git("commit", "--quiet", "--allow-empty", "-m", `commit ${hashes.length + 1}`);
-    if (commit.tag !== undefined) git("tag", commit.tag);
-    hashes.push(git("rev-parse", "HEAD"));
-  }
-  return { path, commits: hashes };
-}
-
-/** A bare clone of a repository, as a server would hold it. */
-export function bareClone(repo: string, env: Record<string, string> = gitEnv()): string {
-  const bare = join(testdir(), "bare.git");
-  execFileSync("git", ["clone", "--quiet", "--bare", repo, bare], { env });
-  return bare;
 }
 
 // --- internal ---
