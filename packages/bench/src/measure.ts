@@ -59,6 +59,27 @@ export function timeSideBySide(
   return times;
 }
 
+/** `timeSideBySide` for variants that return a promise: each call is awaited before the next. */
+export async function timeSideBySideAsync(
+  variants: Readonly<Record<string, () => Promise<unknown>>>,
+  rounds: number,
+): Promise<Record<string, number[]>> {
+  const names = Object.keys(variants);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (const name of names) await variants[name]?.();
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < names.length; offset++) {
+      const name = names[(round + offset) % names.length] as string;
+      gc?.();
+      const start = process.hrtime.bigint();
+      await (variants[name] as () => Promise<unknown>)();
+      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return times;
+}
+
 /** What every benchmark suite is given. */
 export interface BenchOptions {
   /** Items to generate. */

@@ -1,14 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
 import { createResources } from "@skillshelf/resources";
 import { defaultSkillRoots, loadSkills } from "@skillshelf/skills-loader";
-import {
-  installPackage,
-  observeCopyFacts,
-  readPackageSnapshot,
-  snapshotRoots,
-} from "@skillshelf/store";
+import { readPackageSnapshot, snapshotRoots } from "@skillshelf/store";
+import { installedPackages } from "./installed.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
 const PACKAGES = 1_000;
@@ -60,47 +54,4 @@ export function runResourcesBench(options: BenchOptions): string {
     `Trees digested in one pass: ${once.digested} of ${count}.`,
     `Targets: at most 1.3× the loaders alone: ${ratio.toFixed(2)}× ${verdict(ratio <= 1.3)}; each tree digested once per pass: ${verdict(once.digested === count)}.`,
   ].join("\n");
-}
-
-// --- internal ---
-
-/** A fresh home whose user scope holds `count` installed packages `pkg-<n>`, each with one skill. */
-function installedPackages(dir: string, count: number): Environment {
-  rmSync(dir, { recursive: true, force: true });
-  const home = join(dir, "home");
-  const cwd = join(dir, "project");
-  mkdirSync(join(cwd, ".skillshelf"), { recursive: true });
-  const environment = resolveEnvironment({
-    home,
-    cwd,
-    configDir: join(home, ".config", "skillshelf"),
-    env: {},
-  });
-  console.log(`bench: installing ${count} packages into ${dir}`);
-  for (let index = 0; index < count; index++) {
-    const id = `pkg-${index}`;
-    const staged = join(dir, "staged", id);
-    mkdirSync(join(staged, "skills", `${id}-skill`), { recursive: true });
-    writeFileSync(
-      join(staged, "plugin.json"),
-      JSON.stringify({
-        name: id,
-        version: "1.0.0",
-        description: `Package ${index}.`,
-        extensions: { skillshelf: { manifestVersion: 1, kind: "plugin" } },
-      }),
-    );
-    writeFileSync(
-      join(staged, "skills", `${id}-skill`, "SKILL.md"),
-      `---\nname: ${id}-skill\ndescription: Skill ${index} of the benchmark, for reading through resources.\n---\n# Skill ${index}\n\nSteps.\n`,
-    );
-    installPackage({
-      environment,
-      scope: "user",
-      staged: { dir: staged, digest: digestTree(staged).digest },
-      origin: { source: { type: "local", path: staged } },
-      reviewed: observeCopyFacts({ environment, scope: "user", id }),
-    });
-  }
-  return environment;
 }

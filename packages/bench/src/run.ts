@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,10 +7,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runCatalogBench } from "./catalog-bench.js";
+import { runDigestBench } from "./digest-bench.js";
 import { runIndexBench } from "./index-bench.js";
+import { runLifecycleBench } from "./lifecycle-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
 import { runResourcesBench } from "./resources-bench.js";
+import { runRestoreBench } from "./restore-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,12 +35,15 @@ const options: BenchOptions = {
 };
 
 const machine = `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}.`;
-const suites = {
+const suites: Record<string, (options: BenchOptions) => string | Promise<string>> = {
   skills: runSkillsBench,
   prompts: runPromptsBench,
   catalog: runCatalogBench,
   index: runIndexBench,
   resources: runResourcesBench,
+  digest: runDigestBench,
+  lifecycle: runLifecycleBench,
+  restore: runRestoreBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {
@@ -45,7 +51,9 @@ if (values.write && values.only !== undefined) {
   process.exit(2);
 }
 const chosen = Object.entries(suites).filter(([name]) => only.includes(name));
-const report = `${[machine, ...chosen.map(([, suite]) => suite(options))].join("\n\n")}\n`;
+const sections = [machine];
+for (const [, suite] of chosen) sections.push(await suite(options));
+const report = `${sections.join("\n\n")}\n`;
 console.log(`\n${report}`);
 
 if (values.write) {

@@ -60,6 +60,10 @@ describe("benchmark smoke run", () => {
     expect(output).toMatch(/\| 16× hostile \(16 MiB of unclosed \$\{\) \| [\d.]+ \|/);
     expect(output).toMatch(/\| loadSkills cached \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
     expect(output).toContain("Trees digested in one pass: 60 of 60.");
+    expect(output).toMatch(/\| digestTree \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+    expect(output).toMatch(/\| readInventory, 60 installed \| [\d.]+ \|/);
+    expect(output).toMatch(/\| last 15 \| [\d.]+ \|/);
+    expect(output).toMatch(/\| restoreFromLock \+ apply \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
   });
 });
 

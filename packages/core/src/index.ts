@@ -62,7 +62,7 @@ export {
   parseRequirementRef,
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
-export { parseJsonDocument } from "./parse-json.js";
+export { nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
 export type { TextContent, TextDocument } from "./read-file.js";
 export { readRegularFile, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";

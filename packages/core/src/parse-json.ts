@@ -9,19 +9,45 @@ export type JsonDocumentResult =
  * schema readers drop such a key silently, so a record under it would vanish on the next write.
  */
 export function parseJsonDocument(text: string): JsonDocumentResult {
-  let prototypeKey = false;
+  const parsed = parseJson(text);
+  return parsed.ok ? { ok: true, value: withoutPrototypes(parsed.value) } : parsed;
+}
+
+/**
+ * Parse JSON text, refusing a `__proto__` key anywhere, into plain objects (which inherit from
+ * `Object.prototype`). For a reader whose schema builds its own objects: it must give every
+ * data-keyed record a null prototype itself (`nullPrototypeRecord`).
+ */
+export function parseJson(text: string): JsonDocumentResult {
   let value: unknown;
   try {
-    value = JSON.parse(text, (key, item: unknown) => {
-      if (key === "__proto__") prototypeKey = true;
-      if (typeof item === "object" && item !== null && !Array.isArray(item))
-        Object.setPrototypeOf(item, null);
-      return item;
-    });
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
-  if (prototypeKey)
+  // such a key is spelled out or escaped; text with neither cannot hold one
+  if ((text.includes("__proto__") || text.includes("\\u")) && hasPrototypeKey(value))
     return { ok: false, message: 'it holds a "__proto__" key, which is never accepted' };
   return { ok: true, value };
+}
+
+/** A shallow copy of `record` with a null prototype, for lookups by keys that come from data. */
+export function nullPrototypeRecord<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
+}
+
+// --- internal ---
+
+function hasPrototypeKey(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasPrototypeKey);
+  return Object.entries(value).some(([key, item]) => key === "__proto__" || hasPrototypeKey(item));
+}
+
+function withoutPrototypes(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(withoutPrototypes);
+  const record: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of Object.entries(value)) record[key] = withoutPrototypes(item);
+  return record;
 }

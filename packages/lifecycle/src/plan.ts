@@ -58,20 +58,25 @@ import type {
  */
 export async function planLifecycle(request: LifecycleRequest): Promise<LifecyclePlan> {
   const { environment } = request;
-  const snapshot = readPackageSnapshot(environment);
-  const planning: Planning = {
+  const unread: Unread = {
     environment,
     request,
-    snapshot,
     discovery: request.discovery ?? discoverLibrary(environment),
     staging: createStagingSet(),
     diagnostics: [],
   };
   try {
-    const steps = await stepsFor(planning);
+    // an install reads only the copies it concerns, once its targets are staged
+    const [planning, steps] =
+      request.operation === "install"
+        ? await installSteps(unread)
+        : await copySteps(
+            { ...unread, snapshot: readPackageSnapshot(environment) },
+            request.operation,
+          );
     return finishPlan(planning, request.operation, steps);
   } catch (error) {
-    planning.staging.release();
+    unread.staging.release();
     throw error;
   }
 }
@@ -168,7 +173,7 @@ export function finishPlan(
 
 /** Stage a source for a step; a failure is the step's refusal. */
 export async function stage(
-  planning: Planning,
+  planning: Pick<Planning, "staging" | "request">,
   source: PackageSource,
 ): Promise<{ staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal }> {
   let staged: StagedSource;
@@ -415,10 +420,14 @@ export function refusedStep(
 
 // --- internal ---
 
-async function stepsFor(planning: Planning): Promise<PlanStep[]> {
-  const operation = (planning.request as LifecycleRequest).operation;
-  if (operation === "install") return installSteps(planning);
-  if (operation === "update") return updateSteps(planning);
+/** Planning before the snapshot is read. */
+type Unread = Omit<Planning, "snapshot">;
+
+async function copySteps(
+  planning: Planning,
+  operation: Exclude<Operation, "install">,
+): Promise<[Planning, PlanStep[]]> {
+  if (operation === "update") return [planning, await updateSteps(planning)];
   const steps: PlanStep[] = [];
   for (const target of planning.request.targets) {
     const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
@@ -440,20 +449,21 @@ async function stepsFor(planning: Planning): Promise<PlanStep[]> {
       );
     else steps.push(copyStep(planning, operation, copy));
   }
-  return steps;
+  return [planning, steps];
 }
 
-async function installSteps(planning: Planning): Promise<PlanStep[]> {
-  const { environment, discovery, snapshot } = planning;
-  const scope = planning.request.scope ?? "user";
-  const targets: InstallTarget[] = planning.request.targets.map((text) =>
+async function installSteps(unread: Unread): Promise<[Planning, PlanStep[]]> {
+  const { environment, discovery } = unread;
+  const scope = unread.request.scope ?? "user";
+  const targets: InstallTarget[] = unread.request.targets.map((text) =>
     resolveInstallTarget(text, discovery.rows, environment),
   );
   const refusedTargets = targets.filter((target) => target.kind === "refused");
   if (refusedTargets.length > 0)
-    return refusedTargets.map((target) =>
-      refusedStep(target.text, scope, "install", target.refusal),
-    );
+    return [
+      { ...unread, snapshot: readPackageSnapshot(environment, { ids: [] }) },
+      refusedTargets.map((target) => refusedStep(target.text, scope, "install", target.refusal)),
+    ];
   // stage every target to learn its manifest; index rows name their requirements up front
   const staged: { target: InstallTarget; result: Awaited<ReturnType<typeof stage>> }[] = [];
   for (const target of targets) {
@@ -463,7 +473,7 @@ async function installSteps(planning: Planning): Promise<PlanStep[]> {
         : target.kind === "source"
           ? target.source
           : undefined;
-    if (source !== undefined) staged.push({ target, result: await stage(planning, source) });
+    if (source !== undefined) staged.push({ target, result: await stage(unread, source) });
   }
   const requested = new Set<string>();
   const requires = new Set<string>();
@@ -472,6 +482,10 @@ async function installSteps(planning: Planning): Promise<PlanStep[]> {
     requested.add(`${result.manifest.kind}:${result.manifest.id}`);
     for (const ref of result.manifest.requires) requires.add(ref);
   }
+  const snapshot = readPackageSnapshot(environment, {
+    ids: concernedIds(discovery.rows, [...requested, ...requires]),
+  });
+  const planning: Planning = { ...unread, snapshot };
   const resolution = resolveRequirements({
     rows: discovery.rows,
     refs: [...requires].filter((ref) => !requested.has(ref)),
@@ -522,7 +536,19 @@ async function installSteps(planning: Planning): Promise<PlanStep[]> {
       }),
     );
   }
-  return steps;
+  return [planning, steps];
+}
+
+/** The package ids `refs` name, with every requirement the index rows name for them, transitively. */
+function concernedIds(rows: readonly IndexRow[], refs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const pending = [...refs];
+  for (let ref = pending.pop(); ref !== undefined; ref = pending.pop()) {
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    for (const row of rows) if (`${row.kind}:${row.name}` === ref) pending.push(...row.requires);
+  }
+  return [...seen].map((ref) => ref.slice(ref.indexOf(":") + 1));
 }
 
 async function updateSteps(planning: Planning): Promise<PlanStep[]> {

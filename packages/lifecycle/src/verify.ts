@@ -1,15 +1,21 @@
 import { join } from "node:path";
 import { digestTree, type Environment } from "@skillshelf/core";
 import { copyState, readInventory } from "@skillshelf/inventory";
-import { packagesDir, readPackageSnapshot, readScopeState } from "@skillshelf/store";
+import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
 import { effectiveOf } from "./_review.js";
 import type { PlanStep, StepVerification } from "./types.js";
+
+// what the state reader reports for a state.json it will not read
+const UNREADABLE = new Set(["state_invalid", "state_unsafe"]);
 
 /**
  * Read back what a committed step did (DESIGN §5): the tree (present and matching what the step
  * installed, absent, or changed), the record (recorded, absent, or unreadable when the state no
  * longer parses), the copy's state, the resources the loaders actually admit from it (through the
  * inventory), and which copy now counts. `ok` says whether that is what the step should have left.
+ * Only this package's copies are read, with the default roots their resources compete with, so a
+ * read-back costs the same however many other packages are installed; a clash with another
+ * package's resource is what `readInventory` over everything shows.
  */
 export function verifyStep(
   environment: Environment,
@@ -17,14 +23,19 @@ export function verifyStep(
   evidence: StepVerification["evidence"] = "pre-refresh",
 ): StepVerification {
   const { id, scope } = step;
-  const state = readScopeState(environment, scope);
-  const recordNow = state.ok ? state.value.state.installed[id] : undefined;
-  const record: StepVerification["record"] = !state.ok
+  const snapshot = readPackageSnapshot(environment, { ids: [id] });
+  const copy = snapshot.copies.find(
+    (candidate) => candidate.scope === scope && candidate.id === id,
+  );
+  const statePath = join(packagesDir(environment, scope), "state.json");
+  const record: StepVerification["record"] = snapshot.diagnostics.some(
+    (diagnostic) => diagnostic.path === statePath && UNREADABLE.has(diagnostic.code),
+  )
     ? "unreadable"
-    : recordNow === undefined
+    : copy?.record === undefined
       ? "absent"
       : "recorded";
-  const expectedDigest = step.source?.digest ?? recordNow?.contentDigest;
+  const expectedDigest = step.source?.digest ?? copy?.record?.contentDigest;
   let tree: StepVerification["tree"];
   try {
     tree =
@@ -34,17 +45,13 @@ export function verifyStep(
   } catch {
     tree = "absent";
   }
-  const snapshot = readPackageSnapshot(environment);
-  const copy = snapshot.copies.find(
-    (candidate) => candidate.scope === scope && candidate.id === id,
-  );
   const inventory = readInventory({
     environment,
     snapshot,
     include: { packages: false, copies: false, resources: true },
     filter: { ref: step.ref },
   });
-  const enabled = state.ok && !state.value.state.disabled.includes(id);
+  const enabled = record !== "unreadable" && copy?.enabled === true;
   const present = tree === "present" && record === "recorded";
   const ok =
     step.operation === "remove"

@@ -1,9 +1,18 @@
+import { execFileSync } from "node:child_process";
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { digestTree } from "@skillshelf/core";
 import { applyLifecycle, planLifecycle } from "@skillshelf/lifecycle";
-import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
-import { packageTree, skillFile, testdir } from "@skillshelf/test-utils";
+import { packagesDir, readLockFile, readPackageSnapshot } from "@skillshelf/store";
+import {
+  gitEnv,
+  gitRepo,
+  packageTree,
+  skillFile,
+  testdir,
+  writeTree,
+} from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { change, environment } from "./_lifecycle.js";
 
@@ -118,6 +127,39 @@ describe("the capability diff of an update", () => {
     const reviewed = await updatePlan(env);
     expect(reviewed.steps).toEqual([]);
     expect(reviewed.diagnostics.map((d) => d.code)).toEqual(["up_to_date"]);
+  });
+});
+
+describe("update re-resolves the recorded git ref", () => {
+  it("follows a branch, stays on a tag, and moves to a new ref on request", async () => {
+    const git = gitEnv();
+    const repo = gitRepo(
+      [{ tree: packageTree({ id: "kit", files: { "a.md": "v1" } }), tag: "v1" }],
+      git,
+    );
+    const url = pathToFileURL(repo.path).href;
+    const onBranch = environment();
+    const onTag = environment();
+    await change(onBranch, { operation: "install", targets: [`${url}#main`], stage: { env: git } });
+    await change(onTag, { operation: "install", targets: [`${url}#v1`], stage: { env: git } });
+    writeTree(repo.path, { "a.md": "v2" });
+    execFileSync("git", ["commit", "--quiet", "-am", "v2"], { cwd: repo.path, env: git });
+    execFileSync("git", ["tag", "v2"], { cwd: repo.path, env: git });
+    const update = (env: ReturnType<typeof environment>, extra: Record<string, unknown> = {}) =>
+      updatePlan(env, { stage: { env: git }, ...extra });
+
+    const branch = await update(onBranch);
+    expect(branch.steps.map((step) => [step.operation, step.refusal?.code])).toEqual([
+      ["update", undefined],
+    ]);
+    await applyLifecycle(branch);
+    const tag = await update(onTag);
+    expect(tag.steps).toEqual([]);
+    expect(tag.diagnostics.map((d) => d.code)).toEqual(["up_to_date"]);
+    await applyLifecycle(await update(onTag, { ref: "v2" }));
+    expect(copyDigest(onTag)).toBe(copyDigest(onBranch));
+    const locked = readLockFile(onTag, "user");
+    expect(locked.ok && locked.value.value.packages.kit?.source).toMatchObject({ ref: "v2" });
   });
 });
 

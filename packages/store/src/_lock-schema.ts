@@ -1,4 +1,4 @@
-import { isPackageId, isSemver, PACKAGE_KINDS } from "@skillshelf/core";
+import { isPackageId, isSemver, nullPrototypeRecord, PACKAGE_KINDS } from "@skillshelf/core";
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import { ENGLISH } from "./_zod-english.js";
@@ -34,7 +34,9 @@ const entry = z.strictObject({
 // `lock.json`: what a scope should hold, read strictly like the state
 const lockSchema = z.strictObject({
   version: z.literal(1, "must be 1, the lock format this reader supports"),
-  packages: z.record(z.string().check(z.refine(isPackageId, "must be a package id")), entry),
+  packages: z
+    .record(z.string().check(z.refine(isPackageId, "must be a package id")), entry)
+    .check(z.overwrite(nullPrototypeRecord)),
 });
 
 /** A scope's `lock.json`: for each package id, what the scope should hold (DESIGN §5.2). */

@@ -38,23 +38,23 @@ export interface ObservedScope {
  * Read one scope: its state, journals and every copy (each tree digested once). Copies are the
  * recorded ids plus any id-named folder; a folder an uncommitted install put in place of nothing
  * is not a copy yet. An unreadable state makes every copy invalid. `only` limits the copies read
- * to one id.
+ * to those ids; a caller that has just read the state may pass it.
  */
 export function observeScope(
   environment: Environment,
   scope: PackageScope,
-  only?: string,
+  only?: ReadonlySet<string>,
+  stateResult: ReturnType<typeof readScopeState> = readScopeState(environment, scope),
 ): ObservedScope {
   const dir = packagesDir(environment, scope);
   const diagnostics: Diagnostic[] = [];
-  const stateResult = readScopeState(environment, scope);
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
   const journals = readJournals(dir, diagnostics);
   const ids = new Set([...folderIds(dir), ...Object.keys(state?.installed ?? {})]);
   const copies: ObservedCopy[] = [];
   for (const id of [...ids].sort()) {
-    if (only !== undefined && id !== only) continue;
+    if (only !== undefined && !only.has(id)) continue;
     const journal = journals.get(id);
     let treeDir: string | undefined = join(dir, id);
     if (journal !== undefined && state !== undefined) {

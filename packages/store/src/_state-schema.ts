@@ -1,4 +1,4 @@
-import { isPackageId, isSemver, PACKAGE_KINDS } from "@skillshelf/core";
+import { isPackageId, isSemver, nullPrototypeRecord, PACKAGE_KINDS } from "@skillshelf/core";
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import { ENGLISH } from "./_zod-english.js";
@@ -55,7 +55,7 @@ const stateSchema = z.strictObject({
   disabled: z
     .array(packageId)
     .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
-  installed: z.record(packageId, record),
+  installed: z.record(packageId, record).check(z.overwrite(nullPrototypeRecord)),
 });
 
 /** A scope's `packages/state.json`. */

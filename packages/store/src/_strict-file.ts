@@ -4,7 +4,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   errnoCode,
-  parseJsonDocument,
+  parseJson,
   type ReadResult,
   readTextDocument,
   type SchemaIssue,
@@ -68,7 +68,7 @@ export function readStrictFile<T>(options: {
   });
   if (!document.ok) return refuse([invalid(document.diagnostics[0]?.message ?? "cannot be read")]);
   const { text } = document.value;
-  const json = parseJsonDocument(text);
+  const json = parseJson(text);
   if (!json.ok) return refuse([invalid(`is not valid JSON (${json.message})`)]);
   const parsed = options.parse(json.value);
   if (!parsed.success)

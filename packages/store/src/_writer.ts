@@ -46,7 +46,10 @@ export function runWriter<T>(
     diagnostics.push(...settleLockChanges(input, current.state));
     const { id, reviewed } = input;
     if (id !== undefined && reviewed !== undefined) {
-      const observed = observeCopyFacts({ ...input, id });
+      const observed = observeCopyFacts(
+        { ...input, id },
+        { ok: true, value: current, diagnostics: [] },
+      );
       assertFactsCurrent({ scope: input.scope, id, reviewed, observed });
     }
     return body({

@@ -1,21 +1,25 @@
 import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/core";
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
+import type { readScopeState } from "./state.js";
 import type { CopyFacts, PackageScope } from "./types.js";
 
 /**
  * Observe the facts about one copy that a plan is reviewed against: its tree digest (as the
  * snapshot sees it), its install record and whether it is enabled. Throws `package_id_invalid`
  * for an id that is not one, and `state_invalid` when the scope's state cannot be read: nothing
- * may be planned against it.
+ * may be planned against it. A caller that has just read the scope's state may pass it (`state`).
  */
-export function observeCopyFacts(input: {
-  readonly environment: Environment;
-  readonly scope: PackageScope;
-  readonly id: string;
-}): CopyFacts {
+export function observeCopyFacts(
+  input: {
+    readonly environment: Environment;
+    readonly scope: PackageScope;
+    readonly id: string;
+  },
+  state?: ReturnType<typeof readScopeState>,
+): CopyFacts {
   assertPackageId(input.id);
-  const scope = observeScope(input.environment, input.scope, input.id);
+  const scope = observeScope(input.environment, input.scope, new Set([input.id]), state);
   const invalid = scope.diagnostics.find(
     (diagnostic) => diagnostic.code === "state_invalid" || diagnostic.code === "state_unsafe",
   );

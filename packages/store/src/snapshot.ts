@@ -14,9 +14,17 @@ import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./ty
  * project copy still shadows the user copy (no fallback); an invalid or damaged project copy does
  * not hide a valid user copy. Each tree is digested once. The snapshot is plain data: read a new
  * one to see later changes.
+ *
+ * With `ids`, only the copies of those packages are read (precedence is decided per id, so it is
+ * the same for them); a change that concerns a few packages then costs the same however many
+ * others are installed.
  */
-export function readPackageSnapshot(environment: Environment): PackageSnapshot {
-  return composeSnapshot(PACKAGE_SCOPES.map((scope) => observeScope(environment, scope)));
+export function readPackageSnapshot(
+  environment: Environment,
+  options: { readonly ids?: Iterable<string> | undefined } = {},
+): PackageSnapshot {
+  const only = options.ids === undefined ? undefined : new Set(options.ids);
+  return composeSnapshot(PACKAGE_SCOPES.map((scope) => observeScope(environment, scope, only)));
 }
 
 /** The copy that counts for `id`, if any copy is valid. */

@@ -133,6 +133,7 @@ describe("item 8: prototype keys are refused", () => {
     ["a prototype id", state(`{"prototype":${record}}`)],
     ["a __proto__ key at the top", `{"__proto__":{},"version":1,"disabled":[],"installed":{}}`],
     ["a __proto__ key in a record", state(`{"pdf":${record.replace("{", '{"__proto__":1,')}}`)],
+    ["an escaped __proto__ key", state(`{"pdf":${record.replace("{", '{"\\u005f_proto__":1,')}}`)],
   ])("a state.json with %s is state_invalid, never read as valid", (_name, text) => {
     const environment = storeEnvironment();
     mkdirSync(packagesDir(environment, "user"), { recursive: true });

@@ -1,0 +1,53 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
+import { installPackage, observeCopyFacts } from "@skillshelf/store";
+
+/** A fresh home and project under `dir`, nothing from this machine. */
+export function benchEnvironment(dir: string): Environment {
+  rmSync(dir, { recursive: true, force: true });
+  const home = join(dir, "home");
+  const cwd = join(dir, "project");
+  mkdirSync(join(cwd, ".skillshelf"), { recursive: true });
+  return resolveEnvironment({ home, cwd, configDir: join(home, ".config", "skillshelf"), env: {} });
+}
+
+/** Write a small package `id` of our format (a manifest and one skill) into `dir`; returns `dir`. */
+export function writePackage(dir: string, id: string, index: number): string {
+  mkdirSync(join(dir, "skills", `${id}-skill`), { recursive: true });
+  writeFileSync(
+    join(dir, "plugin.json"),
+    JSON.stringify({
+      name: id,
+      version: "1.0.0",
+      description: `Package ${index}.`,
+      extensions: { skillshelf: { manifestVersion: 1, kind: "plugin" } },
+    }),
+  );
+  writeFileSync(
+    join(dir, "skills", `${id}-skill`, "SKILL.md"),
+    `---\nname: ${id}-skill\ndescription: Skill ${index} of the benchmark, one per package.\n---\n# Skill ${index}\n\nSteps.\n`,
+  );
+  return dir;
+}
+
+/**
+ * A fresh environment under `dir` whose user scope holds `count` packages `pkg-<n>` of one skill
+ * each, installed through the store's writer (the setup, not what is timed).
+ */
+export function installedPackages(dir: string, count: number): Environment {
+  const environment = benchEnvironment(dir);
+  console.log(`bench: installing ${count} packages into ${dir}`);
+  for (let index = 0; index < count; index++) {
+    const id = `pkg-${index}`;
+    const staged = writePackage(join(dir, "staged", id), id, index);
+    installPackage({
+      environment,
+      scope: "user",
+      staged: { dir: staged, digest: digestTree(staged).digest },
+      origin: { source: { type: "local", path: staged } },
+      reviewed: observeCopyFacts({ environment, scope: "user", id }),
+    });
+  }
+  return environment;
+}

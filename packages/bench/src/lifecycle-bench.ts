@@ -1,0 +1,129 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Environment } from "@skillshelf/core";
+import { readInventory } from "@skillshelf/inventory";
+import {
+  applyLifecycle,
+  type LifecyclePlan,
+  planLifecycle,
+  releasePlan,
+} from "@skillshelf/lifecycle";
+import { benchEnvironment, installedPackages, writePackage } from "./installed.js";
+import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
+
+const SIZES = [100, 1_000] as const;
+const INSTALLS = 200;
+
+/**
+ * The lifecycle benchmark. First `planLifecycle` (an install of one new folder, a disable of one
+ * copy) and `readInventory` over 100 and 1,000 installed packages, side by side: 10× the packages
+ * may cost at most 11× (DESIGN §9: linear), and the output stays bounded. Then 200 installs of
+ * small packages one after another through `planLifecycle` + `applyLifecycle`: the last 50 no
+ * slower than 1.2× the first 50.
+ */
+export async function runLifecycleBench(options: BenchOptions): Promise<string> {
+  // 100 and 1,000 packages, a tenth of that when a smoke run asks for a smaller tree
+  const scale = Math.min(1, options.count / SIZES[1]);
+  const sizes = SIZES.map((size) => Math.max(2, Math.round(size * scale)));
+  const variants: Record<string, () => Promise<unknown>> = {};
+  const shapes: string[] = [];
+  for (const size of sizes) {
+    const dir = join(options.workDir, "lifecycle", `installed-${size}`);
+    const environment = installedPackages(dir, size);
+    const folder = writePackage(join(dir, "new"), "new-package", size);
+    const install = () =>
+      planned({ environment, operation: "install", targets: [folder] }, "install");
+    const disable = () =>
+      planned({ environment, operation: "disable", targets: ["pkg-0"] }, "disable");
+    const inventory = async () => readInventory({ environment });
+    variants[`planLifecycle install, ${size} installed`] = install;
+    variants[`planLifecycle disable, ${size} installed`] = disable;
+    variants[`readInventory, ${size} installed`] = inventory;
+    const read = await inventory();
+    shapes.push(
+      `| ${size} | ${(await install()).length} | ${(await disable()).length} | ${read.copies.length}${read.truncated.copies ? " (capped)" : ""} | ${read.resources.length}${read.truncated.resources ? " (capped)" : ""} |`,
+    );
+  }
+  console.log(`bench: timing plans and inventories, ${options.rounds} rounds side by side`);
+  const times = await timeSideBySideAsync(variants, options.rounds);
+  const ms = (label: string) => median(times[label] ?? []);
+  const [small, large] = sizes as [number, number];
+  const growth = (what: string) =>
+    ms(`${what}, ${large} installed`) / ms(`${what}, ${small} installed`);
+  const measured = ["planLifecycle install", "planLifecycle disable", "readInventory"];
+  const allowed = 1.1 * (large / small);
+  const installs = await timeInstalls(options, Math.min(INSTALLS, Math.max(8, options.count)));
+  return [
+    "## Planning and the inventory",
+    "",
+    `${small} and ${large} installed packages of one skill each in the user scope; median of ${options.rounds} rounds.`,
+    "",
+    "| variant | ms |",
+    "|---|---|",
+    ...Object.keys(variants).map((label) => `| ${label} | ${ms(label).toFixed(1)} |`),
+    "",
+    "What they return (plans as canonical JSON bytes; inventory rows kept):",
+    "",
+    "| installed | install plan | disable plan | copies | resources |",
+    "|---|---|---|---|---|",
+    ...shapes,
+    "",
+    `Growth for ${large / small}× the packages: ${measured.map((what) => `${what} ${growth(what).toFixed(1)}×`).join(", ")}.`,
+    `Target: at most ${allowed.toFixed(0)}× (linear), output bounded: ${verdict(measured.every((what) => growth(what) <= allowed))}.`,
+    "",
+    installs,
+  ].join("\n");
+}
+
+// --- internal ---
+
+/** Plan, check the plan can be applied, release it; its canonical JSON. */
+async function planned(
+  request: Parameters<typeof planLifecycle>[0],
+  what: string,
+): Promise<string> {
+  const plan = await planLifecycle(request);
+  releasePlan(plan);
+  if (!plan.applicable) throw new Error(`bench: the ${what} plan was refused: ${refusals(plan)}`);
+  return JSON.stringify(plan);
+}
+
+function refusals(plan: LifecyclePlan): string {
+  return plan.steps.map((step) => `${step.ref} ${step.refusal?.code}`).join(", ");
+}
+
+/** `count` installs one after another into one scope, each planned and applied; the report. */
+async function timeInstalls(options: BenchOptions, count: number): Promise<string> {
+  const dir = join(options.workDir, "lifecycle", "installs");
+  const environment: Environment = benchEnvironment(dir);
+  mkdirSync(join(dir, "sources"));
+  const folders = Array.from({ length: count }, (_, index) =>
+    writePackage(join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
+  );
+  console.log(`bench: timing ${count} installs one after another`);
+  const times: number[] = [];
+  for (const folder of folders) {
+    const start = process.hrtime.bigint();
+    const plan = await planLifecycle({ environment, operation: "install", targets: [folder] });
+    if (!plan.applicable) throw new Error(`bench: install refused: ${refusals(plan)}`);
+    const result = await applyLifecycle(plan);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const [outcome] = result.outcomes;
+    if (outcome?.status !== "committed" || outcome.verification?.ok !== true)
+      throw new Error(`bench: install of ${folder} did not verify`);
+  }
+  const quarter = Math.floor(count / 4);
+  const first = median(times.slice(0, quarter));
+  const last = median(times.slice(-quarter));
+  const ratio = last / first;
+  return [
+    `${count} installs of one-skill packages from local folders into one scope, each planned and applied (verified after the commit):`,
+    "",
+    `| installs | ms per install (median) |`,
+    "|---|---|",
+    `| first ${quarter} | ${first.toFixed(1)} |`,
+    `| last ${quarter} | ${last.toFixed(1)} |`,
+    "",
+    `Target: the last ${quarter} at most 1.2× the first ${quarter}: ${ratio.toFixed(2)}× ${verdict(ratio <= 1.2)}.`,
+  ].join("\n");
+}

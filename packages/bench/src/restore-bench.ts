@@ -1,0 +1,115 @@
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Environment, resolveEnvironment } from "@skillshelf/core";
+import { applyLifecycle, planLifecycle, restoreFromLock } from "@skillshelf/lifecycle";
+import { lockFilePath } from "@skillshelf/store";
+import { benchEnvironment, writePackage } from "./installed.js";
+import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
+
+const PACKAGES = 50;
+// the repositories are made with no user or system git config, under a fixed identity
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};
+
+/**
+ * The restore benchmark: a project whose lock pins 50 packages, each in its own local git
+ * repository, restored into a fresh clone (its `.skillshelf/lock.json` alone) by `restoreFromLock`
+ * and `applyLifecycle`, beside the physical floor in the same run: for each repository
+ * `git clone --depth 1`, a plain recursive copy of the package and `sha256sum` of its files.
+ * Target: at most 2×.
+ */
+export async function runRestoreBench(options: BenchOptions): Promise<string> {
+  const count = Math.min(PACKAGES, Math.max(2, Math.round(options.count / 20)));
+  const dir = join(options.workDir, "restore");
+  rmSync(dir, { recursive: true, force: true });
+  const source = benchEnvironment(join(dir, "original"));
+  const urls = Array.from({ length: count }, (_, index) => gitPackage(dir, index));
+  const plan = await planLifecycle({
+    environment: source,
+    operation: "install",
+    targets: urls,
+    scope: "project",
+  });
+  const installed = await applyLifecycle(plan);
+  if (installed.outcomes.some((outcome) => outcome.status !== "committed"))
+    throw new Error("bench: the original project could not be installed");
+  let round = 0;
+  const restore = async () => {
+    const clone = freshClone(source, join(dir, `clone-${round++}`));
+    const result = await applyLifecycle(
+      await restoreFromLock({ environment: clone, scope: "project" }),
+    );
+    const committed = result.outcomes.filter((outcome) => outcome.status === "committed");
+    if (committed.length !== count)
+      throw new Error(`bench: restored ${committed.length} of ${count}`);
+  };
+  const floor = async () => {
+    const into = join(dir, `floor-${round++}`);
+    for (const [index, url] of urls.entries()) physicalFloor(url, join(into, String(index)));
+  };
+  console.log(`bench: timing restores of ${count} packages, ${options.rounds} rounds side by side`);
+  const times = await timeSideBySideAsync(
+    { "floor (git clone --depth 1, cp -r, sha256sum)": floor, "restoreFromLock + apply": restore },
+    options.rounds,
+  );
+  const base = median(times["floor (git clone --depth 1, cp -r, sha256sum)"] ?? []);
+  const ours = median(times["restoreFromLock + apply"] ?? []);
+  const ratio = ours / base;
+  return [
+    "## Restoring a lock",
+    "",
+    `A fresh clone holding only the project's lock, which pins ${count} packages of one skill each, every one in its own local git repository; median of ${options.rounds} rounds.`,
+    "",
+    "| variant | ms | ms per package | vs floor |",
+    "|---|---|---|---|",
+    `| floor (git clone --depth 1, cp -r, sha256sum) | ${base.toFixed(1)} | ${(base / count).toFixed(1)} | 1.00× |`,
+    `| restoreFromLock + apply | ${ours.toFixed(1)} | ${(ours / count).toFixed(1)} | ${ratio.toFixed(2)}× |`,
+    "",
+    `Target: at most 2× the floor: ${ratio.toFixed(2)}× ${verdict(ratio <= 2)}.`,
+  ].join("\n");
+}
+
+// --- internal ---
+
+/** A git repository holding package `pkg-<index>` at its root, one commit; its file URL. */
+function gitPackage(dir: string, index: number): string {
+  const repo = writePackage(join(dir, "repos", `pkg-${index}`), `pkg-${index}`, index);
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: GIT_ENV });
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "package");
+  return pathToFileURL(repo).href;
+}
+
+/** A new project at `dir` holding only `source`'s project lock, same home. */
+function freshClone(source: Environment, dir: string): Environment {
+  mkdirSync(join(dir, ".skillshelf"), { recursive: true });
+  copyFileSync(lockFilePath(source, "project"), join(dir, ".skillshelf", "lock.json"));
+  return resolveEnvironment({ cwd: dir, home: source.home, configDir: source.configDir, env: {} });
+}
+
+/** What restoring one package must at least do: fetch the commit, copy the tree, hash its files. */
+function physicalFloor(url: string, dir: string): void {
+  const clone = `${dir}.git-clone`;
+  execFileSync("git", ["clone", "--quiet", "--depth", "1", url, clone], { stdio: "ignore" });
+  mkdirSync(dir, { recursive: true });
+  const entries = readdirSync(clone).filter((name) => name !== ".git");
+  execFileSync("cp", ["-r", ...entries.map((name) => join(clone, name)), dir]);
+  execFileSync(
+    "sha256sum",
+    ["plugin.json", ...readdirSync(join(dir, "skills")).map((name) => `skills/${name}/SKILL.md`)],
+    {
+      cwd: dir,
+    },
+  );
+  rmSync(clone, { recursive: true, force: true });
+}
