@@ -22,6 +22,7 @@ import type {
   Audience,
   Inventory,
   InventoryCopy,
+  InventoryCopyState,
   InventoryFilter,
   InventoryInput,
   InventoryPackage,
@@ -236,10 +237,13 @@ function packageRows(
   limits: InventoryLimits,
   show: (path: string) => string,
 ): InventoryPackage[] {
-  const copiesOf = (kind: string, name: string) =>
-    copies
-      .filter((copy) => copy.id === name && (copy.manifest?.kind ?? copy.record?.kind) === kind)
-      .map((copy) => ({ scope: copy.scope, state: copyState(copy) }));
+  // each ref's copies, gathered once: a lookup per row, not a scan of every copy
+  const byRef = new Map<string, { scope: PackageCopy["scope"]; state: InventoryCopyState }[]>();
+  for (const copy of copies) {
+    const ref = `${copy.manifest?.kind ?? copy.record?.kind}:${copy.id}`;
+    byRef.set(ref, [...(byRef.get(ref) ?? []), { scope: copy.scope, state: copyState(copy) }]);
+  }
+  const copiesOf = (kind: string, name: string) => byRef.get(`${kind}:${name}`) ?? [];
   const listed: InventoryPackage[] = rows.map((row) => {
     const classified = classifyOrigin({ kind: "row", row });
     return {

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { dedupeByRealPath, resolveResourceCollisions, skillRules } from "@skillshelf/collision";
 import {
   createDiagnostic,
@@ -210,7 +210,18 @@ function ownedExplicitRoot(
 function mayReachOneFileTwice(walks: readonly WalkResult[]): boolean {
   if (walks.some((walk) => walk.followedLinks)) return true;
   const reals = walks.flatMap((walk) => (walk.rootReal === undefined ? [] : [walk.rootReal]));
-  return reals.some((a, i) => reals.some((b, j) => i !== j && isInside(a, b)));
+  const roots = new Set(reals);
+  if (roots.size < reals.length) return true;
+  // a root inside another has it among its ancestors: a walk up each, not a check of every pair
+  return reals.some((real) => {
+    for (
+      let child = real, parent = dirname(real);
+      parent !== child;
+      child = parent, parent = dirname(parent)
+    )
+      if (roots.has(parent)) return true;
+    return false;
+  });
 }
 
 function missingRequirements(winners: readonly Skill[]): Diagnostic[] {
