@@ -9,7 +9,7 @@ import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
 import { readLockFile } from "./lockfile.js";
 import { readScopeState, serializeScopeState } from "./state.js";
-import type { CopyFacts, ScopeState, ScopeTarget } from "./types.js";
+import type { CopyFacts, ReadScopeState, ScopeState, ScopeTarget } from "./types.js";
 
 /** What a writer's body works with, inside the scope lock. */
 export interface WriterContext {
@@ -112,7 +112,7 @@ function assertLockReadable(target: ScopeTarget): void {
   });
 }
 
-function readValidState(target: ScopeTarget): { state: ScopeState; text: string | undefined } {
+function readValidState(target: ScopeTarget): ReadScopeState {
   const result = readScopeState(target.environment, target.scope);
   if (result.ok) return result.value;
   const [first] = result.diagnostics;
