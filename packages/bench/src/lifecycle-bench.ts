@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import { readInventory } from "@skillshelf/inventory";
@@ -96,7 +95,6 @@ function refusals(plan: LifecyclePlan): string {
 async function timeInstalls(options: BenchOptions, count: number): Promise<string> {
   const dir = join(options.workDir, "lifecycle", "installs");
   const environment: Environment = benchEnvironment(dir);
-  mkdirSync(join(dir, "sources"));
   const folders = Array.from({ length: count }, (_, index) =>
     writePackage(join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
   );

@@ -44,17 +44,12 @@ export function timeSideBySide(
 ): Record<string, number[]> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  const gc = (globalThis as { gc?: () => void }).gc;
   for (const name of names) variants[name]?.();
-  for (let round = 0; round < rounds; round++) {
-    for (let offset = 0; offset < names.length; offset++) {
-      const name = names[(round + offset) % names.length] as string;
-      const variant = variants[name] as () => unknown;
-      gc?.();
-      const start = process.hrtime.bigint();
-      for (let call = 0; call < repeat; call++) variant();
-      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6 / repeat);
-    }
+  for (const name of rotation(names, rounds)) {
+    const variant = variants[name] as () => unknown;
+    const start = startClock();
+    for (let call = 0; call < repeat; call++) variant();
+    times[name]?.push(elapsedMs(start) / repeat);
   }
   return times;
 }
@@ -66,16 +61,11 @@ export async function timeSideBySideAsync(
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  const gc = (globalThis as { gc?: () => void }).gc;
   for (const name of names) await variants[name]?.();
-  for (let round = 0; round < rounds; round++) {
-    for (let offset = 0; offset < names.length; offset++) {
-      const name = names[(round + offset) % names.length] as string;
-      gc?.();
-      const start = process.hrtime.bigint();
-      await (variants[name] as () => Promise<unknown>)();
-      times[name]?.push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
+  for (const name of rotation(names, rounds)) {
+    const start = startClock();
+    await (variants[name] as () => Promise<unknown>)();
+    times[name]?.push(elapsedMs(start));
   }
   return times;
 }
@@ -107,4 +97,23 @@ export function ratioRows(
     const ms = median(list);
     return `| ${name} | ${ms.toFixed(1)} | ${((ms * 1000) / items).toFixed(1)} | ${(ms / baseMs).toFixed(2)}× |`;
   });
+}
+
+// --- internal ---
+
+/** Every name once per round, the order rotated by one each round. */
+function* rotation(names: readonly string[], rounds: number): Generator<string> {
+  for (let round = 0; round < rounds; round++)
+    for (let offset = 0; offset < names.length; offset++)
+      yield names[(round + offset) % names.length] as string;
+}
+
+/** Collect garbage when node runs with `--expose-gc`, then read the clock. */
+function startClock(): bigint {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.hrtime.bigint();
+}
+
+function elapsedMs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }

@@ -157,9 +157,20 @@ function judge<T extends Item>(
     readonly operatorOnly?: (item: T) => boolean;
   } = {},
 ): Admission {
+  // looked up per item: built once, so judging stays linear in the roots and items
+  const rootsByOrigin = new Map<string, ResourceRoot>();
+  for (const root of roots)
+    if (!rootsByOrigin.has(root.origin)) rootsByOrigin.set(root.origin, root);
   const rootOf = (item: { readonly origin: string; readonly path: string }) =>
-    roots.find((root) => root.origin === item.origin) ?? fallbackRoot(item);
-  const findings = (path: string) => loaded.diagnostics.filter((d) => d.path === path);
+    rootsByOrigin.get(item.origin) ?? fallbackRoot(item);
+  const findingsByPath = new Map<string, Diagnostic[]>();
+  for (const diagnostic of loaded.diagnostics) {
+    if (diagnostic.path === undefined) continue;
+    const list = findingsByPath.get(diagnostic.path);
+    if (list === undefined) findingsByPath.set(diagnostic.path, [diagnostic]);
+    else list.push(diagnostic);
+  }
+  const findings = (path: string) => findingsByPath.get(path) ?? [];
   const kept = new Set(loaded.items.map((item) => item.path));
   const resources: Admitted[] = [];
   const row = (item: T, availability: Availability, reason?: string): Admitted => ({

@@ -241,7 +241,10 @@ function packageRows(
   const byRef = new Map<string, { scope: PackageCopy["scope"]; state: InventoryCopyState }[]>();
   for (const copy of copies) {
     const ref = `${copy.manifest?.kind ?? copy.record?.kind}:${copy.id}`;
-    byRef.set(ref, [...(byRef.get(ref) ?? []), { scope: copy.scope, state: copyState(copy) }]);
+    const row = { scope: copy.scope, state: copyState(copy) };
+    const list = byRef.get(ref);
+    if (list === undefined) byRef.set(ref, [row]);
+    else list.push(row);
   }
   const copiesOf = (kind: string, name: string) => byRef.get(`${kind}:${name}`) ?? [];
   const listed: InventoryPackage[] = rows.map((row) => {

@@ -9,6 +9,7 @@ import {
   type WriteResult,
   withScopeLock,
 } from "@skillshelf/store";
+import { FAULT_POINT } from "./_fault-point.js";
 import { releasePlan } from "./plan.js";
 import type {
   ApplyOptions,
@@ -87,9 +88,6 @@ export async function applyLifecycle(
 }
 
 // --- internal ---
-
-/** The key of store's writer fault hook (a registered symbol); only tests attach one. */
-const FAULT_POINT = Symbol.for("skillshelf.store.faultPoint");
 
 function identity(step: PlanStep): StepOutcome["step"] {
   const { operation, ref, id, kind, scope } = step;

@@ -67,14 +67,14 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
   };
   try {
     // an install reads only the copies it concerns, once its targets are staged
-    const [planning, steps] =
+    const steps =
       request.operation === "install"
         ? await installSteps(unread)
         : await copySteps(
             { ...unread, snapshot: readPackageSnapshot(environment) },
             request.operation,
           );
-    return finishPlan(planning, request.operation, steps);
+    return finishPlan(unread, request.operation, steps);
   } catch (error) {
     unread.staging.release();
     throw error;
@@ -101,6 +101,9 @@ export interface Planning {
   readonly diagnostics: Diagnostic[];
 }
 
+/** Planning before the snapshot is read. */
+type Unread = Omit<Planning, "snapshot">;
+
 /**
  * Seal a plan: refuse steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
  * the plan is the one that catches up) or any change to a lock under `frozen`, drop reviewed facts
@@ -108,7 +111,7 @@ export interface Planning {
  * that cannot be applied, and attach the staging as a property outside the data.
  */
 export function finishPlan(
-  planning: Planning,
+  planning: Unread,
   operation: Operation | "restore",
   built: readonly PlanStep[],
 ): LifecyclePlan {
@@ -173,7 +176,7 @@ export function finishPlan(
 
 /** Stage a source for a step; a failure is the step's refusal. */
 export async function stage(
-  planning: Pick<Planning, "staging" | "request">,
+  planning: Unread,
   source: PackageSource,
 ): Promise<{ staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal }> {
   let staged: StagedSource;
@@ -420,14 +423,11 @@ export function refusedStep(
 
 // --- internal ---
 
-/** Planning before the snapshot is read. */
-type Unread = Omit<Planning, "snapshot">;
-
 async function copySteps(
   planning: Planning,
   operation: Exclude<Operation, "install">,
-): Promise<[Planning, PlanStep[]]> {
-  if (operation === "update") return [planning, await updateSteps(planning)];
+): Promise<PlanStep[]> {
+  if (operation === "update") return updateSteps(planning);
   const steps: PlanStep[] = [];
   for (const target of planning.request.targets) {
     const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
@@ -449,10 +449,10 @@ async function copySteps(
       );
     else steps.push(copyStep(planning, operation, copy));
   }
-  return [planning, steps];
+  return steps;
 }
 
-async function installSteps(unread: Unread): Promise<[Planning, PlanStep[]]> {
+async function installSteps(unread: Unread): Promise<PlanStep[]> {
   const { environment, discovery } = unread;
   const scope = unread.request.scope ?? "user";
   const targets: InstallTarget[] = unread.request.targets.map((text) =>
@@ -460,10 +460,9 @@ async function installSteps(unread: Unread): Promise<[Planning, PlanStep[]]> {
   );
   const refusedTargets = targets.filter((target) => target.kind === "refused");
   if (refusedTargets.length > 0)
-    return [
-      { ...unread, snapshot: readPackageSnapshot(environment, { ids: [] }) },
-      refusedTargets.map((target) => refusedStep(target.text, scope, "install", target.refusal)),
-    ];
+    return refusedTargets.map((target) =>
+      refusedStep(target.text, scope, "install", target.refusal),
+    );
   // stage every target to learn its manifest; index rows name their requirements up front
   const staged: { target: InstallTarget; result: Awaited<ReturnType<typeof stage>> }[] = [];
   for (const target of targets) {
@@ -536,7 +535,7 @@ async function installSteps(unread: Unread): Promise<[Planning, PlanStep[]]> {
       }),
     );
   }
-  return [planning, steps];
+  return steps;
 }
 
 /** The package ids `refs` name, with every requirement the index rows name for them, transitively. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { digestTree, type Environment } from "@skillshelf/core";
+import type { Environment } from "@skillshelf/core";
 import { copyState, readInventory } from "@skillshelf/inventory";
 import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
 import { effectiveOf } from "./_review.js";
@@ -36,15 +36,13 @@ export function verifyStep(
       ? "absent"
       : "recorded";
   const expectedDigest = step.source?.digest ?? copy?.record?.contentDigest;
-  let tree: StepVerification["tree"];
-  try {
-    tree =
-      digestTree(join(packagesDir(environment, scope), id)).digest === expectedDigest
+  // the snapshot digested the copy's tree; a tree it could not digest is as good as absent
+  const tree: StepVerification["tree"] =
+    copy?.observedDigest === undefined
+      ? "absent"
+      : copy.observedDigest === expectedDigest
         ? "present"
         : "changed";
-  } catch {
-    tree = "absent";
-  }
   const inventory = readInventory({
     environment,
     snapshot,

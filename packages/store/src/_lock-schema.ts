@@ -1,32 +1,27 @@
-import { isPackageId, isSemver, nullPrototypeRecord, PACKAGE_KINDS } from "@skillshelf/core";
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
+import {
+  byPackageId,
+  commit,
+  digest,
+  format,
+  kind,
+  source,
+  text,
+  trust,
+  version,
+} from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
-const text = z.string().check(z.minLength(1));
-const hex = (length: string, what: string) =>
-  z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`), what));
-
-const source = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("local"), path: text }),
-  z.strictObject({
-    type: z.literal("git"),
-    url: text,
-    ref: z.optional(text),
-    path: z.optional(text),
-  }),
-  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text) }),
-]);
-
 const entry = z.strictObject({
-  kind: z.enum(PACKAGE_KINDS),
-  version: z.optional(z.string().check(z.refine(isSemver, "must be SemVer"))),
-  format: z.enum(["skillshelf", "claude-code"]),
+  kind,
+  version,
+  format,
   source,
-  commit: z.optional(hex("40,64", "must be a full commit hash")),
+  commit,
   index: z.optional(text),
-  digest: hex("64", "must be a 64-character lowercase hex digest"),
-  trust: z.enum(["trusted", "foreign"]),
+  digest,
+  trust,
   enabled: z.boolean(),
   requires: z.array(text),
 });
@@ -34,9 +29,7 @@ const entry = z.strictObject({
 // `lock.json`: what a scope should hold, read strictly like the state
 const lockSchema = z.strictObject({
   version: z.literal(1, "must be 1, the lock format this reader supports"),
-  packages: z
-    .record(z.string().check(z.refine(isPackageId, "must be a package id")), entry)
-    .check(z.overwrite(nullPrototypeRecord)),
+  packages: byPackageId(entry),
 });
 
 /** A scope's `lock.json`: for each package id, what the scope should hold (DESIGN §5.2). */

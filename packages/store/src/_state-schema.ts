@@ -1,38 +1,27 @@
-import { isPackageId, isSemver, nullPrototypeRecord, PACKAGE_KINDS } from "@skillshelf/core";
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
+import {
+  byPackageId,
+  commit,
+  digest,
+  format,
+  kind,
+  packageId,
+  source,
+  text,
+  trust,
+  version,
+} from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
-const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
-const text = z.string().check(z.minLength(1));
-
-const source = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("local"), path: text }),
-  z.strictObject({
-    type: z.literal("git"),
-    url: text,
-    ref: z.optional(text),
-    path: z.optional(text),
-  }),
-  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text) }),
-]);
-
 const recordShape = {
-  kind: z.enum(PACKAGE_KINDS),
-  version: z.optional(z.string().check(z.refine(isSemver, "must be SemVer"))),
-  format: z.enum(["skillshelf", "claude-code"]),
+  kind,
+  version,
+  format,
   installedAt: z.iso.datetime({ offset: true }),
-  origin: z.strictObject({
-    source,
-    commit: z.optional(
-      z.string().check(z.regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash")),
-    ),
-    index: z.optional(text),
-  }),
-  contentDigest: z
-    .string()
-    .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest")),
-  trust: z.enum(["trusted", "foreign"]),
+  origin: z.strictObject({ source, commit, index: z.optional(text) }),
+  contentDigest: digest,
+  trust,
   // the manifest's requirements, so the lock can be written from the state alone
   requires: z.optional(z.array(text)),
 };
@@ -55,7 +44,7 @@ const stateSchema = z.strictObject({
   disabled: z
     .array(packageId)
     .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
-  installed: z.record(packageId, record).check(z.overwrite(nullPrototypeRecord)),
+  installed: byPackageId(record),
 });
 
 /** A scope's `packages/state.json`. */
