@@ -7,6 +7,7 @@ import {
   planLifecycle,
   releasePlan,
 } from "@skillshelf/lifecycle";
+import { createScopeCache } from "@skillshelf/store";
 import { benchEnvironment, installedPackages, writePackage } from "./installed.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
@@ -99,12 +100,19 @@ async function timeInstalls(options: BenchOptions, count: number): Promise<strin
     writePackage(join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
   );
   console.log(`bench: timing ${count} installs one after another`);
+  // one process making many changes, as a host would: one scope cache for all of them
+  const cache = createScopeCache();
   const times: number[] = [];
   for (const folder of folders) {
     const start = process.hrtime.bigint();
-    const plan = await planLifecycle({ environment, operation: "install", targets: [folder] });
+    const plan = await planLifecycle({
+      environment,
+      operation: "install",
+      targets: [folder],
+      cache,
+    });
     if (!plan.applicable) throw new Error(`bench: install refused: ${refusals(plan)}`);
-    const result = await applyLifecycle(plan);
+    const result = await applyLifecycle(plan, { cache });
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
     const [outcome] = result.outcomes;
     if (outcome?.status !== "committed" || outcome.verification?.ok !== true)

@@ -13,6 +13,7 @@ import {
   packagesDir,
   readLockFile,
   readScopeState,
+  type ScopeCache,
 } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal, ReviewedFact } from "./types.js";
@@ -31,14 +32,19 @@ export function reviewFacts(
   environment: Environment,
   scope: PackageScope,
   id: string,
+  cache?: ScopeCache,
 ): { facts: ReviewedFact[] } | { refusal: Refusal } {
   try {
     const facts: ReviewedFact[] = [
-      { scope, id, facts: observeCopyFacts({ environment, scope, id }) },
+      { scope, id, facts: observeCopyFacts({ environment, scope, id, cache }) },
     ];
     const peer = peerScope(scope);
     if (existsSync(packagesDir(environment, peer)))
-      facts.push({ scope: peer, id, facts: observeCopyFacts({ environment, scope: peer, id }) });
+      facts.push({
+        scope: peer,
+        id,
+        facts: observeCopyFacts({ environment, scope: peer, id, cache }),
+      });
     return { facts };
   } catch (error) {
     return { refusal: refusalOf(error) };
@@ -50,8 +56,9 @@ export function lockedEntry(
   environment: Environment,
   scope: PackageScope,
   id: string,
+  cache?: ScopeCache,
 ): { entry: LockedPackage | null } | { refusal: Refusal } {
-  const lock = readLockFile(environment, scope);
+  const lock = readLockFile(environment, scope, cache);
   if (!lock.ok) {
     const [first] = lock.diagnostics;
     return { refusal: refusal("lock_invalid", first?.message ?? "lock.json cannot be read") };
@@ -80,9 +87,13 @@ export function entryFor(
  * read before the state: a writer commits the state before the lock, so every entry read is
  * already in a state read after it (no false alarm while another process installs).
  */
-export function lockAhead(environment: Environment, scope: PackageScope): string[] {
-  const lock = readLockFile(environment, scope);
-  const state = readScopeState(environment, scope);
+export function lockAhead(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): string[] {
+  const lock = readLockFile(environment, scope, cache);
+  const state = readScopeState(environment, scope, cache);
   if (!lock.ok || !state.ok) return [];
   const installed = state.value.state.installed;
   return Object.keys(lock.value.value.packages).filter((id) => installed[id] === undefined);

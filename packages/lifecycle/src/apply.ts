@@ -5,6 +5,7 @@ import {
   observeCopyFacts,
   removePackage,
   rollbackPackage,
+  type ScopeCache,
   setEnabled,
   type WriteResult,
   withScopeLock,
@@ -38,6 +39,11 @@ export async function applyLifecycle(
 ): Promise<ApplyResult> {
   try {
     const environment = resolveEnvironment({ ...plan.environment, env: {} });
+    const applying: Applying = {
+      environment,
+      cache: options.cache,
+      fault: (options as Record<symbol, unknown>)[FAULT_POINT],
+    };
     const outcomes: StepOutcome[] = [];
     let stopped = !plan.applicable;
     for (const step of plan.steps) {
@@ -54,7 +60,7 @@ export async function applyLifecycle(
         outcomes.push({ status: "unattempted", step: identity(step), diagnostics: [] });
         continue;
       }
-      const outcome = runStep(environment, step, (options as Record<symbol, unknown>)[FAULT_POINT]);
+      const outcome = runStep(applying, step);
       outcomes.push(outcome);
       if (outcome.status !== "committed" || outcome.error !== undefined) stopped = true;
     }
@@ -66,7 +72,12 @@ export async function applyLifecycle(
             outcome.status === "committed"
               ? withVerification(
                   outcome,
-                  verifyStep(environment, plan.steps[index] as PlanStep, "post-refresh"),
+                  verifyStep(
+                    environment,
+                    plan.steps[index] as PlanStep,
+                    "post-refresh",
+                    options.cache,
+                  ),
                 )
               : outcome,
           )
@@ -89,6 +100,14 @@ export async function applyLifecycle(
 
 // --- internal ---
 
+/** What every step of one apply is run with. */
+interface Applying {
+  readonly environment: Environment;
+  readonly cache: ScopeCache | undefined;
+  /** Store's fault hook (tests only, see `dist/testing.js`), passed on to each writer. */
+  readonly fault: unknown;
+}
+
 function identity(step: PlanStep): StepOutcome["step"] {
   const { operation, ref, id, kind, scope } = step;
   return { operation, ref, id, kind, scope };
@@ -109,16 +128,17 @@ function outcomeError(
   };
 }
 
-function runStep(environment: Environment, step: PlanStep, fault: unknown): StepOutcome {
+function runStep(applying: Applying, step: PlanStep): StepOutcome {
+  const { environment, cache } = applying;
   const [own, peer] = step.expected;
   let result: WriteResult;
   try {
-    const write = () => writer(environment, step, own, fault);
+    const write = () => writer(applying, step, own);
     result =
       peer === undefined
         ? write()
         : withScopeLock({ environment, scope: peer.scope }, () => {
-            assertPeerCurrent(environment, peer);
+            assertPeerCurrent(applying, peer);
             return write();
           });
   } catch (error) {
@@ -149,19 +169,15 @@ function runStep(environment: Environment, step: PlanStep, fault: unknown): Step
       : { recovery: { packageBackup: result.packageBackup } }),
     diagnostics: result.diagnostics,
   };
-  return withVerification(outcome, verifyStep(environment, step, "pre-refresh"));
+  return withVerification(outcome, verifyStep(environment, step, "pre-refresh", cache));
 }
 
-function writer(
-  environment: Environment,
-  step: PlanStep,
-  own: ReviewedFact | undefined,
-  fault: unknown,
-): WriteResult {
-  // store's fault hook (tests only, see `dist/testing.js`) travels with each writer's input
+function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefined): WriteResult {
+  const { environment, cache, fault } = applying;
   const target = {
     environment,
     scope: step.scope,
+    cache,
     ...(fault === undefined ? {} : { [FAULT_POINT]: fault }),
   };
   const reviewed = own?.facts ?? observeCopyFacts({ ...target, id: step.id });
@@ -191,8 +207,9 @@ function writer(
   }
 }
 
-function assertPeerCurrent(environment: Environment, peer: ReviewedFact): void {
-  const observed = observeCopyFacts({ environment, scope: peer.scope, id: peer.id });
+function assertPeerCurrent(applying: Applying, peer: ReviewedFact): void {
+  const { environment, cache } = applying;
+  const observed = observeCopyFacts({ environment, scope: peer.scope, id: peer.id, cache });
   assertFactsCurrent({ scope: peer.scope, id: peer.id, reviewed: peer.facts, observed });
 }
 

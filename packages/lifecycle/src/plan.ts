@@ -71,7 +71,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
       request.operation === "install"
         ? await installSteps(unread)
         : await copySteps(
-            { ...unread, snapshot: readPackageSnapshot(environment) },
+            { ...unread, snapshot: readPackageSnapshot(environment, { cache: request.cache }) },
             request.operation,
           );
     return finishPlan(unread, request.operation, steps);
@@ -93,7 +93,7 @@ export interface Planning {
   readonly environment: Environment;
   readonly request: Pick<
     LifecycleRequest,
-    "scope" | "force" | "withRequirements" | "frozen" | "ref" | "stage" | "targets"
+    "scope" | "force" | "withRequirements" | "frozen" | "ref" | "stage" | "targets" | "cache"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -124,7 +124,7 @@ export function finishPlan(
     const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
     let refused = step.refusal;
     if (refused === undefined && operation !== "restore") {
-      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope);
+      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, request.cache);
       ahead.set(step.scope, pending);
       if (pending.length > 0)
         refused = refusal(
@@ -231,8 +231,8 @@ export function installStep(
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
-  const before = lockedEntry(environment, scope, id);
-  const review = reviewFacts(environment, scope, id);
+  const before = lockedEntry(environment, scope, id, planning.request.cache);
+  const review = reviewFacts(environment, scope, id, planning.request.cache);
   const source: StepSource = {
     source: staged.source,
     dir: staged.dir,
@@ -302,8 +302,8 @@ export function copyStep(
   const { environment, snapshot } = planning;
   const { scope, id } = copy;
   const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
-  const review = reviewFacts(environment, scope, id);
-  const before = lockedEntry(environment, scope, id);
+  const review = reviewFacts(environment, scope, id, planning.request.cache);
+  const before = lockedEntry(environment, scope, id, planning.request.cache);
   let refused: Refusal | undefined =
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined);
@@ -483,6 +483,7 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
   }
   const snapshot = readPackageSnapshot(environment, {
     ids: concernedIds(discovery.rows, [...requested, ...requires]),
+    cache: unread.request.cache,
   });
   const planning: Planning = { ...unread, snapshot };
   const resolution = resolveRequirements({

@@ -7,6 +7,7 @@ import {
   readLockFile,
   readPackageSnapshot,
   resolveLockedPath,
+  type ScopeCache,
 } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
 import { createStagingSet } from "./_staging.js";
@@ -26,18 +27,19 @@ export async function restoreFromLock(input: {
   readonly frozen?: boolean | undefined;
   readonly discovery?: LibraryDiscovery | undefined;
   readonly stage?: StageOptions | undefined;
+  readonly cache?: ScopeCache | undefined;
 }): Promise<LifecyclePlan> {
-  const { environment, scope } = input;
+  const { environment, scope, cache } = input;
   const planning: Planning = {
     environment,
-    request: { targets: [], scope, force: true, frozen: input.frozen, stage: input.stage },
-    snapshot: readPackageSnapshot(environment),
+    request: { targets: [], scope, force: true, frozen: input.frozen, stage: input.stage, cache },
+    snapshot: readPackageSnapshot(environment, { cache }),
     discovery: input.discovery ?? discoverLibrary(environment),
     staging: createStagingSet(),
     diagnostics: [],
   };
   try {
-    const lock = readLockFile(environment, scope);
+    const lock = readLockFile(environment, scope, cache);
     if (!lock.ok) {
       const [first] = lock.diagnostics;
       return finishPlan(planning, "restore", [

@@ -1,7 +1,13 @@
 import type { Code, Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
 import type { Availability, InventoryCopyState } from "@skillshelf/inventory";
 import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
-import type { CopyFacts, LockedPackage, PackageOrigin, PackageScope } from "@skillshelf/store";
+import type {
+  CopyFacts,
+  LockedPackage,
+  PackageOrigin,
+  PackageScope,
+  ScopeCache,
+} from "@skillshelf/store";
 import type { StagingSet } from "./_staging.js";
 import type { CapabilityDiff } from "./capabilities.js";
 
@@ -31,6 +37,8 @@ export interface LifecycleRequest {
   readonly discovery?: LibraryDiscovery | undefined;
   /** How sources are staged (temp folder, git environment, timeouts, archive limits). */
   readonly stage?: StageOptions | undefined;
+  /** Reuse parses of unchanged scope files across plans and applies (`createScopeCache`). */
+  readonly cache?: ScopeCache | undefined;
 }
 
 /** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
@@ -187,4 +195,6 @@ export interface ApplyResult {
 export interface ApplyOptions {
   /** Tell the host to reload (called once, after the commits, only if something committed). */
   readonly refresh?: (() => void | Promise<void>) | undefined;
+  /** Reuse parses of unchanged scope files (`createScopeCache`), as the plan's request may. */
+  readonly cache?: ScopeCache | undefined;
 }

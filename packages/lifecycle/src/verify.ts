@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import { copyState, readInventory } from "@skillshelf/inventory";
-import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
+import { packagesDir, readPackageSnapshot, type ScopeCache } from "@skillshelf/store";
 import { effectiveOf } from "./_review.js";
 import type { PlanStep, StepVerification } from "./types.js";
 
@@ -21,9 +21,10 @@ export function verifyStep(
   environment: Environment,
   step: Pick<PlanStep, "operation" | "id" | "scope" | "ref" | "source">,
   evidence: StepVerification["evidence"] = "pre-refresh",
+  cache?: ScopeCache,
 ): StepVerification {
   const { id, scope } = step;
-  const snapshot = readPackageSnapshot(environment, { ids: [id] });
+  const snapshot = readPackageSnapshot(environment, { ids: [id], cache });
   const copy = snapshot.copies.find(
     (candidate) => candidate.scope === scope && candidate.id === id,
   );

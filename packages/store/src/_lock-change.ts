@@ -62,7 +62,7 @@ export function finishLockChange(
   state: ScopeState,
 ): Diagnostic[] {
   const { environment, scope } = target;
-  const current = readLockFile(environment, scope);
+  const current = readLockFile(environment, scope, target.cache);
   if (!current.ok) return [...current.diagnostics];
   const { path, value, text } = current.value;
   const lock =

@@ -13,7 +13,7 @@ import {
 import { journaledTreeDir, readJournals } from "./_journal.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
-import { readScopeState } from "./state.js";
+import type { readScopeState } from "./state.js";
 import type { InstallRecord, PackageCopy, PackageManifest, PackageScope } from "./types.js";
 
 /** One copy as read from disk, before precedence is decided. */
@@ -38,13 +38,13 @@ export interface ObservedScope {
  * Read one scope: its state, journals and every copy (each tree digested once). Copies are the
  * recorded ids plus any id-named folder; a folder an uncommitted install put in place of nothing
  * is not a copy yet. An unreadable state makes every copy invalid. `only` limits the copies read
- * to those ids; a caller that has just read the state may pass it.
+ * to those ids; `stateResult` is the scope's state as the caller just read it.
  */
 export function observeScope(
   environment: Environment,
   scope: PackageScope,
-  only?: ReadonlySet<string>,
-  stateResult: ReturnType<typeof readScopeState> = readScopeState(environment, scope),
+  only: ReadonlySet<string> | undefined,
+  stateResult: ReturnType<typeof readScopeState>,
 ): ObservedScope {
   const dir = packagesDir(environment, scope);
   const diagnostics: Diagnostic[] = [];

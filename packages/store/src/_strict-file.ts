@@ -10,6 +10,7 @@ import {
   type SchemaIssue,
   schemaDiagnostics,
 } from "@skillshelf/core";
+import type { ScopeCache } from "./cache.js";
 
 /** A strictly read scope file: its value (`empty` when the file does not exist) and exact text. */
 export interface StrictFile<T> {
@@ -33,6 +34,7 @@ export function readStrictFile<T>(options: {
   ) => { success: true; data: T } | { success: false; error: { issues: readonly SchemaIssue[] } };
   readonly codes: { readonly invalid: Code; readonly unsafe: Code };
   readonly consequence: string;
+  readonly cache?: ScopeCache | undefined;
 }): ReadResult<StrictFile<T>> {
   const { path, codes } = options;
   const invalid = (problem: string): Diagnostic =>
@@ -68,6 +70,9 @@ export function readStrictFile<T>(options: {
   });
   if (!document.ok) return refuse([invalid(document.diagnostics[0]?.message ?? "cannot be read")]);
   const { text } = document.value;
+  const reused = options.cache?.reuse(path, text);
+  if (reused !== undefined)
+    return { ok: true, value: { path, value: reused as T, text }, diagnostics: [] };
   const json = parseJson(text);
   if (!json.ok) return refuse([invalid(`is not valid JSON (${json.message})`)]);
   const parsed = options.parse(json.value);
@@ -76,5 +81,6 @@ export function readStrictFile<T>(options: {
       invalid(`does not match the ${options.what} format`),
       ...schemaDiagnostics(parsed.error.issues, json.value, path, options.what),
     ]);
+  options.cache?.keep(path, text, parsed.data);
   return { ok: true, value: { path, value: parsed.data, text }, diagnostics: [] };
 }

@@ -53,7 +53,7 @@ export function runWriter<T>(
       assertFactsCurrent({ scope: input.scope, id, reviewed, observed });
     }
     return body({
-      target: { environment: input.environment, scope: input.scope },
+      target: { environment: input.environment, scope: input.scope, cache: input.cache },
       lock,
       state: current.state,
       stateText: current.text,
@@ -103,7 +103,7 @@ export function commitState(context: WriterContext, state: ScopeState, id: strin
 // --- internal ---
 
 function assertLockReadable(target: ScopeTarget): void {
-  const lock = readLockFile(target.environment, target.scope);
+  const lock = readLockFile(target.environment, target.scope, target.cache);
   if (lock.ok) return;
   const [first] = lock.diagnostics;
   throw new SkillshelfError("lock_invalid", first?.message ?? "the scope's lock cannot be read", {
@@ -113,7 +113,7 @@ function assertLockReadable(target: ScopeTarget): void {
 }
 
 function readValidState(target: ScopeTarget): ReadScopeState {
-  const result = readScopeState(target.environment, target.scope);
+  const result = readScopeState(target.environment, target.scope, target.cache);
   if (result.ok) return result.value;
   const [first] = result.diagnostics;
   throw new SkillshelfError("state_invalid", first?.message ?? "the scope's state cannot be read", {

@@ -1,7 +1,8 @@
 import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/core";
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
-import type { readScopeState } from "./state.js";
+import type { ScopeCache } from "./cache.js";
+import { readScopeState } from "./state.js";
 import type { CopyFacts, PackageScope } from "./types.js";
 
 /**
@@ -15,11 +16,17 @@ export function observeCopyFacts(
     readonly environment: Environment;
     readonly scope: PackageScope;
     readonly id: string;
+    readonly cache?: ScopeCache | undefined;
   },
   state?: ReturnType<typeof readScopeState>,
 ): CopyFacts {
   assertPackageId(input.id);
-  const scope = observeScope(input.environment, input.scope, new Set([input.id]), state);
+  const scope = observeScope(
+    input.environment,
+    input.scope,
+    new Set([input.id]),
+    state ?? readScopeState(input.environment, input.scope, input.cache),
+  );
   const invalid = scope.diagnostics.find(
     (diagnostic) => diagnostic.code === "state_invalid" || diagnostic.code === "state_unsafe",
   );

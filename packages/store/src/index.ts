@@ -1,3 +1,5 @@
+export type { ScopeCache } from "./cache.js";
+export { createScopeCache } from "./cache.js";
 export type { SetEnabledInput } from "./enable.js";
 export { setEnabled } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";

@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, type Environment, isInside, type ReadResult } from "@skillshelf/core";
 import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
+import type { ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -29,11 +30,13 @@ export function lockRoot(environment: Environment, scope: PackageScope): string 
 /**
  * Read a scope's `lock.json` strictly, like the state: absent is an empty lock (`text`
  * `undefined`); a symlink or hard link is `lock_unsafe`; anything unreadable or off the format is
- * `lock_invalid`, reported with its path and never overwritten.
+ * `lock_invalid`, reported with its path and never overwritten. A `cache` is used as
+ * `readScopeState` uses it.
  */
 export function readLockFile(
   environment: Environment,
   scope: PackageScope,
+  cache?: ScopeCache,
 ): ReadResult<StrictFile<LockFile>> {
   return readStrictFile({
     path: lockFilePath(environment, scope),
@@ -43,6 +46,7 @@ export function readLockFile(
     parse: parseLockValue,
     codes: { invalid: "lock_invalid", unsafe: "lock_unsafe" },
     consequence: "nothing will overwrite it until it is fixed",
+    cache,
   });
 }
 

@@ -5,7 +5,9 @@ import {
   sortDiagnostics,
 } from "@skillshelf/core";
 import { type ObservedCopy, type ObservedScope, observeScope } from "./_observe.js";
+import type { ScopeCache } from "./cache.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
+import { readScopeState } from "./state.js";
 import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./types.js";
 
 /**
@@ -21,10 +23,18 @@ import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./ty
  */
 export function readPackageSnapshot(
   environment: Environment,
-  options: { readonly ids?: Iterable<string> | undefined } = {},
+  options: {
+    readonly ids?: Iterable<string> | undefined;
+    /** Reuse parses of unchanged scope files (`createScopeCache`). */
+    readonly cache?: ScopeCache | undefined;
+  } = {},
 ): PackageSnapshot {
   const only = options.ids === undefined ? undefined : new Set(options.ids);
-  return composeSnapshot(PACKAGE_SCOPES.map((scope) => observeScope(environment, scope, only)));
+  return composeSnapshot(
+    PACKAGE_SCOPES.map((scope) =>
+      observeScope(environment, scope, only, readScopeState(environment, scope, options.cache)),
+    ),
+  );
 }
 
 /** The copy that counts for `id`, if any copy is valid. */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { canonicalJson, type Environment } from "@skillshelf/core";
 import { parseStateValue } from "./_state-schema.js";
 import { readStrictFile } from "./_strict-file.js";
+import type { ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
 
@@ -14,9 +15,14 @@ const MAX_STATE_BYTES = 16 * 1024 * 1024;
  * Read a scope's `packages/state.json` strictly. An absent file is an empty state. A file that is
  * a symlink or has other hard links (`state_unsafe`), cannot be read, is not JSON, or breaks the
  * schema in any way (`state_invalid`) makes the result not `ok`: every copy in that scope is then
- * invalid, and no writer touches the file until a person fixes it.
+ * invalid, and no writer touches the file until a person fixes it. With a `cache`, a file whose
+ * text is unchanged since the cache read it is not parsed again.
  */
-export function readScopeState(environment: Environment, scope: PackageScope): ScopeStateResult {
+export function readScopeState(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): ScopeStateResult {
   const read = readStrictFile({
     path: join(packagesDir(environment, scope), "state.json"),
     what: "package state",
@@ -25,6 +31,7 @@ export function readScopeState(environment: Environment, scope: PackageScope): S
     parse: parseStateValue,
     codes: { invalid: "state_invalid", unsafe: "state_unsafe" },
     consequence: "its copies are treated as invalid and nothing will overwrite it",
+    cache,
   });
   if (!read.ok) return read;
   const { path, value, text } = read.value;

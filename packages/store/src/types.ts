@@ -7,6 +7,7 @@ import type {
 } from "@skillshelf/core";
 import type { COMPONENT_KINDS } from "./_manifest-schema.js";
 import type { InstallRecord, ScopeState } from "./_state-schema.js";
+import type { ScopeCache } from "./cache.js";
 
 /** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
 export type PackageFormat = "skillshelf" | "claude-code";
@@ -125,6 +126,8 @@ export interface PackageSnapshot {
 export interface ScopeTarget {
   readonly environment: Environment;
   readonly scope: PackageScope;
+  /** Reuse parses of the scope's `state.json` and `lock.json` (`createScopeCache`). */
+  readonly cache?: ScopeCache | undefined;
 }
 
 /** What a writer did besides its main change: recovered locks and leftovers, kept backups. */

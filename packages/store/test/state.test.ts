@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  createScopeCache,
   installPackage,
   packagesDir,
   readPackageSnapshot,
@@ -154,5 +155,45 @@ describe("readScopeState", () => {
     expect(readFileSync(path, "utf8")).toBe(
       '{"version": 1, "disabled": [], "installed": {"pdf": {"kind": "plugin"}}}',
     );
+  });
+});
+
+describe("a scope cache", () => {
+  it("reuses a parse while the text is unchanged, and reads again (strictly) once it changes", () => {
+    const { environment, path } = writeState(JSON.stringify(valid));
+    const cache = createScopeCache();
+    const first = readScopeState(environment, "user", cache);
+    const again = readScopeState(environment, "user", cache);
+    expect(first.ok && again.ok && again.value.state === first.value.state).toBe(true);
+    // without the cache every read parses anew
+    const uncached = readScopeState(environment, "user");
+    expect(uncached.ok && first.ok && uncached.value.state !== first.value.state).toBe(true);
+    writeFileSync(path, JSON.stringify({ ...valid, disabled: ["pdf"] }));
+    const changed = readScopeState(environment, "user", cache);
+    expect(changed.ok && changed.value.state.disabled).toEqual(["pdf"]);
+    writeFileSync(path, JSON.stringify({ ...valid, extra: 1 }));
+    const broken = readScopeState(environment, "user", cache);
+    expect(broken.ok ? [] : broken.diagnostics.map((d) => [d.code, d.path])).toContainEqual([
+      "state_invalid",
+      path,
+    ]);
+  });
+
+  it("serves writers too: installs through one cache leave the same state as without", () => {
+    const cached = storeEnvironment();
+    const cache = createScopeCache();
+    for (const id of ["a-kit", "b-kit"]) {
+      const staged = stagePackage({ id });
+      installPackage({
+        environment: cached,
+        scope: "user",
+        cache,
+        staged,
+        origin: localOrigin(staged.dir),
+        reviewed: facts(cached, "user", id),
+      });
+    }
+    const read = readScopeState(cached, "user");
+    expect(read.ok && Object.keys(read.value.state.installed)).toEqual(["a-kit", "b-kit"]);
   });
 });
