@@ -26,3 +26,23 @@ export function canonicalJson(value: unknown): string {
   }
   throw new TypeError(`canonicalJson: a ${typeof value} is not JSON`);
 }
+
+/**
+ * The text of a JSON file a program owns: object keys sorted as `canonicalJson` sorts them,
+ * two-space indent, a final newline, so equal values always give equal files. One native
+ * `JSON.stringify` pass: this is what writers call on every commit.
+ */
+export function canonicalJsonFile(value: unknown): string {
+  return `${JSON.stringify(value, withSortedKeys, 2)}\n`;
+}
+
+function withSortedKeys(_key: string, item: unknown): unknown {
+  if (typeof item === "number" && !Number.isFinite(item))
+    throw new TypeError(`canonicalJsonFile: ${item} is not JSON`);
+  if (typeof item === "function" || typeof item === "symbol")
+    throw new TypeError(`canonicalJsonFile: a ${typeof item} is not JSON`);
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+  const sorted: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+  return sorted;
+}

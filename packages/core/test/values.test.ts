@@ -2,6 +2,7 @@ import {
   AGENTS,
   agentRank,
   canonicalJson,
+  canonicalJsonFile,
   decodeText,
   errnoCode,
   isSkillshelfError,
@@ -23,6 +24,17 @@ describe("canonicalJson", () => {
 
   it.each([Number.NaN, Number.POSITIVE_INFINITY, () => 1, Symbol("s")])("refuses %s", (value) => {
     expect(() => canonicalJson({ value })).toThrow(TypeError);
+    expect(() => canonicalJsonFile({ value })).toThrow(TypeError);
+  });
+
+  it("writes files as the canonical text, indented, in one pass", () => {
+    const value = {
+      b: [1, { z: "é✓", y: null, "10": true, "2": false }],
+      a: { when: new Date(0), c: undefined },
+    };
+    expect(canonicalJsonFile(value)).toBe(
+      `${JSON.stringify(JSON.parse(canonicalJson(value)), null, 2)}\n`,
+    );
   });
 });
 

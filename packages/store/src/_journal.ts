@@ -57,10 +57,17 @@ export function writeJournal(dir: string, journal: Journal, fault: FaultHook): v
 // a journal holds two install records; anything larger is not one
 const MAX_JOURNAL_BYTES = 64 * 1024;
 
-/** Every journal in a scope's `packages/` folder; an unreadable journal is reported and skipped. */
-export function readJournals(dir: string, diagnostics: Diagnostic[]): Map<string, Journal> {
+/**
+ * Every journal in a scope's `packages/` folder (whose dot entries a caller that has just listed
+ * it may pass); an unreadable journal is reported and skipped.
+ */
+export function readJournals(
+  dir: string,
+  diagnostics: Diagnostic[],
+  dotEntries: readonly string[] = listDotEntries(dir),
+): Map<string, Journal> {
   const journals = new Map<string, Journal>();
-  for (const name of listDotEntries(dir)) {
+  for (const name of dotEntries) {
     const id = JOURNAL.exec(name)?.[1];
     if (id === undefined || !isPackageId(id)) continue;
     const path = join(dir, name);

@@ -14,6 +14,7 @@ import { writeScopeFile } from "./_atomic.js";
 import type { FaultHook } from "./_faults.js";
 import type { LockedPackage } from "./_lock-schema.js";
 import {
+  keepWrittenLock,
   lockEntryOf,
   lockFromState,
   lockRoot,
@@ -70,7 +71,10 @@ export function finishLockChange(
       ? lockFromState(state, lockRoot(environment, scope))
       : withLockEntry(value, id, entry);
   const serialized = serializeLockFile(lock);
-  if (serialized !== text) writeFileAtomic({ path, text: serialized, expected: text });
+  if (serialized !== text) {
+    writeFileAtomic({ path, text: serialized, expected: text });
+    keepWrittenLock(target.cache, path, serialized);
+  }
   const dir = packagesDir(environment, scope);
   if (scope === "project" && !existsSync(join(dir, ".gitignore")))
     writeFileSync(join(dir, ".gitignore"), "*\n");

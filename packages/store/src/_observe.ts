@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Code,
@@ -50,8 +50,17 @@ export function observeScope(
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
-  const journals = readJournals(dir, diagnostics);
-  const ids = new Set([...folderIds(dir), ...Object.keys(state?.installed ?? {})]);
+  // one listing serves both the journals and the copies' folders
+  const entries = listEntries(dir);
+  const journals = readJournals(
+    dir,
+    diagnostics,
+    entries.filter((entry) => entry.name.startsWith(".")).map((entry) => entry.name),
+  );
+  const folders = entries
+    .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
+    .map((entry) => entry.name);
+  const ids = new Set([...folders, ...Object.keys(state?.installed ?? {})]);
   const copies: ObservedCopy[] = [];
   for (const id of [...ids].sort()) {
     if (only !== undefined && !only.has(id)) continue;
@@ -162,11 +171,9 @@ function observeCopy(input: {
   };
 }
 
-function folderIds(dir: string): string[] {
+function listEntries(dir: string): Dirent[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
-      .map((entry) => entry.name);
+    return readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return [];
     throw error;

@@ -8,7 +8,7 @@ import { finishLockChange, markLockChange, settleLockChanges } from "./_lock-cha
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
 import { readLockFile } from "./lockfile.js";
-import { readScopeState, serializeScopeState } from "./state.js";
+import { keepWrittenState, readScopeState, serializeScopeState } from "./state.js";
 import type { CopyFacts, ReadScopeState, ScopeState, ScopeTarget } from "./types.js";
 
 /** What a writer's body works with, inside the scope lock. */
@@ -88,13 +88,16 @@ export function commitState(context: WriterContext, state: ScopeState, id: strin
   context.lock.assertHeld();
   const entry = markLockChange(context.target, id, state, context.fault);
   context.fault("lock-marked");
+  const path = join(context.lock.dir, "state.json");
+  const text = serializeScopeState(state);
   writeScopeFile({
-    path: join(context.lock.dir, "state.json"),
-    text: serializeScopeState(state),
+    path,
+    text,
     expected: context.stateText,
     fault: context.fault,
     point: "state-temporary-written",
   });
+  keepWrittenState(context.target.cache, path, text);
   context.fault("committed");
   context.diagnostics.push(...finishLockChange(context.target, id, entry, state));
   context.fault("lock-written");

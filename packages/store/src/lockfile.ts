@@ -1,5 +1,11 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { canonicalJson, type Environment, isInside, type ReadResult } from "@skillshelf/core";
+import {
+  canonicalJsonFile,
+  type Environment,
+  isInside,
+  nullPrototypeRecord,
+  type ReadResult,
+} from "@skillshelf/core";
 import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
 import type { ScopeCache } from "./cache.js";
@@ -90,9 +96,16 @@ export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage |
   return { version: 1, packages: entry === null ? others : { ...others, [id]: entry } };
 }
 
+/** Tell `cache` what a writer has just written to a lock file; see `keepWrittenState`. */
+export function keepWrittenLock(cache: ScopeCache | undefined, path: string, text: string): void {
+  if (cache === undefined) return;
+  const value = JSON.parse(text) as LockFile;
+  cache.keep(path, text, { ...value, packages: nullPrototypeRecord(value.packages) });
+}
+
 /** The text a lock is written as: canonical (sorted keys), two-space indent, final newline. */
 export function serializeLockFile(lock: LockFile): string {
-  return `${JSON.stringify(JSON.parse(canonicalJson(lock)), null, 2)}\n`;
+  return canonicalJsonFile(lock);
 }
 
 /** A local source path as the lock gives it, made absolute against the scope's `root`. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { canonicalJson, type Environment } from "@skillshelf/core";
+import { canonicalJsonFile, type Environment, nullPrototypeRecord } from "@skillshelf/core";
 import { parseStateValue } from "./_state-schema.js";
 import { readStrictFile } from "./_strict-file.js";
 import type { ScopeCache } from "./cache.js";
@@ -38,8 +38,18 @@ export function readScopeState(
   return { ok: true, value: { path, state: value, text }, diagnostics: [] };
 }
 
+/**
+ * Tell `cache` what a writer has just written to `path`: text this store serialized from a valid
+ * state, so the next read need not check every record again. The value is what the strict reader
+ * gives for that text (plain JSON, installed records keyed with a null prototype).
+ */
+export function keepWrittenState(cache: ScopeCache | undefined, path: string, text: string): void {
+  if (cache === undefined) return;
+  const value = JSON.parse(text) as ScopeState;
+  cache.keep(path, text, { ...value, installed: nullPrototypeRecord(value.installed) });
+}
+
 /** The text a state is written as: canonical key order, ids sorted, two-space indent, final newline. */
 export function serializeScopeState(state: ScopeState): string {
-  const ordered = JSON.parse(canonicalJson({ ...state, disabled: [...state.disabled].sort() }));
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  return canonicalJsonFile({ ...state, disabled: [...state.disabled].sort() });
 }

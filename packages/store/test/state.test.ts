@@ -4,6 +4,7 @@ import {
   createScopeCache,
   installPackage,
   packagesDir,
+  readLockFile,
   readPackageSnapshot,
   readScopeState,
   serializeScopeState,
@@ -179,7 +180,7 @@ describe("a scope cache", () => {
     ]);
   });
 
-  it("serves writers too: installs through one cache leave the same state as without", () => {
+  it("is told what writers wrote, exactly as a fresh strict read gives it", () => {
     const cached = storeEnvironment();
     const cache = createScopeCache();
     for (const id of ["a-kit", "b-kit"]) {
@@ -193,7 +194,14 @@ describe("a scope cache", () => {
         reviewed: facts(cached, "user", id),
       });
     }
-    const read = readScopeState(cached, "user");
-    expect(read.ok && Object.keys(read.value.state.installed)).toEqual(["a-kit", "b-kit"]);
+    const fresh = readScopeState(cached, "user");
+    expect(fresh.ok && Object.keys(fresh.value.state.installed)).toEqual(["a-kit", "b-kit"]);
+    const kept = readScopeState(cached, "user", cache);
+    expect(kept.ok && fresh.ok && kept.value.state).toEqual(fresh.ok && fresh.value.state);
+    expect(kept.ok && Object.getPrototypeOf(kept.value.state.installed)).toBe(null);
+    const lock = readLockFile(cached, "user", cache);
+    const freshLock = readLockFile(cached, "user");
+    expect(lock.ok && lock.value.value).toEqual(freshLock.ok && freshLock.value.value);
+    expect(lock.ok && Object.getPrototypeOf(lock.value.value.packages)).toBe(null);
   });
 });
