@@ -42,7 +42,10 @@ function withSortedKeys(_key: string, item: unknown): unknown {
   if (typeof item === "function" || typeof item === "symbol")
     throw new TypeError(`canonicalJsonFile: a ${typeof item} is not JSON`);
   if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+  const keys = Object.keys(item);
+  // most objects were read from a canonical file and are in order already: no copy for them
+  if (keys.every((key, index) => index === 0 || (keys[index - 1] as string) < key)) return item;
   const sorted: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+  for (const key of keys.sort()) sorted[key] = (item as Record<string, unknown>)[key];
   return sorted;
 }
