@@ -36,6 +36,55 @@ export function canonicalJsonFile(value: unknown): string {
   return `${JSON.stringify(value, withSortedKeys, 2)}\n`;
 }
 
+/**
+ * `canonicalJsonFile(value)`, byte for byte, for a file whose objects at `depth` (the records of a
+ * keyed table: `installed.<id>` is depth 2) are mostly the same objects from one write to the
+ * next: each such object's text is kept in `fragments` and reused, so a write serialises only the
+ * records that are new objects. The objects must not change once written.
+ */
+export function canonicalJsonFileReusing(
+  value: unknown,
+  fragments: WeakMap<object, string>,
+  depth: number,
+): string {
+  return `${serializeLevel(value, 0, { fragments, depth })}\n`;
+}
+
+function serializeLevel(
+  item: unknown,
+  level: number,
+  reuse: { readonly fragments: WeakMap<object, string>; readonly depth: number },
+): string | undefined {
+  const plainObject =
+    typeof item === "object" && item !== null && !Array.isArray(item) && !(item instanceof Date);
+  if (!plainObject || level > reuse.depth) return indented(item, level);
+  if (level === reuse.depth) {
+    let text = reuse.fragments.get(item);
+    if (text === undefined) {
+      text = indented(item, level) as string;
+      reuse.fragments.set(item, text);
+    }
+    return text;
+  }
+  const inner = `\n${"  ".repeat(level + 1)}`;
+  let text = "";
+  for (const key of sortedKeys(item)) {
+    const field = serializeLevel((item as Record<string, unknown>)[key], level + 1, reuse);
+    if (field !== undefined)
+      text += `${text === "" ? "{" : ","}${inner}${JSON.stringify(key)}: ${field}`;
+  }
+  return text === "" ? "{}" : `${text}\n${"  ".repeat(level)}}`;
+}
+
+/** `item` as `canonicalJsonFile` writes it `level` objects deep; `undefined` for a dropped field. */
+function indented(item: unknown, level: number): string | undefined {
+  const text = JSON.stringify(item, withSortedKeys, 2) as string | undefined;
+  // a JSON string never holds a raw newline, so every one is a line break to indent
+  return level === 0 || text === undefined
+    ? text
+    : text.replaceAll("\n", `\n${"  ".repeat(level)}`);
+}
+
 function withSortedKeys(_key: string, item: unknown): unknown {
   if (typeof item === "number" && !Number.isFinite(item))
     throw new TypeError(`canonicalJsonFile: ${item} is not JSON`);
@@ -44,8 +93,19 @@ function withSortedKeys(_key: string, item: unknown): unknown {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
   const keys = Object.keys(item);
   // most objects were read from a canonical file and are in order already: no copy for them
-  if (keys.every((key, index) => index === 0 || (keys[index - 1] as string) < key)) return item;
+  if (isSorted(keys)) return item;
   const sorted: Record<string, unknown> = Object.create(null);
   for (const key of keys.sort()) sorted[key] = (item as Record<string, unknown>)[key];
   return sorted;
+}
+
+function sortedKeys(item: object): string[] {
+  const keys = Object.keys(item);
+  return isSorted(keys) ? keys : keys.sort();
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let index = 1; index < keys.length; index++)
+    if ((keys[index - 1] as string) >= (keys[index] as string)) return false;
+  return true;
 }

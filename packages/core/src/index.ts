@@ -7,7 +7,7 @@ export { anchorRoot } from "./_links.js";
 export type { AgentDefinition } from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
-export { canonicalJson, canonicalJsonFile } from "./canonical-json.js";
+export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";
 export type { Code, CodeEntry, CodeOwner } from "./codes.js";
 export { CODES, isCode } from "./codes.js";
 export type {

@@ -3,6 +3,7 @@ import {
   agentRank,
   canonicalJson,
   canonicalJsonFile,
+  canonicalJsonFileReusing,
   decodeText,
   errnoCode,
   isSkillshelfError,
@@ -34,6 +35,48 @@ describe("canonicalJson", () => {
     };
     expect(canonicalJsonFile(value)).toBe(
       `${JSON.stringify(JSON.parse(canonicalJson(value)), null, 2)}\n`,
+    );
+  });
+});
+
+describe("canonicalJsonFileReusing", () => {
+  const table = () => ({
+    version: 1,
+    empty: {},
+    list: ["b", "a"],
+    installed: {
+      zeta: { b: [1, { y: 2, x: "line\nbreak" }], a: null, gone: undefined },
+      alpha: {},
+      beta: { when: new Date(0), nested: { d: 1, c: [] } },
+    },
+    skipped: undefined,
+  });
+
+  it.each([0, 1, 2, 3, 5])(
+    "writes exactly the canonical file text reusing at depth %i",
+    (depth) => {
+      const value = table();
+      expect(canonicalJsonFileReusing(value, new WeakMap(), depth)).toBe(canonicalJsonFile(value));
+    },
+  );
+
+  it("reuses the text of a record object it has written and writes new objects afresh", () => {
+    const value = table();
+    const fragments = new WeakMap<object, string>();
+    canonicalJsonFileReusing(value, fragments, 2);
+    fragments.set(value.installed.alpha, '"kept"');
+    const next = { ...value, installed: { ...value.installed, beta: { fresh: true } } };
+    const text = canonicalJsonFileReusing(next, fragments, 2);
+    expect(JSON.parse(text).installed).toEqual({
+      alpha: "kept",
+      beta: { fresh: true },
+      zeta: JSON.parse(canonicalJsonFile(value)).installed.zeta,
+    });
+  });
+
+  it("refuses what canonicalJsonFile refuses", () => {
+    expect(() => canonicalJsonFileReusing({ a: { b: Number.NaN } }, new WeakMap(), 1)).toThrow(
+      TypeError,
     );
   });
 });

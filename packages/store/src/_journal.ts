@@ -37,6 +37,8 @@ export interface Journal {
 
 const JOURNAL = /^\.(.+)\.journal\.json$/;
 const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-\d+-[0-9a-f]+$/;
+// a sibling's name as `siblingName` makes it: no separator, so it stays in the folder
+const SIBLING = /^\.[^/\\]+\.[a-z]+-\d+-[0-9a-f]+$/;
 
 /** The journal file of a copy. */
 export function journalPath(dir: string, id: string): string {
@@ -73,9 +75,8 @@ export function readJournals(
     const path = join(dir, name);
     try {
       const parsed = parseJsonDocument(readRegularFile(path, MAX_JOURNAL_BYTES).toString("utf8"));
-      const journal = (parsed.ok ? parsed.value : undefined) as Journal | undefined;
-      if (journal?.version === 1 && journal.id === id) {
-        journals.set(id, journal);
+      if (parsed.ok && isJournalOf(parsed.value, id)) {
+        journals.set(id, parsed.value);
         continue;
       }
     } catch {
@@ -91,6 +92,31 @@ export function readJournals(
     );
   }
   return journals;
+}
+
+/**
+ * True when `value` is a journal of copy `id` as its writer writes one; the trees it names must
+ * be that copy's own siblings, so a forged journal can never move or delete anything else.
+ */
+function isJournalOf(value: unknown, id: string): value is Journal {
+  if (typeof value !== "object" || value === null) return false;
+  const journal = value as Record<string, unknown>;
+  const sibling = (name: unknown) =>
+    name === null || (typeof name === "string" && name.startsWith(`.${id}.`) && SIBLING.test(name));
+  const record = (field: unknown) =>
+    field === null || (typeof field === "object" && !Array.isArray(field));
+  return (
+    journal.version === 1 &&
+    journal.id === id &&
+    (journal.operation === "install" ||
+      journal.operation === "remove" ||
+      journal.operation === "rollback") &&
+    typeof journal.pid === "number" &&
+    record(journal.before) &&
+    record(journal.after) &&
+    sibling(journal.backup) &&
+    sibling(journal.staging)
+  );
 }
 
 /** True when the journal's intended record is what the state now says: its operation committed. */
@@ -120,9 +146,13 @@ export function journaledTreeDir(
  * finish committed journals, roll back uncommitted ones, remove staging folders, temporary files
  * and discarded trees. A moved-aside tree whose bytes differ from its record is kept and reported.
  */
-export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
+export function settleScope(
+  dir: string,
+  state: ScopeState,
+  dotEntries: readonly string[] = listDotEntries(dir),
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const journal of readJournals(dir, diagnostics).values()) {
+  for (const journal of readJournals(dir, diagnostics, dotEntries).values()) {
     const target = join(dir, journal.id);
     const backup = journal.backup === null ? undefined : join(dir, journal.backup);
     const backupExists = backup !== undefined && existsSync(backup);
@@ -163,7 +193,8 @@ export function settleScope(dir: string, state: ScopeState): Diagnostic[] {
     }
     rmSync(journalPath(dir, journal.id), { force: true });
   }
-  for (const name of listDotEntries(dir)) {
+  // settling journals adds no leftover, so the listing taken before it still holds them all
+  for (const name of dotEntries) {
     const match = LEFTOVER.exec(name);
     if (match === null) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
@@ -228,7 +259,8 @@ function digestOrUndefined(path: string): string | undefined {
   }
 }
 
-function listDotEntries(dir: string): string[] {
+/** The names in `dir` starting with a dot: journals, markers, leftovers; none for a missing folder. */
+export function listDotEntries(dir: string): string[] {
   try {
     return readdirSync(dir).filter((name) => name.startsWith("."));
   } catch (error) {

@@ -1,10 +1,9 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   canonicalJson,
   createDiagnostic,
   type Diagnostic,
-  errnoCode,
   isPackageId,
   parseJsonDocument,
   readRegularFile,
@@ -12,6 +11,7 @@ import {
 } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
 import type { FaultHook } from "./_faults.js";
+import { listDotEntries } from "./_journal.js";
 import type { LockedPackage } from "./_lock-schema.js";
 import {
   keepWrittenLock,
@@ -70,10 +70,11 @@ export function finishLockChange(
     text === undefined
       ? lockFromState(state, lockRoot(environment, scope))
       : withLockEntry(value, id, entry);
-  const serialized = serializeLockFile(lock);
+  const serialized = serializeLockFile(lock, target.cache);
   if (serialized !== text) {
     writeFileAtomic({ path, text: serialized, expected: text });
-    keepWrittenLock(target.cache, path, serialized);
+    // a first lock is built from the whole state; the next read parses it once
+    if (text !== undefined) keepWrittenLock(target.cache, path, serialized, lock);
   }
   const dir = packagesDir(environment, scope);
   if (scope === "project" && !existsSync(join(dir, ".gitignore")))
@@ -83,10 +84,14 @@ export function finishLockChange(
 }
 
 /** Settle every lock marker of a scope against its (valid) state; see `markLockChange`. */
-export function settleLockChanges(target: ScopeTarget, state: ScopeState): Diagnostic[] {
+export function settleLockChanges(
+  target: ScopeTarget,
+  state: ScopeState,
+  dotEntries?: readonly string[],
+): Diagnostic[] {
   const dir = packagesDir(target.environment, target.scope);
   const diagnostics: Diagnostic[] = [];
-  for (const name of markerNames(dir)) {
+  for (const name of markerNames(dotEntries ?? listDotEntries(dir))) {
     const id = MARKER.exec(name)?.[1] as string;
     const marker = readMarker(join(dir, name));
     const root = lockRoot(target.environment, target.scope);
@@ -118,16 +123,11 @@ function markerPath(dir: string, id: string): string {
   return join(dir, `.${id}.lock-change.json`);
 }
 
-function markerNames(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((name) => {
-      const id = MARKER.exec(name)?.[1];
-      return id !== undefined && isPackageId(id);
-    });
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") return [];
-    throw error;
-  }
+function markerNames(dotEntries: readonly string[]): string[] {
+  return dotEntries.filter((name) => {
+    const id = MARKER.exec(name)?.[1];
+    return id !== undefined && isPackageId(id);
+  });
 }
 
 function readMarker(path: string): { entry: LockedPackage | null } | undefined {

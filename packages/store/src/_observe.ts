@@ -1,5 +1,5 @@
-import { type Dirent, existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, existsSync, lstatSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import {
   type Code,
   createDiagnostic,
@@ -10,11 +10,17 @@ import {
   isPackageId,
   isSkillshelfError,
 } from "@skillshelf/core";
-import { journaledTreeDir, readJournals } from "./_journal.js";
+import { type Journal, journaledTreeDir, journalPath, readJournals } from "./_journal.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
-import type { InstallRecord, PackageCopy, PackageManifest, PackageScope } from "./types.js";
+import type {
+  InstallRecord,
+  PackageCopy,
+  PackageManifest,
+  PackageScope,
+  ScopeState,
+} from "./types.js";
 
 /** One copy as read from disk, before precedence is decided. */
 export type ObservedCopy = Omit<
@@ -50,20 +56,12 @@ export function observeScope(
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
-  // one listing serves both the journals and the copies' folders
-  const entries = listEntries(dir);
-  const journals = readJournals(
-    dir,
-    diagnostics,
-    entries.filter((entry) => entry.name.startsWith(".")).map((entry) => entry.name),
-  );
-  const folders = entries
-    .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
-    .map((entry) => entry.name);
-  const ids = new Set([...folders, ...Object.keys(state?.installed ?? {})]);
+  const { journals, ids } =
+    only === undefined
+      ? listScope(dir, state, diagnostics)
+      : lookUpIds(dir, state, only, diagnostics);
   const copies: ObservedCopy[] = [];
-  for (const id of [...ids].sort()) {
-    if (only !== undefined && !only.has(id)) continue;
+  for (const id of ids) {
     const journal = journals.get(id);
     let treeDir: string | undefined = join(dir, id);
     if (journal !== undefined && state !== undefined) {
@@ -169,6 +167,52 @@ function observeCopy(input: {
     damaged,
     diagnostics,
   };
+}
+
+/** Every copy id of a scope (recorded or an id-named folder), sorted, and every journal. */
+function listScope(
+  dir: string,
+  state: ScopeState | undefined,
+  diagnostics: Diagnostic[],
+): { journals: Map<string, Journal>; ids: string[] } {
+  // one listing serves both the journals and the copies' folders
+  const entries = listEntries(dir);
+  const journals = readJournals(
+    dir,
+    diagnostics,
+    entries.filter((entry) => entry.name.startsWith(".")).map((entry) => entry.name),
+  );
+  const folders = entries
+    .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
+    .map((entry) => entry.name);
+  return {
+    journals,
+    ids: [...new Set([...folders, ...Object.keys(state?.installed ?? {})])].sort(),
+  };
+}
+
+/**
+ * The ids of `only` that are copies of a scope, sorted, and their journals: looked up by name, so
+ * reading a few copies costs the same however many the scope holds.
+ */
+function lookUpIds(
+  dir: string,
+  state: ScopeState | undefined,
+  only: ReadonlySet<string>,
+  diagnostics: Diagnostic[],
+): { journals: Map<string, Journal>; ids: string[] } {
+  const ids = [...only].filter((id) => isPackageId(id)).sort();
+  const journals = readJournals(
+    dir,
+    diagnostics,
+    ids.map((id) => basename(journalPath(dir, id))).filter((name) => existsSync(join(dir, name))),
+  );
+  const isCopy = (id: string) => {
+    if (state?.installed[id] !== undefined) return true;
+    const stats = lstatSync(join(dir, id), { throwIfNoEntry: false });
+    return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
+  };
+  return { journals, ids: ids.filter(isCopy) };
 }
 
 function listEntries(dir: string): Dirent[] {

@@ -3,10 +3,12 @@ import {
   type Code,
   createDiagnostic,
   type Diagnostic,
+  decodeText,
   errnoCode,
+  isSkillshelfError,
   parseJson,
   type ReadResult,
-  readTextDocument,
+  readRegularFile,
   type SchemaIssue,
   schemaDiagnostics,
 } from "@skillshelf/core";
@@ -62,17 +64,22 @@ export function readStrictFile<T>(options: {
         { path },
       ),
     ]);
-  const document = readTextDocument({
-    path,
-    realPath: path,
-    maxBytes: options.maxBytes,
-    what: options.what,
-  });
-  if (!document.ok) return refuse([invalid(document.diagnostics[0]?.message ?? "cannot be read")]);
-  const { text } = document.value;
-  const reused = options.cache?.reuse(path, text);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(path, options.maxBytes);
+  } catch (error) {
+    return refuse([invalid(unreadable(error, options.maxBytes))]);
+  }
+  const reused = options.cache?.reuse(path, bytes);
   if (reused !== undefined)
-    return { ok: true, value: { path, value: reused as T, text }, diagnostics: [] };
+    return {
+      ok: true,
+      value: { path, value: reused.value as T, text: reused.text },
+      diagnostics: [],
+    };
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return refuse([invalid("is not UTF-8 text")]);
+  const { text } = decoded;
   const json = parseJson(text);
   if (!json.ok) return refuse([invalid(`is not valid JSON (${json.message})`)]);
   const parsed = options.parse(json.value);
@@ -81,6 +88,15 @@ export function readStrictFile<T>(options: {
       invalid(`does not match the ${options.what} format`),
       ...schemaDiagnostics(parsed.error.issues, json.value, path, options.what),
     ]);
-  options.cache?.keep(path, text, parsed.data);
+  options.cache?.keep(path, bytes, { text, value: parsed.data });
   return { ok: true, value: { path, value: parsed.data, text }, diagnostics: [] };
+}
+
+// --- internal ---
+
+function unreadable(error: unknown, maxBytes: number): string {
+  if (isSkillshelfError(error) && error.code === "file_too_large")
+    return `is over the ${maxBytes}-byte limit`;
+  if (isSkillshelfError(error) && error.code === "not_a_file") return "is not a regular file";
+  return `cannot be read (${errnoCode(error) ?? String(error)})`;
 }

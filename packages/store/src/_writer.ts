@@ -1,9 +1,10 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
-import { settleScope } from "./_journal.js";
+import { journalPath, listDotEntries, settleScope } from "./_journal.js";
 import { finishLockChange, markLockChange, settleLockChanges } from "./_lock-change.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
@@ -42,9 +43,12 @@ export function runWriter<T>(
     // settling moves trees and journals only, never state.json: one read serves both
     const current = readValidState(input);
     assertLockReadable(input);
-    diagnostics.push(...settleScope(lock.dir, current.state));
-    diagnostics.push(...settleLockChanges(input, current.state));
+    // one listing of the folder serves both: settling journals adds no marker
+    const dotEntries = listDotEntries(lock.dir);
+    diagnostics.push(...settleScope(lock.dir, current.state, dotEntries));
+    diagnostics.push(...settleLockChanges(input, current.state, dotEntries));
     const { id, reviewed } = input;
+    if (id !== undefined) assertNoForeignJournal(lock.dir, id);
     if (id !== undefined && reviewed !== undefined) {
       const observed = observeCopyFacts(
         { ...input, id },
@@ -89,7 +93,7 @@ export function commitState(context: WriterContext, state: ScopeState, id: strin
   const entry = markLockChange(context.target, id, state, context.fault);
   context.fault("lock-marked");
   const path = join(context.lock.dir, "state.json");
-  const text = serializeScopeState(state);
+  const text = serializeScopeState(state, context.target.cache);
   writeScopeFile({
     path,
     text,
@@ -97,7 +101,7 @@ export function commitState(context: WriterContext, state: ScopeState, id: strin
     fault: context.fault,
     point: "state-temporary-written",
   });
-  keepWrittenState(context.target.cache, path, text);
+  keepWrittenState(context.target.cache, path, text, state);
   context.fault("committed");
   context.diagnostics.push(...finishLockChange(context.target, id, entry, state));
   context.fault("lock-written");
@@ -124,4 +128,15 @@ function readValidState(target: ScopeTarget): ReadScopeState {
     hint: "fix or move the state file aside; nothing will overwrite it until then",
     details: { diagnostics: result.diagnostics },
   });
+}
+
+/** Settling leaves only a journal it could not read; a writer must not write over it. */
+function assertNoForeignJournal(dir: string, id: string): void {
+  const path = journalPath(dir, id);
+  if (existsSync(path))
+    throw new SkillshelfError(
+      "journal_unreadable",
+      `${path} is not a journal this version can read, so ${id} cannot be changed safely`,
+      { path, hint: "look at the file, move it out of the packages folder, then retry" },
+    );
 }

@@ -1,26 +1,44 @@
 /**
- * Parsed `state.json` and `lock.json` files, each reused while the file's text is exactly what was
- * parsed. Reading a file's bytes stays cheap as a scope grows; checking every record again does
- * not, so a caller making many changes in one process (a host, a long apply) passes one cache to
- * every read and writer. Only good parses are kept; nothing is kept between processes.
+ * Parsed `state.json` and `lock.json` files, each reused while the file's bytes are exactly what
+ * was parsed. Reading a file's bytes stays cheap as a scope grows; decoding and checking every
+ * record again does not, so a caller making many changes in one process (a host, a long apply)
+ * passes one cache to every read and writer. Only good parses are kept; nothing is kept between
+ * processes.
  */
 export interface ScopeCache {
-  /** The value parsed from `text` at `path`, if this cache parsed exactly that text there. */
-  reuse(path: string, text: string): unknown;
-  /** Keep a good parse of `text` at `path`. */
-  keep(path: string, text: string, value: unknown): void;
+  /** The text and value parsed from `bytes` at `path`, if this cache parsed exactly those bytes there. */
+  reuse(path: string, bytes: Uint8Array): CachedParse | undefined;
+  /** Keep a good parse of `bytes` (decoded as `text`) at `path`. */
+  keep(path: string, bytes: Uint8Array, parse: CachedParse): void;
+  /** The written text of each kept record object, so a writer serialises only changed records. */
+  readonly fragments: WeakMap<object, string>;
+}
+
+/** A file's decoded text and the value parsed from it. */
+export interface CachedParse {
+  readonly text: string;
+  readonly value: unknown;
 }
 
 /** A fresh, empty `ScopeCache` the caller owns. */
 export function createScopeCache(): ScopeCache {
-  const parsed = new Map<string, { readonly text: string; readonly value: unknown }>();
+  const parsed = new Map<string, { readonly bytes: Buffer; readonly parse: CachedParse }>();
   return {
-    reuse: (path, text) => {
+    reuse: (path, bytes) => {
       const entry = parsed.get(path);
-      return entry !== undefined && entry.text === text ? entry.value : undefined;
+      return entry?.bytes.equals(bytes) === true ? entry.parse : undefined;
     },
-    keep: (path, text, value) => {
-      parsed.set(path, { text, value });
+    keep: (path, bytes, parse) => {
+      parsed.set(path, { bytes: Buffer.from(bytes), parse });
     },
+    fragments: new WeakMap(),
   };
 }
+
+/** `value` as the strict reader would give it back from JSON: a fresh copy, `undefined` fields gone. */
+export function plainJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** How deep the records sit in `state.json` (`installed.<id>`) and `lock.json` (`packages.<id>`). */
+export const RECORD_DEPTH = 2;

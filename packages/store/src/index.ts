@@ -1,4 +1,4 @@
-export type { ScopeCache } from "./cache.js";
+export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
 export type { SetEnabledInput } from "./enable.js";
 export { setEnabled } from "./enable.js";

@@ -16,6 +16,7 @@ import { dropPrevious, keepAsPrevious, previousDir } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter, type WriterContext } from "./_writer.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
+import { withRecord } from "./state.js";
 import type {
   CopyFacts,
   InstallRecord,
@@ -220,7 +221,7 @@ function swapInTree(
   const enabled = change.enabled ?? (before === null || !context.state.disabled.includes(id));
   const state = {
     ...context.state,
-    installed: { ...context.state.installed, [id]: record },
+    installed: withRecord(context.state.installed, id, record),
     disabled: enabled ? others : [...others, id],
   };
   const journal = {

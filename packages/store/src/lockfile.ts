@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   canonicalJsonFile,
+  canonicalJsonFileReusing,
   type Environment,
   isInside,
   nullPrototypeRecord,
@@ -8,7 +9,7 @@ import {
 } from "@skillshelf/core";
 import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
-import type { ScopeCache } from "./cache.js";
+import { plainJson, RECORD_DEPTH, type ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -90,22 +91,35 @@ export function lockFromState(state: ScopeState, root: string): LockFile {
   return { version: 1, packages };
 }
 
-/** The same lock with package `id` set to `entry`, or left out when `entry` is `null`. */
+/**
+ * The same lock with package `id` set to `entry` (brought to plain JSON, as a strict read gives
+ * it), or left out when `entry` is `null`.
+ */
 export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage | null): LockFile {
-  const { [id]: _replaced, ...others } = lock.packages;
-  return { version: 1, packages: entry === null ? others : { ...others, [id]: entry } };
+  const packages = nullPrototypeRecord(lock.packages);
+  if (entry === null) delete packages[id];
+  else packages[id] = plainJson(entry);
+  return { version: 1, packages };
 }
 
-/** Tell `cache` what a writer has just written to a lock file; see `keepWrittenState`. */
-export function keepWrittenLock(cache: ScopeCache | undefined, path: string, text: string): void {
-  if (cache === undefined) return;
-  const value = JSON.parse(text) as LockFile;
-  cache.keep(path, text, { ...value, packages: nullPrototypeRecord(value.packages) });
+/**
+ * Tell `cache` what a writer has just written to a lock file: `text`, serialized from `lock`, a
+ * lock read strictly and changed only through `withLockEntry` (see `keepWrittenState`).
+ */
+export function keepWrittenLock(
+  cache: ScopeCache | undefined,
+  path: string,
+  text: string,
+  lock: LockFile,
+): void {
+  cache?.keep(path, Buffer.from(text), { text, value: lock });
 }
 
 /** The text a lock is written as: canonical (sorted keys), two-space indent, final newline. */
-export function serializeLockFile(lock: LockFile): string {
-  return canonicalJsonFile(lock);
+export function serializeLockFile(lock: LockFile, cache?: ScopeCache): string {
+  return cache === undefined
+    ? canonicalJsonFile(lock)
+    : canonicalJsonFileReusing(lock, cache.fragments, RECORD_DEPTH);
 }
 
 /** A local source path as the lock gives it, made absolute against the scope's `root`. */

@@ -5,6 +5,7 @@ import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
 import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
+import { withRecord } from "./state.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -33,10 +34,9 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         hint: "check the id and scope with skillshelf list --kind packages",
       });
     assertNoBrokenDependents({ ...input, change: "remove" });
-    const { [id]: _removed, ...installed } = context.state.installed;
     const state = {
       ...context.state,
-      installed,
+      installed: withRecord(context.state.installed, id, null),
       disabled: context.state.disabled.filter((other) => other !== id),
     };
     const removed = hasTree ? siblingName(id, "removed") : null;

@@ -1,10 +1,15 @@
 import { join } from "node:path";
-import { canonicalJsonFile, type Environment, nullPrototypeRecord } from "@skillshelf/core";
+import {
+  canonicalJsonFile,
+  canonicalJsonFileReusing,
+  type Environment,
+  nullPrototypeRecord,
+} from "@skillshelf/core";
 import { parseStateValue } from "./_state-schema.js";
 import { readStrictFile } from "./_strict-file.js";
-import type { ScopeCache } from "./cache.js";
+import { plainJson, RECORD_DEPTH, type ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
-import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
+import type { InstallRecord, PackageScope, ScopeState, ScopeStateResult } from "./types.js";
 
 /** The state of a scope with nothing installed. */
 export const EMPTY_STATE: ScopeState = { version: 1, disabled: [], installed: {} };
@@ -39,17 +44,44 @@ export function readScopeState(
 }
 
 /**
- * Tell `cache` what a writer has just written to `path`: text this store serialized from a valid
- * state, so the next read need not check every record again. The value is what the strict reader
- * gives for that text (plain JSON, installed records keyed with a null prototype).
+ * `installed` with copy `id`'s record set to `record` (brought to plain JSON, as a strict read
+ * gives it), or left out when `record` is `null`; keyed with a null prototype, as read.
  */
-export function keepWrittenState(cache: ScopeCache | undefined, path: string, text: string): void {
-  if (cache === undefined) return;
-  const value = JSON.parse(text) as ScopeState;
-  cache.keep(path, text, { ...value, installed: nullPrototypeRecord(value.installed) });
+export function withRecord(
+  installed: Readonly<Record<string, InstallRecord>>,
+  id: string,
+  record: InstallRecord | null,
+): Record<string, InstallRecord> {
+  const copy = nullPrototypeRecord(installed);
+  if (record === null) delete copy[id];
+  else copy[id] = plainJson(record);
+  return copy;
 }
 
-/** The text a state is written as: canonical key order, ids sorted, two-space indent, final newline. */
-export function serializeScopeState(state: ScopeState): string {
-  return canonicalJsonFile({ ...state, disabled: [...state.disabled].sort() });
+/**
+ * Tell `cache` what a writer has just written to `path`: `text`, serialized from `state`, a valid
+ * state read strictly whose `installed` was changed only through `withRecord`. Kept as the strict
+ * reader would give it for that text, so the next read need not parse and check it all again.
+ */
+export function keepWrittenState(
+  cache: ScopeCache | undefined,
+  path: string,
+  text: string,
+  state: ScopeState,
+): void {
+  cache?.keep(path, Buffer.from(text), {
+    text,
+    value: { ...state, disabled: [...state.disabled].sort() },
+  });
+}
+
+/**
+ * The text a state is written as: canonical key order, ids sorted, two-space indent, final
+ * newline. With `cache`, records written before are not serialised again.
+ */
+export function serializeScopeState(state: ScopeState, cache?: ScopeCache): string {
+  const sorted = { ...state, disabled: [...state.disabled].sort() };
+  return cache === undefined
+    ? canonicalJsonFile(sorted)
+    : canonicalJsonFileReusing(sorted, cache.fragments, RECORD_DEPTH);
 }

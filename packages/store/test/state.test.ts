@@ -7,7 +7,9 @@ import {
   readLockFile,
   readPackageSnapshot,
   readScopeState,
+  serializeLockFile,
   serializeScopeState,
+  setEnabled,
 } from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
 import { errorOf, facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
@@ -194,14 +196,27 @@ describe("a scope cache", () => {
         reviewed: facts(cached, "user", id),
       });
     }
+    setEnabled({
+      environment: cached,
+      scope: "user",
+      id: "a-kit",
+      enabled: false,
+      reviewed: facts(cached, "user", "a-kit"),
+      cache,
+    });
     const fresh = readScopeState(cached, "user");
-    expect(fresh.ok && Object.keys(fresh.value.state.installed)).toEqual(["a-kit", "b-kit"]);
+    if (!fresh.ok) throw new Error("state unreadable");
+    expect(Object.keys(fresh.value.state.installed)).toEqual(["a-kit", "b-kit"]);
     const kept = readScopeState(cached, "user", cache);
-    expect(kept.ok && fresh.ok && kept.value.state).toEqual(fresh.ok && fresh.value.state);
-    expect(kept.ok && Object.getPrototypeOf(kept.value.state.installed)).toBe(null);
+    // the same values, no `undefined` field or other prototype the file would not give
+    expect(kept.ok && kept.value.state).toStrictEqual(fresh.value.state);
+    expect(kept.ok && kept.value.state).not.toBe(fresh.value.state);
+    // and the records serialised once and reused make exactly the text a full pass makes
+    expect(fresh.value.text).toBe(serializeScopeState(fresh.value.state));
     const lock = readLockFile(cached, "user", cache);
     const freshLock = readLockFile(cached, "user");
-    expect(lock.ok && lock.value.value).toEqual(freshLock.ok && freshLock.value.value);
-    expect(lock.ok && Object.getPrototypeOf(lock.value.value.packages)).toBe(null);
+    if (!freshLock.ok) throw new Error("lock unreadable");
+    expect(lock.ok && lock.value.value).toStrictEqual(freshLock.value.value);
+    expect(freshLock.value.text).toBe(serializeLockFile(freshLock.value.value));
   });
 });

@@ -1,4 +1,11 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import {
@@ -231,6 +238,57 @@ describe("readPackageSnapshot precedence", () => {
     expect(states()).toEqual(["user:shadowed<project", "project:disabled"]);
     writeFileSync(join(packagesDir(environment, "project"), "pdf", "plugin.json"), "{ broken");
     expect(states()).toEqual(["user:loadable", "project:damaged<user"]);
+  });
+});
+
+describe("readPackageSnapshot of some ids", () => {
+  it("reads exactly what a whole snapshot says of those copies, unrecorded folders and pending journals too", () => {
+    const environment = storeEnvironment();
+    for (const id of ["a-kit", "b-kit", "c-kit"]) install(environment, "user", { id });
+    const dir = packagesDir(environment, "user");
+    mkdirSync(join(dir, "stray"));
+    const journal = { version: 1, operation: "install", pid: 1, before: null, after: null };
+    const pending = { ...journal, id: "b-kit", backup: null, staging: ".b-kit.install-1-0a" };
+    writeFileSync(join(dir, ".b-kit.journal.json"), JSON.stringify(pending));
+    // a forged journal naming a tree outside the folder is not one
+    const forged = { ...journal, id: "stray", backup: "../../outside", staging: null };
+    writeFileSync(join(dir, ".stray.journal.json"), JSON.stringify(forged));
+    const ids = ["b-kit", "stray", "not-there"];
+    const some = readPackageSnapshot(environment, { ids });
+    const whole = readPackageSnapshot(environment);
+    const view = (copies: typeof whole.copies) =>
+      copies.map((copy) => [copy.id, copy.state, copy.diagnostics.map((d) => d.code)]);
+    expect(view(some.copies)).toEqual(view(whole.copies.filter((copy) => ids.includes(copy.id))));
+    expect(view(some.copies).map(([id]) => id)).toEqual(["b-kit", "stray"]);
+    expect(some.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["journal_unreadable", join(dir, ".stray.journal.json")],
+      ["operation_pending", join(dir, "b-kit")],
+    ]);
+  });
+
+  it("never moves or deletes what a forged journal names outside the folder", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    const dir = packagesDir(environment, "user");
+    const outside = join(dir, "..", "outside");
+    mkdirSync(outside);
+    const forged = {
+      version: 1,
+      id: "pdf",
+      operation: "remove",
+      pid: 1,
+      before: null,
+      after: null,
+    };
+    writeFileSync(
+      join(dir, ".pdf.journal.json"),
+      JSON.stringify({ ...forged, backup: "../outside", staging: "../outside" }),
+    );
+    // the next writer settles the scope first, and will not write over a journal it cannot read
+    const refused = errorOf(() => install(environment, "user", { id: "pdf", version: "2.0.0" }));
+    expect(refused?.code).toBe("journal_unreadable");
+    expect(existsSync(outside)).toBe(true);
+    expect(readPackageSnapshot(environment).copies.map((copy) => copy.state)).toEqual(["loadable"]);
   });
 });
 
