@@ -18,6 +18,18 @@ export const SOURCES_CODES = {
     hint: "raise the member limit only for a source you trust",
   },
   archive_truncated: { owner: "sources", hint: "download the archive again; it is cut short" },
+  collection_duplicate: {
+    owner: "sources",
+    hint: "rename one of the two skills in the source, or install the other from its own folder",
+  },
+  collection_empty: {
+    owner: "sources",
+    hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
+  },
+  collection_skill_invalid: {
+    owner: "sources",
+    hint: "give the skill a frontmatter name of lower-case letters, digits and hyphens",
+  },
   download_failed: { owner: "sources", hint: "check the URL and the network, then retry" },
   download_redirect_refused: {
     owner: "sources",

@@ -8,7 +8,8 @@ import {
   resolveContained,
   SkillshelfError,
 } from "@skillshelf/core";
-import { parseTar, type TarEntry } from "./_tar.js";
+import { type ArchiveEntry, readTar } from "./_tar.js";
+import { readZip } from "./_zip.js";
 
 /** Limits on an archive source. */
 export interface ArchiveLimits {
@@ -31,35 +32,28 @@ const MAX_NAME_BYTES = 255;
 const MAX_PATH_BYTES = 1024;
 
 /**
- * Unpack a `.tar.gz` into the new folder `dir`, only after every member has been checked: at most
- * `maxEntries` members, `maxUnpackedBytes` unpacked; no absolute path, `..`, backslash, repeated
- * path, name over 255 bytes or path over 1,024, member under a symlink or a file member, or
- * symlink that is absolute or whose resolution leaves the package at any step (the one rule of
- * `resolveContained`, applied to the members before any is written). A single top-level folder
- * (as hosting sites add) is stripped, then `subfolder` is selected. A write that still fails is
- * `stage_write_failed` naming the member; the caller removes `dir`.
+ * Unpack a `.tar.gz` or `.zip` (read with maintained parsers: `tar-stream`, `yauzl`) into the new
+ * folder `dir`, only after every member has been checked: at most `maxEntries` members,
+ * `maxUnpackedBytes` unpacked; no absolute path, `..`, backslash, repeated path, name over 255
+ * bytes or path over 1,024, member under a symlink or a file member, or symlink that is absolute
+ * or whose resolution leaves the package at any step (the one rule of `resolveContained`, applied
+ * to the members before any is written). A single top-level folder (as hosting sites add) is
+ * stripped, then `subfolder` is selected. A write that still fails is `stage_write_failed` naming
+ * the member; the caller removes `dir`.
  */
-export function unpackArchive(
-  gzipped: Uint8Array,
+export async function unpackArchive(
+  archive: Uint8Array,
   dir: string,
-  options: ArchiveLimits & { readonly subfolder?: string | undefined },
-): void {
-  let tar: Buffer;
-  try {
-    tar = gunzipSync(gzipped, { maxOutputLength: options.maxUnpackedBytes });
-  } catch (error) {
-    if (error instanceof RangeError)
-      throw archiveTooLarge(`it unpacks to more than ${options.maxUnpackedBytes} bytes`);
-    throw new SkillshelfError(
-      "archive_invalid",
-      `the download is not a gzip archive (${(error as Error).message})`,
-      { hint: "the URL must name a .tar.gz", cause: error },
-    );
-  }
-  const entries = selectEntries(
-    checkedEntries(parseTar(tar, options.maxEntries)),
-    options.subfolder,
-  );
+  options: ArchiveLimits & {
+    readonly format: "tar.gz" | "zip";
+    readonly subfolder?: string | undefined;
+  },
+): Promise<void> {
+  const read =
+    options.format === "zip"
+      ? await readZip(archive, options)
+      : await readTar(gunzip(archive, options.maxUnpackedBytes), options.maxEntries);
+  const entries = selectEntries(checkedEntries(read), options.subfolder);
   checkLinks(entries);
   mkdirSync(dir);
   for (const entry of entries) {
@@ -85,6 +79,11 @@ export function unpackArchive(
   }
 }
 
+/** The format an archive URL names by its ending. */
+export function archiveFormat(url: string): "tar.gz" | "zip" {
+  return /\.zip$/i.test(new URL(url).pathname) ? "zip" : "tar.gz";
+}
+
 /** The `archive_too_large` error, for a download or an unpacked stream past its limit. */
 export function archiveTooLarge(problem: string, url?: string): SkillshelfError {
   return new SkillshelfError("archive_too_large", `the archive is too large: ${problem}`, {
@@ -103,9 +102,23 @@ function refuseEntry(path: string, problem: string): never {
 
 // --- internal ---
 
+function gunzip(gzipped: Uint8Array, maxUnpackedBytes: number): Buffer {
+  try {
+    return gunzipSync(gzipped, { maxOutputLength: maxUnpackedBytes });
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw archiveTooLarge(`it unpacks to more than ${maxUnpackedBytes} bytes`);
+    throw new SkillshelfError(
+      "archive_invalid",
+      `the download is not a gzip archive (${(error as Error).message})`,
+      { hint: "the URL must name a .tar.gz or a .zip", cause: error },
+    );
+  }
+}
+
 /** Members with canonical paths, refused when any could write outside the package or collide. */
-function checkedEntries(entries: readonly TarEntry[]): TarEntry[] {
-  const checked: TarEntry[] = [];
+function checkedEntries(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
+  const checked: ArchiveEntry[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
     if (entry.path.startsWith("/") || /^[A-Za-z]:/.test(entry.path))
@@ -146,8 +159,8 @@ function checkedEntries(entries: readonly TarEntry[]): TarEntry[] {
 const VIRTUAL_ROOT = "/package";
 
 /** Refuse a symlink member whose resolution, as the kernel would walk it, leaves the package. */
-function checkLinks(entries: readonly TarEntry[]): void {
-  const nodes = new Map<string, TarEntry | "folder">();
+function checkLinks(entries: readonly ArchiveEntry[]): void {
+  const nodes = new Map<string, ArchiveEntry | "folder">();
   for (const entry of entries) {
     const parts = entry.path.split("/");
     for (let depth = 1; depth < parts.length; depth++)
@@ -162,7 +175,7 @@ function checkLinks(entries: readonly TarEntry[]): void {
       if (node === "folder" || node.type === "directory") return "directory";
       return node.type === "symlink" ? "link" : "file";
     },
-    readLink: (path) => (nodes.get(path) as TarEntry).target,
+    readLink: (path) => (nodes.get(path) as ArchiveEntry).target,
   };
   for (const entry of entries)
     if (
@@ -175,7 +188,10 @@ function checkLinks(entries: readonly TarEntry[]): void {
       refuseEntry(entry.path, `is a symlink to ${entry.target}, which leads outside the package`);
 }
 
-function selectEntries(entries: readonly TarEntry[], subfolder: string | undefined): TarEntry[] {
+function selectEntries(
+  entries: readonly ArchiveEntry[],
+  subfolder: string | undefined,
+): ArchiveEntry[] {
   const tops = new Set(entries.map((entry) => entry.path.split("/")[0]));
   const [top] = tops;
   const stripped =

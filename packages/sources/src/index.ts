@@ -1,5 +1,7 @@
 export type { ArchiveLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
+export type { Collection, CollectionSkill } from "./collection.js";
+export { readCollection, stageCollectionSkill } from "./collection.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
@@ -18,7 +20,7 @@ export {
 export type { IndexSearch } from "./search.js";
 export { searchIndexRows } from "./search.js";
 export type { ParsedSource } from "./source-url.js";
-export { parseSourceUrl } from "./source-url.js";
+export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export type { StageOptions } from "./stage.js";
 export { stageSource } from "./stage.js";
 export type {

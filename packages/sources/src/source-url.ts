@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { normalizeRelativePath, type PackageSource } from "@skillshelf/core";
 
 /**
@@ -14,6 +15,12 @@ export type ParsedSource =
       readonly problem: string;
     };
 
+// `owner/repo`, GitHub's shorthand; `.`-led names are paths
+const SHORTHAND = /^[\w-][\w.-]*\/[\w-][\w.-]*$/;
+const ARCHIVE = /\.(tar\.gz|tgz|zip)$/i;
+// a repository page on a well-known host, which git serves at the same URL plus `.git`
+const HOSTED_REPOSITORY =
+  /^(https:\/\/(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/[\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/;
 const GITHUB_TREE = /^https:\/\/github\.com\/([^/]+)\/([^/]+)\/tree\/([^/]+)(?:\/(.+?))?\/?$/;
 const SCP_LIKE = /^[\w.-]+@[\w.-]+:/;
 
@@ -25,7 +32,11 @@ const SCP_LIKE = /^[\w.-]+@[\w.-]+:/;
  * - `git+<url>` with an optional fragment `#<ref>` or `#ref=<ref>&path=<subfolder>`, and any
  *   `*.git` https URL, `ssh://`, `git@host:path` or `file://` URL: a git repository (the `git`
  *   CLI decides what it accepts; `git+` followed by a path names a local or bare repository);
- * - an `http(s)://` URL ending in `.tar.gz` or `.tgz` (fragment `#path=<subfolder>`): an archive.
+ * - `https://<github.com|gitlab.com|bitbucket.org|codeberg.org>/<owner>/<repo>`: that repository;
+ * - an `http(s)://` URL ending in `.tar.gz`, `.tgz` or `.zip` (fragment `#path=<subfolder>`): an
+ *   archive.
+ *
+ * A git URL may name a subfolder git's way, `<url>//<subfolder>`, before its `#<ref>`.
  *
  * Anything else is refused, as are subfolders that climb out with `..`, git's `<transport>::`
  * remote-helper syntax (`ext::`, `fd::`: they run commands), fragment keys other than `ref` and
@@ -52,19 +63,23 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
   if (trimmed.startsWith("git+")) {
     const rest = trimmed.slice(4);
     const [url = "", fragment] = splitFragment(rest);
-    const location =
-      /^[a-z][a-z0-9+.-]*:/i.test(url) || SCP_LIKE.test(url) ? url : resolve(baseDir, url);
-    return git(location, fragment);
+    const [location, subfolder] = splitSubfolder(url);
+    const absolute =
+      /^[a-z][a-z0-9+.-]*:/i.test(location) || SCP_LIKE.test(location)
+        ? location
+        : resolve(baseDir, location);
+    return git(absolute, fragment, subfolder);
   }
   if (/^(ssh|file):\/\//i.test(trimmed) || SCP_LIKE.test(trimmed)) {
     const [url = "", fragment] = splitFragment(trimmed);
-    return git(url, fragment);
+    const [location, subfolder] = splitSubfolder(url);
+    return git(location, fragment, subfolder);
   }
   if (/^https?:\/\//i.test(trimmed)) {
     const [url = "", fragment] = splitFragment(trimmed);
     const pathname = URL.canParse(url) ? new URL(url).pathname : undefined;
     if (pathname === undefined) return invalidSource(`${trimmed} is not a valid URL`);
-    if (/\.(tar\.gz|tgz)$/i.test(pathname)) {
+    if (ARCHIVE.test(pathname)) {
       const fields = fragmentFields(fragment, "path");
       if (!fields.ok) return fields;
       if (fields.ref !== undefined)
@@ -73,9 +88,12 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
         );
       return withSubfolder({ type: "archive", url }, fields.path);
     }
-    if (pathname.endsWith(".git")) return git(url, fragment);
+    const [location, subfolder] = splitSubfolder(url);
+    if (location.endsWith(".git")) return git(location, fragment, subfolder);
+    const hosted = HOSTED_REPOSITORY.exec(location);
+    if (hosted !== null) return git(`${hosted[1]}.git`, fragment, subfolder);
     return invalidSource(
-      `${trimmed} is neither a git repository (end it in .git or prefix git+) nor a .tar.gz archive`,
+      `${trimmed} is neither a git repository (end it in .git or prefix git+) nor a .tar.gz or .zip archive`,
     );
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed))
@@ -87,6 +105,25 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
       path: isAbsolute(trimmed) ? resolve(trimmed) : resolve(baseDir, trimmed),
     },
   };
+}
+
+/**
+ * A source as a person types it (DESIGN §5.1): everything `parseSourceUrl` takes, plus
+ * `owner/repo` for `https://github.com/<owner>/<repo>.git` (only when no local path of that name
+ * exists: `./owner/repo` is always a path), and a local git repository by path (a bare one, or a
+ * work tree given a `#ref`), each with an optional `//<subfolder>` and `#<ref>`.
+ */
+export function parseSourceSpec(text: string, baseDir: string): ParsedSource {
+  const [base = "", fragment] = splitFragment(text.trim());
+  const [location, subfolder] = splitSubfolder(base);
+  if (location !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(location) && !SCP_LIKE.test(location)) {
+    const path = resolve(baseDir, location);
+    if (isBareRepository(path) || (fragment !== undefined && isDirectory(join(path, ".git"))))
+      return git(path, fragment, subfolder);
+    if (SHORTHAND.test(location) && !existsSync(path))
+      return git(`https://github.com/${location.replace(/\.git$/, "")}.git`, fragment, subfolder);
+  }
+  return parseSourceUrl(text, baseDir);
 }
 
 /** True for git's `<transport>::<address>` syntax, which hands the address to a remote helper (`ext::` runs it as a command). */
@@ -130,9 +167,13 @@ function refInvalid(problem: string): SourceRefusal {
   return { ok: false, code: "source_ref_invalid", problem };
 }
 
-function git(url: string, fragment: string | undefined): ParsedSource {
+function git(url: string, fragment: string | undefined, subfolder?: string): ParsedSource {
   const fields = fragmentFields(fragment, "ref");
-  return fields.ok ? gitSource(url, fields) : fields;
+  if (!fields.ok) return fields;
+  if (subfolder === undefined) return gitSource(url, fields);
+  if (fields.path !== undefined)
+    return refInvalid(`${url} names its subfolder twice (//${subfolder} and #path=${fields.path})`);
+  return gitSource(url, { ...fields, path: subfolder });
 }
 
 /** A git source with an optional ref (checked with `isGitRef`) and subfolder (kept inside). */
@@ -160,6 +201,28 @@ function withSubfolder(
   if (normalized === undefined)
     return invalidSource(`the subfolder ${path} must be a relative path inside the repository`);
   return { ok: true, source: normalized === "." ? source : { ...source, path: normalized } };
+}
+
+/**
+ * `<url>//<subfolder>` into its two parts (git's and pnpm's way to name a folder of a
+ * repository); the `//` of a scheme and the root `/` of a `file:///` path do not count.
+ */
+function splitSubfolder(url: string): [string, string | undefined] {
+  const scheme = url.indexOf("://");
+  const at = url.indexOf("//", scheme === -1 ? 1 : scheme + 4);
+  return at === -1 ? [url, undefined] : [url.slice(0, at), url.slice(at + 2)];
+}
+
+function isBareRepository(path: string): boolean {
+  return (
+    isDirectory(join(path, "objects")) &&
+    isDirectory(join(path, "refs")) &&
+    existsSync(join(path, "HEAD"))
+  );
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 function splitFragment(text: string): [string, string | undefined] {

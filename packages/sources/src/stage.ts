@@ -4,15 +4,19 @@ import { join } from "node:path";
 import {
   copyTree,
   digestTree,
-  errnoCode,
-  isSkillshelfError,
   type PackageSource,
   realpathOrUndefined,
   resolveContained,
   SkillshelfError,
 } from "@skillshelf/core";
-import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "./_archive.js";
+import {
+  type ArchiveLimits,
+  archiveFormat,
+  DEFAULT_ARCHIVE_LIMITS,
+  unpackArchive,
+} from "./_archive.js";
 import { download } from "./_download.js";
+import { codedFailure } from "./_failure.js";
 import { fetchCommit, GIT_DIR } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
 import type { StagedSource } from "./types.js";
@@ -103,21 +107,14 @@ async function fetchInto(
         ...(options.signal === undefined ? [] : [options.signal]),
       ];
       const bytes = await download(source.url, limits.maxDownloadBytes, AbortSignal.any(signals));
-      unpackArchive(bytes, dir, { ...limits, subfolder: source.path });
+      await unpackArchive(bytes, dir, {
+        ...limits,
+        format: archiveFormat(source.url),
+        subfolder: source.path,
+      });
       return undefined;
     }
   }
-}
-
-function codedFailure(error: unknown): unknown {
-  const code = errnoCode(error);
-  if (isSkillshelfError(error) || code === undefined) return error;
-  const path = (error as { path?: unknown }).path;
-  return new SkillshelfError("stage_failed", `staging failed: ${(error as Error).message}`, {
-    ...(typeof path === "string" ? { path } : {}),
-    cause: error,
-    hint: "check the source and the free space of the temporary folder, then retry",
-  });
 }
 
 function existingFolder(path: string): string {

@@ -14,6 +14,7 @@ import {
   testdir,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
 
 async function stageError(
   source: PackageSource,
@@ -332,5 +333,96 @@ describe("stageSource from an HTTP(S) archive", () => {
     expect(
       await stageError({ type: "archive", url: `${base}/slow.tar.gz` }, { timeoutMs: 200 }),
     ).toBe("download_timeout");
+  });
+});
+
+describe("stageSource from a .zip", () => {
+  /** A zip of `members` made with yazl; `patch` then rewrites bytes yazl would refuse to write. */
+  async function zip(
+    members: readonly { path: string; content?: string; mode?: number; folder?: boolean }[],
+    patch?: [string, string],
+  ): Promise<Buffer> {
+    const file = new ZipFile();
+    for (const member of members)
+      if (member.folder === true) file.addEmptyDirectory(member.path);
+      else
+        file.addBuffer(Buffer.from(member.content ?? ""), member.path, {
+          mode: member.mode ?? 0o100644,
+        });
+    file.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.outputStream) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    if (patch === undefined) return bytes;
+    const [from, to] = patch;
+    return Buffer.from(bytes.toString("latin1").replaceAll(from, to), "latin1");
+  }
+
+  it("unpacks files, modes and links, strips the single top folder, selects a subfolder", async () => {
+    const archive = await zip([
+      { path: "pdf-1.0.0/", folder: true },
+      { path: "pdf-1.0.0/plugin.json", content: '{"name":"pdf","version":"1.0.0"}' },
+      { path: "pdf-1.0.0/skills/pdf/SKILL.md", content: "---\nname: pdf\ndescription: d\n---\n" },
+      { path: "pdf-1.0.0/skills/pdf/run.sh", content: "#!/bin/sh\n", mode: 0o100755 },
+      { path: "pdf-1.0.0/skills/alias", content: "pdf", mode: 0o120777 },
+    ]);
+    const base = await serve({ "/pdf.zip": archive });
+    const staged = await stageSource({ type: "archive", url: `${base}/pdf.zip` });
+    const expected = testdir({
+      "plugin.json": '{"name":"pdf","version":"1.0.0"}',
+      "skills/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\n",
+      "skills/pdf/run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
+      "skills/alias": link("pdf"),
+    });
+    expect(staged.digest).toBe(digestTree(expected).digest);
+    staged.release();
+    const sub = await stageSource({ type: "archive", url: `${base}/pdf.zip`, path: "skills/pdf" });
+    expect(readdirSync(sub.dir).sort()).toEqual(["SKILL.md", "run.sh"]);
+    sub.release();
+  });
+
+  it.each<[string, () => Promise<Buffer>, string]>([
+    [
+      "a .. member",
+      () => zip([{ path: "pkg/XX/XX/evil.md" }], ["XX", ".."]),
+      "archive_entry_refused",
+    ],
+    [
+      "an absolute member",
+      () => zip([{ path: "Xtmp/evil.md" }], ["Xtmp", "/tmp"]),
+      "archive_entry_refused",
+    ],
+    [
+      "a symlink that climbs out",
+      () => zip([{ path: "pkg/a.md" }, { path: "pkg/link", content: "../../x", mode: 0o120777 }]),
+      "archive_entry_refused",
+    ],
+    [
+      "an absolute symlink",
+      () => zip([{ path: "pkg/link", content: "/etc/passwd", mode: 0o120777 }]),
+      "archive_entry_refused",
+    ],
+    ["a FIFO", () => zip([{ path: "pipe", mode: 0o010644 }]), "archive_entry_refused"],
+    [
+      "too many members",
+      () => zip(Array.from({ length: 30 }, (_, i) => ({ path: `f${i}.md`, content: "x" }))),
+      "archive_too_many_entries",
+    ],
+    [
+      "too much unpacked data",
+      () => zip([{ path: "big.md", content: "x".repeat(300_000) }]),
+      "archive_too_large",
+    ],
+    ["a file that is not a zip", async () => Buffer.from("plain text"), "archive_invalid"],
+  ])("refuses %s before writing anything", async (_name, make, code) => {
+    const base = await serve({ "/a.zip": await make() });
+    const tempDir = testdir();
+    expect(
+      await stageError(
+        { type: "archive", url: `${base}/a.zip` },
+        { tempDir, limits: { maxEntries: 20, maxUnpackedBytes: 200_000 } },
+      ),
+    ).toBe(code);
+    expect(leftovers(tempDir)).toEqual([]);
   });
 });

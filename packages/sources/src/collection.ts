@@ -1,0 +1,247 @@
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import {
+  AGENTS,
+  canonicalJsonFile,
+  copyTree,
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  isInside,
+  isPackageId,
+  isSemver,
+  normalizeRelativePath,
+  type PackageSource,
+  parseFrontmatter,
+  parseJsonDocument,
+  readRegularFile,
+  realpathOrUndefined,
+} from "@skillshelf/core";
+import { codedFailure } from "./_failure.js";
+import { GIT_DIR } from "./_git.js";
+import type { StagedSource } from "./types.js";
+
+/** One skill a manifest-less folder or repository offers. */
+export interface CollectionSkill {
+  /** The skill's `name`: the id of the `skill` package it becomes. */
+  readonly name: string;
+  readonly description: string;
+  /** `metadata.version` when it is SemVer, else `0.0.0`. */
+  readonly version: string;
+  readonly license?: string | undefined;
+  /** Its folder, relative to the collection (`.` for a `SKILL.md` at the root), `/`-separated. */
+  readonly path: string;
+}
+
+/** The skills of a collection, sorted by name, and every finding. */
+export interface Collection {
+  readonly skills: readonly CollectionSkill[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+// a SKILL.md read to learn its name and description; larger ones are not skills
+const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+const MAX_MARKETPLACE_BYTES = 1024 * 1024;
+
+/**
+ * The skills of a folder with no manifest of ours (DESIGN §5.1), found in the conventional
+ * layouts: a `SKILL.md` at the root (the folder is that one skill); else `skills/*` and
+ * `skills/*∕*`, every agent's project skill folder (`.claude/skills/*`, `.agents/skills/*`, …) and
+ * the skill folders a `.claude-plugin/marketplace.json` declares (each plugin's `skills`, and the
+ * `skills/*` of each plugin kept in this folder). Folders are followed only while they stay
+ * inside `dir`; the same folder reached twice counts once, and a second skill of one name is
+ * reported (`collection_duplicate`) and left out, as is a skill whose name cannot be a package id
+ * or whose `SKILL.md` does not parse (`collection_skill_invalid`).
+ */
+export function readCollection(dir: string): Collection {
+  const root = realpathOrUndefined(dir) ?? dir;
+  const diagnostics: Diagnostic[] = [];
+  const candidates = isFile(join(root, "SKILL.md")) ? ["."] : candidateFolders(root);
+  const seen = new Set<string>();
+  const byName = new Map<string, CollectionSkill>();
+  for (const path of candidates) {
+    const real = realpathOrUndefined(join(root, path));
+    if (real === undefined || !isInside(root, real) || seen.has(real)) continue;
+    seen.add(real);
+    const skill = readSkill(root, path, diagnostics);
+    if (skill === undefined) continue;
+    const first = byName.get(skill.name);
+    if (first === undefined) byName.set(skill.name, skill);
+    else
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "collection_duplicate",
+          `${path} is a second skill named ${skill.name} (the first is ${first.path}); it is left out`,
+          { path: join(root, path, "SKILL.md") },
+        ),
+      );
+  }
+  const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return { skills, diagnostics };
+}
+
+/**
+ * Stage one skill of a collection as a `skill` package of its own: its folder copied to
+ * `skills/<name>/` beside a `plugin.json` made from its frontmatter (id = name, version,
+ * description, licence), in a new staging folder. Its source is the collection's with the skill's
+ * folder as subfolder, so `update` and the lock find it again. The collection stays staged.
+ */
+export function stageCollectionSkill(
+  collection: StagedSource,
+  skill: CollectionSkill,
+  options: { readonly tempDir?: string | undefined } = {},
+): StagedSource {
+  const container = mkdtempSync(join(options.tempDir ?? tmpdir(), "skillshelf-skill-"));
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    rmSync(container, { recursive: true, force: true });
+  };
+  try {
+    const dir = join(container, "package");
+    mkdirSync(join(dir, "skills"), { recursive: true });
+    copyTree(join(collection.dir, skill.path), join(dir, "skills", skill.name), {
+      skip: (name) => name === GIT_DIR,
+    });
+    writeFileSync(join(dir, "plugin.json"), canonicalJsonFile(skillManifest(skill)));
+    return {
+      dir,
+      digest: digestTree(dir).digest,
+      source: withSubfolder(collection.source, skill.path),
+      ...(collection.commit === undefined ? {} : { commit: collection.commit }),
+      release,
+    };
+  } catch (error) {
+    release();
+    throw codedFailure(error);
+  }
+}
+
+// --- internal ---
+
+function skillManifest(skill: CollectionSkill): Record<string, unknown> {
+  return {
+    name: skill.name,
+    version: skill.version,
+    description: skill.description,
+    ...(skill.license === undefined ? {} : { license: skill.license }),
+    extensions: { skillshelf: { manifestVersion: 1, kind: "skill" } },
+  };
+}
+
+/** `source` narrowed to the subfolder `path` of what it names. */
+function withSubfolder(source: PackageSource, path: string): PackageSource {
+  if (path === ".") return source;
+  if (source.type === "local") return { ...source, path: join(source.path, ...path.split("/")) };
+  const joined = source.path === undefined ? path : `${source.path}/${path}`;
+  return { ...source, path: normalizeRelativePath(joined) ?? joined };
+}
+
+/** Every folder a conventional layout names, `/`-separated and relative to `root`, in layout order. */
+function candidateFolders(root: string): string[] {
+  const folders: string[] = [];
+  const childrenOf = (path: string) =>
+    subfolders(join(root, path)).map((name) => (path === "." ? name : `${path}/${name}`));
+  for (const child of childrenOf("skills")) {
+    folders.push(child);
+    if (!isFile(join(root, child, "SKILL.md"))) folders.push(...childrenOf(child));
+  }
+  const agentRoots = new Set(AGENTS.flatMap((agent) => agent.projectSkillRoot ?? []));
+  for (const agentRoot of agentRoots) folders.push(...childrenOf(agentRoot));
+  for (const declared of marketplaceFolders(root)) {
+    if (isFile(join(root, declared, "SKILL.md"))) folders.push(declared);
+    else folders.push(...childrenOf(`${declared}/skills`));
+  }
+  return folders.filter((folder) => isFile(join(root, folder, "SKILL.md")));
+}
+
+/** The skill folders and plugin folders a `.claude-plugin/marketplace.json` declares, kept inside. */
+function marketplaceFolders(root: string): string[] {
+  const path = join(root, ".claude-plugin", "marketplace.json");
+  if (!isFile(path)) return [];
+  let parsed: ReturnType<typeof parseJsonDocument>;
+  try {
+    parsed = parseJsonDocument(readRegularFile(path, MAX_MARKETPLACE_BYTES).toString("utf8"));
+  } catch {
+    return [];
+  }
+  if (!parsed.ok) return [];
+  const plugins = (parsed.value as { plugins?: unknown }).plugins;
+  if (!Array.isArray(plugins)) return [];
+  const folders: string[] = [];
+  for (const plugin of plugins as { source?: unknown; skills?: unknown }[]) {
+    if (typeof plugin !== "object" || plugin === null) continue;
+    if (Array.isArray(plugin.skills)) folders.push(...plugin.skills.filter(isString));
+    else if (typeof plugin.source === "string") folders.push(plugin.source);
+  }
+  return folders.flatMap((folder) => {
+    const normalized = normalizeRelativePath(folder);
+    return normalized === undefined ? [] : [normalized];
+  });
+}
+
+function readSkill(
+  root: string,
+  path: string,
+  diagnostics: Diagnostic[],
+): CollectionSkill | undefined {
+  const file = join(root, path, "SKILL.md");
+  const invalid = (problem: string) => {
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "collection_skill_invalid",
+        `${file} ${problem}; it is left out`,
+        {
+          path: file,
+        },
+      ),
+    );
+    return undefined;
+  };
+  let text: string;
+  try {
+    text = readRegularFile(file, MAX_SKILL_FILE_BYTES).toString("utf8");
+  } catch {
+    return invalid("cannot be read as a skill file");
+  }
+  const parsed = parseFrontmatter(text, { path: file });
+  if (!parsed.ok) return invalid("has no frontmatter that parses");
+  const { name, description, license, metadata } = parsed.data;
+  if (typeof name !== "string" || !isPackageId(name))
+    return invalid("has no name that can be a package id (lower-case letters, digits, hyphens)");
+  const version = (metadata as { version?: unknown } | null | undefined)?.version;
+  return {
+    name,
+    description: typeof description === "string" ? description : "",
+    version: typeof version === "string" && isSemver(version) ? version : "0.0.0",
+    ...(typeof license === "string" ? { license } : {}),
+    path: path === "." ? "." : relative(root, join(root, path)).split(sep).join("/"),
+  };
+}
+
+function subfolders(path: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name !== GIT_DIR && isDirectoryOrLink(join(path, name))).sort();
+}
+
+function isDirectoryOrLink(path: string): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
+}
+
+function isFile(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}

@@ -1,0 +1,207 @@
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree, isSkillshelfError } from "@skillshelf/core";
+import {
+  parseSourceSpec,
+  readCollection,
+  stageCollectionSkill,
+  stageSource,
+} from "@skillshelf/sources";
+import { bareClone, copyCorpus, gitEnv, gitRepo, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+
+const skill = (name: string, extra = "") =>
+  `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n# ${name}\n`;
+
+describe("readCollection", () => {
+  it("finds skills in every conventional layout, each folder once", () => {
+    const dir = testdir({
+      "skills/alpha/SKILL.md": skill("alpha", "metadata:\n  version: 1.2.0\nlicense: MIT\n"),
+      "skills/group/beta/SKILL.md": skill("beta"),
+      ".claude/skills/gamma/SKILL.md": skill("gamma"),
+      ".agents/skills/delta/SKILL.md": skill("delta", "metadata:\n  version: not-semver\n"),
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        plugins: [
+          { name: "p", source: "./", skills: ["./extra/epsilon"] },
+          { name: "q", source: "./plugins/q" },
+          { name: "escape", source: "./", skills: ["../outside"] },
+        ],
+      }),
+      "extra/epsilon/SKILL.md": skill("epsilon"),
+      "plugins/q/skills/zeta/SKILL.md": skill("zeta"),
+      "docs/not-a-layout/SKILL.md": skill("ignored"),
+    });
+    // the same folder reached again through a symlink counts once
+    symlinkSync("../skills/alpha", join(dir, ".agents", "skills", "alpha-link"));
+    const { skills, diagnostics } = readCollection(dir);
+    expect(skills.map((found) => [found.name, found.path, found.version])).toEqual([
+      ["alpha", "skills/alpha", "1.2.0"],
+      ["beta", "skills/group/beta", "0.0.0"],
+      ["delta", ".agents/skills/delta", "0.0.0"],
+      ["epsilon", "extra/epsilon", "0.0.0"],
+      ["gamma", ".claude/skills/gamma", "0.0.0"],
+      ["zeta", "plugins/q/skills/zeta", "0.0.0"],
+    ]);
+    expect(skills[0]).toMatchObject({ license: "MIT", description: "The alpha skill." });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("reads a root SKILL.md as the one skill of the folder", () => {
+    const dir = testdir({ "SKILL.md": skill("solo"), "skills/other/SKILL.md": skill("other") });
+    expect(readCollection(dir).skills.map((found) => [found.name, found.path])).toEqual([
+      ["solo", "."],
+    ]);
+  });
+
+  it("reports a second skill of one name and a name that cannot be an id, keeping the rest", () => {
+    const dir = testdir({
+      "skills/a/SKILL.md": skill("same"),
+      "skills/b/SKILL.md": skill("same"),
+      "skills/c/SKILL.md": skill("Not_An_Id"),
+      "skills/d/SKILL.md": "no frontmatter\n",
+    });
+    const { skills, diagnostics } = readCollection(dir);
+    expect(skills.map((found) => found.path)).toEqual(["skills/a"]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["collection_duplicate", join(dir, "skills/b/SKILL.md")],
+      ["collection_skill_invalid", join(dir, "skills/c/SKILL.md")],
+      ["collection_skill_invalid", join(dir, "skills/d/SKILL.md")],
+    ]);
+  });
+
+  it("reads a real repository of skills from the corpus", () => {
+    const dir = copyCorpus("skills/anthropics-skills");
+    const names = readCollection(dir).skills.map((found) => found.name);
+    const folders = readdirSync(join(dir, "skills")).filter((name) =>
+      existsSync(join(dir, "skills", name, "SKILL.md")),
+    );
+    expect(names.length).toBe(folders.length);
+    expect(names).toContain("skill-creator");
+  });
+});
+
+describe("stageCollectionSkill", () => {
+  it("stages one skill as a skill package with its subfolder in the source", async () => {
+    const dir = testdir({
+      "skills/alpha/SKILL.md": skill("alpha", "metadata:\n  version: 2.0.0\n"),
+      "skills/alpha/scripts/run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
+      "skills/beta/SKILL.md": skill("beta"),
+    });
+    const collection = await stageSource({ type: "local", path: dir });
+    const [alpha] = readCollection(collection.dir).skills;
+    if (alpha === undefined) throw new Error("no skill found");
+    const staged = stageCollectionSkill(collection, alpha);
+    expect(staged.source).toEqual({ type: "local", path: join(dir, "skills", "alpha") });
+    expect(readdirSync(staged.dir).sort()).toEqual(["plugin.json", "skills"]);
+    expect(JSON.parse(readFileSync(join(staged.dir, "plugin.json"), "utf8"))).toEqual({
+      name: "alpha",
+      version: "2.0.0",
+      description: "The alpha skill.",
+      extensions: { skillshelf: { manifestVersion: 1, kind: "skill" } },
+    });
+    expect(staged.digest).toBe(digestTree(staged.dir).digest);
+    // staged again from the recorded subfolder, it is the same package, byte for byte
+    const again = await stageSource(staged.source);
+    const [only] = readCollection(again.dir).skills;
+    expect(only?.path).toBe(".");
+    expect(stageCollectionSkill(again, only as NonNullable<typeof only>).digest).toBe(
+      staged.digest,
+    );
+    for (const each of [staged, collection, again]) each.release();
+    expect(existsSync(staged.dir)).toBe(false);
+  });
+
+  it("refuses a skill whose symlink leaves its own folder, and leaves nothing", async () => {
+    const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "shared.md": "shared" });
+    symlinkSync("../../shared.md", join(dir, "skills", "alpha", "shared.md"));
+    const collection = await stageSource({ type: "local", path: dir });
+    const [alpha] = readCollection(collection.dir).skills;
+    const tempDir = testdir();
+    let code: string | undefined;
+    try {
+      stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, { tempDir });
+    } catch (error) {
+      code = isSkillshelfError(error) ? error.code : String(error);
+    }
+    expect(code).toBe("tree_link_escape");
+    expect(readdirSync(tempDir)).toEqual([]);
+    collection.release();
+  });
+
+  it("narrows a git source to the skill's folder", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "skills/alpha/SKILL.md": skill("alpha") }, tag: "v1" }], env);
+    const url = bareClone(repo.path, env);
+    const collection = await stageSource({ type: "git", url, ref: "v1" }, { env });
+    const [alpha] = readCollection(collection.dir).skills;
+    const staged = stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>);
+    expect(staged.source).toEqual({ type: "git", url, ref: "v1", path: "skills/alpha" });
+    expect(staged.commit).toBe(repo.commits[0]);
+    staged.release();
+    collection.release();
+  });
+});
+
+describe("parseSourceSpec", () => {
+  it("reads owner/repo, //subfolder and #ref as a person types them", () => {
+    const base = testdir({ "local/pkg/plugin.json": "{}" });
+    expect(parseSourceSpec("obra/superpowers", base)).toEqual({
+      ok: true,
+      source: { type: "git", url: "https://github.com/obra/superpowers.git" },
+    });
+    expect(parseSourceSpec("anthropics/skills//skills/pdf#main", base)).toEqual({
+      ok: true,
+      source: {
+        type: "git",
+        url: "https://github.com/anthropics/skills.git",
+        ref: "main",
+        path: "skills/pdf",
+      },
+    });
+    // a path of that name, or one written as a path, is a folder
+    expect(parseSourceSpec("local/pkg", base)).toEqual({
+      ok: true,
+      source: { type: "local", path: join(base, "local", "pkg") },
+    });
+    expect(parseSourceSpec("./owner/repo", base)).toMatchObject({ source: { type: "local" } });
+    expect(parseSourceSpec("https://github.com/obra/superpowers", base)).toEqual({
+      ok: true,
+      source: { type: "git", url: "https://github.com/obra/superpowers.git" },
+    });
+    expect(parseSourceSpec("https://git.example.com/team/tools.git//pkg#v2", base)).toEqual({
+      ok: true,
+      source: {
+        type: "git",
+        url: "https://git.example.com/team/tools.git",
+        ref: "v2",
+        path: "pkg",
+      },
+    });
+    expect(parseSourceSpec("https://example.com/skills.zip", base)).toEqual({
+      ok: true,
+      source: { type: "archive", url: "https://example.com/skills.zip" },
+    });
+  });
+
+  it("reads a local bare repository, and a work tree given a ref, as git", () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "a.md": "a" }, tag: "v1" }], env);
+    const bare = bareClone(repo.path, env);
+    expect(parseSourceSpec(`${bare}#v1`, "/")).toEqual({
+      ok: true,
+      source: { type: "git", url: bare, ref: "v1" },
+    });
+    expect(parseSourceSpec(`${bare}//sub`, "/")).toMatchObject({
+      source: { type: "git", url: bare, path: "sub" },
+    });
+    expect(parseSourceSpec(`${repo.path}#v1`, "/")).toMatchObject({ source: { type: "git" } });
+    expect(parseSourceSpec(repo.path, "/")).toMatchObject({ source: { type: "local" } });
+  });
+
+  it.each(["owner/repo//../x", "owner/repo#-x", "https://github.com/o/r//a#ref=b&path=c"])(
+    "refuses %j",
+    (text) => {
+      expect(parseSourceSpec(text, testdir()).ok).toBe(false);
+    },
+  );
+});
