@@ -24,6 +24,14 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "this change would alter lock.json; run it without --frozen and commit the new lock",
   },
+  collection_choice_required: {
+    owner: "lifecycle",
+    hint: "pick skills with --skill a,b (or --skill '*' for all of them)",
+  },
+  collection_skill_unknown: {
+    owner: "lifecycle",
+    hint: "pick one of the skills the source offers (they are listed)",
+  },
   package_ambiguous: {
     owner: "lifecycle",
     hint: "name the package as kind:name",

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Environment, type PackageSource, parseRequirementRef } from "@skillshelf/core";
-import { type IndexRow, parseSourceUrl } from "@skillshelf/sources";
+import { type IndexRow, parseSourceSpec } from "@skillshelf/sources";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
@@ -14,8 +14,9 @@ export type InstallTarget =
 /**
  * Resolve what `install` was asked for: an existing folder (a path always wins over a
  * same-spelled name), a `kind:name` ref or a bare name in the indexes (`package_unknown`;
- * `package_ambiguous` when a bare name is offered as several kinds), else a git or archive URL
- * (`sources`' rules).
+ * `package_ambiguous` when a bare name is offered as several kinds), else a source as a person
+ * types it (`parseSourceSpec`: `owner/repo`, a git URL with `//subfolder` and `#ref`, an archive
+ * URL, a local bare repository).
  */
 export function resolveInstallTarget(
   text: string,
@@ -23,8 +24,13 @@ export function resolveInstallTarget(
   environment: Environment,
 ): InstallTarget {
   const path = resolve(environment.cwd, text);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
-    return { kind: "source", text, source: { type: "local", path } };
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    // a bare repository is fetched with git, any other folder copied
+    const spec = parseSourceSpec(text, environment.cwd);
+    const source =
+      spec.ok && spec.source.type === "git" ? spec.source : { type: "local" as const, path };
+    return { kind: "source", text, source };
+  }
   const ref = parseRequirementRef(text);
   if (ref !== undefined) {
     const row = rows.find(
@@ -47,7 +53,7 @@ export function resolveInstallTarget(
       };
     return unknown(text);
   }
-  const parsed = parseSourceUrl(text, environment.cwd);
+  const parsed = parseSourceSpec(text, environment.cwd);
   if (parsed.ok) return { kind: "source", text, source: parsed.source };
   return { kind: "refused", text, refusal: refusal(parsed.code, `${text}: ${parsed.problem}`) };
 }

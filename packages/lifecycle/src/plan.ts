@@ -8,11 +8,15 @@ import {
   type PackageSource,
 } from "@skillshelf/core";
 import {
+  type Collection,
+  type CollectionSkill,
   discoverLibrary,
   type IndexRow,
   type LibraryDiscovery,
+  readCollection,
   resolveRequirements,
   type StagedSource,
+  stageCollectionSkill,
   stageSource,
 } from "@skillshelf/sources";
 import {
@@ -93,7 +97,15 @@ export interface Planning {
   readonly environment: Environment;
   readonly request: Pick<
     LifecycleRequest,
-    "scope" | "force" | "withRequirements" | "frozen" | "ref" | "stage" | "targets" | "cache"
+    | "scope"
+    | "force"
+    | "withRequirements"
+    | "frozen"
+    | "ref"
+    | "stage"
+    | "targets"
+    | "cache"
+    | "skills"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -162,6 +174,7 @@ export function finishPlan(
       withRequirements: request.withRequirements === true,
       frozen: request.frozen === true,
       ...(request.ref === undefined ? {} : { ref: request.ref }),
+      ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
     },
     steps,
     applicable,
@@ -175,26 +188,109 @@ export function finishPlan(
 }
 
 /** Stage a source for a step; a failure is the step's refusal. */
-export async function stage(
+export async function stage(planning: Unread, source: PackageSource): Promise<Staged> {
+  // a recorded source names one package, or one skill's folder: never a choice to make
+  return (await stagePackages(planning, source, undefined))[0] as Staged;
+}
+
+/** A staged package and its manifest, or why there is none. */
+type Staged = { staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal };
+
+/**
+ * Stage a source and read the packages it holds: the one package of a folder with a manifest, or
+ * the chosen skills of a collection (a folder with none, DESIGN §5.1), each staged as a `skill`
+ * package of its own. `pick` names the skills (`*`: all); without it a collection of one skill
+ * gives that one and one of several is refused with the skills listed.
+ */
+async function stagePackages(
   planning: Unread,
   source: PackageSource,
-): Promise<{ staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal }> {
+  pick: readonly string[] | undefined,
+): Promise<Staged[]> {
   let staged: StagedSource;
   try {
     staged = planning.staging.add(await stageSource(source, planning.request.stage));
   } catch (error) {
-    return { refusal: refusalOf(error) };
+    return [{ refusal: refusalOf(error) }];
   }
   const manifest = readPackageManifest(staged.dir);
-  if (!manifest.ok)
+  if (manifest.ok) return [{ staged, manifest: manifest.value }];
+  if (!manifest.diagnostics.some((diagnostic) => diagnostic.code === "manifest_missing"))
+    return [
+      {
+        refusal: refusal(
+          "manifest_invalid",
+          `the package staged from ${describeSource(source)} has no valid manifest`,
+          { diagnostics: manifest.diagnostics },
+        ),
+      },
+    ];
+  const chosen = chooseSkills(readCollection(staged.dir), pick, describeSource(source));
+  if ("refusal" in chosen) return [chosen];
+  return chosen.skills.map((skill) => {
+    let one: StagedSource;
+    try {
+      one = planning.staging.add(
+        stageCollectionSkill(staged, skill, { tempDir: planning.request.stage?.tempDir }),
+      );
+    } catch (error) {
+      return { refusal: refusalOf(error) };
+    }
+    const read = readPackageManifest(one.dir);
+    return read.ok
+      ? { staged: one, manifest: read.value }
+      : {
+          refusal: refusal(
+            "manifest_invalid",
+            `the skill ${skill.name} does not make a valid package`,
+            {
+              diagnostics: read.diagnostics,
+            },
+          ),
+        };
+  });
+}
+
+/** The skills of `collection` that `pick` names, or why they cannot be chosen. */
+function chooseSkills(
+  collection: Collection,
+  pick: readonly string[] | undefined,
+  from: string,
+): { skills: readonly CollectionSkill[] } | { refusal: Refusal } {
+  const offered = collection.skills;
+  const listed = {
+    skills: offered.map(({ name, description, path }) => ({ name, description, path })),
+    diagnostics: collection.diagnostics,
+  };
+  if (offered.length === 0)
     return {
       refusal: refusal(
-        "manifest_invalid",
-        `the package staged from ${describeSource(source)} has no valid manifest`,
-        { diagnostics: manifest.diagnostics },
+        "collection_empty",
+        `${from} has no manifest and no skills in any layout Skillshelf reads`,
+        listed,
       ),
     };
-  return { staged, manifest: manifest.value };
+  if (pick === undefined || pick.length === 0) {
+    if (offered.length === 1) return { skills: offered };
+    return {
+      refusal: refusal(
+        "collection_choice_required",
+        `${from} offers ${offered.length} skills: ${offered.map((skill) => skill.name).join(", ")}`,
+        listed,
+      ),
+    };
+  }
+  if (pick.includes("*")) return { skills: offered };
+  const unknown = pick.filter((name) => !offered.some((skill) => skill.name === name));
+  if (unknown.length > 0)
+    return {
+      refusal: refusal(
+        "collection_skill_unknown",
+        `${from} offers no skill named ${unknown.join(", ")}; it offers ${offered.map((skill) => skill.name).join(", ")}`,
+        listed,
+      ),
+    };
+  return { skills: offered.filter((skill) => pick.includes(skill.name)) };
 }
 
 /**
@@ -464,7 +560,7 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
       refusedStep(target.text, scope, "install", target.refusal),
     );
   // stage every target to learn its manifest; index rows name their requirements up front
-  const staged: { target: InstallTarget; result: Awaited<ReturnType<typeof stage>> }[] = [];
+  const staged: { target: InstallTarget; result: Staged }[] = [];
   for (const target of targets) {
     const source =
       target.kind === "row"
@@ -472,7 +568,9 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
         : target.kind === "source"
           ? target.source
           : undefined;
-    if (source !== undefined) staged.push({ target, result: await stage(unread, source) });
+    if (source === undefined) continue;
+    const pick = target.kind === "source" ? unread.request.skills : undefined;
+    for (const result of await stagePackages(unread, source, pick)) staged.push({ target, result });
   }
   const requested = new Set<string>();
   const requires = new Set<string>();

@@ -27,6 +27,13 @@ export interface LifecycleRequest {
   readonly scope?: PackageScope | undefined;
   /** Replace an installed copy (install), or local changes (update). */
   readonly force?: boolean | undefined;
+  /**
+   * For an install from a folder or repository of skills with no manifest (a collection): the
+   * skills to install, each as a `skill` package of its own (`*`: all of them). Without it a
+   * collection of one skill installs that one, and one of several is refused
+   * (`collection_choice_required`, the skills listed in its details).
+   */
+  readonly skills?: readonly string[] | undefined;
   /** Stage unmet requirements as their own install steps, before their dependents. */
   readonly withRequirements?: boolean | undefined;
   /** Refuse any change to a scope's lock (CI). */
@@ -123,6 +130,7 @@ export interface LifecyclePlan {
     readonly withRequirements: boolean;
     readonly frozen: boolean;
     readonly ref?: string | undefined;
+    readonly skills?: readonly string[] | undefined;
   };
   readonly steps: readonly PlanStep[];
   /** No step is refused. */

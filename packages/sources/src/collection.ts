@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import {
@@ -83,9 +83,9 @@ export function readCollection(dir: string): Collection {
 }
 
 /**
- * Stage one skill of a collection as a `skill` package of its own: its folder copied to
- * `skills/<name>/` beside a `plugin.json` made from its frontmatter (id = name, version,
- * description, licence), in a new staging folder. Its source is the collection's with the skill's
+ * Stage one skill of a collection as a `skill` package of its own: its folder copied with a
+ * `plugin.json` made from its frontmatter (id = name, version, description, licence; the
+ * `SKILL.md` at the root its one component), in a new staging folder. Its source is the collection's with the skill's
  * folder as subfolder, so `update` and the lock find it again. The collection stays staged.
  */
 export function stageCollectionSkill(
@@ -102,10 +102,7 @@ export function stageCollectionSkill(
   };
   try {
     const dir = join(container, "package");
-    mkdirSync(join(dir, "skills"), { recursive: true });
-    copyTree(join(collection.dir, skill.path), join(dir, "skills", skill.name), {
-      skip: (name) => name === GIT_DIR,
-    });
+    copyTree(join(collection.dir, skill.path), dir, { skip: (name) => name === GIT_DIR });
     writeFileSync(join(dir, "plugin.json"), canonicalJsonFile(skillManifest(skill)));
     return {
       dir,
@@ -128,7 +125,14 @@ function skillManifest(skill: CollectionSkill): Record<string, unknown> {
     version: skill.version,
     description: skill.description,
     ...(skill.license === undefined ? {} : { license: skill.license }),
-    extensions: { skillshelf: { manifestVersion: 1, kind: "skill" } },
+    extensions: {
+      skillshelf: {
+        manifestVersion: 1,
+        kind: "skill",
+        resources: { skills: "." },
+        components: [{ kind: "skill", id: skill.name, path: "SKILL.md" }],
+      },
+    },
   };
 }
 

@@ -92,12 +92,19 @@ describe("stageCollectionSkill", () => {
     if (alpha === undefined) throw new Error("no skill found");
     const staged = stageCollectionSkill(collection, alpha);
     expect(staged.source).toEqual({ type: "local", path: join(dir, "skills", "alpha") });
-    expect(readdirSync(staged.dir).sort()).toEqual(["plugin.json", "skills"]);
+    expect(readdirSync(staged.dir).sort()).toEqual(["SKILL.md", "plugin.json", "scripts"]);
     expect(JSON.parse(readFileSync(join(staged.dir, "plugin.json"), "utf8"))).toEqual({
       name: "alpha",
       version: "2.0.0",
       description: "The alpha skill.",
-      extensions: { skillshelf: { manifestVersion: 1, kind: "skill" } },
+      extensions: {
+        skillshelf: {
+          manifestVersion: 1,
+          kind: "skill",
+          resources: { skills: "." },
+          components: [{ kind: "skill", id: "alpha", path: "SKILL.md" }],
+        },
+      },
     });
     expect(staged.digest).toBe(digestTree(staged.dir).digest);
     // staged again from the recorded subfolder, it is the same package, byte for byte
