@@ -49,7 +49,7 @@ describe("installing from a collection of skills", () => {
     const [step] = plan.steps;
     expect(step?.refusal?.code).toBe("collection_choice_required");
     expect(
-      (step?.refusal?.details?.skills as { name: string }[]).map((found) => found.name),
+      ((step?.refusal?.details?.skills ?? []) as { name: string }[]).map((found) => found.name),
     ).toEqual(["alpha", "beta"]);
     const unknown = await planLifecycle({
       environment: env,
