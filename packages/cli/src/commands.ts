@@ -1,5 +1,7 @@
 import { PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/core";
 import type { CommandDefinition } from "./command.js";
+import { CHANGE_COMMANDS } from "./commands-change.js";
+import { CHECK_COMMANDS } from "./commands-check.js";
 
 /** The kinds `list` and `show` take: every resource folder name, and (for list) installed packages. */
 const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
@@ -12,8 +14,8 @@ const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
 /** What `validate` can be told a path holds. */
 const VALIDATE_KINDS: readonly string[] = [...RESOURCE_KINDS, "package", "index"];
 
-/** Every command, as data; each implementation is imported only when it runs. */
-export const COMMANDS: readonly CommandDefinition[] = [
+/** The commands that read. */
+const READ_COMMANDS: readonly CommandDefinition[] = [
   {
     name: "catalog",
     summary: "print the skill listing a model would be given, fitted to a budget",
@@ -165,3 +167,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
     load: async () => (await import("./commands/validate.js")).runValidate,
   },
 ];
+
+/** Every command, as data, by name; each implementation is imported only when it runs. */
+export const COMMANDS: readonly CommandDefinition[] = [
+  ...READ_COMMANDS,
+  ...CHANGE_COMMANDS,
+  ...CHECK_COMMANDS,
+].sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -16,7 +16,7 @@ export function displayPath(path: string, style: PathStyle): string {
 }
 
 /** Shorten every absolute path inside a message the same way, and make it one safe line. */
-function displayText(text: string, style: PathStyle): string {
+export function displayText(text: string, style: PathStyle): string {
   return safeLine(
     text.replaceAll(`${style.cwd}${sep}`, "").replaceAll(`${style.home}${sep}`, `~${sep}`),
   );

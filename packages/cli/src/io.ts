@@ -6,19 +6,23 @@ export interface CliIo {
   readonly cwd: string;
   /** Colour only on a terminal and never with `NO_COLOR`. */
   readonly color: boolean;
+  /** A person can answer: stdin and stdout are a terminal. Changes ask before applying. */
+  readonly interactive: boolean;
+  /** stderr is a terminal: long work shows progress there. */
+  readonly progress: boolean;
 }
 
 /** The io of a real process. */
 export function processIo(): CliIo {
   const env = process.env;
+  const plain = (env.NO_COLOR !== undefined && env.NO_COLOR !== "") || env.TERM === "dumb";
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env,
     cwd: process.cwd(),
-    color:
-      process.stdout.isTTY === true &&
-      (env.NO_COLOR === undefined || env.NO_COLOR === "") &&
-      env.TERM !== "dumb",
+    color: process.stdout.isTTY === true && !plain,
+    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    progress: process.stderr.isTTY === true,
   };
 }

@@ -32,6 +32,33 @@ export const CHECK_CODES = {
     owner: "validation",
     hint: "fix the skills its finding names so the package's catalog loads",
   },
+  backup_kept: { owner: "cli", hint: "look through the kept files, then delete them when done" },
+  leftover_found: { owner: "cli", hint: "the next change in this scope removes it" },
+  lock_stale: {
+    owner: "cli",
+    hint: "nothing to lose: the next change in that scope takes the lock over",
+  },
+  resource_exists: { owner: "cli", hint: "pick another name, or edit the one that is there" },
+  change_declined: {
+    owner: "cli",
+    hint: "nothing was changed; run the command again to review it anew",
+  },
+  confirmation_required: {
+    owner: "cli",
+    hint: "review the plan above, then run the command again with --yes (or --dry-run to only look)",
+  },
+  import_not_claude_plugin: {
+    owner: "cli",
+    hint: "name a folder holding .claude-plugin/plugin.json; use skillshelf install for other sources",
+  },
+  lock_disagrees: {
+    owner: "cli",
+    hint: "skillshelf install makes the scope match its lock; commit the lock if the copy is what you want",
+  },
+  lock_entry_missing: {
+    owner: "cli",
+    hint: "install the package again so the lock records it, or remove it",
+  },
   resource_unknown: {
     owner: "cli",
     hint: "skillshelf list --kind <kind> shows the names in use",

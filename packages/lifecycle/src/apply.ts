@@ -46,7 +46,7 @@ export async function applyLifecycle(
     };
     const outcomes: StepOutcome[] = [];
     let stopped = !plan.applicable;
-    for (const step of plan.steps) {
+    for (const [index, step] of plan.steps.entries()) {
       if (step.refusal !== undefined) {
         outcomes.push({
           status: "refused",
@@ -60,6 +60,7 @@ export async function applyLifecycle(
         outcomes.push({ status: "unattempted", step: identity(step), diagnostics: [] });
         continue;
       }
+      options.progress?.({ phase: "apply", ref: step.ref, index, count: plan.steps.length });
       const outcome = runStep(applying, step);
       outcomes.push(outcome);
       if (outcome.status !== "committed" || outcome.error !== undefined) stopped = true;

@@ -8,6 +8,7 @@ export type {
   ApplyOptions,
   ApplyResult,
   LifecyclePlan,
+  LifecycleProgress,
   LifecycleRequest,
   Operation,
   OutcomeErrorCode,

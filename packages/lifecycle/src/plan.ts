@@ -106,6 +106,7 @@ export interface Planning {
     | "targets"
     | "cache"
     | "skills"
+    | "progress"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -208,6 +209,7 @@ async function stagePackages(
   pick: readonly string[] | undefined,
 ): Promise<Staged[]> {
   let staged: StagedSource;
+  planning.request.progress?.({ phase: "stage", source: describeSource(source) });
   try {
     staged = planning.staging.add(await stageSource(source, planning.request.stage));
   } catch (error) {
@@ -341,7 +343,8 @@ export function installStep(
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned);
   if (refused === undefined && operation === "install" && existing?.record !== undefined) {
-    const same = existing.record.contentDigest === staged.digest;
+    // a damaged copy holding other bytes than its record is repaired by the same package
+    const same = existing.record.contentDigest === staged.digest && existing.state !== "damaged";
     if (same || planning.request.force !== true)
       refused = refusal(
         "already_installed",

@@ -12,7 +12,7 @@ import {
 import { refusal } from "./_refusal.js";
 import { createStagingSet } from "./_staging.js";
 import { copyStep, finishPlan, installStep, type Planning, refusedStep, stage } from "./plan.js";
-import type { LifecyclePlan, PlanStep } from "./types.js";
+import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
 
 /**
  * Plan what makes a scope match its lock (DESIGN §5.2), the fresh-clone and new-machine case:
@@ -28,11 +28,20 @@ export async function restoreFromLock(input: {
   readonly discovery?: LibraryDiscovery | undefined;
   readonly stage?: StageOptions | undefined;
   readonly cache?: ScopeCache | undefined;
+  readonly progress?: LifecycleRequest["progress"];
 }): Promise<LifecyclePlan> {
-  const { environment, scope, cache } = input;
+  const { environment, scope, cache, progress } = input;
   const planning: Planning = {
     environment,
-    request: { targets: [], scope, force: true, frozen: input.frozen, stage: input.stage, cache },
+    request: {
+      targets: [],
+      scope,
+      force: true,
+      frozen: input.frozen,
+      stage: input.stage,
+      cache,
+      progress,
+    },
     snapshot: readPackageSnapshot(environment, { cache }),
     discovery: input.discovery ?? discoverLibrary(environment),
     staging: createStagingSet(),

@@ -46,6 +46,8 @@ export interface LifecycleRequest {
   readonly stage?: StageOptions | undefined;
   /** Reuse parses of unchanged scope files across plans and applies (`createScopeCache`). */
   readonly cache?: ScopeCache | undefined;
+  /** Told before each source is staged. */
+  readonly progress?: ((event: LifecycleProgress) => void) | undefined;
 }
 
 /** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
@@ -199,8 +201,24 @@ export interface ApplyResult {
   readonly refresh: RefreshResult;
 }
 
+/**
+ * What long work a plan or an apply is doing now, for a caller that shows progress: staging a
+ * source (cloning, downloading or copying it, then digesting it), or applying step `index`
+ * (0-based) of `count`.
+ */
+export type LifecycleProgress =
+  | { readonly phase: "stage"; readonly source: string }
+  | {
+      readonly phase: "apply";
+      readonly ref: string;
+      readonly index: number;
+      readonly count: number;
+    };
+
 /** Options of `applyLifecycle`. */
 export interface ApplyOptions {
+  /** Told before each step is applied. */
+  readonly progress?: ((event: LifecycleProgress) => void) | undefined;
   /** Tell the host to reload (called once, after the commits, only if something committed). */
   readonly refresh?: (() => void | Promise<void>) | undefined;
   /** Reuse parses of unchanged scope files (`createScopeCache`), as the plan's request may. */

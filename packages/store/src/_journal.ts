@@ -37,6 +37,7 @@ export interface Journal {
 
 const JOURNAL = /^\.(.+)\.journal\.json$/;
 const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-\d+-[0-9a-f]+$/;
+const BACKUP = /^\.(.+)\.(backup|removed)-\d+-[0-9a-f]+$/;
 // a sibling's name as `siblingName` makes it: no separator, so it stays in the folder
 const SIBLING = /^\.[^/\\]+\.[a-z]+-\d+-[0-9a-f]+$/;
 
@@ -257,6 +258,19 @@ function digestOrUndefined(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What interrupted or replaced writes left in a scope's packages folder: temporary files and
+ * staging (`leftover`, which the next writer removes) and the trees kept because their files
+ * differed from their record (`backup`, kept until a person deletes them).
+ */
+export function scopeLeftovers(dir: string): { path: string; kind: "leftover" | "backup" }[] {
+  return listDotEntries(dir).flatMap((name): { path: string; kind: "leftover" | "backup" }[] => {
+    if (LEFTOVER.test(name)) return [{ path: join(dir, name), kind: "leftover" as const }];
+    if (BACKUP.test(name)) return [{ path: join(dir, name), kind: "backup" as const }];
+    return [];
+  });
 }
 
 /** The names in `dir` starting with a dot: journals, markers, leftovers; none for a missing folder. */

@@ -5,8 +5,8 @@ export { setEnabled } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
 export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
 export { installPackage, rollbackPackage } from "./install.js";
-export type { ScopeLock } from "./lock.js";
-export { withScopeLock } from "./lock.js";
+export type { ScopeLock, ScopeLockState } from "./lock.js";
+export { inspectScopeLock, withScopeLock } from "./lock.js";
 export type { LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,
@@ -20,7 +20,7 @@ export {
   withLockEntry,
 } from "./lockfile.js";
 export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
-export { recoverScope } from "./recover.js";
+export { recoverScope, scopeLeftovers } from "./recover.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";
 export type { RemovePackageInput } from "./remove.js";

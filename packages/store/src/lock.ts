@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -171,6 +171,33 @@ function recoverDeadLock(dir: string, lockDir: string): Diagnostic | undefined {
   } finally {
     release();
   }
+}
+
+/** A scope's lock as it stands, read without taking it. */
+export type ScopeLockState =
+  | { readonly held: false }
+  | {
+      readonly held: true;
+      readonly path: string;
+      /** Why its holder is dead (the next writer takes it over), or `undefined` while it lives. */
+      readonly stale: string | undefined;
+      readonly pid?: number | undefined;
+      readonly since?: string | undefined;
+    };
+
+/** Whether a scope's lock is held, and whether by a dead holder, without touching it. */
+export function inspectScopeLock(
+  target: Pick<ScopeTarget, "environment" | "scope">,
+): ScopeLockState {
+  const lockDir = join(packagesDir(target.environment, target.scope), ".lock");
+  if (!existsSync(lockDir)) return { held: false };
+  const owner = readOwner(lockDir);
+  return {
+    held: true,
+    path: lockDir,
+    stale: deadReason(lockDir, owner),
+    ...(owner === undefined ? {} : { pid: owner.pid, since: owner.since }),
+  };
 }
 
 function deadReason(lockDir: string, owner: LockOwner | undefined): string | undefined {

@@ -1,5 +1,7 @@
 import type { Diagnostic } from "@skillshelf/core";
+import { scopeLeftovers as leftoversIn } from "./_journal.js";
 import { runWriter } from "./_writer.js";
+import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";
 
 /**
@@ -9,4 +11,11 @@ import type { ScopeTarget } from "./types.js";
  */
 export function recoverScope(target: ScopeTarget): readonly Diagnostic[] {
   return runWriter(target, (context) => context.diagnostics);
+}
+
+/** What interrupted or replaced writes left in a scope's packages folder; see `recoverScope`. */
+export function scopeLeftovers(
+  target: Pick<ScopeTarget, "environment" | "scope">,
+): { readonly path: string; readonly kind: "leftover" | "backup" }[] {
+  return leftoversIn(packagesDir(target.environment, target.scope));
 }

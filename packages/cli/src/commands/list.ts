@@ -2,7 +2,7 @@ import { sortDiagnostics } from "@skillshelf/core";
 import type { ReadPass } from "@skillshelf/resources";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { formatDiagnostic, painter } from "../format.js";
+import { formatDiagnostic, type PathStyle, painter } from "../format.js";
 import { packageListing } from "../listings/packages.js";
 import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
@@ -13,7 +13,10 @@ import { skillListing } from "../listings/skills.js";
 const LISTINGS: Readonly<
   Record<
     ListKind,
-    { readonly title: string; readonly list: (pass: ReadPass, all: boolean) => Listing }
+    {
+      readonly title: string;
+      readonly list: (pass: ReadPass, all: boolean, style: PathStyle) => Listing;
+    }
   >
 > = {
   skills: { title: "Skills", list: skillListing },
@@ -30,7 +33,7 @@ export function runList(input: CommandInput): number {
   const context = input.context();
   const pass = context.resources().read(context.environment.cwd);
   const all = flag(input, "all");
-  const listings = kinds.map((key) => LISTINGS[key].list(pass, all));
+  const listings = kinds.map((key) => LISTINGS[key].list(pass, all, context.style));
   // a finding reaches several listings (a copy's, the snapshot's): print it once
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),

@@ -1,6 +1,9 @@
 import type { PackageKind } from "@skillshelf/core";
+import { classifyOrigin, type Origin } from "@skillshelf/inventory";
 import type { ReadPass } from "@skillshelf/resources";
 import type { CopyState, PackageCopy } from "@skillshelf/store";
+import { sourceText } from "../_plan-text.js";
+import type { PathStyle } from "../format.js";
 import { type BaseRow, type Column, type ListedRow, type Listing, renderListing } from "./rows.js";
 
 /** A `list --json` package row: one installed copy. */
@@ -9,6 +12,14 @@ interface PackageRow extends BaseRow {
   readonly version: string | null;
   readonly state: CopyState;
   readonly format: string | null;
+  /**
+   * Where the copy came from, by the one rule (`classifyOrigin`): index, local, git, archive or
+   * import, with the path, URL, ref and commit. (`source` already names a row's resource source
+   * in every listing, `package:<id>` here, so the install source lives in `origin`.)
+   */
+  readonly origin: Origin | null;
+  /** The recorded install source as it would be typed again: `url//subfolder#ref`, a path. */
+  readonly from: string | null;
 }
 
 const COLUMNS: readonly Column<PackageRow>[] = [
@@ -16,26 +27,29 @@ const COLUMNS: readonly Column<PackageRow>[] = [
   { title: "VERSION", cell: (row) => row.version ?? "-" },
   { title: "SCOPE", cell: (row) => row.scope },
   { title: "STATE", cell: (row) => row.state, status: true },
+  { title: "ORIGIN", cell: (row) => row.origin?.kind ?? "-" },
+  { title: "FROM", cell: (row) => row.from ?? "-" },
 ];
 
 /**
  * The installed package copies of both scopes: for each id the copy that counts (or, when no
  * copy is valid, every copy, so damaged ones show), with `all` also the copies it overrides.
  */
-export function packageListing(pass: ReadPass, all: boolean): Listing {
+export function packageListing(pass: ReadPass, all: boolean, style: PathStyle): Listing {
   const { snapshot } = pass;
   const rows: ListedRow<PackageRow>[] = [];
   for (const id of new Set(snapshot.copies.map((copy) => copy.id))) {
     const copies = snapshot.copies.filter((copy) => copy.id === id);
     const winner = copies.find((copy) => copy.effective);
     if (winner === undefined) {
-      for (const copy of copies) rows.push({ ...toRow(copy), shadows: [] });
+      for (const copy of copies) rows.push({ ...toRow(copy, style), shadows: [] });
       continue;
     }
     const others = copies.filter((copy) => copy !== winner);
-    rows.push({ ...toRow(winner), shadows: others.map((copy) => copy.dir) });
+    rows.push({ ...toRow(winner, style), shadows: others.map((copy) => copy.dir) });
     if (all)
-      for (const copy of others) rows.push({ ...toRow(copy), shadows: [], shadowedBy: winner.dir });
+      for (const copy of others)
+        rows.push({ ...toRow(copy, style), shadows: [], shadowedBy: winner.dir });
   }
   return {
     key: "packages",
@@ -57,7 +71,7 @@ export function packageListing(pass: ReadPass, all: boolean): Listing {
 
 // --- internal ---
 
-function toRow(copy: PackageCopy): PackageRow {
+function toRow(copy: PackageCopy, style: PathStyle): PackageRow {
   return {
     name: copy.id,
     description: copy.manifest?.description ?? null,
@@ -69,5 +83,10 @@ function toRow(copy: PackageCopy): PackageRow {
     version: copy.record?.version ?? copy.manifest?.version ?? null,
     state: copy.state,
     format: copy.record?.format ?? copy.manifest?.format ?? null,
+    origin:
+      copy.record === undefined
+        ? null
+        : classifyOrigin({ kind: "record", record: copy.record }).origin,
+    from: copy.record === undefined ? null : sourceText(copy.record.origin.source, style),
   };
 }

@@ -1,0 +1,99 @@
+import type { PackageSource } from "@skillshelf/core";
+import type { ApplyResult, CapabilityDiff, LifecyclePlan, PlanStep } from "@skillshelf/lifecycle";
+import { displayPath, displayText, type Paint, type PathStyle, safeLine } from "./format.js";
+
+/** The reviewed plan as people read it: the scope and project, then one block per step. */
+export function planText(
+  plan: LifecyclePlan,
+  scope: string,
+  style: PathStyle,
+  paint: Paint,
+): string {
+  const header = `Plan for the ${scope} scope (project ${displayPath(plan.project, style)}):`;
+  if (plan.steps.length === 0) return `${header}\n  nothing to change\n`;
+  const lines = [header];
+  for (const step of plan.steps) lines.push(...stepLines(step, style, paint));
+  return `${lines.join("\n")}\n`;
+}
+
+/** What applying did, one line per step, then the refresh when it says something. */
+export function outcomeText(result: ApplyResult, paint: Paint): string {
+  const lines = result.outcomes.map((outcome) => {
+    const { step } = outcome;
+    const what = `${step.operation} ${safeLine(step.ref)} (${step.scope})`;
+    if (outcome.status === "committed" && outcome.error === undefined)
+      return `${paint("green", "done")}      ${what}`;
+    if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
+    return `${paint("red", outcome.status)}    ${what}: ${outcome.error.code}${outcome.error.cause === undefined ? "" : ` (${outcome.error.cause})`}: ${safeLine(outcome.error.message)}\n          next: ${safeLine(outcome.error.next)}`;
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+// --- internal ---
+
+function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
+  const version = step.version === undefined ? "" : ` ${safeLine(step.version)}`;
+  const from = step.source === undefined ? "" : ` from ${sourceText(step.source.source, style)}`;
+  const lines = [
+    `  ${paint("bold", step.operation)} ${safeLine(step.ref)}${version}${from} (${step.scope})`,
+  ];
+  if (step.note !== undefined) lines.push(`    ${displayText(step.note, style)}`);
+  if (step.capabilities !== undefined) lines.push(...capabilityLines(step.capabilities));
+  for (const broken of step.dependents.newlyBroken)
+    lines.push(
+      `    ${paint("yellow", "breaks")} ${safeLine(broken.ref)} (${broken.scope}): it needs ${broken.missing.map(safeLine).join(", ")}`,
+    );
+  if (step.refusal !== undefined) {
+    lines.push(
+      `    ${paint("red", "refused")}: ${step.refusal.code}: ${displayText(step.refusal.message, style)}`,
+    );
+    lines.push(...choiceLines(step.refusal.details));
+    lines.push(`    hint: ${safeLine(step.refusal.hint)}`);
+  }
+  return lines;
+}
+
+/** The skills a collection offers, when a refusal lists them. */
+function choiceLines(details: Readonly<Record<string, unknown>> | undefined): string[] {
+  const skills = details?.skills;
+  if (!Array.isArray(skills)) return [];
+  return skills.map(
+    (skill: { name: string; description: string }) =>
+      `      ${safeLine(skill.name)}: ${safeLine(skill.description)}`,
+  );
+}
+
+/** What an update changes in what a model is given (DESIGN §5.1). */
+function capabilityLines(diff: CapabilityDiff): string[] {
+  if (diff.unchanged) return ["    what a model is given: unchanged"];
+  const named = (item: { kind: string; name: string }) => `${item.kind} ${safeLine(item.name)}`;
+  return [
+    "    what a model is given changes:",
+    ...diff.added.map((item) => `      + ${named(item)}`),
+    ...diff.removed.map((item) => `      - ${named(item)}`),
+    ...diff.descriptions.map((item) => `      ~ ${named(item)}: description changed`),
+    ...diff.tools.map(
+      (item) => `      ~ ${named(item)}: allowed-tools ${list(item.before)} -> ${list(item.after)}`,
+    ),
+    ...diff.executables.map((file) => `      ! executable ${safeLine(file.path)} ${file.change}`),
+    ...(diff.license === undefined
+      ? []
+      : [`      ~ licence ${diff.license.before ?? "none"} -> ${diff.license.after ?? "none"}`]),
+  ];
+}
+
+function list(items: readonly string[]): string {
+  return items.length === 0 ? "(none)" : items.map(safeLine).join(" ");
+}
+
+/** A source as the user would type it again. */
+export function sourceText(source: PackageSource, style: PathStyle): string {
+  if (source.type === "local") return displayPath(source.path, style);
+  const url =
+    source.type === "git" && !/^[a-z]+:/i.test(source.url)
+      ? displayPath(source.url, style)
+      : safeLine(source.url);
+  const path = source.path === undefined ? "" : `//${safeLine(source.path)}`;
+  const ref = source.type === "git" && source.ref !== undefined ? `#${safeLine(source.ref)}` : "";
+  return `${url}${path}${ref}`;
+}

@@ -1,0 +1,106 @@
+import type { CommandDefinition, OptionSpec } from "./command.js";
+import type { ChangeCommand } from "./commands/change.js";
+
+/** The options every change command takes. */
+const REVIEW: Readonly<Record<string, OptionSpec>> = {
+  "dry-run": { type: "boolean", help: "print the reviewed plan and change nothing" },
+  yes: {
+    type: "boolean",
+    help: "apply without asking (needed when no one can answer at a terminal)",
+  },
+};
+
+const SCOPE_NOTE =
+  "\nThe scope is --user or --project; by default the project scope inside a project (a folder\nholding .skillshelf/, or a git work tree) and the user scope elsewhere.";
+
+const run = (command: ChangeCommand) => async () => {
+  const { runChange } = await import("./commands/change.js");
+  return (input: Parameters<typeof runChange>[0]) => runChange(input, command);
+};
+
+/** The commands that change a library, each printing its reviewed plan before it applies it. */
+export const CHANGE_COMMANDS: readonly CommandDefinition[] = [
+  {
+    name: "install",
+    summary: "install packages or skills, or make the scope match its lock",
+    description: `Install from an index (kind:name or a bare name), a local folder, a git repository (any
+URL, owner/repo for GitHub, a local bare repository; #ref and //subfolder), or an https://
+.tar.gz or .zip archive. A folder or repository without a plugin.json is a collection of
+skills: --skill picks from it, and on a terminal you are asked. With nothing named, installs
+what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
+    arguments: "[what…]",
+    positionals: { min: 0 },
+    options: {
+      skill: {
+        type: "string",
+        value: "NAMES",
+        multiple: true,
+        help: "the skills to install from a collection, comma-separated ('*': all)",
+      },
+      "with-requirements": { type: "boolean", help: "also install what the packages require" },
+      force: { type: "boolean", help: "replace a copy that is already installed" },
+      frozen: { type: "boolean", help: "refuse any change to the lock (for CI)" },
+      ...REVIEW,
+    },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 every step committed, 1 refused, declined or failed, 2 usage error",
+    load: run("install"),
+  },
+  {
+    name: "update",
+    summary: "update installed packages from their recorded sources",
+    description: `Fetch each package again from the source it was installed from (the same ref: a branch
+moves, a tag or commit does not; --ref changes it) and show what would change in what a model
+is given before applying. With no id, every copy of the scope. The replaced tree is kept for
+skillshelf rollback.${SCOPE_NOTE}`,
+    arguments: "[id…]",
+    positionals: { min: 0 },
+    options: {
+      ref: { type: "string", value: "REF", help: "update to this branch, tag or commit instead" },
+      force: { type: "boolean", help: "replace a copy whose files were changed locally" },
+      ...REVIEW,
+    },
+    shared: ["scope", "json", "cwd"],
+    load: run("update"),
+  },
+  ...(["enable", "disable", "remove", "rollback"] as const).map(
+    (name): CommandDefinition => ({
+      name,
+      summary: {
+        enable: "enable an installed package",
+        disable: "disable an installed package (its resources leave every listing)",
+        remove: "remove an installed package, its files and its lock entry",
+        rollback: "put back the version an update replaced",
+      }[name],
+      description: `${
+        {
+          enable: "Enable an installed package again.",
+          disable:
+            "Disable an installed package: it stays installed and locked, but none of its resources\nare loaded. Refused when a loadable dependent needs it.",
+          remove:
+            "Remove an installed package: its folder, its record and its lock entry. Refused when a\nloadable dependent needs it.",
+          rollback: "Restore the version of a package that its last update replaced, in one step.",
+        }[name]
+      }\nWithout --user or --project, the copy that counts here is changed.`,
+      arguments: "<id>",
+      positionals: { min: 1, max: 1 },
+      options: REVIEW,
+      shared: ["scope", "json", "cwd"],
+      load: run(name),
+    }),
+  ),
+  {
+    name: "import",
+    summary: "install a Claude Code plugin as a foreign package",
+    description: `Install a Claude Code plugin folder (.claude-plugin/plugin.json) as a package of format
+claude-code. It is foreign: its skills are hidden from models until you trust imports.${SCOPE_NOTE}`,
+    arguments: "<claude-plugin-path>",
+    positionals: { min: 1, max: 1 },
+    options: {
+      force: { type: "boolean", help: "replace a copy that is already installed" },
+      ...REVIEW,
+    },
+    shared: ["scope", "json", "cwd"],
+    load: run("import"),
+  },
+];

@@ -1,0 +1,64 @@
+import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
+import type { CommandDefinition } from "./command.js";
+
+/** The commands that check and look after a library: verify, doctor, inventory, new. */
+export const CHECK_COMMANDS: readonly CommandDefinition[] = [
+  {
+    name: "verify",
+    summary: "check every installed copy against its record and the lock (for CI)",
+    description:
+      "Digest every installed copy of both scopes again and compare it with its install record,\nand each scope's state with its lock.json: edited files (content drift), a missing copy, a\nlock entry the state lacks or the other way round. Each finding names the command that\nfixes it.",
+    shared: ["json", "cwd"],
+    exits: "0 everything matches, 1 a finding, 2 usage error",
+    load: async () => (await import("./commands/verify.js")).runVerify,
+  },
+  {
+    name: "doctor",
+    summary: "show the folders in use and what could be wrong with them",
+    description:
+      "Show the project found, the libraries and agents' folders in use and git, then per scope a\nlock left by a process that died, leftovers of interrupted writes, kept backups, and a state\nor lock file that cannot be read, each with its fix.",
+    shared: ["json", "cwd"],
+    exits: "0 no error found, 1 an error, 2 usage error",
+    load: async () => (await import("./commands/doctor.js")).runDoctor,
+  },
+  {
+    name: "inventory",
+    summary: "what the indexes offer, what is installed, and what the loaders admit",
+    description:
+      "The inventory: packages the indexes offer, the copies installed in both scopes with their\nstate, and the resources the loaders actually admit from each, without bodies and bounded.",
+    options: {
+      kind: {
+        type: "string",
+        value: "KIND",
+        help: "one package or resource kind",
+        choices: [...new Set([...PACKAGE_KINDS, ...RESOURCE_KINDS])],
+      },
+      scope: {
+        type: "string",
+        value: "SCOPE",
+        help: "user or project copies only",
+        choices: ["user", "project"],
+      },
+    },
+    shared: ["json", "cwd"],
+    load: async () => (await import("./commands/inventory.js")).runInventory,
+  },
+  {
+    name: "new",
+    summary: "scaffold a skill, prompt, agent or fleet that passes validate --strict",
+    description:
+      "Write a new resource into the scope's library, ready to edit: a skill folder with its\nSKILL.md, a prompt template, an agent recipe or a fleet contract. Never overwrites.",
+    arguments: "<name>",
+    positionals: { min: 1, max: 1 },
+    options: {
+      kind: {
+        type: "string",
+        value: "KIND",
+        help: "skill (default), prompt, agent or fleet",
+        choices: ["skill", "prompt", "agent", "fleet"],
+      },
+    },
+    shared: ["scope", "cwd"],
+    load: async () => (await import("./commands/new.js")).runNew,
+  },
+];

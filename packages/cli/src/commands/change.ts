@@ -1,0 +1,255 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  SkillshelfError,
+} from "@skillshelf/core";
+import {
+  type ApplyResult,
+  applyLifecycle,
+  type LifecyclePlan,
+  type LifecycleProgress,
+  type Operation,
+  planLifecycle,
+  releasePlan,
+  restoreFromLock,
+} from "@skillshelf/lifecycle";
+import { type PackageScope, readPackageSnapshot } from "@skillshelf/store";
+import { choose, confirm, progressLine } from "../_interact.js";
+import { outcomeText, planText } from "../_plan-text.js";
+import { type CommandInput, flag, listValue, stringValue, UsageError } from "../command.js";
+import { type CommandContext, publicDiagnostic } from "../context.js";
+import { formatDiagnostic, painter, safeLine } from "../format.js";
+import type { CliIo } from "../io.js";
+
+/** A command that changes the library, each through one reviewed plan. */
+export type ChangeCommand = Operation | "import";
+
+/**
+ * Plan a change, print the plan, confirm it (a question on a terminal, `--yes` off one), apply
+ * it and print what happened. `--dry-run` stops after the plan. Exit 0 when every step
+ * committed and read back, 1 otherwise (a refused plan, a declined or unconfirmed change, a
+ * failed step). `--json` prints one versioned result and never asks.
+ */
+export async function runChange(input: CommandInput, command: ChangeCommand): Promise<number> {
+  const { io } = input;
+  const context = input.context();
+  const json = flag(input, "json");
+  const progress = progressLine(io);
+  const onProgress = (event: LifecycleProgress) => progress.update(progressText(event));
+  const scope = chosenScope(input, context.environment, command);
+  let plan: LifecyclePlan;
+  try {
+    plan = await makePlan(input, command, context, scope, onProgress);
+    const picked = json ? undefined : await pickFromCollection(io, plan);
+    if (picked !== undefined) {
+      releasePlan(plan);
+      plan = await makePlan(input, command, context, scope, onProgress, picked);
+    }
+  } finally {
+    progress.done();
+  }
+  const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
+  const report = reporter(input, context, plan, shownScope);
+  if (!plan.applicable || plan.steps.length === 0 || flag(input, "dry-run")) {
+    releasePlan(plan);
+    return report(undefined, []);
+  }
+  if (!flag(input, "yes")) {
+    const asked = !json && io.interactive;
+    if (asked) io.stdout(planText(plan, shownScope, context.style, painter(io.color)));
+    const accepted = asked && (await confirm(io, `Apply these ${plan.steps.length} change(s)?`));
+    if (!accepted) {
+      releasePlan(plan);
+      return report(undefined, [notConfirmed(asked)], asked);
+    }
+    return report(await apply(plan, io), [], true);
+  }
+  return report(await apply(plan, io), []);
+}
+
+// --- internal ---
+
+async function apply(plan: LifecyclePlan, io: CliIo): Promise<ApplyResult> {
+  const progress = progressLine(io);
+  try {
+    return await applyLifecycle(plan, {
+      progress: (event) => progress.update(progressText(event)),
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** The plan a command asks for; staged sources are the plan's to release. */
+async function makePlan(
+  input: CommandInput,
+  command: ChangeCommand,
+  context: CommandContext,
+  scope: PackageScope | undefined,
+  progress: (event: LifecycleProgress) => void,
+  skills: readonly string[] = listValue(input, "skill").flatMap((names) => names.split(",")),
+): Promise<LifecyclePlan> {
+  const { environment } = context;
+  const targets = input.positionals;
+  const common = { environment, scope, progress, force: flag(input, "force") };
+  if (command === "install" && targets.length === 0)
+    return restoreFromLock({
+      environment,
+      scope: scope ?? defaultScope(environment),
+      frozen: flag(input, "frozen"),
+      progress,
+    });
+  if (command === "install" || command === "import") {
+    if (command === "import") assertClaudePlugin(environment, targets[0] as string);
+    return planLifecycle({
+      ...common,
+      operation: "install",
+      targets,
+      withRequirements: flag(input, "with-requirements"),
+      frozen: flag(input, "frozen"),
+      skills: skills.filter((name) => name !== ""),
+    });
+  }
+  return planLifecycle({
+    ...common,
+    operation: command,
+    targets:
+      command === "update" && targets.length === 0
+        ? installedIds(environment, scope ?? defaultScope(environment))
+        : targets,
+    ref: stringValue(input, "ref"),
+  });
+}
+
+/**
+ * On a terminal, a plan refused only because a collection offers several skills becomes a
+ * question: the skills picked, or `undefined` to keep the refusal (off a terminal, or cancelled).
+ */
+async function pickFromCollection(io: CliIo, plan: LifecyclePlan): Promise<string[] | undefined> {
+  const [only] = plan.steps;
+  if (plan.steps.length !== 1 || only?.refusal?.code !== "collection_choice_required") return;
+  const offered = (only.refusal.details?.skills ?? []) as { name: string; description: string }[];
+  return choose(
+    io,
+    `${safeLine(only.ref)} offers ${offered.length} skills; which should be installed?`,
+    offered.map((skill) => ({ value: skill.name, hint: safeLine(skill.description).slice(0, 80) })),
+  );
+}
+
+/** Print the plan (unless it was shown for the question) and the outcomes; the exit status. */
+function reporter(
+  input: CommandInput,
+  context: CommandContext,
+  plan: LifecyclePlan,
+  scope: PackageScope,
+): (result: ApplyResult | undefined, extra: Diagnostic[], planShown?: boolean) => number {
+  const { io } = input;
+  return (result, extra, planShown = false) => {
+    const diagnostics = [
+      ...plan.diagnostics,
+      ...(result?.outcomes.flatMap((outcome) => outcome.diagnostics) ?? []),
+      ...extra,
+    ];
+    const ok =
+      extra.length === 0 &&
+      plan.applicable &&
+      (result === undefined
+        ? plan.steps.length === 0 || flag(input, "dry-run")
+        : result.outcomes.every(
+            (outcome) => outcome.status === "committed" && outcome.error === undefined,
+          ));
+    if (flag(input, "json")) {
+      io.stdout(
+        `${JSON.stringify(
+          {
+            version: 1,
+            scope,
+            project: context.environment.project,
+            plan,
+            outcomes: (result?.outcomes ?? []).map((outcome) => ({
+              id: outcome.step.id,
+              operation: outcome.step.operation,
+              status: outcome.status,
+              ...(outcome.error === undefined ? {} : { error: outcome.error }),
+              ...(outcome.verification === undefined ? {} : { verification: outcome.verification }),
+            })),
+            ...(result === undefined ? {} : { refresh: result.refresh }),
+            diagnostics: diagnostics.map(publicDiagnostic),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      return ok ? 0 : 1;
+    }
+    const paint = painter(io.color);
+    if (!planShown) io.stdout(planText(plan, scope, context.style, paint));
+    if (result !== undefined) io.stdout(outcomeText(result, paint));
+    for (const diagnostic of diagnostics)
+      io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+    return ok ? 0 : 1;
+  };
+}
+
+function notConfirmed(asked: boolean): Diagnostic {
+  return asked
+    ? createDiagnostic("warning", "change_declined", "the change was not applied")
+    : createDiagnostic(
+        "error",
+        "confirmation_required",
+        "not applied: a change needs --yes when no one can answer at a terminal",
+      );
+}
+
+/**
+ * The scope a command changes: `--user` or `--project`; else, for a command naming installed
+ * copies, wherever the copy is (the plan names it); else the default scope.
+ */
+function chosenScope(
+  input: CommandInput,
+  environment: Environment,
+  command: ChangeCommand,
+): PackageScope | undefined {
+  if (flag(input, "user") && flag(input, "project"))
+    throw new UsageError(
+      "usage_invalid_value",
+      "--user and --project cannot be combined; pick one scope",
+    );
+  if (flag(input, "project")) return "project";
+  if (flag(input, "user")) return "user";
+  const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
+  return namesCopies ? undefined : defaultScope(environment);
+}
+
+/** The project scope inside a project (a folder holding `.skillshelf/`, or a git work tree), else the user scope. */
+export function defaultScope(environment: Environment): PackageScope {
+  const { project } = environment;
+  return existsSync(join(project, ".skillshelf")) || existsSync(join(project, ".git"))
+    ? "project"
+    : "user";
+}
+
+function installedIds(environment: Environment, scope: PackageScope): string[] {
+  return readPackageSnapshot(environment)
+    .copies.filter((copy) => copy.scope === scope && copy.record !== undefined)
+    .map((copy) => copy.id);
+}
+
+function assertClaudePlugin(environment: Environment, path: string): void {
+  const dir = resolve(environment.cwd, path);
+  if (!existsSync(join(dir, ".claude-plugin", "plugin.json")))
+    throw new SkillshelfError(
+      "import_not_claude_plugin",
+      `${path} is not a Claude Code plugin: it has no .claude-plugin/plugin.json`,
+      { path: dir, hint: "use skillshelf install for other sources" },
+    );
+}
+
+function progressText(event: LifecycleProgress): string {
+  return event.phase === "stage"
+    ? `fetching ${safeLine(event.source)} …`
+    : `applying ${event.index + 1}/${event.count}: ${safeLine(event.ref)} …`;
+}

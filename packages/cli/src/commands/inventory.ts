@@ -1,0 +1,86 @@
+import type { PackageKind, ResourceKind } from "@skillshelf/core";
+import { type Inventory, readInventory } from "@skillshelf/inventory";
+import { type CommandInput, stringValue } from "../command.js";
+import { printJson } from "../context.js";
+import { displayPath, formatTable, type PathStyle, painter } from "../format.js";
+
+/**
+ * The inventory (DESIGN §6): packages the indexes offer, copies installed in both scopes, and the
+ * resources the loaders admit from each, body-free and bounded; `--kind` and `--scope` narrow it.
+ */
+export function runInventory(input: CommandInput): number {
+  const { io } = input;
+  const context = input.context();
+  const kind = stringValue(input, "kind") as PackageKind | ResourceKind | undefined;
+  const scope = stringValue(input, "scope");
+  const inventory = readInventory({
+    environment: context.environment,
+    ...(kind === undefined ? {} : { filter: { kinds: [kind] } }),
+  });
+  const shown = scope === undefined ? inventory : narrowed(inventory, scope);
+  if (input.values.json === true) {
+    printJson(io, context, { inventory: shown });
+    return 0;
+  }
+  io.stdout(inventoryText(shown, context.style, painter(io.color)));
+  return 0;
+}
+
+// --- internal ---
+
+function narrowed(inventory: Inventory, scope: string): Inventory {
+  return {
+    ...inventory,
+    copies: inventory.copies.filter((copy) => copy.scope === scope),
+    resources: inventory.resources.filter(
+      (resource) => resource.source.scope === scope || resource.owner?.scope === scope,
+    ),
+  };
+}
+
+function inventoryText(
+  inventory: Inventory,
+  style: PathStyle,
+  paint: ReturnType<typeof painter>,
+): string {
+  const capped = (what: keyof Inventory["truncated"]) =>
+    inventory.truncated[what] ? " (capped: more exist, narrow with --kind or --scope)" : "";
+  const sections = [
+    `Offered by the indexes: ${inventory.packages.length}${capped("packages")}`,
+    formatTable(
+      ["REF", "VERSION", "ORIGIN", "INSTALLED"],
+      inventory.packages.map((row) => [
+        row.ref,
+        row.version ?? "",
+        row.origin.kind,
+        row.copies.map((copy) => `${copy.scope}:${copy.state}`).join(" ") || "-",
+      ]),
+      paint,
+    ),
+    `Installed copies: ${inventory.copies.length}${capped("copies")}`,
+    formatTable(
+      ["REF", "VERSION", "SCOPE", "STATE", "ORIGIN", "PATH"],
+      inventory.copies.map((copy) => [
+        copy.ref,
+        copy.version ?? "",
+        copy.scope,
+        copy.state,
+        copy.origin.kind,
+        copy.dir === undefined ? "" : displayPath(copy.dir, style),
+      ]),
+      paint,
+    ),
+    `Resources the loaders admit: ${inventory.resources.length}${capped("resources")}`,
+    formatTable(
+      ["KIND", "NAME", "FROM", "AVAILABILITY"],
+      inventory.resources.map((resource) => [
+        resource.kind,
+        resource.name,
+        resource.owner === undefined ? resource.source.class : `package:${resource.owner.id}`,
+        resource.availability,
+      ]),
+      paint,
+    ),
+  ];
+  return `${sections.join("\n")}\n`;
+}

@@ -1,0 +1,126 @@
+import { canonicalJson, createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import {
+  lockEntryOf,
+  lockRoot,
+  PACKAGE_SCOPES,
+  type PackageScope,
+  readLockFile,
+  readPackageSnapshot,
+  readScopeState,
+} from "@skillshelf/store";
+import type { CommandInput } from "../command.js";
+import { printJson, publicDiagnostic } from "../context.js";
+import { formatDiagnostic, painter } from "../format.js";
+
+/** What `verify` checked in one scope. */
+interface VerifiedScope {
+  readonly scope: PackageScope;
+  readonly copies: number;
+  readonly locked: number;
+  readonly problems: readonly Diagnostic[];
+}
+
+/**
+ * Re-digest every installed copy of both scopes against its record, and check each scope's state
+ * against its lock: content drift, a missing copy, a lock entry the state lacks or the other way
+ * round, an entry that disagrees. Each finding names the command that fixes it. Exit 1 on any.
+ */
+export function runVerify(input: CommandInput): number {
+  const { io } = input;
+  const context = input.context();
+  const { environment } = context;
+  const snapshot = readPackageSnapshot(environment);
+  const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
+    const problems: Diagnostic[] = [];
+    const flagName = `--${scope}`;
+    for (const copy of snapshot.copies.filter((each) => each.scope === scope))
+      for (const diagnostic of copy.diagnostics)
+        if (diagnostic.severity === "error")
+          problems.push({ ...diagnostic, hint: fixFor(diagnostic.code, copy.id, flagName) });
+    const state = readScopeState(environment, scope);
+    const lock = readLockFile(environment, scope);
+    if (!state.ok || !lock.ok) {
+      problems.push(...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics));
+      return { scope, copies: 0, locked: 0, problems };
+    }
+    const installed = state.value.state.installed;
+    const locked = lock.value.value.packages;
+    const root = lockRoot(environment, scope);
+    const path = lock.value.path;
+    const ids = [...new Set([...Object.keys(installed), ...Object.keys(locked)])].sort();
+    for (const id of ids) {
+      const entry = locked[id];
+      const expected = lockEntryOf(state.value.state, id, root);
+      if (entry === undefined)
+        problems.push(
+          problem(
+            "lock_entry_missing",
+            `${id} is installed in the ${scope} scope but its lock does not list it`,
+            path,
+            `skillshelf remove ${id} ${flagName}, or install it again so the lock records it`,
+          ),
+        );
+      else if (expected === null)
+        problems.push(
+          problem(
+            "lock_ahead",
+            `the ${scope} lock lists ${id}, which is not installed`,
+            path,
+            `skillshelf install ${flagName}`,
+          ),
+        );
+      else if (canonicalJson(entry) !== canonicalJson(expected))
+        problems.push(
+          problem(
+            "lock_disagrees",
+            `the ${scope} lock pins ${id} otherwise than it is installed`,
+            path,
+            `skillshelf install ${flagName} (to what the lock pins)`,
+          ),
+        );
+    }
+    return {
+      scope,
+      copies: Object.keys(installed).length,
+      locked: Object.keys(locked).length,
+      problems,
+    };
+  });
+  const problems = scopes.flatMap((scope) => scope.problems);
+  if (input.values.json === true) {
+    printJson(io, context, {
+      ok: problems.length === 0,
+      scopes: scopes.map((scope) => ({ ...scope, problems: scope.problems.map(publicDiagnostic) })),
+    });
+    return problems.length === 0 ? 0 : 1;
+  }
+  const paint = painter(io.color);
+  for (const diagnostic of problems) io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  const counts = scopes
+    .map((scope) => `${scope.scope}: ${scope.copies} installed, ${scope.locked} locked`)
+    .join("; ");
+  io.stdout(
+    problems.length === 0
+      ? `verified: every copy matches its record and its lock (${counts})\n`
+      : `${problems.length} problem(s) (${counts})\n`,
+  );
+  return problems.length === 0 ? 0 : 1;
+}
+
+// --- internal ---
+
+function problem(code: Diagnostic["code"], message: string, path: string, fix: string): Diagnostic {
+  return createDiagnostic("error", code, message, { path, hint: fix });
+}
+
+/** The command that repairs a copy's finding. */
+function fixFor(code: string, id: string, flagName: string): string {
+  switch (code) {
+    case "content_drift":
+      return `skillshelf install ${flagName} puts back the pinned files (your edits are kept in a backup); skillshelf update ${id} --force takes the source's`;
+    case "copy_missing":
+      return `skillshelf install ${flagName} fetches it again from its locked source`;
+    default:
+      return `skillshelf remove ${id} ${flagName}, then install it again`;
+  }
+}
