@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Re-pin the bundled example index: write each local package's tree digest into its row's sha256.
-// Run after editing anything under packages/cli/library/packages (needs `pnpm build` first).
+// Re-pin the example index (examples/library): write each local package's tree digest into its row's sha256.
+// Run after editing anything under examples/library/packages (needs `pnpm build` first).
 // Usage: node tools/pin-library.mjs [--check]   (--check: exit 1 if a pin is stale, write nothing)
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { digestTree } = await import(join(root, "packages", "core", "dist", "index.js"));
-const indexPath = join(root, "packages", "cli", "library", "library.yaml");
+const indexPath = join(root, "examples", "library", "library.yaml");
 const check = process.argv.includes("--check");
 
 let stale = 0;

@@ -99,7 +99,7 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     name: "search",
     summary: "search the package indexes and show what is installed where",
     description:
-      "Search every package index (the bundled example index, the user's and the project's\nlibrary.yaml and added sources, and --from indexes) for packages whose name, description,\ncategory, triggers or provided resources match the query, and show where each is installed.",
+      "Search every package index (the user's and the project's library.yaml and added sources,\nand --from indexes) for packages whose name, description,\ncategory, triggers or provided resources match the query, and show where each is installed.",
     arguments: "<query…>",
     positionals: { min: 1 },
     options: {
@@ -138,8 +138,8 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     name: "sources",
     summary: "list, add or remove the package indexes a scope uses",
     description:
-      'Manage the package indexes a scope searches and installs from. Each scope has its own\nlibrary.yaml; "add" names more: an index file (library.yaml, marketplace.json) or a folder\nholding one (a checked-out marketplace repository). Indexes are merged in order: bundled\nexamples, user, project, --from; a later row replaces an earlier one of the same kind and\nname.',
-    arguments: "list | add <path> | remove <path>",
+      'Manage the package indexes a scope searches and installs from. Each scope has its own\nlibrary.yaml; "add" names more: a local index file (library.yaml, marketplace.json) or a\nfolder holding one, a git repository holding one (owner/repo, any git URL, #ref), or an\nhttps:// URL of an index file. Remote ones are fetched into the user library\'s cache and\nchecked before they are added; "update" fetches them again. Indexes are merged in order:\nuser, project, --from; a later row replaces an earlier one of the same kind and name.',
+    arguments: "list | add <source> | remove <source> | update [source]",
     positionals: { min: 1, max: 2 },
     shared: ["scope", "json", "cwd"],
     load: async () => (await import("./commands/sources.js")).runSources,

@@ -7,7 +7,8 @@ import { validateIndex, validatePackage } from "@skillshelf/validation";
 import { describe, expect, it } from "vitest";
 import { REPO, runCli } from "./_run.js";
 
-const LIBRARY = join(REPO, "packages", "cli", "library");
+const LIBRARY = join(REPO, "examples", "library");
+const EXAMPLE_INDEX = join(LIBRARY, "library.yaml");
 
 /** A private home and project; `run` runs skillshelf in the project with that home. */
 function sandbox() {
@@ -23,7 +24,7 @@ function sandbox() {
   };
 }
 
-describe("the bundled example index", () => {
+describe("the example index", () => {
   it("pins every package's current tree digest, and every package is valid", () => {
     const index = validateIndex(join(LIBRARY, "library.yaml"));
     expect(index.diagnostics).toEqual([]);
@@ -93,11 +94,8 @@ describe("skillshelf sources", () => {
     };
     expect(
       listed.indexes.map((index) => [index.scope, index.kind, index.format, index.rows]),
-    ).toEqual([
-      ["bundled", "bundled", "library", 4],
-      ["project", "added", "marketplace", 1],
-    ]);
-    expect(listed.indexes[1]?.path).toBe(join(market, ".claude-plugin", "marketplace.json"));
+    ).toEqual([["project", "added", "marketplace", 1]]);
+    expect(listed.indexes[0]?.path).toBe(join(market, ".claude-plugin", "marketplace.json"));
     expect(run("sources", "remove", market, "--project").status).toBe(0);
     expect(run("sources", "remove", market, "--project").status).toBe(1);
     expect(run("sources", "add", testdir(), "--user")).toMatchObject({
@@ -109,7 +107,7 @@ describe("skillshelf sources", () => {
   });
 });
 
-/** Install a bundled example package into a scope of the sandbox, as a plan would. */
+/** Install an example package into a scope of the sandbox, as a plan would. */
 function installExample(
   environment: ReturnType<typeof sandbox>["environment"],
   scope: "user" | "project",
@@ -178,7 +176,11 @@ describe("skillshelf search", () => {
         },
       ]),
     );
-    const found = JSON.parse(run("search", "version", "--json", "--from", extra).stdout) as {
+    // the example index is the demo's: a real user's search never sees it
+    expect(JSON.parse(run("search", "pdf", "--json").stdout).results).toEqual([]);
+    const found = JSON.parse(
+      run("search", "version", "--json", "--from", extra, "--from", EXAMPLE_INDEX).stdout,
+    ) as {
       matchMode: string;
       results: {
         name: string;
@@ -189,13 +191,13 @@ describe("skillshelf search", () => {
     expect(found.matchMode).toBe("all");
     expect(found.results.map((result) => [result.name, result.origin, result.installed])).toEqual([
       ["versioning-guide", "from", []],
-      ["semver-check", "bundled", [{ scope: "user", state: "loadable", version: "0.3.1" }]],
+      ["semver-check", "from", [{ scope: "user", state: "loadable", version: "0.3.1" }]],
     ]);
-    const text = run("search", "semver");
+    const text = run("search", "semver", "--from", EXAMPLE_INDEX);
     expect(text.stdout).toContain("installed: user loadable");
-    expect(run("search", "release", "--kind", "fleet", "--json").stdout).toContain(
-      '"name": "release-kit"',
-    );
+    expect(
+      run("search", "release", "--kind", "fleet", "--json", "--from", EXAMPLE_INDEX).stdout,
+    ).toContain('"name": "release-kit"');
     expect(run("search").status).toBe(2);
     expect(run("search", "x", "--kind", "theme").status).toBe(2);
   });

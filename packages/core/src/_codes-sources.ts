@@ -52,6 +52,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "fix the index's syntax; skillshelf validate shows where",
   },
+  index_not_fetched: {
+    owner: "sources",
+    hint: "run skillshelf sources update to fetch it on this machine",
+  },
   index_key_unknown: { owner: "sources", hint: "remove the key or check its spelling" },
   index_missing: {
     owner: "sources",

@@ -5,10 +5,13 @@ export { readCollection, stageCollectionSkill } from "./collection.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
+export type { RemoteIndex } from "./remote-index.js";
+export { fetchRemoteIndex, parseRemoteIndex } from "./remote-index.js";
 export type { InstalledStatus, RequirementResolution } from "./requirements.js";
 export { resolveRequirements } from "./requirements.js";
-export type { IndexScope } from "./scope-sources.js";
+export type { IndexScope, ScopeSource } from "./scope-sources.js";
 export {
+  addRemoteScopeSource,
   addScopeSource,
   INDEX_FILE_NAMES,
   locateIndex,
@@ -16,6 +19,7 @@ export {
   removeScopeSource,
   scopeIndexPath,
   scopeSourcesPath,
+  sourceName,
 } from "./scope-sources.js";
 export type { IndexSearch } from "./search.js";
 export { searchIndexRows } from "./search.js";

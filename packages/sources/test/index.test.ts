@@ -1,14 +1,26 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveEnvironment } from "@skillshelf/core";
 import {
+  addRemoteScopeSource,
   addScopeSource,
   discoverLibrary,
+  fetchRemoteIndex,
+  parseRemoteIndex,
   readIndex,
   readScopeSources,
   removeScopeSource,
 } from "@skillshelf/sources";
-import { CORPUS_DIR, testdir, testEnvironment } from "@skillshelf/test-utils";
+import {
+  bareClone,
+  CORPUS_DIR,
+  gitEnv,
+  gitRepo,
+  testdir,
+  testEnvironment,
+  writeTree,
+} from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
 const digest = "ab".repeat(32);
@@ -275,10 +287,110 @@ describe("discoverLibrary and scope sources", () => {
       "project",
       "from",
     ]);
-    expect(readScopeSources(environment, "user").sources).toEqual([extra]);
+    expect(readScopeSources(environment, "user").sources).toEqual([{ type: "path", path: extra }]);
     expect(removeScopeSource(environment, "user", extra)).toBe(true);
     expect(removeScopeSource(environment, "user", extra)).toBe(false);
     expect(readScopeSources(environment, "user").sources).toEqual([]);
+  });
+
+  it("refuses to add a file that is not an index, and adds nothing", () => {
+    const { home, cwd, configDir } = testEnvironment();
+    const environment = resolveEnvironment({ home, cwd, configDir, env: {} });
+    const plugin = testdir({ "plugin.json": JSON.stringify({ name: "x", version: "1.0.0" }) });
+    const broken = join(testdir({ "library.yaml": "entries: [unclosed" }), "library.yaml");
+    for (const path of [join(plugin, "plugin.json"), broken])
+      expect(() => addScopeSource(environment, "user", path)).toThrow(
+        expect.objectContaining({ code: "index_invalid", path }),
+      );
+    expect(readScopeSources(environment, "user").sources).toEqual([]);
+  });
+
+  it("reads a source written relative to its library, as a team commits it", () => {
+    const { home, cwd, configDir } = testEnvironment();
+    const environment = resolveEnvironment({ home, cwd, configDir, env: {} });
+    const library = join(cwd, ".skillshelf");
+    mkdirSync(join(cwd, "indexes"), { recursive: true });
+    writeFileSync(join(cwd, "indexes", "library.yaml"), JSON.stringify([row("a")]));
+    mkdirSync(library);
+    writeFileSync(
+      join(library, "sources.json"),
+      JSON.stringify({ version: 1, sources: ["../indexes"] }),
+    );
+    expect(readScopeSources(environment, "project").sources).toEqual([
+      { type: "path", path: join(cwd, "indexes") },
+    ]);
+    expect(discoverLibrary(environment).rows.map((r) => r.name)).toEqual(["a"]);
+  });
+
+  it("fetches a marketplace repository, offers its plugins from the repository, and refreshes it", async () => {
+    const { home, cwd, configDir } = testEnvironment();
+    const environment = resolveEnvironment({ home, cwd, configDir, env: {} });
+    const env = gitEnv();
+    const marketplace = (description: string) =>
+      JSON.stringify({
+        name: "m",
+        plugins: [{ name: "tools", source: "./plugins/tools", description }],
+      });
+    const repo = gitRepo(
+      [
+        {
+          tree: { ".claude-plugin/marketplace.json": marketplace("v1"), "plugins/tools/a.md": "a" },
+        },
+      ],
+      env,
+    );
+    const url = bareClone(repo.path, env);
+    const remote = parseRemoteIndex(url, cwd);
+    expect(remote).toEqual({ url });
+    await fetchRemoteIndex(environment, remote as NonNullable<typeof remote>, { env });
+    expect(addRemoteScopeSource(environment, "user", { url })).toBe(true);
+    expect(addRemoteScopeSource(environment, "user", { url })).toBe(false);
+    const [tools] = discoverLibrary(environment).rows;
+    expect(tools).toMatchObject({
+      name: "tools",
+      description: "v1",
+      source: { type: "git", url, path: "plugins/tools" },
+    });
+    // a new commit is seen once the source is fetched again
+    writeTree(repo.path, { ".claude-plugin/marketplace.json": marketplace("v2") });
+    execFileSync("git", ["commit", "--quiet", "-am", "v2"], { cwd: repo.path, env });
+    execFileSync("git", ["push", "--quiet", url, "main"], { cwd: repo.path, env });
+    expect(discoverLibrary(environment).rows[0]?.description).toBe("v1");
+    await fetchRemoteIndex(environment, { url }, { env });
+    expect(discoverLibrary(environment).rows[0]?.description).toBe("v2");
+    expect(removeScopeSource(environment, "user", url)).toBe(true);
+    expect(discoverLibrary(environment).rows).toEqual([]);
+  });
+
+  it("refuses a repository that holds no index, or a file that is not one, keeping the last fetch", async () => {
+    const { home, cwd, configDir } = testEnvironment();
+    const environment = resolveEnvironment({ home, cwd, configDir, env: {} });
+    const env = gitEnv();
+    const none = bareClone(gitRepo([{ tree: { "README.md": "x" } }], env).path, env);
+    await expect(fetchRemoteIndex(environment, { url: none }, { env })).rejects.toMatchObject({
+      code: "index_missing",
+    });
+    const notIndex = bareClone(
+      gitRepo([{ tree: { ".claude-plugin/marketplace.json": "{ nope" } }], env).path,
+      env,
+    );
+    await expect(fetchRemoteIndex(environment, { url: notIndex }, { env })).rejects.toMatchObject({
+      code: "index_invalid",
+    });
+    expect(readdirSync(join(configDir, "cache", "indexes"))).toEqual([]);
+  });
+
+  it("names a source that has not been fetched on this machine", () => {
+    const { home, cwd, configDir } = testEnvironment();
+    const environment = resolveEnvironment({ home, cwd, configDir, env: {} });
+    mkdirSync(join(cwd, ".skillshelf"));
+    writeFileSync(
+      join(cwd, ".skillshelf", "sources.json"),
+      JSON.stringify({ version: 1, sources: [{ url: "https://example.com/team/index.git" }] }),
+    );
+    expect(discoverLibrary(environment).diagnostics.map((d) => d.code)).toEqual([
+      "index_not_fetched",
+    ]);
   });
 
   it("finds the index in a folder source and reports sources that hold none", () => {

@@ -5,7 +5,6 @@ import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
 import { type CommandInput, flag, listValue, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, painter, plural, safeLine } from "../format.js";
-import { bundledIndexPath } from "../library.js";
 
 /** One search hit in `search --json`: the index row and the installed copies of its package. */
 type SearchResult = IndexRow & {
@@ -22,7 +21,7 @@ export function runSearch(input: CommandInput): number {
   const context = input.context();
   const { environment, style } = context;
   const from = listValue(input, "from").map((path) => resolve(environment.cwd, path));
-  const discovery = discoverLibrary(environment, { bundled: bundledIndexPath(), from });
+  const discovery = discoverLibrary(environment, { from });
   const query = positionals.join(" ");
   const found = searchIndexRows(discovery.rows, query, { kind });
   const copies = readPackageSnapshot(environment).copies;

@@ -1,75 +1,198 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
 import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  isSkillshelfError,
+  SkillshelfError,
+} from "@skillshelf/core";
+import {
+  addRemoteScopeSource,
   addScopeSource,
+  fetchRemoteIndex,
   type IndexScope,
   locateIndex,
+  parseRemoteIndex,
+  type RemoteIndex,
   readIndex,
   readScopeSources,
   removeScopeSource,
   scopeIndexPath,
+  sourceName,
 } from "@skillshelf/sources";
+import { progressLine } from "../_interact.js";
 import { closest } from "../_suggest.js";
 import { type CommandInput, flag, scopeValue, UsageError } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, formatTable, painter } from "../format.js";
-import { bundledIndexPath } from "../library.js";
+import { displayPath, formatDiagnostic, formatTable, painter, safeLine } from "../format.js";
+import type { CliIo } from "../io.js";
 
 /** One index in `sources list --json`. */
 interface ListedIndex {
+  /** The index file read: for a remote index, its copy in the cache. */
   readonly path: string;
-  readonly scope: "bundled" | IndexScope;
-  /** `own`: the scope's library.yaml; `added`: named by `sources add`. */
-  readonly kind: "bundled" | "own" | "added";
+  /** What `sources remove` takes: the path added, or the URL (with `#ref`). */
+  readonly name: string;
+  readonly scope: IndexScope;
+  /** `own`: the scope's library.yaml; `added`: a local one `sources add` named; `remote`: fetched. */
+  readonly kind: "own" | "added" | "remote";
   readonly format: "library" | "marketplace" | undefined;
   readonly rows: number;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const ACTIONS = ["list", "add", "remove"] as const;
+const ACTIONS = ["list", "add", "remove", "update"] as const;
 
-export function runSources(input: CommandInput): number {
+export async function runSources(input: CommandInput): Promise<number> {
   const { io } = input;
-  const [action = "", path] = input.positionals;
+  const [action = "", name] = input.positionals;
   if (!(ACTIONS as readonly string[]).includes(action))
     throw new UsageError(
       "usage_invalid_value",
-      `${JSON.stringify(action)} is not an action of skillshelf sources; use list, add <path> or remove <path>`,
+      `${JSON.stringify(action)} is not an action of skillshelf sources; use list, add <source>, remove <source> or update [source]`,
       closestAction(action),
     );
   const context = input.context();
+  const chosen = flag(input, "user") || flag(input, "project");
+  const scopes: IndexScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
   if (action === "list") {
-    if (path !== undefined)
-      throw new UsageError("usage_extra_argument", "sources list takes no path");
-    const chosen = flag(input, "user") || flag(input, "project");
-    const scopes: IndexScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
-    return printIndexes(listIndexes(context.environment, scopes, !chosen), input, context);
+    if (name !== undefined)
+      throw new UsageError("usage_extra_argument", "sources list takes no source");
+    return printIndexes(listIndexes(context.environment, scopes), input, context);
   }
-  if (path === undefined)
-    throw new UsageError("usage_missing_argument", `sources ${action} needs the path of an index`);
+  if (action === "update") return updateSources(input, context, scopes, name);
+  if (name === undefined)
+    throw new UsageError(
+      "usage_missing_argument",
+      `sources ${action} needs the index to ${action}`,
+    );
   if (flag(input, "json"))
-    throw new UsageError("usage_invalid_value", "--json applies to sources list");
+    throw new UsageError("usage_invalid_value", "--json applies to sources list and update");
   const scope = scopeValue(input, "user");
   const { environment, style } = context;
-  const changed =
-    action === "add"
-      ? addScopeSource(environment, scope, path)
-      : removeScopeSource(environment, scope, path);
-  const shown = displayPath(
-    locateIndex(resolve(environment.cwd, path)) ?? resolve(environment.cwd, path),
-    style,
+  if (action === "remove") {
+    const removed = removeScopeSource(environment, scope, name);
+    io.stdout(
+      removed
+        ? `removed ${safeLine(name)} from the ${scope} sources\n`
+        : `${safeLine(name)} is not a ${scope} source (skillshelf sources list prints them)\n`,
+    );
+    return removed ? 0 : 1;
+  }
+  const remote = existsSync(resolve(environment.cwd, name))
+    ? undefined
+    : parseRemoteIndex(name, environment.cwd);
+  if (remote === undefined) {
+    const added = addScopeSource(environment, scope, name);
+    const shown = displayPath(
+      locateIndex(resolve(environment.cwd, name)) ?? resolve(environment.cwd, name),
+      style,
+    );
+    io.stdout(
+      added
+        ? `added ${shown} to the ${scope} sources\n`
+        : `${shown} is already a ${scope} source\n`,
+    );
+    return 0;
+  }
+  const fetched = await fetchWithProgress(io, environment, remote);
+  const added = addRemoteScopeSource(environment, scope, remote);
+  const rows = readIndex(fetched.index).rows.length;
+  const shown = sourceName({ type: "remote", ...remote, cache: fetched.cache });
+  io.stdout(
+    added
+      ? `added ${safeLine(shown)} to the ${scope} sources (${rows} packages)\n`
+      : `${safeLine(shown)} is already a ${scope} source; fetched it again (${rows} packages)\n`,
   );
-  const message = {
-    add: changed
-      ? `added ${shown} to the ${scope} sources`
-      : `${shown} is already a ${scope} source`,
-    remove: changed
-      ? `removed ${shown} from the ${scope} sources`
-      : `${shown} is not a ${scope} source`,
-  }[action];
-  io.stdout(`${message}\n`);
-  return action === "remove" && !changed ? 1 : 0;
+  return 0;
+}
+
+/** Fetch the remote sources of `scopes` again (only `name` when given); 1 when any failed. */
+async function updateSources(
+  input: CommandInput,
+  context: CommandContext,
+  scopes: readonly IndexScope[],
+  name: string | undefined,
+): Promise<number> {
+  const { io } = input;
+  const { environment } = context;
+  const remotes = scopes.flatMap((scope) =>
+    readScopeSources(environment, scope).sources.flatMap((source) =>
+      source.type === "remote" &&
+      (name === undefined || sourceName(source) === name || source.url === name)
+        ? [{ scope, source }]
+        : [],
+    ),
+  );
+  if (name !== undefined && remotes.length === 0)
+    throw new SkillshelfError("index_missing", `${name} is not a remote source of this scope`, {
+      hint: "skillshelf sources list prints the remote sources by URL",
+    });
+  const results: { name: string; scope: IndexScope; rows: number; diagnostics: Diagnostic[] }[] =
+    [];
+  for (const { scope, source } of remotes) {
+    const shown = sourceName(source);
+    try {
+      const fetched = await fetchWithProgress(io, environment, source);
+      results.push({
+        name: shown,
+        scope,
+        rows: readIndex(fetched.index).rows.length,
+        diagnostics: [],
+      });
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      results.push({
+        name: shown,
+        scope,
+        rows: 0,
+        diagnostics: [
+          createDiagnostic(
+            "error",
+            error.code,
+            `${shown}: ${error.message}; the last fetch is kept`,
+            {
+              hint: error.hint,
+            },
+          ),
+        ],
+      });
+    }
+  }
+  const failed = results.some((result) => result.diagnostics.length > 0);
+  if (flag(input, "json")) {
+    printJson(io, context, {
+      updated: results.map((result) => ({
+        ...result,
+        diagnostics: result.diagnostics.map(publicDiagnostic),
+      })),
+    });
+    return failed ? 1 : 0;
+  }
+  const paint = painter(io.color);
+  for (const result of results)
+    if (result.diagnostics.length === 0)
+      io.stdout(`updated ${safeLine(result.name)} (${result.scope}, ${result.rows} packages)\n`);
+    else
+      for (const diagnostic of result.diagnostics)
+        io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  if (results.length === 0) io.stdout("no remote sources to update\n");
+  return failed ? 1 : 0;
+}
+
+async function fetchWithProgress(
+  io: CliIo,
+  environment: Environment,
+  remote: RemoteIndex,
+): ReturnType<typeof fetchRemoteIndex> {
+  const progress = progressLine(io);
+  progress.update(`fetching ${safeLine(remote.url)} …`);
+  try {
+    return await fetchRemoteIndex(environment, remote, { env: io.env });
+  } finally {
+    progress.done();
+  }
 }
 
 // --- internal ---
@@ -105,7 +228,7 @@ function printIndexes(
     index.kind,
     index.format ?? "-",
     String(index.rows),
-    displayPath(index.path, style),
+    index.kind === "remote" ? index.name : displayPath(index.path, style),
   ]);
   io.stdout(formatTable(["SCOPE", "KIND", "FORMAT", "ROWS", "INDEX"], rows, paint));
   for (const diagnostic of indexes.flatMap((index) => index.diagnostics))
@@ -113,22 +236,22 @@ function printIndexes(
   return failed ? 1 : 0;
 }
 
-function listIndexes(
-  environment: Environment,
-  scopes: readonly IndexScope[],
-  withBundled: boolean,
-): ListedIndex[] {
-  const listed: ListedIndex[] = withBundled
-    ? [describe(bundledIndexPath(), "bundled", "bundled")]
-    : [];
+function listIndexes(environment: Environment, scopes: readonly IndexScope[]): ListedIndex[] {
+  const listed: ListedIndex[] = [];
   for (const scope of scopes) {
     const own = scopeIndexPath(environment, scope);
-    if (existsSync(own)) listed.push(describe(own, scope, "own"));
+    if (existsSync(own)) listed.push(describe(own, own, scope, "own"));
     const sources = readScopeSources(environment, scope);
-    for (const source of sources.sources) listed.push(describe(source, scope, "added"));
+    for (const source of sources.sources)
+      listed.push(
+        source.type === "path"
+          ? describe(source.path, source.path, scope, "added")
+          : describe(source.cache, sourceName(source), scope, "remote"),
+      );
     if (sources.diagnostics.length > 0)
       listed.push({
         path: sources.diagnostics[0]?.path ?? "",
+        name: sources.diagnostics[0]?.path ?? "",
         scope,
         kind: "added",
         format: undefined,
@@ -141,22 +264,36 @@ function listIndexes(
 
 function describe(
   path: string,
-  scope: ListedIndex["scope"],
+  name: string,
+  scope: IndexScope,
   kind: ListedIndex["kind"],
 ): ListedIndex {
   const located = locateIndex(path);
   if (located === undefined)
     return {
       path,
+      name,
       scope,
       kind,
       format: undefined,
       rows: 0,
-      diagnostics: [createDiagnostic("error", "index_missing", `${path} holds no index`, { path })],
+      diagnostics: [
+        kind === "remote"
+          ? createDiagnostic(
+              "warning",
+              "index_not_fetched",
+              `${name} has not been fetched on this machine`,
+              {
+                hint: "run skillshelf sources update to fetch it",
+              },
+            )
+          : createDiagnostic("error", "index_missing", `${path} holds no index`, { path }),
+      ],
     };
   const index = readIndex(located);
   return {
     path: located,
+    name,
     scope,
     kind,
     format: index.format,

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, relative, sep } from "node:path";
+import { copyTree, type Environment, isInside, SkillshelfError } from "@skillshelf/core";
+import { download } from "./_download.js";
+import { GIT_DIR } from "./_git.js";
+import { MAX_INDEX_BYTES } from "./index-file.js";
+import {
+  assertIndex,
+  INDEX_FILE_NAMES,
+  locateIndex,
+  remoteCache,
+  type ScopeSource,
+} from "./scope-sources.js";
+import { parseSourceSpec } from "./source-url.js";
+import { type StageOptions, stageSource } from "./stage.js";
+import type { IndexRow } from "./types.js";
+
+/** A remote index as `sources.json` records it. */
+export interface RemoteIndex {
+  readonly url: string;
+  readonly ref?: string | undefined;
+}
+
+// an index file served on its own, rather than a repository holding one
+const INDEX_FILE_URL = /^https:\/\/[^#]+\.(json|ya?ml)$/i;
+
+/**
+ * Read what `sources add` was given as a remote index, or `undefined` for a local path: an
+ * `https://` URL of an index file, or a git repository (`owner/repo`, any git URL, `#ref`).
+ */
+export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undefined {
+  if (INDEX_FILE_URL.test(text)) return { url: text };
+  const parsed = parseSourceSpec(text, cwd);
+  if (!parsed.ok || parsed.source.type !== "git") return undefined;
+  if (parsed.source.path !== undefined)
+    throw new SkillshelfError(
+      "source_invalid",
+      `${text} names a subfolder; an index is read from the repository's root`,
+      { hint: "name the repository that holds .claude-plugin/marketplace.json or library.yaml" },
+    );
+  return {
+    url: parsed.source.url,
+    ...(parsed.source.ref === undefined ? {} : { ref: parsed.source.ref }),
+  };
+}
+
+/**
+ * Fetch a remote index into its cache folder under the user library and check it is an index
+ * before it replaces the last fetch: a repository is fetched with git (hooks off, shallow, as any
+ * source), an index file downloaded. `index_missing` when the repository holds no index file,
+ * `index_invalid` when the file is not an index; the previous fetch is kept either way.
+ */
+export async function fetchRemoteIndex(
+  environment: Environment,
+  remote: RemoteIndex,
+  options: StageOptions = {},
+): Promise<{ readonly cache: string; readonly index: string }> {
+  const cache = remoteCache(environment, remote.url, remote.ref);
+  mkdirSync(dirname(cache), { recursive: true });
+  const fresh = `${cache}.fetch-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    if (INDEX_FILE_URL.test(remote.url)) {
+      const signal = AbortSignal.timeout(options.timeoutMs ?? 120_000);
+      const bytes = await download(remote.url, MAX_INDEX_BYTES, signal);
+      mkdirSync(fresh);
+      writeFileSync(`${fresh}${sep}${basename(new URL(remote.url).pathname)}`, bytes);
+    } else {
+      const staged = await stageSource({ type: "git", ...remote }, options);
+      try {
+        copyTree(staged.dir, fresh, { skip: (name) => name === GIT_DIR });
+      } finally {
+        staged.release();
+      }
+    }
+    const index = locateIndex(fresh);
+    if (index === undefined)
+      throw new SkillshelfError("index_missing", `${remote.url} holds no package index`, {
+        hint: `a repository of indexes holds one of ${INDEX_FILE_NAMES.join(", ")}`,
+        details: { url: remote.url },
+      });
+    assertIndex(index, remote.url);
+    const aside = `${cache}.old-${process.pid}-${randomBytes(4).toString("hex")}`;
+    try {
+      renameSync(cache, aside);
+    } catch {
+      // no earlier fetch
+    }
+    renameSync(fresh, cache);
+    rmSync(aside, { recursive: true, force: true });
+    return { cache, index: `${cache}${index.slice(fresh.length)}` };
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The rows of a fetched git index as the repository offers them: a plugin source relative to the
+ * index (a folder of the checkout) becomes that folder of the repository, at the same ref, so an
+ * install fetches it from there and the lock records the repository, never the cache.
+ */
+export function rowsFromRepository(
+  rows: readonly IndexRow[],
+  source: Extract<ScopeSource, { type: "remote" }>,
+): IndexRow[] {
+  if (INDEX_FILE_URL.test(source.url)) return [...rows];
+  return rows.map((row) => {
+    if (row.source.type !== "local" || !isInside(source.cache, row.source.path)) return row;
+    const path = relative(source.cache, row.source.path).split(sep).join("/");
+    return {
+      ...row,
+      source: {
+        type: "git",
+        url: source.url,
+        ...(source.ref === undefined ? {} : { ref: source.ref }),
+        ...(path === "" ? {} : { path }),
+      },
+    };
+  });
+}
