@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,4 +42,31 @@ export function runCli(
 export function exampleEnv(): Record<string, string> {
   const home = join(EXAMPLES, "home");
   return { HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
+}
+
+/**
+ * `runCli` without blocking this process, for tests whose loopback servers must answer while the
+ * command runs.
+ */
+export function runCliAsync(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: { PATH: process.env.PATH ?? "", ...options.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status, signal) => resolvePromise({ status, signal, stdout, stderr }));
+  });
 }

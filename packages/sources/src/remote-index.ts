@@ -66,7 +66,11 @@ export async function fetchRemoteIndex(
       mkdirSync(fresh);
       writeFileSync(`${fresh}${sep}${basename(new URL(remote.url).pathname)}`, bytes);
     } else {
-      const staged = await stageSource({ type: "git", ...remote }, options);
+      const { url, ref } = remote;
+      const staged = await stageSource(
+        { type: "git", url, ...(ref === undefined ? {} : { ref }) },
+        options,
+      );
       try {
         copyTree(staged.dir, fresh, { skip: (name) => name === GIT_DIR });
       } finally {

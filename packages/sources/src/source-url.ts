@@ -222,7 +222,12 @@ function isBareRepository(path: string): boolean {
 }
 
 function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // absent, or under a file (ENOTDIR): not a folder either way
+    return false;
+  }
 }
 
 function splitFragment(text: string): [string, string | undefined] {

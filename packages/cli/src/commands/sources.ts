@@ -80,9 +80,8 @@ export async function runSources(input: CommandInput): Promise<number> {
     );
     return removed ? 0 : 1;
   }
-  const remote = existsSync(resolve(environment.cwd, name))
-    ? undefined
-    : parseRemoteIndex(name, environment.cwd);
+  // a folder is read where it is, unless it is a bare repository (fetched like any remote one)
+  const remote = parseRemoteIndex(name, environment.cwd);
   if (remote === undefined) {
     const added = addScopeSource(environment, scope, name);
     const shown = displayPath(

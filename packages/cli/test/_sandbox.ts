@@ -1,0 +1,52 @@
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CORPUS_DIR, gitEnv, testEnvironment } from "@skillshelf/test-utils";
+import { type CliRun, runCli, runCliAsync } from "./_run.js";
+
+/** A private home, user library and project for the change commands; git runs with a clean config. */
+export function changeSandbox() {
+  const { home, cwd, configDir } = testEnvironment();
+  const env = { ...gitEnv(home), SKILLSHELF_HOME: configDir };
+  const options = { cwd, env };
+  return {
+    home,
+    cwd,
+    configDir,
+    env,
+    /** Run skillshelf in the project, off a terminal. */
+    run: (...args: string[]): CliRun => runCli(args, options),
+    /** The same, without blocking this process (for loopback servers). */
+    runAsync: (...args: string[]): Promise<CliRun> => runCliAsync(args, options),
+    /** The user scope's lock entries by id. */
+    userLock: (): Record<string, { digest: string; enabled: boolean }> => {
+      const path = join(configDir, "lock.json");
+      return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")).packages : {};
+    },
+    /** The names `list --json` shows for skills. */
+    skills: (): string[] =>
+      (
+        JSON.parse(runCli(["list", "--json"], options).stdout) as { skills: { name: string }[] }
+      ).skills.map((skill) => skill.name),
+  };
+}
+
+/** A Claude Code plugin from the corpus, its manifest and skills put together in a new folder. */
+export function corpusClaudePlugin(into: string): string {
+  const plugin = join("anthropics-claude-plugins-official", "plugins", "frontend-design");
+  mkdirSync(into, { recursive: true });
+  cpSync(join(CORPUS_DIR, "plugins", plugin), into, { recursive: true });
+  cpSync(join(CORPUS_DIR, "skills", plugin), into, { recursive: true });
+  return into;
+}
+
+/** The `code`s of a change command's JSON diagnostics and step refusals. */
+export function codesOf(run: CliRun): string[] {
+  const result = JSON.parse(run.stdout) as {
+    plan?: { steps: { refusal?: { code: string } }[] };
+    diagnostics: { code: string }[];
+  };
+  return [
+    ...(result.plan?.steps.flatMap((step) => (step.refusal ? [step.refusal.code] : [])) ?? []),
+    ...result.diagnostics.map((diagnostic) => diagnostic.code),
+  ];
+}
