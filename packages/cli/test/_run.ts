@@ -70,3 +70,32 @@ export function runCliAsync(
     child.on("close", (status, signal) => resolvePromise({ status, signal, stdout, stderr }));
   });
 }
+
+/** What a run in a pseudo-terminal printed (stdout and stderr together, as a terminal shows them). */
+export interface PtyRun {
+  readonly status: number;
+  readonly output: string;
+  readonly timedOut: boolean;
+}
+
+/**
+ * Run `skillshelf` in a real pseudo-terminal (Python's standard `pty` module drives it), typing
+ * each reply once its prompt text has appeared.
+ */
+export function runCliInPty(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; answers?: readonly [string, string][] },
+): PtyRun {
+  if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
+  const spec = {
+    argv: [process.execPath, BIN, ...args],
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...options.env },
+    answers: options.answers ?? [],
+    timeout: 30,
+  };
+  const driver = join(dirname(fileURLToPath(import.meta.url)), "pty-driver.py");
+  const result = spawnSync("python3", [driver, JSON.stringify(spec)], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`the pty driver failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as PtyRun;
+}

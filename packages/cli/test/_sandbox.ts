@@ -15,6 +15,9 @@ export function changeSandbox() {
     env,
     /** Run skillshelf in the project, off a terminal. */
     run: (...args: string[]): CliRun => runCli(args, options),
+    /** Run skillshelf with its temporary folder at `tmp`, to see what staging leaves. */
+    runIn: (tmp: string, ...args: string[]): CliRun =>
+      runCli(args, { cwd, env: { ...env, TMPDIR: tmp } }),
     /** The same, without blocking this process (for loopback servers). */
     runAsync: (...args: string[]): Promise<CliRun> => runCliAsync(args, options),
     /** The user scope's lock entries by id. */

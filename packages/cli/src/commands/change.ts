@@ -60,7 +60,9 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   if (!flag(input, "yes")) {
     const asked = !json && io.interactive;
     if (asked) io.stdout(planText(plan, shownScope, context.style, painter(io.color)));
-    const accepted = asked && (await confirm(io, `Apply these ${plan.steps.length} change(s)?`));
+    const count = plan.steps.length;
+    const question = count === 1 ? "Apply this change?" : `Apply these ${count} changes?`;
+    const accepted = asked && (await confirm(io, question));
     if (!accepted) {
       releasePlan(plan);
       return report(undefined, [notConfirmed(asked)], asked);

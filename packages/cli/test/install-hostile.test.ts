@@ -1,0 +1,141 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  chainedLinkTree,
+  gitRepo,
+  link,
+  packageTree,
+  serve,
+  type TarMember,
+  tarGz,
+  testdir,
+} from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { runCliAsync } from "./_run.js";
+import { changeSandbox, codesOf } from "./_sandbox.js";
+
+/** Every hostile archive of issues 5 and 6, with the code `install` refuses it with. */
+const ARCHIVES: readonly [string, TarMember[], string][] = [
+  ["a .. member", [{ path: "pkg/../../evil.md", content: "x" }], "archive_entry_refused"],
+  ["an absolute member", [{ path: "/tmp/evil.md", content: "x" }], "archive_entry_refused"],
+  [
+    "an absolute member in a pax header",
+    [{ path: "/tmp/evil.md", content: "x", pax: true }],
+    "archive_entry_refused",
+  ],
+  [
+    "an absolute symlink",
+    [
+      { path: "pkg/a.md", content: "x" },
+      { path: "pkg/link", type: "symlink", target: "/etc/passwd" },
+    ],
+    "archive_entry_refused",
+  ],
+  [
+    "a symlink that climbs out",
+    [
+      { path: "pkg/a.md", content: "x" },
+      { path: "pkg/link", type: "symlink", target: "../../x" },
+    ],
+    "archive_entry_refused",
+  ],
+  [
+    "a member written through a symlink",
+    [
+      { path: "a/dir", type: "symlink", target: "." },
+      { path: "a/dir/x.md", content: "x" },
+    ],
+    "archive_entry_refused",
+  ],
+  [
+    "a repeated member",
+    [
+      { path: "a.md", content: "x" },
+      { path: "a.md", content: "y" },
+    ],
+    "archive_entry_refused",
+  ],
+  [
+    "a hard link",
+    [
+      { path: "a.md", content: "x" },
+      { path: "b.md", type: "hardlink", target: "a.md" },
+    ],
+    "archive_entry_refused",
+  ],
+  ["a FIFO", [{ path: "pipe", type: "fifo" }], "archive_entry_refused"],
+  [
+    "a chain of .. links the kernel follows out",
+    [
+      { path: "pkg/plugin.json", content: String(chainedLinkTree()["plugin.json"]) },
+      { path: "pkg/d/up", type: "symlink", target: ".." },
+      { path: "pkg/p1", type: "symlink", target: "d/up/.." },
+      ...Array.from({ length: 19 }, (_, index) => ({
+        path: `pkg/p${index + 2}`,
+        type: "symlink" as const,
+        target: `p${index + 1}/..`,
+      })),
+      { path: "pkg/skills/leak/reference.md", type: "symlink", target: "../../p20/etc/passwd" },
+    ],
+    "archive_entry_refused",
+  ],
+  [
+    "a pax size=-512 before a g header (the one that hung staging)",
+    [
+      { path: "PaxHeader", type: "pax", records: ["size=-512"] },
+      { path: "GlobalHead", type: "globalPax", records: ["comment=x"] },
+      { path: "a", content: "x" },
+    ],
+    "archive_invalid",
+  ],
+];
+
+/** Nothing written: no copy, no state, no lock, no staging left in the temporary folder. */
+function expectNothingWritten(box: ReturnType<typeof changeSandbox>, tmp: string): void {
+  expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
+  expect(existsSync(join(box.configDir, "packages", "state.json"))).toBe(false);
+  expect(readdirSync(tmp)).toEqual([]);
+}
+
+describe("install refuses every hostile source, writing nothing", () => {
+  it.each(ARCHIVES)("a .tar.gz with %s", async (_name, members, code) => {
+    const box = changeSandbox();
+    const tmp = testdir();
+    const base = await serve({ "/hostile.tar.gz": tarGz(members) });
+    const run = await runCliAsync(
+      ["install", `${base}/hostile.tar.gz`, "--user", "--yes", "--json"],
+      {
+        cwd: box.cwd,
+        env: { ...box.env, TMPDIR: tmp },
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(codesOf(run)).toEqual([code]);
+    expectNothingWritten(box, tmp);
+  });
+
+  it.each<[string, () => string]>([
+    ["a local folder with a chain of .. links", () => testdir(chainedLinkTree())],
+    [
+      "a git repository with a chain of .. links",
+      () => gitRepo([{ tree: chainedLinkTree() }]).path,
+    ],
+    [
+      "a package whose link leaves it",
+      () =>
+        testdir({
+          ...packageTree({ id: "peek" }),
+          "skills/peek/secret.md": link("../../../outside"),
+        }),
+    ],
+  ])("%s", (_name, make) => {
+    const box = changeSandbox();
+    const tmp = testdir();
+    const source = make();
+    const target = source.endsWith("repo") ? `${source}#main` : source;
+    const run = box.runIn(tmp, "install", target, "--user", "--yes", "--json");
+    expect(run.status).toBe(1);
+    expect(codesOf(run)).toEqual(["tree_link_escape"]);
+    expectNothingWritten(box, tmp);
+  });
+});

@@ -1,0 +1,74 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { packageTree, skillFile, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { runCliInPty } from "./_run.js";
+import { changeSandbox } from "./_sandbox.js";
+
+describe("a change at a terminal", () => {
+  it("asks before applying, default no: declining writes nothing", () => {
+    const box = changeSandbox();
+    const dir = testdir(packageTree({ id: "pdf" }));
+    const run = runCliInPty(["install", dir, "--user"], {
+      cwd: box.cwd,
+      env: box.env,
+      answers: [["Apply th", "\r"]],
+    });
+    expect(run.timedOut).toBe(false);
+    expect(run.status).toBe(1);
+    expect(run.output).toContain("plugin:pdf 1.0.0 from");
+    expect(run.output).toContain("change_declined");
+    expect(existsSync(join(box.configDir, "packages", "pdf"))).toBe(false);
+  });
+
+  it("applies once the person says yes, showing progress on the terminal", () => {
+    const box = changeSandbox();
+    const dir = testdir(packageTree({ id: "pdf" }));
+    const run = runCliInPty(["install", dir, "--user"], {
+      cwd: box.cwd,
+      env: box.env,
+      answers: [["Apply th", "y\r"]],
+    });
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).toContain("fetching");
+    expect(run.output).toContain("applying 1/1");
+    expect(box.skills()).toEqual(["pdf"]);
+  });
+
+  it("asks which skills of a collection to install", () => {
+    const box = changeSandbox();
+    const dir = testdir({
+      "skills/alpha/SKILL.md": skillFile("alpha", "The alpha skill."),
+      "skills/beta/SKILL.md": skillFile("beta", "The beta skill."),
+    });
+    const run = runCliInPty(["install", dir, "--user"], {
+      cwd: box.cwd,
+      env: box.env,
+      // the first skill is ticked with space; then the change is confirmed
+      answers: [
+        ["which should be installed", " \r"],
+        ["Apply th", "y\r"],
+      ],
+    });
+    expect(run.status, run.output).toBe(0);
+    expect(box.skills()).toEqual(["alpha"]);
+  });
+
+  it("colours the plan on a terminal, and not with NO_COLOR", () => {
+    const box = changeSandbox();
+    const dir = testdir(packageTree({ id: "pdf" }));
+    const bold = "\u001b[1minstall";
+    const coloured = runCliInPty(["install", dir, "--user", "--dry-run"], {
+      cwd: box.cwd,
+      env: box.env,
+    });
+    expect(coloured.output).toContain(bold);
+    const plain = runCliInPty(["install", dir, "--user", "--dry-run"], {
+      cwd: box.cwd,
+      env: { ...box.env, NO_COLOR: "1" },
+    });
+    expect(plain.status).toBe(0);
+    expect(plain.output).toContain("install plugin:pdf");
+    expect(plain.output).not.toContain(bold);
+  });
+});
