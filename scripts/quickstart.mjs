@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The README's two commands, runnable with only Node.js 20 and npm:
-//   npm run demo  →  node scripts/quickstart.mjs demo : install, build, `skillshelf list` on examples/
+//   npm run demo  →  node scripts/quickstart.mjs demo : install, build, `skillshelf list` on examples/, install and remove a package
 //   npm test      →  node scripts/quickstart.mjs test : install, lint, build, typecheck, every test
 // It uses the pnpm pinned in package.json, installing it into .tools/ when the one on PATH differs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,9 +38,10 @@ if (job === "demo") {
   console.log("\n$ skillshelf catalog --cwd examples/project   (what a model is shown)\n");
   run(process.execPath, [cli, "catalog", "--cwd", project], demoEnv);
   console.log(
-    "\n$ skillshelf search release --cwd examples/project   (the bundled package index)\n",
+    "\n$ skillshelf search release --cwd examples/project   (the example package index)\n",
   );
   run(process.execPath, [cli, "search", "release", "--cwd", project], demoEnv);
+  demoInstall(cli);
 } else {
   run(pnpm, ["run", "lint"]);
   run(pnpm, ["run", "build"]);
@@ -54,6 +55,42 @@ if (job === "demo") {
     "--reporter=json",
     "--outputFile.json=.ci-out/vitest.json",
   ]);
+}
+
+/**
+ * Install a package from a local git repository made for the demo under examples/.demo/ (with a
+ * home of its own there, so nothing the repository tracks changes), show it, verify it, remove it.
+ */
+function demoInstall(cli) {
+  const demo = join(root, "examples", ".demo");
+  rmSync(demo, { recursive: true, force: true });
+  const repo = join(demo, "semver-check");
+  cpSync(join(root, "examples", "library", "packages", "semver-check"), repo, { recursive: true });
+  const identity = {
+    GIT_AUTHOR_NAME: "Demo",
+    GIT_AUTHOR_EMAIL: "demo@example.com",
+    GIT_COMMITTER_NAME: "Demo",
+    GIT_COMMITTER_EMAIL: "demo@example.com",
+  };
+  const git = (...args) =>
+    spawnSync("git", args, { cwd: repo, env: { ...env, ...identity }, encoding: "utf8" });
+  if (git("init", "--quiet", "--initial-branch=main").status !== 0) {
+    console.log("\n(git is not installed: the install demo is skipped)");
+    return;
+  }
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "semver-check 0.3.1");
+  const home = join(demo, "home");
+  const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
+  const step = (title, args) => {
+    console.log(`\n$ skillshelf ${title}\n`);
+    run(process.execPath, [cli, ...args, "--cwd", demo], demoEnv);
+  };
+  console.log("\nInstalling from a git repository the demo made in examples/.demo/ (HOME=examples/.demo/home):");
+  step("install ./semver-check#main --user --yes", ["install", `${repo}#main`, "--user", "--yes"]);
+  step("list --kind packages", ["list", "--kind", "packages"]);
+  step("verify", ["verify"]);
+  step("remove semver-check --yes", ["remove", "semver-check", "--yes"]);
 }
 
 /**
