@@ -86,7 +86,9 @@ function demoInstall(cli) {
     console.log(`\n$ skillshelf ${title}\n`);
     run(process.execPath, [cli, ...args, "--cwd", demo], demoEnv);
   };
-  console.log("\nInstalling from a git repository the demo made in examples/.demo/ (HOME=examples/.demo/home):");
+  console.log(
+    "\nInstalling from a git repository the demo made in examples/.demo/ (HOME=examples/.demo/home):",
+  );
   step("install ./semver-check#main --user --yes", ["install", `${repo}#main`, "--user", "--yes"]);
   step("list --kind packages", ["list", "--kind", "packages"]);
   step("verify", ["verify"]);

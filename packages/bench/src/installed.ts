@@ -12,8 +12,11 @@ export function benchEnvironment(dir: string): Environment {
   return resolveEnvironment({ home, cwd, configDir: join(home, ".config", "skillshelf"), env: {} });
 }
 
-/** Write a small package `id` of our format (a manifest and one skill) into `dir`; returns `dir`. */
-export function writePackage(dir: string, id: string, index: number): string {
+/**
+ * Write a small package `id` of our format (a manifest and one skill, and `padding` bytes of
+ * reference text beside it when asked) into `dir`; returns `dir`.
+ */
+export function writePackage(dir: string, id: string, index: number, padding = 0): string {
   mkdirSync(join(dir, "skills", `${id}-skill`), { recursive: true });
   writeFileSync(
     join(dir, "plugin.json"),
@@ -28,6 +31,8 @@ export function writePackage(dir: string, id: string, index: number): string {
     join(dir, "skills", `${id}-skill`, "SKILL.md"),
     `---\nname: ${id}-skill\ndescription: Skill ${index} of the benchmark, one per package.\n---\n# Skill ${index}\n\nSteps.\n`,
   );
+  if (padding > 0)
+    writeFileSync(join(dir, "skills", `${id}-skill`, "reference.md"), "r".repeat(padding));
   return dir;
 }
 
@@ -35,12 +40,16 @@ export function writePackage(dir: string, id: string, index: number): string {
  * A fresh environment under `dir` whose user scope holds `count` packages `pkg-<n>` of one skill
  * each, installed through the store's writer (the setup, not what is timed).
  */
-export function installedPackages(dir: string, count: number): Environment {
+export function installedPackages(
+  dir: string,
+  count: number,
+  options: { readonly padding?: number } = {},
+): Environment {
   const environment = benchEnvironment(dir);
   console.log(`bench: installing ${count} packages into ${dir}`);
   for (let index = 0; index < count; index++) {
     const id = `pkg-${index}`;
-    const staged = writePackage(join(dir, "staged", id), id, index);
+    const staged = writePackage(join(dir, "staged", id), id, index, options.padding);
     installPackage({
       environment,
       scope: "user",
@@ -51,3 +60,14 @@ export function installedPackages(dir: string, count: number): Environment {
   }
   return environment;
 }
+
+/** Git for the benchmarks' own repositories: no user or system config, a fixed identity. */
+export const BENCH_GIT_ENV: Readonly<Record<string, string | undefined>> = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};

@@ -5,20 +5,10 @@ import { pathToFileURL } from "node:url";
 import { type Environment, resolveEnvironment } from "@skillshelf/core";
 import { applyLifecycle, planLifecycle, restoreFromLock } from "@skillshelf/lifecycle";
 import { lockFilePath } from "@skillshelf/store";
-import { benchEnvironment, writePackage } from "./installed.js";
+import { BENCH_GIT_ENV, benchEnvironment, writePackage } from "./installed.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
 const PACKAGES = 50;
-// the repositories are made with no user or system git config, under a fixed identity
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "Bench",
-  GIT_AUTHOR_EMAIL: "bench@example.com",
-  GIT_COMMITTER_NAME: "Bench",
-  GIT_COMMITTER_EMAIL: "bench@example.com",
-};
 
 /**
  * The restore benchmark: a project whose lock pins 50 packages, each in its own local git
@@ -83,7 +73,7 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
 /** A git repository holding package `pkg-<index>` at its root, one commit; its file URL. */
 function gitPackage(dir: string, index: number): string {
   const repo = writePackage(join(dir, "repos", `pkg-${index}`), `pkg-${index}`, index);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: GIT_ENV });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
   git("init", "--quiet", "--initial-branch=main");
   git("add", "--all");
   git("commit", "--quiet", "-m", "package");

@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runCatalogBench } from "./catalog-bench.js";
+import { runCliBench } from "./cli-bench.js";
 import { runDigestBench } from "./digest-bench.js";
 import { runIndexBench } from "./index-bench.js";
 import { runLifecycleBench } from "./lifecycle-bench.js";
@@ -44,6 +45,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   digest: runDigestBench,
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
+  cli: runCliBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

@@ -55,7 +55,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         type: "string",
         value: "KIND",
         help: "skill (default), prompt, agent or fleet",
-        choices: ["skill", "prompt", "agent", "fleet"],
+        choices: RESOURCE_KINDS,
       },
     },
     shared: ["scope", "cwd"],

@@ -3,8 +3,26 @@ import { join } from "node:path";
 import { CORPUS_DIR, gitEnv, testEnvironment } from "@skillshelf/test-utils";
 import { type CliRun, runCli, runCliAsync } from "./_run.js";
 
+/** What a change test works in. */
+export interface ChangeSandbox {
+  readonly home: string;
+  readonly cwd: string;
+  readonly configDir: string;
+  readonly env: Record<string, string>;
+  /** Run skillshelf in the project, off a terminal. */
+  readonly run: (...args: string[]) => CliRun;
+  /** Run skillshelf with its temporary folder at `tmp`, to see what staging leaves. */
+  readonly runIn: (tmp: string, ...args: string[]) => CliRun;
+  /** The same, without blocking this process (for loopback servers). */
+  readonly runAsync: (...args: string[]) => Promise<CliRun>;
+  /** The user scope's lock entries by id. */
+  readonly userLock: () => Record<string, { digest: string; enabled: boolean }>;
+  /** The names `list --json` shows for skills. */
+  readonly skills: () => string[];
+}
+
 /** A private home, user library and project for the change commands; git runs with a clean config. */
-export function changeSandbox() {
+export function changeSandbox(): ChangeSandbox {
   const { home, cwd, configDir } = testEnvironment();
   const env = { ...gitEnv(home), SKILLSHELF_HOME: configDir };
   const options = { cwd, env };

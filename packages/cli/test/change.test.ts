@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { digestTree } from "@skillshelf/core";
 import {
   bareClone,
@@ -15,6 +15,7 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
+import { REPO } from "./_run.js";
 import { changeSandbox, codesOf, corpusClaudePlugin } from "./_sandbox.js";
 
 const skill = (name: string, tools = "Read") =>
@@ -237,22 +238,32 @@ describe("the lock a team commits", () => {
     expect(box.run("verify").status).toBe(0);
   });
 
-  it("doctor reports a lock left by a killed process", () => {
+  it("doctor reports a lock left by a killed process", async () => {
     const box = changeSandbox();
     box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
+    // a process takes the user scope's lock and is killed while it holds it
+    const store = pathToFileURL(join(REPO, "packages", "store", "dist", "index.js")).href;
+    const core = pathToFileURL(join(REPO, "packages", "core", "dist", "index.js")).href;
+    const holder = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { withScopeLock } = await import(${JSON.stringify(store)});
+const { resolveEnvironment } = await import(${JSON.stringify(core)});
+const environment = resolveEnvironment({ cwd: process.cwd(), env: process.env });
+withScopeLock({ environment, scope: "user" }, () => {
+  console.log("held");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+});`,
+      ],
+      { cwd: box.cwd, env: box.env },
+    );
+    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
     const lockDir = join(box.configDir, "packages", ".lock");
-    // a process that took the lock and was killed before it let go
-    const holder = execFileSync(process.execPath, ["-e", "console.log(process.pid)"], {
-      encoding: "utf8",
-    }).trim();
-    writeTree(lockDir, {
-      "owner.json": JSON.stringify({
-        pid: Number(holder),
-        hostname: hostname(),
-        token: "t",
-        since: "x",
-      }),
-    });
+    expect(existsSync(lockDir)).toBe(true);
     const doctor = box.run("doctor", "--json");
     expect(doctor.status).toBe(0);
     expect(

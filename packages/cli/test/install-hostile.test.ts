@@ -12,7 +12,7 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
 
 /** Every hostile archive of issues 5 and 6, with the code `install` refuses it with. */
 const ARCHIVES: readonly [string, TarMember[], string][] = [
@@ -91,7 +91,7 @@ const ARCHIVES: readonly [string, TarMember[], string][] = [
 ];
 
 /** Nothing written: no copy, no state, no lock, no staging left in the temporary folder. */
-function expectNothingWritten(box: ReturnType<typeof changeSandbox>, tmp: string): void {
+function expectNothingWritten(box: ChangeSandbox, tmp: string): void {
   expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
   expect(existsSync(join(box.configDir, "packages", "state.json"))).toBe(false);
   expect(readdirSync(tmp)).toEqual([]);

@@ -28,6 +28,10 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "pick skills with --skill a,b (or --skill '*' for all of them)",
   },
+  collection_empty: {
+    owner: "lifecycle",
+    hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
+  },
   collection_skill_unknown: {
     owner: "lifecycle",
     hint: "pick one of the skills the source offers (they are listed)",

@@ -22,10 +22,6 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "rename one of the two skills in the source, or install the other from its own folder",
   },
-  collection_empty: {
-    owner: "sources",
-    hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
-  },
   collection_skill_invalid: {
     owner: "sources",
     hint: "give the skill a frontmatter name of lower-case letters, digits and hyphens",

@@ -190,7 +190,8 @@ function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefine
         throw new Error(`lifecycle: ${step.operation} step without a source`);
       return installPackage({
         ...target,
-        staged: { dir: source.dir, digest: source.digest },
+        // the plan's staging is released after the apply: the writer may move it in
+        staged: { dir: source.dir, digest: source.digest, disposable: true },
         origin: source.origin,
         reviewed,
         expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },

@@ -229,12 +229,16 @@ async function stagePackages(
     ];
   const chosen = chooseSkills(readCollection(staged.dir), pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
+  const nests = (outer: CollectionSkill) =>
+    chosen.skills.some(
+      (inner) => inner !== outer && (outer.path === "." || inner.path.startsWith(`${outer.path}/`)),
+    );
   return chosen.skills.map((skill) => {
     let one: StagedSource;
     try {
-      one = planning.staging.add(
-        stageCollectionSkill(staged, skill, { tempDir: planning.request.stage?.tempDir }),
-      );
+      // the collection's staging is the plan's: a skill folder holding no other is moved out
+      const options = { tempDir: planning.request.stage?.tempDir, move: !nests(skill) };
+      one = planning.staging.add(stageCollectionSkill(staged, skill, options));
     } catch (error) {
       return { refusal: refusalOf(error) };
     }

@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import {
@@ -91,7 +91,14 @@ export function readCollection(dir: string): Collection {
 export function stageCollectionSkill(
   collection: StagedSource,
   skill: CollectionSkill,
-  options: { readonly tempDir?: string | undefined } = {},
+  options: {
+    readonly tempDir?: string | undefined;
+    /**
+     * The collection's staging may give the skill's folder up: it is moved rather than copied
+     * when it holds no other skill of the collection (and checked like a copy).
+     */
+    readonly move?: boolean | undefined;
+  } = {},
 ): StagedSource {
   const container = mkdtempSync(join(options.tempDir ?? tmpdir(), "skillshelf-skill-"));
   let released = false;
@@ -102,7 +109,10 @@ export function stageCollectionSkill(
   };
   try {
     const dir = join(container, "package");
-    copyTree(join(collection.dir, skill.path), dir, { skip: (name) => name === GIT_DIR });
+    const from = join(collection.dir, skill.path);
+    // a skill folder holding no other skill is moved out of the staged collection, else copied
+    if (!options.move || !movedOut(from, dir))
+      copyTree(from, dir, { skip: (name) => name === GIT_DIR });
     writeFileSync(join(dir, "plugin.json"), canonicalJsonFile(skillManifest(skill)));
     return {
       dir,
@@ -248,4 +258,20 @@ function isFile(path: string): boolean {
 
 function isString(value: unknown): value is string {
   return typeof value === "string";
+}
+
+/** Move a staged folder out, checking its links as a copy would; false when it cannot be moved. */
+function movedOut(from: string, to: string): boolean {
+  try {
+    renameSync(from, to);
+  } catch {
+    return false;
+  }
+  try {
+    digestTree(to);
+    return true;
+  } catch (error) {
+    rmSync(to, { recursive: true, force: true });
+    throw error;
+  }
 }

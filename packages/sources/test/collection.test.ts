@@ -114,26 +114,38 @@ describe("stageCollectionSkill", () => {
     expect(stageCollectionSkill(again, only as NonNullable<typeof only>).digest).toBe(
       staged.digest,
     );
+    // moved out of its collection rather than copied, it is the same package too
+    const [, beta] = readCollection(collection.dir).skills;
+    const copied = stageCollectionSkill(collection, beta as NonNullable<typeof beta>);
+    const moved = stageCollectionSkill(collection, beta as NonNullable<typeof beta>, {
+      move: true,
+    });
+    expect(moved.digest).toBe(copied.digest);
+    expect(existsSync(join(collection.dir, "skills", "beta"))).toBe(false);
+    for (const each of [copied, moved]) each.release();
     for (const each of [staged, collection, again]) each.release();
     expect(existsSync(staged.dir)).toBe(false);
   });
 
-  it("refuses a skill whose symlink leaves its own folder, and leaves nothing", async () => {
-    const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "shared.md": "shared" });
-    symlinkSync("../../shared.md", join(dir, "skills", "alpha", "shared.md"));
-    const collection = await stageSource({ type: "local", path: dir });
-    const [alpha] = readCollection(collection.dir).skills;
-    const tempDir = testdir();
-    let code: string | undefined;
-    try {
-      stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, { tempDir });
-    } catch (error) {
-      code = isSkillshelfError(error) ? error.code : String(error);
-    }
-    expect(code).toBe("tree_link_escape");
-    expect(readdirSync(tempDir)).toEqual([]);
-    collection.release();
-  });
+  it.each([false, true])(
+    "refuses a skill whose symlink leaves its own folder, and leaves nothing (move: %s)",
+    async (move) => {
+      const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "shared.md": "shared" });
+      symlinkSync("../../shared.md", join(dir, "skills", "alpha", "shared.md"));
+      const collection = await stageSource({ type: "local", path: dir });
+      const [alpha] = readCollection(collection.dir).skills;
+      const tempDir = testdir();
+      let code: string | undefined;
+      try {
+        stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, { tempDir, move });
+      } catch (error) {
+        code = isSkillshelfError(error) ? error.code : String(error);
+      }
+      expect(code).toBe("tree_link_escape");
+      expect(readdirSync(tempDir)).toEqual([]);
+      collection.release();
+    },
+  );
 
   it("narrows a git source to the skill's folder", async () => {
     const env = gitEnv();

@@ -5,6 +5,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   digestTree,
+  errnoCode,
   isInside,
   type PackageKind,
   SkillshelfError,
@@ -29,8 +30,16 @@ import type {
 
 /** What `installPackage` installs and what it was reviewed against. */
 export interface InstallPackageInput extends ScopeTarget {
-  /** A staged package folder and its tree digest (from `sources`' `stageSource`, or any folder). */
-  readonly staged: { readonly dir: string; readonly digest: string };
+  /**
+   * A staged package folder and its tree digest (from `sources`' `stageSource`, or any folder).
+   * `disposable`: the caller has no further use for the folder, so the writer may move it in
+   * rather than copy it (it still checks the digest once it is in place).
+   */
+  readonly staged: {
+    readonly dir: string;
+    readonly digest: string;
+    readonly disposable?: boolean | undefined;
+  };
   readonly origin: PackageOrigin;
   /** The copy's facts as the plan saw them (`observeCopyFacts`). */
   readonly reviewed: CopyFacts;
@@ -86,7 +95,7 @@ export function installPackage(input: InstallPackageInput): WriteResult {
           hint: "a package's kind cannot change in place; remove it first",
         },
       );
-    const staging = stageCopy(context, id, source, input.staged.digest);
+    const staging = stageCopy(context, id, source, input.staged.digest, input.staged.disposable);
     const previous =
       input.keepPrevious === true && before !== null && treeMatches(context, id, before)
         ? withoutPrevious(before)
@@ -280,10 +289,16 @@ function withoutPrevious(record: InstallRecord): PreviousRecord {
   return rest;
 }
 
-function stageCopy(context: WriterContext, id: string, source: string, digest: string): string {
+function stageCopy(
+  context: WriterContext,
+  id: string,
+  source: string,
+  digest: string,
+  disposable = false,
+): string {
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
-  copyTree(source, path);
+  if (!disposable || !movedInto(source, path)) copyTree(source, path);
   context.fault("staged");
   const staged = digestTree(path).digest;
   if (staged !== digest) {
@@ -313,4 +328,15 @@ function verifyInstalled(target: string, record: InstallRecord): Diagnostic[] {
           { path: target, details: { expected: record.contentDigest, observed } },
         ),
       ];
+}
+
+/** Move a disposable staged folder into place; false when it lives on another file system. */
+function movedInto(source: string, path: string): boolean {
+  try {
+    renameSync(source, path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === "EXDEV") return false;
+    throw error;
+  }
 }

@@ -1,12 +1,19 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isPackageId, projectLibraryDir, SkillshelfError } from "@skillshelf/core";
+import {
+  isPackageId,
+  projectLibraryDir,
+  type ResourceKind,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { displayPath } from "../format.js";
 import { defaultScope } from "./change.js";
 
 /** What `new` scaffolds, as kind → where in a library and what it holds. */
-const SCAFFOLDS = {
+const SCAFFOLDS: Readonly<
+  Record<ResourceKind, (name: string) => { readonly path: string; readonly text: string }>
+> = {
   skill: (name: string) => ({
     path: join("skills", name, "SKILL.md"),
     text: `---\nname: ${name}\ndescription: What ${name} does, and when to use it. Say both, in one or two sentences.\n---\n# ${name}\n\n## When to use\n\nDescribe the situations this skill is for.\n\n## Steps\n\n1. The first thing to do.\n2. The next.\n`,
@@ -23,7 +30,7 @@ const SCAFFOLDS = {
     path: join("fleets", `${name}.md`),
     text: `---\nversion: 1\nname: ${name}\ndescription: What the ${name} fleet does.\nsteps:\n  - id: plan\n    agent: planner\n---\nDescribe the work for the fleet.\n`,
   }),
-} as const;
+};
 
 /**
  * Scaffold a resource in the scope's library that passes `validate --strict`: a skill folder, a
@@ -34,7 +41,7 @@ export function runNew(input: CommandInput): number {
   const context = input.context();
   const { environment, style } = context;
   const [name = ""] = input.positionals;
-  const kind = (stringValue(input, "kind") ?? "skill") as keyof typeof SCAFFOLDS;
+  const kind = (stringValue(input, "kind") ?? "skill") as ResourceKind;
   if (!isPackageId(name) || name.includes("."))
     throw new SkillshelfError("name_invalid", `${JSON.stringify(name)} cannot name a ${kind}`, {
       hint: "use lower-case letters, digits and hyphens, starting with a letter or digit",

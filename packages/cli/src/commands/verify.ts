@@ -1,5 +1,6 @@
 import { canonicalJson, createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import {
+  createScopeCache,
   lockEntryOf,
   lockRoot,
   PACKAGE_SCOPES,
@@ -29,7 +30,9 @@ export function runVerify(input: CommandInput): number {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
-  const snapshot = readPackageSnapshot(environment);
+  // one parse of each state file serves the snapshot and the comparison with the lock
+  const cache = createScopeCache();
+  const snapshot = readPackageSnapshot(environment, { cache });
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
     const problems: Diagnostic[] = [];
     const flagName = `--${scope}`;
@@ -37,8 +40,8 @@ export function runVerify(input: CommandInput): number {
       for (const diagnostic of copy.diagnostics)
         if (diagnostic.severity === "error")
           problems.push({ ...diagnostic, hint: fixFor(diagnostic.code, copy.id, flagName) });
-    const state = readScopeState(environment, scope);
-    const lock = readLockFile(environment, scope);
+    const state = readScopeState(environment, scope, cache);
+    const lock = readLockFile(environment, scope, cache);
     if (!state.ok || !lock.ok) {
       problems.push(...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics));
       return { scope, copies: 0, locked: 0, problems };

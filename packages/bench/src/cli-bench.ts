@@ -1,0 +1,178 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BENCH_GIT_ENV, installedPackages } from "./installed.js";
+import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
+
+const COLLECTION = 50;
+const VERIFIED = 1_000;
+
+/**
+ * The command line's change benchmark, process start to exit. `skillshelf install` of one skill
+ * and of a 50-skill collection, from a local folder and from a local git repository, each beside
+ * its floor in the same run: a bare `node -e 0` start, plus `cp -r` (or `git clone --depth 1`),
+ * plus `sha256sum` of the tree; target at most 2×. Then `skillshelf verify` over 1,000 installed
+ * copies beside `sha256sum` over the same files; target at most 1.5×.
+ */
+export function runCliBench(options: BenchOptions): string {
+  const dir = join(options.workDir, "cli-change");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const bin = join(
+    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
+    "dist",
+    "cli.js",
+  );
+  const collectionSize = Math.min(COLLECTION, Math.max(2, Math.round(options.count / 200)));
+  const single = skillFolder(join(dir, "single"), 1);
+  const collection = skillFolder(join(dir, "collection"), collectionSize);
+  const singleRepo = gitRepository(single);
+  const collectionRepo = gitRepository(collection);
+  let run = 0;
+  const freshHome = () => mkdtempSync(join(dir, `home-${run++}-`));
+  const install =
+    (target: string, ...extra: string[]) =>
+    () => {
+      const home = freshHome();
+      execFileSync(process.execPath, [bin, "install", target, "--user", "--yes", ...extra], {
+        cwd: home,
+        env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: join(home, "library") },
+        stdio: "ignore",
+      });
+    };
+  const floor = (fetch: (into: string) => void) => () => {
+    const into = join(freshHome(), "tree");
+    execFileSync(process.execPath, ["-e", "0"]);
+    fetch(into);
+    sha256sumTree(into);
+  };
+  const copy = (from: string) => (into: string) => execFileSync("cp", ["-r", from, into]);
+  const clone = (repo: string) => (into: string) =>
+    execFileSync("git", ["clone", "--quiet", "--depth", "1", pathToFileURL(repo).href, into], {
+      env: BENCH_GIT_ENV,
+    });
+  const cases = [
+    ["one skill, local folder", install(single), floor(copy(single))],
+    [
+      `${collectionSize}-skill collection, local folder`,
+      install(collection, "--skill", "*"),
+      floor(copy(collection)),
+    ],
+    ["one skill, local git repository", install(`${singleRepo}#main`), floor(clone(singleRepo))],
+    [
+      `${collectionSize}-skill collection, local git repository`,
+      install(`${collectionRepo}#main`, "--skill", "*"),
+      floor(clone(collectionRepo)),
+    ],
+  ] as const;
+  console.log(`bench: timing installs from start to exit, ${options.rounds} rounds side by side`);
+  const variants: Record<string, () => unknown> = {};
+  for (const [name, ours, base] of cases) {
+    variants[`${name}: skillshelf install`] = ours;
+    variants[`${name}: floor`] = base;
+  }
+  const times = timeSideBySide(variants, options.rounds);
+  const ms = (name: string) => median(times[name] ?? []);
+  const installRows = cases.map(([name]) => {
+    const ratio = ms(`${name}: skillshelf install`) / ms(`${name}: floor`);
+    return { name, ours: ms(`${name}: skillshelf install`), base: ms(`${name}: floor`), ratio };
+  });
+  const verify = verifyTimes(options, dir, bin);
+  return [
+    "## The change commands, process start to exit",
+    "",
+    `\`skillshelf install … --user --yes\` into a fresh home each run, beside the floor: \`node -e 0\`, then \`cp -r\` (local folder) or \`git clone --depth 1\` (git repository), then \`sha256sum\` of the files; median of ${options.rounds} rounds.`,
+    "",
+    "| install | skillshelf ms | floor ms | ratio |",
+    "|---|---|---|---|",
+    ...installRows.map(
+      (row) =>
+        `| ${row.name} | ${row.ours.toFixed(0)} | ${row.base.toFixed(0)} | ${row.ratio.toFixed(2)}× |`,
+    ),
+    "",
+    `Target: at most 2× the floor: ${verdict(installRows.every((row) => row.ratio <= 2))} (worst ${Math.max(...installRows.map((row) => row.ratio)).toFixed(2)}×).`,
+    "",
+    `\`skillshelf verify\` over ${verify.copies} installed copies (${verify.megabytes.toFixed(0)} MB in ${verify.files} files), process start to exit, beside \`sha256sum\` over the same files (\`find … | xargs sha256sum\`); median of ${options.rounds} rounds: ${verify.ours.toFixed(0)} ms against ${verify.base.toFixed(0)} ms, ${verify.ratio.toFixed(2)}×.`,
+    `Target: at most 1.5×: ${verdict(verify.ratio <= 1.5)}.`,
+  ].join("\n");
+}
+
+// --- internal ---
+
+/** A folder of `count` skills under `skills/`, each a SKILL.md with two reference files. */
+function skillFolder(dir: string, count: number): string {
+  for (let index = 0; index < count; index++) {
+    const name = `skill-${index}`;
+    const folder = count === 1 ? dir : join(dir, "skills", name);
+    mkdirSync(join(folder, "references"), { recursive: true });
+    writeFileSync(
+      join(folder, "SKILL.md"),
+      `---\nname: ${name}\ndescription: Skill ${index} of the install benchmark.\n---\n# ${name}\n\n${"Steps to follow. ".repeat(200)}\n`,
+    );
+    for (const reference of ["api", "examples"])
+      writeFileSync(join(folder, "references", `${reference}.md`), `${reference} `.repeat(2000));
+  }
+  return dir;
+}
+
+/** A git repository (a work tree with one commit on `main`) holding a copy of `tree`. */
+function gitRepository(tree: string): string {
+  const repo = `${tree}-repo`;
+  execFileSync("cp", ["-r", tree, repo]);
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "skills");
+  return repo;
+}
+
+function sha256sumTree(dir: string): void {
+  execFileSync("sh", [
+    "-c",
+    'find "$1" -type f -not -path "*/.git/*" -print0 | xargs -0 sha256sum > /dev/null',
+    "sh",
+    dir,
+  ]);
+}
+
+/** Median times of `skillshelf verify` over many installed copies and of sha256sum over their files. */
+function verifyTimes(options: BenchOptions, dir: string, bin: string) {
+  const copies = Math.min(VERIFIED, Math.max(4, Math.round(options.count / 10)));
+  const environment = installedPackages(join(dir, "verify"), copies, { padding: 40_000 });
+  const packages = join(environment.configDir, "packages");
+  const env = {
+    PATH: BENCH_GIT_ENV.PATH,
+    HOME: environment.home,
+    SKILLSHELF_HOME: environment.configDir,
+  };
+  const counted = execFileSync("sh", ["-c", 'find "$1" -type f -printf "%s\\n"', "sh", packages], {
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .map(Number);
+  console.log(`bench: timing verify over ${copies} copies, ${options.rounds} rounds side by side`);
+  const times = timeSideBySide(
+    {
+      "skillshelf verify": () =>
+        execFileSync(process.execPath, [bin, "verify", "--cwd", environment.cwd], {
+          env,
+          stdio: "ignore",
+        }),
+      sha256sum: () => sha256sumTree(packages),
+    },
+    options.rounds,
+  );
+  const ours = median(times["skillshelf verify"] ?? []);
+  const base = median(times.sha256sum ?? []);
+  return {
+    copies,
+    files: counted.length,
+    megabytes: counted.reduce((sum, size) => sum + size, 0) / 1e6,
+    ours,
+    base,
+    ratio: ours / base,
+  };
+}
