@@ -16,7 +16,12 @@ import {
   releasePlan,
   restoreFromLock,
 } from "@skillshelf/lifecycle";
-import { type PackageScope, readPackageSnapshot } from "@skillshelf/store";
+import {
+  createScopeCache,
+  type PackageScope,
+  readPackageSnapshot,
+  type ScopeCache,
+} from "@skillshelf/store";
 import { choose, confirm, progressLine } from "../_interact.js";
 import { outcomeText, planText } from "../_plan-text.js";
 import { type CommandInput, flag, listValue, stringValue, UsageError } from "../command.js";
@@ -40,13 +45,20 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   const progress = progressLine(io);
   const onProgress = (event: LifecycleProgress) => progress.update(progressText(event));
   const scope = chosenScope(input, context.environment, command);
+  // one process making many changes: each state and lock file is parsed once, not per step
+  const cache = createScopeCache();
   let plan: LifecyclePlan;
   try {
-    plan = await makePlan(input, command, context, scope, onProgress);
+    plan = await makePlan(input, command, { context, scope, progress: onProgress, cache });
     const picked = json ? undefined : await pickFromCollection(io, plan);
     if (picked !== undefined) {
       releasePlan(plan);
-      plan = await makePlan(input, command, context, scope, onProgress, picked);
+      plan = await makePlan(
+        input,
+        command,
+        { context, scope, progress: onProgress, cache },
+        picked,
+      );
     }
   } finally {
     progress.done();
@@ -67,17 +79,18 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
       releasePlan(plan);
       return report(undefined, [notConfirmed(asked)], asked);
     }
-    return report(await apply(plan, io), [], true);
+    return report(await apply(plan, io, cache), [], true);
   }
-  return report(await apply(plan, io), []);
+  return report(await apply(plan, io, cache), []);
 }
 
 // --- internal ---
 
-async function apply(plan: LifecyclePlan, io: CliIo): Promise<ApplyResult> {
+async function apply(plan: LifecyclePlan, io: CliIo, cache: ScopeCache): Promise<ApplyResult> {
   const progress = progressLine(io);
   try {
     return await applyLifecycle(plan, {
+      cache,
       progress: (event) => progress.update(progressText(event)),
     });
   } finally {
@@ -89,20 +102,25 @@ async function apply(plan: LifecyclePlan, io: CliIo): Promise<ApplyResult> {
 async function makePlan(
   input: CommandInput,
   command: ChangeCommand,
-  context: CommandContext,
-  scope: PackageScope | undefined,
-  progress: (event: LifecycleProgress) => void,
+  planning: {
+    readonly context: CommandContext;
+    readonly scope: PackageScope | undefined;
+    readonly progress: (event: LifecycleProgress) => void;
+    readonly cache: ScopeCache;
+  },
   skills: readonly string[] = listValue(input, "skill").flatMap((names) => names.split(",")),
 ): Promise<LifecyclePlan> {
+  const { context, scope, progress, cache } = planning;
   const { environment } = context;
   const targets = input.positionals;
-  const common = { environment, scope, progress, force: flag(input, "force") };
+  const common = { environment, scope, progress, cache, force: flag(input, "force") };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
       environment,
       scope: scope ?? defaultScope(environment),
       frozen: flag(input, "frozen"),
       progress,
+      cache,
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);
