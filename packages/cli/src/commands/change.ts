@@ -42,26 +42,19 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   const { io } = input;
   const context = input.context();
   const json = flag(input, "json");
-  const progress = progressLine(io);
-  const onProgress = (event: LifecycleProgress) => progress.update(progressText(event));
   const scope = chosenScope(input, context.environment, command);
   // one process making many changes: each state and lock file is parsed once, not per step
-  const cache = createScopeCache();
-  let plan: LifecyclePlan;
-  try {
-    plan = await makePlan(input, command, { context, scope, progress: onProgress, cache });
-    const picked = json ? undefined : await pickFromCollection(io, plan);
-    if (picked !== undefined) {
-      releasePlan(plan);
-      plan = await makePlan(
-        input,
-        command,
-        { context, scope, progress: onProgress, cache },
-        picked,
-      );
-    }
-  } finally {
-    progress.done();
+  const planning = { context, scope, cache: createScopeCache() };
+  let plan = await withProgress(io, (progress) =>
+    makePlan(input, command, { ...planning, progress }),
+  );
+  // a question only for a person who can answer and did not say --yes
+  const picked = json || flag(input, "yes") ? undefined : await pickFromCollection(io, plan);
+  if (picked !== undefined) {
+    releasePlan(plan);
+    plan = await withProgress(io, (progress) =>
+      makePlan(input, command, { ...planning, progress }, picked),
+    );
   }
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
   const report = reporter(input, context, plan, shownScope);
@@ -79,22 +72,27 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
       releasePlan(plan);
       return report(undefined, [notConfirmed(asked)], asked);
     }
-    return report(await apply(plan, io, cache), [], true);
+    return report(await apply(plan, io, planning.cache), [], true);
   }
-  return report(await apply(plan, io, cache), []);
+  return report(await apply(plan, io, planning.cache), []);
 }
 
 // --- internal ---
 
-async function apply(plan: LifecyclePlan, io: CliIo, cache: ScopeCache): Promise<ApplyResult> {
-  const progress = progressLine(io);
+function apply(plan: LifecyclePlan, io: CliIo, cache: ScopeCache): Promise<ApplyResult> {
+  return withProgress(io, (progress) => applyLifecycle(plan, { cache, progress }));
+}
+
+/** Run long work with its progress on the terminal's line, cleared when it ends. */
+async function withProgress<T>(
+  io: CliIo,
+  work: (progress: (event: LifecycleProgress) => void) => Promise<T>,
+): Promise<T> {
+  const line = progressLine(io);
   try {
-    return await applyLifecycle(plan, {
-      cache,
-      progress: (event) => progress.update(progressText(event)),
-    });
+    return await work((event) => line.update(progressText(event)));
   } finally {
-    progress.done();
+    line.done();
   }
 }
 
