@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  chainedLinkTarMembers,
   chainedLinkTree,
   gitRepo,
   link,
@@ -64,21 +65,7 @@ const ARCHIVES: readonly [string, TarMember[], string][] = [
     "archive_entry_refused",
   ],
   ["a FIFO", [{ path: "pipe", type: "fifo" }], "archive_entry_refused"],
-  [
-    "a chain of .. links the kernel follows out",
-    [
-      { path: "pkg/plugin.json", content: String(chainedLinkTree()["plugin.json"]) },
-      { path: "pkg/d/up", type: "symlink", target: ".." },
-      { path: "pkg/p1", type: "symlink", target: "d/up/.." },
-      ...Array.from({ length: 19 }, (_, index) => ({
-        path: `pkg/p${index + 2}`,
-        type: "symlink" as const,
-        target: `p${index + 1}/..`,
-      })),
-      { path: "pkg/skills/leak/reference.md", type: "symlink", target: "../../p20/etc/passwd" },
-    ],
-    "archive_entry_refused",
-  ],
+  ["a chain of .. links the kernel follows out", chainedLinkTarMembers(), "archive_entry_refused"],
   [
     "a pax size=-512 before a g header (the one that hung staging)",
     [

@@ -1,5 +1,4 @@
-import { lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENTS,
@@ -18,7 +17,7 @@ import {
   readRegularFile,
   realpathOrUndefined,
 } from "@skillshelf/core";
-import { codedFailure } from "./_failure.js";
+import { codedFailure, stagingFolder } from "./_failure.js";
 import { GIT_DIR } from "./_git.js";
 import type { StagedSource } from "./types.js";
 
@@ -100,15 +99,8 @@ export function stageCollectionSkill(
     readonly move?: boolean | undefined;
   } = {},
 ): StagedSource {
-  const container = mkdtempSync(join(options.tempDir ?? tmpdir(), "skillshelf-skill-"));
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    rmSync(container, { recursive: true, force: true });
-  };
+  const { dir, release } = stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
-    const dir = join(container, "package");
     const from = join(collection.dir, skill.path);
     // a skill folder holding no other skill is moved out of the staged collection, else copied
     if (!options.move || !movedOut(from, dir))

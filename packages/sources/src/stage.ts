@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import {
   copyTree,
   digestTree,
@@ -16,7 +15,7 @@ import {
   unpackArchive,
 } from "./_archive.js";
 import { download } from "./_download.js";
-import { codedFailure } from "./_failure.js";
+import { codedFailure, stagingFolder } from "./_failure.js";
 import { fetchCommit, GIT_DIR } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
 import type { StagedSource } from "./types.js";
@@ -49,16 +48,9 @@ export async function stageSource(
   source: PackageSource,
   options: StageOptions = {},
 ): Promise<StagedSource> {
-  const container = mkdtempSync(join(options.tempDir ?? tmpdir(), "skillshelf-stage-"));
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    rmSync(container, { recursive: true, force: true });
-  };
+  const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
-    const dir = join(container, "package");
-    const commit = await fetchInto(source, dir, container, options);
+    const commit = await fetchInto(source, dir, dirname(dir), options);
     const { digest } = digestTree(dir);
     return { dir, digest, source, ...(commit === undefined ? {} : { commit }), release };
   } catch (error) {

@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import { isSkillshelfError, type PackageSource } from "@skillshelf/core";
 import { parseSourceUrl, readIndex, stageSource } from "@skillshelf/sources";
 import {
+  chainedLinkTarMembers,
   chainedLinkTree,
   fixChecksum,
   gitEnv,
@@ -86,17 +87,7 @@ describe("item 1: a chain of .. links that the kernel follows out of the package
   });
 
   it("is refused from a .tar.gz before anything is written", async () => {
-    const members: TarMember[] = [
-      { path: "pkg/plugin.json", content: String(tree["plugin.json"]) },
-      { path: "pkg/d/up", type: "symlink", target: ".." },
-      { path: "pkg/p1", type: "symlink", target: "d/up/.." },
-      ...Array.from({ length: 19 }, (_, index) => ({
-        path: `pkg/p${index + 2}`,
-        type: "symlink" as const,
-        target: `p${index + 1}/..`,
-      })),
-      { path: "pkg/skills/leak/reference.md", type: "symlink", target: "../../p20/etc/passwd" },
-    ];
+    const members = chainedLinkTarMembers();
     const base = await serve({ "/leak.tar.gz": tarGz(members) });
     const tempDir = testdir();
     const outcome = await stageOutcome(

@@ -13,7 +13,7 @@ export {
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
 export { bareClone, gitEnv, gitRepo } from "./git.js";
-export { chainedLinkTree } from "./hostile.js";
+export { chainedLinkTarMembers, chainedLinkTree } from "./hostile.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";
