@@ -20,6 +20,7 @@ export {
   withLockEntry,
 } from "./lockfile.js";
 export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
+export { recheckCopies } from "./recheck.js";
 export { recoverScope, scopeLeftovers } from "./recover.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";

@@ -3,6 +3,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -13,6 +14,7 @@ import {
   packagesDir,
   readPackageSnapshot,
   readScopeState,
+  recheckCopies,
 } from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
@@ -331,5 +333,25 @@ describe("installPackage refusals that protect what is on disk", () => {
     expect(errorOf(() => installStaged(environment, "user", "other", inside))?.code).toBe(
       "source_overlap",
     );
+  });
+});
+
+describe("recheckCopies", () => {
+  it("digests each recorded copy again: drift, a missing folder and a pending operation", () => {
+    const environment = storeEnvironment();
+    for (const id of ["a-kit", "b-kit", "c-kit", "d-kit"]) install(environment, "user", { id });
+    const dir = packagesDir(environment, "user");
+    writeFileSync(join(dir, "b-kit", "plugin.json"), "{}");
+    rmSync(join(dir, "c-kit"), { recursive: true });
+    writeFileSync(join(dir, ".d-kit.journal.json"), "{}");
+    const state = readScopeState(environment, "user");
+    if (!state.ok) throw new Error("state unreadable");
+    expect(
+      recheckCopies(environment, "user", state.value.state).map((d) => [d.code, d.path]),
+    ).toEqual([
+      ["content_drift", join(dir, "b-kit")],
+      ["copy_missing", join(dir, "c-kit")],
+      ["operation_pending", join(dir, "d-kit")],
+    ]);
   });
 });

@@ -1,13 +1,12 @@
 import { canonicalJson, createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import {
-  createScopeCache,
   lockEntryOf,
   lockRoot,
   PACKAGE_SCOPES,
   type PackageScope,
   readLockFile,
-  readPackageSnapshot,
   readScopeState,
+  recheckCopies,
 } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
@@ -30,22 +29,23 @@ export function runVerify(input: CommandInput): number {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
-  // one parse of each state file serves the snapshot and the comparison with the lock
-  const cache = createScopeCache();
-  const snapshot = readPackageSnapshot(environment, { cache });
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
-    const problems: Diagnostic[] = [];
     const flagName = `--${scope}`;
-    for (const copy of snapshot.copies.filter((each) => each.scope === scope))
-      for (const diagnostic of copy.diagnostics)
-        if (diagnostic.severity === "error")
-          problems.push({ ...diagnostic, hint: fixFor(diagnostic.code, copy.id, flagName) });
-    const state = readScopeState(environment, scope, cache);
-    const lock = readLockFile(environment, scope, cache);
-    if (!state.ok || !lock.ok) {
-      problems.push(...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics));
-      return { scope, copies: 0, locked: 0, problems };
-    }
+    const state = readScopeState(environment, scope);
+    const lock = readLockFile(environment, scope);
+    if (!state.ok || !lock.ok)
+      return {
+        scope,
+        copies: 0,
+        locked: 0,
+        problems: [...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics)],
+      };
+    const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state).map(
+      (problem) => ({
+        ...problem,
+        hint: fixFor(problem.code, String(problem.details?.id), flagName),
+      }),
+    );
     const installed = state.value.state.installed;
     const locked = lock.value.value.packages;
     const root = lockRoot(environment, scope);
@@ -123,6 +123,8 @@ function fixFor(code: string, id: string, flagName: string): string {
       return `skillshelf install ${flagName} puts back the pinned files (your edits are kept in a backup); skillshelf update ${id} --force takes the source's`;
     case "copy_missing":
       return `skillshelf install ${flagName} fetches it again from its locked source`;
+    case "operation_pending":
+      return "any change in this scope settles it first (skillshelf doctor shows what is left)";
     default:
       return `skillshelf remove ${id} ${flagName}, then install it again`;
   }

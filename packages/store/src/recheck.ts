@@ -1,0 +1,61 @@
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
+import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
+import { journalPath } from "./_journal.js";
+import { packagesDir } from "./scopes.js";
+import type { PackageScope, ScopeState } from "./types.js";
+
+/**
+ * Digest every recorded copy of a scope again and compare it with its record: a copy whose
+ * folder is gone is `copy_missing`, one whose tree digests otherwise `content_drift` (the
+ * manifest is part of the tree, so an edited manifest is drift too), one that cannot be digested
+ * gets the digest's own code, and one an interrupted operation left is `operation_pending`. Reads
+ * no manifest and loads nothing: it is what `verify` needs, a tree per record.
+ */
+export function recheckCopies(
+  environment: Parameters<typeof packagesDir>[0],
+  scope: PackageScope,
+  state: ScopeState,
+): Diagnostic[] {
+  const dir = packagesDir(environment, scope);
+  const problems: Diagnostic[] = [];
+  for (const id of Object.keys(state.installed).sort()) {
+    const record = state.installed[id];
+    if (record === undefined) continue;
+    const path = join(dir, id);
+    const details = { id, scope };
+    const problem = (code: Diagnostic["code"], message: string, extra = {}) =>
+      problems.push(
+        createDiagnostic("error", code, message, { path, details: { ...details, ...extra } }),
+      );
+    if (existsSync(journalPath(dir, id))) {
+      problem(
+        "operation_pending",
+        `an operation on ${id} was interrupted and has not been settled`,
+      );
+      continue;
+    }
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+      problem("copy_missing", `${scope} copy of ${id} is recorded but its folder is gone`);
+      continue;
+    }
+    let observed: string;
+    try {
+      observed = digestTree(path).digest;
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      problem(error.code, error.message);
+      continue;
+    }
+    if (observed !== record.contentDigest)
+      problem(
+        "content_drift",
+        `the files of ${id} changed since it was installed (content drift)`,
+        {
+          recorded: record.contentDigest,
+          observed,
+        },
+      );
+  }
+  return problems;
+}
