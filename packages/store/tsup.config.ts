@@ -2,4 +2,8 @@ import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
 // `testing` carries the fault hook for crash tests; it is built but not exported by the package.
-export default defineConfig({ ...baseConfig, entry: ["src/index.ts", "src/testing.ts"] });
+// `writers` is the writers' own entry (see src/writers.ts).
+export default defineConfig({
+  ...baseConfig,
+  entry: ["src/index.ts", "src/writers.ts", "src/testing.ts"],
+});

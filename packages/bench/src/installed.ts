@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
-import { installPackage, observeCopyFacts } from "@skillshelf/store";
+import { observeCopyFacts } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
 
 /** A fresh home and project under `dir`, nothing from this machine. */
 export function benchEnvironment(dir: string): Environment {

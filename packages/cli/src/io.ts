@@ -22,7 +22,10 @@ export function processIo(): CliIo {
     env,
     cwd: process.cwd(),
     color: process.stdout.isTTY === true && !plain,
-    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    // asked only by a change about to be confirmed: opening stdin costs a read command ~20 ms
+    get interactive() {
+      return process.stdin.isTTY === true && process.stdout.isTTY === true;
+    },
     progress: process.stderr.isTTY === true,
   };
 }

@@ -242,7 +242,7 @@ describe("the lock a team commits", () => {
     const box = changeSandbox();
     box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
     // a process takes the user scope's lock and is killed while it holds it
-    const store = pathToFileURL(join(REPO, "packages", "store", "dist", "index.js")).href;
+    const store = pathToFileURL(join(REPO, "packages", "store", "dist", "writers.js")).href;
     const core = pathToFileURL(join(REPO, "packages", "core", "dist", "index.js")).href;
     const holder = spawn(
       process.execPath,

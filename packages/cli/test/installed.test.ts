@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree, resolveEnvironment } from "@skillshelf/core";
-import { installPackage, observeCopyFacts } from "@skillshelf/store";
+import { observeCopyFacts } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
 import {
   packageTree,
   skillFile,

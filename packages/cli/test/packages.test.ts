@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree, resolveEnvironment } from "@skillshelf/core";
-import { installPackage, observeCopyFacts } from "@skillshelf/store";
+import { observeCopyFacts } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
 import { testdir, testEnvironment } from "@skillshelf/test-utils";
 import { validateIndex, validatePackage } from "@skillshelf/validation";
 import { describe, expect, it } from "vitest";

@@ -1,10 +1,6 @@
 import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
-import {
-  installPackage,
-  observeCopyFacts,
-  type PackageScope,
-  type WriteResult,
-} from "@skillshelf/store";
+import { observeCopyFacts, type PackageScope, type WriteResult } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
 import {
   type PackageTreeOptions,
   packageTree,

@@ -1,15 +1,17 @@
 import { CODES, type Environment, isSkillshelfError, resolveEnvironment } from "@skillshelf/core";
 import {
   assertFactsCurrent,
-  installPackage,
   observeCopyFacts,
+  type ScopeCache,
+  type WriteResult,
+} from "@skillshelf/store";
+import {
+  installPackage,
   removePackage,
   rollbackPackage,
-  type ScopeCache,
   setEnabled,
-  type WriteResult,
   withScopeLock,
-} from "@skillshelf/store";
+} from "@skillshelf/store/writers";
 import { FAULT_POINT } from "./_fault-point.js";
 import { releasePlan } from "./plan.js";
 import type {

@@ -11,8 +11,8 @@ import {
   readLockFile,
   readPackageSnapshot,
   readScopeState,
-  recoverScope,
 } from "@skillshelf/store";
+import { recoverScope } from "@skillshelf/store/writers";
 import { packageTree, runNodeChild, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { environment } from "./_lifecycle.js";
@@ -28,11 +28,12 @@ function lifecycleChild(body: string, args: unknown, timeoutMs = 60_000) {
     imports: {
       lifecycle: dist("lifecycle"),
       "{ withFaultHook }": dist("lifecycle", "testing.js"),
-      store: dist("store"),
+      storeReaders: dist("store"),
+      storeWriters: dist("store", "writers.js"),
       core: dist("core"),
       "{ writeFileSync }": "node:fs",
     },
-    body: `const environment = core.resolveEnvironment({ ...args.env, env: {} });\n${body}`,
+    body: `const store = { ...storeReaders, ...storeWriters };\nconst environment = core.resolveEnvironment({ ...args.env, env: {} });\n${body}`,
     args,
     timeoutMs,
   });

@@ -4,7 +4,8 @@ import {
   resolveEnvironment,
   type TreeDigest,
 } from "@skillshelf/core";
-import { installPackage, observeCopyFacts, type PackageScope, setEnabled } from "@skillshelf/store";
+import { observeCopyFacts, type PackageScope } from "@skillshelf/store";
+import { installPackage, setEnabled } from "@skillshelf/store/writers";
 import {
   packageTree,
   skillFile,

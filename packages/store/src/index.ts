@@ -1,12 +1,7 @@
 export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
 export type { SetEnabledInput } from "./enable.js";
-export { setEnabled } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
-export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
-export { installPackage, rollbackPackage } from "./install.js";
-export type { ScopeLock, ScopeLockState } from "./lock.js";
-export { inspectScopeLock, withScopeLock } from "./lock.js";
 export type { LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,
@@ -21,11 +16,9 @@ export {
 } from "./lockfile.js";
 export { MAX_MANIFEST_BYTES, readPackageManifest } from "./manifest.js";
 export { recheckCopies } from "./recheck.js";
-export { recoverScope, scopeLeftovers } from "./recover.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";
 export type { RemovePackageInput } from "./remove.js";
-export { removePackage } from "./remove.js";
 export type { PackageRootSource } from "./roots.js";
 export { packageCopyRoots, snapshotRoots } from "./roots.js";
 export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
@@ -60,3 +53,4 @@ export type {
   ScopeTarget,
   WriteResult,
 } from "./types.js";
+// the writers and the scope lock have their own entry: "@skillshelf/store/writers"

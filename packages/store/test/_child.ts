@@ -18,11 +18,13 @@ export function runStoreChild(
     throw new Error(`${DIST} is missing; run pnpm build first`);
   return runNodeChild({
     imports: {
-      store: join(DIST, "index.js"),
+      storeReaders: join(DIST, "index.js"),
+      storeWriters: join(DIST, "writers.js"),
       "{ withFaultHook }": join(DIST, "testing.js"),
       "{ existsSync, writeFileSync }": "node:fs",
     },
-    body,
+    // the package's two entries as one `store`
+    body: `const store = { ...storeReaders, ...storeWriters };\n${body}`,
     args,
     ...options,
   });

@@ -6,14 +6,12 @@ import {
 } from "@skillshelf/core";
 import {
   type CopyFacts,
-  installPackage,
   observeCopyFacts,
   type PackageOrigin,
   type PackageScope,
-  removePackage,
-  setEnabled,
   type WriteResult,
 } from "@skillshelf/store";
+import { installPackage, removePackage, setEnabled } from "@skillshelf/store/writers";
 import {
   type PackageTreeOptions,
   packageTree,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { packagesDir, readScopeState, recoverScope } from "@skillshelf/store";
+import { packagesDir, readScopeState } from "@skillshelf/store";
+import { recoverScope } from "@skillshelf/store/writers";
 import { expect, it } from "vitest";
 import { RETRY_WHILE_LOCKED, runStoreChild } from "./_child.js";
 import { stagePackage, storeEnvironment } from "./_store.js";

@@ -7,8 +7,8 @@ import {
   readLockFile,
   readPackageSnapshot,
   readScopeState,
-  recoverScope,
 } from "@skillshelf/store";
+import { recoverScope } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";

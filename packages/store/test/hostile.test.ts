@@ -2,14 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
-  installPackage,
   observeCopyFacts,
   packagesDir,
   readPackageManifest,
   readScopeState,
-  removePackage,
-  setEnabled,
 } from "@skillshelf/store";
+import { installPackage, removePackage, setEnabled } from "@skillshelf/store/writers";
 import { chainedLinkTree, packageTree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { packagesDir, withScopeLock } from "@skillshelf/store";
+import { packagesDir } from "@skillshelf/store";
+import { withScopeLock } from "@skillshelf/store/writers";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";

@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { packagesDir, readPackageSnapshot, rollbackPackage } from "@skillshelf/store";
+import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
+import { rollbackPackage } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import {

@@ -2,15 +2,14 @@ import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "n
 import { join } from "node:path";
 import {
   createScopeCache,
-  installPackage,
   packagesDir,
   readLockFile,
   readPackageSnapshot,
   readScopeState,
   serializeLockFile,
   serializeScopeState,
-  setEnabled,
 } from "@skillshelf/store";
+import { installPackage, setEnabled } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { errorOf, facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
 

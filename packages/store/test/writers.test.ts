@@ -9,13 +9,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import {
-  installPackage,
-  packagesDir,
-  readPackageSnapshot,
-  readScopeState,
-  recheckCopies,
-} from "@skillshelf/store";
+import { packagesDir, readPackageSnapshot, readScopeState, recheckCopies } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
 import {

@@ -2,13 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, createDiagnostic, type Diagnostic, projectLibraryDir } from "@skillshelf/core";
-import {
-  inspectScopeLock,
-  PACKAGE_SCOPES,
-  readLockFile,
-  readScopeState,
-  scopeLeftovers,
-} from "@skillshelf/store";
+import { PACKAGE_SCOPES, readLockFile, readScopeState } from "@skillshelf/store";
+import { inspectScopeLock, scopeLeftovers } from "@skillshelf/store/writers";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter } from "../format.js";

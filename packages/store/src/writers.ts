@@ -1,0 +1,10 @@
+// The writers and the scope lock, for callers that change a library (lifecycle, a command line's
+// change commands). Also exported from the package root; this entry lets a bundle that only
+// reads leave the lock and its dependencies out.
+export { setEnabled } from "./enable.js";
+export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
+export { installPackage, rollbackPackage } from "./install.js";
+export type { ScopeLock, ScopeLockState } from "./lock.js";
+export { inspectScopeLock, withScopeLock } from "./lock.js";
+export { recoverScope, scopeLeftovers } from "./recover.js";
+export { removePackage } from "./remove.js";
