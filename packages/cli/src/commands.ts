@@ -136,7 +136,7 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
   },
   {
     name: "sources",
-    summary: "list, add or remove the package indexes a scope uses",
+    summary: "list, add, remove or update the package indexes a scope uses",
     description:
       'Manage the package indexes a scope searches and installs from. Each scope has its own\nlibrary.yaml; "add" names more: a local index file (library.yaml, marketplace.json) or a\nfolder holding one, a git repository holding one (owner/repo, any git URL, #ref), or an\nhttps:// URL of an index file. Remote ones are fetched into the user library\'s cache and\nchecked before they are added; "update" fetches them again. Indexes are merged in order:\nuser, project, --from; a later row replaces an earlier one of the same kind and name.',
     arguments: "list | add <source> | remove <source> | update [source]",
