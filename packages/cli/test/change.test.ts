@@ -8,6 +8,7 @@ import {
   gitRepo,
   packageTree,
   serve,
+  serveHttps,
   skillFile,
   tarGz,
   testdir,
@@ -15,7 +16,7 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
-import { REPO } from "./_run.js";
+import { REPO, runCliAsync } from "./_run.js";
 import { changeSandbox, codesOf, corpusClaudePlugin } from "./_sandbox.js";
 
 const skill = (name: string, tools = "Read") =>
@@ -314,6 +315,40 @@ describe("remote indexes", () => {
     });
     expect(box.run("sources", "update").status).toBe(0);
     expect(box.run("sources", "remove", bare, "--user").status).toBe(0);
+  });
+
+  it("adds an https index file, fetched and checked, and refuses one that is not an index", async () => {
+    const box = changeSandbox();
+    const dir = testdir(packageTree({ id: "remote-kit" }));
+    const row = {
+      kind: "plugin",
+      name: "remote-kit",
+      description: "Offered by a remote index.",
+      sourceUrl: dir,
+      version: "1.0.0",
+      sha256: digestTree(dir).digest,
+    };
+    const { url, certificate } = await serveHttps({
+      "/library.json": Buffer.from(JSON.stringify([row])),
+      "/plugin.json": Buffer.from(JSON.stringify({ name: "x", version: "1.0.0" })),
+    });
+    const env = { ...box.env, NODE_EXTRA_CA_CERTS: certificate };
+    const added = await runCliAsync(["sources", "add", `${url}/library.json`, "--user"], {
+      cwd: box.cwd,
+      env,
+    });
+    expect(added.status, added.stderr).toBe(0);
+    expect(box.run("search", "remote").stdout).toContain("remote-kit");
+    const refused = await runCliAsync(["sources", "add", `${url}/plugin.json`, "--user"], {
+      cwd: box.cwd,
+      env,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("index_invalid");
+    const updated = await runCliAsync(["sources", "update", "--json"], { cwd: box.cwd, env });
+    expect(JSON.parse(updated.stdout).updated).toMatchObject([
+      { name: `${url}/library.json`, rows: 1 },
+    ]);
   });
 
   it("refuses a source that is not an index, and adds nothing", () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, relative, sep } from "node:path";
+import { dirname, relative, sep } from "node:path";
 import { copyTree, type Environment, isInside, SkillshelfError } from "@skillshelf/core";
 import { download } from "./_download.js";
 import { GIT_DIR } from "./_git.js";
@@ -64,7 +64,10 @@ export async function fetchRemoteIndex(
       const signal = AbortSignal.timeout(options.timeoutMs ?? 120_000);
       const bytes = await download(remote.url, MAX_INDEX_BYTES, signal);
       mkdirSync(fresh);
-      writeFileSync(`${fresh}${sep}${basename(new URL(remote.url).pathname)}`, bytes);
+      // kept under a name `locateIndex` finds, whatever the URL calls it (a marketplace is told
+      // by its `plugins` list)
+      const yaml = /\.ya?ml$/i.test(new URL(remote.url).pathname);
+      writeFileSync(`${fresh}${sep}library.${yaml ? "yaml" : "json"}`, bytes);
     } else {
       const { url, ref } = remote;
       const staged = await stageSource(

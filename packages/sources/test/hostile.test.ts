@@ -1,7 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { isSkillshelfError, type PackageSource } from "@skillshelf/core";
@@ -15,12 +12,13 @@ import {
   pick,
   seededRandom,
   serve,
+  serveHttps,
   type TarMember,
   tarBytes,
   tarGz,
   testdir,
 } from "@skillshelf/test-utils";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runSourcesChild } from "./_child.js";
 
 // Every case here is one of the defects issue 8 reports, reproduced before it was fixed.
@@ -425,7 +423,7 @@ describe("item 10: redirects follow a written policy", () => {
 
   it("refuses a redirect from https down to http", { timeout: 60_000 }, async () => {
     const http = await serve({ "/pkg.tar.gz": archive });
-    const { url, certificate } = await serveHttps(`${http}/pkg.tar.gz`);
+    const { url, certificate } = await serveHttpsWithRedirect(`${http}/pkg.tar.gz`);
     const [downgraded, followed] = await stageInChild([`${url}/down`, `${url}/pkg.tar.gz`], {
       env: { NODE_EXTRA_CA_CERTS: certificate },
     });
@@ -435,44 +433,9 @@ describe("item 10: redirects follow a written policy", () => {
 });
 
 /** A loopback https server with a fresh self-signed certificate: `/down` redirects to `httpUrl`. */
-async function serveHttps(httpUrl: string): Promise<{ url: string; certificate: string }> {
-  const dir = testdir();
-  mkdirSync(dir, { recursive: true });
-  const key = join(dir, "key.pem");
-  const certificate = join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      certificate,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
-  const archive = tarGz([{ path: "plugin.json", content: "{}" }]);
-  const server = createHttpsServer(
-    { key: readFileSync(key), cert: readFileSync(certificate) },
-    (request, response) => {
-      if (request.url === "/down") response.writeHead(302, { location: httpUrl }).end();
-      else response.writeHead(200, { "content-length": archive.length }).end(archive);
-    },
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  onTestFinished(() => server.closeAllConnections());
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate };
+function serveHttpsWithRedirect(httpUrl: string): ReturnType<typeof serveHttps> {
+  return serveHttps({
+    "/down": (_request, response) => response.writeHead(302, { location: httpUrl }).end(),
+    "/pkg.tar.gz": tarGz([{ path: "plugin.json", content: "{}" }]),
+  });
 }

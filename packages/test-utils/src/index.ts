@@ -17,6 +17,6 @@ export { chainedLinkTarMembers, chainedLinkTree } from "./hostile.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";
-export { serve } from "./serve.js";
+export { serve, serveHttps } from "./serve.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
 export { link, testdir, writeTree } from "./testdir.js";

@@ -1,10 +1,53 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
+import { testdir } from "./testdir.js";
 
 /** A loopback HTTP server answering from `routes`, closed when the test ends; returns its base URL. */
 export async function serve(routes: Record<string, Buffer | RequestListener>): Promise<string> {
-  const server = createServer((request, response) => {
+  const server = createServer(answer(routes));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(() => server.closeAllConnections());
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * `serve` over https, with a fresh self-signed certificate for 127.0.0.1 (made with `openssl`):
+ * its base URL and the certificate's path, for `NODE_EXTRA_CA_CERTS` in a child that trusts it.
+ */
+export async function serveHttps(
+  routes: Record<string, Buffer | RequestListener>,
+): Promise<{ url: string; certificate: string }> {
+  const dir = testdir();
+  const key = `${dir}/key.pem`;
+  const certificate = `${dir}/cert.pem`;
+  execFileSync(
+    "openssl",
+    [
+      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
+      ...["-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"],
+      ...["-addext", "subjectAltName=IP:127.0.0.1"],
+    ],
+    { stdio: "ignore" },
+  );
+  const server = createHttpsServer(
+    { key: readFileSync(key), cert: readFileSync(certificate) },
+    answer(routes),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(() => server.closeAllConnections());
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate };
+}
+
+// --- internal ---
+
+function answer(routes: Record<string, Buffer | RequestListener>): RequestListener {
+  return (request, response) => {
     const route = routes[request.url ?? ""];
     if (route === undefined) {
       response.writeHead(404).end();
@@ -13,9 +56,5 @@ export async function serve(routes: Record<string, Buffer | RequestListener>): P
         .writeHead(200, { "content-type": "application/gzip", "content-length": route.length })
         .end(route);
     } else route(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  onTestFinished(() => server.closeAllConnections());
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
 }
