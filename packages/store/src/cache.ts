@@ -1,3 +1,5 @@
+import { nullPrototypeRecord } from "@skillshelf/core";
+
 /**
  * Parsed `state.json` and `lock.json` files, each reused while the file's bytes are exactly what
  * was parsed. Reading a file's bytes stays cheap as a scope grows; decoding and checking every
@@ -35,9 +37,21 @@ export function createScopeCache(): ScopeCache {
   };
 }
 
-/** `value` as the strict reader would give it back from JSON: a fresh copy, `undefined` fields gone. */
-export function plainJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+/**
+ * A keyed table of `state.json` or `lock.json` (records by id) with `id` set to `value`, brought
+ * to plain JSON as a strict read gives it (a fresh copy, `undefined` fields gone), or left out
+ * when `value` is `null`; keyed with a null prototype, as read. Writers change their tables only
+ * through it, so what they tell the cache is what a fresh read would give.
+ */
+export function withTableEntry<T>(
+  table: Readonly<Record<string, T>>,
+  id: string,
+  value: NoInfer<T> | null,
+): Record<string, T> {
+  const copy = nullPrototypeRecord(table);
+  if (value === null) delete copy[id];
+  else copy[id] = JSON.parse(JSON.stringify(value)) as T;
+  return copy;
 }
 
 /** How deep the records sit in `state.json` (`installed.<id>`) and `lock.json` (`packages.<id>`). */

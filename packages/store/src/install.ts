@@ -15,9 +15,9 @@ import {
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
 import { dropPrevious, keepAsPrevious, previousDir } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter, type WriterContext } from "./_writer.js";
+import { withTableEntry } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
-import { withRecord } from "./state.js";
 import type {
   CopyFacts,
   InstallRecord,
@@ -230,7 +230,7 @@ function swapInTree(
   const enabled = change.enabled ?? (before === null || !context.state.disabled.includes(id));
   const state = {
     ...context.state,
-    installed: withRecord(context.state.installed, id, record),
+    installed: withTableEntry(context.state.installed, id, record),
     disabled: enabled ? others : [...others, id],
   };
   const journal = {

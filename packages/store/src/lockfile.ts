@@ -4,12 +4,11 @@ import {
   canonicalJsonFileReusing,
   type Environment,
   isInside,
-  nullPrototypeRecord,
   type ReadResult,
 } from "@skillshelf/core";
 import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
-import { plainJson, RECORD_DEPTH, type ScopeCache } from "./cache.js";
+import { RECORD_DEPTH, type ScopeCache, withTableEntry } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -91,15 +90,9 @@ export function lockFromState(state: ScopeState, root: string): LockFile {
   return { version: 1, packages };
 }
 
-/**
- * The same lock with package `id` set to `entry` (brought to plain JSON, as a strict read gives
- * it), or left out when `entry` is `null`.
- */
+/** The same lock with package `id` set to `entry`, or left out when `entry` is `null`. */
 export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage | null): LockFile {
-  const packages = nullPrototypeRecord(lock.packages);
-  if (entry === null) delete packages[id];
-  else packages[id] = plainJson(entry);
-  return { version: 1, packages };
+  return { version: 1, packages: withTableEntry(lock.packages, id, entry) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
 import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
-import { withRecord } from "./state.js";
+import { withTableEntry } from "./cache.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -36,7 +36,7 @@ export function removePackage(input: RemovePackageInput): WriteResult {
     assertNoBrokenDependents({ ...input, change: "remove" });
     const state = {
       ...context.state,
-      installed: withRecord(context.state.installed, id, null),
+      installed: withTableEntry(context.state.installed, id, null),
       disabled: context.state.disabled.filter((other) => other !== id),
     };
     const removed = hasTree ? siblingName(id, "removed") : null;

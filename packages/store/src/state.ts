@@ -1,15 +1,10 @@
 import { join } from "node:path";
-import {
-  canonicalJsonFile,
-  canonicalJsonFileReusing,
-  type Environment,
-  nullPrototypeRecord,
-} from "@skillshelf/core";
+import { canonicalJsonFile, canonicalJsonFileReusing, type Environment } from "@skillshelf/core";
 import { parseStateValue } from "./_state-schema.js";
 import { readStrictFile } from "./_strict-file.js";
-import { plainJson, RECORD_DEPTH, type ScopeCache } from "./cache.js";
+import { RECORD_DEPTH, type ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
-import type { InstallRecord, PackageScope, ScopeState, ScopeStateResult } from "./types.js";
+import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
 
 /** The state of a scope with nothing installed. */
 export const EMPTY_STATE: ScopeState = { version: 1, disabled: [], installed: {} };
@@ -44,23 +39,8 @@ export function readScopeState(
 }
 
 /**
- * `installed` with copy `id`'s record set to `record` (brought to plain JSON, as a strict read
- * gives it), or left out when `record` is `null`; keyed with a null prototype, as read.
- */
-export function withRecord(
-  installed: Readonly<Record<string, InstallRecord>>,
-  id: string,
-  record: InstallRecord | null,
-): Record<string, InstallRecord> {
-  const copy = nullPrototypeRecord(installed);
-  if (record === null) delete copy[id];
-  else copy[id] = plainJson(record);
-  return copy;
-}
-
-/**
  * Tell `cache` what a writer has just written to `path`: `text`, serialized from `state`, a valid
- * state read strictly whose `installed` was changed only through `withRecord`. Kept as the strict
+ * state read strictly whose `installed` was changed only through `withTableEntry`. Kept as the strict
  * reader would give it for that text, so the next read need not parse and check it all again.
  */
 export function keepWrittenState(
