@@ -47,7 +47,7 @@ export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undef
 
 /**
  * Fetch a remote index into its cache folder under the user library and check it is an index
- * before it replaces the last fetch: a repository is fetched with git (hooks off, shallow, as any
+ * before it replaces the last fetch (its row count comes back): a repository is fetched with git (hooks off, shallow, as any
  * source), an index file downloaded. `index_missing` when the repository holds no index file,
  * `index_invalid` when the file is not an index; the previous fetch is kept either way.
  */
@@ -55,7 +55,7 @@ export async function fetchRemoteIndex(
   environment: Environment,
   remote: RemoteIndex,
   options: StageOptions = {},
-): Promise<{ readonly cache: string; readonly index: string }> {
+): Promise<{ readonly cache: string; readonly index: string; readonly rows: number }> {
   const cache = remoteCache(environment, remote.url, remote.ref);
   mkdirSync(dirname(cache), { recursive: true });
   const fresh = `${cache}.fetch-${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -86,7 +86,7 @@ export async function fetchRemoteIndex(
         hint: `a repository of indexes holds one of ${INDEX_FILE_NAMES.join(", ")}`,
         details: { url: remote.url },
       });
-    assertIndex(index, remote.url);
+    const { rows } = assertIndex(index, remote.url);
     const aside = `${cache}.old-${process.pid}-${randomBytes(4).toString("hex")}`;
     try {
       renameSync(cache, aside);
@@ -95,7 +95,7 @@ export async function fetchRemoteIndex(
     }
     renameSync(fresh, cache);
     rmSync(aside, { recursive: true, force: true });
-    return { cache, index: `${cache}${index.slice(fresh.length)}` };
+    return { cache, index: `${cache}${index.slice(fresh.length)}`, rows: rows.length };
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }

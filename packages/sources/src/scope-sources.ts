@@ -14,6 +14,7 @@ import {
   writeFileAtomic,
 } from "@skillshelf/core";
 import { readIndex } from "./index-file.js";
+import type { IndexResult } from "./types.js";
 
 /** A scope whose indexes can be listed: the user library or the project library. */
 export type IndexScope = "user" | "project";
@@ -175,9 +176,9 @@ export function removeScopeSource(
 
 /**
  * Refuse a file that is not a package index (`index_invalid`, its findings in `details`), so a
- * `plugin.json` or a file that does not parse is never recorded as one.
+ * `plugin.json` or a file that does not parse is never recorded as one; the index as read.
  */
-export function assertIndex(path: string, named: string): void {
+export function assertIndex(path: string, named: string): IndexResult {
   const index = readIndex(path);
   const problems = index.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
   if (index.rows.length === 0 && problems.length > 0)
@@ -190,6 +191,7 @@ export function assertIndex(path: string, named: string): void {
         details: { diagnostics: problems },
       },
     );
+  return index;
 }
 
 // --- internal ---

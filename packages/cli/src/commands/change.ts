@@ -19,7 +19,7 @@ import {
 import {
   createScopeCache,
   type PackageScope,
-  readPackageSnapshot,
+  readScopeState,
   type ScopeCache,
 } from "@skillshelf/store";
 import { choose, confirm, progressLine } from "../_interact.js";
@@ -136,7 +136,7 @@ async function makePlan(
     operation: command,
     targets:
       command === "update" && targets.length === 0
-        ? installedIds(environment, scope ?? defaultScope(environment))
+        ? installedIds(environment, scope ?? defaultScope(environment), cache)
         : targets,
     ref: stringValue(input, "ref"),
   });
@@ -250,10 +250,10 @@ export function defaultScope(environment: Environment): PackageScope {
     : "user";
 }
 
-function installedIds(environment: Environment, scope: PackageScope): string[] {
-  return readPackageSnapshot(environment)
-    .copies.filter((copy) => copy.scope === scope && copy.record !== undefined)
-    .map((copy) => copy.id);
+/** The ids recorded in a scope's state (its copies are read by the plan, not here). */
+function installedIds(environment: Environment, scope: PackageScope, cache: ScopeCache): string[] {
+  const state = readScopeState(environment, scope, cache);
+  return state.ok ? Object.keys(state.value.state.installed) : [];
 }
 
 function assertClaudePlugin(environment: Environment, path: string): void {

@@ -97,7 +97,7 @@ export async function runSources(input: CommandInput): Promise<number> {
   }
   const fetched = await fetchWithProgress(io, environment, remote);
   const added = addRemoteScopeSource(environment, scope, remote);
-  const rows = readIndex(fetched.index).rows.length;
+  const { rows } = fetched;
   const shown = sourceName({ type: "remote", ...remote, cache: fetched.cache });
   io.stdout(
     added
@@ -137,7 +137,7 @@ async function updateSources(
       results.push({
         name: shown,
         scope,
-        rows: readIndex(fetched.index).rows.length,
+        rows: fetched.rows,
         diagnostics: [],
       });
     } catch (error) {
