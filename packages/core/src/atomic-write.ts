@@ -14,13 +14,15 @@ export function siblingName(name: string, tag: string): string {
  * it, check that the file still holds `expected` (`undefined`: still absent), rename over it,
  * fsync the folder. A crash leaves the old or the new file, and perhaps a `.<name>.tmp-…` sibling.
  * Throws `file_changed` (with the path) when someone else changed the file meanwhile.
- * `beforeRename` runs once the temporary file is durable.
+ * `beforeRename` runs once the temporary file is durable. `syncFolder: false` leaves the folder's
+ * fsync to a caller that writes several files into it and syncs it once after the last.
  */
 export function writeFileAtomic(options: {
   readonly path: string;
   readonly text: string;
   readonly expected: string | undefined;
   readonly beforeRename?: (() => void) | undefined;
+  readonly syncFolder?: boolean | undefined;
 }): void {
   const { path, text, expected } = options;
   const temporary = join(dirname(path), siblingName(basename(path), "tmp"));
@@ -40,7 +42,7 @@ export function writeFileAtomic(options: {
     });
   }
   renameSync(temporary, path);
-  syncFolder(dirname(path));
+  if (options.syncFolder !== false) syncFolder(dirname(path));
 }
 
 /** fsync a folder so that a rename inside it is durable. */

@@ -1,4 +1,10 @@
-import { CODES, type Environment, isSkillshelfError, resolveEnvironment } from "@skillshelf/core";
+import {
+  CODES,
+  type Environment,
+  isSkillshelfError,
+  resolveEnvironment,
+  type SkillshelfError,
+} from "@skillshelf/core";
 import {
   assertFactsCurrent,
   observeCopyFacts,
@@ -6,7 +12,9 @@ import {
   type WriteResult,
 } from "@skillshelf/store";
 import {
+  type InstallPackageInput,
   installPackage,
+  installPackages,
   removePackage,
   rollbackPackage,
   setEnabled,
@@ -24,7 +32,7 @@ import type {
   ReviewedFact,
   StepOutcome,
 } from "./types.js";
-import { verifyStep } from "./verify.js";
+import { verifyStep, verifySteps } from "./verify.js";
 
 /**
  * Apply a reviewed plan (DESIGN §5): its steps in order, each through its store writer, which
@@ -48,7 +56,8 @@ export async function applyLifecycle(
     };
     const outcomes: StepOutcome[] = [];
     let stopped = !plan.applicable;
-    for (const [index, step] of plan.steps.entries()) {
+    for (let index = 0; index < plan.steps.length; ) {
+      const step = plan.steps[index] as PlanStep;
       if (step.refusal !== undefined) {
         outcomes.push({
           status: "refused",
@@ -56,34 +65,33 @@ export async function applyLifecycle(
           diagnostics: [],
           error: outcomeError("refused", step.refusal.message, step.refusal.code),
         });
+        index += 1;
         continue;
       }
       if (stopped) {
         outcomes.push({ status: "unattempted", step: identity(step), diagnostics: [] });
+        index += 1;
         continue;
       }
-      options.progress?.({ phase: "apply", ref: step.ref, index, count: plan.steps.length });
-      const outcome = runStep(applying, step);
-      outcomes.push(outcome);
-      if (outcome.status !== "committed" || outcome.error !== undefined) stopped = true;
+      const run = installRun(plan.steps, index);
+      for (const [offset, { ref }] of run.entries())
+        options.progress?.({
+          phase: "apply",
+          ref,
+          index: index + offset,
+          count: plan.steps.length,
+        });
+      const ran = run.length > 1 ? runInstalls(applying, run) : [runStep(applying, step)];
+      outcomes.push(...ran);
+      if (ran.some((outcome) => outcome.status !== "committed" || outcome.error !== undefined))
+        stopped = true;
+      index += ran.length;
     }
     const committed = outcomes.filter((outcome) => outcome.status === "committed");
     const refresh = await runRefresh(options, committed.length);
     const final =
       refresh.status === "refreshed"
-        ? outcomes.map((outcome, index) =>
-            outcome.status === "committed"
-              ? withVerification(
-                  outcome,
-                  verifyStep(
-                    environment,
-                    plan.steps[index] as PlanStep,
-                    "post-refresh",
-                    options.cache,
-                  ),
-                )
-              : outcome,
-          )
+        ? withPostRefreshVerification(applying, plan, outcomes)
         : outcomes;
     const count = (status: StepOutcome["status"]) =>
       final.filter((outcome) => outcome.status === status).length;
@@ -146,25 +154,53 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
           });
   } catch (error) {
     if (!isSkillshelfError(error)) throw error;
-    const code: OutcomeErrorCode =
-      error.code === "stale_plan" || error.code === "locked"
-        ? error.code
-        : error.code === "dependents"
-          ? "refused"
-          : "writer";
-    return {
-      status: "failed",
-      step: identity(step),
-      diagnostics: [],
-      error: outcomeError(
-        code,
-        error.message,
-        error.code,
-        error.code === "stale_plan" ? (error.details as Record<string, unknown>) : undefined,
-      ),
-    };
+    return failedOutcome(step, error);
   }
-  const outcome: StepOutcome = {
+  return withVerification(
+    committedOutcome(step, result),
+    verifyStep(environment, step, "pre-refresh", cache),
+  );
+}
+
+/**
+ * The longest run of steps from `start` that can commit together: consecutive installs and
+ * updates into one scope, none refused, none reviewed against a peer scope's copy.
+ */
+function installRun(steps: readonly PlanStep[], start: number): PlanStep[] {
+  const first = steps[start] as PlanStep;
+  const run: PlanStep[] = [];
+  for (const step of steps.slice(start)) {
+    const installs = step.operation === "install" || step.operation === "update";
+    if (!installs || step.refusal !== undefined || step.expected[1] !== undefined) break;
+    if (step.scope !== first.scope) break;
+    run.push(step);
+  }
+  return run.length === 0 ? [first] : run;
+}
+
+/**
+ * Commit a run of installs with one store write (`installPackages`): the steps before the first
+ * that fails commit together, that one fails, the rest are unattempted; the committed ones are
+ * read back together.
+ */
+function runInstalls(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
+  const { environment, cache } = applying;
+  const batch = installPackages(
+    steps.map((step) => installInput(applying, step, step.expected[0])),
+  );
+  const committed = steps.slice(0, batch.results.length);
+  const verifications = verifySteps(environment, committed, "pre-refresh", cache);
+  return steps.map((step, index) => {
+    const result = batch.results[index];
+    if (result !== undefined)
+      return withVerification(committedOutcome(step, result), verifications[index]);
+    if (index === batch.failure?.index) return failedOutcome(step, batch.failure.error);
+    return { status: "unattempted", step: identity(step), diagnostics: [] };
+  });
+}
+
+function committedOutcome(step: PlanStep, result: WriteResult): StepOutcome {
+  return {
     status: "committed",
     step: identity(step),
     ...(result.packageBackup === undefined
@@ -172,35 +208,84 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
       : { recovery: { packageBackup: result.packageBackup } }),
     diagnostics: result.diagnostics,
   };
-  return withVerification(outcome, verifyStep(environment, step, "pre-refresh", cache));
 }
 
-function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefined): WriteResult {
+function failedOutcome(step: PlanStep, error: SkillshelfError): StepOutcome {
+  const code: OutcomeErrorCode =
+    error.code === "stale_plan" || error.code === "locked"
+      ? error.code
+      : error.code === "dependents"
+        ? "refused"
+        : "writer";
+  return {
+    status: "failed",
+    step: identity(step),
+    diagnostics: [],
+    error: outcomeError(
+      code,
+      error.message,
+      error.code,
+      error.code === "stale_plan" ? (error.details as Record<string, unknown>) : undefined,
+    ),
+  };
+}
+
+/** Read every committed step back again once the host has refreshed. */
+function withPostRefreshVerification(
+  applying: Applying,
+  plan: LifecyclePlan,
+  outcomes: readonly StepOutcome[],
+): StepOutcome[] {
+  const committed = plan.steps.filter((_, index) => outcomes[index]?.status === "committed");
+  const verifications = verifySteps(
+    applying.environment,
+    committed,
+    "post-refresh",
+    applying.cache,
+  );
+  let next = 0;
+  return outcomes.map((outcome) =>
+    outcome.status === "committed" ? withVerification(outcome, verifications[next++]) : outcome,
+  );
+}
+
+function installInput(
+  applying: Applying,
+  step: PlanStep,
+  own: ReviewedFact | undefined,
+): InstallPackageInput {
+  const source = step.source;
+  if (source === undefined) throw new Error(`lifecycle: ${step.operation} step without a source`);
+  const target = writerTarget(applying, step);
+  return {
+    ...target,
+    // the plan's staging is released after the apply: the writer may move it in
+    staged: { dir: source.dir, digest: source.digest, disposable: true },
+    origin: source.origin,
+    reviewed: own?.facts ?? observeCopyFacts({ ...target, id: step.id }),
+    expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },
+    keepPrevious: step.operation === "update",
+    enabled: step.enabled,
+  };
+}
+
+function writerTarget(applying: Applying, step: PlanStep) {
   const { environment, cache, fault } = applying;
-  const target = {
+  return {
     environment,
     scope: step.scope,
     cache,
     ...(fault === undefined ? {} : { [FAULT_POINT]: fault }),
   };
+}
+
+function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefined): WriteResult {
+  const target = writerTarget(applying, step);
   const reviewed = own?.facts ?? observeCopyFacts({ ...target, id: step.id });
   switch (step.operation) {
     case "install":
-    case "update": {
-      const source = step.source;
-      if (source === undefined)
-        throw new Error(`lifecycle: ${step.operation} step without a source`);
-      return installPackage({
-        ...target,
-        // the plan's staging is released after the apply: the writer may move it in
-        staged: { dir: source.dir, digest: source.digest, disposable: true },
-        origin: source.origin,
-        reviewed,
-        expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },
-        keepPrevious: step.operation === "update",
-        enabled: step.enabled,
-      });
-    }
+    case "update":
+      return installPackage(installInput(applying, step, own));
     case "rollback":
       return rollbackPackage({ ...target, id: step.id, reviewed });
     case "enable":

@@ -20,4 +20,4 @@ export type {
   StepSource,
   StepVerification,
 } from "./types.js";
-export { verifyStep } from "./verify.js";
+export { verifyStep, verifySteps } from "./verify.js";

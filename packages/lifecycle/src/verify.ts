@@ -1,7 +1,17 @@
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
-import { copyState, readInventory } from "@skillshelf/inventory";
-import { packagesDir, readPackageSnapshot, type ScopeCache } from "@skillshelf/store";
+import {
+  copyState,
+  type InventoryFilter,
+  type InventoryResource,
+  readInventory,
+} from "@skillshelf/inventory";
+import {
+  type PackageSnapshot,
+  packagesDir,
+  readPackageSnapshot,
+  type ScopeCache,
+} from "@skillshelf/store";
 import { effectiveOf } from "./_review.js";
 import type { PlanStep, StepVerification } from "./types.js";
 
@@ -19,54 +29,90 @@ const UNREADABLE = new Set(["state_invalid", "state_unsafe"]);
  */
 export function verifyStep(
   environment: Environment,
-  step: Pick<PlanStep, "operation" | "id" | "scope" | "ref" | "source">,
+  step: VerifiedStep,
   evidence: StepVerification["evidence"] = "pre-refresh",
   cache?: ScopeCache,
 ): StepVerification {
-  const { id, scope } = step;
-  const snapshot = readPackageSnapshot(environment, { ids: [id], cache });
-  const copy = snapshot.copies.find(
-    (candidate) => candidate.scope === scope && candidate.id === id,
-  );
-  const statePath = join(packagesDir(environment, scope), "state.json");
-  const record: StepVerification["record"] = snapshot.diagnostics.some(
-    (diagnostic) => diagnostic.path === statePath && UNREADABLE.has(diagnostic.code),
-  )
-    ? "unreadable"
-    : copy?.record === undefined
-      ? "absent"
-      : "recorded";
-  const expectedDigest = step.source?.digest ?? copy?.record?.contentDigest;
-  // the snapshot digested the copy's tree; a tree it could not digest is as good as absent
-  const tree: StepVerification["tree"] =
-    copy?.observedDigest === undefined
-      ? "absent"
-      : copy.observedDigest === expectedDigest
-        ? "present"
-        : "changed";
-  const inventory = readInventory({
-    environment,
-    snapshot,
-    include: { packages: false, copies: false, resources: true },
-    filter: { ref: step.ref },
+  return verifySteps(environment, [step], evidence, cache)[0] as StepVerification;
+}
+
+/**
+ * `verifyStep` for several committed steps at once (a batch of installs): one snapshot of their
+ * copies and one read of the resources their copies offer serve every read-back.
+ */
+export function verifySteps(
+  environment: Environment,
+  steps: readonly VerifiedStep[],
+  evidence: StepVerification["evidence"] = "pre-refresh",
+  cache?: ScopeCache,
+): StepVerification[] {
+  const snapshot = readPackageSnapshot(environment, { ids: steps.map((step) => step.id), cache });
+  const resourcesOf = ownedResources(environment, snapshot, steps);
+  return steps.map((step) => {
+    const { id, scope } = step;
+    const copy = snapshot.copies.find(
+      (candidate) => candidate.scope === scope && candidate.id === id,
+    );
+    const statePath = join(packagesDir(environment, scope), "state.json");
+    const record: StepVerification["record"] = snapshot.diagnostics.some(
+      (diagnostic) => diagnostic.path === statePath && UNREADABLE.has(diagnostic.code),
+    )
+      ? "unreadable"
+      : copy?.record === undefined
+        ? "absent"
+        : "recorded";
+    const expectedDigest = step.source?.digest ?? copy?.record?.contentDigest;
+    // the snapshot digested the copy's tree; a tree it could not digest is as good as absent
+    const tree: StepVerification["tree"] =
+      copy?.observedDigest === undefined
+        ? "absent"
+        : copy.observedDigest === expectedDigest
+          ? "present"
+          : "changed";
+    const enabled = record !== "unreadable" && copy?.enabled === true;
+    const present = tree === "present" && record === "recorded";
+    const ok =
+      step.operation === "remove"
+        ? tree === "absent" && record === "absent"
+        : step.operation === "enable" || step.operation === "disable"
+          ? present && enabled === (step.operation === "enable")
+          : present;
+    return {
+      evidence,
+      tree,
+      record,
+      copy: copy === undefined ? "absent" : copyState(copy),
+      resources: resourcesOf(step)
+        .filter((resource) => resource.owner?.scope === scope)
+        .map(({ kind, name, availability }) => ({ kind, name, availability })),
+      effective: effectiveOf(snapshot, id),
+      ok,
+    };
   });
-  const enabled = record !== "unreadable" && copy?.enabled === true;
-  const present = tree === "present" && record === "recorded";
-  const ok =
-    step.operation === "remove"
-      ? tree === "absent" && record === "absent"
-      : step.operation === "enable" || step.operation === "disable"
-        ? present && enabled === (step.operation === "enable")
-        : present;
-  return {
-    evidence,
-    tree,
-    record,
-    copy: copy === undefined ? "absent" : copyState(copy),
-    resources: inventory.resources
-      .filter((resource) => resource.owner?.scope === scope)
-      .map(({ kind, name, availability }) => ({ kind, name, availability })),
-    effective: effectiveOf(snapshot, id),
-    ok,
-  };
+}
+
+// --- internal ---
+
+type VerifiedStep = Pick<PlanStep, "operation" | "id" | "scope" | "ref" | "source">;
+
+/**
+ * The resources the loaders admit from each step's copy: one inventory read for all the steps,
+ * or one per step when the shared read would pass the inventory's resource cap.
+ */
+function ownedResources(
+  environment: Environment,
+  snapshot: PackageSnapshot,
+  steps: readonly VerifiedStep[],
+): (step: VerifiedStep) => readonly InventoryResource[] {
+  const read = (filter: InventoryFilter) =>
+    readInventory({
+      environment,
+      snapshot,
+      include: { packages: false, copies: false, resources: true },
+      filter,
+    });
+  const shared = steps.length > 1 ? read({ sources: ["package"] }) : undefined;
+  if (shared === undefined || shared.truncated.resources)
+    return (step) => read({ ref: step.ref }).resources;
+  return (step) => shared.resources.filter((resource) => resource.owner?.id === step.id);
 }

@@ -15,7 +15,7 @@ import {
 import { recoverScope } from "@skillshelf/store/writers";
 import { packageTree, runNodeChild, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { environment } from "./_lifecycle.js";
+import { environment, installFolder } from "./_lifecycle.js";
 
 const PACKAGES = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = (name: string, file = "index.js") => join(PACKAGES, name, "dist", file);
@@ -42,10 +42,9 @@ function lifecycleChild(body: string, args: unknown, timeoutMs = 60_000) {
 const where = (env: Environment) => ({ cwd: env.cwd, home: env.home, configDir: env.configDir });
 
 /** Every check of a scope after a crash and the next run's clean-up. */
-function expectConsistent(env: Environment, scope: PackageScope, order: readonly string[]) {
+/** The ids installed in `scope`, once every copy, the lock and the folder are found consistent. */
+function expectConsistent(env: Environment, scope: PackageScope): string[] {
   const installed = readPackageSnapshot(env).copies.filter((copy) => copy.scope === scope);
-  // as before, or as after each committed step: a prefix of the plan's order, each copy intact
-  expect(order.slice(0, installed.length)).toEqual(installed.map((copy) => copy.id));
   for (const copy of installed) expect(copy.state).toBe("loadable");
   const state = readScopeState(env, scope);
   const lock = readLockFile(env, scope);
@@ -56,56 +55,77 @@ function expectConsistent(env: Environment, scope: PackageScope, order: readonly
     (name) => name.startsWith(".") && name !== ".gitignore",
   );
   expect(left).toEqual([]);
-  return installed.length;
+  return installed.map((copy) => copy.id);
 }
 
 const APPLY = `
 let count = 0;
 const hook = (point) => { count += 1; if (count === args.kill) process.kill(process.pid, "SIGKILL"); };
-const plan = await lifecycle.planLifecycle({ environment, operation: "install", targets: args.targets, scope: "project" });
+const plan = await lifecycle.planLifecycle({ environment, operation: args.operation, targets: args.targets, scope: "project" });
 const result = await lifecycle.applyLifecycle(plan, withFaultHook({}, hook));
 console.log(JSON.stringify({ count, statuses: result.outcomes.map((outcome) => outcome.status) }));
 `;
 
+const ORDER = ["alpha", "beta", "gamma"];
+
+/**
+ * Kill a child applying `operation` to the three packages at every fault point it passes, each
+ * in a fresh setup, and return the ids each kill left installed once the next run had settled.
+ */
+async function crashEverywhere(
+  operation: "install" | "remove",
+  setup: () => Promise<{ env: Environment; targets: string[] }>,
+): Promise<string[][]> {
+  const counted = await setup();
+  const dry = await lifecycleChild(APPLY, {
+    env: where(counted.env),
+    targets: counted.targets,
+    operation,
+    kill: 0,
+  });
+  expect(dry.stderr).toBe("");
+  const { count, statuses } = JSON.parse(dry.stdout);
+  expect(statuses).toEqual(["committed", "committed", "committed"]);
+  expect(count).toBeGreaterThan(12);
+  const seen: string[][] = [];
+  for (let start = 1; start <= count; start += 4) {
+    const kills = Array.from({ length: Math.min(4, count - start + 1) }, (_, i) => start + i);
+    await Promise.all(
+      kills.map(async (kill) => {
+        const { env, targets } = await setup();
+        const run = await lifecycleChild(APPLY, { env: where(env), targets, operation, kill });
+        expect(run.signal).toBe("SIGKILL");
+        const before = readPackageSnapshot(env).copies.length;
+        const settled = recoverScope({ environment: env, scope: "project" }).map((d) => d.code);
+        expect(settled).toContain("lock_recovered");
+        seen.push(expectConsistent(env, "project"));
+        expect(readPackageSnapshot(env).copies.length).toBe(before);
+      }),
+    );
+  }
+  return seen;
+}
+
 describe("a crash anywhere in an apply of three packages", () => {
-  it("leaves the scope as before or after each committed step, lock and state agreeing", async () => {
-    const order = ["alpha", "beta", "gamma"];
-    const setup = () => {
+  it("installs commit together: the scope is as before all three or after all three", async () => {
+    const seen = await crashEverywhere("install", async () => ({
+      env: environment(),
+      targets: ORDER.map((id) => testdir(packageTree({ id }))),
+    }));
+    for (const ids of seen) expect([[], ORDER]).toContainEqual(ids);
+    // the kills landed before and after the one commit
+    expect(new Set(seen.map((ids) => ids.length))).toEqual(new Set([0, 3]));
+  }, 240_000);
+
+  it("removals commit one by one: the scope is as before or after each step", async () => {
+    const seen = await crashEverywhere("remove", async () => {
       const env = environment();
-      const targets = order.map((id) => testdir(packageTree({ id })));
-      return { env, targets };
-    };
-    const counted = setup();
-    const dry = await lifecycleChild(APPLY, {
-      env: where(counted.env),
-      targets: counted.targets,
-      kill: 0,
+      for (const id of ORDER) await installFolder(env, "project", { id });
+      return { env, targets: ORDER };
     });
-    expect(dry.stderr).toBe("");
-    const { count, statuses } = JSON.parse(dry.stdout);
-    expect(statuses).toEqual(["committed", "committed", "committed"]);
-    expect(count).toBeGreaterThan(20);
-    const seen = new Set<number>();
-    for (let start = 1; start <= count; start += 4) {
-      const batch = Array.from(
-        { length: Math.min(4, count - start + 1) },
-        (_, index) => start + index,
-      );
-      await Promise.all(
-        batch.map(async (kill) => {
-          const { env, targets } = setup();
-          const run = await lifecycleChild(APPLY, { env: where(env), targets, kill });
-          expect(run.signal).toBe("SIGKILL");
-          const before = readPackageSnapshot(env).copies.length;
-          const settled = recoverScope({ environment: env, scope: "project" }).map((d) => d.code);
-          expect(settled).toContain("lock_recovered");
-          seen.add(expectConsistent(env, "project", order));
-          expect(readPackageSnapshot(env).copies.length).toBe(before);
-        }),
-      );
-    }
-    // the kills landed before, between and after the steps
-    expect([...seen].sort()).toEqual([0, 1, 2, 3]);
+    const states = [ORDER, ORDER.slice(1), ORDER.slice(2), []];
+    for (const ids of seen) expect(states).toContainEqual(ids);
+    expect(new Set(seen.map((ids) => ids.length))).toEqual(new Set([0, 1, 2, 3]));
   }, 240_000);
 });
 

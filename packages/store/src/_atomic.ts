@@ -11,6 +11,8 @@ export function writeScopeFile(options: {
   readonly expected: string | undefined;
   readonly fault: FaultHook;
   readonly point: string;
+  /** `false`: the caller fsyncs the folder once after writing several files. */
+  readonly syncFolder?: boolean | undefined;
 }): void {
   const { fault, point, ...write } = options;
   try {

@@ -46,15 +46,23 @@ export function journalPath(dir: string, id: string): string {
   return join(dir, `.${id}.journal.json`);
 }
 
-/** Write a copy's journal durably. */
-export function writeJournal(dir: string, journal: Journal, fault: FaultHook): void {
-  writeScopeFile({
-    path: journalPath(dir, journal.id),
-    text: `${JSON.stringify(journal, null, 2)}\n`,
-    expected: undefined,
-    fault,
-    point: "journal-temporary-written",
-  });
+/**
+ * Write each copy's journal, durable once this returns: every file is fsynced as it is written
+ * and the folder once after the last.
+ */
+export function writeJournals(dir: string, journals: readonly Journal[], fault: FaultHook): void {
+  for (const journal of journals) {
+    writeScopeFile({
+      path: journalPath(dir, journal.id),
+      text: `${JSON.stringify(journal, null, 2)}\n`,
+      expected: undefined,
+      fault,
+      point: "journal-temporary-written",
+      syncFolder: false,
+    });
+    fault("journaled");
+  }
+  syncFolder(dir);
 }
 
 // a journal holds two install records; anything larger is not one

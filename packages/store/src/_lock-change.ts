@@ -7,6 +7,7 @@ import {
   isPackageId,
   parseJsonDocument,
   readRegularFile,
+  syncFolder,
   writeFileAtomic,
 } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
@@ -27,39 +28,46 @@ import type { ScopeState, ScopeTarget } from "./types.js";
 
 /**
  * The lock's part of a commit. `state.json` is the commit point; `lock.json` follows it. Before
- * the state is written, a marker `.<id>.lock-change.json` records the entry the lock will get;
+ * the state is written, a marker `.<id>.lock-change.json` for each changed copy records the entry
+ * the lock will get (all markers durable when this returns);
  * after the lock is written the marker goes. A marker found later (a crash between the two writes)
  * is settled by whoever holds the scope lock next: when the state holds what the marker says, the
  * lock gets that entry; otherwise the change never committed and the lock is left as it is (it may
  * be ahead of the state on purpose, after a teammate's pull).
  */
-export function markLockChange(
+export function markLockChanges(
   target: ScopeTarget,
-  id: string,
+  ids: readonly string[],
   state: ScopeState,
   fault: FaultHook,
-): LockedPackage | null {
-  const entry = lockEntryOf(state, id, lockRoot(target.environment, target.scope));
-  writeScopeFile({
-    path: markerPath(packagesDir(target.environment, target.scope), id),
-    text: `${JSON.stringify({ version: 1, id, entry })}\n`,
-    expected: undefined,
-    fault,
-    point: "lock-marker-temporary-written",
+): [id: string, entry: LockedPackage | null][] {
+  const dir = packagesDir(target.environment, target.scope);
+  const root = lockRoot(target.environment, target.scope);
+  const entries = ids.map((id): [string, LockedPackage | null] => {
+    const entry = lockEntryOf(state, id, root);
+    writeScopeFile({
+      path: markerPath(dir, id),
+      text: `${JSON.stringify({ version: 1, id, entry })}\n`,
+      expected: undefined,
+      fault,
+      point: "lock-marker-temporary-written",
+      syncFolder: false,
+    });
+    return [id, entry];
   });
-  return entry;
+  syncFolder(dir);
+  return entries;
 }
 
 /**
- * Write package `id`'s entry into the scope's lock (the whole lock from `state` when there is no
- * lock yet), write `packages/.gitignore` in a project the first time, and drop the marker. A lock
- * that no longer parses is left alone and reported (`lock_invalid`); its marker stays, so the next
- * writer tries again.
+ * Write each package's entry into the scope's lock in one write (the whole lock from `state` when
+ * there is no lock yet), write `packages/.gitignore` in a project the first time, and drop the
+ * markers. A lock that no longer parses is left alone and reported (`lock_invalid`); its markers
+ * stay, so the next writer tries again.
  */
 export function finishLockChange(
   target: ScopeTarget,
-  id: string,
-  entry: LockedPackage | null,
+  entries: readonly (readonly [id: string, entry: LockedPackage | null])[],
   state: ScopeState,
 ): Diagnostic[] {
   const { environment, scope } = target;
@@ -69,7 +77,7 @@ export function finishLockChange(
   const lock =
     text === undefined
       ? lockFromState(state, lockRoot(environment, scope))
-      : withLockEntry(value, id, entry);
+      : entries.reduce((lock, [id, entry]) => withLockEntry(lock, id, entry), value);
   const serialized = serializeLockFile(lock, target.cache);
   if (serialized !== text) {
     writeFileAtomic({ path, text: serialized, expected: text });
@@ -79,11 +87,11 @@ export function finishLockChange(
   const dir = packagesDir(environment, scope);
   if (scope === "project" && !existsSync(join(dir, ".gitignore")))
     writeFileSync(join(dir, ".gitignore"), "*\n");
-  rmSync(markerPath(dir, id), { force: true });
+  for (const [id] of entries) rmSync(markerPath(dir, id), { force: true });
   return [];
 }
 
-/** Settle every lock marker of a scope against its (valid) state; see `markLockChange`. */
+/** Settle every lock marker of a scope against its (valid) state; see `markLockChanges`. */
 export function settleLockChanges(
   target: ScopeTarget,
   state: ScopeState,
@@ -99,7 +107,7 @@ export function settleLockChanges(
       marker !== undefined &&
       canonicalJson(lockEntryOf(state, id, root)) === canonicalJson(marker.entry)
     ) {
-      const finished = finishLockChange(target, id, marker.entry, state);
+      const finished = finishLockChange(target, [[id, marker.entry]], state);
       diagnostics.push(...finished);
       if (finished.length === 0)
         diagnostics.push(

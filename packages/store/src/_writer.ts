@@ -5,7 +5,7 @@ import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
 import { journalPath, listDotEntries, settleScope } from "./_journal.js";
-import { finishLockChange, markLockChange, settleLockChanges } from "./_lock-change.js";
+import { finishLockChange, markLockChanges, settleLockChanges } from "./_lock-change.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
 import { readLockFile } from "./lockfile.js";
@@ -47,24 +47,41 @@ export function runWriter<T>(
     const dotEntries = listDotEntries(lock.dir);
     diagnostics.push(...settleScope(lock.dir, current.state, dotEntries));
     diagnostics.push(...settleLockChanges(input, current.state, dotEntries));
-    const { id, reviewed } = input;
-    if (id !== undefined) assertNoForeignJournal(lock.dir, id);
-    if (id !== undefined && reviewed !== undefined) {
-      const observed = observeCopyFacts(
-        { ...input, id },
-        { ok: true, value: current, diagnostics: [] },
-      );
-      assertFactsCurrent({ scope: input.scope, id, reviewed, observed });
-    }
-    return body({
+    const context: WriterContext = {
       target: { environment: input.environment, scope: input.scope, cache: input.cache },
       lock,
       state: current.state,
       stateText: current.text,
       fault,
       diagnostics,
-    });
+    };
+    if (input.id !== undefined) assertCopyWritable(context, input.id, input.reviewed);
+    return body(context);
   });
+}
+
+/**
+ * Inside a writer, before changing copy `id`: refuse while a journal this version cannot read is
+ * left for it (`journal_unreadable`), and, when `reviewed` is given, refuse with `stale_plan` if
+ * the copy's facts now differ from the reviewed ones.
+ */
+export function assertCopyWritable(
+  context: WriterContext,
+  id: string,
+  reviewed: CopyFacts | undefined,
+): void {
+  assertNoForeignJournal(context.lock.dir, id);
+  if (reviewed === undefined) return;
+  const { target, state, stateText } = context;
+  const observed = observeCopyFacts(
+    { ...target, id },
+    {
+      ok: true,
+      value: { path: join(context.lock.dir, "state.json"), state, text: stateText },
+      diagnostics: [],
+    },
+  );
+  assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
 }
 
 /**
@@ -83,14 +100,18 @@ export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T 
 }
 
 /**
- * Commit a writer's change to copy `id`: check the scope lock is still ours, mark the lock change,
- * write `state.json` atomically (the commit point), then bring `lock.json` in line (see
- * `markLockChange`). A lock that cannot be updated is reported in the context's diagnostics; the
- * commit stands.
+ * Commit a writer's change to copies `ids`: check the scope lock is still ours, mark each lock
+ * change, write `state.json` atomically (the commit point, one for all of them), then bring
+ * `lock.json` in line in one write (see `markLockChanges`). A lock that cannot be updated is
+ * reported in the context's diagnostics; the commit stands.
  */
-export function commitState(context: WriterContext, state: ScopeState, id: string): void {
+export function commitState(
+  context: WriterContext,
+  state: ScopeState,
+  ids: readonly string[],
+): void {
   context.lock.assertHeld();
-  const entry = markLockChange(context.target, id, state, context.fault);
+  const entries = markLockChanges(context.target, ids, state, context.fault);
   context.fault("lock-marked");
   const path = join(context.lock.dir, "state.json");
   const text = serializeScopeState(state, context.target.cache);
@@ -103,7 +124,7 @@ export function commitState(context: WriterContext, state: ScopeState, id: strin
   });
   keepWrittenState(context.target.cache, path, text, state);
   context.fault("committed");
-  context.diagnostics.push(...finishLockChange(context.target, id, entry, state));
+  context.diagnostics.push(...finishLockChange(context.target, entries, state));
   context.fault("lock-written");
 }
 

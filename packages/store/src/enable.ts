@@ -47,7 +47,7 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
     if (!input.enabled) assertNoBrokenDependents({ ...input, change: "disable" });
     const others = context.state.disabled.filter((other) => other !== id);
     const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
-    commitState(context, state, id);
+    commitState(context, state, [id]);
     return { id, scope, dir, record, diagnostics: context.diagnostics };
   });
 }

@@ -1,21 +1,10 @@
-import { existsSync, lstatSync, renameSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import {
-  copyTree,
-  createDiagnostic,
-  type Diagnostic,
-  digestTree,
-  errnoCode,
-  isInside,
-  type PackageKind,
-  SkillshelfError,
-  siblingName,
-  syncFolder,
-} from "@skillshelf/core";
-import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
-import { dropPrevious, keepAsPrevious, previousDir } from "./_previous.js";
-import { commitOrRollBack, commitState, runWriter, type WriterContext } from "./_writer.js";
-import { withTableEntry } from "./cache.js";
+import { isInside, isSkillshelfError, type PackageKind, SkillshelfError } from "@skillshelf/core";
+import { assertPackageId } from "./_id.js";
+import { previousDir } from "./_previous.js";
+import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
+import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type {
@@ -23,7 +12,6 @@ import type {
   InstallRecord,
   PackageManifest,
   PackageOrigin,
-  PreviousRecord,
   ScopeTarget,
   WriteResult,
 } from "./types.js";
@@ -72,54 +60,60 @@ export interface InstallPackageInput extends ScopeTarget {
  * leaves the scope as before or as after; the next writer settles what is left.
  */
 export function installPackage(input: InstallPackageInput): WriteResult {
-  const manifest = stagedManifest(input);
-  const id = manifest.id;
-  const dir = packagesDir(input.environment, input.scope);
-  const source = resolve(input.staged.dir);
-  if (isInside(source, dir) || isInside(dir, source))
-    throw new SkillshelfError(
-      "source_overlap",
-      `${source} overlaps the ${input.scope} packages folder ${dir}`,
-      {
-        path: source,
-        hint: "stage the package somewhere else first",
-      },
-    );
-  return runWriter({ ...input, id }, (context) => {
-    const before = context.state.installed[id] ?? null;
-    if (before !== null && before.kind !== manifest.kind)
-      throw new SkillshelfError(
-        "kind_change",
-        `${id} is installed as a ${before.kind} package and the new one is a ${manifest.kind} package`,
-        {
-          hint: "a package's kind cannot change in place; remove it first",
-        },
-      );
-    const staging = stageCopy(context, id, source, input.staged.digest, input.staged.disposable);
-    const previous =
-      input.keepPrevious === true && before !== null && treeMatches(context, id, before)
-        ? withoutPrevious(before)
-        : undefined;
-    const record: InstallRecord = {
-      kind: manifest.kind,
-      ...(manifest.version === undefined ? {} : { version: manifest.version }),
-      format: manifest.format,
-      installedAt: (input.now ?? new Date()).toISOString(),
-      origin: input.origin,
-      contentDigest: input.staged.digest,
-      trust: manifest.format === "claude-code" ? "foreign" : "trusted",
-      ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
-      ...(previous === undefined ? {} : { previous }),
-    };
-    return swapInTree(context, {
-      id,
-      operation: "install",
-      staging,
-      before,
-      record,
-      enabled: input.enabled,
-    });
-  });
+  const { results, failure } = installPackages([input]);
+  if (failure !== undefined) throw failure.error;
+  return results[0] as WriteResult;
+}
+
+/** What `installPackages` committed, and the first package it could not install. */
+export interface InstallBatch {
+  /** One result per committed package, in input order: the inputs before `failure.index`. */
+  readonly results: readonly WriteResult[];
+  /** The first input that was refused or failed; the inputs after it were not attempted. */
+  readonly failure?: { readonly index: number; readonly error: SkillshelfError } | undefined;
+}
+
+/**
+ * Install several packages into one scope as one commit: each input is checked and staged as
+ * `installPackage` does, in order, and the ones before the first that fails are swapped in under
+ * one scope lock with one `state.json` write and one `lock.json` write, so a crash leaves the
+ * scope as before all of them or after all of them. Every input must name the same scope, and an
+ * id may appear once.
+ */
+export function installPackages(inputs: readonly InstallPackageInput[]): InstallBatch {
+  const [first] = inputs;
+  if (first === undefined) return { results: [] };
+  const dir = packagesDir(first.environment, first.scope);
+  const checked: { input: InstallPackageInput; manifest: PackageManifest; source: string }[] = [];
+  let failure: InstallBatch["failure"];
+  for (const [index, input] of inputs.entries()) {
+    if (packagesDir(input.environment, input.scope) !== dir)
+      throw new Error("installPackages: every input must name the same scope");
+    const attempt = attempted(index, () => checkedOutside(input, dir));
+    if (!attempt.ok) {
+      failure = attempt.failure;
+      break;
+    }
+    if (checked.some((other) => other.manifest.id === attempt.value.manifest.id))
+      throw new Error(`installPackages: ${attempt.value.manifest.id} appears twice`);
+    checked.push(attempt.value);
+  }
+  if (checked.length === 0) return { results: [], failure };
+  const locked = attempted(0, () =>
+    runWriter(first, (context) => {
+      const changes: TreeChange[] = [];
+      for (const [index, { input, manifest, source }] of checked.entries()) {
+        const change = attempted(index, () => installChange(context, input, manifest, source));
+        if (!change.ok) {
+          failure = change.failure;
+          break;
+        }
+        changes.push(change.value);
+      }
+      return changes.length === 0 ? [] : swapInTrees(context, changes);
+    }),
+  );
+  return locked.ok ? { results: locked.value, failure } : { results: [], failure: locked.failure };
 }
 
 /** What `rollbackPackage` restores and what it was reviewed against. */
@@ -151,11 +145,78 @@ export function rollbackPackage(input: RollbackPackageInput): WriteResult {
       ...previous,
       ...(treeMatches(context, id, before) ? { previous: withoutPrevious(before) } : {}),
     };
-    return swapInTree(context, { id, operation: "rollback", staging, before, record });
+    const [result] = swapInTrees(context, [{ id, operation: "rollback", staging, before, record }]);
+    return result as WriteResult;
   });
 }
 
 // --- internal ---
+
+type Attempt<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly failure: NonNullable<InstallBatch["failure"]> };
+
+/** Run `step` for input `index`; a `SkillshelfError` it throws becomes that input's failure. */
+function attempted<T>(index: number, step: () => T): Attempt<T> {
+  try {
+    return { ok: true, value: step() };
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    return { ok: false, failure: { index, error } };
+  }
+}
+
+/** The checks an install makes before taking the lock: its manifest, pins and source folder. */
+function checkedOutside(
+  input: InstallPackageInput,
+  dir: string,
+): { input: InstallPackageInput; manifest: PackageManifest; source: string } {
+  const manifest = stagedManifest(input);
+  assertPackageId(manifest.id);
+  const source = resolve(input.staged.dir);
+  if (isInside(source, dir) || isInside(dir, source))
+    throw new SkillshelfError(
+      "source_overlap",
+      `${source} overlaps the ${input.scope} packages folder ${dir}`,
+      { path: source, hint: "stage the package somewhere else first" },
+    );
+  return { input, manifest, source };
+}
+
+/** Inside the lock: re-check one install against the scope, stage its tree, make its record. */
+function installChange(
+  context: WriterContext,
+  input: InstallPackageInput,
+  manifest: PackageManifest,
+  source: string,
+): TreeChange {
+  const id = manifest.id;
+  assertCopyWritable(context, id, input.reviewed);
+  const before = context.state.installed[id] ?? null;
+  if (before !== null && before.kind !== manifest.kind)
+    throw new SkillshelfError(
+      "kind_change",
+      `${id} is installed as a ${before.kind} package and the new one is a ${manifest.kind} package`,
+      { hint: "a package's kind cannot change in place; remove it first" },
+    );
+  const staging = stageCopy(context, id, source, input.staged.digest, input.staged.disposable);
+  const previous =
+    input.keepPrevious === true && before !== null && treeMatches(context, id, before)
+      ? withoutPrevious(before)
+      : undefined;
+  const record: InstallRecord = {
+    kind: manifest.kind,
+    ...(manifest.version === undefined ? {} : { version: manifest.version }),
+    format: manifest.format,
+    installedAt: (input.now ?? new Date()).toISOString(),
+    origin: input.origin,
+    contentDigest: input.staged.digest,
+    trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+    ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
+    ...(previous === undefined ? {} : { previous }),
+  };
+  return { id, operation: "install", staging, before, record, enabled: input.enabled };
+}
 
 function stagedManifest(input: InstallPackageInput): PackageManifest {
   const read = readPackageManifest(input.staged.dir);
@@ -197,146 +258,4 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
       },
     );
   return manifest;
-}
-
-/**
- * The journaled swap every tree-installing writer ends with: journal, move the old tree aside,
- * move the staged tree in, commit the state, then settle the old tree: the previous version when
- * the new record keeps one, deleted when it matches its record, else kept as a backup.
- */
-function swapInTree(
-  context: WriterContext,
-  change: {
-    readonly id: string;
-    readonly operation: "install" | "rollback";
-    readonly staging: string;
-    readonly before: InstallRecord | null;
-    readonly record: InstallRecord;
-    readonly enabled?: boolean | undefined;
-  },
-): WriteResult {
-  const { id, staging, before, record } = change;
-  const dir = context.lock.dir;
-  const target = join(dir, id);
-  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    rmSync(join(dir, staging), { recursive: true, force: true });
-    throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
-      path: target,
-      hint: "remove the symlink, then install",
-    });
-  }
-  const backup = existsSync(target) ? siblingName(id, "backup") : null;
-  const others = context.state.disabled.filter((disabled) => disabled !== id);
-  const enabled = change.enabled ?? (before === null || !context.state.disabled.includes(id));
-  const state = {
-    ...context.state,
-    installed: withTableEntry(context.state.installed, id, record),
-    disabled: enabled ? others : [...others, id],
-  };
-  const journal = {
-    version: 1,
-    id,
-    operation: change.operation,
-    pid: process.pid,
-    before,
-    after: record,
-    backup,
-    staging,
-  } as const;
-  return commitOrRollBack(context, () => {
-    writeJournal(dir, journal, context.fault);
-    context.fault("journaled");
-    if (backup !== null) {
-      renameSync(target, join(dir, backup));
-      context.fault("moved-old");
-    }
-    renameSync(join(dir, staging), target);
-    context.fault("moved-new");
-    commitState(context, state, id);
-    let kept: string | undefined;
-    if (backup !== null && record.previous !== undefined)
-      keepAsPrevious(dir, id, join(dir, backup));
-    else {
-      if (backup !== null) kept = keepIfChanged(dir, id, join(dir, backup), before);
-      dropPrevious(dir, id);
-    }
-    rmSync(journalPath(dir, id), { force: true });
-    syncFolder(dir);
-    context.fault("settled");
-    const diagnostics = [...context.diagnostics, ...verifyInstalled(target, record)];
-    return {
-      id,
-      scope: context.target.scope,
-      dir: target,
-      record,
-      ...(kept === undefined ? {} : { packageBackup: kept }),
-      diagnostics,
-    };
-  });
-}
-
-/** True when the copy's tree on disk is exactly what its record says. */
-function treeMatches(context: WriterContext, id: string, record: InstallRecord): boolean {
-  try {
-    return digestTree(join(context.lock.dir, id)).digest === record.contentDigest;
-  } catch {
-    return false;
-  }
-}
-
-function withoutPrevious(record: InstallRecord): PreviousRecord {
-  const { previous: _dropped, ...rest } = record;
-  return rest;
-}
-
-function stageCopy(
-  context: WriterContext,
-  id: string,
-  source: string,
-  digest: string,
-  disposable = false,
-): string {
-  const staging = siblingName(id, "install");
-  const path = join(context.lock.dir, staging);
-  if (!disposable || !movedInto(source, path)) copyTree(source, path);
-  context.fault("staged");
-  const staged = digestTree(path).digest;
-  if (staged !== digest) {
-    rmSync(path, { recursive: true, force: true });
-    throw new SkillshelfError(
-      "digest_mismatch",
-      `the files copied from ${source} digest to ${staged}, not the reviewed ${digest}`,
-      {
-        path: source,
-        hint: "the staged folder changed after it was reviewed; stage it again",
-        details: { expected: digest, observed: staged },
-      },
-    );
-  }
-  return staging;
-}
-
-function verifyInstalled(target: string, record: InstallRecord): Diagnostic[] {
-  const observed = digestTree(target).digest;
-  return observed === record.contentDigest
-    ? []
-    : [
-        createDiagnostic(
-          "error",
-          "verification",
-          `${target} reads back with digest ${observed}, not ${record.contentDigest}`,
-          { path: target, details: { expected: record.contentDigest, observed } },
-        ),
-      ];
-}
-
-/** Move a disposable staged folder into place; false when it lives on another file system. */
-function movedInto(source: string, path: string): boolean {
-  try {
-    renameSync(source, path);
-    return true;
-  } catch (error) {
-    if (errnoCode(error) === "EXDEV") return false;
-    throw error;
-  }
 }

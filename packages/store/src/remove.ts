@@ -2,7 +2,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { journalPath, keepIfChanged, writeJournal } from "./_journal.js";
+import { journalPath, keepIfChanged, writeJournals } from "./_journal.js";
 import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
@@ -51,13 +51,12 @@ export function removePackage(input: RemovePackageInput): WriteResult {
       staging: null,
     } as const;
     return commitOrRollBack(context, () => {
-      writeJournal(dir, journal, context.fault);
-      context.fault("journaled");
+      writeJournals(dir, [journal], context.fault);
       if (removed !== null) {
         renameSync(target, join(dir, removed));
         context.fault("moved-old");
       }
-      commitState(context, state, id);
+      commitState(context, state, [id]);
       const kept =
         removed === null ? undefined : keepIfChanged(dir, id, join(dir, removed), before);
       dropPrevious(dir, id);

@@ -2,8 +2,8 @@
 // change commands). Also exported from the package root; this entry lets a bundle that only
 // reads leave the lock and its dependencies out.
 export { setEnabled } from "./enable.js";
-export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
-export { installPackage, rollbackPackage } from "./install.js";
+export type { InstallBatch, InstallPackageInput, RollbackPackageInput } from "./install.js";
+export { installPackage, installPackages, rollbackPackage } from "./install.js";
 export type { ScopeLock, ScopeLockState } from "./lock.js";
 export { inspectScopeLock, withScopeLock } from "./lock.js";
 export { recoverScope, scopeLeftovers } from "./recover.js";

@@ -1,0 +1,186 @@
+import { existsSync, lstatSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import {
+  copyTree,
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  errnoCode,
+  SkillshelfError,
+  siblingName,
+  syncFolder,
+} from "@skillshelf/core";
+import { type Journal, journalPath, keepIfChanged, writeJournals } from "./_journal.js";
+import { dropPrevious, keepAsPrevious } from "./_previous.js";
+import { commitOrRollBack, commitState, type WriterContext } from "./_writer.js";
+import { withTableEntry } from "./cache.js";
+import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
+
+/** One copy's part of a swap: its staged tree (a sibling in the packages folder) and records. */
+export interface TreeChange {
+  readonly id: string;
+  readonly operation: "install" | "rollback";
+  /** Sibling name of the staged tree, from `stageCopy`. */
+  readonly staging: string;
+  readonly before: InstallRecord | null;
+  readonly record: InstallRecord;
+  readonly enabled?: boolean | undefined;
+}
+
+/**
+ * The journaled swap every tree-installing writer ends with, for one copy or several: journal
+ * each, move each old tree aside and each staged tree in, commit the state once for all of them,
+ * then settle each old tree: the previous version when the new record keeps one, deleted when it
+ * matches its record, else kept as a backup. The lock recovery and settling found by the writer
+ * are reported with the first result.
+ */
+export function swapInTrees(context: WriterContext, changes: readonly TreeChange[]): WriteResult[] {
+  const dir = context.lock.dir;
+  const journals = changes.map(
+    (change): Journal => ({
+      version: 1,
+      id: change.id,
+      operation: change.operation,
+      pid: process.pid,
+      before: change.before,
+      after: change.record,
+      backup: existsSync(join(dir, change.id)) ? siblingName(change.id, "backup") : null,
+      staging: change.staging,
+    }),
+  );
+  const state = changes.reduce(withChange, context.state);
+  return commitOrRollBack(context, () => {
+    writeJournals(dir, journals, context.fault);
+    for (const { id, backup, staging } of journals) {
+      if (backup !== null) {
+        renameSync(join(dir, id), join(dir, backup));
+        context.fault("moved-old");
+      }
+      renameSync(join(dir, staging as string), join(dir, id));
+      context.fault("moved-new");
+    }
+    commitState(
+      context,
+      state,
+      changes.map((change) => change.id),
+    );
+    const kept = journals.map(({ id, backup, before, after }) => {
+      let backupKept: string | undefined;
+      if (backup !== null && after?.previous !== undefined)
+        keepAsPrevious(dir, id, join(dir, backup));
+      else {
+        if (backup !== null) backupKept = keepIfChanged(dir, id, join(dir, backup), before);
+        dropPrevious(dir, id);
+      }
+      rmSync(journalPath(dir, id), { force: true });
+      return backupKept;
+    });
+    syncFolder(dir);
+    context.fault("settled");
+    return changes.map(({ id, record }, index) => {
+      const target = join(dir, id);
+      const backup = kept[index];
+      return {
+        id,
+        scope: context.target.scope,
+        dir: target,
+        record,
+        ...(backup === undefined ? {} : { packageBackup: backup }),
+        diagnostics: [
+          ...(index === 0 ? context.diagnostics : []),
+          ...verifyInstalled(target, record),
+        ],
+      };
+    });
+  });
+}
+
+/**
+ * Copy (or, when `disposable`, move) `source` into a fresh sibling of copy `id` and check it
+ * digests to `digest` (`digest_mismatch`, the sibling removed); returns the sibling's name.
+ * Refuses first when the copy's folder is a symlink (`target_unsafe`).
+ */
+export function stageCopy(
+  context: WriterContext,
+  id: string,
+  source: string,
+  digest: string,
+  disposable = false,
+): string {
+  const target = join(context.lock.dir, id);
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
+      path: target,
+      hint: "remove the symlink, then install",
+    });
+  const staging = siblingName(id, "install");
+  const path = join(context.lock.dir, staging);
+  if (!disposable || !movedInto(source, path)) copyTree(source, path);
+  context.fault("staged");
+  const staged = digestTree(path).digest;
+  if (staged !== digest) {
+    rmSync(path, { recursive: true, force: true });
+    throw new SkillshelfError(
+      "digest_mismatch",
+      `the files copied from ${source} digest to ${staged}, not the reviewed ${digest}`,
+      {
+        path: source,
+        hint: "the staged folder changed after it was reviewed; stage it again",
+        details: { expected: digest, observed: staged },
+      },
+    );
+  }
+  return staging;
+}
+
+/** True when the copy's tree on disk is exactly what its record says. */
+export function treeMatches(context: WriterContext, id: string, record: InstallRecord): boolean {
+  try {
+    return digestTree(join(context.lock.dir, id)).digest === record.contentDigest;
+  } catch {
+    return false;
+  }
+}
+
+export function withoutPrevious(record: InstallRecord): PreviousRecord {
+  const { previous: _dropped, ...rest } = record;
+  return rest;
+}
+
+// --- internal ---
+
+function withChange(state: ScopeState, change: TreeChange): ScopeState {
+  const { id, before } = change;
+  const others = state.disabled.filter((disabled) => disabled !== id);
+  const enabled = change.enabled ?? (before === null || !state.disabled.includes(id));
+  return {
+    ...state,
+    installed: withTableEntry(state.installed, id, change.record),
+    disabled: enabled ? others : [...others, id],
+  };
+}
+
+function verifyInstalled(target: string, record: InstallRecord): Diagnostic[] {
+  const observed = digestTree(target).digest;
+  return observed === record.contentDigest
+    ? []
+    : [
+        createDiagnostic(
+          "error",
+          "verification",
+          `${target} reads back with digest ${observed}, not ${record.contentDigest}`,
+          { path: target, details: { expected: record.contentDigest, observed } },
+        ),
+      ];
+}
+
+/** Move a disposable staged folder into place; false when it lives on another file system. */
+function movedInto(source: string, path: string): boolean {
+  try {
+    renameSync(source, path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === "EXDEV") return false;
+    throw error;
+  }
+}

@@ -1,0 +1,159 @@
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Environment } from "@skillshelf/core";
+import {
+  lockFromState,
+  lockRoot,
+  packagesDir,
+  readLockFile,
+  readPackageSnapshot,
+  readScopeState,
+} from "@skillshelf/store";
+import { type InstallPackageInput, installPackages, recoverScope } from "@skillshelf/store/writers";
+import { describe, expect, it } from "vitest";
+import { runStoreChild } from "./_child.js";
+import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
+
+function inputFor(environment: Environment, id: string, version: string): InstallPackageInput {
+  const staged = stagePackage({ id, version });
+  return {
+    environment,
+    scope: "user",
+    staged,
+    origin: localOrigin(staged.dir),
+    reviewed: facts(environment, "user", id),
+  };
+}
+
+/** Each installed copy's version, by id; every copy must be loadable. */
+function versions(environment: Environment): Record<string, string | undefined> {
+  const copies = readPackageSnapshot(environment).copies;
+  expect(copies.filter((copy) => copy.state !== "loadable")).toEqual([]);
+  return Object.fromEntries(copies.map((copy) => [copy.id, copy.record?.version]));
+}
+
+function expectLockMatchesState(environment: Environment): void {
+  const state = readScopeState(environment, "user");
+  const lock = readLockFile(environment, "user");
+  if (!state.ok || !lock.ok) throw new Error("state or lock unreadable");
+  expect(lock.value.value).toEqual(lockFromState(state.value.state, lockRoot(environment, "user")));
+}
+
+/** A scope holding pdf 1.0.0, and the inputs that replace it with 2.0.0 and add docx and xlsx. */
+function replaceOneAddTwo(): { environment: Environment; inputs: InstallPackageInput[] } {
+  const environment = storeEnvironment();
+  install(environment, "user", { id: "pdf", version: "1.0.0" });
+  const inputs = [
+    inputFor(environment, "pdf", "2.0.0"),
+    inputFor(environment, "docx", "1.0.0"),
+    inputFor(environment, "xlsx", "1.0.0"),
+  ];
+  return { environment, inputs };
+}
+
+describe("installPackages", () => {
+  it("installs every package with one commit, the lock listing them all", () => {
+    const { environment, inputs } = replaceOneAddTwo();
+    const batch = installPackages(inputs);
+    expect(batch.failure).toBeUndefined();
+    expect(batch.results.map((result) => [result.id, result.record?.version])).toEqual([
+      ["pdf", "2.0.0"],
+      ["docx", "1.0.0"],
+      ["xlsx", "1.0.0"],
+    ]);
+    expect(batch.results.flatMap((result) => result.diagnostics)).toEqual([]);
+    expect(versions(environment)).toEqual({ docx: "1.0.0", pdf: "2.0.0", xlsx: "1.0.0" });
+    expectLockMatchesState(environment);
+    const dir = packagesDir(environment, "user");
+    expect(readdirSync(dir).filter((name) => name.startsWith("."))).toEqual([]);
+  });
+
+  it("commits the packages before the first that fails and leaves the rest unattempted", () => {
+    const environment = storeEnvironment();
+    const inputs = [
+      inputFor(environment, "docx", "1.0.0"),
+      inputFor(environment, "pdf", "1.0.0"),
+      inputFor(environment, "xlsx", "1.0.0"),
+    ];
+    // the second package's files change after it was reviewed
+    writeFileSync(join((inputs[1] as InstallPackageInput).staged.dir, "extra.txt"), "late\n");
+    const batch = installPackages(inputs);
+    expect(batch.results.map((result) => result.id)).toEqual(["docx"]);
+    expect({ index: batch.failure?.index, code: batch.failure?.error.code }).toEqual({
+      index: 1,
+      code: "digest_mismatch",
+    });
+    expect(versions(environment)).toEqual({ docx: "1.0.0" });
+    expectLockMatchesState(environment);
+    expect(readdirSync(packagesDir(environment, "user"))).not.toContain(".xlsx.journal.json");
+  });
+
+  it("refuses a stale plan for one package at its index, committing nothing when it is the first", () => {
+    const environment = storeEnvironment();
+    const inputs = [inputFor(environment, "pdf", "1.0.0"), inputFor(environment, "docx", "1.0.0")];
+    install(environment, "user", { id: "pdf", version: "0.9.0" });
+    const batch = installPackages(inputs);
+    expect(batch.results).toEqual([]);
+    expect({ index: batch.failure?.index, code: batch.failure?.error.code }).toEqual({
+      index: 0,
+      code: "stale_plan",
+    });
+    expect(versions(environment)).toEqual({ pdf: "0.9.0" });
+  });
+
+  it("reports an invalid manifest before taking the lock, at its index", () => {
+    const environment = storeEnvironment();
+    const broken = inputFor(environment, "docx", "1.0.0");
+    writeFileSync(join(broken.staged.dir, "plugin.json"), "{");
+    const batch = installPackages([inputFor(environment, "pdf", "1.0.0"), broken]);
+    expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
+    expect(batch.failure?.error.code).toBe("manifest_invalid");
+    expect(batch.failure?.index).toBe(1);
+    expect(existsSync(join(packagesDir(environment, "user"), "docx"))).toBe(false);
+  });
+
+  it("installs nothing for no inputs", () => {
+    expect(installPackages([])).toEqual({ results: [] });
+  });
+});
+
+const KILL_AT_COUNT = `
+let count = 0;
+const hook = () => { count += 1; if (count === args.kill) process.kill(process.pid, "SIGKILL"); };
+store.installPackages(args.inputs.map((input) => withFaultHook(input, hook)));
+console.log(count);`;
+
+describe("installPackages killed with SIGKILL at any point", () => {
+  it("leaves the scope before all of the packages or after all of them", async () => {
+    const setup = replaceOneAddTwo;
+    const counted = setup();
+    const dry = await runStoreChild(KILL_AT_COUNT, { inputs: counted.inputs, kill: 0 });
+    expect(dry.stderr).toBe("");
+    const count = Number(dry.stdout.trim());
+    // three journals, three moves in, one old tree moved, markers, state, lock, settle
+    expect(count).toBeGreaterThan(15);
+    const before = { pdf: "1.0.0" };
+    const after = { docx: "1.0.0", pdf: "2.0.0", xlsx: "1.0.0" };
+    const seen = new Set<string>();
+    for (let start = 1; start <= count; start += 4) {
+      const kills = Array.from({ length: Math.min(4, count - start + 1) }, (_, i) => start + i);
+      await Promise.all(
+        kills.map(async (kill) => {
+          const { environment, inputs } = setup();
+          const run = await runStoreChild(KILL_AT_COUNT, { inputs, kill });
+          expect(run.signal).toBe("SIGKILL");
+          expect(recoverScope({ environment, scope: "user" }).map((d) => d.code)).toContain(
+            "lock_recovered",
+          );
+          const found = versions(environment);
+          expect([before, after]).toContainEqual(found);
+          seen.add(found.docx === undefined ? "before" : "after");
+          expectLockMatchesState(environment);
+          const dir = packagesDir(environment, "user");
+          expect(readdirSync(dir).filter((name) => name.startsWith("."))).toEqual([]);
+        }),
+      );
+    }
+    expect([...seen].sort()).toEqual(["after", "before"]);
+  }, 120_000);
+});
