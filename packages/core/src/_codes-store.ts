@@ -116,6 +116,38 @@ export const STORE_CODES = {
     owner: "store",
     hint: "only an update keeps the version it replaced; install the version you want instead",
   },
+  link_agent_unsupported: {
+    owner: "store",
+    hint: "pick an agent whose table row has a folder for that kind (skillshelf explain lists them)",
+  },
+  link_changed: {
+    owner: "store",
+    hint: "the copy in the agent's folder was edited: move it away, then run skillshelf link again",
+  },
+  link_conflict: {
+    owner: "store",
+    hint: "something Skillshelf did not make is in the way; it is left as it is: move it yourself, or link into another agent",
+  },
+  link_missing: {
+    owner: "store",
+    hint: "run skillshelf install (it recreates recorded links) or skillshelf link again",
+  },
+  link_repointed: {
+    owner: "store",
+    hint: "the link was replaced or points elsewhere: move what is there away, then run skillshelf link again",
+  },
+  link_target_invalid: {
+    owner: "store",
+    hint: "link a skill or prompt template from this scope's library or one of its installed packages",
+  },
+  link_unknown: {
+    owner: "store",
+    hint: "skillshelf verify lists the links Skillshelf made; name one of those",
+  },
+  link_unsafe: {
+    owner: "store",
+    hint: "an agent folder that is a symlink or a file is never written into; make it a plain folder",
+  },
   lock_updated: {
     owner: "store",
     hint: "nothing to do: the lock now matches what the interrupted operation committed",

@@ -1,11 +1,13 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import {
+  byLinkPath,
   byPackageId,
   commit,
   digest,
   format,
   kind,
+  linkShape,
   source,
   text,
   trust,
@@ -30,6 +32,7 @@ const entry = z.strictObject({
 const lockSchema = z.strictObject({
   version: z.literal(1, "must be 1, the lock format this reader supports"),
   packages: byPackageId(entry),
+  links: z.optional(byLinkPath(z.strictObject(linkShape))),
 });
 
 /** A scope's `lock.json`: for each package id, what the scope should hold (DESIGN §5.2). */
@@ -37,6 +40,9 @@ export type LockFile = z.infer<typeof lockSchema>;
 
 /** One package as the lock pins it. */
 export type LockedPackage = z.infer<typeof entry>;
+
+/** One link as the lock pins it. */
+export type LockedLink = NonNullable<LockFile["links"]>[string];
 
 /** Check a parsed `lock.json` against the lock format. */
 export function parseLockValue(value: unknown): util.SafeParseResult<LockFile> {

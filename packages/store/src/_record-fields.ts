@@ -33,3 +33,31 @@ export const digest = z
 export function byPackageId<T extends z.core.SomeType>(value: T) {
   return z.record(packageId, value).check(z.overwrite(nullPrototypeRecord));
 }
+
+/**
+ * A relative path as links record them: `/`-separated segments, none empty, `.` or `..`, and no
+ * backslash, so it names a place inside the folder it is relative to on every platform.
+ */
+export function isRelativeInside(path: string): boolean {
+  if (path.length === 0 || path.includes("\\") || path.includes("\0")) return false;
+  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+const relativeInside = z
+  .string()
+  .check(z.refine(isRelativeInside, "must be a relative path with no `..` segment"));
+
+// what a link records in the state and the lock (DESIGN §5.3): the agent whose folder holds it,
+// the kind of resource, what it exposes (relative to the scope's library folder) and how
+export const linkShape = {
+  agent: text,
+  kind: z.enum(["skill", "prompt"]),
+  target: relativeInside,
+  package: z.optional(packageId),
+  mode: z.enum(["symlink", "copy"]),
+};
+
+/** Links keyed by their path relative to the scope's folder (home, or the project folder). */
+export function byLinkPath<T extends z.core.SomeType>(value: T) {
+  return z.record(relativeInside, value).check(z.overwrite(nullPrototypeRecord));
+}

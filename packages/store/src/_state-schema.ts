@@ -1,11 +1,13 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import {
+  byLinkPath,
   byPackageId,
   commit,
   digest,
   format,
   kind,
+  linkShape,
   packageId,
   source,
   text,
@@ -45,6 +47,8 @@ const stateSchema = z.strictObject({
     .array(packageId)
     .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
   installed: byPackageId(record),
+  // what was linked into other agents' folders, with the digest of what each link exposed
+  links: z.optional(byLinkPath(z.strictObject({ ...linkShape, digest }))),
 });
 
 /** A scope's `packages/state.json`. */
@@ -52,6 +56,9 @@ export type ScopeState = z.infer<typeof stateSchema>;
 
 /** The record `state.json` keeps for one installed copy. */
 export type InstallRecord = z.infer<typeof record>;
+
+/** One link into another agent's folder, as the state records it. */
+export type LinkRecord = NonNullable<ScopeState["links"]>[string];
 
 /** The record an update replaced (kept for `rollback`). */
 export type PreviousRecord = z.infer<typeof previousRecord>;

@@ -14,6 +14,7 @@ import { type Journal, journalPath, keepIfChanged, writeJournals } from "./_jour
 import { dropPrevious, keepAsPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, type WriterContext } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
+import { followPackageLinks } from "./links.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
 /** One copy's part of a swap: its staged tree (a sibling in the packages folder) and records. */
@@ -48,7 +49,16 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
       staging: change.staging,
     }),
   );
-  const state = changes.reduce(withChange, context.state);
+  // each copy's links follow its new tree: a copied link is refreshed, a vanished one dropped
+  let state = changes.reduce(withChange, context.state);
+  const linkChanges: string[] = [];
+  const afterCommit: (() => Diagnostic[])[] = [];
+  for (const { id, staging } of changes) {
+    const follow = followPackageLinks(context, state, id, join(dir, staging));
+    state = follow.state;
+    linkChanges.push(...follow.changed);
+    afterCommit.push(follow.afterCommit);
+  }
   return commitOrRollBack(context, () => {
     writeJournals(dir, journals, context.fault);
     for (const { id, backup, staging } of journals) {
@@ -63,7 +73,9 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
       context,
       state,
       changes.map((change) => change.id),
+      linkChanges,
     );
+    const linkDiagnostics = afterCommit.flatMap((follow) => follow());
     const kept = journals.map(({ id, backup, before, after }) => {
       let backupKept: string | undefined;
       if (backup !== null && after?.previous !== undefined)
@@ -87,7 +99,7 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
         record,
         ...(backup === undefined ? {} : { packageBackup: backup }),
         diagnostics: [
-          ...(index === 0 ? context.diagnostics : []),
+          ...(index === 0 ? [...context.diagnostics, ...linkDiagnostics] : []),
           ...verifyInstalled(target, record),
         ],
       };

@@ -100,7 +100,7 @@ export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T 
 }
 
 /**
- * Commit a writer's change to copies `ids`: check the scope lock is still ours, mark each lock
+ * Commit a writer's change to copies `ids` (and to the links at `links`): check the scope lock is still ours, mark each lock
  * change, write `state.json` atomically (the commit point, one for all of them), then bring
  * `lock.json` in line in one write (see `markLockChanges`). A lock that cannot be updated is
  * reported in the context's diagnostics; the commit stands.
@@ -109,9 +109,10 @@ export function commitState(
   context: WriterContext,
   state: ScopeState,
   ids: readonly string[],
+  links: readonly string[] = [],
 ): void {
   context.lock.assertHeld();
-  const entries = markLockChanges(context.target, ids, state, context.fault);
+  const entries = markLockChanges(context.target, { ids, links }, state, context.fault);
   context.fault("lock-marked");
   const path = join(context.lock.dir, "state.json");
   const text = serializeScopeState(state, context.target.cache);

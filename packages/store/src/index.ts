@@ -2,6 +2,9 @@ export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
 export type { SetEnabledInput } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
+// the writers and the scope lock have their own entry: "@skillshelf/store/writers"
+export type { LinkFault, LinkKind, LinkRecord } from "./links.js";
+export { agentFolder, inspectLinks, linkBase, linkKey } from "./links.js";
 export type { LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,
@@ -53,4 +56,3 @@ export type {
   ScopeTarget,
   WriteResult,
 } from "./types.js";
-// the writers and the scope lock have their own entry: "@skillshelf/store/writers"

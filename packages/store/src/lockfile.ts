@@ -6,13 +6,18 @@ import {
   isInside,
   type ReadResult,
 } from "@skillshelf/core";
-import { type LockedPackage, type LockFile, parseLockValue } from "./_lock-schema.js";
+import {
+  type LockedLink,
+  type LockedPackage,
+  type LockFile,
+  parseLockValue,
+} from "./_lock-schema.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
 import { RECORD_DEPTH, type ScopeCache, withTableEntry } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
-export type { LockedPackage, LockFile } from "./_lock-schema.js";
+export type { LockedLink, LockedPackage, LockFile } from "./_lock-schema.js";
 
 /** A lock with nothing pinned. */
 export const EMPTY_LOCK: LockFile = { version: 1, packages: {} };
@@ -80,6 +85,14 @@ export function lockEntryOf(state: ScopeState, id: string, root: string): Locked
   };
 }
 
+/** What the lock pins for the link at `path` (relative to the scope's folder), from the state. */
+export function lockLinkOf(state: ScopeState, path: string): LockedLink | null {
+  const record = state.links?.[path];
+  if (record === undefined) return null;
+  const { digest: _machine, ...pinned } = record;
+  return pinned;
+}
+
 /** The lock a state describes, whole. */
 export function lockFromState(state: ScopeState, root: string): LockFile {
   const packages: Record<string, LockedPackage> = {};
@@ -87,12 +100,26 @@ export function lockFromState(state: ScopeState, root: string): LockFile {
     const entry = lockEntryOf(state, id, root);
     if (entry !== null) packages[id] = entry;
   }
-  return { version: 1, packages };
+  const links = Object.keys(state.links ?? {})
+    .sort()
+    .map((path) => [path, lockLinkOf(state, path) as LockedLink] as const);
+  return {
+    version: 1,
+    packages,
+    ...(links.length === 0 ? {} : { links: Object.fromEntries(links) }),
+  };
 }
 
 /** The same lock with package `id` set to `entry`, or left out when `entry` is `null`. */
 export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage | null): LockFile {
-  return { version: 1, packages: withTableEntry(lock.packages, id, entry) };
+  return { ...lock, packages: withTableEntry(lock.packages, id, entry) };
+}
+
+/** The same lock with the link at `path` set to `entry`, or left out when `entry` is `null`. */
+export function withLockLink(lock: LockFile, path: string, entry: LockedLink | null): LockFile {
+  const { links: current, ...rest } = lock;
+  const links = withTableEntry(current ?? {}, path, entry);
+  return Object.keys(links).length === 0 ? rest : { ...rest, links };
 }
 
 /**

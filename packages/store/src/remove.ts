@@ -6,6 +6,7 @@ import { journalPath, keepIfChanged, writeJournals } from "./_journal.js";
 import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
+import { followPackageLinks } from "./links.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -15,7 +16,8 @@ export interface RemovePackageInput extends ScopeTarget {
 }
 
 /**
- * Remove a package copy (its record, its disabled flag and its folder) under the scope lock.
+ * Remove a package copy (its record, its disabled flag, its folder and its links into other
+ * agents' folders) under the scope lock.
  * Refuses when there is neither a record nor a folder (`not_installed`), a stale plan
  * (`stale_plan`) and breaking a loadable dependent (`dependents`). The tree is moved aside,
  * the state committed, and the moved tree deleted, unless its bytes differ from its record: then
@@ -34,11 +36,17 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         hint: "check the id and scope with skillshelf list --kind packages",
       });
     assertNoBrokenDependents({ ...input, change: "remove" });
-    const state = {
-      ...context.state,
-      installed: withTableEntry(context.state.installed, id, null),
-      disabled: context.state.disabled.filter((other) => other !== id),
-    };
+    // the copy's links go with it
+    const follow = followPackageLinks(
+      context,
+      {
+        ...context.state,
+        installed: withTableEntry(context.state.installed, id, null),
+        disabled: context.state.disabled.filter((other) => other !== id),
+      },
+      id,
+      undefined,
+    );
     const removed = hasTree ? siblingName(id, "removed") : null;
     const journal = {
       version: 1,
@@ -56,7 +64,8 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         renameSync(target, join(dir, removed));
         context.fault("moved-old");
       }
-      commitState(context, state, [id]);
+      commitState(context, follow.state, [id], follow.changed);
+      const linkDiagnostics = follow.afterCommit();
       const kept =
         removed === null ? undefined : keepIfChanged(dir, id, join(dir, removed), before);
       dropPrevious(dir, id);
@@ -69,7 +78,7 @@ export function removePackage(input: RemovePackageInput): WriteResult {
         dir: target,
         record: undefined,
         ...(kept === undefined ? {} : { packageBackup: kept }),
-        diagnostics: context.diagnostics,
+        diagnostics: [...context.diagnostics, ...linkDiagnostics],
       };
     });
   });

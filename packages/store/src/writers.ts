@@ -4,6 +4,8 @@
 export { setEnabled } from "./enable.js";
 export type { InstallBatch, InstallPackageInput, RollbackPackageInput } from "./install.js";
 export { installPackage, installPackages, rollbackPackage } from "./install.js";
+export type { LinkOutcome, LinkRequest, LinkWriteResult } from "./links.js";
+export { linkResources, unlinkResources } from "./links.js";
 export type { ScopeLock, ScopeLockState } from "./lock.js";
 export { inspectScopeLock, withScopeLock } from "./lock.js";
 export { recoverScope, scopeLeftovers } from "./recover.js";

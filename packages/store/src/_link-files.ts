@@ -1,0 +1,160 @@
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import {
+  AGENTS,
+  copyTree,
+  digestTree,
+  type Environment,
+  errnoCode,
+  isInside,
+  projectLibraryDir,
+  realpathOrUndefined,
+  SkillshelfError,
+  sha256,
+  userLibraryDir,
+} from "@skillshelf/core";
+import type { LinkRecord } from "./_state-schema.js";
+import type { PackageScope } from "./types.js";
+
+// The files of a link in another agent's folder (DESIGN §5.3): where it goes, what is there, how
+// it is made and taken away. The writers in `links.ts` decide when.
+
+/** What a link exposes: a skill's folder or a prompt template's file. */
+export type LinkKind = LinkRecord["kind"];
+
+/** Where a scope's links are relative to: the home folder (user) or the project folder. */
+export function linkBase(environment: Environment, scope: PackageScope): string {
+  return scope === "user" ? environment.home : environment.project;
+}
+
+/** The scope's library folder, which link targets are relative to. */
+export function linkLibrary(environment: Environment, scope: PackageScope): string {
+  return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
+}
+
+/**
+ * An agent's folder for a kind of resource in a scope, relative to the scope's base, from the
+ * agent table; `undefined` when the agent has none (Copilot has no prompt folder).
+ */
+export function agentFolder(
+  agentId: string,
+  scope: PackageScope,
+  kind: LinkKind,
+): string | undefined {
+  const agent = AGENTS.find((candidate) => candidate.id === agentId);
+  if (agent === undefined) return undefined;
+  if (kind === "skill") return scope === "user" ? agent.userSkillRoot : agent.projectSkillRoot;
+  return scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot;
+}
+
+/** The text a symlink at `path` holds to reach `target`: relative, so a moved project still works. */
+export function linkText(path: string, target: string): string {
+  return relative(dirname(path), target);
+}
+
+/** The digest of what a link exposes: a folder's tree digest, a file's sha256. */
+export function exposedDigest(path: string, kind: LinkKind): string {
+  return kind === "skill" ? digestTree(path).digest : sha256(readFileSync(path));
+}
+
+/** What is at a link's path, as a person would describe it. */
+export type FoundAtLink =
+  | { readonly kind: "nothing" }
+  | { readonly kind: "symlink"; readonly to: string; readonly dangling: boolean }
+  | { readonly kind: "folder" | "file" | "other" };
+
+export function foundAt(path: string): FoundAtLink {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return { kind: "nothing" };
+  if (stat.isSymbolicLink())
+    return {
+      kind: "symlink",
+      to: readlinkSync(path),
+      dangling: realpathOrUndefined(path) === undefined,
+    };
+  return { kind: stat.isDirectory() ? "folder" : stat.isFile() ? "file" : "other" };
+}
+
+/** True when what is at `path` is the link `record` describes, made from `target`. */
+export function isOurLink(
+  path: string,
+  target: string,
+  record: Pick<LinkRecord, "mode" | "kind" | "digest">,
+): boolean {
+  const found = foundAt(path);
+  if (record.mode === "symlink")
+    return found.kind === "symlink" && found.to === linkText(path, target);
+  if (found.kind !== (record.kind === "skill" ? "folder" : "file")) return false;
+  try {
+    return exposedDigest(path, record.kind) === record.digest;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuse a link whose folder is not a plain folder inside the scope's base: every folder from the
+ * base down to the link's parent must be a real folder or not exist yet, never a symlink (an agent
+ * folder linked to somewhere else is left as it is: `link_unsafe`).
+ */
+export function assertLinkFolderSafe(base: string, path: string): void {
+  const parent = dirname(path);
+  if (!isInside(base, parent))
+    throw new SkillshelfError("link_unsafe", `${path} is not inside ${base}`, { path });
+  const steps = relative(base, parent)
+    .split(sep)
+    .filter((segment) => segment !== "");
+  let current = base;
+  for (const segment of steps) {
+    current = join(current, segment);
+    const stat = lstatSync(current, { throwIfNoEntry: false });
+    if (stat === undefined) return;
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new SkillshelfError(
+        "link_unsafe",
+        `${current} is ${stat.isSymbolicLink() ? `a symlink to ${readlinkSync(current)}` : "not a folder"}, so nothing is linked inside it`,
+        {
+          path: current,
+          hint: "Skillshelf writes only into an agent's own folder; make it a plain folder, or link into another agent",
+          details: { found: stat.isSymbolicLink() ? "symlink" : "file" },
+        },
+      );
+  }
+}
+
+/**
+ * Make the link at `path` exposing `target`: a relative symlink, or a copy when `copy` is asked
+ * or the file system cannot hold a symlink. Returns the mode it was made with.
+ */
+export function makeLink(
+  path: string,
+  target: string,
+  kind: LinkKind,
+  copy: boolean,
+): LinkRecord["mode"] {
+  mkdirSync(dirname(path), { recursive: true });
+  if (!copy)
+    try {
+      symlinkSync(linkText(path, target), path, kind === "skill" ? "dir" : "file");
+      return "symlink";
+    } catch (error) {
+      if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "EINVAL"].includes(errnoCode(error) ?? ""))
+        throw error;
+    }
+  if (kind === "skill") copyTree(target, path);
+  else copyFileSync(target, path);
+  return "copy";
+}
+
+/** Take away the link at `path` (a symlink, or a copy of a folder or file). */
+export function takeLink(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}

@@ -1,0 +1,408 @@
+import { existsSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  isInside,
+  realpathOrUndefined,
+  SkillshelfError,
+} from "@skillshelf/core";
+import {
+  agentFolder,
+  assertLinkFolderSafe,
+  exposedDigest,
+  type FoundAtLink,
+  foundAt,
+  isOurLink,
+  type LinkKind,
+  linkBase,
+  linkLibrary,
+  makeLink,
+  takeLink,
+} from "./_link-files.js";
+import { isRelativeInside } from "./_record-fields.js";
+import type { LinkRecord } from "./_state-schema.js";
+import { commitState, runWriter, type WriterContext } from "./_writer.js";
+import type { ScopeCache } from "./cache.js";
+import { withTableEntry } from "./cache.js";
+import { readScopeState } from "./state.js";
+import type { PackageScope, ScopeState, ScopeTarget } from "./types.js";
+
+export type { LinkKind } from "./_link-files.js";
+export { agentFolder, linkBase } from "./_link-files.js";
+export type { LinkRecord } from "./_state-schema.js";
+
+/** One resource to link into one agent's folder. */
+export interface LinkRequest {
+  /** An agent id from the agent table. */
+  readonly agent: string;
+  readonly kind: LinkKind;
+  /** The skill folder or prompt file, inside the scope's library folder (a loose resource or an installed copy's). */
+  readonly target: string;
+  /** Its name in the agent's folder: the skill's folder name, or the template's path below its root (`git/commit.md`). */
+  readonly name: string;
+  /** The installed copy it belongs to, so removing or updating the copy takes the link along. */
+  readonly package?: string | undefined;
+  /** Write a copy instead of a symlink. */
+  readonly copy?: boolean | undefined;
+}
+
+/** What became of one link. */
+export interface LinkOutcome {
+  /** Relative to the scope's folder (home, or the project): the key in the state and the lock. */
+  readonly path: string;
+  readonly agent: string;
+  readonly status: "linked" | "copied" | "unchanged" | "unlinked";
+}
+
+/** What a link writer did. */
+export interface LinkWriteResult {
+  readonly scope: PackageScope;
+  readonly links: readonly LinkOutcome[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Where the link for `request` goes, relative to the scope's folder; refuses an agent with no such folder. */
+export function linkKey(
+  scope: PackageScope,
+  request: Pick<LinkRequest, "agent" | "kind" | "name">,
+): string {
+  const folder = agentFolder(request.agent, scope, request.kind);
+  if (folder === undefined)
+    throw new SkillshelfError(
+      "link_agent_unsupported",
+      `${request.agent} has no ${scope} ${request.kind === "skill" ? "skill" : "prompt"} folder in the agent table`,
+      {
+        hint: "pick an agent listed by skillshelf explain that has one",
+        details: { agent: request.agent },
+      },
+    );
+  const name = request.name.split(sep).join("/");
+  if (!isRelativeInside(name) || (request.kind === "skill" && name.includes("/")))
+    throw new SkillshelfError(
+      "link_target_invalid",
+      `${request.name} is not a name a link can have`,
+      {
+        details: { name: request.name },
+      },
+    );
+  return `${folder}/${name}`;
+}
+
+/**
+ * Link resources into agents' folders of one scope (DESIGN §5.3), all or none, under the scope
+ * lock: each target must lie inside the scope's library (`link_target_invalid`), each link's
+ * folder must be a plain folder inside the scope's base (`link_unsafe`), and nothing is written
+ * over what Skillshelf did not make (`link_conflict`, naming the path and what is there). A link
+ * already in place is `unchanged`; an identical one left by an interrupted run is adopted. The
+ * links are made first, then recorded in the state and the lock in one commit.
+ */
+export function linkResources(
+  input: ScopeTarget & { readonly links: readonly LinkRequest[] },
+): LinkWriteResult {
+  const { environment, scope } = input;
+  const base = linkBase(environment, scope);
+  return runWriter(input, (context) => {
+    const planned = input.links.map((request) => planLink(context, base, request));
+    const made: string[] = [];
+    const outcomes: LinkOutcome[] = [];
+    let links = context.state.links ?? {};
+    try {
+      for (const link of planned) {
+        const { key, path, request, target } = link;
+        let mode = link.existing;
+        if (mode === undefined) {
+          mode = makeLink(path, target, request.kind, request.copy === true);
+          made.push(path);
+        }
+        const record: LinkRecord = {
+          agent: request.agent,
+          kind: request.kind,
+          target: relative(linkLibrary(environment, scope), target).split(sep).join("/"),
+          ...(request.package === undefined ? {} : { package: request.package }),
+          mode,
+          digest: exposedDigest(target, request.kind),
+        };
+        links = withTableEntry(links, key, record);
+        outcomes.push({
+          path: key,
+          agent: request.agent,
+          status: link.unchanged ? "unchanged" : mode === "copy" ? "copied" : "linked",
+        });
+      }
+      commitState(
+        context,
+        withLinks(context.state, links),
+        [],
+        planned.map((link) => link.key),
+      );
+    } catch (error) {
+      for (const path of made) takeLink(path);
+      throw error;
+    }
+    return { scope, links: outcomes, diagnostics: context.diagnostics };
+  });
+}
+
+/**
+ * Take links away (`paths` as the state records them, relative to the scope's folder), all or
+ * none, under the scope lock: a link no longer on disk is only forgotten; a symlink re-pointed
+ * or a copy edited since it was made is left alone and refused (`link_repointed`,
+ * `link_changed`); a path with no record is `link_unknown`.
+ */
+export function unlinkResources(
+  input: ScopeTarget & { readonly paths: readonly string[] },
+): LinkWriteResult {
+  const { environment, scope } = input;
+  const base = linkBase(environment, scope);
+  return runWriter(input, (context) => {
+    const links = context.state.links ?? {};
+    const taken = input.paths.map((key) => {
+      const record = links[key];
+      if (record === undefined)
+        throw new SkillshelfError(
+          "link_unknown",
+          `${key} is not a link Skillshelf made in the ${scope} scope`,
+          {
+            path: join(base, key),
+            hint: "see the links with skillshelf verify, or list --all",
+          },
+        );
+      const fault = linkFault(environment, scope, base, key, record);
+      if (fault !== undefined && fault.code !== "link_missing")
+        throw new SkillshelfError(fault.code, fault.message, {
+          path: fault.path,
+          hint: "it was changed since it was made; move it out of the agent's folder yourself, then unlink",
+        });
+      return { key, path: join(base, key), present: fault === undefined, record };
+    });
+    for (const link of taken) if (link.present) takeLink(link.path);
+    const remaining = taken.reduce((table, link) => withTableEntry(table, link.key, null), links);
+    commitState(
+      context,
+      withLinks(context.state, remaining),
+      [],
+      taken.map((link) => link.key),
+    );
+    return {
+      scope,
+      links: taken.map((link) => ({
+        path: link.key,
+        agent: link.record.agent,
+        status: "unlinked" as const,
+      })),
+      diagnostics: context.diagnostics,
+    };
+  });
+}
+
+/** One way a recorded link differs from what Skillshelf made. */
+export interface LinkFault {
+  readonly code: "link_missing" | "link_changed" | "link_repointed";
+  readonly path: string;
+  readonly agent: string;
+  readonly message: string;
+}
+
+/**
+ * Check every link a scope's state records against the disk (for `verify`): gone
+ * (`link_missing`), a symlink pointing elsewhere or replaced by something else
+ * (`link_repointed`), a copy whose files changed (`link_changed`). Reads only.
+ */
+export function inspectLinks(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): {
+  readonly links: number;
+  readonly faults: readonly LinkFault[];
+  readonly diagnostics: readonly Diagnostic[];
+} {
+  const read = readScopeState(environment, scope, cache);
+  if (!read.ok) return { links: 0, faults: [], diagnostics: read.diagnostics };
+  const links = read.value.state.links ?? {};
+  const base = linkBase(environment, scope);
+  const faults = Object.keys(links)
+    .sort()
+    .flatMap((key) => linkFault(environment, scope, base, key, links[key] as LinkRecord) ?? []);
+  return { links: Object.keys(links).length, faults, diagnostics: [] };
+}
+
+/**
+ * How a package's links follow a change to its copy, for the writer making it: each link to the
+ * copy is kept, its digest read from `tree` (the new tree, before it moves in), or dropped when
+ * `tree` is `undefined` (a removal) or no longer holds what the link exposes. `state` is the state
+ * to commit; `changed` the link paths to pass to the commit; `afterCommit` brings the files in
+ * line (refreshing copies, taking away dropped links that are still as they were made).
+ */
+export function followPackageLinks(
+  context: Pick<WriterContext, "target">,
+  state: ScopeState,
+  id: string,
+  tree: string | undefined,
+): { state: ScopeState; changed: string[]; afterCommit: () => Diagnostic[] } {
+  const { environment, scope } = context.target;
+  const base = linkBase(environment, scope);
+  const library = linkLibrary(environment, scope);
+  const prefix = `packages/${id}/`;
+  let links = state.links ?? {};
+  const changed: string[] = [];
+  const actions: (() => Diagnostic[])[] = [];
+  for (const [key, record] of Object.entries(links)) {
+    if (record.package !== id || !record.target.startsWith(prefix)) continue;
+    const path = join(base, key);
+    const live = join(library, record.target);
+    const staged = tree === undefined ? undefined : join(tree, record.target.slice(prefix.length));
+    const ours = isOurLink(path, live, record);
+    if (staged === undefined || !existsSync(staged)) {
+      links = withTableEntry(links, key, null);
+      changed.push(key);
+      actions.push(() => {
+        if (!ours) return [leftAlone(path, record)];
+        takeLink(path);
+        return [];
+      });
+      continue;
+    }
+    const digest = exposedDigest(staged, record.kind);
+    if (digest === record.digest) continue;
+    links = withTableEntry(links, key, { ...record, digest });
+    changed.push(key);
+    if (record.mode === "copy")
+      actions.push(() => {
+        if (!ours) return [leftAlone(path, record)];
+        takeLink(path);
+        makeLink(path, live, record.kind, true);
+        return [];
+      });
+  }
+  return {
+    state: withLinks(state, links),
+    changed,
+    afterCommit: () => actions.flatMap((action) => action()),
+  };
+}
+
+// --- internal ---
+
+interface PlannedLink {
+  readonly key: string;
+  readonly path: string;
+  readonly target: string;
+  readonly request: LinkRequest;
+  /** How the link already in place was made, when it is ours (or identical to ours). */
+  readonly existing: LinkRecord["mode"] | undefined;
+  readonly unchanged: boolean;
+}
+
+function planLink(context: WriterContext, base: string, request: LinkRequest): PlannedLink {
+  const { environment, scope } = context.target;
+  const key = linkKey(scope, request);
+  const path = join(base, key);
+  const target = assertTargetInLibrary(environment, scope, request);
+  assertLinkFolderSafe(base, path);
+  const recorded = context.state.links?.[key];
+  const found = foundAt(path);
+  if (found.kind === "nothing")
+    return { key, path, target, request, existing: undefined, unchanged: false };
+  const mode = request.copy === true ? "copy" : "symlink";
+  const digest = exposedDigest(target, request.kind);
+  if (isOurLink(path, target, { mode, kind: request.kind, digest }))
+    return { key, path, target, request, existing: mode, unchanged: recorded?.mode === mode };
+  throw new SkillshelfError(
+    "link_conflict",
+    `${path} is ${describe(found)}, which Skillshelf did not make`,
+    {
+      path,
+      hint: "it is left as it is: move it away yourself, or link into another agent",
+      details: { found: found.kind, ...(found.kind === "symlink" ? { to: found.to } : {}) },
+    },
+  );
+}
+
+function assertTargetInLibrary(
+  environment: Environment,
+  scope: PackageScope,
+  request: LinkRequest,
+): string {
+  const library = linkLibrary(environment, scope);
+  const target = resolve(request.target);
+  const real = realpathOrUndefined(target);
+  const libraryReal = realpathOrUndefined(library);
+  if (
+    target === library ||
+    !isInside(library, target) ||
+    real === undefined ||
+    libraryReal === undefined ||
+    !isInside(libraryReal, real)
+  )
+    throw new SkillshelfError(
+      "link_target_invalid",
+      `${target} is not a resource inside the ${scope} library ${library}`,
+      {
+        path: target,
+        hint: "link a skill or prompt from the library or an installed package of the same scope",
+      },
+    );
+  return target;
+}
+
+function linkFault(
+  environment: Environment,
+  scope: PackageScope,
+  base: string,
+  key: string,
+  record: LinkRecord,
+): LinkFault | undefined {
+  const path = join(base, key);
+  const target = join(linkLibrary(environment, scope), record.target);
+  const found = foundAt(path);
+  const fault = (code: LinkFault["code"], message: string): LinkFault => ({
+    code,
+    path,
+    agent: record.agent,
+    message,
+  });
+  if (found.kind === "nothing") return fault("link_missing", `${path} is gone`);
+  if (record.mode === "symlink")
+    return isOurLink(path, target, record)
+      ? undefined
+      : fault(
+          "link_repointed",
+          `${path} is ${describe(found)}, not the link to ${target} Skillshelf made`,
+        );
+  if (found.kind === "symlink")
+    return fault("link_repointed", `${path} is ${describe(found)}, not the copy Skillshelf made`);
+  return isOurLink(path, target, record)
+    ? undefined
+    : fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
+}
+
+function describe(found: FoundAtLink): string {
+  switch (found.kind) {
+    case "symlink":
+      return `${found.dangling ? "a dangling symlink" : "a symlink"} to ${found.to}`;
+    case "folder":
+      return "a folder";
+    case "file":
+      return "a file";
+    default:
+      return "something that is neither a file nor a folder";
+  }
+}
+
+function leftAlone(path: string, record: LinkRecord): Diagnostic {
+  return createDiagnostic(
+    "warning",
+    record.mode === "copy" ? "link_changed" : "link_repointed",
+    `${path} was changed since Skillshelf made it, so it is left as it is`,
+    { path },
+  );
+}
+
+/** The state with its links table set, left out when empty. */
+function withLinks(state: ScopeState, links: Readonly<Record<string, LinkRecord>>): ScopeState {
+  const { links: _old, ...rest } = state;
+  return Object.keys(links).length === 0 ? rest : { ...rest, links };
+}
