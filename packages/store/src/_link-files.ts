@@ -56,7 +56,7 @@ export function agentFolder(
 }
 
 /** The text a symlink at `path` holds to reach `target`: relative, so a moved project still works. */
-export function linkText(path: string, target: string): string {
+function linkText(path: string, target: string): string {
   return relative(dirname(path), target);
 }
 
