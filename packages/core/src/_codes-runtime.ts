@@ -12,6 +12,14 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "repair the copy with update --force, or remove it and install it again",
   },
+  link_no_agents: {
+    owner: "lifecycle",
+    hint: "name the agents with --agent; their folders are made on the first link",
+  },
+  link_source_unknown: {
+    owner: "lifecycle",
+    hint: "link a skill or prompt template of this scope's library or installed packages (skillshelf list shows them); install it first if it is elsewhere",
+  },
   local_changes: {
     owner: "lifecycle",
     hint: "keep your edits elsewhere first; --force replaces them (the changed files are kept as a backup)",

@@ -4,7 +4,14 @@ export type { SetEnabledInput } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
 // the writers and the scope lock have their own entry: "@skillshelf/store/writers"
 export type { LinkFault, LinkKind, LinkRecord } from "./links.js";
-export { agentFolder, inspectLinks, linkBase, linkKey } from "./links.js";
+export {
+  agentFolder,
+  inspectLinks,
+  linkBase,
+  linkKey,
+  linkLibrary,
+  reviewLink,
+} from "./links.js";
 export type { LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,

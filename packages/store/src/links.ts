@@ -26,11 +26,11 @@ import type { LinkRecord } from "./_state-schema.js";
 import { commitState, runWriter, type WriterContext } from "./_writer.js";
 import type { ScopeCache } from "./cache.js";
 import { withTableEntry } from "./cache.js";
-import { readScopeState } from "./state.js";
+import { EMPTY_STATE, readScopeState } from "./state.js";
 import type { PackageScope, ScopeState, ScopeTarget } from "./types.js";
 
 export type { LinkKind } from "./_link-files.js";
-export { agentFolder, linkBase } from "./_link-files.js";
+export { agentFolder, linkBase, linkLibrary } from "./_link-files.js";
 export type { LinkRecord } from "./_state-schema.js";
 
 /** One resource to link into one agent's folder. */
@@ -102,9 +102,10 @@ export function linkResources(
   input: ScopeTarget & { readonly links: readonly LinkRequest[] },
 ): LinkWriteResult {
   const { environment, scope } = input;
-  const base = linkBase(environment, scope);
   return runWriter(input, (context) => {
-    const planned = input.links.map((request) => planLink(context, base, request));
+    const planned = input.links.map((request) =>
+      planLink(environment, scope, context.state, request),
+    );
     const made: string[] = [];
     const outcomes: LinkOutcome[] = [];
     let links = context.state.links ?? {};
@@ -143,6 +144,23 @@ export function linkResources(
     }
     return { scope, links: outcomes, diagnostics: context.diagnostics };
   });
+}
+
+/**
+ * What `linkResources` would do with `request`, for a plan to show before anything is written:
+ * where the link goes and whether it is already in place. Throws what the writer would refuse
+ * with (`link_conflict`, `link_unsafe`, `link_target_invalid`, `link_agent_unsupported`).
+ */
+export function reviewLink(
+  environment: Environment,
+  scope: PackageScope,
+  request: LinkRequest,
+  cache?: ScopeCache,
+): { readonly key: string; readonly path: string; readonly inPlace: boolean } {
+  const read = readScopeState(environment, scope, cache);
+  const state = read.ok ? read.value.state : EMPTY_STATE;
+  const { key, path, existing } = planLink(environment, scope, state, request);
+  return { key, path, inPlace: existing !== undefined };
 }
 
 /**
@@ -296,13 +314,18 @@ interface PlannedLink {
   readonly unchanged: boolean;
 }
 
-function planLink(context: WriterContext, base: string, request: LinkRequest): PlannedLink {
-  const { environment, scope } = context.target;
+function planLink(
+  environment: Environment,
+  scope: PackageScope,
+  state: ScopeState,
+  request: LinkRequest,
+): PlannedLink {
+  const base = linkBase(environment, scope);
   const key = linkKey(scope, request);
   const path = join(base, key);
   const target = assertTargetInLibrary(environment, scope, request);
   assertLinkFolderSafe(base, path);
-  const recorded = context.state.links?.[key];
+  const recorded = state.links?.[key];
   const found = foundAt(path);
   if (found.kind === "nothing")
     return { key, path, target, request, existing: undefined, unchanged: false };

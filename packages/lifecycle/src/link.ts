@@ -1,0 +1,402 @@
+import { lstatSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import {
+  AGENTS,
+  CODES,
+  type Code,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  isSkillshelfError,
+  resolveEnvironment,
+  type SkillshelfError,
+} from "@skillshelf/core";
+import { type InventoryResource, readInventory } from "@skillshelf/inventory";
+import {
+  agentFolder,
+  type LinkKind,
+  type LinkRecord,
+  linkBase,
+  linkLibrary,
+  type PackageScope,
+  readLockFile,
+  readScopeState,
+  reviewLink,
+  type ScopeCache,
+} from "@skillshelf/store";
+import {
+  type LinkRequest,
+  type LinkWriteResult,
+  linkResources,
+  unlinkResources,
+} from "@skillshelf/store/writers";
+import type { Refusal } from "./types.js";
+
+/** What to link (or unlink): resources by name, into which agents' folders of one scope. */
+export interface LinkPlanRequest {
+  readonly environment: Environment;
+  readonly scope: PackageScope;
+  /** Skill or prompt template names, as `list` shows them. */
+  readonly names: readonly string[];
+  /** Agent ids from the agent table, or `all`: the agents whose folder for the kind already exists in the scope. */
+  readonly agents: readonly string[] | "all";
+  /** Write copies instead of symlinks. */
+  readonly copy?: boolean | undefined;
+  readonly cache?: ScopeCache | undefined;
+}
+
+/** One link a plan would make or take away. */
+export interface LinkStep {
+  readonly operation: "link" | "unlink";
+  readonly name: string;
+  readonly kind: LinkKind;
+  readonly agent: string;
+  readonly scope: PackageScope;
+  /** The link's path (absolute), and relative to the scope's folder (its key in state and lock). */
+  readonly path: string;
+  readonly key: string;
+  /** What it exposes (absolute), and the installed copy that owns it. */
+  readonly target: string;
+  readonly package?: string | undefined;
+  readonly copy: boolean;
+  /** Already as asked: nothing to write. */
+  readonly inPlace: boolean;
+  readonly refusal?: Refusal | undefined;
+}
+
+/** A reviewed set of links: data, shown before anything is written. */
+export interface LinkPlan {
+  readonly version: 1;
+  readonly scope: PackageScope;
+  readonly project: string;
+  readonly environment: { readonly cwd: string; readonly home: string; readonly configDir: string };
+  readonly steps: readonly LinkStep[];
+  /** No step is refused. */
+  readonly applicable: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What applying a link plan did. */
+export interface LinkApplyResult {
+  readonly status: "committed" | "failed" | "refused" | "unchanged";
+  readonly result?: LinkWriteResult | undefined;
+  readonly error?:
+    | { readonly code: Code; readonly message: string; readonly path?: string | undefined }
+    | undefined;
+}
+
+/**
+ * Plan links (DESIGN §5.3): each name is found among the scope's own resources (its library's
+ * loose skills and prompt templates, and its enabled installed packages'), never another agent's;
+ * each link goes into the agent's folder of the same scope. A name found nowhere is refused
+ * (`link_source_unknown`), as is a link the writer would refuse (`link_conflict`, `link_unsafe`,
+ * `link_agent_unsupported`): the plan says so before anything is written.
+ */
+export function planLinks(request: LinkPlanRequest): LinkPlan {
+  const { environment, scope } = request;
+  const resources = scopeResources(environment, scope);
+  const steps: LinkStep[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const name of request.names) {
+    const resource = resources.find((candidate) => candidate.name === name);
+    if (resource === undefined) {
+      steps.push(unknownStep(request, name));
+      continue;
+    }
+    const kind = resource.kind as LinkKind;
+    const agents =
+      request.agents === "all"
+        ? existingAgentFolders(environment, scope, kind, diagnostics)
+        : request.agents;
+    if (agents.length === 0)
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "link_no_agents",
+          `no agent has a ${scope} ${kind} folder yet, so --all-agents links ${name} nowhere`,
+          { details: { name } },
+        ),
+      );
+    for (const agent of agents) steps.push(linkStep(request, resource, agent));
+  }
+  return plan(environment, scope, steps, diagnostics);
+}
+
+/**
+ * Plan taking links away: each name's links recorded in the scope's state (only into `agents`
+ * when given). A name with no link is refused (`link_unknown`).
+ */
+export function planUnlinks(
+  request: Omit<LinkPlanRequest, "agents" | "copy"> & {
+    readonly agents?: readonly string[] | undefined;
+  },
+): LinkPlan {
+  const { environment, scope } = request;
+  const read = readScopeState(environment, scope, request.cache);
+  const links = read.ok ? (read.value.state.links ?? {}) : {};
+  const base = linkBase(environment, scope);
+  const library = linkLibrary(environment, scope);
+  const steps: LinkStep[] = [];
+  for (const name of request.names) {
+    const found = Object.entries(links).filter(
+      ([key, record]) =>
+        linkName(scope, key, record) === name &&
+        (request.agents === undefined || request.agents.includes(record.agent)),
+    );
+    if (found.length === 0)
+      steps.push({
+        ...unknownStep(request, name),
+        operation: "unlink",
+        refusal: refusal("link_unknown", `no link to ${name} is recorded in the ${scope} scope`),
+      });
+    for (const [key, record] of found)
+      steps.push({
+        operation: "unlink",
+        name,
+        kind: record.kind,
+        agent: record.agent,
+        scope,
+        path: join(base, key),
+        key,
+        target: join(library, record.target),
+        package: record.package,
+        copy: record.mode === "copy",
+        inPlace: false,
+      });
+  }
+  return plan(environment, scope, steps, read.ok ? [] : read.diagnostics);
+}
+
+/** Apply a reviewed link plan with one store write (all links or none). */
+export function applyLinks(linkPlan: LinkPlan): LinkApplyResult {
+  if (!linkPlan.applicable) return { status: "refused" };
+  const environment = resolveEnvironment({ ...linkPlan.environment, env: {} });
+  const { scope } = linkPlan;
+  const pending = linkPlan.steps.filter((step) => !step.inPlace);
+  if (pending.length === 0) return { status: "unchanged" };
+  try {
+    const result = pending.every((step) => step.operation === "unlink")
+      ? unlinkResources({ environment, scope, paths: pending.map((step) => step.key) })
+      : linkResources({ environment, scope, links: pending.map(requestOf) });
+    return { status: "committed", result };
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    return { status: "failed", error: errorOf(error) };
+  }
+}
+
+/**
+ * Make a scope's links match its lock (after `restoreFromLock` has installed what it pins): each
+ * link the lock lists that is not in place is made, each link the state records that the lock
+ * no longer lists is taken away. `undefined` when they already match.
+ */
+export function restoreLinks(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): LinkApplyResult | undefined {
+  const lock = readLockFile(environment, scope, cache);
+  const state = readScopeState(environment, scope, cache);
+  if (!lock.ok || !state.ok) return undefined;
+  const locked = lock.value.value.links ?? {};
+  const recorded = state.value.state.links ?? {};
+  const library = linkLibrary(environment, scope);
+  const gone = Object.keys(recorded).filter((key) => locked[key] === undefined);
+  if (gone.length > 0) {
+    const taken = applyWrite(() => unlinkResources({ environment, scope, paths: gone }));
+    if (taken.status !== "committed") return taken;
+  }
+  const wanted = Object.entries(locked).map(
+    ([key, entry]): LinkRequest => ({
+      agent: entry.agent,
+      kind: entry.kind,
+      target: join(library, entry.target),
+      name: key.slice((agentFolder(entry.agent, scope, entry.kind) ?? "").length + 1),
+      package: entry.package,
+      copy: entry.mode === "copy",
+    }),
+  );
+  if (wanted.length === 0) return gone.length > 0 ? { status: "committed" } : undefined;
+  const result = applyWrite(() => linkResources({ environment, scope, links: wanted }));
+  const changed = result.result?.links.some((link) => link.status !== "unchanged") ?? true;
+  return changed || gone.length > 0 ? result : undefined;
+}
+
+// --- internal ---
+
+function applyWrite(write: () => LinkWriteResult): LinkApplyResult {
+  try {
+    return { status: "committed", result: write() };
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    return { status: "failed", error: errorOf(error) };
+  }
+}
+
+function errorOf(error: SkillshelfError): NonNullable<LinkApplyResult["error"]> {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.path === undefined ? {} : { path: error.path }),
+  };
+}
+
+function plan(
+  environment: Environment,
+  scope: PackageScope,
+  steps: readonly LinkStep[],
+  diagnostics: readonly Diagnostic[],
+): LinkPlan {
+  const { cwd, home, configDir, project } = environment;
+  return {
+    version: 1,
+    scope,
+    project,
+    environment: { cwd, home, configDir },
+    steps,
+    applicable: steps.every((step) => step.refusal === undefined),
+    diagnostics,
+  };
+}
+
+/** The scope's own skills and prompt templates: its library's loose ones, then its installed copies'. */
+function scopeResources(environment: Environment, scope: PackageScope): InventoryResource[] {
+  const inventory = readInventory({
+    environment,
+    include: { packages: false, copies: false, resources: true },
+    filter: { kinds: ["skill", "prompt"] },
+  });
+  const own = (resource: InventoryResource) =>
+    resource.path !== undefined &&
+    ((resource.source.class === scope && resource.source.scope === scope) ||
+      (resource.source.class === "package" && resource.owner?.scope === scope));
+  return inventory.resources
+    .filter(own)
+    .sort((a, b) => Number(a.source.class === "package") - Number(b.source.class === "package"));
+}
+
+function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: string): LinkStep {
+  const { environment, scope } = request;
+  const kind = resource.kind as LinkKind;
+  const file = resource.path as string;
+  const target = kind === "skill" ? dirname(file) : file;
+  const name =
+    kind === "skill"
+      ? basename(target)
+      : [...resource.name.split(":").slice(0, -1), basename(file)].join("/");
+  const owner = resource.source.class === "package" ? resource.owner?.id : undefined;
+  const linkRequest: LinkRequest = {
+    agent,
+    kind,
+    target,
+    name,
+    package: owner,
+    copy: request.copy === true,
+  };
+  const step = {
+    operation: "link" as const,
+    name: resource.name,
+    kind,
+    agent,
+    scope,
+    target,
+    package: owner,
+    copy: request.copy === true,
+  };
+  try {
+    const reviewed = reviewLink(environment, scope, linkRequest, request.cache);
+    return { ...step, path: reviewed.path, key: reviewed.key, inPlace: reviewed.inPlace };
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    const folder = agentFolder(agent, scope, kind) ?? "";
+    const key = `${folder}/${name}`;
+    return {
+      ...step,
+      path: error.path ?? join(linkBase(environment, scope), key),
+      key,
+      inPlace: false,
+      refusal: {
+        code: error.code,
+        message: error.message,
+        hint: error.hint ?? CODES[error.code].hint,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      },
+    };
+  }
+}
+
+function unknownStep(
+  request: Pick<LinkPlanRequest, "environment" | "scope">,
+  name: string,
+): LinkStep {
+  return {
+    operation: "link",
+    name,
+    kind: "skill",
+    agent: "",
+    scope: request.scope,
+    path: "",
+    key: "",
+    target: "",
+    copy: false,
+    inPlace: false,
+    refusal: refusal(
+      "link_source_unknown",
+      `no skill or prompt template named ${name} is in the ${request.scope} library or its installed packages`,
+    ),
+  };
+}
+
+function refusal(code: Code, message: string): Refusal {
+  return { code, message, hint: CODES[code].hint };
+}
+
+function requestOf(step: LinkStep): LinkRequest {
+  const folder = agentFolder(step.agent, step.scope, step.kind) ?? "";
+  return {
+    agent: step.agent,
+    kind: step.kind,
+    target: step.target,
+    name: step.key.slice(folder.length + 1),
+    package: step.package,
+    copy: step.copy,
+  };
+}
+
+/**
+ * The agents whose folder for `kind` exists in the scope as a plain folder; one that is a symlink
+ * (to another agent's folder, say) is left out with a warning, as the writer would refuse it.
+ */
+function existingAgentFolders(
+  environment: Environment,
+  scope: PackageScope,
+  kind: LinkKind,
+  diagnostics: Diagnostic[],
+): string[] {
+  const base = linkBase(environment, scope);
+  return AGENTS.flatMap((agent) => {
+    const folder = agentFolder(agent.id, scope, kind);
+    const path = folder === undefined ? undefined : join(base, folder);
+    const stat = path === undefined ? undefined : lstatSync(path, { throwIfNoEntry: false });
+    if (stat?.isSymbolicLink())
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "link_unsafe",
+          `${path} is a symlink, so nothing is linked into it`,
+          {
+            path,
+            details: { agent: agent.id },
+          },
+        ),
+      );
+    return stat?.isDirectory() === true ? [agent.id] : [];
+  });
+}
+
+/** A recorded link's resource name: a skill's folder name, a template's path with `:`. */
+function linkName(scope: PackageScope, key: string, record: LinkRecord): string {
+  const folder = agentFolder(record.agent, scope, record.kind) ?? "";
+  const rest = key.slice(folder.length + 1);
+  return record.kind === "skill" ? rest : rest.replace(/\.md$/i, "").split("/").join(":");
+}
