@@ -1,5 +1,12 @@
 import type { PackageSource } from "@skillshelf/core";
-import type { ApplyResult, CapabilityDiff, LifecyclePlan, PlanStep } from "@skillshelf/lifecycle";
+import type {
+  ApplyResult,
+  CapabilityDiff,
+  LifecyclePlan,
+  LinkPlan,
+  PlanStep,
+} from "@skillshelf/lifecycle";
+import type { LinkOutcome } from "@skillshelf/store/writers";
 import { displayPath, displayText, type Paint, type PathStyle, safeLine } from "./format.js";
 
 /** The reviewed plan as people read it: the scope and project, then one block per step. */
@@ -96,4 +103,41 @@ export function sourceText(source: PackageSource, style: PathStyle): string {
   const path = source.path === undefined ? "" : `//${safeLine(source.path)}`;
   const ref = source.type === "git" && source.ref !== undefined ? `#${safeLine(source.ref)}` : "";
   return `${url}${path}${ref}`;
+}
+
+/** A link plan as people read it: the scope and project, then one line per link. */
+export function linkPlanText(plan: LinkPlan, style: PathStyle, paint: Paint): string {
+  const header = `Links in the ${plan.scope} scope (project ${displayPath(plan.project, style)}):`;
+  if (plan.steps.length === 0) return `${header}\n  nothing to change\n`;
+  const lines = [header];
+  for (const step of plan.steps) {
+    if (step.refusal !== undefined && step.agent === "") {
+      lines.push(`  ${paint("bold", step.operation)} ${safeLine(step.name)}`);
+    } else {
+      const how = step.operation === "unlink" ? "" : step.copy ? " as a copy" : "";
+      const state = step.inPlace ? ` ${paint("dim", "(already in place)")}` : "";
+      lines.push(
+        `  ${paint("bold", step.operation)} ${step.kind} ${safeLine(step.name)} ${step.operation === "link" ? "into" : "from"} ${safeLine(step.agent)}${how}: ${displayPath(step.path, style)}${state}`,
+      );
+      if (step.operation === "link" && step.refusal === undefined)
+        lines.push(`    → ${displayPath(step.target, style)}`);
+    }
+    if (step.refusal !== undefined) {
+      lines.push(
+        `    ${paint("red", "refused")}: ${step.refusal.code}: ${displayText(step.refusal.message, style)}`,
+      );
+      lines.push(`    hint: ${safeLine(step.refusal.hint)}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** What a link write did, one line per link. */
+export function linkOutcomeText(links: readonly LinkOutcome[], paint: Paint): string {
+  return `${links
+    .map(
+      (link) =>
+        `${paint(link.status === "unchanged" ? "dim" : "green", link.status)} ${safeLine(link.path)} (${safeLine(link.agent)})`,
+    )
+    .join("\n")}\n`;
 }

@@ -13,6 +13,18 @@ const REVIEW: Readonly<Record<string, OptionSpec>> = {
 const SCOPE_NOTE =
   "\nThe scope is --user or --project; by default the project scope inside a project (a folder\nholding .skillshelf/, or a git work tree) and the user scope elsewhere.";
 
+const AGENT_OPTION: OptionSpec = {
+  type: "string",
+  value: "IDS",
+  multiple: true,
+  help: "agents from the agent table, comma-separated (claude-code, codex, opencode, copilot, pi, agents)",
+};
+
+const runLinks = (command: "link" | "unlink") => async () => {
+  const { runLink } = await import("./commands/link.js");
+  return (input: Parameters<typeof runLink>[0]) => runLink(input, command);
+};
+
 const run = (command: ChangeCommand) => async () => {
   const { runChange } = await import("./commands/change.js");
   return (input: Parameters<typeof runChange>[0]) => runChange(input, command);
@@ -40,6 +52,7 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
       "with-requirements": { type: "boolean", help: "also install what the packages require" },
       force: { type: "boolean", help: "replace a copy that is already installed" },
       frozen: { type: "boolean", help: "refuse any change to the lock (for CI)" },
+      agent: AGENT_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
@@ -89,6 +102,41 @@ skillshelf rollback.${SCOPE_NOTE}`,
       load: run(name),
     }),
   ),
+  {
+    name: "link",
+    summary: "link skills or prompt templates into other agents' folders",
+    description: `Expose a skill or prompt template of this scope (the library's own, or an installed
+package's) in other agents' folders of the same scope: a relative symlink in, say,
+.claude/skills/<name>, or a copy with --copy (also where a symlink cannot be made). Links are
+recorded in the state and the lock: remove and unlink take them away, update keeps them
+current, install on a fresh clone makes them again, verify checks them. Nothing that
+Skillshelf did not make is ever replaced.${SCOPE_NOTE}`,
+    arguments: "<name…>",
+    positionals: { min: 1 },
+    options: {
+      agent: AGENT_OPTION,
+      "all-agents": {
+        type: "boolean",
+        help: "every agent whose folder already exists in the scope",
+      },
+      copy: { type: "boolean", help: "write copies instead of symlinks" },
+      ...REVIEW,
+    },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 linked or already in place, 1 refused, declined or failed, 2 usage error",
+    load: runLinks("link"),
+  },
+  {
+    name: "unlink",
+    summary: "take away links Skillshelf made",
+    description: `Take away the links to each named skill or prompt template (only those into --agent when
+given). A copy edited since it was made, or a link re-pointed, is left as it is and refused.${SCOPE_NOTE}`,
+    arguments: "<name…>",
+    positionals: { min: 1 },
+    options: { agent: AGENT_OPTION, ...REVIEW },
+    shared: ["scope", "json", "cwd"],
+    load: runLinks("unlink"),
+  },
   {
     name: "import",
     summary: "install a Claude Code plugin as a foreign package",

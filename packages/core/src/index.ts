@@ -46,6 +46,7 @@ export {
   folderKind,
   isPackageKind,
   isResourceKind,
+  LINKABLE_KINDS,
   PACKAGE_KINDS,
   RESOURCE_FOLDERS,
   RESOURCE_KINDS,

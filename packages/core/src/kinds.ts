@@ -13,6 +13,12 @@ export const RESOURCE_KINDS: readonly ["skill", "prompt", "agent", "fleet"] = [
 /** A kind of resource. */
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
+/**
+ * The kinds `link` can put into another agent's folders: those the agent table has folders for
+ * (DESIGN §5.3).
+ */
+export const LINKABLE_KINDS: readonly ["skill", "prompt"] = ["skill", "prompt"];
+
 /** What a package mainly provides (its manifest's `kind`): `plugin` (any mix) or one resource kind. */
 export const PACKAGE_KINDS: readonly ["plugin", ...typeof RESOURCE_KINDS] = [
   "plugin",

@@ -37,7 +37,9 @@ export interface LinkPlanRequest {
   readonly environment: Environment;
   readonly scope: PackageScope;
   /** Skill or prompt template names, as `list` shows them. */
-  readonly names: readonly string[];
+  readonly names?: readonly string[] | undefined;
+  /** Installed copies of the scope whose every skill is linked (`install --agent`). */
+  readonly packages?: readonly string[] | undefined;
   /** Agent ids from the agent table, or `all`: the agents whose folder for the kind already exists in the scope. */
   readonly agents: readonly string[] | "all";
   /** Write copies instead of symlinks. */
@@ -97,8 +99,20 @@ export function planLinks(request: LinkPlanRequest): LinkPlan {
   const resources = scopeResources(environment, scope);
   const steps: LinkStep[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const name of request.names) {
-    const resource = resources.find((candidate) => candidate.name === name);
+  const chosen = [
+    ...(request.names ?? []).map((name) => ({
+      name,
+      resource: resources.find((candidate) => candidate.name === name),
+    })),
+    ...resources
+      .filter(
+        (resource) =>
+          resource.kind === "skill" &&
+          request.packages?.includes(resource.owner?.id ?? "") === true,
+      )
+      .map((resource) => ({ name: resource.name, resource })),
+  ];
+  for (const { name, resource } of chosen) {
     if (resource === undefined) {
       steps.push(unknownStep(request, name));
       continue;
@@ -127,7 +141,8 @@ export function planLinks(request: LinkPlanRequest): LinkPlan {
  * when given). A name with no link is refused (`link_unknown`).
  */
 export function planUnlinks(
-  request: Omit<LinkPlanRequest, "agents" | "copy"> & {
+  request: Omit<LinkPlanRequest, "agents" | "copy" | "names" | "packages"> & {
+    readonly names: readonly string[];
     readonly agents?: readonly string[] | undefined;
   },
 ): LinkPlan {
@@ -169,7 +184,12 @@ export function planUnlinks(
 
 /** Apply a reviewed link plan with one store write (all links or none). */
 export function applyLinks(linkPlan: LinkPlan): LinkApplyResult {
-  if (!linkPlan.applicable) return { status: "refused" };
+  if (!linkPlan.applicable) {
+    const refused = linkPlan.steps.find((step) => step.refusal !== undefined);
+    const code = refused?.refusal?.code ?? "link_conflict";
+    const message = refused?.refusal?.message ?? "the link plan was refused";
+    return { status: "refused", error: { code, message, path: refused?.path || undefined } };
+  }
   const environment = resolveEnvironment({ ...linkPlan.environment, env: {} });
   const { scope } = linkPlan;
   const pending = linkPlan.steps.filter((step) => !step.inPlace);

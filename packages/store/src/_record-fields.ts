@@ -1,4 +1,10 @@
-import { isPackageId, isSemver, nullPrototypeRecord, PACKAGE_KINDS } from "@skillshelf/core";
+import {
+  isPackageId,
+  isSemver,
+  LINKABLE_KINDS,
+  nullPrototypeRecord,
+  PACKAGE_KINDS,
+} from "@skillshelf/core";
 import * as z from "zod/mini";
 
 // The fields `state.json` records and `lock.json` entries share, checked alike in both files.
@@ -51,7 +57,7 @@ const relativeInside = z
 // the kind of resource, what it exposes (relative to the scope's library folder) and how
 export const linkShape = {
   agent: text,
-  kind: z.enum(["skill", "prompt"]),
+  kind: z.enum(LINKABLE_KINDS),
   target: relativeInside,
   package: z.optional(packageId),
   mode: z.enum(["symlink", "copy"]),

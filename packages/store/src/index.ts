@@ -12,12 +12,13 @@ export {
   linkLibrary,
   reviewLink,
 } from "./links.js";
-export type { LockedPackage, LockFile } from "./lockfile.js";
+export type { LockedLink, LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,
   lockEntryOf,
   lockFilePath,
   lockFromState,
+  lockLinkOf,
   lockRoot,
   readLockFile,
   resolveLockedPath,

@@ -72,7 +72,7 @@ export function linkKey(
   if (folder === undefined)
     throw new SkillshelfError(
       "link_agent_unsupported",
-      `${request.agent} has no ${scope} ${request.kind === "skill" ? "skill" : "prompt"} folder in the agent table`,
+      `${request.agent} has no ${scope} ${request.kind} folder in the agent table`,
       {
         hint: "pick an agent listed by skillshelf explain that has one",
         details: { agent: request.agent },
@@ -263,15 +263,16 @@ export function followPackageLinks(
   const { environment, scope } = context.target;
   const base = linkBase(environment, scope);
   const library = linkLibrary(environment, scope);
-  const prefix = `packages/${id}/`;
+  const root = `packages/${id}`;
   let links = state.links ?? {};
   const changed: string[] = [];
   const actions: (() => Diagnostic[])[] = [];
   for (const [key, record] of Object.entries(links)) {
-    if (record.package !== id || !record.target.startsWith(prefix)) continue;
+    const inside = record.target === root || record.target.startsWith(`${root}/`);
+    if (record.package !== id || !inside) continue;
     const path = join(base, key);
     const live = join(library, record.target);
-    const staged = tree === undefined ? undefined : join(tree, record.target.slice(prefix.length));
+    const staged = tree === undefined ? undefined : join(tree, record.target.slice(root.length));
     const ours = isOurLink(path, live, record);
     if (staged === undefined || !existsSync(staged)) {
       links = withTableEntry(links, key, null);

@@ -316,3 +316,24 @@ store.linkResources(withFaultHook({ environment: args.environment, scope: "user"
     expect(faults(environment)).toEqual([]);
   });
 });
+
+describe("a link to a skill package's own folder", () => {
+  it("is refreshed by an update like a link inside a package", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "solo", kind: "skill", version: "1.0.0" });
+    const target = join(environment.configDir, "packages", "solo");
+    link(environment, [
+      { agent: "codex", kind: "skill", target, name: "solo", package: "solo", copy: true },
+    ]);
+    install(environment, "user", {
+      id: "solo",
+      kind: "skill",
+      version: "2.0.0",
+      files: { "SKILL.md": skillFile("solo", "The solo skill, version two.") },
+    });
+    expect(
+      readFileSync(join(environment.home, ".codex", "skills", "solo", "SKILL.md"), "utf8"),
+    ).toContain("version two");
+    expect(faults(environment)).toEqual([]);
+  });
+});

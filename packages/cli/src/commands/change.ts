@@ -9,12 +9,16 @@ import {
 import {
   type ApplyResult,
   applyLifecycle,
+  applyLinks,
   type LifecyclePlan,
   type LifecycleProgress,
+  type LinkApplyResult,
   type Operation,
   planLifecycle,
+  planLinks,
   releasePlan,
   restoreFromLock,
+  restoreLinks,
 } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
@@ -23,11 +27,12 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { choose, confirm, progressLine } from "../_interact.js";
-import { outcomeText, planText } from "../_plan-text.js";
+import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
 import { type CommandInput, flag, listValue, stringValue, UsageError } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
+import { agentsOption } from "./_agents.js";
 
 /** A command that changes the library, each through one reviewed plan. */
 export type ChangeCommand = Operation | "import";
@@ -42,7 +47,8 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   const { io } = input;
   const context = input.context();
   const json = flag(input, "json");
-  const scope = chosenScope(input, context.environment, command);
+  const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
+  const scope = chosenScope(input, context.environment, namesCopies);
   // one process making many changes: each state and lock file is parsed once, not per step
   const planning = { context, scope, cache: createScopeCache() };
   let plan = await withProgress(io, (progress) =>
@@ -62,19 +68,55 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
     releasePlan(plan);
     return report(undefined, []);
   }
-  if (!flag(input, "yes")) {
-    const asked = !json && io.interactive;
-    if (asked) io.stdout(planText(plan, shownScope, context.style, painter(io.color)));
-    const count = plan.steps.length;
-    const question = count === 1 ? "Apply this change?" : `Apply these ${count} changes?`;
-    const accepted = asked && (await confirm(io, question));
-    if (!accepted) {
-      releasePlan(plan);
-      return report(undefined, [notConfirmed(asked)], asked);
-    }
-    return report(await apply(plan, io, planning.cache), [], true);
+  const confirmation = await confirmChange(input, plan.steps.length, () =>
+    io.stdout(planText(plan, shownScope, context.style, painter(io.color))),
+  );
+  if (confirmation.refused !== undefined) {
+    releasePlan(plan);
+    return report(undefined, [confirmation.refused], confirmation.asked);
   }
-  return report(await apply(plan, io, planning.cache), []);
+  const result = await apply(plan, io, planning.cache);
+  const links = linksAfterInstall(input, command, context.environment, shownScope, result);
+  return report(result, [], confirmation.asked, links);
+}
+
+/**
+ * The links an install makes once it has applied: with nothing named (a restore), the lock's
+ * links; with `--agent`, each committed package's skills linked into those agents.
+ */
+function linksAfterInstall(
+  input: CommandInput,
+  command: ChangeCommand,
+  environment: Environment,
+  scope: PackageScope,
+  result: ApplyResult,
+): LinkApplyResult | undefined {
+  if (command !== "install") return undefined;
+  if (input.positionals.length === 0) return restoreLinks(environment, scope);
+  const agents = agentsOption(input, command);
+  const committed = result.outcomes
+    .filter((outcome) => outcome.status === "committed" && outcome.error === undefined)
+    .map((outcome) => outcome.step.id);
+  if (agents === undefined || committed.length === 0) return undefined;
+  return applyLinks(planLinks({ environment, scope, packages: committed, agents }));
+}
+
+/**
+ * Ask before a change of `count` steps: with `--yes` it goes ahead; on a terminal (and not
+ * `--json`) the plan is shown (`showPlan`) and the person asked, default no; otherwise it is not
+ * confirmed. `refused` says why not; `asked` whether the plan was shown for the question.
+ */
+export async function confirmChange(
+  input: CommandInput,
+  count: number,
+  showPlan: () => void,
+): Promise<{ readonly asked: boolean; readonly refused?: Diagnostic | undefined }> {
+  if (flag(input, "yes")) return { asked: false };
+  const asked = !flag(input, "json") && input.io.interactive;
+  if (asked) showPlan();
+  const question = count === 1 ? "Apply this change?" : `Apply these ${count} changes?`;
+  const accepted = asked && (await confirm(input.io, question));
+  return accepted ? { asked } : { asked, refused: notConfirmed(asked) };
 }
 
 // --- internal ---
@@ -163,17 +205,24 @@ function reporter(
   context: CommandContext,
   plan: LifecyclePlan,
   scope: PackageScope,
-): (result: ApplyResult | undefined, extra: Diagnostic[], planShown?: boolean) => number {
+): (
+  result: ApplyResult | undefined,
+  extra: Diagnostic[],
+  planShown?: boolean,
+  links?: LinkApplyResult,
+) => number {
   const { io } = input;
-  return (result, extra, planShown = false) => {
+  return (result, extra, planShown = false, links = undefined) => {
     const diagnostics = [
       ...plan.diagnostics,
       ...(result?.outcomes.flatMap((outcome) => outcome.diagnostics) ?? []),
+      ...linkDiagnostics(links),
       ...extra,
     ];
     const ok =
       extra.length === 0 &&
       plan.applicable &&
+      (links === undefined || links.status === "committed" || links.status === "unchanged") &&
       (result === undefined
         ? plan.steps.length === 0 || flag(input, "dry-run")
         : result.outcomes.every(
@@ -195,6 +244,9 @@ function reporter(
               ...(outcome.verification === undefined ? {} : { verification: outcome.verification }),
             })),
             ...(result === undefined ? {} : { refresh: result.refresh }),
+            ...(links === undefined
+              ? {}
+              : { links: { status: links.status, outcomes: links.result?.links ?? [] } }),
             diagnostics: diagnostics.map(publicDiagnostic),
           },
           null,
@@ -206,6 +258,7 @@ function reporter(
     const paint = painter(io.color);
     if (!planShown) io.stdout(planText(plan, scope, context.style, paint));
     if (result !== undefined) io.stdout(outcomeText(result, paint));
+    if (links?.result !== undefined) io.stdout(linkOutcomeText(links.result.links, paint));
     for (const diagnostic of diagnostics)
       io.stderr(formatDiagnostic(diagnostic, context.style, paint));
     return ok ? 0 : 1;
@@ -224,12 +277,12 @@ function notConfirmed(asked: boolean): Diagnostic {
 
 /**
  * The scope a command changes: `--user` or `--project`; else, for a command naming installed
- * copies, wherever the copy is (the plan names it); else the default scope.
+ * copies (`namesCopies`), wherever the copy is (the plan names it); else the default scope.
  */
-function chosenScope(
+export function chosenScope(
   input: CommandInput,
   environment: Environment,
-  command: ChangeCommand,
+  namesCopies: boolean,
 ): PackageScope | undefined {
   if (flag(input, "user") && flag(input, "project"))
     throw new UsageError(
@@ -238,7 +291,6 @@ function chosenScope(
     );
   if (flag(input, "project")) return "project";
   if (flag(input, "user")) return "user";
-  const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
   return namesCopies ? undefined : defaultScope(environment);
 }
 
@@ -270,4 +322,19 @@ function progressText(event: LifecycleProgress): string {
   return event.phase === "stage"
     ? `fetching ${safeLine(event.source)} …`
     : `applying ${event.index + 1}/${event.count}: ${safeLine(event.ref)} …`;
+}
+
+/** A link write's findings, and its error when it failed or was refused. */
+export function linkDiagnostics(links: LinkApplyResult | undefined): Diagnostic[] {
+  if (links === undefined) return [];
+  return [
+    ...(links.result?.diagnostics ?? []),
+    ...(links.error === undefined
+      ? []
+      : [
+          createDiagnostic("error", links.error.code, links.error.message, {
+            path: links.error.path,
+          }),
+        ]),
+  ];
 }

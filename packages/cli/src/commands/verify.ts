@@ -1,6 +1,15 @@
-import { canonicalJson, createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import {
+  canonicalJson,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+} from "@skillshelf/core";
+import {
+  inspectLinks,
+  type LinkRecord,
+  type LockedLink,
   lockEntryOf,
+  lockLinkOf,
   lockRoot,
   PACKAGE_SCOPES,
   type PackageScope,
@@ -17,6 +26,7 @@ interface VerifiedScope {
   readonly scope: PackageScope;
   readonly copies: number;
   readonly locked: number;
+  readonly links: number;
   readonly problems: readonly Diagnostic[];
 }
 
@@ -38,6 +48,7 @@ export function runVerify(input: CommandInput): number {
         scope,
         copies: 0,
         locked: 0,
+        links: 0,
         problems: [...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics)],
       };
     const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state).map(
@@ -82,10 +93,13 @@ export function runVerify(input: CommandInput): number {
           ),
         );
     }
+    const links = state.value.state.links ?? {};
+    problems.push(...linkProblems(environment, scope, links, lock.value.value.links ?? {}, path));
     return {
       scope,
       copies: Object.keys(installed).length,
       locked: Object.keys(locked).length,
+      links: Object.keys(links).length,
       problems,
     };
   });
@@ -100,7 +114,10 @@ export function runVerify(input: CommandInput): number {
   const paint = painter(io.color);
   for (const diagnostic of problems) io.stderr(formatDiagnostic(diagnostic, context.style, paint));
   const counts = scopes
-    .map((scope) => `${scope.scope}: ${scope.copies} installed, ${scope.locked} locked`)
+    .map(
+      (scope) =>
+        `${scope.scope}: ${scope.copies} installed, ${scope.locked} locked${scope.links === 0 ? "" : `, ${scope.links} linked`}`,
+    )
     .join("; ");
   io.stdout(
     problems.length === 0
@@ -111,6 +128,62 @@ export function runVerify(input: CommandInput): number {
 }
 
 // --- internal ---
+
+/**
+ * Each recorded link checked on disk (`link_missing`, `link_changed`, `link_repointed`) and
+ * against the lock's links, with the command that fixes it.
+ */
+function linkProblems(
+  environment: Environment,
+  scope: PackageScope,
+  links: Readonly<Record<string, LinkRecord>>,
+  locked: Readonly<Record<string, LockedLink>>,
+  lockPath: string,
+): Diagnostic[] {
+  const flagName = `--${scope}`;
+  const problems = inspectLinks(environment, scope).faults.map((fault) =>
+    problem(
+      fault.code,
+      fault.message,
+      fault.path,
+      fault.code === "link_missing"
+        ? `skillshelf install ${flagName} makes it again`
+        : `move what is at ${fault.path} away, then skillshelf install ${flagName}`,
+    ),
+  );
+  const state = { version: 1 as const, disabled: [], installed: {}, links };
+  for (const key of [...new Set([...Object.keys(links), ...Object.keys(locked)])].sort()) {
+    const entry = locked[key];
+    if (entry === undefined)
+      problems.push(
+        problem(
+          "lock_entry_missing",
+          `the link ${key} is made in the ${scope} scope but its lock does not list it`,
+          lockPath,
+          `skillshelf unlink it ${flagName}, or link it again so the lock records it`,
+        ),
+      );
+    else if (links[key] === undefined)
+      problems.push(
+        problem(
+          "lock_ahead",
+          `the ${scope} lock lists the link ${key}, which is not made`,
+          lockPath,
+          `skillshelf install ${flagName}`,
+        ),
+      );
+    else if (canonicalJson(entry) !== canonicalJson(lockLinkOf(state, key)))
+      problems.push(
+        problem(
+          "lock_disagrees",
+          `the ${scope} lock pins the link ${key} otherwise than it is made`,
+          lockPath,
+          `skillshelf install ${flagName} (to what the lock pins)`,
+        ),
+      );
+  }
+  return problems;
+}
 
 function problem(code: Diagnostic["code"], message: string, path: string, fix: string): Diagnostic {
   return createDiagnostic("error", code, message, { path, hint: fix });

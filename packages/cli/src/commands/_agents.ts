@@ -1,0 +1,28 @@
+import { AGENTS } from "@skillshelf/core";
+import { type CommandInput, flag, listValue, UsageError } from "../command.js";
+
+/** `--agent a,b` (each an agent of the table) or `--all-agents`; `undefined` when neither is given. */
+export function agentsOption(
+  input: CommandInput,
+  command: string,
+): readonly string[] | "all" | undefined {
+  const named = listValue(input, "agent")
+    .flatMap((value) => value.split(","))
+    .filter((id) => id !== "");
+  const all = flag(input, "all-agents");
+  if (all && named.length > 0)
+    throw new UsageError(
+      "usage_invalid_value",
+      "--agent and --all-agents cannot be combined; pick one",
+    );
+  for (const id of named)
+    if (!AGENTS.some((agent) => agent.id === id))
+      throw new UsageError(
+        "usage_invalid_value",
+        `${id} is not an agent of the agent table`,
+        `use one of ${AGENTS.map((agent) => agent.id).join(", ")}`,
+      );
+  if (command === "link" && !all && named.length === 0)
+    throw new UsageError("usage_missing_argument", "link needs --agent a,b or --all-agents");
+  return all ? "all" : named.length > 0 ? named : undefined;
+}

@@ -1,0 +1,205 @@
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { copyCorpus, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./_run.js";
+import { changeSandbox, codesOf } from "./_sandbox.js";
+
+const BRAND = "skills/anthropics-skills/skills/brand-guidelines";
+const COMMS = "skills/anthropics-skills/skills/internal-comms";
+
+/** A corpus skill copied into a folder of its own name (the collection is that one skill). */
+function corpusSkill(relative: string, name: string): string {
+  const dir = join(testdir(), name);
+  execFileSync("cp", ["-r", copyCorpus(relative), dir]);
+  return dir;
+}
+
+const verifyCodes = (box: ReturnType<typeof changeSandbox>) => {
+  const run = box.run("verify", "--json");
+  const result = JSON.parse(run.stdout) as {
+    scopes: { problems: { code: string; path: string }[] }[];
+  };
+  return {
+    status: run.status,
+    problems: result.scopes.flatMap((scope) => scope.problems.map((p) => [p.code, p.path])),
+  };
+};
+
+describe("install once, link everywhere", () => {
+  it("links at install with --agent, and verify passes", () => {
+    const box = changeSandbox();
+    const dir = corpusSkill(BRAND, "brand-guidelines");
+    const run = box.run("install", dir, "--user", "--yes", "--agent", "claude-code,codex");
+    expect(run.status, run.stderr).toBe(0);
+    for (const folder of [".claude/skills", ".codex/skills"]) {
+      const path = join(box.home, folder, "brand-guidelines");
+      expect(readlinkSync(path)).toBe("../../.config/skillshelf/packages/brand-guidelines");
+      expect(readFileSync(join(path, "SKILL.md"), "utf8")).toContain("name: brand-guidelines");
+    }
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    const lock = JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8"));
+    expect(Object.keys(lock.links)).toEqual([
+      ".claude/skills/brand-guidelines",
+      ".codex/skills/brand-guidelines",
+    ]);
+  });
+
+  it("links, copies and unlinks by name, and verify names every link fault", () => {
+    const box = changeSandbox();
+    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    // off a terminal a link needs --yes like every change
+    const unconfirmed = box.run("link", "brand-guidelines", "--agent", "pi", "--user", "--json");
+    expect(unconfirmed.status).toBe(1);
+    expect(codesOf(unconfirmed)).toEqual(["confirmation_required"]);
+    expect(box.run("link", "brand-guidelines", "--agent", "pi", "--user", "--yes").status).toBe(0);
+    const copied = box.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "opencode,agents",
+      "--copy",
+      "--user",
+      "--yes",
+    );
+    expect(copied.status, copied.stderr).toBe(0);
+    expect(copied.stdout).toContain("copied");
+    const copy = join(box.home, ".config", "opencode", "skills", "brand-guidelines");
+    expect(lstatSync(copy).isDirectory()).toBe(true);
+    expect(verifyCodes(box).status).toBe(0);
+    appendFileSync(join(copy, "SKILL.md"), "\nedited\n");
+    execFileSync("rm", ["-r", join(box.home, ".agents", "skills", "brand-guidelines")]);
+    const pi = join(box.home, ".pi", "agent", "skills", "brand-guidelines");
+    execFileSync("rm", [pi]);
+    execFileSync("ln", ["-s", testdir(), pi]);
+    const verified = verifyCodes(box);
+    expect(verified.status).toBe(1);
+    expect(verified.problems).toEqual([
+      ["link_missing", join(box.home, ".agents", "skills", "brand-guidelines")],
+      ["link_changed", copy],
+      ["link_repointed", pi],
+    ]);
+    const unlink = box.run("unlink", "brand-guidelines", "--agent", "agents", "--user", "--yes");
+    expect(unlink.status, unlink.stderr).toBe(0);
+    expect(verifyCodes(box).problems.map(([code]) => code)).toEqual([
+      "link_changed",
+      "link_repointed",
+    ]);
+  });
+
+  it("leaves a user's own folder in the way untouched (link_conflict)", () => {
+    const box = changeSandbox();
+    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    const own = join(box.home, ".claude", "skills", "brand-guidelines");
+    writeTree(own, { "SKILL.md": "my own notes\n" });
+    const run = box.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "claude-code",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(run.status).toBe(1);
+    expect(codesOf(run)).toEqual(["link_conflict"]);
+    expect(JSON.parse(run.stdout).plan.steps[0].path).toBe(own);
+    expect(readFileSync(join(own, "SKILL.md"), "utf8")).toBe("my own notes\n");
+    // an agent folder that is a symlink is refused and left as it is
+    const elsewhere = testdir();
+    execFileSync("ln", ["-s", elsewhere, join(box.home, ".codex")]);
+    const unsafe = box.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "codex",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(codesOf(unsafe)).toEqual(["link_unsafe"]);
+    expect(existsSync(join(elsewhere, "skills"))).toBe(false);
+    // a name that is not a resource of the scope
+    expect(
+      codesOf(box.run("link", "nowhere", "--agent", "pi", "--user", "--yes", "--json")),
+    ).toEqual(["link_source_unknown"]);
+    expect(box.run("link", "brand-guidelines", "--agent", "nobody", "--user").status).toBe(2);
+  });
+
+  it("keeps links live through update and rollback, and remove takes them away", () => {
+    const box = changeSandbox();
+    const brand = copyCorpus(BRAND);
+    const repo = gitRepo(
+      [{ tree: { "brand-guidelines/SKILL.md": readFileSync(join(brand, "SKILL.md"), "utf8") } }],
+      box.env,
+    );
+    const install = box.run(
+      "install",
+      `file://${repo.path}//brand-guidelines`,
+      "--user",
+      "--yes",
+      "--agent",
+      "claude-code",
+    );
+    expect(install.status, install.stderr).toBe(0);
+    box.run("link", "brand-guidelines", "--agent", "codex", "--copy", "--user", "--yes");
+    writeFileSync(
+      join(repo.path, "brand-guidelines", "SKILL.md"),
+      readFileSync(join(brand, "SKILL.md"), "utf8").replace(
+        "description:",
+        "description: Updated.",
+      ),
+    );
+    execFileSync("git", ["commit", "--quiet", "-am", "update"], { cwd: repo.path, env: box.env });
+    const update = box.run("update", "brand-guidelines", "--user", "--yes");
+    expect(update.status, update.stderr).toBe(0);
+    const linked = join(box.home, ".claude", "skills", "brand-guidelines", "SKILL.md");
+    const copied = join(box.home, ".codex", "skills", "brand-guidelines", "SKILL.md");
+    expect(readFileSync(linked, "utf8")).toContain("Updated.");
+    expect(readFileSync(copied, "utf8")).toContain("Updated.");
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(box.run("rollback", "brand-guidelines", "--user", "--yes").status).toBe(0);
+    expect(readFileSync(linked, "utf8")).not.toContain("Updated.");
+    expect(readFileSync(copied, "utf8")).not.toContain("Updated.");
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(box.run("remove", "brand-guidelines", "--user", "--yes").status).toBe(0);
+    expect(existsSync(join(box.home, ".claude", "skills", "brand-guidelines"))).toBe(false);
+    expect(existsSync(join(box.home, ".codex", "skills", "brand-guidelines"))).toBe(false);
+    expect(
+      JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8")).links,
+    ).toBeUndefined();
+  });
+
+  it("makes a fresh clone's links again with install alone (project scope)", () => {
+    const box = changeSandbox();
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", args, { cwd, env: box.env, encoding: "utf8" });
+    git(box.cwd, "init", "--quiet", "--initial-branch=main");
+    const comms = corpusSkill(COMMS, "internal-comms");
+    const run = box.run("install", comms, "--yes", "--agent", "claude-code,copilot");
+    expect(run.status, run.stderr).toBe(0);
+    expect(readlinkSync(join(box.cwd, ".github", "skills", "internal-comms"))).toBe(
+      "../../.skillshelf/packages/internal-comms",
+    );
+    git(box.cwd, "add", ".skillshelf/lock.json");
+    git(box.cwd, "commit", "--quiet", "-m", "lock");
+    const clone = join(testdir(), "clone");
+    git(box.cwd, "clone", "--quiet", box.cwd, clone);
+    const restored = runCli(["install", "--yes"], { cwd: clone, env: box.env });
+    expect(restored.status, restored.stderr).toBe(0);
+    for (const folder of [".claude/skills", ".github/skills"])
+      expect(realpathSync(join(clone, folder, "internal-comms"))).toBe(
+        realpathSync(join(clone, ".skillshelf", "packages", "internal-comms")),
+      );
+    expect(runCli(["verify"], { cwd: clone, env: box.env }).status).toBe(0);
+  });
+});
