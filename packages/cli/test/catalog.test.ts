@@ -104,6 +104,24 @@ describe("skillshelf show", () => {
           explanation: "a trusted copy wins over an untrusted one",
         },
       ],
+      // the two copies say different things: one location each, and the name is flagged
+      locations: [
+        {
+          path: join(home, ".config/skillshelf/skills/commit-messages/SKILL.md"),
+          agent: null,
+          scope: "user",
+          linked: false,
+          digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+        {
+          path: join(home, ".claude/skills/commit-messages/SKILL.md"),
+          agent: "claude-code",
+          scope: "user",
+          linked: false,
+          digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+      ],
+      drift: [expect.any(String), expect.any(String)],
     });
     expect(cli("show", "code-review").stdout).toMatchInlineSnapshot(`
       "code-review: Review a diff against this project's rules - public API stability, error codes and tests. Use before opening or approving a pull request.
@@ -113,6 +131,12 @@ describe("skillshelf show", () => {
            skillshelf/project, precedence 50, visible to the model; in use
         2. ~/.config/skillshelf/skills/code-review/SKILL.md
            skillshelf/user, precedence 30, visible to the model; lost: the winner's place has higher precedence
+
+      Locations: the copies drifted apart (2 different contents):
+        59996453a32e9ebf2c46971b812b3cbb254b87b1948ecce7994e49858dad1acf
+          .skillshelf/skills/code-review/SKILL.md (skillshelf, project)
+        a56f30adf0511ec7ac79c651c87cea463e4f993be4f8a0da4f71254e472206cc
+          ~/.config/skillshelf/skills/code-review/SKILL.md (skillshelf, user)
       "
     `);
   });

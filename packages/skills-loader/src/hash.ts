@@ -1,5 +1,7 @@
 import { canonicalJson, parseFrontmatter, sha256 } from "@skillshelf/core";
+import { readSkillBody } from "./body.js";
 import { isMapping, LIFECYCLE_KEYS } from "./provenance.js";
+import type { Skill } from "./types.js";
 
 /**
  * The hash of a skill's content without its install stamps, so a source and its installed copy
@@ -12,7 +14,29 @@ import { isMapping, LIFECYCLE_KEYS } from "./provenance.js";
 export function normalizedSkillHash(text: string): string {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return sha256(`raw\n${toLf(text)}`);
-  const data: Record<string, unknown> = { ...parsed.data };
+  return normalizedHashOf(parsed.data, parsed.body);
+}
+
+/**
+ * A loaded skill's identity (DESIGN §10): `normalizedSkillHash` of its file, from the frontmatter
+ * the loader already parsed and the body read back, so no YAML is parsed again. Copies whose
+ * identities are equal say the same thing, install stamps aside; a file that changed since it
+ * was loaded has the identity of its bytes as loaded.
+ */
+export function skillIdentity(
+  skill: Pick<Skill, "frontmatter" | "path" | "realPath" | "hash" | "body">,
+): string {
+  try {
+    return normalizedHashOf(skill.frontmatter, readSkillBody(skill));
+  } catch {
+    return sha256(`changed\n${skill.hash}`);
+  }
+}
+
+// --- internal ---
+
+function normalizedHashOf(frontmatter: Readonly<Record<string, unknown>>, body: string): string {
+  const data: Record<string, unknown> = { ...frontmatter };
   removeLifecycleKeys(data);
   if (isMapping(data.skillshelf)) {
     const block = { ...data.skillshelf };
@@ -20,10 +44,8 @@ export function normalizedSkillHash(text: string): string {
     if (Object.keys(block).length === 0) delete data.skillshelf;
     else data.skillshelf = block;
   }
-  return sha256(`${canonicalJson(jsonSafe(data))}\n${toLf(parsed.body)}`);
+  return sha256(`${canonicalJson(jsonSafe(data))}\n${toLf(body)}`);
 }
-
-// --- internal ---
 
 function removeLifecycleKeys(mapping: Record<string, unknown>): void {
   for (const key of LIFECYCLE_KEYS) delete mapping[key];

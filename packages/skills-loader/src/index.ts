@@ -15,7 +15,7 @@ export {
   SKILL_NAME_PATTERN,
   SPEC_KEYS,
 } from "./fields.js";
-export { normalizedSkillHash } from "./hash.js";
+export { normalizedSkillHash, skillIdentity } from "./hash.js";
 export { loadSkills } from "./load.js";
 export { extractProvenance } from "./provenance.js";
 export { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";

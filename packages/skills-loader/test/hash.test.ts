@@ -1,4 +1,7 @@
-import { normalizedSkillHash } from "@skillshelf/skills-loader";
+import { readFileSync } from "node:fs";
+import { parseFrontmatter } from "@skillshelf/core";
+import { loadSkills, normalizedSkillHash, skillIdentity } from "@skillshelf/skills-loader";
+import { copyCorpus, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
 const source =
@@ -49,5 +52,60 @@ describe("normalizedSkillHash", () => {
     expect(normalizedSkillHash("---\na: .inf\nb: .nan\n---\n")).not.toBe(
       normalizedSkillHash("---\na: '.inf'\nb: .nan\n---\n"),
     );
+  });
+});
+
+describe("skillIdentity", () => {
+  it("equals normalizedSkillHash of the file for every corpus skill the loader reads", () => {
+    const root = copyCorpus("skills");
+    const { items, collisions } = loadSkills({
+      roots: [
+        {
+          path: root,
+          scope: "user",
+          source: "skillshelf",
+          origin: "user",
+          precedence: 30,
+          trust: "trusted",
+        },
+      ],
+    });
+    const skills = [
+      ...items,
+      ...collisions.flatMap((group) => group.losers.map((loss) => loss.item)),
+    ];
+    expect(skills.length).toBeGreaterThan(100);
+    for (const skill of skills) {
+      const text = readFileSync(skill.realPath, "utf8");
+      const parsed = parseFrontmatter(text);
+      if (!parsed.ok) continue;
+      expect({ path: skill.path, identity: skillIdentity(skill) }).toEqual({
+        path: skill.path,
+        identity: normalizedSkillHash(text),
+      });
+    }
+  });
+
+  it("is the same for an installed copy whose only change is an install stamp", () => {
+    const source = testdir({ "pdf/SKILL.md": skillFile("pdf", "PDFs.") });
+    const stamped = testdir({
+      "pdf/SKILL.md": skillFile("pdf", "PDFs.", "installed-at: 2026-01-01T00:00:00Z\n"),
+    });
+    const identities = [source, stamped].map((path) => {
+      const [skill] = loadSkills({
+        roots: [
+          {
+            path,
+            scope: "user",
+            source: "skillshelf",
+            origin: "user",
+            precedence: 30,
+            trust: "trusted",
+          },
+        ],
+      }).items;
+      return skillIdentity(skill as Parameters<typeof skillIdentity>[0]);
+    });
+    expect(identities[0]).toBe(identities[1]);
   });
 });

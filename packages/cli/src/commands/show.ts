@@ -7,10 +7,11 @@ import {
   type ResourcePlace,
 } from "@skillshelf/core";
 import type { ReadPass } from "@skillshelf/resources";
-import { isModelVisible } from "@skillshelf/skills-loader";
+import { isModelVisible, type LoadSkillsResult } from "@skillshelf/skills-loader";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, painter, safeLine } from "../format.js";
+import { displayPath, formatDiagnostic, type PathStyle, painter, safeLine } from "../format.js";
+import { locationLine, type SkillIdentity, skillIdentities } from "../listings/identity.js";
 
 /** Why a copy lost, in words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -79,11 +80,22 @@ export function runShow(input: CommandInput): number {
     { item: winner, reason: null as string | null },
     ...(group?.losers.map((loss) => ({ item: loss.item, reason: loss.reason })) ?? []),
   ];
+  const identities =
+    kind === "skill"
+      ? skillIdentities(context.environment, loaded as LoadSkillsResult, name)
+      : undefined;
+  const drift = identities?.find((identity) => identity.drift !== undefined)?.drift;
   if (flag(input, "json")) {
     printJson(io, context, {
       kind,
       name,
       description: winner.description ?? null,
+      ...(identities === undefined
+        ? {}
+        : {
+            locations: identities.flatMap((identity) => identity.locations),
+            ...(drift === undefined ? {} : { drift }),
+          }),
       candidates: candidates.map(({ item, reason }) => ({
         ...facts(item, kind),
         reason,
@@ -102,10 +114,29 @@ export function runShow(input: CommandInput): number {
       `  ${index + 1}. ${displayPath(item.path, context.style)}\n     ${safeLine(shown.source)}/${shown.scope}, precedence ${shown.precedence}, ${visibility(shown)}; ${verdict}\n`,
     );
   });
+  if (identities !== undefined) io.stdout(locationsText(identities, drift, context.style));
   return 0;
 }
 
 // --- internal ---
+
+/** Every place a skill of this name was found, by identity, and whether the copies drifted apart. */
+function locationsText(
+  identities: readonly SkillIdentity[],
+  drift: readonly string[] | undefined,
+  style: PathStyle,
+): string {
+  const lines = [
+    drift === undefined
+      ? "\nLocations (one content):"
+      : `\nLocations: the copies drifted apart (${drift.length} different contents):`,
+  ];
+  for (const identity of identities) {
+    lines.push(`  ${identity.identity}`);
+    for (const place of identity.locations) lines.push(`    ${locationLine(place, style)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
 
 function facts(item: Shown, kind: string) {
   return {

@@ -1,6 +1,16 @@
 import type { ReadPass } from "@skillshelf/resources";
-import { isModelVisible } from "@skillshelf/skills-loader";
-import { type BaseRow, type Column, type Listing, listedRows, renderListing } from "./rows.js";
+import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
+import type { Paint, PathStyle } from "../format.js";
+import { safeLine } from "../format.js";
+import { locationLine, type SkillLocation, skillIdentities } from "./identity.js";
+import {
+  type BaseRow,
+  type Column,
+  type ListedRow,
+  type Listing,
+  listedRows,
+  renderListing,
+} from "./rows.js";
 
 /** A `list --json` skill row: `{name, description, path, scope, source, trusted, modelVisible, hash, shadows}`. */
 interface SkillRow extends BaseRow {
@@ -20,24 +30,43 @@ const COLUMNS: readonly Column<SkillRow>[] = [
   },
 ];
 
-/** The effective skills: the copy in use for each name, and whether a model can see it. */
+/** With `--all`, a skill row is one identity of a name, with every place it was found. */
+interface IdentityRow extends SkillRow {
+  readonly identity: string;
+  readonly locations: readonly SkillLocation[];
+  readonly drift?: readonly string[] | undefined;
+}
+
+const IDENTITY_COLUMNS: readonly Column<IdentityRow>[] = [
+  ...(COLUMNS as readonly Column<IdentityRow>[]),
+  {
+    title: "COPIES",
+    cell: (row) => `${row.locations.length}${row.drift === undefined ? "" : " drift"}`,
+  },
+];
+
+function skillRow(skill: Skill): SkillRow {
+  return {
+    name: skill.name,
+    description: skill.description,
+    path: skill.path,
+    scope: skill.scope,
+    source: skill.source,
+    trusted: skill.trusted,
+    modelVisible: isModelVisible(skill),
+    hash: skill.hash,
+  };
+}
+
+/**
+ * The effective skills: the copy in use for each name, and whether a model can see it. With
+ * `all`, one row per identity of each name (DESIGN §10): every copy with the same content is
+ * a location of one row, and a name whose copies differ has a row per identity, flagged `drift`.
+ */
 export function skillListing(pass: ReadPass, all: boolean): Listing {
   const result = pass.skills();
-  const rows = listedRows(
-    result.items,
-    result.collisions,
-    all,
-    (skill): SkillRow => ({
-      name: skill.name,
-      description: skill.description,
-      path: skill.path,
-      scope: skill.scope,
-      source: skill.source,
-      trusted: skill.trusted,
-      modelVisible: isModelVisible(skill),
-      hash: skill.hash,
-    }),
-  );
+  if (all) return identityListing(pass, result);
+  const rows = listedRows(result.items, result.collisions, false, skillRow);
   return {
     key: "skills",
     rows,
@@ -57,4 +86,58 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
         },
       }),
   };
+}
+
+function identityListing(pass: ReadPass, result: ReturnType<ReadPass["skills"]>): Listing {
+  const groups = skillIdentities(pass.environment, result);
+  const winners = new Map(
+    groups.filter((group) => group.winner).map((group) => [group.name, group]),
+  );
+  const rows = groups.map((group): ListedRow<IdentityRow> => {
+    const winner = winners.get(group.name);
+    const others = groups.filter((other) => other.name === group.name && other !== group);
+    return {
+      ...skillRow(group.skill),
+      identity: group.identity,
+      locations: group.locations,
+      ...(group.drift === undefined ? {} : { drift: group.drift }),
+      shadows: group.winner ? others.map((other) => other.skill.path) : [],
+      ...(group.winner || winner === undefined ? {} : { shadowedBy: winner.skill.path }),
+    };
+  });
+  return {
+    key: "skills",
+    rows,
+    diagnostics: result.diagnostics,
+    text: (style, paint) => {
+      const table = renderListing({
+        rows,
+        noun: "skill",
+        nouns: "skills",
+        columns: IDENTITY_COLUMNS,
+        style,
+        paint,
+        summary: (effective) => {
+          const drifted = new Set(
+            rows.filter((row) => row.drift !== undefined).map((row) => row.name),
+          );
+          const copies = rows.reduce((sum, row) => sum + row.locations.length, 0);
+          return `${copies} copies in all${drifted.size === 0 ? "" : `, ${drifted.size} drifted apart`} (${effective.length} in use)`;
+        },
+      });
+      return `${table}${locationText(rows, style, paint)}`;
+    },
+  };
+}
+
+/** Where each skill with several copies (or drifted copies) was found, one line per place. */
+function locationText(rows: readonly IdentityRow[], style: PathStyle, paint: Paint): string {
+  const lines: string[] = [];
+  for (const row of rows) {
+    if (row.locations.length < 2 && row.drift === undefined) continue;
+    const mark = row.drift === undefined ? "" : ` ${paint("yellow", "drift")}`;
+    lines.push(`${safeLine(row.name)} ${row.identity.slice(0, 12)}${mark}:`);
+    for (const place of row.locations) lines.push(`  ${locationLine(place, style)}`);
+  }
+  return lines.length === 0 ? "" : `\nLocations:\n${lines.join("\n")}\n`;
 }
