@@ -1,4 +1,4 @@
-import { PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/core";
+import { AGENTS, PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/core";
 import type { CommandDefinition } from "./command.js";
 import { CHANGE_COMMANDS } from "./commands-change.js";
 import { CHECK_COMMANDS } from "./commands-check.js";
@@ -55,6 +55,12 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
         type: "boolean",
         help: "shorten the longest descriptions to fit more skills before dropping any",
       },
+      agent: {
+        type: "string",
+        value: "ID",
+        help: "the listing that agent would give its model: its skills, format and budget (skillshelf explain says why)",
+        choices: AGENTS.map((agent) => agent.id),
+      },
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/catalog.js")).runCatalog,
@@ -94,6 +100,38 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 expanded, 1 unknown, unavailable or untrusted template, 2 usage error",
     load: async () => (await import("./commands/prompt.js")).runPrompt,
+  },
+  {
+    name: "explain",
+    summary: "say what each agent would load from here, and what its listing budget cuts",
+    description: `For each agent of the agent table (or the one named), what it would load from this folder
+and why: its skill folders in its own order (the first holding a name wins it), the winner of
+every name, what is shadowed and by what, what it would refuse by its own rules, what its
+model is not given (disable-model-invocation, the agent's own settings where Skillshelf reads
+them), and which descriptions its listing budget would shorten and which skills it would drop.
+Each agent's rules and budget come from the agent table, with their sources.`,
+    options: {
+      agent: {
+        type: "string",
+        value: "ID",
+        help: "explain this agent only",
+        choices: AGENTS.map((agent) => agent.id),
+      },
+      check: {
+        type: "boolean",
+        help: "exit 1 when an agent's budget would drop a skill or cut a description below --min-description",
+      },
+      "min-description": {
+        type: "string",
+        value: "N",
+        help: "with --check, the shortest a cut description may be (default 100 characters)",
+        integer: { min: 0 },
+      },
+    },
+    shared: ["json", "cwd"],
+    exits:
+      "0 explained (with --check: nothing cut past the threshold), 1 with --check: something is, 2 usage error",
+    load: async () => (await import("./commands/explain.js")).runExplain,
   },
   {
     name: "search",

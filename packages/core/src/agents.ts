@@ -19,7 +19,61 @@ export interface AgentDefinition {
   /** Sub-agent definitions in a format compatible with our agent recipes. */
   readonly userAgentRoot?: string;
   readonly projectAgentRoot?: string;
+  /** How the agent itself finds, accepts and lists skills: what `explain` reproduces. */
+  readonly view: AgentView;
 }
+
+/** One folder an agent reads skills from, in its own terms. */
+export interface AgentViewRoot {
+  /** Relative to the home folder (`home`), the project folder (`project`), or each folder from `cwd` up to the project, nearest first (`cwd-to-project`). */
+  readonly base: "home" | "project" | "cwd-to-project";
+  readonly path: string;
+}
+
+/** How an agent lists skills within a budget, as its documentation describes it. */
+export interface AgentBudget {
+  /** The listing's budget in characters (names, descriptions and their markup). */
+  readonly chars: number;
+  /** What the agent does past it: shorten descriptions and then list names only (`names-only`), or shorten descriptions and then leave skills out (`drop`). */
+  readonly over: "names-only" | "drop";
+  /** Characters each listed skill costs besides its name and description (markup, location). */
+  readonly perSkill: number;
+  /** Where the figures come from. */
+  readonly source: string;
+}
+
+/**
+ * An agent's own view of skills (DESIGN §10, `explain`), as data with its source: its roots in
+ * its own precedence order (the first root holding a name wins it), how deep it looks, what it
+ * refuses, the settings that hide skills, its listing format and budget.
+ */
+export interface AgentView {
+  readonly skillRoots: readonly AgentViewRoot[];
+  /** `one`: only `<root>/<name>/SKILL.md`; `nested`: folders below too (category folders). */
+  readonly depth: "one" | "nested";
+  /** What makes the agent refuse a skill, beyond a missing description. */
+  readonly rules: {
+    /** `name` must be 1–64 lowercase letters, digits and single hyphens, equal to the folder name. */
+    readonly strictName: boolean;
+    /** A frontmatter `name` is required (else the folder name is used). */
+    readonly requireName: boolean;
+    /** Longest description it accepts, when it refuses longer ones. */
+    readonly maxDescription?: number;
+  };
+  /** Settings files of the agent's own that hide skills, and whether Skillshelf reads them. */
+  readonly settings?: {
+    readonly files: readonly AgentViewRoot[];
+    readonly read: boolean;
+    readonly note: string;
+  };
+  /** The listing format it gives its model. */
+  readonly format: "xml" | "markdown";
+  readonly budget?: AgentBudget;
+  /** Where this row's facts come from. */
+  readonly source: string;
+}
+
+const ECOSYSTEM = "shared/reference/ecosystem.md";
 
 /**
  * The agent interop table (DESIGN §2). Order is the tie-break rank between agents: earlier wins.
@@ -36,6 +90,23 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectPromptRoot: ".claude/commands",
     userAgentRoot: ".claude/agents",
     projectAgentRoot: ".claude/agents",
+    view: {
+      // personal beats project, as Claude Code documents it
+      skillRoots: [
+        { base: "home", path: ".claude/skills" },
+        { base: "project", path: ".claude/skills" },
+      ],
+      depth: "one",
+      rules: { strictName: false, requireName: false },
+      format: "xml",
+      budget: {
+        chars: 8000,
+        over: "names-only",
+        perSkill: 60,
+        source: `${ECOSYSTEM} §2.3: about 1% of the context window (skillListingBudgetFraction 0.01, ~8,000 characters at 200k); SLASH_COMMAND_TOOL_CHAR_BUDGET overrides it; past it descriptions are shortened, then only names are listed`,
+      },
+      source: `${ECOSYSTEM} §2.3 (code.claude.com skills docs)`,
+    },
   },
   {
     id: "codex",
@@ -45,6 +116,28 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectSkillRoot: ".codex/skills",
     userPromptRoot: ".codex/prompts",
     projectPromptRoot: ".codex/prompts",
+    view: {
+      skillRoots: [
+        { base: "cwd-to-project", path: ".agents/skills" },
+        { base: "home", path: ".agents/skills" },
+        { base: "home", path: ".codex/skills" },
+      ],
+      depth: "nested",
+      rules: { strictName: false, requireName: false, maxDescription: 1024 },
+      settings: {
+        files: [{ base: "home", path: ".codex/config.toml" }],
+        read: false,
+        note: "[[skills.config]] entries with enabled = false hide a skill; Skillshelf does not read this file",
+      },
+      format: "markdown",
+      budget: {
+        chars: 8000,
+        over: "drop",
+        perSkill: 20,
+        source: `${ECOSYSTEM} §2.4: about 2% of the context window, or 8,000 characters when it is unknown; descriptions are shortened first, then skills are omitted with a warning`,
+      },
+      source: `${ECOSYSTEM} §2.4 (developers.openai.com/codex/skills, codex-rs skills loader)`,
+    },
   },
   {
     id: "opencode",
@@ -54,6 +147,28 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectSkillRoot: ".opencode/skills",
     userPromptRoot: ".config/opencode/command",
     projectPromptRoot: ".opencode/command",
+    view: {
+      skillRoots: [
+        { base: "cwd-to-project", path: ".opencode/skills" },
+        { base: "cwd-to-project", path: ".claude/skills" },
+        { base: "cwd-to-project", path: ".agents/skills" },
+        { base: "home", path: ".config/opencode/skills" },
+        { base: "home", path: ".claude/skills" },
+        { base: "home", path: ".agents/skills" },
+      ],
+      depth: "nested",
+      rules: { strictName: true, requireName: true, maxDescription: 1024 },
+      settings: {
+        files: [
+          { base: "project", path: "opencode.json" },
+          { base: "home", path: ".config/opencode/opencode.json" },
+        ],
+        read: true,
+        note: "skills.enabled.<name> set to false hides that skill",
+      },
+      format: "xml",
+      source: `${ECOSYSTEM} §2.6 (opencode.ai docs, packages/opencode/src/skill)`,
+    },
   },
   {
     id: "copilot",
@@ -61,6 +176,19 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectFolders: "root",
     userSkillRoot: ".copilot/skills",
     projectSkillRoot: ".github/skills",
+    view: {
+      skillRoots: [
+        { base: "project", path: ".github/skills" },
+        { base: "project", path: ".claude/skills" },
+        { base: "project", path: ".agents/skills" },
+        { base: "home", path: ".copilot/skills" },
+        { base: "home", path: ".agents/skills" },
+      ],
+      depth: "one",
+      rules: { strictName: true, requireName: true },
+      format: "xml",
+      source: `${ECOSYSTEM} §2.5 (docs.github.com agent skills); its listing format and budget are not public`,
+    },
   },
   {
     id: "pi",
@@ -70,6 +198,19 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectSkillRoot: ".pi/skills",
     userPromptRoot: ".pi/agent/prompts",
     projectPromptRoot: ".pi/prompts",
+    view: {
+      // the first skill found for a name is kept, global folders first
+      skillRoots: [
+        { base: "home", path: ".pi/agent/skills" },
+        { base: "home", path: ".agents/skills" },
+        { base: "cwd-to-project", path: ".pi/skills" },
+        { base: "cwd-to-project", path: ".agents/skills" },
+      ],
+      depth: "nested",
+      rules: { strictName: false, requireName: false },
+      format: "xml",
+      source: `${ECOSYSTEM} §2.7 (pi-mono coding-agent docs/skills.md, src/core/skills.ts)`,
+    },
   },
   {
     id: "agents",
@@ -77,6 +218,17 @@ export const AGENTS: readonly AgentDefinition[] = [
     projectFolders: "cwd-to-root",
     userSkillRoot: ".agents/skills",
     projectSkillRoot: ".agents/skills",
+    view: {
+      // the Agent Skills guide: project beats user
+      skillRoots: [
+        { base: "project", path: ".agents/skills" },
+        { base: "home", path: ".agents/skills" },
+      ],
+      depth: "one",
+      rules: { strictName: true, requireName: true, maxDescription: 1024 },
+      format: "xml",
+      source: `${ECOSYSTEM} §2.1, §5 (agentskills.io specification and client guide)`,
+    },
   },
 ];
 

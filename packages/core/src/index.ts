@@ -4,7 +4,12 @@ export { fastParseYamlMapping } from "./_fast-yaml.js";
 export type { AnchoredRoot } from "./_links.js";
 /** @internal */
 export { anchorRoot } from "./_links.js";
-export type { AgentDefinition } from "./agents.js";
+export type {
+  AgentBudget,
+  AgentDefinition,
+  AgentView,
+  AgentViewRoot,
+} from "./agents.js";
 export { AGENTS, agentRank } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";

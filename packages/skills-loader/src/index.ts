@@ -7,6 +7,8 @@ export type { SkillCache, SkillCacheStats } from "./cache.js";
 export { createSkillCache } from "./cache.js";
 export type { SkillCommand } from "./commands.js";
 export { parsePendingSkillRequests, parseSkillCommand } from "./commands.js";
+export type { AgentExplanation, BudgetEffect, ExplainedRoot, ExplainedSkill } from "./explain.js";
+export { applyBudget, explainAgents } from "./explain.js";
 export {
   isAddressableName,
   MAX_DESCRIPTION_LENGTH,

@@ -1,0 +1,124 @@
+import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
+import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
+import { printJson } from "../context.js";
+import { displayPath, type Paint, type PathStyle, painter, plural, safeLine } from "../format.js";
+
+/**
+ * Below this many characters a shortened description rarely still says when to use the skill:
+ * `explain --check` fails on a cut that leaves less (`--min-description` changes it).
+ */
+export const MIN_DESCRIPTION = 100;
+
+/** One thing `explain --check` fails on. */
+interface CheckFailure {
+  readonly agent: string;
+  readonly code: "budget_drops_skill" | "budget_shortens_description";
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * `explain [--agent ID] [--json] [--check [--min-description N]]`: for each agent of the table,
+ * what it would load from here and why. With `--check`, exit 1 when an agent's listing budget
+ * would drop a skill or cut a description below the threshold (a lint for CI).
+ */
+export function runExplain(input: CommandInput): number {
+  const { io } = input;
+  const context = input.context();
+  const agents = explainAgents({ ...context.environment, agent: stringValue(input, "agent") });
+  const threshold = integerValue(input, "min-description") ?? MIN_DESCRIPTION;
+  const failures = agents.flatMap((agent) => checkFailures(agent, threshold));
+  const check = flag(input, "check");
+  const status = check && failures.length > 0 ? 1 : 0;
+  if (flag(input, "json")) {
+    printJson(io, context, {
+      agents,
+      ...(check
+        ? { check: { minDescription: threshold, ok: failures.length === 0, failures } }
+        : {}),
+    });
+    return status;
+  }
+  const paint = painter(io.color);
+  io.stdout(agents.map((agent) => agentText(agent, context.style, paint)).join("\n"));
+  if (check)
+    io.stdout(
+      failures.length === 0
+        ? `\ncheck: no agent drops a skill or cuts a description below ${threshold} characters\n`
+        : `\n${failures.map((failure) => `${paint("red", failure.code)} ${safeLine(failure.agent)}: ${safeLine(failure.message)}`).join("\n")}\ncheck: ${plural(failures.length, "problem", "problems")}\n`,
+    );
+  return status;
+}
+
+// --- internal ---
+
+function checkFailures(agent: AgentExplanation, threshold: number): CheckFailure[] {
+  const budget = agent.budget;
+  if (budget === undefined) return [];
+  return [
+    ...budget.dropped.map(
+      (name): CheckFailure => ({
+        agent: agent.agent,
+        code: "budget_drops_skill",
+        name,
+        message: `${name} would be left out of the listing (budget ${budget.rule.chars} characters, ${budget.needed} needed)`,
+      }),
+    ),
+    ...budget.shortened
+      .filter((cut) => cut.to < threshold)
+      .map(
+        (cut): CheckFailure => ({
+          agent: agent.agent,
+          code: "budget_shortens_description",
+          name: cut.name,
+          message: `${cut.name}'s description would be cut from ${cut.from} to ${cut.to} characters`,
+        }),
+      ),
+  ];
+}
+
+function agentText(agent: AgentExplanation, style: PathStyle, paint: Paint): string {
+  const lines = [`${paint("bold", agent.label)} (${agent.agent})`, `  source: ${agent.source}`];
+  lines.push("  reads, first wins:");
+  agent.roots.forEach((root, index) => {
+    const found = root.exists ? plural(root.found, "skill", "skills") : paint("dim", "missing");
+    lines.push(`    ${index + 1}. ${displayPath(root.path, style)} (${root.scope}): ${found}`);
+  });
+  lines.push(
+    agent.loaded.length === 0
+      ? "  loads no skill here"
+      : `  loads ${plural(agent.loaded.length, "skill", "skills")}: ${agent.loaded.map((skill) => `${safeLine(skill.name)} (${skill.root + 1})`).join(", ")}`,
+  );
+  for (const entry of agent.shadowed)
+    lines.push(
+      `  ${paint("yellow", "shadowed")} ${safeLine(entry.name)}: ${displayPath(entry.path, style)} by ${displayPath(entry.by, style)}`,
+    );
+  for (const entry of agent.notLoaded)
+    lines.push(
+      `  ${paint("red", "not loaded")} ${displayPath(entry.path, style)}: ${entry.code}: ${safeLine(entry.reason)}`,
+    );
+  for (const entry of agent.hidden)
+    lines.push(`  ${paint("dim", "hidden")} ${safeLine(entry.name)}: ${safeLine(entry.reason)}`);
+  if (agent.settings !== undefined && !agent.settings.read)
+    lines.push(
+      `  ${paint("dim", "not read")}: ${agent.settings.files.map((file) => displayPath(file, style)).join(", ")} (${safeLine(agent.settings.note)})`,
+    );
+  const budget = agent.budget;
+  if (budget === undefined) lines.push("  budget: none documented");
+  else if (budget.fits)
+    lines.push(
+      `  budget: ${budget.rule.chars} characters; the listing needs ${budget.needed}: it fits`,
+    );
+  else {
+    lines.push(`  budget: ${budget.rule.chars} characters; the listing needs ${budget.needed}:`);
+    if (budget.shortened.length > 0)
+      lines.push(
+        `    shortens ${plural(budget.shortened.length, "description", "descriptions")} to ${budget.shortened[0]?.to} characters: ${budget.shortened.map((cut) => safeLine(cut.name)).join(", ")}`,
+      );
+    if (budget.dropped.length > 0)
+      lines.push(
+        `    ${paint("red", "drops")} ${plural(budget.dropped.length, "skill", "skills")}: ${budget.dropped.map(safeLine).join(", ")}`,
+      );
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import { skillFile, writeTree } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { changeSandbox } from "./_sandbox.js";
+
+/** `count` skills in the user's Claude Code folder, each with a description of `length` characters. */
+function claudeSkills(home: string, count: number, length: number): void {
+  for (let index = 0; index < count; index += 1) {
+    const name = `skill-${String(index).padStart(3, "0")}`;
+    writeTree(join(home, ".claude", "skills", name), {
+      "SKILL.md": skillFile(name, `Use for ${name}. ${"x".repeat(length)}`),
+    });
+  }
+}
+
+describe("skillshelf explain", () => {
+  it("passes --check when every agent's listing fits, and says why each skill loads", () => {
+    const box = changeSandbox();
+    claudeSkills(box.home, 3, 40);
+    const run = box.run("explain", "--check", "--json");
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.check).toEqual({ minDescription: 100, ok: true, failures: [] });
+    const claude = result.agents.find((agent: { agent: string }) => agent.agent === "claude-code");
+    expect(claude.loaded.map((skill: { name: string }) => skill.name)).toEqual([
+      "skill-000",
+      "skill-001",
+      "skill-002",
+    ]);
+    expect(claude.budget).toMatchObject({ fits: true, dropped: [], shortened: [] });
+    expect(box.run("explain", "--agent", "claude-code").stdout).toContain("it fits");
+  });
+
+  it("fails --check when a budget would cut descriptions past the threshold or drop skills", () => {
+    const box = changeSandbox();
+    claudeSkills(box.home, 120, 200);
+    const run = box.run("explain", "--check", "--agent", "claude-code", "--json");
+    expect(run.status).toBe(1);
+    const { check, agents } = JSON.parse(run.stdout);
+    expect(check.ok).toBe(false);
+    const codes = new Set(check.failures.map((failure: { code: string }) => failure.code));
+    expect(codes).toEqual(new Set(["budget_drops_skill", "budget_shortens_description"]));
+    // the budget's cuts are exactly what the check names
+    const [claude] = agents;
+    expect(
+      check.failures
+        .filter((f: { code: string }) => f.code === "budget_drops_skill")
+        .map((f: { name: string }) => f.name),
+    ).toEqual(claude.budget.dropped);
+    expect(claude.budget.dropped.at(-1)).toBe("skill-119");
+    // a looser threshold does not excuse a dropped skill
+    expect(
+      box.run("explain", "--check", "--agent", "claude-code", "--min-description", "0").status,
+    ).toBe(1);
+  });
+
+  it("passes --check with a threshold the cut descriptions still meet", () => {
+    const box = changeSandbox();
+    claudeSkills(box.home, 40, 300);
+    const json = JSON.parse(box.run("explain", "--agent", "claude-code", "--json").stdout);
+    const [claude] = json.agents;
+    expect(claude.budget.dropped).toEqual([]);
+    const cut = claude.budget.shortened[0].to as number;
+    expect(cut).toBeGreaterThan(0);
+    expect(
+      box.run("explain", "--check", "--agent", "claude-code", "--min-description", String(cut))
+        .status,
+    ).toBe(0);
+    expect(
+      box.run("explain", "--check", "--agent", "claude-code", "--min-description", String(cut + 1))
+        .status,
+    ).toBe(1);
+  });
+
+  it("renders what an agent would list, in its format and within its budget (catalog --agent)", () => {
+    const box = changeSandbox();
+    claudeSkills(box.home, 2, 20);
+    const claude = box.run("catalog", "--agent", "claude-code");
+    expect(claude.status, claude.stderr).toBe(0);
+    expect(claude.stdout).toContain("<available_skills>");
+    expect(claude.stdout).toContain("skill-001");
+    // Codex does not read ~/.claude/skills
+    expect(box.run("catalog", "--agent", "codex").stdout).not.toContain("skill-001");
+    expect(box.run("catalog", "--agent", "nobody").status).toBe(2);
+  });
+});

@@ -1,0 +1,362 @@
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import {
+  AGENTS,
+  type AgentBudget,
+  type AgentDefinition,
+  type AgentViewRoot,
+  type Environment,
+  type EnvironmentInput,
+  parseJson,
+  resolveEnvironment,
+} from "@skillshelf/core";
+import { SKILL_NAME_PATTERN } from "./fields.js";
+import { loadSkills } from "./load.js";
+import type { Skill } from "./types.js";
+
+/** One root of an agent's, in the agent's own order, as found here. */
+export interface ExplainedRoot {
+  readonly path: string;
+  readonly scope: "user" | "project";
+  readonly exists: boolean;
+  /** Skills found in it (before the agent's rules). */
+  readonly found: number;
+}
+
+/** A skill the agent would load: the winner of its name by the agent's own order. */
+export interface ExplainedSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  /** Index into `roots`. */
+  readonly root: number;
+}
+
+/** What an agent would make of one folder, and why (DESIGN §10, `explain`). */
+export interface AgentExplanation {
+  readonly agent: string;
+  readonly label: string;
+  readonly source: string;
+  readonly format: "xml" | "markdown";
+  readonly roots: readonly ExplainedRoot[];
+  readonly loaded: readonly ExplainedSkill[];
+  /** Copies of a loaded name in a later root (or later in the same root): never seen by the agent. */
+  readonly shadowed: readonly {
+    readonly name: string;
+    readonly path: string;
+    readonly by: string;
+  }[];
+  /** Files the agent would refuse, with the code of the rule. */
+  readonly notLoaded: readonly {
+    readonly path: string;
+    readonly name?: string | undefined;
+    readonly code: string;
+    readonly reason: string;
+  }[];
+  /** Loaded skills its model is not given: `disable-model-invocation`, or the agent's own settings. */
+  readonly hidden: readonly { readonly name: string; readonly reason: string }[];
+  readonly settings?: {
+    readonly files: readonly string[];
+    readonly read: boolean;
+    readonly note: string;
+  };
+  /** What the agent's listing budget does to the skills its model is given. */
+  readonly budget?: BudgetEffect;
+}
+
+/** A budget rule applied: which descriptions it shortens (to how many characters) and which skills it drops. */
+export interface BudgetEffect {
+  readonly rule: AgentBudget;
+  /** Characters the full listing would take. */
+  readonly needed: number;
+  readonly fits: boolean;
+  readonly shortened: readonly {
+    readonly name: string;
+    readonly from: number;
+    readonly to: number;
+  }[];
+  readonly dropped: readonly string[];
+}
+
+/**
+ * For each agent of the table (or the one named), what it would load from `cwd` and why: its
+ * skill roots in its own order, the winner of every name by that order, what is shadowed and by
+ * what, what it would refuse by its own rules, what its model is not given, and what its listing
+ * budget would cut. Each distinct folder is read once for all agents. Reads only.
+ */
+export function explainAgents(
+  input: EnvironmentInput & { readonly agent?: string | undefined } = {},
+): AgentExplanation[] {
+  const environment = resolveEnvironment(input);
+  const reads = new Map<string, ReturnType<typeof loadSkills>>();
+  const read = (path: string, scope: "user" | "project") => {
+    const key = `${scope}\0${path}`;
+    let result = reads.get(key);
+    if (result === undefined) {
+      result = loadSkills({
+        ...environment,
+        roots: [
+          {
+            path,
+            scope,
+            source: "explain",
+            origin: "explain",
+            precedence: 0,
+            trust: "trusted",
+            containment: scope === "user" ? environment.home : environment.project,
+          },
+        ],
+      });
+      reads.set(key, result);
+    }
+    return result;
+  };
+  return AGENTS.filter((agent) => input.agent === undefined || agent.id === input.agent).map(
+    (agent) => explainAgent(environment, agent, read),
+  );
+}
+
+/**
+ * Which skills a budget rule shortens and drops (our model of the documented rule): each listed
+ * skill costs its name, description, location and `perSkill` characters of markup. Over the
+ * budget, every description is cut to the longest common length that fits; when even names alone
+ * do not fit, skills are left out from the end of the name order.
+ */
+export function applyBudget(
+  rule: AgentBudget,
+  skills: readonly { readonly name: string; readonly description: string; readonly path: string }[],
+): BudgetEffect {
+  const base = (skill: (typeof skills)[number]) =>
+    rule.perSkill + skill.name.length + skill.path.length;
+  const total = (cap: number) =>
+    skills.reduce((sum, skill) => sum + base(skill) + Math.min(skill.description.length, cap), 0);
+  const longest = Math.max(0, ...skills.map((skill) => skill.description.length));
+  const needed = total(longest);
+  if (needed <= rule.chars) return { rule, needed, fits: true, shortened: [], dropped: [] };
+  let low = 0;
+  let high = longest;
+  while (low < high) {
+    const cap = Math.ceil((low + high) / 2);
+    if (total(cap) <= rule.chars) low = cap;
+    else high = cap - 1;
+  }
+  const cap = low;
+  const shortened = skills
+    .filter((skill) => skill.description.length > cap)
+    .map((skill) => ({ name: skill.name, from: skill.description.length, to: cap }));
+  const dropped: string[] = [];
+  if (cap === 0) {
+    let sum = total(0);
+    for (const skill of [...skills].reverse()) {
+      if (sum <= rule.chars) break;
+      sum -= base(skill);
+      dropped.unshift(skill.name);
+    }
+  }
+  return {
+    rule,
+    needed,
+    fits: false,
+    shortened: shortened.filter((entry) => !dropped.includes(entry.name)),
+    dropped,
+  };
+}
+
+// --- internal ---
+
+function explainAgent(
+  environment: Environment,
+  agent: AgentDefinition,
+  read: (path: string, scope: "user" | "project") => ReturnType<typeof loadSkills>,
+): AgentExplanation {
+  const { view } = agent;
+  const roots = concreteRoots(environment, view.skillRoots);
+  const hiddenBySettings =
+    view.settings?.read === true
+      ? disabledNames(environment, view.settings.files)
+      : new Map<string, string>();
+  const explainedRoots: ExplainedRoot[] = [];
+  const winners = new Map<string, ExplainedSkill & { skill: Skill }>();
+  const shadowed: { name: string; path: string; by: string }[] = [];
+  const notLoaded: { path: string; name?: string | undefined; code: string; reason: string }[] = [];
+  roots.forEach((root, index) => {
+    const result = read(root.path, root.scope);
+    const candidates = [
+      ...result.items,
+      ...result.collisions.flatMap((group) => group.losers.map((loss) => loss.item)),
+    ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    explainedRoots.push({
+      path: root.path,
+      scope: root.scope,
+      exists: root.exists,
+      found: candidates.length,
+    });
+    for (const diagnostic of result.diagnostics)
+      if (diagnostic.severity === "error" && diagnostic.path !== undefined)
+        notLoaded.push({
+          path: diagnostic.path,
+          code: diagnostic.code,
+          reason: diagnostic.message,
+        });
+    for (const skill of candidates) {
+      const refusal = refusedBy(agent, root.path, skill);
+      if (refusal !== undefined) {
+        notLoaded.push({ path: skill.path, name: skill.name, ...refusal });
+        continue;
+      }
+      const name = nameFor(skill);
+      const winner = winners.get(name);
+      if (winner !== undefined) {
+        shadowed.push({ name, path: skill.path, by: winner.path });
+        continue;
+      }
+      winners.set(name, {
+        name,
+        description: skill.description,
+        path: skill.path,
+        root: index,
+        skill,
+      });
+    }
+  });
+  const loaded = [...winners.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const hidden = loaded.flatMap((entry) => {
+    if (entry.skill.disableModelInvocation)
+      return [{ name: entry.name, reason: "disable-model-invocation: true" }];
+    const setting = hiddenBySettings.get(entry.name);
+    return setting === undefined ? [] : [{ name: entry.name, reason: `disabled in ${setting}` }];
+  });
+  const hiddenNames = new Set(hidden.map((entry) => entry.name));
+  const listed = loaded.filter((entry) => !hiddenNames.has(entry.name));
+  return {
+    agent: agent.id,
+    label: agent.label,
+    source: view.source,
+    format: view.format,
+    roots: explainedRoots,
+    loaded: loaded.map(({ skill: _skill, ...entry }) => entry),
+    shadowed,
+    notLoaded: notLoaded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    hidden,
+    ...(view.settings === undefined
+      ? {}
+      : {
+          settings: {
+            files: view.settings.files.flatMap((file) =>
+              concreteRoots(environment, [file]).map((root) => root.path),
+            ),
+            read: view.settings.read,
+            note: view.settings.note,
+          },
+        }),
+    ...(view.budget === undefined ? {} : { budget: applyBudget(view.budget, listed) }),
+  };
+}
+
+/** The name an agent calls a skill by: its frontmatter `name`, else its folder's name. */
+function nameFor(skill: Skill): string {
+  const declared = skill.frontmatter.name;
+  return typeof declared === "string" && declared.trim() !== ""
+    ? declared.trim()
+    : skill.pathSubject;
+}
+
+function refusedBy(
+  agent: AgentDefinition,
+  root: string,
+  skill: Skill,
+): { code: string; reason: string } | undefined {
+  const { rules, depth } = agent.view;
+  if (depth === "one" && dirname(dirname(skill.path)) !== root)
+    return {
+      code: "agent_too_deep",
+      reason: `${agent.label} reads only <root>/<name>/SKILL.md, one folder deep`,
+    };
+  if (basename(skill.path) !== "SKILL.md" && agent.id === "copilot")
+    return { code: "agent_file_name", reason: `${agent.label} reads only files named SKILL.md` };
+  const declared = skill.frontmatter.name;
+  if (rules.requireName && (typeof declared !== "string" || declared.trim() === ""))
+    return { code: "agent_name_missing", reason: `${agent.label} needs a frontmatter name` };
+  if (rules.strictName) {
+    const name = nameFor(skill);
+    if (!SKILL_NAME_PATTERN.test(name) || name.length > 64 || name !== skill.pathSubject)
+      return {
+        code: "agent_name_invalid",
+        reason: `${agent.label} needs a name of lowercase letters, digits and hyphens equal to the folder name (${skill.pathSubject})`,
+      };
+  }
+  if (rules.maxDescription !== undefined && skill.description.length > rules.maxDescription)
+    return {
+      code: "agent_description_too_long",
+      reason: `${agent.label} refuses a description longer than ${rules.maxDescription} characters (this one has ${skill.description.length})`,
+    };
+  return undefined;
+}
+
+/** An agent's roots as folders here, in its order; a folder reached twice counts at its first place. */
+function concreteRoots(
+  environment: Environment,
+  roots: readonly AgentViewRoot[],
+): { path: string; scope: "user" | "project"; exists: boolean }[] {
+  const seen = new Set<string>();
+  const out: { path: string; scope: "user" | "project"; exists: boolean }[] = [];
+  for (const root of roots) {
+    const bases =
+      root.base === "home"
+        ? [environment.home]
+        : root.base === "project"
+          ? [environment.project]
+          : foldersToProject(environment);
+    for (const base of bases) {
+      const path = join(base, root.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      out.push({
+        path,
+        scope: root.base === "home" ? "user" : "project",
+        exists: existsFolder(path),
+      });
+    }
+  }
+  return out;
+}
+
+/** `cwd`, then each folder above it up to the project folder (just the project when cwd is outside it). */
+function foldersToProject(environment: Pick<Environment, "cwd" | "project">): string[] {
+  const { cwd, project } = environment;
+  const rel = relative(project, cwd);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [project];
+  const folders = [project];
+  for (const part of rel.split(sep)) folders.push(join(folders.at(-1) as string, part));
+  return folders.reverse();
+}
+
+function existsFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Names an agent's settings files disable (`skills.enabled.<name>: false`), with the file saying so. */
+function disabledNames(
+  environment: Environment,
+  files: readonly AgentViewRoot[],
+): Map<string, string> {
+  const disabled = new Map<string, string>();
+  for (const { path } of concreteRoots(environment, files)) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    const parsed = parseJson(text);
+    const enabled = parsed.ok
+      ? (parsed.value as { skills?: { enabled?: unknown } } | null)?.skills?.enabled
+      : undefined;
+    if (typeof enabled !== "object" || enabled === null) continue;
+    for (const [name, on] of Object.entries(enabled))
+      if (on === false && !disabled.has(name)) disabled.set(name, path);
+  }
+  return disabled;
+}
