@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,agents] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -6,6 +6,7 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runAgentsBench } from "./agents-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runCliBench } from "./cli-bench.js";
 import { runDigestBench } from "./digest-bench.js";
@@ -46,6 +47,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
   cli: runCliBench,
+  agents: runAgentsBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

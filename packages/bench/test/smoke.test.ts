@@ -68,6 +68,8 @@ describe("benchmark smoke run", () => {
       /\| 2-skill collection, local git repository \| \d+ \| \d+ \| [\d.]+× \|/,
     );
     expect(output).toMatch(/`skillshelf verify` over 6 installed copies/);
+    expect(output).toMatch(/\| skillshelf list --all --json \| \d+ \| [\d.]+× \|/);
+    expect(output).toMatch(/`list --all` found \d+ locations in \d+ identity rows/);
   });
 });
 

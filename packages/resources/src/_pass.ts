@@ -27,6 +27,8 @@ export interface PassSettings {
   readonly trustImports: boolean;
   readonly cache: SkillCache;
   readonly toolNames: readonly string[] | undefined;
+  /** Keep every skill's body, not only package-owned ones. */
+  readonly bodies?: boolean | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ export function beginPass(
         cache: settings.cache,
         toolNames: settings.toolNames,
         // package-owned bodies are read now so their references are checked before listing
-        includeBody: (root) => root.scope === "package",
+        includeBody: settings.bodies === true || ((root) => root.scope === "package"),
       }),
       owner,
       (skill) => skill.body,

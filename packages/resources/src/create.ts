@@ -35,10 +35,10 @@ export function createResources(options: ResourcesOptions = {}): Resources {
   let treesDigested = 0;
   const environmentOf = (cwd: string): Environment =>
     resolveEnvironment({ ...options.environment, cwd });
-  const read = (cwd: string, snapshot?: PackageSnapshot): ReadPass => {
+  const read = (cwd: string, snapshot?: PackageSnapshot, bodies = false): ReadPass => {
     const environment = environmentOf(cwd);
     passes += 1;
-    const pass = beginPass(environment, settings, snapshot);
+    const pass = beginPass(environment, { ...settings, bodies }, snapshot);
     if (snapshot === undefined) treesDigested += pass.snapshot.treesDigested;
     lastSnapshots.set(environment.project, pass.snapshot);
     return pass;
@@ -48,7 +48,7 @@ export function createResources(options: ResourcesOptions = {}): Resources {
     result: R,
   ): R => ({ ...result, diagnostics: [...pass.diagnostics, ...result.diagnostics] });
   return {
-    read: (cwd) => read(cwd),
+    read: (cwd, readOptions) => read(cwd, undefined, readOptions?.bodies === true),
     skills: (cwd) => {
       const pass = read(cwd);
       return withSnapshotFindings(pass, pass.skills());

@@ -4,6 +4,7 @@ export { resolvePackageReferences } from "@skillshelf/store";
 export { createResources } from "./create.js";
 export type {
   PendingSkillRequests,
+  ReadOptions,
   ReadPass,
   Resources,
   ResourcesOptions,

@@ -64,10 +64,19 @@ export interface ResourcesStats {
   readonly treesDigested: number;
 }
 
+/** How one read pass reads. */
+export interface ReadOptions {
+  readonly bodies?: boolean | undefined;
+}
+
 /** Everything the machine offers a host (DESIGN §12). Nothing in it is module-level. */
 export interface Resources {
-  /** Begin one read pass from `cwd`: every kind reads the same snapshot. */
-  read(cwd: string): ReadPass;
+  /**
+   * Begin one read pass from `cwd`: every kind reads the same snapshot. `bodies: true` keeps
+   * every skill's body on its record (for a caller about to read them all, as `list --all`
+   * does for identities), not only package-owned ones.
+   */
+  read(cwd: string, options?: ReadOptions): ReadPass;
   skills(cwd: string): LoadSkillsResult;
   prompts(cwd: string): LoadPromptTemplatesResult;
   /** Prompt templates to list: reuses the last verified snapshot of the project, if any. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { canonicalJson, parseFrontmatter, sha256 } from "@skillshelf/core";
 import { readSkillBody } from "./body.js";
 import { isMapping, LIFECYCLE_KEYS } from "./provenance.js";
@@ -36,32 +37,48 @@ export function skillIdentity(
 // --- internal ---
 
 function normalizedHashOf(frontmatter: Readonly<Record<string, unknown>>, body: string): string {
-  const data: Record<string, unknown> = { ...frontmatter };
-  removeLifecycleKeys(data);
+  let data = withoutLifecycleKeys(frontmatter);
   if (isMapping(data.skillshelf)) {
-    const block = { ...data.skillshelf };
-    removeLifecycleKeys(block);
-    if (Object.keys(block).length === 0) delete data.skillshelf;
-    else data.skillshelf = block;
+    const block = withoutLifecycleKeys(data.skillshelf);
+    if (block !== data.skillshelf) {
+      const { skillshelf: _stamped, ...rest } = data;
+      data = Object.keys(block).length === 0 ? rest : { ...rest, skillshelf: block };
+    }
   }
-  return sha256(`${canonicalJson(jsonSafe(data))}\n${toLf(body)}`);
+  return createHash("sha256")
+    .update(canonicalYamlJson(data))
+    .update("\n")
+    .update(toLf(body))
+    .digest("hex");
 }
 
-function removeLifecycleKeys(mapping: Record<string, unknown>): void {
-  for (const key of LIFECYCLE_KEYS) delete mapping[key];
+const LIFECYCLE = new Set(LIFECYCLE_KEYS);
+
+/** The mapping without its lifecycle keys: itself when it has none (most files). */
+function withoutLifecycleKeys(mapping: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (!Object.keys(mapping).some((key) => LIFECYCLE.has(key))) return mapping;
+  return Object.fromEntries(Object.entries(mapping).filter(([key]) => !LIFECYCLE.has(key)));
 }
 
 function toLf(text: string): string {
   return text.replaceAll("\r\n", "\n");
 }
 
-/** YAML allows `.inf` and `.nan`, JSON does not: spell them as YAML does. */
-function jsonSafe(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    return { "!yaml": Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf" };
+/**
+ * `canonicalJson` of parsed YAML: sorted keys, `undefined` left out, and the numbers YAML allows
+ * but JSON does not (`.inf`, `.nan`) spelled as YAML does.
+ */
+function canonicalYamlJson(value: unknown): string {
+  if (typeof value === "number" && !Number.isFinite(value))
+    return canonicalJson({ "!yaml": Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf" });
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? "null" : canonicalYamlJson(item))).join(",")}]`;
+  if (isMapping(value)) {
+    const entries: string[] = [];
+    for (const key of Object.keys(value).sort())
+      if (value[key] !== undefined)
+        entries.push(`${JSON.stringify(key)}:${canonicalYamlJson(value[key])}`);
+    return `{${entries.join(",")}}`;
   }
-  if (Array.isArray(value)) return value.map(jsonSafe);
-  if (isMapping(value))
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonSafe(item)]));
-  return value;
+  return canonicalJson(value);
 }

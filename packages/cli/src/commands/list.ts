@@ -31,8 +31,11 @@ export function runList(input: CommandInput): number {
   const kind = stringValue(input, "kind") ?? "skills";
   const kinds = kind === "all" ? (Object.keys(LISTINGS) as ListKind[]) : [kind as ListKind];
   const context = input.context();
-  const pass = context.resources().read(context.environment.cwd);
   const all = flag(input, "all");
+  // identities read every skill's body: keep them from the one read instead of reading again
+  const pass = context.resources().read(context.environment.cwd, {
+    bodies: all && kinds.includes("skills"),
+  });
   const listings = kinds.map((key) => LISTINGS[key].list(pass, all, context.style));
   // a finding reaches several listings (a copy's, the snapshot's): print it once
   const diagnostics = sortDiagnostics([

@@ -2,7 +2,12 @@ import type { ReadPass } from "@skillshelf/resources";
 import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
 import type { Paint, PathStyle } from "../format.js";
 import { safeLine } from "../format.js";
-import { locationLine, type SkillLocation, skillIdentities } from "./identity.js";
+import {
+  locationLine,
+  type SkillIdentity,
+  type SkillLocation,
+  skillIdentities,
+} from "./identity.js";
 import {
   type BaseRow,
   type Column,
@@ -90,12 +95,16 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
 
 function identityListing(pass: ReadPass, result: ReturnType<ReadPass["skills"]>): Listing {
   const groups = skillIdentities(pass.environment, result);
-  const winners = new Map(
-    groups.filter((group) => group.winner).map((group) => [group.name, group]),
-  );
+  const byName = new Map<string, SkillIdentity[]>();
+  for (const group of groups) {
+    const named = byName.get(group.name);
+    if (named === undefined) byName.set(group.name, [group]);
+    else named.push(group);
+  }
   const rows = groups.map((group): ListedRow<IdentityRow> => {
-    const winner = winners.get(group.name);
-    const others = groups.filter((other) => other.name === group.name && other !== group);
+    const named = byName.get(group.name) ?? [];
+    const winner = named.find((candidate) => candidate.winner);
+    const others = named.filter((other) => other !== group);
     return {
       ...skillRow(group.skill),
       identity: group.identity,
