@@ -202,4 +202,40 @@ describe("install once, link everywhere", () => {
       );
     expect(runCli(["verify"], { cwd: clone, env: box.env }).status).toBe(0);
   });
+
+  it("links a prompt template into agents with prompt folders, and --all-agents into existing folders", () => {
+    const box = changeSandbox();
+    writeTree(join(box.configDir, "prompts"), {
+      "review.md": "---\ndescription: Review.\n---\nReview $1.\n",
+    });
+    const run = box.run("link", "review", "--agent", "opencode", "--user", "--yes");
+    expect(run.status, run.stderr).toBe(0);
+    expect(readlinkSync(join(box.home, ".config", "opencode", "command", "review.md"))).toBe(
+      "../../skillshelf/prompts/review.md",
+    );
+    const unsupported = box.run(
+      "link",
+      "review",
+      "--agent",
+      "copilot",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(codesOf(unsupported)).toEqual(["link_agent_unsupported"]);
+    // --all-agents: only the agents whose skill folder exists
+    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    execFileSync("mkdir", [
+      "-p",
+      join(box.home, ".codex", "skills"),
+      join(box.home, ".agents", "skills"),
+    ]);
+    const all = box.run("link", "brand-guidelines", "--all-agents", "--user", "--yes", "--json");
+    expect(all.status, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).outcomes.map((o: { agent: string }) => o.agent)).toEqual([
+      "codex",
+      "agents",
+    ]);
+    expect(existsSync(join(box.home, ".claude", "skills", "brand-guidelines"))).toBe(false);
+  });
 });
