@@ -3,9 +3,10 @@ export { applyLifecycle } from "./apply.js";
 export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
 export { capabilityDiff } from "./capabilities.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
-export { applyLinks, planLinks, planUnlinks, restoreLinks } from "./link.js";
+export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";
 export { restoreFromLock } from "./restore.js";
+export { restoreLinks } from "./restore-links.js";
 export type {
   ApplyOptions,
   ApplyResult,

@@ -9,7 +9,6 @@ import {
   type Environment,
   isSkillshelfError,
   resolveEnvironment,
-  type SkillshelfError,
 } from "@skillshelf/core";
 import { type InventoryResource, readInventory } from "@skillshelf/inventory";
 import {
@@ -19,7 +18,6 @@ import {
   linkBase,
   linkLibrary,
   type PackageScope,
-  readLockFile,
   readScopeState,
   reviewLink,
   type ScopeCache,
@@ -30,6 +28,7 @@ import {
   linkResources,
   unlinkResources,
 } from "@skillshelf/store/writers";
+import { applyWrite, nameInFolder } from "./_link-write.js";
 import type { Refusal } from "./types.js";
 
 /** What to link (or unlink): resources by name, into which agents' folders of one scope. */
@@ -194,72 +193,14 @@ export function applyLinks(linkPlan: LinkPlan): LinkApplyResult {
   const { scope } = linkPlan;
   const pending = linkPlan.steps.filter((step) => !step.inPlace);
   if (pending.length === 0) return { status: "unchanged" };
-  try {
-    const result = pending.every((step) => step.operation === "unlink")
+  return applyWrite(() =>
+    pending.every((step) => step.operation === "unlink")
       ? unlinkResources({ environment, scope, paths: pending.map((step) => step.key) })
-      : linkResources({ environment, scope, links: pending.map(requestOf) });
-    return { status: "committed", result };
-  } catch (error) {
-    if (!isSkillshelfError(error)) throw error;
-    return { status: "failed", error: errorOf(error) };
-  }
-}
-
-/**
- * Make a scope's links match its lock (after `restoreFromLock` has installed what it pins): each
- * link the lock lists that is not in place is made, each link the state records that the lock
- * no longer lists is taken away. `undefined` when they already match.
- */
-export function restoreLinks(
-  environment: Environment,
-  scope: PackageScope,
-  cache?: ScopeCache,
-): LinkApplyResult | undefined {
-  const lock = readLockFile(environment, scope, cache);
-  const state = readScopeState(environment, scope, cache);
-  if (!lock.ok || !state.ok) return undefined;
-  const locked = lock.value.value.links ?? {};
-  const recorded = state.value.state.links ?? {};
-  const library = linkLibrary(environment, scope);
-  const gone = Object.keys(recorded).filter((key) => locked[key] === undefined);
-  if (gone.length > 0) {
-    const taken = applyWrite(() => unlinkResources({ environment, scope, paths: gone }));
-    if (taken.status !== "committed") return taken;
-  }
-  const wanted = Object.entries(locked).map(
-    ([key, entry]): LinkRequest => ({
-      agent: entry.agent,
-      kind: entry.kind,
-      target: join(library, entry.target),
-      name: key.slice((agentFolder(entry.agent, scope, entry.kind) ?? "").length + 1),
-      package: entry.package,
-      copy: entry.mode === "copy",
-    }),
+      : linkResources({ environment, scope, links: pending.map(requestOf) }),
   );
-  if (wanted.length === 0) return gone.length > 0 ? { status: "committed" } : undefined;
-  const result = applyWrite(() => linkResources({ environment, scope, links: wanted }));
-  const changed = result.result?.links.some((link) => link.status !== "unchanged") ?? true;
-  return changed || gone.length > 0 ? result : undefined;
 }
 
 // --- internal ---
-
-function applyWrite(write: () => LinkWriteResult): LinkApplyResult {
-  try {
-    return { status: "committed", result: write() };
-  } catch (error) {
-    if (!isSkillshelfError(error)) throw error;
-    return { status: "failed", error: errorOf(error) };
-  }
-}
-
-function errorOf(error: SkillshelfError): NonNullable<LinkApplyResult["error"]> {
-  return {
-    code: error.code,
-    message: error.message,
-    ...(error.path === undefined ? {} : { path: error.path }),
-  };
-}
 
 function plan(
   environment: Environment,
@@ -372,12 +313,11 @@ function refusal(code: Code, message: string): Refusal {
 }
 
 function requestOf(step: LinkStep): LinkRequest {
-  const folder = agentFolder(step.agent, step.scope, step.kind) ?? "";
   return {
     agent: step.agent,
     kind: step.kind,
     target: step.target,
-    name: step.key.slice(folder.length + 1),
+    name: nameInFolder(step.scope, step.key, step),
     package: step.package,
     copy: step.copy,
   };
@@ -416,7 +356,6 @@ function existingAgentFolders(
 
 /** A recorded link's resource name: a skill's folder name, a template's path with `:`. */
 function linkName(scope: PackageScope, key: string, record: LinkRecord): string {
-  const folder = agentFolder(record.agent, scope, record.kind) ?? "";
-  const rest = key.slice(folder.length + 1);
+  const rest = nameInFolder(scope, key, record);
   return record.kind === "skill" ? rest : rest.replace(/\.md$/i, "").split("/").join(":");
 }

@@ -22,7 +22,7 @@ import {
   userLibraryDir,
 } from "@skillshelf/core";
 import type { LinkRecord } from "./_state-schema.js";
-import type { PackageScope } from "./types.js";
+import type { PackageScope, ScopeState } from "./types.js";
 
 // The files of a link in another agent's folder (DESIGN §5.3): where it goes, what is there, how
 // it is made and taken away. The writers in `links.ts` decide when.
@@ -157,4 +157,27 @@ export function makeLink(
 /** Take away the link at `path` (a symlink, or a copy of a folder or file). */
 export function takeLink(path: string): void {
   rmSync(path, { recursive: true, force: true });
+}
+
+/** What is at a link's path, in words. */
+export function describeFound(found: FoundAtLink): string {
+  switch (found.kind) {
+    case "symlink":
+      return `${found.dangling ? "a dangling symlink" : "a symlink"} to ${found.to}`;
+    case "folder":
+      return "a folder";
+    case "file":
+      return "a file";
+    default:
+      return "something that is neither a file nor a folder";
+  }
+}
+
+/** The state with its links table set, left out when empty. */
+export function withLinks(
+  state: ScopeState,
+  links: Readonly<Record<string, LinkRecord>>,
+): ScopeState {
+  const { links: _old, ...rest } = state;
+  return Object.keys(links).length === 0 ? rest : { ...rest, links };
 }

@@ -11,10 +11,10 @@ import {
   syncFolder,
 } from "@skillshelf/core";
 import { type Journal, journalPath, keepIfChanged, writeJournals } from "./_journal.js";
+import { followPackageLinks } from "./_link-follow.js";
 import { dropPrevious, keepAsPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, type WriterContext } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
-import { followPackageLinks } from "./links.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
 /** One copy's part of a swap: its staged tree (a sibling in the packages folder) and records. */

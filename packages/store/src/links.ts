@@ -1,18 +1,17 @@
-import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
-  createDiagnostic,
   type Diagnostic,
   type Environment,
   isInside,
   realpathOrUndefined,
   SkillshelfError,
 } from "@skillshelf/core";
+import { linkFault } from "./_link-check.js";
 import {
   agentFolder,
   assertLinkFolderSafe,
+  describeFound,
   exposedDigest,
-  type FoundAtLink,
   foundAt,
   isOurLink,
   type LinkKind,
@@ -20,15 +19,18 @@ import {
   linkLibrary,
   makeLink,
   takeLink,
+  withLinks,
 } from "./_link-files.js";
 import { isRelativeInside } from "./_record-fields.js";
 import type { LinkRecord } from "./_state-schema.js";
-import { commitState, runWriter, type WriterContext } from "./_writer.js";
+import { commitState, runWriter } from "./_writer.js";
 import type { ScopeCache } from "./cache.js";
 import { withTableEntry } from "./cache.js";
 import { EMPTY_STATE, readScopeState } from "./state.js";
 import type { PackageScope, ScopeState, ScopeTarget } from "./types.js";
 
+export type { LinkFault } from "./_link-check.js";
+export { inspectLinks } from "./_link-check.js";
 export type { LinkKind } from "./_link-files.js";
 export { agentFolder, linkBase, linkLibrary } from "./_link-files.js";
 export type { LinkRecord } from "./_state-schema.js";
@@ -215,94 +217,6 @@ export function unlinkResources(
   });
 }
 
-/** One way a recorded link differs from what Skillshelf made. */
-export interface LinkFault {
-  readonly code: "link_missing" | "link_changed" | "link_repointed";
-  readonly path: string;
-  readonly agent: string;
-  readonly message: string;
-}
-
-/**
- * Check every link a scope's state records against the disk (for `verify`): gone
- * (`link_missing`), a symlink pointing elsewhere or replaced by something else
- * (`link_repointed`), a copy whose files changed (`link_changed`). Reads only.
- */
-export function inspectLinks(
-  environment: Environment,
-  scope: PackageScope,
-  cache?: ScopeCache,
-): {
-  readonly links: number;
-  readonly faults: readonly LinkFault[];
-  readonly diagnostics: readonly Diagnostic[];
-} {
-  const read = readScopeState(environment, scope, cache);
-  if (!read.ok) return { links: 0, faults: [], diagnostics: read.diagnostics };
-  const links = read.value.state.links ?? {};
-  const base = linkBase(environment, scope);
-  const faults = Object.keys(links)
-    .sort()
-    .flatMap((key) => linkFault(environment, scope, base, key, links[key] as LinkRecord) ?? []);
-  return { links: Object.keys(links).length, faults, diagnostics: [] };
-}
-
-/**
- * How a package's links follow a change to its copy, for the writer making it: each link to the
- * copy is kept, its digest read from `tree` (the new tree, before it moves in), or dropped when
- * `tree` is `undefined` (a removal) or no longer holds what the link exposes. `state` is the state
- * to commit; `changed` the link paths to pass to the commit; `afterCommit` brings the files in
- * line (refreshing copies, taking away dropped links that are still as they were made).
- */
-export function followPackageLinks(
-  context: Pick<WriterContext, "target">,
-  state: ScopeState,
-  id: string,
-  tree: string | undefined,
-): { state: ScopeState; changed: string[]; afterCommit: () => Diagnostic[] } {
-  const { environment, scope } = context.target;
-  const base = linkBase(environment, scope);
-  const library = linkLibrary(environment, scope);
-  const root = `packages/${id}`;
-  let links = state.links ?? {};
-  const changed: string[] = [];
-  const actions: (() => Diagnostic[])[] = [];
-  for (const [key, record] of Object.entries(links)) {
-    const inside = record.target === root || record.target.startsWith(`${root}/`);
-    if (record.package !== id || !inside) continue;
-    const path = join(base, key);
-    const live = join(library, record.target);
-    const staged = tree === undefined ? undefined : join(tree, record.target.slice(root.length));
-    const ours = isOurLink(path, live, record);
-    if (staged === undefined || !existsSync(staged)) {
-      links = withTableEntry(links, key, null);
-      changed.push(key);
-      actions.push(() => {
-        if (!ours) return [leftAlone(path, record)];
-        takeLink(path);
-        return [];
-      });
-      continue;
-    }
-    const digest = exposedDigest(staged, record.kind);
-    if (digest === record.digest) continue;
-    links = withTableEntry(links, key, { ...record, digest });
-    changed.push(key);
-    if (record.mode === "copy")
-      actions.push(() => {
-        if (!ours) return [leftAlone(path, record)];
-        takeLink(path);
-        makeLink(path, live, record.kind, true);
-        return [];
-      });
-  }
-  return {
-    state: withLinks(state, links),
-    changed,
-    afterCommit: () => actions.flatMap((action) => action()),
-  };
-}
-
 // --- internal ---
 
 interface PlannedLink {
@@ -336,7 +250,7 @@ function planLink(
     return { key, path, target, request, existing: mode, unchanged: recorded?.mode === mode };
   throw new SkillshelfError(
     "link_conflict",
-    `${path} is ${describe(found)}, which Skillshelf did not make`,
+    `${path} is ${describeFound(found)}, which Skillshelf did not make`,
     {
       path,
       hint: "it is left as it is: move it away yourself, or link into another agent",
@@ -370,63 +284,4 @@ function assertTargetInLibrary(
       },
     );
   return target;
-}
-
-function linkFault(
-  environment: Environment,
-  scope: PackageScope,
-  base: string,
-  key: string,
-  record: LinkRecord,
-): LinkFault | undefined {
-  const path = join(base, key);
-  const target = join(linkLibrary(environment, scope), record.target);
-  const found = foundAt(path);
-  const fault = (code: LinkFault["code"], message: string): LinkFault => ({
-    code,
-    path,
-    agent: record.agent,
-    message,
-  });
-  if (found.kind === "nothing") return fault("link_missing", `${path} is gone`);
-  if (record.mode === "symlink")
-    return isOurLink(path, target, record)
-      ? undefined
-      : fault(
-          "link_repointed",
-          `${path} is ${describe(found)}, not the link to ${target} Skillshelf made`,
-        );
-  if (found.kind === "symlink")
-    return fault("link_repointed", `${path} is ${describe(found)}, not the copy Skillshelf made`);
-  return isOurLink(path, target, record)
-    ? undefined
-    : fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
-}
-
-function describe(found: FoundAtLink): string {
-  switch (found.kind) {
-    case "symlink":
-      return `${found.dangling ? "a dangling symlink" : "a symlink"} to ${found.to}`;
-    case "folder":
-      return "a folder";
-    case "file":
-      return "a file";
-    default:
-      return "something that is neither a file nor a folder";
-  }
-}
-
-function leftAlone(path: string, record: LinkRecord): Diagnostic {
-  return createDiagnostic(
-    "warning",
-    record.mode === "copy" ? "link_changed" : "link_repointed",
-    `${path} was changed since Skillshelf made it, so it is left as it is`,
-    { path },
-  );
-}
-
-/** The state with its links table set, left out when empty. */
-function withLinks(state: ScopeState, links: Readonly<Record<string, LinkRecord>>): ScopeState {
-  const { links: _old, ...rest } = state;
-  return Object.keys(links).length === 0 ? rest : { ...rest, links };
 }

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { journalPath, keepIfChanged, writeJournals } from "./_journal.js";
+import { followPackageLinks } from "./_link-follow.js";
 import { dropPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
-import { followPackageLinks } from "./links.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */

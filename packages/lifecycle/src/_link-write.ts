@@ -1,0 +1,38 @@
+import { type Code, isSkillshelfError } from "@skillshelf/core";
+import { agentFolder, type LinkKind, type PackageScope } from "@skillshelf/store";
+import type { LinkWriteResult } from "@skillshelf/store/writers";
+
+/** What one link write did: committed, or the error it stopped at. */
+export interface LinkWriteOutcome {
+  readonly status: "committed" | "failed";
+  readonly result?: LinkWriteResult | undefined;
+  readonly error?:
+    | { readonly code: Code; readonly message: string; readonly path?: string | undefined }
+    | undefined;
+}
+
+/** Run a store link writer; a `SkillshelfError` it throws becomes a failed outcome. */
+export function applyWrite(write: () => LinkWriteResult): LinkWriteOutcome {
+  try {
+    return { status: "committed", result: write() };
+  } catch (error) {
+    if (!isSkillshelfError(error)) throw error;
+    return {
+      status: "failed",
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.path === undefined ? {} : { path: error.path }),
+      },
+    };
+  }
+}
+
+/** A link's name inside its agent's folder: its key without the folder (`.claude/skills/pdf` → `pdf`). */
+export function nameInFolder(
+  scope: PackageScope,
+  key: string,
+  link: { readonly agent: string; readonly kind: LinkKind },
+): string {
+  return key.slice((agentFolder(link.agent, scope, link.kind) ?? "").length + 1);
+}
