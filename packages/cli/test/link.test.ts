@@ -201,6 +201,15 @@ describe("install once, link everywhere", () => {
         realpathSync(join(clone, ".skillshelf", "packages", "internal-comms")),
       );
     expect(runCli(["verify"], { cwd: clone, env: box.env }).status).toBe(0);
+    // unlink in the project scope: the link and its lock entry go, the other stays
+    const unlinked = runCli(["unlink", "internal-comms", "--agent", "copilot", "--yes"], {
+      cwd: clone,
+      env: box.env,
+    });
+    expect(unlinked.status, unlinked.stderr).toBe(0);
+    expect(existsSync(join(clone, ".github", "skills", "internal-comms"))).toBe(false);
+    const lock = JSON.parse(readFileSync(join(clone, ".skillshelf", "lock.json"), "utf8"));
+    expect(Object.keys(lock.links)).toEqual([".claude/skills/internal-comms"]);
   });
 
   it("links a prompt template into agents with prompt folders, and --all-agents into existing folders", () => {
