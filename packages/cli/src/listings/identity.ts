@@ -56,15 +56,16 @@ export function skillIdentities(
   };
   const location = (skill: Skill, path: string, scope: Scope, source: string): SkillLocation => ({
     path,
-    agent: AGENTS.some((agent) => agent.id === source) ? source : null,
+    agent: AGENT_IDS.has(source) ? source : null,
     scope,
     linked: linked.has(dirname(path)),
     digest: identityOf(skill),
   });
-  const byPath = new Map(result.items.map((skill) => [skill.path, skill]));
+  let byPath: Map<string, Skill> | undefined;
   const aliases = new Map<Skill, SkillLocation[]>();
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.code !== "duplicate_file" || diagnostic.path === undefined) continue;
+    byPath ??= new Map(result.items.map((skill) => [skill.path, skill]));
     const winner = byPath.get(String(diagnostic.details?.winnerPath));
     if (winner === undefined) continue;
     const root = roots
@@ -81,7 +82,20 @@ export function skillIdentities(
   const groups: SkillIdentity[] = [];
   for (const winner of result.items) {
     if (only !== undefined && winner.name !== only) continue;
-    const copies = [winner, ...(losersOf.get(winner) ?? [])];
+    const losers = losersOf.get(winner);
+    if (losers === undefined && !aliases.has(winner)) {
+      // most names: one copy, found once
+      const only = location(winner, winner.path, winner.scope, winner.source);
+      groups.push({
+        name: winner.name,
+        identity: only.digest,
+        skill: winner,
+        winner: true,
+        locations: [only],
+      });
+      continue;
+    }
+    const copies = [winner, ...(losers ?? [])];
     const named: SkillIdentity[] = [];
     for (const skill of copies) {
       const identity = identityOf(skill);
@@ -112,6 +126,8 @@ export function locationLine(place: SkillLocation, style: PathStyle): string {
 }
 
 // --- internal ---
+
+const AGENT_IDS: ReadonlySet<string> = new Set(AGENTS.map((agent) => agent.id));
 
 /** The folders of the skill links Skillshelf made, in both scopes. */
 function linkedPaths(environment: Environment): Set<string> {

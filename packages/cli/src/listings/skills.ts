@@ -102,15 +102,16 @@ function identityListing(pass: ReadPass, result: ReturnType<ReadPass["skills"]>)
     else named.push(group);
   }
   const rows = groups.map((group): ListedRow<IdentityRow> => {
+    const row = { ...skillRow(group.skill), identity: group.identity, locations: group.locations };
     const named = byName.get(group.name) ?? [];
+    if (named.length === 1) return { ...row, shadows: [] };
     const winner = named.find((candidate) => candidate.winner);
-    const others = named.filter((other) => other !== group);
     return {
-      ...skillRow(group.skill),
-      identity: group.identity,
-      locations: group.locations,
+      ...row,
       ...(group.drift === undefined ? {} : { drift: group.drift }),
-      shadows: group.winner ? others.map((other) => other.skill.path) : [],
+      shadows: group.winner
+        ? named.filter((other) => other !== group).map((other) => other.skill.path)
+        : [],
       ...(group.winner || winner === undefined ? {} : { shadowedBy: winner.skill.path }),
     };
   });
