@@ -57,6 +57,8 @@ export interface AgentView {
     readonly strictName: boolean;
     /** A frontmatter `name` is required (else the folder name is used). */
     readonly requireName: boolean;
+    /** Only a file named exactly `SKILL.md` is a skill (not `skill.md`, not a loose `.md`). */
+    readonly exactFileName?: boolean;
     /** Longest description it accepts, when it refuses longer ones. */
     readonly maxDescription?: number;
   };
@@ -185,7 +187,7 @@ export const AGENTS: readonly AgentDefinition[] = [
         { base: "home", path: ".agents/skills" },
       ],
       depth: "one",
-      rules: { strictName: true, requireName: true },
+      rules: { strictName: true, requireName: true, exactFileName: true },
       format: "xml",
       source: `${ECOSYSTEM} §2.5 (docs.github.com agent skills); its listing format and budget are not public`,
     },

@@ -274,7 +274,7 @@ function refusedBy(
       code: "agent_too_deep",
       reason: `${agent.label} reads only <root>/<name>/SKILL.md, one folder deep`,
     };
-  if (basename(skill.path) !== "SKILL.md" && agent.id === "copilot")
+  if (rules.exactFileName === true && basename(skill.path) !== "SKILL.md")
     return { code: "agent_file_name", reason: `${agent.label} reads only files named SKILL.md` };
   const declared = skill.frontmatter.name;
   if (rules.requireName && (typeof declared !== "string" || declared.trim() === ""))

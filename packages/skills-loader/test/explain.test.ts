@@ -132,6 +132,7 @@ describe("explainAgents", () => {
       "opencode.json": JSON.stringify({ skills: { enabled: { quiet: false } } }),
     });
     put(home, ".claude/skills", "mismatch", skill("other-name"));
+    put(project, ".github/skills", "lower", { "skill.md": skillFile("lower", "Lower case file.") });
     const agents = byAgent(explainAgents(environment));
     const refused = (id: string) => agents[id]?.notLoaded.map((entry) => [entry.name, entry.code]);
     expect(refused("agents")).toEqual([
@@ -140,6 +141,7 @@ describe("explainAgents", () => {
     ]);
     expect(refused("codex")).toEqual([["wordy", "agent_description_too_long"]]);
     expect(refused("pi")).toEqual([]);
+    expect(refused("copilot")).toContainEqual(["lower", "agent_file_name"]);
     expect(refused("claude-code")).toEqual([["nested", "agent_too_deep"]]);
     expect(agents.opencode?.loaded.map((entry) => entry.name)).toContain("nested");
     expect(agents.opencode?.notLoaded.map((entry) => [entry.name, entry.code])).toContainEqual([
