@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { resolveEnvironment } from "@skillshelf/core";
 import { type AgentExplanation, applyBudget, explainAgents } from "@skillshelf/skills-loader";
-import { skillFile, testEnvironment, writeTree } from "@skillshelf/test-utils";
+import { skillFile, type Tree, testEnvironment, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
 /** A home and a project (a git work tree) with cwd two folders below the project root. */
@@ -24,7 +24,7 @@ const skill = (name: string, description = `The ${name} skill.`, extra = "") => 
   "SKILL.md": skillFile(name, description, extra),
 });
 
-function put(base: string, folder: string, name: string, files = skill(name)) {
+function put(base: string, folder: string, name: string, files: Tree = skill(name)) {
   writeTree(join(base, folder, name), files);
 }
 
