@@ -201,6 +201,17 @@ describe("install once, link everywhere", () => {
         realpathSync(join(clone, ".skillshelf", "packages", "internal-comms")),
       );
     expect(runCli(["verify"], { cwd: clone, env: box.env }).status).toBe(0);
+    // a link the lock lists but the disk lost is made again by install alone, confirmed
+    execFileSync("rm", [join(clone, ".claude", "skills", "internal-comms")]);
+    const unconfirmed = runCli(["install", "--json"], { cwd: clone, env: box.env });
+    expect(codesOf(unconfirmed)).toEqual(["confirmation_required"]);
+    const relinked = runCli(["install", "--yes", "--json"], { cwd: clone, env: box.env });
+    expect(relinked.status, relinked.stderr).toBe(0);
+    expect(JSON.parse(relinked.stdout).links.status).toBe("committed");
+    expect(existsSync(join(clone, ".claude", "skills", "internal-comms", "SKILL.md"))).toBe(true);
+    expect(
+      JSON.parse(runCli(["install", "--yes", "--json"], { cwd: clone, env: box.env }).stdout).links,
+    ).toBeUndefined();
     // unlink in the project scope: the link and its lock entry go, the other stays
     const unlinked = runCli(["unlink", "internal-comms", "--agent", "copilot", "--yes"], {
       cwd: clone,

@@ -6,7 +6,7 @@ export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./lin
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";
 export { restoreFromLock } from "./restore.js";
-export { restoreLinks } from "./restore-links.js";
+export { linksBehindLock, restoreLinks } from "./restore-links.js";
 export type {
   ApplyOptions,
   ApplyResult,

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import {
+  inspectLinks,
+  linkBase,
   linkLibrary,
   type PackageScope,
   readLockFile,
@@ -46,4 +48,33 @@ export function restoreLinks(
   const result = applyWrite(() => linkResources({ environment, scope, links: wanted }));
   const changed = result.result?.links.some((link) => link.status !== "unchanged") ?? true;
   return changed || gone.length > 0 ? result : undefined;
+}
+
+/**
+ * The links where a scope differs from its lock: each the lock lists that is not recorded or is
+ * gone from disk, and each recorded that the lock no longer lists (keys relative to the scope's
+ * folder). `restoreLinks` brings exactly these in line.
+ */
+export function linksBehindLock(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): string[] {
+  const lock = readLockFile(environment, scope, cache);
+  const state = readScopeState(environment, scope, cache);
+  if (!lock.ok || !state.ok) return [];
+  const locked = lock.value.value.links ?? {};
+  const recorded = state.value.state.links ?? {};
+  const base = linkBase(environment, scope);
+  const missing = new Set(
+    inspectLinks(environment, scope, cache)
+      .faults.filter((fault) => fault.code === "link_missing")
+      .map((fault) => fault.path),
+  );
+  return [...new Set([...Object.keys(locked), ...Object.keys(recorded)])]
+    .filter(
+      (key) =>
+        locked[key] === undefined || recorded[key] === undefined || missing.has(join(base, key)),
+    )
+    .sort();
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   applyLifecycle,
   applyLinks,
+  linksBehindLock,
   planLinks,
   planUnlinks,
   restoreFromLock,
@@ -113,7 +114,9 @@ describe("restoreLinks", () => {
     rmSync(join(env.project, ".claude"), { recursive: true });
     const restore = await restoreFromLock({ environment: env, scope: "project" });
     expect((await applyLifecycle(restore)).committed).toBe(1);
+    expect(linksBehindLock(env, "project")).toEqual([".claude/skills/docx"]);
     expect(restoreLinks(env, "project")?.status).toBe("committed");
+    expect(linksBehindLock(env, "project")).toEqual([]);
     expect(readlinkSync(join(env.project, ".claude", "skills", "docx"))).toBe(
       "../../.skillshelf/packages/tools/skills/docx",
     );

@@ -13,6 +13,7 @@ import {
   type LifecyclePlan,
   type LifecycleProgress,
   type LinkApplyResult,
+  linksBehindLock,
   type Operation,
   planLifecycle,
   planLinks,
@@ -66,7 +67,9 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   const report = reporter(input, context, plan, shownScope);
   if (!plan.applicable || plan.steps.length === 0 || flag(input, "dry-run")) {
     releasePlan(plan);
-    return report(undefined, []);
+    const restoring = command === "install" && input.positionals.length === 0;
+    if (!restoring || !plan.applicable || flag(input, "dry-run")) return report(undefined, []);
+    return restoreOnlyLinks(input, context, shownScope, report);
   }
   const confirmation = await confirmChange(input, plan.steps.length, () =>
     io.stdout(planText(plan, shownScope, context.style, painter(io.color))),
@@ -81,6 +84,29 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
 }
 
 /**
+ * `install` with nothing named when every package already matches the lock: the links that
+ * differ from it are the whole change, confirmed like any other.
+ */
+async function restoreOnlyLinks(
+  input: CommandInput,
+  context: CommandContext,
+  scope: PackageScope,
+  report: ReturnType<typeof reporter>,
+): Promise<number> {
+  const { environment } = context;
+  const behind = linksBehindLock(environment, scope);
+  if (behind.length === 0) return report(undefined, []);
+  const confirmation = await confirmChange(input, behind.length, () =>
+    input.io.stdout(
+      `Links in the ${scope} scope that differ from its lock:\n${behind.map((key) => `  ${safeLine(key)}`).join("\n")}\n`,
+    ),
+  );
+  if (confirmation.refused !== undefined)
+    return report(undefined, [confirmation.refused], confirmation.asked);
+  return report(undefined, [], confirmation.asked, restoreLinks(environment, scope));
+}
+
+/**
  * The links an install makes once it has applied: with nothing named (a restore), the lock's
  * links; with `--agent`, each committed package's skills linked into those agents.
  */
@@ -92,11 +118,14 @@ function linksAfterInstall(
   result: ApplyResult,
 ): LinkApplyResult | undefined {
   if (command !== "install") return undefined;
+  // links point into the packages: only once every step has committed
+  if (
+    result.outcomes.some((outcome) => outcome.status !== "committed" || outcome.error !== undefined)
+  )
+    return undefined;
   if (input.positionals.length === 0) return restoreLinks(environment, scope);
   const agents = agentsOption(input, command);
-  const committed = result.outcomes
-    .filter((outcome) => outcome.status === "committed" && outcome.error === undefined)
-    .map((outcome) => outcome.step.id);
+  const committed = result.outcomes.map((outcome) => outcome.step.id);
   if (agents === undefined || committed.length === 0) return undefined;
   return applyLinks(planLinks({ environment, scope, packages: committed, agents }));
 }
