@@ -74,6 +74,7 @@ export { readRegularFile, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   defaultResourceRoots,
+  foldersUpToProject,
   isTrustedRoot,
   packageRoot,
   ROOT_PRECEDENCE,

@@ -193,7 +193,7 @@ export function defaultResourceRoots(
 const MAX_DEPTH_BONUS = ROOT_PRECEDENCE.project - ROOT_PRECEDENCE.agentProject - 1;
 
 /** The project folder, then each folder below it down to `cwd` (farthest first); just the project when `cwd` is outside it. */
-function foldersUpToProject(environment: Pick<Environment, "cwd" | "project">): string[] {
+export function foldersUpToProject(environment: Pick<Environment, "cwd" | "project">): string[] {
   const { cwd, project } = environment;
   const rel = relativePath(project, cwd);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [project];

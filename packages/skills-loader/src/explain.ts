@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
 import {
   AGENTS,
   type AgentBudget,
@@ -7,6 +7,7 @@ import {
   type AgentViewRoot,
   type Environment,
   type EnvironmentInput,
+  foldersUpToProject,
   parseJson,
   resolveEnvironment,
 } from "@skillshelf/core";
@@ -308,7 +309,7 @@ function concreteRoots(
         ? [environment.home]
         : root.base === "project"
           ? [environment.project]
-          : foldersToProject(environment);
+          : foldersUpToProject(environment).reverse();
     for (const base of bases) {
       const path = join(base, root.path);
       if (seen.has(path)) continue;
@@ -321,16 +322,6 @@ function concreteRoots(
     }
   }
   return out;
-}
-
-/** `cwd`, then each folder above it up to the project folder (just the project when cwd is outside it). */
-function foldersToProject(environment: Pick<Environment, "cwd" | "project">): string[] {
-  const { cwd, project } = environment;
-  const rel = relative(project, cwd);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [project];
-  const folders = [project];
-  for (const part of rel.split(sep)) folders.push(join(folders.at(-1) as string, part));
-  return folders.reverse();
 }
 
 function existsFolder(path: string): boolean {
