@@ -2,9 +2,9 @@ import { type Code, isSkillshelfError } from "@skillshelf/core";
 import { agentFolder, type LinkKind, type PackageScope } from "@skillshelf/store";
 import type { LinkWriteResult } from "@skillshelf/store/writers";
 
-/** What one link write did: committed, or the error it stopped at. */
-export interface LinkWriteOutcome {
-  readonly status: "committed" | "failed";
+/** What applying links did: committed (or nothing to do), or refused or failed with the error. */
+export interface LinkApplyResult {
+  readonly status: "committed" | "failed" | "refused" | "unchanged";
   readonly result?: LinkWriteResult | undefined;
   readonly error?:
     | { readonly code: Code; readonly message: string; readonly path?: string | undefined }
@@ -12,7 +12,7 @@ export interface LinkWriteOutcome {
 }
 
 /** Run a store link writer; a `SkillshelfError` it throws becomes a failed outcome. */
-export function applyWrite(write: () => LinkWriteResult): LinkWriteOutcome {
+export function applyWrite(write: () => LinkWriteResult): LinkApplyResult {
   try {
     return { status: "committed", result: write() };
   } catch (error) {

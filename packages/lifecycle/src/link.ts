@@ -13,6 +13,7 @@ import {
 import { type InventoryResource, readInventory } from "@skillshelf/inventory";
 import {
   agentFolder,
+  createScopeCache,
   type LinkKind,
   type LinkRecord,
   linkBase,
@@ -22,13 +23,11 @@ import {
   reviewLink,
   type ScopeCache,
 } from "@skillshelf/store";
-import {
-  type LinkRequest,
-  type LinkWriteResult,
-  linkResources,
-  unlinkResources,
-} from "@skillshelf/store/writers";
-import { applyWrite, nameInFolder } from "./_link-write.js";
+import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
+import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
+
+export type { LinkApplyResult } from "./_link-write.js";
+
 import type { Refusal } from "./types.js";
 
 /** What to link (or unlink): resources by name, into which agents' folders of one scope. */
@@ -77,15 +76,6 @@ export interface LinkPlan {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** What applying a link plan did. */
-export interface LinkApplyResult {
-  readonly status: "committed" | "failed" | "refused" | "unchanged";
-  readonly result?: LinkWriteResult | undefined;
-  readonly error?:
-    | { readonly code: Code; readonly message: string; readonly path?: string | undefined }
-    | undefined;
-}
-
 /**
  * Plan links (DESIGN §5.3): each name is found among the scope's own resources (its library's
  * loose skills and prompt templates, and its enabled installed packages'), never another agent's;
@@ -93,7 +83,9 @@ export interface LinkApplyResult {
  * (`link_source_unknown`), as is a link the writer would refuse (`link_conflict`, `link_unsafe`,
  * `link_agent_unsupported`): the plan says so before anything is written.
  */
-export function planLinks(request: LinkPlanRequest): LinkPlan {
+export function planLinks(given: LinkPlanRequest): LinkPlan {
+  // every link is reviewed against the scope's state: parse it once for all of them
+  const request = { ...given, cache: given.cache ?? createScopeCache() };
   const { environment, scope } = request;
   const resources = scopeResources(environment, scope);
   const steps: LinkStep[] = [];
