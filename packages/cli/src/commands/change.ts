@@ -69,7 +69,7 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
     releasePlan(plan);
     const restoring = command === "install" && input.positionals.length === 0;
     if (!restoring || !plan.applicable || flag(input, "dry-run")) return report(undefined, []);
-    return restoreOnlyLinks(input, context, shownScope, report);
+    return restoreOnlyLinks(input, context, shownScope, report, planning.cache);
   }
   const confirmation = await confirmChange(input, plan.steps.length, () =>
     io.stdout(planText(plan, shownScope, context.style, painter(io.color))),
@@ -79,7 +79,13 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
     return report(undefined, [confirmation.refused], confirmation.asked);
   }
   const result = await apply(plan, io, planning.cache);
-  const links = linksAfterInstall(input, command, context.environment, shownScope, result);
+  const links = linksAfterInstall(
+    input,
+    command,
+    { ...context, scope: shownScope },
+    result,
+    planning.cache,
+  );
   return report(result, [], confirmation.asked, links);
 }
 
@@ -92,9 +98,10 @@ async function restoreOnlyLinks(
   context: CommandContext,
   scope: PackageScope,
   report: ReturnType<typeof reporter>,
+  cache: ScopeCache,
 ): Promise<number> {
   const { environment } = context;
-  const behind = linksBehindLock(environment, scope);
+  const behind = linksBehindLock(environment, scope, cache);
   if (behind.length === 0) return report(undefined, []);
   const confirmation = await confirmChange(input, behind.length, () =>
     input.io.stdout(
@@ -103,7 +110,7 @@ async function restoreOnlyLinks(
   );
   if (confirmation.refused !== undefined)
     return report(undefined, [confirmation.refused], confirmation.asked);
-  return report(undefined, [], confirmation.asked, restoreLinks(environment, scope));
+  return report(undefined, [], confirmation.asked, restoreLinks(environment, scope, cache));
 }
 
 /**
@@ -113,21 +120,22 @@ async function restoreOnlyLinks(
 function linksAfterInstall(
   input: CommandInput,
   command: ChangeCommand,
-  environment: Environment,
-  scope: PackageScope,
+  target: { readonly environment: Environment; readonly scope: PackageScope },
   result: ApplyResult,
+  cache: ScopeCache,
 ): LinkApplyResult | undefined {
+  const { environment, scope } = target;
   if (command !== "install") return undefined;
   // links point into the packages: only once every step has committed
   if (
     result.outcomes.some((outcome) => outcome.status !== "committed" || outcome.error !== undefined)
   )
     return undefined;
-  if (input.positionals.length === 0) return restoreLinks(environment, scope);
+  if (input.positionals.length === 0) return restoreLinks(environment, scope, cache);
   const agents = agentsOption(input, command);
   const committed = result.outcomes.map((outcome) => outcome.step.id);
   if (agents === undefined || committed.length === 0) return undefined;
-  return applyLinks(planLinks({ environment, scope, packages: committed, agents }));
+  return applyLinks(planLinks({ environment, scope, packages: committed, agents, cache }));
 }
 
 /**
