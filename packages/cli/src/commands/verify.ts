@@ -6,7 +6,6 @@ import {
 } from "@skillshelf/core";
 import {
   inspectLinks,
-  type LinkRecord,
   type LockedLink,
   lockEntryOf,
   lockLinkOf,
@@ -16,6 +15,7 @@ import {
   readLockFile,
   readScopeState,
   recheckCopies,
+  type ScopeState,
 } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
@@ -94,7 +94,9 @@ export function runVerify(input: CommandInput): number {
         );
     }
     const links = state.value.state.links ?? {};
-    problems.push(...linkProblems(environment, scope, links, lock.value.value.links ?? {}, path));
+    problems.push(
+      ...linkProblems(environment, scope, state.value.state, lock.value.value.links ?? {}, path),
+    );
     return {
       scope,
       copies: Object.keys(installed).length,
@@ -136,7 +138,7 @@ export function runVerify(input: CommandInput): number {
 function linkProblems(
   environment: Environment,
   scope: PackageScope,
-  links: Readonly<Record<string, LinkRecord>>,
+  state: ScopeState,
   locked: Readonly<Record<string, LockedLink>>,
   lockPath: string,
 ): Diagnostic[] {
@@ -151,7 +153,7 @@ function linkProblems(
         : `move what is at ${fault.path} away, then skillshelf install ${flagName}`,
     ),
   );
-  const state = { version: 1 as const, disabled: [], installed: {}, links };
+  const links = state.links ?? {};
   for (const key of [...new Set([...Object.keys(links), ...Object.keys(locked)])].sort()) {
     const entry = locked[key];
     if (entry === undefined)
