@@ -3,15 +3,14 @@ import {
   fchmodSync,
   mkdirSync,
   openSync,
-  readSync,
   rmSync,
   symlinkSync,
   writeSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { walkTree } from "./_tree-walk.js";
+import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
+import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
-import { openRegularFile } from "./read-file.js";
 
 /** Options of `copyTree`. */
 export interface CopyTreeOptions {
@@ -22,25 +21,26 @@ export interface CopyTreeOptions {
 /**
  * Copy the package tree at `from` to `to`, which must not exist yet (its parent must). Folders get mode 0755, files
  * 0644 or, when executable, 0755; symlinks are copied verbatim (their targets are checked to stay
- * inside the tree, as by `digestTree`). On any failure `to` is removed again and the walk's
- * `SkillshelfError` is thrown, or `tree_copy_failed` naming the path that could not be written
- * (a name too long for the destination, a full disk), so a refused tree leaves nothing.
+ * inside the tree, as by `digestTree`). Returns the tree digest of the copy, hashed from the bytes
+ * as they are written, so a copied tree needs no second read to be digested. On any failure `to`
+ * is removed again and the walk's `SkillshelfError` is thrown (`tree_changed` when a file changed
+ * size while it was copied), or `tree_copy_failed` naming the path that could not be written (a
+ * name too long for the destination, a full disk), so a refused tree leaves nothing.
  */
-export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): void {
+export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): TreeDigest {
   const destination = resolve(to);
+  const frames = treeFrames();
   mkdirSync(destination, { mode: 0o755 });
   try {
     walkTree(
       from,
       (node) => {
-        if (node.relative === "") return;
         const target = join(destination, node.relative);
         try {
-          if (node.kind === "directory") mkdirSync(target, { mode: 0o755 });
-          else if (node.kind === "link") symlinkSync(node.target, target);
-          else {
-            copyRegularFile(node.path, target, node.executable ? 0o755 : 0o644);
-          }
+          if (node.kind === "file") return copyRegularFile(frames, node, target);
+          if (node.kind === "link") symlinkSync(node.target, target);
+          else if (node.relative !== "") mkdirSync(target, { mode: 0o755 });
+          frames.other(node);
         } catch (error) {
           if (isSkillshelfError(error)) throw error;
           throw new SkillshelfError(
@@ -60,30 +60,29 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
     rmSync(destination, { recursive: true, force: true });
     throw error;
   }
+  return frames.result();
 }
 
 // --- internal ---
 
-const COPY_CHUNK = 1024 * 1024;
-
-/** Copy through descriptors: the source is opened as a regular file only, so a FIFO swapped in cannot block. */
-function copyRegularFile(from: string, to: string, mode: number): void {
-  const source = openRegularFile(from);
+/**
+ * Copy one file through descriptors, hashing its frame on the way: the source is opened as a
+ * regular file only, so a FIFO swapped in cannot block.
+ */
+function copyRegularFile(
+  frames: TreeFrames,
+  node: Extract<TreeNode, { kind: "file" }>,
+  to: string,
+): void {
+  const mode = node.executable ? 0o755 : 0o644;
+  const target = openSync(to, "wx", mode);
   try {
-    const target = openSync(to, "wx", mode);
-    try {
-      const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(source.size, 1)));
-      for (;;) {
-        const read = readSync(source.fd, buffer, 0, buffer.length, null);
-        if (read === 0) break;
-        let written = 0;
-        while (written < read) written += writeSync(target, buffer, written, read - written);
-      }
-      fchmodSync(target, mode);
-    } finally {
-      closeSync(target);
-    }
+    frames.file(node, (chunk) => {
+      let written = 0;
+      while (written < chunk.length) written += writeSync(target, chunk, written);
+    });
+    fchmodSync(target, mode);
   } finally {
-    closeSync(source.fd);
+    closeSync(target);
   }
 }

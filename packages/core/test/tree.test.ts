@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { copyTree, digestTree, isSkillshelfError } from "@skillshelf/core";
-import { link, type Tree, testdir } from "@skillshelf/test-utils";
+import { CORPUS_DIR, link, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
 const PACKAGE: Tree = {
@@ -142,6 +142,20 @@ describe("copyTree", () => {
     const to = join(testdir(), "copy");
     copyTree(from, to);
     expect(digestTree(to).digest).toBe(digestTree(from).digest);
+  });
+
+  it("returns the digest of what it wrote, equal to digesting the copy", () => {
+    const big = "x".repeat(200_000);
+    for (const from of [
+      testdir(PACKAGE),
+      testdir({ "big.bin": big, "empty.md": "", "bin/tool": { content: big, mode: 0o755 } }),
+      join(CORPUS_DIR, "skills"),
+    ]) {
+      const to = join(testdir(), "copy");
+      const copied = copyTree(from, to);
+      expect(copied).toEqual(digestTree(to));
+      expect(copied).toEqual(digestTree(from));
+    }
   });
 
   it("skips the named entries at every depth", () => {

@@ -8,8 +8,7 @@ import {
   resolveContained,
   SkillshelfError,
 } from "@skillshelf/core";
-import { type ArchiveEntry, readTar } from "./_tar.js";
-import { readZip } from "./_zip.js";
+import type { ArchiveEntry } from "./_tar.js";
 
 /** Limits on an archive source. */
 export interface ArchiveLimits {
@@ -49,10 +48,14 @@ export async function unpackArchive(
     readonly subfolder?: string | undefined;
   },
 ): Promise<void> {
+  // the parsers load only when an archive is unpacked, so other sources do not pay for them
   const read =
     options.format === "zip"
-      ? await readZip(archive, options)
-      : await readTar(gunzip(archive, options.maxUnpackedBytes), options.maxEntries);
+      ? await (await import("./_zip.js")).readZip(archive, options)
+      : await (await import("./_tar.js")).readTar(
+          gunzip(archive, options.maxUnpackedBytes),
+          options.maxEntries,
+        );
   const entries = selectEntries(checkedEntries(read), options.subfolder);
   checkLinks(entries);
   mkdirSync(dir);
