@@ -26,6 +26,8 @@ export interface TreeChange {
   readonly before: InstallRecord | null;
   readonly record: InstallRecord;
   readonly enabled?: boolean | undefined;
+  /** Digest the tree again once it is in place. Default: yes. */
+  readonly readBack?: boolean | undefined;
 }
 
 /**
@@ -89,7 +91,7 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
     });
     syncFolder(dir);
     context.fault("settled");
-    return changes.map(({ id, record }, index) => {
+    return changes.map(({ id, record, readBack }, index) => {
       const target = join(dir, id);
       const backup = kept[index];
       return {
@@ -100,7 +102,7 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
         ...(backup === undefined ? {} : { packageBackup: backup }),
         diagnostics: [
           ...(index === 0 ? [...context.diagnostics, ...linkDiagnostics] : []),
-          ...verifyInstalled(target, record),
+          ...(readBack === false ? [] : verifyInstalled(target, record)),
         ],
       };
     });
@@ -127,9 +129,10 @@ export function stageCopy(
     });
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
-  if (!disposable || !movedInto(source, path)) copyTree(source, path);
+  // a copy is digested from the bytes it writes; a moved tree is read once in place
+  const copied = disposable && movedInto(source, path) ? undefined : copyTree(source, path);
   context.fault("staged");
-  const staged = digestTree(path).digest;
+  const staged = copied?.digest ?? digestTree(path).digest;
   if (staged !== digest) {
     rmSync(path, { recursive: true, force: true });
     throw new SkillshelfError(

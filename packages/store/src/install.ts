@@ -27,6 +27,12 @@ export interface InstallPackageInput extends ScopeTarget {
     readonly dir: string;
     readonly digest: string;
     readonly disposable?: boolean | undefined;
+    /**
+     * The manifest `readPackageManifest` read from this folder when it digested to `digest` (a
+     * plan's own reading): the writer takes it instead of reading the folder again. The digest
+     * it checks inside the lock covers the manifest's file and everything it declares.
+     */
+    readonly manifest?: PackageManifest | undefined;
   };
   readonly origin: PackageOrigin;
   /** The copy's facts as the plan saw them (`observeCopyFacts`). */
@@ -47,6 +53,11 @@ export interface InstallPackageInput extends ScopeTarget {
   readonly enabled?: boolean | undefined;
   /** Install time for the record. Default: now. */
   readonly now?: Date | undefined;
+  /**
+   * Digest the copy again once it is in place and report a `verification` diagnostic when it
+   * differs (default). `false` when the caller reads every copy back itself.
+   */
+  readonly readBack?: boolean | undefined;
 }
 
 /**
@@ -215,11 +226,22 @@ function installChange(
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
     ...(previous === undefined ? {} : { previous }),
   };
-  return { id, operation: "install", staging, before, record, enabled: input.enabled };
+  return {
+    id,
+    operation: "install",
+    staging,
+    before,
+    record,
+    enabled: input.enabled,
+    readBack: input.readBack !== false,
+  };
 }
 
 function stagedManifest(input: InstallPackageInput): PackageManifest {
-  const read = readPackageManifest(input.staged.dir);
+  const read =
+    input.staged.manifest === undefined
+      ? readPackageManifest(input.staged.dir)
+      : { ok: true as const, value: input.staged.manifest };
   if (!read.ok)
     throw new SkillshelfError(
       "manifest_invalid",

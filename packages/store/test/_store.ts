@@ -52,7 +52,7 @@ export function installStaged(
   environment: Environment,
   scope: PackageScope,
   id: string,
-  staged: { dir: string; digest: string },
+  staged: Parameters<typeof installPackage>[0]["staged"],
   extra: Partial<Parameters<typeof installPackage>[0]> = {},
 ): WriteResult {
   const reviewed = facts(environment, scope, id);

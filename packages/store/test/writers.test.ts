@@ -9,7 +9,13 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { packagesDir, readPackageSnapshot, readScopeState, recheckCopies } from "@skillshelf/store";
+import {
+  packagesDir,
+  readPackageManifest,
+  readPackageSnapshot,
+  readScopeState,
+  recheckCopies,
+} from "@skillshelf/store";
 import { installPackage } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
@@ -50,6 +56,45 @@ describe("installPackage", () => {
     expect(readdirSync(dir).sort()).toEqual(
       [".lock", "pdf", "state.json"].filter((name) => name !== ".lock"),
     );
+  });
+
+  it("reads the copy back after the commit, unless the caller reads it back itself", () => {
+    for (const readBack of [undefined, false]) {
+      const environment = storeEnvironment();
+      const staged = stagePackage({ id: "pdf" });
+      const copy = join(packagesDir(environment, "user"), "pdf");
+      const input = withFaultHook(
+        {
+          environment,
+          scope: "user" as const,
+          staged,
+          origin: localOrigin(staged.dir),
+          reviewed: facts(environment, "user", "pdf"),
+          readBack,
+        },
+        (point) => {
+          if (point === "settled")
+            writeFileSync(join(copy, "extra.md"), "changed after the commit");
+        },
+      );
+      const codes = installPackage(input).diagnostics.map((diagnostic) => diagnostic.code);
+      expect({ readBack, codes }).toEqual({
+        readBack,
+        codes: readBack === false ? [] : ["verification"],
+      });
+    }
+  });
+
+  it("takes the manifest the caller read from the staged folder instead of reading it again", () => {
+    const environment = storeEnvironment();
+    const staged = stagePackage({ id: "pdf", version: "1.0.0" });
+    const read = readPackageManifest(staged.dir);
+    if (!read.ok) throw new Error("manifest unreadable");
+    // a caller's manifest is trusted as the folder's own: the record shows it was not re-read
+    const manifest = { ...read.value, version: "1.0.1" };
+    installStaged(environment, "user", "pdf", { ...staged, manifest });
+    const state = readScopeState(environment, "user");
+    expect(state.ok && state.value.state.installed.pdf?.version).toBe("1.0.1");
   });
 
   it("replaces a copy, deletes the unchanged old tree and keeps the disabled flag", () => {
