@@ -233,15 +233,22 @@ async function stagePackages(
     chosen.skills.some(
       (inner) => inner !== outer && (outer.path === "." || inner.path.startsWith(`${outer.path}/`)),
     );
-  return chosen.skills.map((skill) => {
-    let one: StagedSource;
+  const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
     try {
-      // the collection's staging is the plan's: a skill folder holding no other is moved out
-      const options = { tempDir: planning.request.stage?.tempDir, move: !nests(skill) };
-      one = planning.staging.add(stageCollectionSkill(staged, skill, options));
+      // the collection's staging is the plan's: a skill folder holding no other is staged in place
+      const options = { tempDir: planning.request.stage?.tempDir, inPlace: !nests(skill) };
+      return planning.staging.add(stageCollectionSkill(staged, skill, options));
     } catch (error) {
       return { refusal: refusalOf(error) };
     }
+  };
+  // the skills holding others are copied first, while the folders inside them are as fetched
+  const stagedSkills = new Map(
+    chosen.skills.filter(nests).map((skill) => [skill, stageSkill(skill)]),
+  );
+  return chosen.skills.map((skill) => {
+    const one = stagedSkills.get(skill) ?? stageSkill(skill);
+    if ("refusal" in one) return one;
     const read = readPackageManifest(one.dir);
     return read.ok
       ? { staged: one, manifest: read.value }
@@ -335,12 +342,11 @@ export function installStep(
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
   const before = lockedEntry(environment, scope, id, planning.request.cache);
   const review = reviewFacts(environment, scope, id, planning.request.cache);
-  const source: StepSource = {
-    source: staged.source,
-    dir: staged.dir,
-    digest: staged.digest,
-    origin: input.origin,
-  };
+  const source: StepSource = Object.defineProperty(
+    { source: staged.source, dir: staged.dir, digest: staged.digest, origin: input.origin },
+    "manifest",
+    { value: manifest, enumerable: false },
+  );
   let refused =
     input.refusal ??
     ("refusal" in review ? review.refusal : undefined) ??

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
 
 /** How `git` is run while staging. */
@@ -13,7 +15,8 @@ export interface GitOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-// Settings for every git call: no hooks, no credential helpers or prompts, no ext:: transport.
+// Settings for every git call: no hooks, no credential helpers or prompts, no ext:: transport,
+// and no background maintenance after a fetch.
 const SAFE_CONFIG = [
   "-c",
   "core.hooksPath=/dev/null",
@@ -25,42 +28,58 @@ const SAFE_CONFIG = [
   "core.fsmonitor=false",
   "-c",
   "advice.detachedHead=false",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "gc.auto=0",
 ];
 
 /**
- * Fetch one commit of a repository into a fresh working tree at `dir` (`git init` with no
- * template, a shallow fetch of `ref` or `HEAD`, a checkout) and return the commit hash. Any URL
- * the `git` CLI accepts works. Throws `git_missing`, `git_timeout` or `git_failed` (with git's
- * own message).
+ * Check out one commit of a repository into `dir`, a folder that must not exist yet, keeping
+ * git's own data in `gitDir` (so `dir` holds only the commit's files), and return the commit
+ * hash. No ref, or a branch or tag name, is one shallow `git clone`; any other ref (a commit
+ * hash, a `refs/…` name) is `git init`, a shallow fetch of it and a checkout. Any URL the `git`
+ * CLI accepts works; a local path is fetched through git's transport like any URL, never
+ * hard-linked. Throws `git_missing`, `git_timeout` or `git_failed` (with git's own message).
  */
 export async function fetchCommit(
   options: GitOptions & {
     readonly url: string;
     readonly ref: string | undefined;
     readonly dir: string;
+    readonly gitDir: string;
   },
 ): Promise<string> {
-  const { url, ref, dir } = options;
-  await git(["init", "--quiet", "--template=", dir], options);
-  await git(
-    [
-      "-C",
-      dir,
-      ...SAFE_CONFIG,
-      "fetch",
-      "--depth",
-      "1",
-      "--no-tags",
-      "--quiet",
-      "--",
+  const { url, ref, dir, gitDir } = options;
+  const separate = ["--quiet", "--template=", "--separate-git-dir", gitDir];
+  if (ref === undefined || isPlainName(ref)) {
+    const branch = ref === undefined ? [] : ["--branch", ref];
+    await git(
+      [...SAFE_CONFIG, "clone", ...separate, "--depth", "1", "--no-tags", "--single-branch"].concat(
+        "--no-local",
+        ...branch,
+        "--",
+        url,
+        dir,
+      ),
+      options,
       url,
-      ref ?? "HEAD",
-    ],
-    options,
-    url,
+    );
+  } else {
+    await git(["init", ...separate, dir], options);
+    await git(
+      ["-C", dir, ...SAFE_CONFIG, "fetch", "--depth", "1", "--no-tags", "--quiet", "--", url, ref],
+      options,
+      url,
+    );
+    await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", "FETCH_HEAD"], options, url);
+  }
+  // the work tree's `.git` is a file naming gitDir; the staged tree leaves it out
+  rmSync(join(dir, GIT_DIR), { force: true });
+  return (
+    checkedOutCommit(gitDir) ??
+    (await git(["--git-dir", gitDir, "rev-parse", "HEAD"], options)).trim()
   );
-  await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", "FETCH_HEAD"], options, url);
-  return (await git(["-C", dir, "rev-parse", "HEAD"], options)).trim();
 }
 
 /** The folder name git keeps its data in, left out of staged trees. */
@@ -121,6 +140,35 @@ function gitEnvironment(
 }
 
 // --- internal ---
+
+const HASH = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * A ref `git clone --branch` takes: a branch or tag name. A hex string could be a commit, and
+ * `HEAD` or a `refs/…` name is not a branch name, so those are fetched instead.
+ */
+function isPlainName(ref: string): boolean {
+  return ref !== "HEAD" && !ref.startsWith("refs/") && !/^[0-9a-f]{4,64}$/i.test(ref);
+}
+
+/**
+ * The commit HEAD names, read from git's files: the hash a detached HEAD holds, or the loose ref
+ * of the branch it points at. `undefined` when it is anything else (packed, another ref
+ * storage), for `git rev-parse` to answer.
+ */
+function checkedOutCommit(gitDir: string): string | undefined {
+  const read = (path: string) => {
+    try {
+      return readFileSync(join(gitDir, path), "utf8").trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const head = read("HEAD");
+  const branch = /^ref: (refs\/heads\/[^\s]+)$/.exec(head ?? "")?.[1];
+  const commit = branch === undefined ? head : read(branch);
+  return commit !== undefined && HASH.test(commit) ? commit : undefined;
+}
 
 function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
   const env = gitEnvironment(options.env);

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENTS,
@@ -82,30 +82,31 @@ export function readCollection(dir: string): Collection {
 }
 
 /**
- * Stage one skill of a collection as a `skill` package of its own: its folder copied with a
+ * Stage one skill of a collection as a `skill` package of its own: its folder with a
  * `plugin.json` made from its frontmatter (id = name, version, description, licence; the
- * `SKILL.md` at the root its one component), in a new staging folder. Its source is the collection's with the skill's
- * folder as subfolder, so `update` and the lock find it again. The collection stays staged.
+ * `SKILL.md` at the root its one component), replacing any entry of that name. Its source is the
+ * collection's with the skill's folder as subfolder, so `update` and the lock find it again.
+ * The skill's folder is copied into a new staging folder, or, with `inPlace` (the collection's
+ * staging may give it up: no other skill staged from the collection lies inside it), staged
+ * where it is, so its `release()` removes it from the collection. Either way the collection stays staged.
  */
 export function stageCollectionSkill(
   collection: StagedSource,
   skill: CollectionSkill,
-  options: {
-    readonly tempDir?: string | undefined;
-    /**
-     * The collection's staging may give the skill's folder up: it is moved rather than copied
-     * when it holds no other skill of the collection (and checked like a copy).
-     */
-    readonly move?: boolean | undefined;
-  } = {},
+  options: { readonly tempDir?: string | undefined; readonly inPlace?: boolean | undefined } = {},
 ): StagedSource {
-  const { dir, release } = stagingFolder(options.tempDir, "skillshelf-skill-");
+  const from = join(collection.dir, skill.path);
+  // a skill folder reached through a symlink is copied, which refuses it like any linked root
+  const { dir, release } =
+    options.inPlace === true && lstatSync(from).isDirectory()
+      ? { dir: from, release: () => rmSync(from, { recursive: true, force: true }) }
+      : stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
-    const from = join(collection.dir, skill.path);
-    // a skill folder holding no other skill is moved out of the staged collection, else copied
-    if (!options.move || !movedOut(from, dir))
-      copyTree(from, dir, { skip: (name) => name === GIT_DIR });
-    writeFileSync(join(dir, "plugin.json"), canonicalJsonFile(skillManifest(skill)));
+    if (dir !== from) copyTree(from, dir, { skip: (name) => name === GIT_DIR });
+    const manifest = join(dir, "plugin.json");
+    // a symlink of that name is replaced, never written through
+    rmSync(manifest, { recursive: true, force: true });
+    writeFileSync(manifest, canonicalJsonFile(skillManifest(skill)), { flag: "wx" });
     return {
       dir,
       digest: digestTree(dir).digest,
@@ -253,17 +254,3 @@ function isString(value: unknown): value is string {
 }
 
 /** Move a staged folder out, checking its links as a copy would; false when it cannot be moved. */
-function movedOut(from: string, to: string): boolean {
-  try {
-    renameSync(from, to);
-  } catch {
-    return false;
-  }
-  try {
-    digestTree(to);
-    return true;
-  } catch (error) {
-    rmSync(to, { recursive: true, force: true });
-    throw error;
-  }
-}

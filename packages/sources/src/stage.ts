@@ -1,4 +1,4 @@
-import { rmSync, statSync } from "node:fs";
+import { renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   copyTree,
@@ -50,9 +50,15 @@ export async function stageSource(
 ): Promise<StagedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
-    const commit = await fetchInto(source, dir, dirname(dir), options);
-    const { digest } = digestTree(dir);
-    return { dir, digest, source, ...(commit === undefined ? {} : { commit }), release };
+    const { commit, digest } = await fetchInto(source, dir, dirname(dir), options);
+    return {
+      dir,
+      // a copied tree was digested as it was written; a checked-out or unpacked one is read now
+      digest: digest ?? digestTree(dir).digest,
+      source,
+      ...(commit === undefined ? {} : { commit }),
+      release,
+    };
   } catch (error) {
     release();
     throw codedFailure(error);
@@ -61,17 +67,17 @@ export async function stageSource(
 
 // --- internal ---
 
+/** Fetch `source` into `dir`: its commit when it is a git source, its digest when it was copied. */
 async function fetchInto(
   source: PackageSource,
   dir: string,
   container: string,
   options: StageOptions,
-): Promise<string | undefined> {
+): Promise<{ commit?: string; digest?: string }> {
   const timeoutMs = options.timeoutMs ?? 120_000;
   switch (source.type) {
     case "local":
-      copyTree(existingFolder(source.path), dir, { skip: skipGit });
-      return undefined;
+      return { digest: copyTree(existingFolder(source.path), dir, { skip: skipGit }).digest };
     case "git": {
       if (usesRemoteHelper(source.url))
         throw new SkillshelfError(
@@ -79,18 +85,22 @@ async function fetchInto(
           `${source.url} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
           { hint: "name the repository by an https://, ssh:// or file:// URL or a path" },
         );
-      const clone = join(container, "clone");
+      // the whole commit is checked out beside `dir`, and the folder the source names moved in
+      // (the digest that follows checks its symlinks as a copy would)
+      const checkout = source.path === undefined ? dir : join(container, "checkout");
       const commit = await fetchCommit({
         url: source.url,
         ref: source.ref,
-        dir: clone,
+        dir: checkout,
+        gitDir: join(container, "git"),
         env: options.env ?? process.env,
         timeoutMs,
         signal: options.signal,
       });
-      copyTree(subfolderOf(clone, source.path), dir, { skip: skipGit });
-      rmSync(clone, { recursive: true, force: true });
-      return commit;
+      if (checkout !== dir) renameSync(subfolderOf(checkout, source.path), dir);
+      rmSync(join(container, "git"), { recursive: true, force: true });
+      if (checkout !== dir) rmSync(checkout, { recursive: true, force: true });
+      return { commit };
     }
     case "archive": {
       const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
@@ -104,7 +114,7 @@ async function fetchInto(
         format: archiveFormat(source.url),
         subfolder: source.path,
       });
-      return undefined;
+      return {};
     }
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree, isSkillshelfError } from "@skillshelf/core";
 import {
@@ -114,22 +114,23 @@ describe("stageCollectionSkill", () => {
     expect(stageCollectionSkill(again, only as NonNullable<typeof only>).digest).toBe(
       staged.digest,
     );
-    // moved out of its collection rather than copied, it is the same package too
+    // staged in place in its collection rather than copied, it is the same package too
     const [, beta] = readCollection(collection.dir).skills;
     const copied = stageCollectionSkill(collection, beta as NonNullable<typeof beta>);
-    const moved = stageCollectionSkill(collection, beta as NonNullable<typeof beta>, {
-      move: true,
+    const inPlace = stageCollectionSkill(collection, beta as NonNullable<typeof beta>, {
+      inPlace: true,
     });
-    expect(moved.digest).toBe(copied.digest);
+    expect(inPlace.digest).toBe(copied.digest);
+    expect(inPlace.dir).toBe(join(collection.dir, "skills", "beta"));
+    for (const each of [copied, inPlace]) each.release();
     expect(existsSync(join(collection.dir, "skills", "beta"))).toBe(false);
-    for (const each of [copied, moved]) each.release();
     for (const each of [staged, collection, again]) each.release();
     expect(existsSync(staged.dir)).toBe(false);
   });
 
   it.each([false, true])(
-    "refuses a skill whose symlink leaves its own folder, and leaves nothing (move: %s)",
-    async (move) => {
+    "refuses a skill whose symlink leaves its own folder, and leaves nothing (in place: %s)",
+    async (inPlace) => {
       const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "shared.md": "shared" });
       symlinkSync("../../shared.md", join(dir, "skills", "alpha", "shared.md"));
       const collection = await stageSource({ type: "local", path: dir });
@@ -137,15 +138,32 @@ describe("stageCollectionSkill", () => {
       const tempDir = testdir();
       let code: string | undefined;
       try {
-        stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, { tempDir, move });
+        stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, { tempDir, inPlace });
       } catch (error) {
         code = isSkillshelfError(error) ? error.code : String(error);
       }
       expect(code).toBe("tree_link_escape");
       expect(readdirSync(tempDir)).toEqual([]);
+      expect(readdirSync(join(collection.dir, "skills"))).toEqual(inPlace ? [] : ["alpha"]);
       collection.release();
     },
   );
+
+  it("replaces a plugin.json symlink in the skill's folder instead of writing through it", async () => {
+    const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "skills/alpha/notes.md": "n" });
+    symlinkSync("notes.md", join(dir, "skills", "alpha", "plugin.json"));
+    const collection = await stageSource({ type: "local", path: dir });
+    const [alpha] = readCollection(collection.dir).skills;
+    for (const inPlace of [false, true]) {
+      const staged = stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, {
+        inPlace,
+      });
+      expect(readFileSync(join(staged.dir, "notes.md"), "utf8")).toBe("n");
+      expect(lstatSync(join(staged.dir, "plugin.json")).isFile()).toBe(true);
+      staged.release();
+    }
+    collection.release();
+  });
 
   it("narrows a git source to the skill's folder", async () => {
     const env = gitEnv();

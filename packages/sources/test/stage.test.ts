@@ -106,6 +106,17 @@ describe("stageSource from git", () => {
     commit.release();
   });
 
+  it("fetches a branch by name and HEAD, each at its commit", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "a.md": "one" } }, { tree: { "a.md": "two" } }], env);
+    for (const ref of ["main", "HEAD"]) {
+      const staged = await stageSource({ type: "git", url: repo.path, ref }, { env });
+      expect({ ref, commit: staged.commit }).toEqual({ ref, commit: repo.commits[1] });
+      expect(readdirSync(staged.dir)).toEqual(["a.md"]);
+      staged.release();
+    }
+  });
+
   it("never runs hooks, even from a git template the user configured", async () => {
     const home = testdir();
     const env = gitEnv(home);
@@ -150,6 +161,21 @@ describe("stageSource from git", () => {
         source: {
           type: "git",
           url: gitRepo([{ tree: { ...tree, "out.md": link("../../etc/hostname") } }], env).path,
+        },
+        env,
+      }),
+      "tree_link_escape",
+    ],
+    [
+      "a symlink out of the subfolder into the rest of the repository",
+      (env) => ({
+        source: {
+          type: "git",
+          url: gitRepo(
+            [{ tree: { "pkg/a.md": "a", "pkg/up.md": link("../b.md"), "b.md": "b" } }],
+            env,
+          ).path,
+          path: "pkg",
         },
         env,
       }),
