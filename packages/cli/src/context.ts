@@ -1,7 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Diagnostic, type Environment, resolveEnvironment } from "@skillshelf/core";
-import { createResources, type Resources } from "@skillshelf/resources";
 import { UsageError } from "./command.js";
 import type { PathStyle } from "./format.js";
 import type { CliIo } from "./io.js";
@@ -10,8 +9,6 @@ import type { CliIo } from "./io.js";
 export interface CommandContext {
   readonly environment: Environment;
   readonly style: PathStyle;
-  /** The read contract every read command goes through, made on first use. */
-  readonly resources: () => Resources;
 }
 
 /** Resolve `--cwd` (relative to the process's folder; it must exist) and the environment around it. */
@@ -20,17 +17,7 @@ export function commandContext(cwdOption: string | undefined, io: CliIo): Comman
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError("usage_invalid_value", `--cwd ${cwdOption ?? cwd}: no such folder`);
   const environment = resolveEnvironment({ cwd, env: io.env });
-  let resources: Resources | undefined;
-  return {
-    environment,
-    style: { cwd, home: environment.home },
-    resources: () => {
-      resources ??= createResources({
-        environment: { home: environment.home, configDir: environment.configDir, env: io.env },
-      });
-      return resources;
-    },
-  };
+  return { environment, style: { cwd, home: environment.home } };
 }
 
 /** A diagnostic as the versioned JSON outputs carry it: `{severity, code, message, path?, line?, column?, hint?}`. */

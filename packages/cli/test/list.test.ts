@@ -191,4 +191,28 @@ describe("skillshelf list elsewhere", () => {
       result.skills.map((skill: { name: string; scope: string }) => [skill.name, skill.scope]),
     ).toEqual([["here", "project"]]);
   });
+
+  it("reads frontmatter the fast path leaves to the full YAML parser, which the bin loads then", () => {
+    const dir = testdir({
+      ".skillshelf/skills/anchored/SKILL.md":
+        "---\nname: anchored\ndescription: &text Reads YAML anchors.\nmetadata: { summary: *text }\n---\nbody\n",
+      ".skillshelf/skills/repeated/SKILL.md":
+        "---\nname: repeated\ndescription: one\ndescription: two\n---\nbody\n",
+    });
+    const result = JSON.parse(
+      runCli(["list", "--json", "--cwd", dir], { env: { HOME: testdir() } }).stdout,
+    );
+    expect(
+      result.skills.map((skill: { name: string; description: string }) => [
+        skill.name,
+        skill.description,
+      ]),
+    ).toEqual([["anchored", "Reads YAML anchors."]]);
+    // a repeated key is found by the full parser's walk over the document
+    expect(
+      result.diagnostics
+        .map((diagnostic: { code: string; path: string }) => [diagnostic.code, diagnostic.path])
+        .filter(([, path]: string[]) => path?.endsWith("SKILL.md")),
+    ).toEqual([["frontmatter_invalid", join(dir, ".skillshelf/skills/repeated/SKILL.md")]]);
+  });
 });

@@ -1,6 +1,5 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import {
   errnoCode,
   normalizeRelativePath,
@@ -53,7 +52,7 @@ export async function unpackArchive(
     options.format === "zip"
       ? await (await import("./_zip.js")).readZip(archive, options)
       : await (await import("./_tar.js")).readTar(
-          gunzip(archive, options.maxUnpackedBytes),
+          await gunzip(archive, options.maxUnpackedBytes),
           options.maxEntries,
         );
   const entries = selectEntries(checkedEntries(read), options.subfolder);
@@ -105,7 +104,8 @@ function refuseEntry(path: string, problem: string): never {
 
 // --- internal ---
 
-function gunzip(gzipped: Uint8Array, maxUnpackedBytes: number): Buffer {
+async function gunzip(gzipped: Uint8Array, maxUnpackedBytes: number): Promise<Buffer> {
+  const { gunzipSync } = await import("node:zlib");
   try {
     return gunzipSync(gzipped, { maxOutputLength: maxUnpackedBytes });
   } catch (error) {

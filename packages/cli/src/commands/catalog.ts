@@ -4,6 +4,7 @@ import { explainAgents, isModelVisible } from "@skillshelf/skills-loader";
 import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeBlock } from "../format.js";
+import { resourcesOf } from "../resources.js";
 
 export function runCatalog(input: CommandInput): number {
   const { io } = input;
@@ -54,7 +55,7 @@ interface Listed {
 /** The skills Skillshelf gives a model here. */
 function ourListing(input: CommandInput): Listed {
   const context = input.context();
-  const loaded = context.resources().read(context.environment.cwd).skills();
+  const loaded = resourcesOf(context).read(context.environment.cwd).skills();
   return {
     skills: loaded.items.filter(isModelVisible).map(
       (skill): CatalogSkill => ({

@@ -8,6 +8,7 @@ import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
 import type { Listing, ListKind } from "../listings/rows.js";
 import { skillListing } from "../listings/skills.js";
+import { resourcesOf } from "../resources.js";
 
 /** Each kind's listing, and its title when several are listed. */
 const LISTINGS: Readonly<
@@ -33,7 +34,7 @@ export function runList(input: CommandInput): number {
   const context = input.context();
   const all = flag(input, "all");
   // identities read every skill's body: keep them from the one read instead of reading again
-  const pass = context.resources().read(context.environment.cwd, {
+  const pass = resourcesOf(context).read(context.environment.cwd, {
     bodies: all && kinds.includes("skills"),
   });
   const listings = kinds.map((key) => LISTINGS[key].list(pass, all, context.style));

@@ -2,14 +2,14 @@ import { invokePromptTemplate, type PromptExpansion } from "@skillshelf/prompts-
 import { type CommandInput, flag } from "../command.js";
 import { printJson } from "../context.js";
 import { safeBlock, safeLine } from "../format.js";
+import { resourcesOf } from "../resources.js";
 
 export function runPrompt(input: CommandInput): number {
   const { io } = input;
   const [typed = "", ...templateArgs] = input.positionals;
   const name = typed.replace(/^\//, "");
   const context = input.context();
-  const template = context
-    .resources()
+  const template = resourcesOf(context)
     .read(context.environment.cwd)
     .prompts()
     .items.find((candidate) => candidate.name === name);

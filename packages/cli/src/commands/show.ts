@@ -12,6 +12,7 @@ import { type CommandInput, flag, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, type PathStyle, painter, safeLine } from "../format.js";
 import { locationLine, type SkillIdentity, skillIdentities } from "../listings/identity.js";
+import { resourcesOf } from "../resources.js";
 
 /** Why a copy lost, in words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -48,7 +49,7 @@ export function runShow(input: CommandInput): number {
   const folder = (stringValue(input, "kind") ?? "skills") as ResourceFolder;
   const kind = folderKind(folder) ?? "skill";
   const context = input.context();
-  const loaded = LOADED[folder](context.resources().read(context.environment.cwd));
+  const loaded = LOADED[folder](resourcesOf(context).read(context.environment.cwd));
   const group = loaded.collisions.find((candidate) => candidate.name === name);
   const winner = group?.winner ?? loaded.items.find((item) => item.name === name);
   if (winner === undefined) {
