@@ -36,37 +36,79 @@ export interface Journal {
 }
 
 const JOURNAL = /^\.(.+)\.journal\.json$/;
+// one commit moving several copies' trees journals them all in one file (`@` is in no package id)
+const BATCH_JOURNAL = ".@batch.journal.json";
 const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-\d+-[0-9a-f]+$/;
 const BACKUP = /^\.(.+)\.(backup|removed)-\d+-[0-9a-f]+$/;
 // a sibling's name as `siblingName` makes it: no separator, so it stays in the folder
 const SIBLING = /^\.[^/\\]+\.[a-z]+-\d+-[0-9a-f]+$/;
 
-/** The journal file of a copy. */
+/** The journal file of a copy changed on its own. */
 export function journalPath(dir: string, id: string): string {
   return join(dir, `.${id}.journal.json`);
 }
 
 /**
- * Write each copy's journal, durable once this returns: every file is fsynced as it is written
- * and the folder once after the last.
+ * Write the journals of one commit, durable once this returns: one copy's in its own file, and
+ * several copies' together in one batch file (`{"version":1,"journals":[…]}`), so a commit of
+ * many copies writes and fsyncs one file, not one per copy.
  */
 export function writeJournals(dir: string, journals: readonly Journal[], fault: FaultHook): void {
-  for (const journal of journals) {
-    writeScopeFile({
-      path: journalPath(dir, journal.id),
-      text: `${JSON.stringify(journal, null, 2)}\n`,
-      expected: undefined,
-      fault,
-      point: "journal-temporary-written",
-      syncFolder: false,
-    });
-    fault("journaled");
-  }
+  const [only] = journals;
+  writeScopeFile({
+    path:
+      journals.length === 1 && only !== undefined
+        ? journalPath(dir, only.id)
+        : join(dir, BATCH_JOURNAL),
+    text: `${JSON.stringify(journals.length === 1 ? only : { version: 1, journals }, null, 2)}\n`,
+    expected: undefined,
+    fault,
+    point: "journal-temporary-written",
+    syncFolder: false,
+  });
+  fault("journaled");
   syncFolder(dir);
+}
+
+/** Remove the journals of a settled commit over copies `ids` (its own files or its batch file). */
+export function removeJournals(dir: string, ids: readonly string[]): void {
+  const [only] = ids;
+  rmSync(
+    ids.length === 1 && only !== undefined ? journalPath(dir, only) : join(dir, BATCH_JOURNAL),
+    {
+      force: true,
+    },
+  );
+}
+
+/**
+ * Whether an interrupted commit left copy `id` journaled: its own journal file, or a batch
+ * journal naming it (every copy, when the batch journal cannot be read).
+ */
+export function journaledCopies(dir: string): (id: string) => boolean {
+  const dotEntries = listDotEntries(dir);
+  const batch = dotEntries.includes(BATCH_JOURNAL)
+    ? readJournals(dir, [], [BATCH_JOURNAL])
+    : new Map<string, Journal>();
+  const unreadable = dotEntries.includes(BATCH_JOURNAL) && batch.size === 0;
+  return (id) => unreadable || batch.has(id) || dotEntries.includes(`.${id}.journal.json`);
+}
+
+/** The journal files a writer of copy `id` must not go past: its own, and a batch journal. */
+export function journalFilesOf(dir: string, id: string): string[] {
+  return [journalPath(dir, id), join(dir, BATCH_JOURNAL)];
+}
+
+/** The journal file names to read for copies `ids`: their own files and a batch file, those that exist. */
+export function journalNames(dir: string, ids: readonly string[]): string[] {
+  return [...ids.map((id) => `.${id}.journal.json`), BATCH_JOURNAL].filter((name) =>
+    existsSync(join(dir, name)),
+  );
 }
 
 // a journal holds two install records; anything larger is not one
 const MAX_JOURNAL_BYTES = 64 * 1024;
+const MAX_BATCH_JOURNAL_BYTES = 64 * 1024 * 1024;
 
 /**
  * Every journal in a scope's `packages/` folder (whose dot entries a caller that has just listed
@@ -76,16 +118,21 @@ export function readJournals(
   dir: string,
   diagnostics: Diagnostic[],
   dotEntries: readonly string[] = listDotEntries(dir),
-): Map<string, Journal> {
-  const journals = new Map<string, Journal>();
+): Map<string, Journal & { readonly file: string }> {
+  const journals = new Map<string, Journal & { readonly file: string }>();
   for (const name of dotEntries) {
     const id = JOURNAL.exec(name)?.[1];
-    if (id === undefined || !isPackageId(id)) continue;
+    const batch = name === BATCH_JOURNAL;
+    if (!batch && (id === undefined || !isPackageId(id))) continue;
     const path = join(dir, name);
     try {
-      const parsed = parseJsonDocument(readRegularFile(path, MAX_JOURNAL_BYTES).toString("utf8"));
-      if (parsed.ok && isJournalOf(parsed.value, id)) {
-        journals.set(id, parsed.value);
+      const limit = batch ? MAX_BATCH_JOURNAL_BYTES : MAX_JOURNAL_BYTES;
+      const parsed = parseJsonDocument(readRegularFile(path, limit).toString("utf8"));
+      const entries = parsed.ok ? (batch ? batchEntries(parsed.value) : [parsed.value]) : undefined;
+      // a batch entry names its own copy; a copy's own file is named after it
+      const owner = (entry: unknown) => (batch ? (entry as { id?: unknown } | null)?.id : id);
+      if (entries?.every((entry): entry is Journal => isJournalOf(entry, owner(entry)))) {
+        for (const journal of entries) journals.set(journal.id, { ...journal, file: path });
         continue;
       }
     } catch {
@@ -103,11 +150,19 @@ export function readJournals(
   return journals;
 }
 
+/** The entries of a batch journal, each still to be checked; `undefined` when it is not one. */
+function batchEntries(value: unknown): unknown[] | undefined {
+  const batch = value as { version?: unknown; journals?: unknown } | null;
+  return batch?.version === 1 && Array.isArray(batch.journals) && batch.journals.length > 0
+    ? batch.journals
+    : undefined;
+}
+
 /**
  * True when `value` is a journal of copy `id` as its writer writes one; the trees it names must
  * be that copy's own siblings, so a forged journal can never move or delete anything else.
  */
-function isJournalOf(value: unknown, id: string): value is Journal {
+function isJournalOf(value: unknown, id: unknown): value is Journal {
   if (typeof value !== "object" || value === null) return false;
   const journal = value as Record<string, unknown>;
   const sibling = (name: unknown) =>
@@ -116,6 +171,8 @@ function isJournalOf(value: unknown, id: string): value is Journal {
     field === null || (typeof field === "object" && !Array.isArray(field));
   return (
     journal.version === 1 &&
+    typeof id === "string" &&
+    isPackageId(id) &&
     journal.id === id &&
     (journal.operation === "install" ||
       journal.operation === "remove" ||
@@ -161,6 +218,7 @@ export function settleScope(
   dotEntries: readonly string[] = listDotEntries(dir),
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const settled = new Set<string>();
   for (const journal of readJournals(dir, diagnostics, dotEntries).values()) {
     const target = join(dir, journal.id);
     const backup = journal.backup === null ? undefined : join(dir, journal.backup);
@@ -200,8 +258,10 @@ export function settleScope(
         ),
       );
     }
-    rmSync(journalPath(dir, journal.id), { force: true });
+    settled.add(journal.file);
   }
+  // a batch journal goes once every copy it names is settled
+  for (const file of settled) rmSync(file, { force: true });
   // settling journals adds no leftover, so the listing taken before it still holds them all
   for (const name of dotEntries) {
     const match = LEFTOVER.exec(name);

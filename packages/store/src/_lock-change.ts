@@ -7,7 +7,6 @@ import {
   isPackageId,
   parseJsonDocument,
   readRegularFile,
-  syncFolder,
   writeFileAtomic,
 } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
@@ -36,12 +35,12 @@ export interface LockChange {
 
 /**
  * The lock's part of a commit. `state.json` is the commit point; `lock.json` follows it. Before
- * the state is written, a marker `.<id>.lock-change.json` for each changed copy (and one
- * `.@links.lock-change.json` for the changed links) records the entries the lock will get, all
- * durable when this returns; after the lock is written the markers go. A marker found later (a
- * crash between the two writes) is settled by whoever holds the scope lock next: when the state
- * holds what the marker says, the lock gets those entries; otherwise the change never committed
- * and the lock is left as it is (it may be ahead of the state on purpose, after a teammate's pull).
+ * the state is written, one marker `.@commit.lock-change.json` records every lock entry the
+ * commit changes (packages and links), durable when this returns; after the lock is written the
+ * marker goes. A marker found later (a crash between the two writes) is settled by whoever holds
+ * the scope lock next: when the state holds what the marker says, the lock gets those entries;
+ * otherwise the change never committed and the lock is left as it is (it may be ahead of the
+ * state on purpose, after a teammate's pull).
  */
 export function markLockChanges(
   target: ScopeTarget,
@@ -51,34 +50,25 @@ export function markLockChanges(
 ): LockChange {
   const dir = packagesDir(target.environment, target.scope);
   const root = lockRoot(target.environment, target.scope);
-  const write = (path: string, value: unknown) =>
-    writeScopeFile({
-      path,
-      text: `${JSON.stringify(value)}\n`,
-      expected: undefined,
-      fault,
-      point: "lock-marker-temporary-written",
-      syncFolder: false,
-    });
-  const packages = changed.ids.map((id): [string, LockedPackage | null] => {
-    const entry = lockEntryOf(state, id, root);
-    write(markerPath(dir, id), { version: 1, id, entry });
-    return [id, entry];
+  const change: LockChange = {
+    packages: changed.ids.map((id) => [id, lockEntryOf(state, id, root)]),
+    links: changed.links.map((path) => [path, lockLinkOf(state, path)]),
+  };
+  writeScopeFile({
+    path: join(dir, MARKER),
+    text: `${JSON.stringify({ version: 1, ...change })}\n`,
+    expected: undefined,
+    fault,
+    point: "lock-marker-temporary-written",
   });
-  const links = changed.links.map((path): [string, LockedLink | null] => [
-    path,
-    lockLinkOf(state, path),
-  ]);
-  if (links.length > 0) write(join(dir, LINKS_MARKER), { version: 1, links });
-  syncFolder(dir);
-  return { packages, links };
+  return change;
 }
 
 /**
  * Write a commit's lock entries into the scope's lock in one write (the whole lock from `state`
  * when there is no lock yet), write `packages/.gitignore` in a project the first time, and drop
- * the markers. A lock that no longer parses is left alone and reported (`lock_invalid`); its
- * markers stay, so the next writer tries again.
+ * the marker. A lock that no longer parses is left alone and reported (`lock_invalid`); the
+ * marker stays, so the next writer tries again.
  */
 export function finishLockChange(
   target: ScopeTarget,
@@ -105,69 +95,32 @@ export function finishLockChange(
   const dir = packagesDir(environment, scope);
   if (scope === "project" && !existsSync(join(dir, ".gitignore")))
     writeFileSync(join(dir, ".gitignore"), "*\n");
-  for (const [id] of change.packages) rmSync(markerPath(dir, id), { force: true });
-  if (change.links.length > 0) rmSync(join(dir, LINKS_MARKER), { force: true });
+  rmSync(join(dir, MARKER), { force: true });
   return [];
 }
 
-/** Settle every lock marker of a scope against its (valid) state; see `markLockChanges`. */
+/** Settle the lock marker a commit left in a scope against its (valid) state; see `markLockChanges`. */
 export function settleLockChanges(
   target: ScopeTarget,
   state: ScopeState,
   dotEntries?: readonly string[],
 ): Diagnostic[] {
   const dir = packagesDir(target.environment, target.scope);
-  const diagnostics: Diagnostic[] = [];
-  for (const name of markerNames(dotEntries ?? listDotEntries(dir))) {
-    const id = MARKER.exec(name)?.[1] as string;
-    const marker = readMarker(join(dir, name));
-    const root = lockRoot(target.environment, target.scope);
-    if (
-      marker !== undefined &&
-      canonicalJson(lockEntryOf(state, id, root)) === canonicalJson(marker.entry)
-    ) {
-      const finished = finishLockChange(
-        target,
-        { packages: [[id, marker.entry]], links: [] },
-        state,
-      );
-      diagnostics.push(...finished);
-      if (finished.length === 0)
-        diagnostics.push(
-          createDiagnostic(
-            "info",
-            "lock_updated",
-            `brought lock.json up to date for ${id} after an interrupted operation`,
-            { path: join(dir, name), details: { id } },
-          ),
-        );
-    } else rmSync(join(dir, name), { force: true });
-  }
-  if ((dotEntries ?? listDotEntries(dir)).includes(LINKS_MARKER))
-    diagnostics.push(...settleLinksMarker(target, state, join(dir, LINKS_MARKER)));
-  return diagnostics;
-}
-
-// --- internal ---
-
-const MARKER = /^\.(.+)\.lock-change\.json$/;
-// never a package's marker: `@links` is not a package id
-const LINKS_MARKER = ".@links.lock-change.json";
-
-function settleLinksMarker(target: ScopeTarget, state: ScopeState, path: string): Diagnostic[] {
-  const value = readMarkerValue(path) as { links?: unknown } | undefined;
-  const links = Array.isArray(value?.links) ? (value.links as unknown[]) : undefined;
-  const pending = links?.every(
-    (pair) =>
-      Array.isArray(pair) &&
-      typeof pair[0] === "string" &&
-      canonicalJson(lockLinkOf(state, pair[0])) === canonicalJson(pair[1] ?? null),
-  );
-  if (links === undefined || pending !== true) {
+  const path = join(dir, MARKER);
+  if (!(dotEntries ?? listDotEntries(dir)).includes(MARKER)) return [];
+  const change = readMarker(path);
+  const root = lockRoot(target.environment, target.scope);
+  const same = (held: unknown, recorded: unknown) =>
+    canonicalJson(held) === canonicalJson(recorded);
+  if (
+    change === undefined ||
+    !change.packages.every(([id, entry]) => same(lockEntryOf(state, id, root), entry)) ||
+    !change.links.every(([link, entry]) => same(lockLinkOf(state, link), entry))
+  ) {
+    // the change never committed (or the marker is not one this version wrote)
     rmSync(path, { force: true });
     return [];
   }
-  const change = { packages: [], links: links as [string, LockedLink | null][] };
   const finished = finishLockChange(target, change, state);
   return finished.length > 0
     ? finished
@@ -175,34 +128,40 @@ function settleLinksMarker(target: ScopeTarget, state: ScopeState, path: string)
         createDiagnostic(
           "info",
           "lock_updated",
-          "brought lock.json's links up to date after an interrupted operation",
-          { path, details: { links: change.links.map(([link]) => link) } },
+          "brought lock.json up to date after an interrupted operation",
+          {
+            path,
+            details: {
+              ids: change.packages.map(([id]) => id),
+              links: change.links.map(([link]) => link),
+            },
+          },
         ),
       ];
 }
 
-function markerPath(dir: string, id: string): string {
-  return join(dir, `.${id}.lock-change.json`);
-}
+// --- internal ---
 
-function markerNames(dotEntries: readonly string[]): string[] {
-  return dotEntries.filter((name) => {
-    const id = MARKER.exec(name)?.[1];
-    return id !== undefined && isPackageId(id);
-  });
-}
+// `@` is in no package id, so the marker is never a copy's file
+const MARKER = ".@commit.lock-change.json";
 
-function readMarker(path: string): { entry: LockedPackage | null } | undefined {
-  const value = readMarkerValue(path) as { entry?: unknown } | undefined;
-  return value?.entry === undefined ? undefined : { entry: value.entry as LockedPackage | null };
-}
-
-/** A marker's JSON when it is a version 1 marker, else `undefined`. */
-function readMarkerValue(path: string): Record<string, unknown> | undefined {
+/** The lock change a marker records, when it is a version 1 marker of well-formed entries. */
+function readMarker(path: string): LockChange | undefined {
   try {
-    const parsed = parseJsonDocument(readRegularFile(path, 1024 * 1024).toString("utf8"));
+    const parsed = parseJsonDocument(readRegularFile(path, 64 * 1024 * 1024).toString("utf8"));
     const value = parsed.ok ? (parsed.value as Record<string, unknown> | null) : undefined;
-    return value?.version === 1 ? value : undefined;
+    const pairs = (field: unknown) =>
+      Array.isArray(field) &&
+      field.every(
+        (pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string",
+      );
+    if (value?.version !== 1 || !pairs(value.packages) || !pairs(value.links)) return undefined;
+    return {
+      packages: (value.packages as [string, LockedPackage | null][]).filter(([id]) =>
+        isPackageId(id),
+      ),
+      links: value.links as [string, LockedLink | null][],
+    };
   } catch {
     return undefined;
   }

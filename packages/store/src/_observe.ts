@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, lstatSync, readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import {
   type Code,
   createDiagnostic,
@@ -10,7 +10,7 @@ import {
   isPackageId,
   isSkillshelfError,
 } from "@skillshelf/core";
-import { type Journal, journaledTreeDir, journalPath, readJournals } from "./_journal.js";
+import { type Journal, journaledTreeDir, journalNames, readJournals } from "./_journal.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -202,10 +202,9 @@ function lookUpIds(
   diagnostics: Diagnostic[],
 ): { journals: Map<string, Journal>; ids: string[] } {
   const ids = [...only].filter((id) => isPackageId(id)).sort();
-  const journals = readJournals(
-    dir,
-    diagnostics,
-    ids.map((id) => basename(journalPath(dir, id))).filter((name) => existsSync(join(dir, name))),
+  // a batch journal names other copies too: only these ids' journals are kept
+  const journals = new Map(
+    [...readJournals(dir, diagnostics, journalNames(dir, ids))].filter(([id]) => only.has(id)),
   );
   const isCopy = (id: string) => {
     if (state?.installed[id] !== undefined) return true;

@@ -10,7 +10,7 @@ import {
   siblingName,
   syncFolder,
 } from "@skillshelf/core";
-import { type Journal, journalPath, keepIfChanged, writeJournals } from "./_journal.js";
+import { type Journal, keepIfChanged, removeJournals, writeJournals } from "./_journal.js";
 import { followPackageLinks } from "./_link-follow.js";
 import { dropPrevious, keepAsPrevious } from "./_previous.js";
 import { commitOrRollBack, commitState, type WriterContext } from "./_writer.js";
@@ -86,9 +86,12 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
         if (backup !== null) backupKept = keepIfChanged(dir, id, join(dir, backup), before);
         dropPrevious(dir, id);
       }
-      rmSync(journalPath(dir, id), { force: true });
       return backupKept;
     });
+    removeJournals(
+      dir,
+      journals.map((journal) => journal.id),
+    );
     syncFolder(dir);
     context.fault("settled");
     return changes.map(({ id, record, readBack }, index) => {

@@ -4,7 +4,7 @@ import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
 import { writeScopeFile } from "./_atomic.js";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
-import { journalPath, listDotEntries, settleScope } from "./_journal.js";
+import { journalFilesOf, listDotEntries, settleScope } from "./_journal.js";
 import { finishLockChange, markLockChanges, settleLockChanges } from "./_lock-change.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
@@ -154,8 +154,8 @@ function readValidState(target: ScopeTarget): ReadScopeState {
 
 /** Settling leaves only a journal it could not read; a writer must not write over it. */
 function assertNoForeignJournal(dir: string, id: string): void {
-  const path = journalPath(dir, id);
-  if (existsSync(path))
+  const path = journalFilesOf(dir, id).find((file) => existsSync(file));
+  if (path !== undefined)
     throw new SkillshelfError(
       "journal_unreadable",
       `${path} is not a journal this version can read, so ${id} cannot be changed safely`,

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
-import { journalPath } from "./_journal.js";
+import { journaledCopies } from "./_journal.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -18,6 +18,7 @@ export function recheckCopies(
   state: ScopeState,
 ): Diagnostic[] {
   const dir = packagesDir(environment, scope);
+  const journaled = journaledCopies(dir);
   const problems: Diagnostic[] = [];
   for (const id of Object.keys(state.installed).sort()) {
     const record = state.installed[id];
@@ -28,7 +29,7 @@ export function recheckCopies(
       problems.push(
         createDiagnostic("error", code, message, { path, details: { ...details, ...extra } }),
       );
-    if (existsSync(journalPath(dir, id))) {
+    if (journaled(id)) {
       problem(
         "operation_pending",
         `an operation on ${id} was interrupted and has not been settled`,

@@ -8,9 +8,11 @@ import {
   readLockFile,
   readPackageSnapshot,
   readScopeState,
+  recheckCopies,
 } from "@skillshelf/store";
 import { type InstallPackageInput, installPackages, recoverScope } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
+import { withFaultHook } from "../src/testing.js";
 import { runStoreChild } from "./_child.js";
 import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
 
@@ -110,6 +112,36 @@ describe("installPackages", () => {
     expect(batch.failure?.error.code).toBe("manifest_invalid");
     expect(batch.failure?.index).toBe(1);
     expect(existsSync(join(packagesDir(environment, "user"), "docx"))).toBe(false);
+  });
+
+  it("journals the whole batch in one file, and an unreadable one stops every writer", () => {
+    const { environment, inputs } = replaceOneAddTwo();
+    const dir = packagesDir(environment, "user");
+    let journals: string[] = [];
+    const hook = (point: string) => {
+      if (point === "journaled")
+        journals = readdirSync(dir).filter((name) => name.endsWith(".journal.json"));
+    };
+    installPackages(inputs.map((input) => withFaultHook(input, hook)));
+    expect(journals).toEqual([".@batch.journal.json"]);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".journal.json"))).toEqual([]);
+    // a batch journal this version cannot read names no copy: every copy waits for it
+    const batch = join(dir, ".@batch.journal.json");
+    writeFileSync(batch, "{");
+    const state = readScopeState(environment, "user");
+    if (!state.ok) throw new Error("state unreadable");
+    expect(
+      recheckCopies(environment, "user", state.value.state).map((d) => [d.code, d.details?.id]),
+    ).toEqual([
+      ["operation_pending", "docx"],
+      ["operation_pending", "pdf"],
+      ["operation_pending", "xlsx"],
+    ]);
+    const refused = installPackages([inputFor(environment, "pptx", "1.0.0")]);
+    expect({ code: refused.failure?.error.code, path: refused.failure?.error.path }).toEqual({
+      code: "journal_unreadable",
+      path: batch,
+    });
   });
 
   it("installs nothing for no inputs", () => {
