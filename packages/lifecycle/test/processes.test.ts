@@ -36,6 +36,8 @@ function lifecycleChild(body: string, args: unknown, timeoutMs = 60_000) {
     body: `const store = { ...storeReaders, ...storeWriters };\nconst environment = core.resolveEnvironment({ ...args.env, env: {} });\n${body}`,
     args,
     timeoutMs,
+    // a killed child leaves its staging behind: in the test's folder, not the machine's
+    env: { TMPDIR: testdir() },
   });
 }
 

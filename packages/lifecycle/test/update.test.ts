@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, writeFileSy
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestTree } from "@skillshelf/core";
-import { applyLifecycle, planLifecycle } from "@skillshelf/lifecycle";
+import { applyLifecycle, planLifecycle, releasePlan } from "@skillshelf/lifecycle";
 import { packagesDir, readLockFile, readPackageSnapshot } from "@skillshelf/store";
 import {
   gitEnv,
@@ -13,7 +13,7 @@ import {
   testdir,
   writeTree,
 } from "@skillshelf/test-utils";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { change, environment } from "./_lifecycle.js";
 
 /** A package folder installed from its path, which the test then edits as the source. */
@@ -35,7 +35,15 @@ async function updatePlan(
   env: ReturnType<typeof environment>,
   extra: Record<string, unknown> = {},
 ) {
-  return planLifecycle({ environment: env, operation: "update", targets: ["kit"], ...extra });
+  const plan = await planLifecycle({
+    environment: env,
+    operation: "update",
+    targets: ["kit"],
+    ...extra,
+  });
+  // a plan the test only reads is released like any other
+  onTestFinished(() => releasePlan(plan));
+  return plan;
 }
 
 const copyDigest = (env: ReturnType<typeof environment>) =>
