@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { digestTree } from "@skillshelf/core";
 import { planLifecycle, releasePlan } from "@skillshelf/lifecycle";
 import { readLockFile, readPackageSnapshot } from "@skillshelf/store";
 import { bareClone, gitEnv, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
@@ -36,6 +38,33 @@ describe("installing from a collection of skills", () => {
       type: "local",
       path: join(dir, "skills", "alpha"),
     });
+  });
+
+  it("stages a skill holding another chosen skill as fetched, and the inner one apart", async () => {
+    const env = environment();
+    const dir = testdir({
+      "skills/outer/SKILL.md": skill("outer"),
+      "skills/outer/inner/SKILL.md": skill("inner"),
+      "skills/outer/inner/notes.md": "notes",
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        plugins: [{ name: "inner", skills: ["skills/outer/inner"] }],
+      }),
+    });
+    const result = await change(env, { operation: "install", targets: [dir], skills: ["*"] });
+    expect(result.outcomes.map((outcome) => [outcome.step.id, outcome.status])).toEqual([
+      ["inner", "committed"],
+      ["outer", "committed"],
+    ]);
+    const copies = new Map(readPackageSnapshot(env).copies.map((copy) => [copy.id, copy]));
+    // the outer copy holds the inner folder exactly as the source does, with no manifest added
+    expect(digestTree(join(copies.get("outer")?.dir ?? "", "inner")).digest).toBe(
+      digestTree(join(dir, "skills", "outer", "inner")).digest,
+    );
+    expect(readdirSync(copies.get("inner")?.dir ?? "").sort()).toEqual([
+      "SKILL.md",
+      "notes.md",
+      "plugin.json",
+    ]);
   });
 
   it("refuses a collection of several skills with none named, listing them", async () => {

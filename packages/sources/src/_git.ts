@@ -54,17 +54,16 @@ export async function fetchCommit(
   const separate = ["--quiet", "--template=", "--separate-git-dir", gitDir];
   if (ref === undefined || isPlainName(ref)) {
     const branch = ref === undefined ? [] : ["--branch", ref];
-    await git(
-      [...SAFE_CONFIG, "clone", ...separate, "--depth", "1", "--no-tags", "--single-branch"].concat(
-        "--no-local",
-        ...branch,
-        "--",
-        url,
-        dir,
-      ),
-      options,
-      url,
-    );
+    const clone = [
+      "clone",
+      ...separate,
+      "--depth",
+      "1",
+      "--no-tags",
+      "--single-branch",
+      "--no-local",
+    ];
+    await git([...SAFE_CONFIG, ...clone, ...branch, "--", url, dir], options, url);
   } else {
     await git(["init", ...separate, dir], options);
     await git(
