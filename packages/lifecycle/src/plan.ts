@@ -215,7 +215,11 @@ async function stagePackages(
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
-  const manifest = readPackageManifest(staged.dir);
+  // a manifest read here is the one the read-back finds in the installed copy of these bytes
+  const { cache } = planning.request;
+  const known = (one: StagedSource) =>
+    cache === undefined ? undefined : { digest: one.digest, cache };
+  const manifest = readPackageManifest(staged.dir, known(staged));
   if (manifest.ok) return [{ staged, manifest: manifest.value }];
   if (!manifest.diagnostics.some((diagnostic) => diagnostic.code === "manifest_missing"))
     return [
@@ -249,7 +253,7 @@ async function stagePackages(
   return chosen.skills.map((skill) => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
-    const read = readPackageManifest(one.dir);
+    const read = readPackageManifest(one.dir, known(one));
     return read.ok
       ? { staged: one, manifest: read.value }
       : {

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
@@ -169,8 +168,10 @@ function checkedOutCommit(gitDir: string): string | undefined {
   return commit !== undefined && HASH.test(commit) ? commit : undefined;
 }
 
-function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
+async function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
   const env = gitEnvironment(options.env);
+  // loaded when a git source is fetched, so other sources start without it
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     execFile(
       "git",

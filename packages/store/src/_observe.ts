@@ -9,8 +9,10 @@ import {
   errnoCode,
   isPackageId,
   isSkillshelfError,
+  type SkillshelfError,
 } from "@skillshelf/core";
 import { type Journal, journaledTreeDir, journalNames, readJournals } from "./_journal.js";
+import type { ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -51,6 +53,7 @@ export function observeScope(
   scope: PackageScope,
   only: ReadonlySet<string> | undefined,
   stateResult: ReturnType<typeof readScopeState>,
+  cache?: ScopeCache,
 ): ObservedScope {
   const dir = packagesDir(environment, scope);
   const diagnostics: Diagnostic[] = [];
@@ -85,6 +88,7 @@ export function observeScope(
         record: state?.installed[id],
         enabled: state !== undefined && !state.disabled.includes(id),
         stateReadable: state !== undefined,
+        cache,
       }),
     );
   }
@@ -102,8 +106,9 @@ function observeCopy(input: {
   record: InstallRecord | undefined;
   enabled: boolean;
   stateReadable: boolean;
+  cache: ScopeCache | undefined;
 }): ObservedCopy {
-  const { id, scope, dir, treeDir, record, enabled, stateReadable } = input;
+  const { id, scope, dir, treeDir, record, enabled, stateReadable, cache } = input;
   const diagnostics: Diagnostic[] = [];
   const problem = (code: Code, message: string) =>
     diagnostics.push(
@@ -117,7 +122,20 @@ function observeCopy(input: {
       `${scope} copy of ${id} is recorded but its folder is gone; reinstall or remove it`,
     );
   } else {
-    const read = readPackageManifest(treeDir);
+    // digested first, so a manifest read from the same bytes in this process is reused
+    let digestProblem: SkillshelfError | undefined;
+    try {
+      observedDigest = digestTree(treeDir).digest;
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      digestProblem = error;
+    }
+    const read = readPackageManifest(
+      treeDir,
+      observedDigest === undefined || cache === undefined
+        ? undefined
+        : { digest: observedDigest, cache },
+    );
     diagnostics.push(...read.diagnostics);
     manifest = read.ok ? read.value : undefined;
     if (manifest !== undefined && manifest.id !== id)
@@ -125,12 +143,7 @@ function observeCopy(input: {
         "id_mismatch",
         `the manifest in ${treeDir} names "${manifest.id}", not "${id}"; a copy's folder must be named after its package`,
       );
-    try {
-      observedDigest = digestTree(treeDir).digest;
-    } catch (error) {
-      if (!isSkillshelfError(error)) throw error;
-      problem(error.code, error.message);
-    }
+    if (digestProblem !== undefined) problem(digestProblem.code, digestProblem.message);
   }
   if (!stateReadable)
     problem(

@@ -1,13 +1,20 @@
 import { nullPrototypeRecord } from "@skillshelf/core";
+import type { PackageManifest } from "./types.js";
 
 /**
  * Parsed `state.json` and `lock.json` files, each reused while the file's bytes are exactly what
- * was parsed. Reading a file's bytes stays cheap as a scope grows; decoding and checking every
- * record again does not, so a caller making many changes in one process (a host, a long apply)
- * passes one cache to every read and writer. Only good parses are kept; nothing is kept between
- * processes.
+ * was parsed, and package manifests by tree digest. Reading a file's bytes stays cheap as a scope
+ * grows; decoding and checking every record again does not, so a caller making many changes in
+ * one process (a host, a long apply) passes one cache to every read and writer. Only good parses
+ * are kept; nothing is kept between processes.
  */
 export interface ScopeCache {
+  /**
+   * Manifests `readPackageManifest` read with no finding from a package tree, by the tree's
+   * digest (which covers the manifest and everything it declares), with the folder it was read
+   * in: a tree with the same digest elsewhere has the same manifest.
+   */
+  readonly manifests: Map<string, { readonly dir: string; readonly manifest: PackageManifest }>;
   /** The text and value parsed from `bytes` at `path`, if this cache parsed exactly those bytes there. */
   reuse(path: string, bytes: Uint8Array): CachedParse | undefined;
   /** Keep a good parse of `bytes` (decoded as `text`) at `path`. */
@@ -34,6 +41,7 @@ export function createScopeCache(): ScopeCache {
       parsed.set(path, { bytes: Buffer.from(bytes), parse });
     },
     fragments: new WeakMap(),
+    manifests: new Map(),
   };
 }
 

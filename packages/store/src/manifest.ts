@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -15,6 +15,7 @@ import { readClaudePlugin } from "./_claude-plugin.js";
 import { checkDeclarations } from "./_declarations.js";
 import { EXTENSION_KEY, parseManifestValue } from "./_manifest-schema.js";
 import { checkContained } from "./_paths.js";
+import type { ScopeCache } from "./cache.js";
 import type { ManifestResult, PackageManifest } from "./types.js";
 
 /** Largest manifest read. */
@@ -25,9 +26,34 @@ export const MAX_MANIFEST_BYTES: number = 1024 * 1024;
  * Claude Code plugin's `.claude-plugin/plugin.json` (format `claude-code`). Every finding is a
  * diagnostic with a stable code on the manifest's path; `manifest` is set only when there is no
  * error. Declared folders and component files must exist inside the package, also after
- * resolving symlinks. Never throws for bad content.
+ * resolving symlinks. Never throws for bad content. `known`: the folder's tree digest, as the
+ * caller just computed it, and a cache: a manifest read cleanly from a tree of that digest is
+ * taken from it (its path moved to `dir`), and a clean read is kept there.
  */
-export function readPackageManifest(dir: string): ManifestResult {
+export function readPackageManifest(
+  dir: string,
+  known?: { readonly digest: string; readonly cache: ScopeCache },
+): ManifestResult {
+  const kept = known?.cache.manifests.get(known.digest);
+  if (kept !== undefined) return { ok: true, value: movedTo(kept, dir), diagnostics: [] };
+  const read = readManifestIn(dir);
+  if (known !== undefined && read.ok && read.diagnostics.length === 0)
+    known.cache.manifests.set(known.digest, { dir: resolve(dir), manifest: read.value });
+  return read;
+}
+
+// --- internal ---
+
+/** A manifest read in one folder, as read from a tree of the same digest in `dir`. */
+function movedTo(
+  kept: { readonly dir: string; readonly manifest: PackageManifest },
+  dir: string,
+): PackageManifest {
+  const manifestPath = join(resolve(dir), relative(kept.dir, kept.manifest.manifestPath));
+  return { ...kept.manifest, manifestPath };
+}
+
+function readManifestIn(dir: string): ManifestResult {
   const root = resolve(dir);
   const rootReal = realpathOrUndefined(root);
   if (rootReal === undefined || !lstatSync(rootReal).isDirectory())
@@ -60,8 +86,6 @@ export function readPackageManifest(dir: string): ManifestResult {
     ),
   );
 }
-
-// --- internal ---
 
 function readOwnManifest(root: string, rootReal: string): ManifestResult {
   const manifestPath = join(root, "plugin.json");

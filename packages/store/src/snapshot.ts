@@ -32,7 +32,13 @@ export function readPackageSnapshot(
   const only = options.ids === undefined ? undefined : new Set(options.ids);
   return composeSnapshot(
     PACKAGE_SCOPES.map((scope) =>
-      observeScope(environment, scope, only, readScopeState(environment, scope, options.cache)),
+      observeScope(
+        environment,
+        scope,
+        only,
+        readScopeState(environment, scope, options.cache),
+        options.cache,
+      ),
     ),
   );
 }

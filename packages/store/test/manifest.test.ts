@@ -1,6 +1,7 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPackageManifest } from "@skillshelf/store";
+import { digestTree } from "@skillshelf/core";
+import { createScopeCache, readPackageManifest } from "@skillshelf/store";
 import { link, packageTree, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -245,6 +246,35 @@ describe("readPackageManifest, our format", () => {
     ],
   ])("refuses %s", (_name, prepare, code) => {
     expect(codes(prepare(testdir()))).toEqual([code]);
+  });
+});
+
+describe("readPackageManifest with a known tree digest", () => {
+  it("reuses a clean read for a tree of that digest elsewhere, and reads anything else", () => {
+    const cache = createScopeCache();
+    const tree = packageTree({ id: "tools", version: "1.0.0", skills: ["a"] });
+    const [first, second] = [testdir(tree), testdir(tree)];
+    const digest = digestTree(first).digest;
+    const read = readPackageManifest(first, { digest, cache });
+    // the second folder's manifest is made unreadable: the reuse shows it was not read
+    writeFileSync(join(second, "plugin.json"), "{");
+    const reused = readPackageManifest(second, { digest, cache });
+    expect(reused).toEqual({
+      ok: true,
+      value: read.ok && { ...read.value, manifestPath: join(second, "plugin.json") },
+      diagnostics: [],
+    });
+    expect(readPackageManifest(second, { digest: digestTree(second).digest, cache }).ok).toBe(
+      false,
+    );
+  });
+
+  it("keeps no read with a finding", () => {
+    const cache = createScopeCache();
+    const dir = testdir(manifestTree({ name: "x", version: "1.0.0", color: "red" }));
+    const read = readPackageManifest(dir, { digest: digestTree(dir).digest, cache });
+    expect(read.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["key_unknown"]);
+    expect(cache.manifests.size).toBe(0);
   });
 });
 
