@@ -32,6 +32,8 @@ const CHUNK = 64 * 1024;
 /** A fresh frame hasher. */
 export function treeFrames(): TreeFrames {
   const hash = createHash("sha256");
+  // one read buffer for every file of the tree
+  const buffer = Buffer.allocUnsafe(CHUNK);
   let files = 0;
   let bytes = 0;
   return {
@@ -43,7 +45,7 @@ export function treeFrames(): TreeFrames {
     },
     file(node, each) {
       files += 1;
-      bytes += hashFile(hash, node, each);
+      bytes += hashFile(hash, buffer, node, each);
     },
     result: () => ({ digest: hash.digest("hex"), files, bytes }),
   };
@@ -57,6 +59,7 @@ function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, len
 
 function hashFile(
   hash: Hash,
+  buffer: Buffer,
   node: Extract<TreeNode, { kind: "file" }>,
   each: ((chunk: Buffer) => void) | undefined,
 ): number {
@@ -74,18 +77,18 @@ function hashFile(
   }
   try {
     hash.update(frameHeader("file", node.relative, node.executable ? "x" : "-", size));
-    // one byte more than the file holds, so a file read whole ends on a short read
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, size + 1));
     let total = 0;
     for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
+      // one byte more than the file has left, so its last read comes back short
+      const wanted = Math.min(buffer.length, size + 1 - total);
+      const read = readSync(fd, buffer, 0, wanted, null);
       if (read === 0) break;
       total += read;
       if (total > size) break;
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       each?.(chunk);
-      if (total === size && read < buffer.length) break;
+      if (read < wanted && total === size) break;
     }
     if (total !== size) throw changed(node.path);
     hash.update("\0");

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
@@ -52,6 +53,25 @@ describe("digestTree", () => {
     const moved = join(testdir(), "elsewhere");
     renameSync(root, moved);
     expect(digestTree(moved).digest).toBe(expected);
+  });
+
+  it("is the documented frames, hashed in order, for files of any size", () => {
+    const big = "b".repeat(65_537);
+    const dir = testdir({
+      "a.md": "x",
+      "sub/big.bin": big,
+      "sub/run": { content: "", mode: 0o755 },
+    });
+    const frame = (kind: string, path: string, mode: string, payload: string) =>
+      `${kind}\0${path}\0${mode}\0${Buffer.byteLength(payload)}\0${payload}\0`;
+    const expected = createHash("sha256")
+      .update(frame("directory", "", "", ""))
+      .update(frame("file", "a.md", "-", "x"))
+      .update(frame("directory", "sub", "", ""))
+      .update(frame("file", "sub/big.bin", "-", big))
+      .update(frame("file", "sub/run", "x", ""))
+      .digest("hex");
+    expect(digestTree(dir)).toEqual({ digest: expected, files: 3, bytes: 65_538 });
   });
 
   it("does not depend on the order files were created in", () => {
@@ -149,6 +169,8 @@ describe("copyTree", () => {
     for (const from of [
       testdir(PACKAGE),
       testdir({ "big.bin": big, "empty.md": "", "bin/tool": { content: big, mode: 0o755 } }),
+      // sizes around the read buffer's
+      testdir({ a: "a".repeat(65_535), b: "b".repeat(65_536), c: "c".repeat(65_537) }),
       join(CORPUS_DIR, "skills"),
     ]) {
       const to = join(testdir(), "copy");
