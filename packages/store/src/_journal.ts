@@ -45,7 +45,7 @@ const SIBLING = /^\.[^/\\]+\.[a-z]+-\d+-[0-9a-f]+$/;
 
 /** The journal file of a copy changed on its own. */
 export function journalPath(dir: string, id: string): string {
-  return join(dir, `.${id}.journal.json`);
+  return join(dir, journalName(id));
 }
 
 /**
@@ -56,10 +56,10 @@ export function journalPath(dir: string, id: string): string {
 export function writeJournals(dir: string, journals: readonly Journal[], fault: FaultHook): void {
   const [only] = journals;
   writeScopeFile({
-    path:
-      journals.length === 1 && only !== undefined
-        ? journalPath(dir, only.id)
-        : join(dir, BATCH_JOURNAL),
+    path: commitJournalPath(
+      dir,
+      journals.map((journal) => journal.id),
+    ),
     text: `${JSON.stringify(journals.length === 1 ? only : { version: 1, journals }, null, 2)}\n`,
     expected: undefined,
     fault,
@@ -72,13 +72,7 @@ export function writeJournals(dir: string, journals: readonly Journal[], fault: 
 
 /** Remove the journals of a settled commit over copies `ids` (its own files or its batch file). */
 export function removeJournals(dir: string, ids: readonly string[]): void {
-  const [only] = ids;
-  rmSync(
-    ids.length === 1 && only !== undefined ? journalPath(dir, only) : join(dir, BATCH_JOURNAL),
-    {
-      force: true,
-    },
-  );
+  rmSync(commitJournalPath(dir, ids), { force: true });
 }
 
 /**
@@ -91,7 +85,7 @@ export function journaledCopies(dir: string): (id: string) => boolean {
     ? readJournals(dir, [], [BATCH_JOURNAL])
     : new Map<string, Journal>();
   const unreadable = dotEntries.includes(BATCH_JOURNAL) && batch.size === 0;
-  return (id) => unreadable || batch.has(id) || dotEntries.includes(`.${id}.journal.json`);
+  return (id) => unreadable || batch.has(id) || dotEntries.includes(journalName(id));
 }
 
 /** The journal files a writer of copy `id` must not go past: its own, and a batch journal. */
@@ -101,9 +95,7 @@ export function journalFilesOf(dir: string, id: string): string[] {
 
 /** The journal file names to read for copies `ids`: their own files and a batch file, those that exist. */
 export function journalNames(dir: string, ids: readonly string[]): string[] {
-  return [...ids.map((id) => `.${id}.journal.json`), BATCH_JOURNAL].filter((name) =>
-    existsSync(join(dir, name)),
-  );
+  return [...ids.map(journalName), BATCH_JOURNAL].filter((name) => existsSync(join(dir, name)));
 }
 
 // a journal holds two install records; anything larger is not one
@@ -148,6 +140,16 @@ export function readJournals(
     );
   }
   return journals;
+}
+
+function journalName(id: string): string {
+  return `.${id}.journal.json`;
+}
+
+/** The journal file of a commit over copies `ids`: a lone copy's own file, else the batch file. */
+function commitJournalPath(dir: string, ids: readonly string[]): string {
+  const [only] = ids;
+  return ids.length === 1 && only !== undefined ? journalPath(dir, only) : join(dir, BATCH_JOURNAL);
 }
 
 /** The entries of a batch journal, each still to be checked; `undefined` when it is not one. */
