@@ -98,7 +98,7 @@ export function stageCollectionSkill(
   const from = join(collection.dir, skill.path);
   // a skill folder reached through a symlink is copied, which refuses it like any linked root
   const { dir, release } =
-    options.inPlace === true && lstatSync(from).isDirectory()
+    options.inPlace === true && lstatSync(from, { throwIfNoEntry: false })?.isDirectory() === true
       ? { dir: from, release: () => rmSync(from, { recursive: true, force: true }) }
       : stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
