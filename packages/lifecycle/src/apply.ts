@@ -259,9 +259,9 @@ function installInput(
   const target = writerTarget(applying, step);
   return {
     ...target,
-    // the plan's staging is released after the apply: the writer may move it in, and the
-    // manifest the plan read from it is the writer's too
-    staged: { dir: source.dir, digest: source.digest, disposable: true, manifest: source.manifest },
+    // the plan's staging is released after the apply: the writer may move it in (and finds the
+    // manifest the plan read from it in the cache)
+    staged: { dir: source.dir, digest: source.digest, disposable: true },
     origin: source.origin,
     reviewed: own?.facts ?? observeCopyFacts({ ...target, id: step.id }),
     expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },

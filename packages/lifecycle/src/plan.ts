@@ -233,23 +233,23 @@ async function stagePackages(
     ];
   const chosen = chooseSkills(readCollection(staged.dir), pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
-  const nests = (outer: CollectionSkill) =>
+  // the skills whose folders hold another chosen skill's
+  const outer = chosen.skills.filter((skill) =>
     chosen.skills.some(
-      (inner) => inner !== outer && (outer.path === "." || inner.path.startsWith(`${outer.path}/`)),
-    );
+      (inner) => inner !== skill && (skill.path === "." || inner.path.startsWith(`${skill.path}/`)),
+    ),
+  );
   const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
     try {
       // the collection's staging is the plan's: a skill folder holding no other is staged in place
-      const options = { tempDir: planning.request.stage?.tempDir, inPlace: !nests(skill) };
+      const options = { tempDir: planning.request.stage?.tempDir, inPlace: !outer.includes(skill) };
       return planning.staging.add(stageCollectionSkill(staged, skill, options));
     } catch (error) {
       return { refusal: refusalOf(error) };
     }
   };
   // the skills holding others are copied first, while the folders inside them are as fetched
-  const stagedSkills = new Map(
-    chosen.skills.filter(nests).map((skill) => [skill, stageSkill(skill)]),
-  );
+  const stagedSkills = new Map(outer.map((skill) => [skill, stageSkill(skill)]));
   return chosen.skills.map((skill) => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
@@ -346,11 +346,12 @@ export function installStep(
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
   const before = lockedEntry(environment, scope, id, planning.request.cache);
   const review = reviewFacts(environment, scope, id, planning.request.cache);
-  const source: StepSource = Object.defineProperty(
-    { source: staged.source, dir: staged.dir, digest: staged.digest, origin: input.origin },
-    "manifest",
-    { value: manifest, enumerable: false },
-  );
+  const source: StepSource = {
+    source: staged.source,
+    dir: staged.dir,
+    digest: staged.digest,
+    origin: input.origin,
+  };
   let refused =
     input.refusal ??
     ("refusal" in review ? review.refusal : undefined) ??

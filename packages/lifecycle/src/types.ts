@@ -4,7 +4,6 @@ import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
 import type {
   CopyFacts,
   LockedPackage,
-  PackageManifest,
   PackageOrigin,
   PackageScope,
   ScopeCache,
@@ -72,8 +71,6 @@ export interface StepSource {
   readonly dir: string;
   readonly digest: string;
   readonly origin: PackageOrigin;
-  /** The manifest the plan read from `dir` (not enumerable: not part of the plan's data). */
-  readonly manifest?: PackageManifest | undefined;
 }
 
 /** One step of a plan: one operation on one copy. */

@@ -5,7 +5,7 @@ import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
 import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
 import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
-import { readPackageManifest } from "./manifest.js";
+import { keptManifest, readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type {
   CopyFacts,
@@ -27,12 +27,6 @@ export interface InstallPackageInput extends ScopeTarget {
     readonly dir: string;
     readonly digest: string;
     readonly disposable?: boolean | undefined;
-    /**
-     * The manifest `readPackageManifest` read from this folder when it digested to `digest` (a
-     * plan's own reading): the writer takes it instead of reading the folder again. The digest
-     * it checks inside the lock covers the manifest's file and everything it declares.
-     */
-    readonly manifest?: PackageManifest | undefined;
   };
   readonly origin: PackageOrigin;
   /** The copy's facts as the plan saw them (`observeCopyFacts`). */
@@ -238,10 +232,14 @@ function installChange(
 }
 
 function stagedManifest(input: InstallPackageInput): PackageManifest {
+  // a manifest the cache kept for the reviewed digest is taken as it is: the digest checked
+  // inside the lock covers the manifest's file and everything it declares
+  const kept =
+    input.cache === undefined
+      ? undefined
+      : keptManifest(input.cache, input.staged.digest, input.staged.dir);
   const read =
-    input.staged.manifest === undefined
-      ? readPackageManifest(input.staged.dir)
-      : { ok: true as const, value: input.staged.manifest };
+    kept === undefined ? readPackageManifest(input.staged.dir) : { ok: true as const, value: kept };
   if (!read.ok)
     throw new SkillshelfError(
       "manifest_invalid",

@@ -34,24 +34,31 @@ export function readPackageManifest(
   dir: string,
   known?: { readonly digest: string; readonly cache: ScopeCache },
 ): ManifestResult {
-  const kept = known?.cache.manifests.get(known.digest);
-  if (kept !== undefined) return { ok: true, value: movedTo(kept, dir), diagnostics: [] };
+  const kept = known === undefined ? undefined : keptManifest(known.cache, known.digest, dir);
+  if (kept !== undefined) return { ok: true, value: kept, diagnostics: [] };
   const read = readManifestIn(dir);
   if (known !== undefined && read.ok && read.diagnostics.length === 0)
     known.cache.manifests.set(known.digest, { dir: resolve(dir), manifest: read.value });
   return read;
 }
 
-// --- internal ---
-
-/** A manifest read in one folder, as read from a tree of the same digest in `dir`. */
-function movedTo(
-  kept: { readonly dir: string; readonly manifest: PackageManifest },
+/**
+ * The manifest `cache` kept for trees of `digest`, as read in `dir` (its path moved there), or
+ * `undefined`. It only looks: a caller that has not digested `dir` itself must check the digest
+ * before trusting the tree, as a writer does inside its lock.
+ */
+export function keptManifest(
+  cache: ScopeCache,
+  digest: string,
   dir: string,
-): PackageManifest {
+): PackageManifest | undefined {
+  const kept = cache.manifests.get(digest);
+  if (kept === undefined) return undefined;
   const manifestPath = join(resolve(dir), relative(kept.dir, kept.manifest.manifestPath));
   return { ...kept.manifest, manifestPath };
 }
+
+// --- internal ---
 
 function readManifestIn(dir: string): ManifestResult {
   const root = resolve(dir);

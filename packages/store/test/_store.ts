@@ -47,6 +47,24 @@ export function install(
   return installPackage({ environment, scope, staged, origin: localOrigin(staged.dir), reviewed });
 }
 
+/** The input installing a staged package against the copy's current facts; `extra` adds or overrides fields. */
+export function installInput(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+  staged: Parameters<typeof installPackage>[0]["staged"],
+  extra: Partial<Parameters<typeof installPackage>[0]> = {},
+): Parameters<typeof installPackage>[0] {
+  return {
+    environment,
+    scope,
+    staged,
+    origin: localOrigin(staged.dir),
+    reviewed: facts(environment, scope, id),
+    ...extra,
+  };
+}
+
 /** Install a staged package against the copy's current facts; `extra` adds or overrides input fields. */
 export function installStaged(
   environment: Environment,
@@ -55,15 +73,7 @@ export function installStaged(
   staged: Parameters<typeof installPackage>[0]["staged"],
   extra: Partial<Parameters<typeof installPackage>[0]> = {},
 ): WriteResult {
-  const reviewed = facts(environment, scope, id);
-  return installPackage({
-    environment,
-    scope,
-    staged,
-    origin: localOrigin(staged.dir),
-    reviewed,
-    ...extra,
-  });
+  return installPackage(installInput(environment, scope, id, staged, extra));
 }
 
 /** The facts of a copy now. */

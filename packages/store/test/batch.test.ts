@@ -14,17 +14,10 @@ import { type InstallPackageInput, installPackages, recoverScope } from "@skills
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
 import { runStoreChild } from "./_child.js";
-import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
+import { install, installInput, stagePackage, storeEnvironment } from "./_store.js";
 
 function inputFor(environment: Environment, id: string, version: string): InstallPackageInput {
-  const staged = stagePackage({ id, version });
-  return {
-    environment,
-    scope: "user",
-    staged,
-    origin: localOrigin(staged.dir),
-    reviewed: facts(environment, "user", id),
-  };
+  return installInput(environment, "user", id, stagePackage({ id, version }));
 }
 
 /** Each installed copy's version, by id; every copy must be loadable. */

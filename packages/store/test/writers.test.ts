@@ -10,6 +10,7 @@ import {
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import {
+  createScopeCache,
   packagesDir,
   readPackageManifest,
   readPackageSnapshot,
@@ -23,6 +24,7 @@ import {
   errorOf,
   facts,
   install,
+  installInput,
   installStaged,
   localOrigin,
   remove,
@@ -64,14 +66,7 @@ describe("installPackage", () => {
       const staged = stagePackage({ id: "pdf" });
       const copy = join(packagesDir(environment, "user"), "pdf");
       const input = withFaultHook(
-        {
-          environment,
-          scope: "user" as const,
-          staged,
-          origin: localOrigin(staged.dir),
-          reviewed: facts(environment, "user", "pdf"),
-          readBack,
-        },
+        installInput(environment, "user", "pdf", staged, { readBack }),
         (point) => {
           if (point === "settled")
             writeFileSync(join(copy, "extra.md"), "changed after the commit");
@@ -85,14 +80,18 @@ describe("installPackage", () => {
     }
   });
 
-  it("takes the manifest the caller read from the staged folder instead of reading it again", () => {
+  it("takes the manifest the cache kept for the staged digest instead of reading it again", () => {
     const environment = storeEnvironment();
     const staged = stagePackage({ id: "pdf", version: "1.0.0" });
     const read = readPackageManifest(staged.dir);
     if (!read.ok) throw new Error("manifest unreadable");
-    // a caller's manifest is trusted as the folder's own: the record shows it was not re-read
-    const manifest = { ...read.value, version: "1.0.1" };
-    installStaged(environment, "user", "pdf", { ...staged, manifest });
+    // a kept manifest is trusted as the tree's own: the record shows it was not re-read
+    const cache = createScopeCache();
+    cache.manifests.set(staged.digest, {
+      dir: staged.dir,
+      manifest: { ...read.value, version: "1.0.1" },
+    });
+    installStaged(environment, "user", "pdf", staged, { cache });
     const state = readScopeState(environment, "user");
     expect(state.ok && state.value.state.installed.pdf?.version).toBe("1.0.1");
   });
@@ -340,19 +339,10 @@ describe("installPackage refusals that protect what is on disk", () => {
     install(environment, "user", { id: "pdf", version: "1.0.0" });
     const statePath = join(packagesDir(environment, "user"), "state.json");
     const staged = stagePackage({ id: "pdf", version: "2.0.0" });
-    const input = withFaultHook(
-      {
-        environment,
-        scope: "user" as const,
-        staged,
-        origin: localOrigin(staged.dir),
-        reviewed: facts(environment, "user", "pdf"),
-      },
-      (point) => {
-        if (point === "state-temporary-written")
-          writeFileSync(statePath, `${readFileSync(statePath, "utf8")} `);
-      },
-    );
+    const input = withFaultHook(installInput(environment, "user", "pdf", staged), (point) => {
+      if (point === "state-temporary-written")
+        writeFileSync(statePath, `${readFileSync(statePath, "utf8")} `);
+    });
     expect(errorOf(() => installPackage(input))?.code).toBe("state_changed");
     expect(
       readPackageSnapshot(environment).copies.map((copy) => [copy.record?.version, copy.state]),
