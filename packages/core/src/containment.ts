@@ -98,6 +98,8 @@ export function resolveContained(
 
 /** The real path of `path` as the kernel resolves it, or `undefined` when it (or a link on the way) does not resolve. */
 export function realpathOrUndefined(path: string): string | undefined {
+  // most paths asked about that do not resolve do not exist: answered without building an error
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   try {
     return realpathSync.native(path);
   } catch (error) {

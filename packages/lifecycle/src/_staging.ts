@@ -2,7 +2,7 @@ import type { StagedSource } from "@skillshelf/sources";
 
 /** The staged sources a plan owns: released together, any number of times. */
 export interface StagingSet {
-  add(staged: StagedSource): StagedSource;
+  add<Staged extends StagedSource>(staged: Staged): Staged;
   /** Delete every staged folder; safe to call again. */
   release(): void;
   readonly size: number;

@@ -15,6 +15,7 @@ import {
   type LibraryDiscovery,
   readCollection,
   resolveRequirements,
+  type StagedSkill,
   type StagedSource,
   stageCollectionSkill,
   stageSource,
@@ -31,6 +32,7 @@ import {
   readPackageManifest,
   readPackageSnapshot,
   snapshotAfter,
+  writtenPackageManifest,
 } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import {
@@ -239,7 +241,7 @@ async function stagePackages(
       (inner) => inner !== skill && (skill.path === "." || inner.path.startsWith(`${skill.path}/`)),
     ),
   );
-  const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
+  const stageSkill = (skill: CollectionSkill): StagedSkill | { refusal: Refusal } => {
     try {
       // the collection's staging is the plan's: a skill folder holding no other is staged in place
       const options = { tempDir: planning.request.stage?.tempDir, inPlace: !outer.includes(skill) };
@@ -253,7 +255,7 @@ async function stagePackages(
   return chosen.skills.map((skill) => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
-    const read = readPackageManifest(one.dir, known(one));
+    const read = writtenPackageManifest(one.dir, one.manifestText, known(one));
     return read.ok
       ? { staged: one, manifest: read.value }
       : {

@@ -33,6 +33,12 @@ export interface CollectionSkill {
   readonly path: string;
 }
 
+/** A collection's skill staged as a package of its own, with the `plugin.json` written for it. */
+export interface StagedSkill extends StagedSource {
+  /** The text of that `plugin.json`, so its reader need not read it back. */
+  readonly manifestText: string;
+}
+
 /** The skills of a collection, sorted by name, and every finding. */
 export interface Collection {
   readonly skills: readonly CollectionSkill[];
@@ -94,7 +100,7 @@ export function stageCollectionSkill(
   collection: StagedSource,
   skill: CollectionSkill,
   options: { readonly tempDir?: string | undefined; readonly inPlace?: boolean | undefined } = {},
-): StagedSource {
+): StagedSkill {
   const from = join(collection.dir, skill.path);
   // a skill folder reached through a symlink is copied, which refuses it like any linked root
   const { dir, release } =
@@ -104,12 +110,14 @@ export function stageCollectionSkill(
   try {
     if (dir !== from) copyTree(from, dir, { skip: (name) => name === GIT_DIR });
     const manifest = join(dir, "plugin.json");
+    const manifestText = canonicalJsonFile(skillManifest(skill));
     // a symlink of that name is replaced, never written through
     rmSync(manifest, { recursive: true, force: true });
-    writeFileSync(manifest, canonicalJsonFile(skillManifest(skill)), { flag: "wx" });
+    writeFileSync(manifest, manifestText, { flag: "wx" });
     return {
       dir,
       digest: digestTree(dir).digest,
+      manifestText,
       source: withSubfolder(collection.source, skill.path),
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
       release,

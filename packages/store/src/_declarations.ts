@@ -29,11 +29,12 @@ export interface Declarations {
  * unique `kind:id`s, contained paths inside their kind's folder (a skill component names a
  * `SKILL.md`), and `requires` that name other components without a cycle; a single-resource
  * package (`skill`, `prompt`, `agent`, `fleet`) declares exactly one component of its kind and
- * only that kind's folder. `hasSkillsFolder` auto-declares a top-level `skills/`.
+ * only that kind's folder. A top-level `skills/` (`hasSkillsFolder`, asked only then) is
+ * declared when no skills folder is.
  */
 export function checkDeclarations(
   extension: ExtensionInput | undefined,
-  options: { readonly manifestPath: string; readonly hasSkillsFolder: boolean },
+  options: { readonly manifestPath: string; readonly hasSkillsFolder: () => boolean },
 ): Declarations {
   const { manifestPath } = options;
   const kind = extension?.kind ?? "plugin";
@@ -59,7 +60,7 @@ export function checkDeclarations(
       );
     resources.push({ kind: folderKind, path });
   }
-  if (options.hasSkillsFolder && !resources.some((folder) => folder.kind === "skills"))
+  if (!resources.some((folder) => folder.kind === "skills") && options.hasSkillsFolder())
     resources.push({ kind: "skills", path: "skills" });
 
   const components = checkComponents(

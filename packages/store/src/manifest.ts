@@ -10,6 +10,7 @@ import {
   realpathOrUndefined,
   resolveContained,
   schemaDiagnostics,
+  sha256,
 } from "@skillshelf/core";
 import { readClaudePlugin } from "./_claude-plugin.js";
 import { checkDeclarations } from "./_declarations.js";
@@ -34,12 +35,35 @@ export function readPackageManifest(
   dir: string,
   known?: { readonly digest: string; readonly cache: ScopeCache },
 ): ManifestResult {
-  const kept = known === undefined ? undefined : keptManifest(known.cache, known.digest, dir);
-  if (kept !== undefined) return { ok: true, value: kept, diagnostics: [] };
-  const read = readManifestIn(dir);
-  if (known !== undefined && read.ok && read.diagnostics.length === 0)
-    known.cache.manifests.set(known.digest, { dir: resolve(dir), manifest: read.value });
-  return read;
+  return keptOrRead(dir, known, () => readManifestIn(dir));
+}
+
+/**
+ * The manifest of the package folder `dir` whose `plugin.json` the caller has just written as
+ * `text` (a collection's skill staged as a package of its own): checked as `readPackageManifest`
+ * checks the file it reads, without reading it back. `known` as there.
+ */
+export function writtenPackageManifest(
+  dir: string,
+  text: string,
+  known?: { readonly digest: string; readonly cache: ScopeCache },
+): ManifestResult {
+  return keptOrRead(dir, known, () => {
+    const root = resolve(dir);
+    const rootReal = realpathOrUndefined(root);
+    if (rootReal === undefined || !lstatSync(rootReal).isDirectory()) return missingPackage(root);
+    const parsed = parseJsonDocument(text);
+    if (!parsed.ok)
+      return failed(
+        createDiagnostic(
+          "error",
+          "manifest_json",
+          `package manifest is not valid JSON (${parsed.message})`,
+          { path: join(root, "plugin.json") },
+        ),
+      );
+    return ownManifest(root, rootReal, parsed.value, sha256(text));
+  });
 }
 
 /**
@@ -60,15 +84,23 @@ export function keptManifest(
 
 // --- internal ---
 
+function keptOrRead(
+  dir: string,
+  known: { readonly digest: string; readonly cache: ScopeCache } | undefined,
+  read: () => ManifestResult,
+): ManifestResult {
+  const kept = known === undefined ? undefined : keptManifest(known.cache, known.digest, dir);
+  if (kept !== undefined) return { ok: true, value: kept, diagnostics: [] };
+  const result = read();
+  if (known !== undefined && result.ok && result.diagnostics.length === 0)
+    known.cache.manifests.set(known.digest, { dir: resolve(dir), manifest: result.value });
+  return result;
+}
+
 function readManifestIn(dir: string): ManifestResult {
   const root = resolve(dir);
   const rootReal = realpathOrUndefined(root);
-  if (rootReal === undefined || !lstatSync(rootReal).isDirectory())
-    return failed(
-      createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
-        path: root,
-      }),
-    );
+  if (rootReal === undefined || !lstatSync(rootReal).isDirectory()) return missingPackage(root);
   const ours = join(root, "plugin.json");
   if (lstatSync(ours, { throwIfNoEntry: false }) !== undefined)
     return readOwnManifest(root, rootReal);
@@ -95,10 +127,14 @@ function readManifestIn(dir: string): ManifestResult {
 }
 
 function readOwnManifest(root: string, rootReal: string): ManifestResult {
-  const manifestPath = join(root, "plugin.json");
   const document = readManifestDocument(root, rootReal, "plugin.json");
   if (!document.ok) return document;
-  const { json: value, hash } = document.value;
+  return ownManifest(root, rootReal, document.value.json, document.value.hash);
+}
+
+/** Our manifest `value`, read from the package's `plugin.json` whose bytes hash to `hash`. */
+function ownManifest(root: string, rootReal: string, value: unknown, hash: string): ManifestResult {
+  const manifestPath = join(root, "plugin.json");
   const version = declaredManifestVersion(value);
   if (typeof version === "number" && Number.isInteger(version) && version > 1)
     return failed(
@@ -118,7 +154,7 @@ function readOwnManifest(root: string, rootReal: string): ManifestResult {
   const data = parsed.data;
   const declarations = checkDeclarations(data.extensions?.[EXTENSION_KEY], {
     manifestPath,
-    hasSkillsFolder: realpathOrUndefined(join(root, "skills")) !== undefined,
+    hasSkillsFolder: () => realpathOrUndefined(join(root, "skills")) !== undefined,
   });
   const diagnostics: Diagnostic[] = [...declarations.diagnostics];
   for (const folder of declarations.resources) {
@@ -200,6 +236,12 @@ function readManifestDocument(
         path: manifestPath,
       },
     ),
+  );
+}
+
+function missingPackage(root: string): ManifestResult {
+  return failed(
+    createDiagnostic("error", "package_missing", `${root} is not a package folder`, { path: root }),
   );
 }
 

@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { createScopeCache, readPackageManifest } from "@skillshelf/store";
+import { createScopeCache, readPackageManifest, writtenPackageManifest } from "@skillshelf/store";
 import { link, packageTree, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -275,6 +275,44 @@ describe("readPackageManifest with a known tree digest", () => {
     const read = readPackageManifest(dir, { digest: digestTree(dir).digest, cache });
     expect(read.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["key_unknown"]);
     expect(cache.manifests.size).toBe(0);
+  });
+});
+
+describe("writtenPackageManifest", () => {
+  const skillPackage = ext({
+    kind: "skill",
+    resources: { skills: "." },
+    components: [{ kind: "skill", id: "demo", path: "SKILL.md" }],
+  });
+
+  it("finds what reading the plugin.json it was given finds, and keeps it by digest", () => {
+    const text = JSON.stringify(skillPackage);
+    const dir = testdir({ "plugin.json": text, "SKILL.md": skillMd });
+    const cache = createScopeCache();
+    const digest = digestTree(dir).digest;
+    const written = writtenPackageManifest(dir, text, { digest, cache });
+    expect(written).toEqual(readPackageManifest(dir));
+    expect(cache.manifests.get(digest)?.manifest).toEqual(written.ok && written.value);
+  });
+
+  it("checks the text given, not the file, as strictly as a read", () => {
+    const missingSkill = testdir({ "plugin.json": "{}" });
+    const text = JSON.stringify(skillPackage);
+    expect(
+      writtenPackageManifest(missingSkill, text).diagnostics.map((diagnostic) => diagnostic.code),
+    ).toEqual(codes(testdir({ "plugin.json": text })));
+    expect(codes(testdir({ "plugin.json": text }))).not.toEqual([]);
+    const dir = testdir({ "SKILL.md": skillMd });
+    expect(writtenPackageManifest(dir, "{").diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["manifest_json", join(dir, "plugin.json")],
+    ]);
+    const unknownKey = JSON.stringify({ ...skillPackage, color: "red" });
+    expect(writtenPackageManifest(dir, unknownKey).diagnostics.map((d) => d.code)).toEqual([
+      "key_unknown",
+    ]);
+    expect(writtenPackageManifest(join(dir, "gone"), text).diagnostics.map((d) => d.code)).toEqual([
+      "package_missing",
+    ]);
   });
 });
 
