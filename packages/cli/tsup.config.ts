@@ -2,10 +2,15 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Options } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
-// The bin bundles its workspace dependencies and theirs, so start-up resolves no packages. `yaml`
-// is bundled apart, into dist/yaml.cjs: core's import of it becomes src/_yaml-on-demand.ts, which
-// loads that file for the first document core's fast path does not read. Bundled CommonJS
-// dependencies get the `require` an ES module lacks from the banner.
+// Four builds, run at once into dist (the first cleans everything but the others' files):
+// - the library, `@skillshelf/cli`'s import;
+// - the bin, dist/cli.js: a loader that runs dist/skillshelf.cjs with the code cache the build
+//   makes beside it (src/_code-cache.ts; `pnpm build` then runs scripts/code-cache.ts);
+// - dist/skillshelf.cjs: the whole command line in one CommonJS file, its workspace packages
+//   bundled from their sources, so start-up resolves no modules and V8 can cache all it compiles.
+//   core's `yaml` import becomes src/_yaml-on-demand.ts, which loads the parser, bundled on its
+//   own into dist/yaml.cjs, for the first document core's fast path does not read;
+// - build/code-cache.js, the training run (not shipped).
 const yamlOnDemand: NonNullable<Options["esbuildPlugins"]>[number] = {
   name: "yaml-on-demand",
   setup(build) {
@@ -14,23 +19,31 @@ const yamlOnDemand: NonNullable<Options["esbuildPlugins"]>[number] = {
   },
 };
 
+const bundled = ["skillshelf.cjs", "skillshelf.cjs.map", "skillshelf.cache", "yaml.cjs", "cli.js"];
+
 export default defineConfig([
   {
     ...baseConfig,
-    entry: ["src/index.ts", "src/cli.ts"],
-    dts: { entry: "src/index.ts" },
-    noExternal: [/^@skillshelf\//, "yaml"],
+    clean: bundled.map((file) => `!${file}`),
+  },
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    target: "node20",
+  },
+  {
+    entry: { skillshelf: "src/bin.ts" },
+    format: ["cjs"],
+    target: "node20",
+    sourcemap: true,
+    noExternal: [/./],
     esbuildPlugins: [yamlOnDemand],
-    // both builds run at once: this one's cleaning leaves the other's file alone
-    clean: ["!yaml.cjs"],
-    splitting: true,
-    // bundle the workspace packages from their sources, module by module, so each command's chunk
-    // holds only the modules it reaches (list never loads the lock or the staging code)
+    // `import.meta.url` (the YAML loader's) from the bundle's own path
+    shims: true,
     esbuildOptions(options) {
       options.conditions = ["source"];
-    },
-    banner: {
-      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+      // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
+      options.supported = { "dynamic-import": false };
     },
   },
   {
@@ -38,5 +51,12 @@ export default defineConfig([
     format: ["cjs"],
     target: "node20",
     noExternal: ["yaml"],
+  },
+  {
+    entry: { "code-cache": "scripts/code-cache.ts" },
+    outDir: "build",
+    format: ["esm"],
+    target: "node20",
+    clean: true,
   },
 ]);

@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-import { processIo } from "./io.js";
-import { main } from "./main.js";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "./_code-cache.js";
 
-// a reader that stops early (`skillshelf list | head -1`) is not an error
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
-
-process.exitCode = await main(process.argv.slice(2), processIo());
+const path = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+const { exports } = loadBundle(path("./skillshelf.cjs"), path("./skillshelf.cache"));
+process.exitCode = await exports.run(process.argv.slice(2));

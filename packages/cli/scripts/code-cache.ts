@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { cacheFile, loadBundle } from "../src/_code-cache.js";
+import type { CliIo } from "../src/io.js";
+
+/*
+ * The build's last step (`pnpm build`): compile dist/skillshelf.cjs, run the commands people run
+ * most through it in a sandbox of its own, and write the code cache that holds what they compiled
+ * (dist/skillshelf.cache). `--check [DIR]` only reports whether the bin in DIR (default: dist)
+ * would take its cache: exit 0 if so, 1 if not. The build runs the check in a fresh process and
+ * fails when V8 refuses what this Node just made.
+ */
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
+
+if (process.argv[2] === "--check") {
+  const dir = process.argv[3] ?? dist;
+  const { cached } = loadBundle(join(dir, "skillshelf.cjs"), join(dir, "skillshelf.cache"));
+  process.exitCode = cached ? 0 : 1;
+} else {
+  await train(join(dist, "skillshelf.cjs"), join(dist, "skillshelf.cache"));
+}
+
+async function train(bundle: string, cache: string): Promise<void> {
+  // compiled afresh: the commands below decide what the cache holds
+  const loaded = loadBundle(bundle, `${cache}.none`);
+  const sandbox = mkdtempSync(join(tmpdir(), "skillshelf-code-cache-"));
+  try {
+    const io = sandboxIo(sandbox);
+    for (const argv of workload(sandbox)) {
+      const status = await loaded.exports.main(argv, io);
+      if (status !== 0)
+        throw new Error(`code cache: \`skillshelf ${argv.join(" ")}\` exited ${status}`);
+    }
+    writeFileSync(cache, cacheFile(loaded));
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
+/** A collection of two skills and a one-skill folder, installed, read, changed and removed. */
+function workload(sandbox: string): string[][] {
+  const collection = join(sandbox, "collection");
+  const single = join(sandbox, "single");
+  writeSkill(join(collection, "skills", "first"), "first");
+  writeSkill(join(collection, "skills", "second"), "second");
+  writeSkill(single, "single");
+  const change = ["--user", "--yes"];
+  return [
+    ["install", collection, "--skill", "*", ...change],
+    ["install", single, ...change],
+    ["list"],
+    ["list", "--json"],
+    ["list", "--kind", "packages"],
+    ["inventory"],
+    ["verify"],
+    ["verify", "--json"],
+    ["disable", "first", ...change],
+    ["enable", "first", ...change],
+    ["remove", "single", ...change, "--json"],
+  ];
+}
+
+function writeSkill(dir: string, name: string): void {
+  mkdirSync(join(dir, "references"), { recursive: true });
+  writeFileSync(
+    join(dir, "SKILL.md"),
+    `---\nname: ${name}\ndescription: The ${name} skill of the code cache's training run.\n---\n# ${name}\n`,
+  );
+  writeFileSync(join(dir, "references", "notes.md"), `Notes for ${name}.\n`);
+}
+
+function sandboxIo(sandbox: string): CliIo {
+  const home = join(sandbox, "home");
+  mkdirSync(home);
+  return {
+    stdout: () => {},
+    stderr: () => {},
+    env: { PATH: process.env.PATH, HOME: home },
+    cwd: sandbox,
+    color: false,
+    interactive: false,
+    progress: false,
+  };
+}
