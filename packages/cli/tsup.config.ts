@@ -1,5 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { defineConfig, type Options } from "tsup";
+import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
 // Four builds, run at once into dist (the first cleans everything but the others' files):
@@ -7,19 +6,10 @@ import { baseConfig } from "../../tsup.config.base.ts";
 // - the bin, dist/cli.js: a loader that runs dist/skillshelf.cjs with the code cache the build
 //   makes beside it (src/_code-cache.ts; `pnpm build` then runs scripts/code-cache.ts);
 // - dist/skillshelf.cjs: the whole command line in one CommonJS file, its workspace packages
-//   bundled from their sources, so start-up resolves no modules and V8 can cache all it compiles.
-//   core's `yaml` import becomes src/_yaml-on-demand.ts, which loads the parser, bundled on its
-//   own into dist/yaml.cjs, for the first document core's fast path does not read;
+//   bundled from their sources and its dependencies with them, so start-up resolves no modules
+//   and V8 can cache all it compiles;
 // - build/code-cache.js, the training run (not shipped).
-const yamlOnDemand: NonNullable<Options["esbuildPlugins"]>[number] = {
-  name: "yaml-on-demand",
-  setup(build) {
-    const shim = fileURLToPath(new URL("src/_yaml-on-demand.ts", import.meta.url));
-    build.onResolve({ filter: /^yaml$/ }, () => ({ path: shim }));
-  },
-};
-
-const bundled = ["skillshelf.cjs", "skillshelf.cjs.map", "skillshelf.cache", "yaml.cjs", "cli.js"];
+const bundled = ["skillshelf.cjs", "skillshelf.cjs.map", "skillshelf.cache", "cli.js"];
 
 export default defineConfig([
   {
@@ -37,20 +27,11 @@ export default defineConfig([
     target: "node20",
     sourcemap: true,
     noExternal: [/./],
-    esbuildPlugins: [yamlOnDemand],
-    // `import.meta.url` (the YAML loader's) from the bundle's own path
-    shims: true,
     esbuildOptions(options) {
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
     },
-  },
-  {
-    entry: { yaml: "src/_yaml-entry.ts" },
-    format: ["cjs"],
-    target: "node20",
-    noExternal: ["yaml"],
   },
   {
     entry: { "code-cache": "scripts/code-cache.ts" },

@@ -40,13 +40,21 @@ async function train(bundle: string, cache: string): Promise<void> {
   }
 }
 
-/** A collection of two skills and a one-skill folder, installed, read, changed and removed. */
+/**
+ * A collection of two skills and a one-skill folder, installed, read, changed and removed, beside
+ * a user skill whose frontmatter the fast path leaves to the full YAML parser.
+ */
 function workload(sandbox: string): string[][] {
   const collection = join(sandbox, "collection");
   const single = join(sandbox, "single");
   writeSkill(join(collection, "skills", "first"), "first");
   writeSkill(join(collection, "skills", "second"), "second");
   writeSkill(single, "single");
+  writeSkill(
+    join(sandbox, "home", ".config", "skillshelf", "skills", "anchored"),
+    "anchored",
+    "&text A skill\nmetadata: { summary: *text }",
+  );
   const change = ["--user", "--yes"];
   return [
     ["install", collection, "--skill", "*", ...change],
@@ -63,11 +71,15 @@ function workload(sandbox: string): string[][] {
   ];
 }
 
-function writeSkill(dir: string, name: string): void {
+function writeSkill(
+  dir: string,
+  name: string,
+  description = `The ${name} skill of the code cache's training run.`,
+): void {
   mkdirSync(join(dir, "references"), { recursive: true });
   writeFileSync(
     join(dir, "SKILL.md"),
-    `---\nname: ${name}\ndescription: The ${name} skill of the code cache's training run.\n---\n# ${name}\n`,
+    `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`,
   );
   writeFileSync(join(dir, "references", "notes.md"), `Notes for ${name}.\n`);
 }

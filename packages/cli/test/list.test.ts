@@ -192,7 +192,7 @@ describe("skillshelf list elsewhere", () => {
     ).toEqual([["here", "project"]]);
   });
 
-  it("reads frontmatter the fast path leaves to the full YAML parser, which the bin loads then", () => {
+  it("reads frontmatter the fast path leaves to the full YAML parser", () => {
     const dir = testdir({
       ".skillshelf/skills/anchored/SKILL.md":
         "---\nname: anchored\ndescription: &text Reads YAML anchors.\nmetadata: { summary: *text }\n---\nbody\n",
