@@ -111,8 +111,9 @@ export function stageCollectionSkill(
     if (dir !== from) copyTree(from, dir, { skip: (name) => name === GIT_DIR });
     const manifest = join(dir, "plugin.json");
     const manifestText = canonicalJsonFile(skillManifest(skill));
-    // a symlink of that name is replaced, never written through
-    rmSync(manifest, { recursive: true, force: true });
+    // a symlink of that name is replaced, never written through (most skills have no such entry)
+    if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined)
+      rmSync(manifest, { recursive: true, force: true });
     writeFileSync(manifest, manifestText, { flag: "wx" });
     return {
       dir,
