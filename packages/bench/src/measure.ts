@@ -34,6 +34,14 @@ export function median(values: readonly number[]): number {
 }
 
 /**
+ * The median over rounds of `ours[i] / base[i]`: each round's pair was timed side by side, so a
+ * slow phase of a shared machine falls on both halves of a pair rather than on one median.
+ */
+export function medianRatio(ours: readonly number[], base: readonly number[]): number {
+  return median(ours.map((time, round) => time / (base[round] as number)));
+}
+
+/**
  * Time each variant once per round, rotating their order every round, after one untimed warm-up
  * call each; a measurement runs the variant `repeat` times and reports milliseconds per call.
  */
