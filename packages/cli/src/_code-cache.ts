@@ -8,9 +8,9 @@ import { Script } from "node:vm";
  * The bin runs one CommonJS bundle (dist/skillshelf.cjs) compiled with the V8 code cache the build
  * made beside it (dist/skillshelf.cache) by running commands through it: a start then skips
  * parsing and compiling most of what a command runs. Node 20 has no compile cache of its own for
- * modules. The cache file is the SHA-256 of the bundle it was made from, then V8's data; V8 itself
- * refuses data from another V8 version or other flags, and either way the bundle is compiled as
- * if there were no cache.
+ * modules. The cache file starts with the SHA-256 of the bundle it was made from, then V8's
+ * data: a cache of another bundle is not offered, V8 refuses data from another V8 version, other
+ * flags or damaged bytes, and either way the bundle is compiled as if there were no cache.
  */
 
 /** What the bundle exports (src/bin.ts). */
