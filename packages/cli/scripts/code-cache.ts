@@ -25,7 +25,7 @@ if (process.argv[2] === "--check") {
 
 async function train(bundle: string, cache: string): Promise<void> {
   // compiled afresh: the commands below decide what the cache holds
-  const loaded = loadBundle(bundle, `${cache}.none`);
+  const loaded = loadBundle(bundle);
   const sandbox = mkdtempSync(join(tmpdir(), "skillshelf-code-cache-"));
   try {
     const io = sandboxIo(sandbox);

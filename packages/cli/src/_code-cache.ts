@@ -16,7 +16,7 @@ import { Script } from "node:vm";
 /** What the bundle exports (src/bin.ts). */
 type BinExports = typeof import("./bin.js");
 
-/** The compiled bundle: its exports, and its source and script, whose cache data the build writes. */
+/** The compiled bundle: its exports, source and script (whose cache data the build writes). */
 export interface LoadedBundle {
   readonly exports: BinExports;
   readonly source: string;
@@ -27,10 +27,10 @@ export interface LoadedBundle {
 
 const DIGEST_BYTES = 32;
 
-/** Compile and run the bundle at `bundle`, with the code cache at `cache` when it fits. */
-export function loadBundle(bundle: string, cache: string): LoadedBundle {
+/** Compile and run the bundle at `bundle`, with the code cache at `cache` if given and fitting. */
+export function loadBundle(bundle: string, cache?: string): LoadedBundle {
   const source = readFileSync(bundle, "utf8");
-  const cachedData = cacheFor(source, cache);
+  const cachedData = cache === undefined ? undefined : cacheFor(source, cache);
   const script = new Script(wrapped(source), {
     filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
@@ -45,7 +45,7 @@ export function loadBundle(bundle: string, cache: string): LoadedBundle {
   };
 }
 
-/** The cache file for a loaded bundle: its source's digest, then V8's data of what has run so far. */
+/** The cache file of a loaded bundle: its source's digest, then V8's data of what has run. */
 export function cacheFile(loaded: LoadedBundle): Buffer {
   return Buffer.concat([digestOf(loaded.source), loaded.script.createCachedData()]);
 }

@@ -261,5 +261,3 @@ function isFile(path: string): boolean {
 function isString(value: unknown): value is string {
   return typeof value === "string";
 }
-
-/** Move a staged folder out, checking its links as a copy would; false when it cannot be moved. */

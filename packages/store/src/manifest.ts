@@ -35,7 +35,7 @@ export function readPackageManifest(
   dir: string,
   known?: { readonly digest: string; readonly cache: ScopeCache },
 ): ManifestResult {
-  return keptOrRead(dir, known, () => readManifestIn(dir));
+  return keptOrRead(dir, known, () => inPackage(dir, readManifestAt));
 }
 
 /**
@@ -48,22 +48,12 @@ export function writtenPackageManifest(
   text: string,
   known?: { readonly digest: string; readonly cache: ScopeCache },
 ): ManifestResult {
-  return keptOrRead(dir, known, () => {
-    const root = resolve(dir);
-    const rootReal = realpathOrUndefined(root);
-    if (rootReal === undefined || !lstatSync(rootReal).isDirectory()) return missingPackage(root);
-    const parsed = parseJsonDocument(text);
-    if (!parsed.ok)
-      return failed(
-        createDiagnostic(
-          "error",
-          "manifest_json",
-          `package manifest is not valid JSON (${parsed.message})`,
-          { path: join(root, "plugin.json") },
-        ),
-      );
-    return ownManifest(root, rootReal, parsed.value, sha256(text));
-  });
+  return keptOrRead(dir, known, () =>
+    inPackage(dir, (root, rootReal) => {
+      const parsed = manifestJson(text, join(root, "plugin.json"));
+      return parsed.ok ? ownManifest(root, rootReal, parsed.value, sha256(text)) : parsed;
+    }),
+  );
 }
 
 /**
@@ -97,10 +87,23 @@ function keptOrRead(
   return result;
 }
 
-function readManifestIn(dir: string): ManifestResult {
+/** `read` in the package folder `dir` (resolved, and real), or `package_missing` if it is none. */
+function inPackage(
+  dir: string,
+  read: (root: string, rootReal: string) => ManifestResult,
+): ManifestResult {
   const root = resolve(dir);
   const rootReal = realpathOrUndefined(root);
-  if (rootReal === undefined || !lstatSync(rootReal).isDirectory()) return missingPackage(root);
+  if (rootReal === undefined || !lstatSync(rootReal).isDirectory())
+    return failed(
+      createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
+        path: root,
+      }),
+    );
+  return read(root, rootReal);
+}
+
+function readManifestAt(root: string, rootReal: string): ManifestResult {
   const ours = join(root, "plugin.json");
   if (lstatSync(ours, { throwIfNoEntry: false }) !== undefined)
     return readOwnManifest(root, rootReal);
@@ -224,24 +227,23 @@ function readManifestDocument(
     what: "package manifest",
   });
   if (!document.ok) return document;
-  const parsed = parseJsonDocument(document.value.text);
-  if (parsed.ok)
-    return { ok: true, value: { json: parsed.value, hash: document.value.hash }, diagnostics: [] };
+  const parsed = manifestJson(document.value.text, manifestPath);
+  return parsed.ok
+    ? { ok: true, value: { json: parsed.value, hash: document.value.hash }, diagnostics: [] }
+    : parsed;
+}
+
+/** A manifest's text parsed as JSON, or `manifest_json` on its path. */
+function manifestJson(text: string, manifestPath: string): ReadResult<unknown> {
+  const parsed = parseJsonDocument(text);
+  if (parsed.ok) return { ok: true, value: parsed.value, diagnostics: [] };
   return failed(
     createDiagnostic(
       "error",
       "manifest_json",
       `package manifest is not valid JSON (${parsed.message})`,
-      {
-        path: manifestPath,
-      },
+      { path: manifestPath },
     ),
-  );
-}
-
-function missingPackage(root: string): ManifestResult {
-  return failed(
-    createDiagnostic("error", "package_missing", `${root} is not a package folder`, { path: root }),
   );
 }
 
