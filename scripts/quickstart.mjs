@@ -28,7 +28,7 @@ if (job === "demo") {
   run(pnpm, ["run", "build"]);
   const home = join(root, "examples", "home");
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
-  const cli = join(root, "packages", "cli", "dist", "cli.js");
+  const cli = join(root, "packages", "cli", "dist", "cli.cjs");
   const project = join(root, "examples", "project");
   console.log("\n$ skillshelf list --kind all --cwd examples/project   (HOME=examples/home)");
   console.log(

@@ -3,13 +3,14 @@ import { baseConfig } from "../../tsup.config.base.ts";
 
 // Four builds, run at once into dist (the first cleans everything but the others' files):
 // - the library, `@skillshelf/cli`'s import;
-// - the bin, dist/cli.js: a loader that runs dist/skillshelf.cjs with the code cache the build
-//   makes beside it (src/_code-cache.ts; `pnpm build` then runs scripts/code-cache.ts);
+// - the bin, dist/cli.cjs: a loader that runs dist/skillshelf.cjs with the code cache the build
+//   makes beside it (src/_code-cache.ts; `pnpm build` then runs scripts/code-cache.ts), itself
+//   CommonJS, which Node starts sooner than an ES module;
 // - dist/skillshelf.cjs: the whole command line in one CommonJS file, its workspace packages
 //   bundled from their sources and its dependencies with them, so start-up resolves no modules
 //   and V8 can cache all it compiles;
 // - build/code-cache.js, the training run (not shipped).
-const bundled = ["skillshelf.cjs", "skillshelf.cjs.map", "skillshelf.cache", "cli.js"];
+const bundled = ["skillshelf.cjs", "skillshelf.cjs.map", "skillshelf.cache", "cli.cjs"];
 
 export default defineConfig([
   {
@@ -18,7 +19,7 @@ export default defineConfig([
   },
   {
     entry: { cli: "src/cli.ts" },
-    format: ["esm"],
+    format: ["cjs"],
     target: "node20",
   },
   {
@@ -31,6 +32,9 @@ export default defineConfig([
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
+      // proper-lockfile's graceful-fs queues file handles it never runs short of (one lock folder)
+      // and patches fs on load, which loads node:stream; plain fs does the same work
+      options.alias = { "graceful-fs": "node:fs" };
     },
   },
   {

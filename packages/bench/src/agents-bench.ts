@@ -25,7 +25,7 @@ export function runAgentsBench(options: BenchOptions): string {
   const bin = join(
     dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
     "dist",
-    "cli.js",
+    "cli.cjs",
   );
   const run =
     (...args: string[]) =>

@@ -23,7 +23,7 @@ export function runCliBench(options: BenchOptions): string {
   const bin = join(
     dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
     "dist",
-    "cli.js",
+    "cli.cjs",
   );
   const collectionSize = Math.min(COLLECTION, Math.max(2, Math.round(options.count / 200)));
   const single = skillFolder(join(dir, "single"), 1);

@@ -91,7 +91,7 @@ function cliListMs(workDir: string): { list: number; node: number } {
   const bin = join(
     dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
     "dist",
-    "cli.js",
+    "cli.cjs",
   );
   const env = { PATH: process.env.PATH ?? "", HOME: join(project, "home") };
   const timed = (args: string[]) => {

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { loadBundle } from "./_code-cache.js";
 
-const path = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const { exports } = loadBundle(path("./skillshelf.cjs"), path("./skillshelf.cache"));
-process.exitCode = await exports.run(process.argv.slice(2));
+// built as CommonJS (dist/cli.cjs): Node starts a CommonJS entry without its ES module loader
+const { exports } = loadBundle(
+  join(__dirname, "skillshelf.cjs"),
+  join(__dirname, "skillshelf.cache"),
+);
+exports.run(process.argv.slice(2)).then((status) => {
+  process.exitCode = status;
+});

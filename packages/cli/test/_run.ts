@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built bin: these tests run the real command, as a user would. */
-export const BIN: string = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+export const BIN: string = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.cjs");
 export const REPO: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const EXAMPLES: string = join(REPO, "examples");
 

@@ -15,13 +15,13 @@ const check = (dir: string) =>
 /** A copy of the built bin, to change without touching dist. */
 function binCopy(): string {
   const dir = testdir();
-  for (const file of ["cli.js", "skillshelf.cjs", "skillshelf.cache"])
+  for (const file of ["cli.cjs", "skillshelf.cjs", "skillshelf.cache"])
     cpSync(join(DIST, file), join(dir, file));
   return dir;
 }
 
 const version = (dir: string) =>
-  spawnSync(process.execPath, [join(dir, "cli.js"), "--version"], { encoding: "utf8" });
+  spawnSync(process.execPath, [join(dir, "cli.cjs"), "--version"], { encoding: "utf8" });
 
 describe("the bin's code cache", () => {
   it("is taken as the build wrote it", () => {
