@@ -20,10 +20,12 @@ export interface TreeFrames {
   /** Add a folder's or a symlink's frame. */
   other(node: Exclude<TreeNode, { kind: "file" }>): void;
   /**
-   * Add a regular file's frame, reading it (opened as a regular file only) and handing each
-   * chunk to `each`; `tree_changed` when the file is not the size it had when it was opened.
+   * Add a regular file's frame, reading it (opened as a regular file only, never through a
+   * symlink) and handing each chunk to `each`; returns whether it is executable, as the open
+   * descriptor says. `tree_changed` when it is no longer a regular file or not the size it had
+   * when it was opened.
    */
-  file(node: Extract<TreeNode, { kind: "file" }>, each?: (chunk: Buffer) => void): void;
+  file(node: Extract<TreeNode, { kind: "file" }>, each?: (chunk: Buffer) => void): boolean;
   result(): TreeDigest;
 }
 
@@ -45,7 +47,9 @@ export function treeFrames(): TreeFrames {
     },
     file(node, each) {
       files += 1;
-      bytes += hashFile(hash, buffer, node, each);
+      const file = hashFile(hash, buffer, node, each);
+      bytes += file.size;
+      return file.executable;
     },
     result: () => ({ digest: hash.digest("hex"), files, bytes }),
   };
@@ -62,13 +66,16 @@ function hashFile(
   buffer: Buffer,
   node: Extract<TreeNode, { kind: "file" }>,
   each: ((chunk: Buffer) => void) | undefined,
-): number {
+): { readonly size: number; readonly executable: boolean } {
   let fd: number;
   let size: number;
+  let mode: number;
   try {
-    ({ fd, size } = openRegularFile(node.path));
+    ({ fd, size, mode } = openRegularFile(node.path, { noFollow: true }));
   } catch (error) {
-    if (isSkillshelfError(error)) throw changed(node.path);
+    // listed as a file, then something else, or gone: not the tree the walk listed
+    if (isSkillshelfError(error) || ["ELOOP", "ENOENT"].includes(errnoCode(error) ?? ""))
+      throw changed(node.path);
     throw new SkillshelfError(
       "tree_unreadable",
       `cannot read ${node.path} (${errnoCode(error) ?? String(error)})`,
@@ -76,7 +83,8 @@ function hashFile(
     );
   }
   try {
-    hash.update(frameHeader("file", node.relative, node.executable ? "x" : "-", size));
+    const executable = (mode & 0o100) !== 0;
+    hash.update(frameHeader("file", node.relative, executable ? "x" : "-", size));
     let total = 0;
     for (;;) {
       // one byte more than the file has left, so its last read comes back short
@@ -92,7 +100,7 @@ function hashFile(
     }
     if (total !== size) throw changed(node.path);
     hash.update("\0");
-    return size;
+    return { size, executable };
   } finally {
     closeSync(fd);
   }

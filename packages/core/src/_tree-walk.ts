@@ -1,5 +1,12 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
-import { join, resolve } from "node:path";
+import {
+  type Dirent,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
+import { resolve } from "node:path";
 import { resolveContained } from "./containment.js";
 import { compareText } from "./diagnostics.js";
 import { errnoCode, SkillshelfError } from "./errors.js";
@@ -7,12 +14,7 @@ import { errnoCode, SkillshelfError } from "./errors.js";
 /** One node of a package tree, as the digest and the copier see it. */
 export type TreeNode =
   | { readonly kind: "directory"; readonly path: string; readonly relative: string }
-  | {
-      readonly kind: "file";
-      readonly path: string;
-      readonly relative: string;
-      readonly executable: boolean;
-    }
+  | { readonly kind: "file"; readonly path: string; readonly relative: string }
   | {
       readonly kind: "link";
       readonly path: string;
@@ -22,11 +24,13 @@ export type TreeNode =
 
 /**
  * Visit every node under `root` depth-first in code-unit name order, the root itself first with
- * relative path `""`. Throws a `SkillshelfError` for a missing root (`tree_missing`), a root that
- * is not a real folder (`tree_not_directory`), a symlink that is absolute or whose resolution
- * leaves the tree at any step, as the kernel resolves it (`tree_link_escape`; see
- * `resolveContained`, relocatable), a socket, FIFO or device (`tree_special_file`), or a node
- * that cannot be read (`tree_unreadable`). `skip` names entries (at any depth) left out entirely.
+ * relative path `""`. Node kinds come from the folders' entries, so a file is not stat-ed here:
+ * whoever opens it learns its mode from the open descriptor. Throws a `SkillshelfError` for a
+ * missing root (`tree_missing`), a root that is not a real folder (`tree_not_directory`), a
+ * symlink that is absolute or whose resolution leaves the tree at any step, as the kernel
+ * resolves it (`tree_link_escape`; see `resolveContained`, relocatable), a socket, FIFO or
+ * device (`tree_special_file`), or a node that cannot be read (`tree_unreadable`). `skip` names
+ * entries (at any depth) left out entirely.
  */
 export function walkTree(
   root: string,
@@ -59,27 +63,23 @@ interface TreeWalk {
 function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
   const { visit, skip } = walk;
   visit({ kind: "directory", path, relative });
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = readdirSync(path);
+    entries = readdirSync(path, { withFileTypes: true });
   } catch (error) {
     throw unreadable(path, error);
   }
-  for (const name of names.sort(compareText)) {
+  entries.sort((a, b) => compareText(a.name, b.name));
+  // `path` is resolved, so a child's path is a plain join
+  const parent = path.endsWith("/") ? path : `${path}/`;
+  for (const entry of entries) {
+    const name = entry.name;
     if (skip(name)) continue;
-    const childPath = join(path, name);
+    const childPath = parent + name;
     const childRelative = relative === "" ? name : `${relative}/${name}`;
-    const stats = lstatOrThrow(childPath);
-    if (stats === undefined) continue;
-    if (stats.isDirectory()) walkDirectory(walk, childPath, childRelative);
-    else if (stats.isFile())
-      visit({
-        kind: "file",
-        path: childPath,
-        relative: childRelative,
-        executable: (stats.mode & 0o100) !== 0,
-      });
-    else if (stats.isSymbolicLink())
+    if (entry.isDirectory()) walkDirectory(walk, childPath, childRelative);
+    else if (entry.isFile()) visit({ kind: "file", path: childPath, relative: childRelative });
+    else if (entry.isSymbolicLink())
       visit({
         kind: "link",
         path: childPath,

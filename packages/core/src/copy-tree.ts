@@ -7,7 +7,7 @@ import {
   symlinkSync,
   writeSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
@@ -35,7 +35,7 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
     walkTree(
       from,
       (node) => {
-        const target = join(destination, node.relative);
+        const target = node.relative === "" ? destination : `${destination}/${node.relative}`;
         try {
           if (node.kind === "file") return copyRegularFile(frames, node, target);
           if (node.kind === "link") symlinkSync(node.target, target);
@@ -74,14 +74,14 @@ function copyRegularFile(
   node: Extract<TreeNode, { kind: "file" }>,
   to: string,
 ): void {
-  const mode = node.executable ? 0o755 : 0o644;
-  const target = openSync(to, "wx", mode);
+  const target = openSync(to, "wx", 0o644);
   try {
-    frames.file(node, (chunk) => {
+    const executable = frames.file(node, (chunk) => {
       let written = 0;
       while (written < chunk.length) written += writeSync(target, chunk, written);
     });
-    fchmodSync(target, mode);
+    // the mode the source had when it was read, whatever the umask
+    fchmodSync(target, executable ? 0o755 : 0o644);
   } finally {
     closeSync(target);
   }

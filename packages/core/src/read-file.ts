@@ -9,13 +9,18 @@ import type { ReadResult } from "./types.js";
 /**
  * Open `path` for reading only if it is a regular file: it is opened non-blocking, so a FIFO,
  * device or socket cannot stall the call, then checked with `fstat` on the open descriptor, so
- * nothing can be swapped in between. Returns the descriptor and size (close it yourself); throws
- * `not_a_file` for anything but a regular file, and the usual `fs` errors otherwise.
+ * nothing can be swapped in between. Returns the descriptor, size and mode bits (close it
+ * yourself); throws `not_a_file` for anything but a regular file, and the usual `fs` errors
+ * otherwise. `noFollow`: a symlink at `path` is not followed (the open fails with `ELOOP`).
  */
-export function openRegularFile(path: string): { readonly fd: number; readonly size: number } {
+export function openRegularFile(
+  path: string,
+  options: { readonly noFollow?: boolean } = {},
+): { readonly fd: number; readonly size: number; readonly mode: number } {
   let fd: number;
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, options.noFollow === true ? flags | constants.O_NOFOLLOW : flags);
   } catch (error) {
     // a socket cannot be opened at all
     if (errnoCode(error) === "ENXIO") throw notAFile(path);
@@ -26,7 +31,7 @@ export function openRegularFile(path: string): { readonly fd: number; readonly s
     closeSync(fd);
     throw notAFile(path);
   }
-  return { fd, size: stats.size };
+  return { fd, size: stats.size, mode: stats.mode };
 }
 
 /**

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { copyTree, digestTree, isSkillshelfError } from "@skillshelf/core";
 import { CORPUS_DIR, link, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { treeFrames } from "../src/_tree-frames.js";
 
 const PACKAGE: Tree = {
   "plugin.json": '{"name":"demo","version":"1.0.0"}\n',
@@ -144,6 +145,20 @@ describe("digestTree", () => {
     const root = testdir({ "a.md": "x" });
     execFileSync("mkfifo", [join(root, "pipe")]);
     expect(codeOf(() => digestTree(root))).toBe("tree_special_file");
+  });
+
+  it("reads a file the walk listed only as the regular file it was, never through a link swapped in", () => {
+    // what the walk saw: a file; what is there when it is read: a link out of the tree, or nothing
+    const root = testdir({ "a.md": "x", outside: "secret" });
+    symlinkSync(join(root, "outside"), join(root, "swapped"));
+    for (const name of ["swapped", "gone"]) {
+      const frames = treeFrames();
+      const node = { kind: "file", path: join(root, name), relative: name } as const;
+      expect(codeOf(() => frames.file(node))).toBe("tree_changed");
+    }
+    expect(treeFrames().file({ kind: "file", path: join(root, "a.md"), relative: "a.md" })).toBe(
+      false,
+    );
   });
 
   it("refuses a missing root, a file and a symlinked root", () => {
