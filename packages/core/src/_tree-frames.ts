@@ -26,6 +26,8 @@ export interface TreeFrames {
    * when it was opened.
    */
   file(node: Extract<TreeNode, { kind: "file" }>, each?: (chunk: Buffer) => void): boolean;
+  /** Add the frame of a non-executable regular file at `relative` holding `bytes`. */
+  bytes(relative: string, bytes: Buffer): void;
   result(): TreeDigest;
 }
 
@@ -50,6 +52,13 @@ export function treeFrames(): TreeFrames {
       const file = hashFile(hash, buffer, node, each);
       bytes += file.size;
       return file.executable;
+    },
+    bytes(relative, content) {
+      files += 1;
+      bytes += content.length;
+      hash.update(frameHeader("file", relative, "-", content.length));
+      hash.update(content);
+      hash.update("\0");
     },
     result: () => ({ digest: hash.digest("hex"), files, bytes }),
   };

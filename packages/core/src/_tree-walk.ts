@@ -30,12 +30,12 @@ export type TreeNode =
  * symlink that is absolute or whose resolution leaves the tree at any step, as the kernel
  * resolves it (`tree_link_escape`; see `resolveContained`, relocatable), a socket, FIFO or
  * device (`tree_special_file`), or a node that cannot be read (`tree_unreadable`). `skip` names
- * entries (at any depth) left out entirely.
+ * entries (at any depth, by name and relative path) left out entirely.
  */
 export function walkTree(
   root: string,
   visit: (node: TreeNode) => void,
-  skip: (name: string) => boolean = () => false,
+  skip: (name: string, relative: string) => boolean = () => false,
 ): void {
   const rootPath = resolve(root);
   const stats = lstatOrThrow(rootPath);
@@ -57,7 +57,7 @@ export function walkTree(
 interface TreeWalk {
   readonly rootReal: string;
   readonly visit: (node: TreeNode) => void;
-  readonly skip: (name: string) => boolean;
+  readonly skip: (name: string, relative: string) => boolean;
 }
 
 function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
@@ -74,9 +74,9 @@ function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
   const parent = path.endsWith("/") ? path : `${path}/`;
   for (const entry of entries) {
     const name = entry.name;
-    if (skip(name)) continue;
-    const childPath = parent + name;
     const childRelative = relative === "" ? name : `${relative}/${name}`;
+    if (skip(name, childRelative)) continue;
+    const childPath = parent + name;
     if (entry.isDirectory()) walkDirectory(walk, childPath, childRelative);
     else if (entry.isFile()) visit({ kind: "file", path: childPath, relative: childRelative });
     else if (entry.isSymbolicLink())

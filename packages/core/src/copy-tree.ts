@@ -10,12 +10,18 @@ import {
 import { resolve } from "node:path";
 import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
+import { compareText } from "./diagnostics.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 
 /** Options of `copyTree`. */
 export interface CopyTreeOptions {
   /** Entry names (at any depth) to leave out, for example `.git`. Default: none. */
   readonly skip?: ((name: string) => boolean) | undefined;
+  /**
+   * Files written at the top of the copy (entry name → UTF-8 text, mode 0644) in place of any
+   * entry of that name there, and digested as part of the copy. Default: none.
+   */
+  readonly files?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -30,32 +36,35 @@ export interface CopyTreeOptions {
 export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): TreeDigest {
   const destination = resolve(to);
   const frames = treeFrames();
+  const files = options.files ?? {};
+  const skip = options.skip ?? (() => false);
+  // each added file's frame goes where the walk's name order puts it among the top-level entries
+  const pending = Object.keys(files).sort(compareText);
+  const addBefore = (topName: string | undefined) => {
+    for (let name = pending[0]; name !== undefined; name = pending[0]) {
+      if (topName !== undefined && compareText(name, topName) >= 0) return;
+      pending.shift();
+      const target = `${destination}/${name}`;
+      writing(target, name, () => addFile(frames, name, files[name] as string, target));
+    }
+  };
   mkdirSync(destination, { mode: 0o755 });
   try {
     walkTree(
       from,
       (node) => {
         const target = node.relative === "" ? destination : `${destination}/${node.relative}`;
-        try {
+        if (node.relative !== "") addBefore(node.relative.split("/", 1)[0]);
+        writing(target, node.relative, () => {
           if (node.kind === "file") return copyRegularFile(frames, node, target);
           if (node.kind === "link") symlinkSync(node.target, target);
           else if (node.relative !== "") mkdirSync(target, { mode: 0o755 });
           frames.other(node);
-        } catch (error) {
-          if (isSkillshelfError(error)) throw error;
-          throw new SkillshelfError(
-            "tree_copy_failed",
-            `could not copy ${node.relative} to ${target} (${errnoCode(error) ?? String(error)})`,
-            {
-              path: target,
-              cause: error,
-              hint: "check the free space and the length of the destination's paths, then retry",
-            },
-          );
-        }
+        });
       },
-      options.skip,
+      (name, relative) => skip(name) || (relative === name && Object.hasOwn(files, name)),
     );
+    addBefore(undefined);
   } catch (error) {
     rmSync(destination, { recursive: true, force: true });
     throw error;
@@ -64,6 +73,37 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
 }
 
 // --- internal ---
+
+/** `write` the node at `relative` to `target`; a failure that is not the walk's own is `tree_copy_failed`. */
+function writing(target: string, relative: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    if (isSkillshelfError(error)) throw error;
+    throw new SkillshelfError(
+      "tree_copy_failed",
+      `could not copy ${relative} to ${target} (${errnoCode(error) ?? String(error)})`,
+      {
+        path: target,
+        cause: error,
+        hint: "check the free space and the length of the destination's paths, then retry",
+      },
+    );
+  }
+}
+
+function addFile(frames: TreeFrames, name: string, text: string, to: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  const target = openSync(to, "wx", 0o644);
+  try {
+    let written = 0;
+    while (written < bytes.length) written += writeSync(target, bytes, written);
+    fchmodSync(target, 0o644);
+  } finally {
+    closeSync(target);
+  }
+  frames.bytes(name, bytes);
+}
 
 /**
  * Copy one file through descriptors, hashing its frame on the way: the source is opened as a

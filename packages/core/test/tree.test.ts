@@ -2,8 +2,10 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -193,6 +195,22 @@ describe("copyTree", () => {
       expect(copied).toEqual(digestTree(to));
       expect(copied).toEqual(digestTree(from));
     }
+  });
+
+  it("writes the added top-level files in place of entries of their names, digested with the copy", () => {
+    const from = testdir({
+      ...PACKAGE,
+      "plugin.json": link("skills/pdf/SKILL.md"),
+      "skills/plugin.json": "kept: only the top level is replaced\n",
+    });
+    const files = { "plugin.json": '{"name":"added"}\n', "a.md": "first\n", "zz.md": "last\n" };
+    const to = join(testdir({}), "copy");
+    const copied = copyTree(from, to, { files });
+    expect(copied).toEqual(digestTree(to));
+    expect(readFileSync(join(to, "plugin.json"), "utf8")).toBe(files["plugin.json"]);
+    expect(lstatSync(join(to, "plugin.json")).isFile()).toBe(true);
+    expect(readFileSync(join(to, "skills", "plugin.json"), "utf8")).toContain("kept");
+    expect(readdirSync(to).sort()).toEqual(["a.md", "assets", "plugin.json", "skills", "zz.md"]);
   });
 
   it("skips the named entries at every depth", () => {

@@ -1,8 +1,8 @@
-import type { StagedSource } from "@skillshelf/sources";
+import type { FetchedSource } from "@skillshelf/sources";
 
 /** The staged sources a plan owns: released together, any number of times. */
 export interface StagingSet {
-  add<Staged extends StagedSource>(staged: Staged): Staged;
+  add<Staged extends FetchedSource>(staged: Staged): Staged;
   /** Delete every staged folder; safe to call again. */
   release(): void;
   readonly size: number;
@@ -10,7 +10,7 @@ export interface StagingSet {
 
 /** A new, empty staging set. */
 export function createStagingSet(): StagingSet {
-  const staged: StagedSource[] = [];
+  const staged: FetchedSource[] = [];
   return {
     add(source) {
       staged.push(source);

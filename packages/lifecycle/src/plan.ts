@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { lstatSync } from "node:fs";
 import {
   canonicalJson,
   createDiagnostic,
   type Diagnostic,
+  digestTree,
   type Environment,
   type PackageKind,
   type PackageSource,
@@ -11,6 +13,8 @@ import {
   type Collection,
   type CollectionSkill,
   discoverLibrary,
+  type FetchedSource,
+  fetchSource,
   type IndexRow,
   type LibraryDiscovery,
   readCollection,
@@ -18,9 +22,9 @@ import {
   type StagedSkill,
   type StagedSource,
   stageCollectionSkill,
-  stageSource,
 } from "@skillshelf/sources";
 import {
+  hasManifestEntry,
   type InstallRecord,
   isRequirementMet,
   newlyBrokenDependents,
@@ -31,6 +35,7 @@ import {
   type PackageSnapshot,
   readPackageManifest,
   readPackageSnapshot,
+  type ScopeCache,
   snapshotAfter,
   writtenPackageManifest,
 } from "@skillshelf/store";
@@ -210,30 +215,64 @@ async function stagePackages(
   source: PackageSource,
   pick: readonly string[] | undefined,
 ): Promise<Staged[]> {
-  let staged: StagedSource;
   planning.request.progress?.({ phase: "stage", source: describeSource(source) });
+  // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
+  if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
+    return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
+  let fetched: FetchedSource;
   try {
-    staged = planning.staging.add(await stageSource(source, planning.request.stage));
+    fetched = planning.staging.add(await fetchSource(source, planning.request.stage));
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
-  // a manifest read here is the one the read-back finds in the installed copy of these bytes
-  const { cache } = planning.request;
-  const known = (one: StagedSource) =>
-    cache === undefined ? undefined : { digest: one.digest, cache };
-  const manifest = readPackageManifest(staged.dir, known(staged));
+  // a fetched collection's skills are digested one by one, each where it was fetched
+  if (!hasManifestEntry(fetched.dir))
+    return stageSkills(planning, fetched, pick, { inPlace: true });
+  let staged: StagedSource;
+  try {
+    staged = { ...fetched, digest: fetched.digest ?? digestTree(fetched.dir).digest };
+  } catch (error) {
+    return [{ refusal: refusalOf(error) }];
+  }
+  const manifest = readPackageManifest(staged.dir, known(planning, staged));
   if (manifest.ok) return [{ staged, manifest: manifest.value }];
-  if (!manifest.diagnostics.some((diagnostic) => diagnostic.code === "manifest_missing"))
-    return [
-      {
-        refusal: refusal(
-          "manifest_invalid",
-          `the package staged from ${describeSource(source)} has no valid manifest`,
-          { diagnostics: manifest.diagnostics },
-        ),
-      },
-    ];
-  const chosen = chooseSkills(readCollection(staged.dir), pick, describeSource(source));
+  return [
+    {
+      refusal: refusal(
+        "manifest_invalid",
+        `the package staged from ${describeSource(source)} has no valid manifest`,
+        { diagnostics: manifest.diagnostics },
+      ),
+    },
+  ];
+}
+
+/** A manifest read here is the one the read-back finds in the installed copy of these bytes. */
+function known(
+  planning: Unread,
+  one: StagedSource,
+): { readonly digest: string; readonly cache: ScopeCache } | undefined {
+  const { cache } = planning.request;
+  return cache === undefined ? undefined : { digest: one.digest, cache };
+}
+
+function isRealFolder(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * The chosen skills of the collection in `collection.dir`, each staged as a `skill` package of
+ * its own: copied out, or, with `inPlace` (the collection is the plan's own staging), where
+ * they are when no other chosen skill lies inside.
+ */
+function stageSkills(
+  planning: Unread,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
+  pick: readonly string[] | undefined,
+  { inPlace }: { readonly inPlace: boolean },
+): Staged[] {
+  const { source } = collection;
+  const chosen = chooseSkills(readCollection(collection.dir), pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
   // the skills whose folders hold another chosen skill's
   const outer = chosen.skills.filter((skill) =>
@@ -243,9 +282,11 @@ async function stagePackages(
   );
   const stageSkill = (skill: CollectionSkill): StagedSkill | { refusal: Refusal } => {
     try {
-      // the collection's staging is the plan's: a skill folder holding no other is staged in place
-      const options = { tempDir: planning.request.stage?.tempDir, inPlace: !outer.includes(skill) };
-      return planning.staging.add(stageCollectionSkill(staged, skill, options));
+      const options = {
+        tempDir: planning.request.stage?.tempDir,
+        inPlace: inPlace && !outer.includes(skill),
+      };
+      return planning.staging.add(stageCollectionSkill(collection, skill, options));
     } catch (error) {
       return { refusal: refusalOf(error) };
     }
@@ -255,7 +296,7 @@ async function stagePackages(
   return chosen.skills.map((skill) => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
-    const read = writtenPackageManifest(one.dir, one.manifestText, known(one));
+    const read = writtenPackageManifest(one.dir, one.manifestText, known(planning, one));
     return read.ok
       ? { staged: one, manifest: read.value }
       : {

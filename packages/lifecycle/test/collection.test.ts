@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import { planLifecycle, releasePlan } from "@skillshelf/lifecycle";
 import { readLockFile, readPackageSnapshot } from "@skillshelf/store";
-import { bareClone, gitEnv, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
+import { bareClone, gitEnv, gitRepo, link, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { change, environment } from "./_lifecycle.js";
 
@@ -38,6 +38,49 @@ describe("installing from a collection of skills", () => {
       type: "local",
       path: join(dir, "skills", "alpha"),
     });
+  });
+
+  it("reads a local folder where it is and a repository as fetched: only the chosen skills are read", async () => {
+    // beta links out of the collection: nothing outside the chosen skill is copied, read or refused
+    const tree = {
+      "skills/alpha/SKILL.md": skill("alpha"),
+      "skills/beta/SKILL.md": skill("beta"),
+      "skills/beta/secret.md": link("../../../outside.md"),
+    };
+    const dir = join(testdir({ "outside.md": "secret" }), "collection");
+    writeTree(dir, tree);
+    const before = readdirSync(dir, { recursive: true }).sort();
+    const git = gitEnv();
+    const repo = gitRepo([{ tree }], git);
+    for (const target of [dir, `file://${repo.path}`]) {
+      const env = environment();
+      const result = await change(env, {
+        operation: "install",
+        targets: [target],
+        skills: ["alpha"],
+        stage: { env: git },
+      });
+      expect(result.outcomes.map((outcome) => [outcome.step.id, outcome.status])).toEqual([
+        ["alpha", "committed"],
+      ]);
+      expect(readPackageSnapshot(env).copies.map((copy) => [copy.id, copy.state])).toEqual([
+        ["alpha", "loadable"],
+      ]);
+    }
+    // the folder a user named is left as it was: no plugin.json written into it
+    expect(readdirSync(dir, { recursive: true }).sort()).toEqual(before);
+    // the skill that links out is refused when it is chosen, from either
+    for (const target of [dir, `file://${repo.path}`]) {
+      const plan = await planLifecycle({
+        environment: environment(),
+        operation: "install",
+        targets: [target],
+        skills: ["beta"],
+        stage: { env: git },
+      });
+      releasePlan(plan);
+      expect(plan.steps[0]?.refusal?.code).toBe("tree_link_escape");
+    }
   });
 
   it("stages a skill holding another chosen skill as fetched, and the inner one apart", async () => {

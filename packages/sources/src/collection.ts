@@ -19,7 +19,7 @@ import {
 } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { GIT_DIR } from "./_git.js";
-import type { StagedSource } from "./types.js";
+import type { FetchedSource, StagedSource } from "./types.js";
 
 /** One skill a manifest-less folder or repository offers. */
 export interface CollectionSkill {
@@ -92,32 +92,31 @@ export function readCollection(dir: string): Collection {
  * `plugin.json` made from its frontmatter (id = name, version, description, licence; the
  * `SKILL.md` at the root its one component), replacing any entry of that name. Its source is the
  * collection's with the skill's folder as subfolder, so `update` and the lock find it again.
- * The skill's folder is copied into a new staging folder, or, with `inPlace` (the collection's
- * staging may give it up: no other skill staged from the collection lies inside it), staged
- * where it is, so its `release()` removes it from the collection. Either way the collection stays staged.
+ * The skill's folder is copied into a new staging folder with its `plugin.json` (so `collection`
+ * may be the folder a user named, read where it is), or, with `inPlace` (`collection` is a
+ * staging of its own that may give the folder up: no other skill staged from it lies inside),
+ * staged where it is, so its `release()` removes it from the collection. Either way the
+ * collection stays where it is.
  */
 export function stageCollectionSkill(
-  collection: StagedSource,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
   skill: CollectionSkill,
   options: { readonly tempDir?: string | undefined; readonly inPlace?: boolean | undefined } = {},
 ): StagedSkill {
   const from = join(collection.dir, skill.path);
+  const manifestText = canonicalJsonFile(skillManifest(skill));
   // a skill folder reached through a symlink is copied, which refuses it like any linked root
   const { dir, release } =
     options.inPlace === true && lstatSync(from, { throwIfNoEntry: false })?.isDirectory() === true
       ? { dir: from, release: () => rmSync(from, { recursive: true, force: true }) }
       : stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
-    if (dir !== from) copyTree(from, dir, { skip: (name) => name === GIT_DIR });
-    const manifest = join(dir, "plugin.json");
-    const manifestText = canonicalJsonFile(skillManifest(skill));
-    // a symlink of that name is replaced, never written through (most skills have no such entry)
-    if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined)
-      rmSync(manifest, { recursive: true, force: true });
-    writeFileSync(manifest, manifestText, { flag: "wx" });
     return {
       dir,
-      digest: digestTree(dir).digest,
+      digest:
+        dir === from
+          ? manifestWrittenInPlace(dir, manifestText)
+          : copiedWithManifest(from, dir, manifestText),
       manifestText,
       source: withSubfolder(collection.source, skill.path),
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
@@ -130,6 +129,22 @@ export function stageCollectionSkill(
 }
 
 // --- internal ---
+
+/** The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`. */
+function copiedWithManifest(from: string, dir: string, manifestText: string): string {
+  const files = { "plugin.json": manifestText };
+  return copyTree(from, dir, { skip: (name) => name === GIT_DIR, files }).digest;
+}
+
+/** The digest of the staged skill folder `dir` once `manifestText` is its `plugin.json`. */
+function manifestWrittenInPlace(dir: string, manifestText: string): string {
+  const manifest = join(dir, "plugin.json");
+  // a symlink of that name is replaced, never written through (most skills have no such entry)
+  if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined)
+    rmSync(manifest, { recursive: true, force: true });
+  writeFileSync(manifest, manifestText, { flag: "wx" });
+  return digestTree(dir).digest;
+}
 
 function skillManifest(skill: CollectionSkill): Record<string, unknown> {
   return {

@@ -18,7 +18,7 @@ import { download } from "./_download.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { fetchCommit, GIT_DIR } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
-import type { StagedSource } from "./types.js";
+import type { FetchedSource, StagedSource } from "./types.js";
 
 /** How `stageSource` fetches. */
 export interface StageOptions {
@@ -48,13 +48,31 @@ export async function stageSource(
   source: PackageSource,
   options: StageOptions = {},
 ): Promise<StagedSource> {
+  const fetched = await fetchSource(source, options);
+  try {
+    // a copied tree was digested as it was written; a checked-out or unpacked one is read now
+    return { ...fetched, digest: fetched.digest ?? digestTree(fetched.dir).digest };
+  } catch (error) {
+    fetched.release();
+    throw codedFailure(error);
+  }
+}
+
+/**
+ * `stageSource` without reading a checked-out or unpacked tree for its digest, for a caller that
+ * digests only parts of it (a collection's skills, each a package of its own); every member of
+ * an archive was checked before it was written, and whatever part is digested is checked then.
+ */
+export async function fetchSource(
+  source: PackageSource,
+  options: StageOptions = {},
+): Promise<FetchedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
     const { commit, digest } = await fetchInto(source, dir, dirname(dir), options);
     return {
       dir,
-      // a copied tree was digested as it was written; a checked-out or unpacked one is read now
-      digest: digest ?? digestTree(dir).digest,
+      ...(digest === undefined ? {} : { digest }),
       source,
       ...(commit === undefined ? {} : { commit }),
       release,

@@ -53,11 +53,20 @@ export interface LibraryDiscovery {
 }
 
 /** A package source fetched into a private folder. */
-export interface StagedSource {
-  /** The staged package folder (for a subfolder source, that subfolder). */
-  readonly dir: string;
+export interface StagedSource extends FetchedSource {
   /** Its tree digest. */
   readonly digest: string;
+}
+
+/**
+ * A source fetched into a private staging folder (`fetchSource`), its tree not yet read as a
+ * whole: a copied folder's digest comes with it, a checkout's or an archive's does not.
+ */
+export interface FetchedSource {
+  /** The staged folder (for a subfolder source, that subfolder). */
+  readonly dir: string;
+  /** Its tree digest, when the fetch had it for nothing (a copy is hashed as it is written). */
+  readonly digest?: string | undefined;
   readonly source: PackageSource;
   /** The commit a git source resolved to. */
   readonly commit?: string | undefined;

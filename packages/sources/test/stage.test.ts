@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestTree, isSkillshelfError, type PackageSource } from "@skillshelf/core";
-import { stageSource } from "@skillshelf/sources";
+import { fetchSource, stageSource } from "@skillshelf/sources";
 import {
   bareClone,
   gitEnv,
@@ -82,6 +82,21 @@ describe("stageSource from git", () => {
       expect(readdirSync(join(staged.dir, ".."))).toEqual(["package"]);
       staged.release();
     }
+  });
+
+  it("fetchSource stages the same tree, leaving a checkout's digest to whoever reads it", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree }], env);
+    const fetched = await fetchSource({ type: "git", url: repo.path }, { env });
+    expect(fetched.digest).toBeUndefined();
+    expect(digestTree(fetched.dir).digest).toBe(digestTree(testdir(tree)).digest);
+    fetched.release();
+    // a copied folder was hashed as it was written
+    const folder = testdir(tree);
+    const copied = await fetchSource({ type: "local", path: folder });
+    expect(copied.digest).toBe(digestTree(folder).digest);
+    copied.release();
+    expect(existsSync(copied.dir)).toBe(false);
   });
 
   it("fetches a tag, a commit and a subfolder", async () => {

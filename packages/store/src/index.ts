@@ -25,7 +25,12 @@ export {
   serializeLockFile,
   withLockEntry,
 } from "./lockfile.js";
-export { MAX_MANIFEST_BYTES, readPackageManifest, writtenPackageManifest } from "./manifest.js";
+export {
+  hasManifestEntry,
+  MAX_MANIFEST_BYTES,
+  readPackageManifest,
+  writtenPackageManifest,
+} from "./manifest.js";
 export { recheckCopies } from "./recheck.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";

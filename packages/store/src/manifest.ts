@@ -22,6 +22,9 @@ import type { ManifestResult, PackageManifest } from "./types.js";
 /** Largest manifest read. */
 export const MAX_MANIFEST_BYTES: number = 1024 * 1024;
 
+// where a package folder's manifest is read from, ours first
+const MANIFEST_ENTRIES = ["plugin.json", ".claude-plugin/plugin.json"] as const;
+
 /**
  * Read the manifest of the package folder `dir`: our `plugin.json` (format `skillshelf`), else a
  * Claude Code plugin's `.claude-plugin/plugin.json` (format `claude-code`). Every finding is a
@@ -53,6 +56,16 @@ export function writtenPackageManifest(
       const parsed = manifestJson(text, join(root, "plugin.json"));
       return parsed.ok ? ownManifest(root, rootReal, parsed.value, sha256(text)) : parsed;
     }),
+  );
+}
+
+/**
+ * Whether the folder `dir` has an entry where `readPackageManifest` reads a manifest (ours or a
+ * Claude Code plugin's), whatever that entry is: without one, the folder is not a package.
+ */
+export function hasManifestEntry(dir: string): boolean {
+  return MANIFEST_ENTRIES.some(
+    (entry) => lstatSync(join(dir, entry), { throwIfNoEntry: false }) !== undefined,
   );
 }
 
@@ -104,12 +117,12 @@ function inPackage(
 }
 
 function readManifestAt(root: string, rootReal: string): ManifestResult {
-  const ours = join(root, "plugin.json");
-  if (lstatSync(ours, { throwIfNoEntry: false }) !== undefined)
+  const [ours, claudePlugin] = MANIFEST_ENTRIES;
+  if (lstatSync(join(root, ours), { throwIfNoEntry: false }) !== undefined)
     return readOwnManifest(root, rootReal);
-  const claude = join(root, ".claude-plugin", "plugin.json");
+  const claude = join(root, claudePlugin);
   if (lstatSync(claude, { throwIfNoEntry: false }) !== undefined) {
-    const document = readManifestDocument(root, rootReal, ".claude-plugin/plugin.json");
+    const document = readManifestDocument(root, rootReal, claudePlugin);
     if (!document.ok) return document;
     return readClaudePlugin({
       root,

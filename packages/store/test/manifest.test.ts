@@ -1,7 +1,17 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { createScopeCache, readPackageManifest, writtenPackageManifest } from "@skillshelf/store";
+import {
+  createScopeCache,
+  hasManifestEntry,
+  readPackageManifest,
+  writtenPackageManifest,
+} from "@skillshelf/store";
+
+// what readPackageManifest answers where hasManifestEntry sees nothing
+const manifestMissing = (dir: string) =>
+  readPackageManifest(dir).diagnostics.some((diagnostic) => diagnostic.code === "manifest_missing");
+
 import { link, packageTree, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -275,6 +285,16 @@ describe("readPackageManifest with a known tree digest", () => {
     const read = readPackageManifest(dir, { digest: digestTree(dir).digest, cache });
     expect(read.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["key_unknown"]);
     expect(cache.manifests.size).toBe(0);
+  });
+});
+
+describe("hasManifestEntry", () => {
+  it("sees any entry where a manifest is read, readable or not, and nothing else", () => {
+    expect(hasManifestEntry(testdir({ "plugin.json": "not json" }))).toBe(true);
+    expect(hasManifestEntry(testdir({ ".claude-plugin/plugin.json": "{}" }))).toBe(true);
+    expect(hasManifestEntry(testdir({ "plugin.json": link("missing.json") }))).toBe(true);
+    expect(hasManifestEntry(testdir({ "SKILL.md": "x", "skills/plugin.json": "{}" }))).toBe(false);
+    expect(manifestMissing(testdir({ "SKILL.md": "x" }))).toBe(true);
   });
 });
 
