@@ -74,7 +74,10 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
 
 // --- internal ---
 
-/** `write` the node at `relative` to `target`; a failure that is not the walk's own is `tree_copy_failed`. */
+/**
+ * `write` the node at `relative` to `target`; a failure that is not the walk's own is
+ * `tree_copy_failed`.
+ */
 function writing(target: string, relative: string, write: () => void): void {
   try {
     write();
