@@ -1,8 +1,6 @@
-import type { FetchedSource } from "@skillshelf/sources";
-
 /** The staged sources a plan owns: released together, any number of times. */
 export interface StagingSet {
-  add<Staged extends FetchedSource>(staged: Staged): Staged;
+  add<Staged extends { release(): void }>(staged: Staged): Staged;
   /** Delete every staged folder; safe to call again. */
   release(): void;
   readonly size: number;
@@ -10,7 +8,7 @@ export interface StagingSet {
 
 /** A new, empty staging set. */
 export function createStagingSet(): StagingSet {
-  const staged: FetchedSource[] = [];
+  const staged: { release(): void }[] = [];
   return {
     add(source) {
       staged.push(source);

@@ -12,6 +12,7 @@ import {
 import {
   type Collection,
   type CollectionSkill,
+  createStagingArea,
   discoverLibrary,
   type FetchedSource,
   fetchSource,
@@ -21,6 +22,7 @@ import {
   resolveRequirements,
   type StagedSkill,
   type StagedSource,
+  type StagingArea,
   stageCollectionSkill,
 } from "@skillshelf/sources";
 import {
@@ -280,12 +282,17 @@ function stageSkills(
       (inner) => inner !== skill && (skill.path === "." || inner.path.startsWith(`${skill.path}/`)),
     ),
   );
+  const tempDir = planning.request.stage?.tempDir;
+  // the copied skills share one staging area, made when the first is copied
+  let area: StagingArea | undefined;
+  const areaForCopies = (): StagingArea => {
+    area ??= planning.staging.add(createStagingArea(tempDir));
+    return area;
+  };
   const stageSkill = (skill: CollectionSkill): StagedSkill | { refusal: Refusal } => {
     try {
-      const options = {
-        tempDir: planning.request.stage?.tempDir,
-        inPlace: inPlace && !outer.includes(skill),
-      };
+      const options =
+        inPlace && !outer.includes(skill) ? { tempDir, inPlace: true } : { area: areaForCopies() };
       return planning.staging.add(stageCollectionSkill(collection, skill, options));
     } catch (error) {
       return { refusal: refusalOf(error) };

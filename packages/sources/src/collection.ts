@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENTS,
@@ -37,6 +37,23 @@ export interface CollectionSkill {
 export interface StagedSkill extends StagedSource {
   /** The text of that `plugin.json`, so its reader need not read it back. */
   readonly manifestText: string;
+}
+
+/**
+ * A private folder the skills of one collection are copied into, each in a folder named after it
+ * (`stageCollectionSkill`'s `area`), so staging 50 skills makes one temporary folder, not 50.
+ */
+export interface StagingArea {
+  readonly dir: string;
+  /** Delete the folder and whatever is still staged in it; safe to call more than once. */
+  release(): void;
+}
+
+/** A new staging area in `tempDir` (default: the OS temporary folder). */
+export function createStagingArea(tempDir?: string): StagingArea {
+  const area = stagingFolder(tempDir, "skillshelf-skills-");
+  mkdirSync(area.dir);
+  return area;
 }
 
 /** The skills of a collection, sorted by name, and every finding. */
@@ -96,20 +113,31 @@ export function readCollection(dir: string): Collection {
  * may be the folder a user named, read where it is), or, with `inPlace` (`collection` is a
  * staging of its own that may give the folder up: no other skill staged from it lies inside),
  * staged where it is, so its `release()` removes it from the collection. Either way the
- * collection stays where it is.
+ * collection stays where it is. A copy goes into `area` when given (one area per collection: a
+ * skill's folder there is named after it), else into a staging folder of its own.
  */
 export function stageCollectionSkill(
   collection: Pick<FetchedSource, "dir" | "source" | "commit">,
   skill: CollectionSkill,
-  options: { readonly tempDir?: string | undefined; readonly inPlace?: boolean | undefined } = {},
+  options: {
+    readonly tempDir?: string | undefined;
+    readonly inPlace?: boolean | undefined;
+    readonly area?: StagingArea | undefined;
+  } = {},
 ): StagedSkill {
   const from = join(collection.dir, skill.path);
   const manifestText = canonicalJsonFile(skillManifest(skill));
+  const removing = (dir: string) => ({
+    dir,
+    release: () => rmSync(dir, { recursive: true, force: true }),
+  });
   // a skill folder reached through a symlink is copied, which refuses it like any linked root
   const { dir, release } =
     options.inPlace === true && lstatSync(from, { throwIfNoEntry: false })?.isDirectory() === true
-      ? { dir: from, release: () => rmSync(from, { recursive: true, force: true }) }
-      : stagingFolder(options.tempDir, "skillshelf-skill-");
+      ? removing(from)
+      : options.area !== undefined
+        ? removing(join(options.area.dir, skill.name))
+        : stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
     return {
       dir,

@@ -1,7 +1,7 @@
 export type { ArchiveLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
-export type { Collection, CollectionSkill, StagedSkill } from "./collection.js";
-export { readCollection, stageCollectionSkill } from "./collection.js";
+export type { Collection, CollectionSkill, StagedSkill, StagingArea } from "./collection.js";
+export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from "n
 import { join } from "node:path";
 import { digestTree, isSkillshelfError } from "@skillshelf/core";
 import {
+  createStagingArea,
   parseSourceSpec,
   readCollection,
   stageCollectionSkill,
@@ -148,6 +149,31 @@ describe("stageCollectionSkill", () => {
       collection.release();
     },
   );
+
+  it("copies a collection's skills into one staging area, each released on its own", () => {
+    // read where it is: the folder a user named
+    const dir = testdir({
+      "skills/alpha/SKILL.md": skill("alpha"),
+      "skills/beta/SKILL.md": skill("beta"),
+      "skills/beta/ok.md": "ok",
+    });
+    const tempDir = testdir();
+    const area = createStagingArea(tempDir);
+    const source = { type: "local", path: dir } as const;
+    const [alpha, beta] = readCollection(dir).skills.map((one) =>
+      stageCollectionSkill({ dir, source }, one, { area }),
+    );
+    if (alpha === undefined || beta === undefined) throw new Error("two skills expected");
+    expect([alpha.dir, beta.dir]).toEqual([join(area.dir, "alpha"), join(area.dir, "beta")]);
+    expect(beta.digest).toBe(digestTree(beta.dir).digest);
+    expect(readdirSync(tempDir)).toHaveLength(1);
+    expect(readdirSync(join(dir, "skills", "beta")).sort()).toEqual(["SKILL.md", "ok.md"]);
+    alpha.release();
+    expect(readdirSync(area.dir)).toEqual(["beta"]);
+    area.release();
+    area.release();
+    expect(readdirSync(tempDir)).toEqual([]);
+  });
 
   it("replaces a plugin.json symlink in the skill's folder instead of writing through it", async () => {
     const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "skills/alpha/notes.md": "n" });
