@@ -1,4 +1,7 @@
-/** The staged sources a plan owns: released together, any number of times. */
+/**
+ * The staged folders a plan owns (sources, skills, staging areas): released together, any
+ * number of times.
+ */
 export interface StagingSet {
   add<Staged extends { release(): void }>(staged: Staged): Staged;
   /** Delete every staged folder; safe to call again. */

@@ -4,7 +4,6 @@ import {
   canonicalJson,
   createDiagnostic,
   type Diagnostic,
-  digestTree,
   type Environment,
   type PackageKind,
   type PackageSource,
@@ -13,6 +12,7 @@ import {
   type Collection,
   type CollectionSkill,
   createStagingArea,
+  digested,
   discoverLibrary,
   type FetchedSource,
   fetchSource,
@@ -232,7 +232,7 @@ async function stagePackages(
     return stageSkills(planning, fetched, pick, { inPlace: true });
   let staged: StagedSource;
   try {
-    staged = { ...fetched, digest: fetched.digest ?? digestTree(fetched.dir).digest };
+    staged = digested(fetched);
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }

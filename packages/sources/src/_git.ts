@@ -83,6 +83,9 @@ export async function fetchCommit(
 /** The folder name git keeps its data in, left out of staged trees. */
 export const GIT_DIR = ".git";
 
+/** `copyTree`'s `skip` for a fetched tree: its `.git` folders are left out. */
+export const skipGit = (name: string): boolean => name === GIT_DIR;
+
 /** The only transports git may use while staging. */
 const GIT_TRANSPORTS: readonly string[] = ["https", "ssh", "git", "file"];
 

@@ -18,7 +18,7 @@ import {
   realpathOrUndefined,
 } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
-import { GIT_DIR } from "./_git.js";
+import { GIT_DIR, skipGit } from "./_git.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
 /** One skill a manifest-less folder or repository offers. */
@@ -109,12 +109,12 @@ export function readCollection(dir: string): Collection {
  * `plugin.json` made from its frontmatter (id = name, version, description, licence; the
  * `SKILL.md` at the root its one component), replacing any entry of that name. Its source is the
  * collection's with the skill's folder as subfolder, so `update` and the lock find it again.
- * The skill's folder is copied into a new staging folder with its `plugin.json` (so `collection`
- * may be the folder a user named, read where it is), or, with `inPlace` (`collection` is a
- * staging of its own that may give the folder up: no other skill staged from it lies inside),
- * staged where it is, so its `release()` removes it from the collection. Either way the
- * collection stays where it is. A copy goes into `area` when given (one area per collection: a
- * skill's folder there is named after it), else into a staging folder of its own.
+ * The skill's folder is copied out, its `plugin.json` written with the copy, into `area` when
+ * given (one area per collection: the skill's folder there is named after it), else into a
+ * staging folder of its own; `collection` is only read, so it may be the folder a user named.
+ * With `inPlace` (`collection` is a staging of its own that may give the folder up: no other
+ * skill staged from it lies inside), the skill is staged where it is instead, and its
+ * `release()` removes it from the collection.
  */
 export function stageCollectionSkill(
   collection: Pick<FetchedSource, "dir" | "source" | "commit">,
@@ -161,7 +161,7 @@ export function stageCollectionSkill(
 /** The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`. */
 function copiedWithManifest(from: string, dir: string, manifestText: string): string {
   const files = { "plugin.json": manifestText };
-  return copyTree(from, dir, { skip: (name) => name === GIT_DIR, files }).digest;
+  return copyTree(from, dir, { skip: skipGit, files }).digest;
 }
 
 /** The digest of the staged skill folder `dir` once `manifestText` is its `plugin.json`. */

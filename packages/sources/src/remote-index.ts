@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import { copyTree, type Environment, isInside, SkillshelfError } from "@skillshelf/core";
 import { download } from "./_download.js";
-import { GIT_DIR } from "./_git.js";
+import { skipGit } from "./_git.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
 import {
   assertIndex,
@@ -75,7 +75,7 @@ export async function fetchRemoteIndex(
         options,
       );
       try {
-        copyTree(staged.dir, fresh, { skip: (name) => name === GIT_DIR });
+        copyTree(staged.dir, fresh, { skip: skipGit });
       } finally {
         staged.release();
       }

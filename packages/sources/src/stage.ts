@@ -16,7 +16,7 @@ import {
 } from "./_archive.js";
 import { download } from "./_download.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
-import { fetchCommit, GIT_DIR } from "./_git.js";
+import { fetchCommit, skipGit } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
@@ -33,8 +33,6 @@ export interface StageOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-const skipGit = (name: string) => name === GIT_DIR;
-
 /**
  * Fetch a package source into a private staging folder and digest it: a local folder is copied,
  * a git repository is fetched shallowly at its ref (hooks off, no prompts, a timeout) and its
@@ -50,10 +48,21 @@ export async function stageSource(
 ): Promise<StagedSource> {
   const fetched = await fetchSource(source, options);
   try {
-    // a copied tree was digested as it was written; a checked-out or unpacked one is read now
-    return { ...fetched, digest: fetched.digest ?? digestTree(fetched.dir).digest };
+    return digested(fetched);
   } catch (error) {
     fetched.release();
+    throw error;
+  }
+}
+
+/**
+ * `fetched` with its tree digest: a copied tree was digested as it was written, a checked-out or
+ * unpacked one is read now (throwing the walk's `SkillshelfError` for a tree it refuses).
+ */
+export function digested(fetched: FetchedSource): StagedSource {
+  try {
+    return { ...fetched, digest: fetched.digest ?? digestTree(fetched.dir).digest };
+  } catch (error) {
     throw codedFailure(error);
   }
 }
