@@ -73,7 +73,10 @@ export function anchorRoot(
   const real = realpathOrUndefined(root.path);
   if (real === undefined) return { status: "missing" };
   if (root.containment === undefined) return { status: "ok", real, anchor: real };
-  const anchor = realpathOrUndefined(root.containment) ?? root.containment;
+  const anchor =
+    root.containment === root.path
+      ? real
+      : (realpathOrUndefined(root.containment) ?? root.containment);
   if (isInside(anchor, real)) return { status: "ok", real, anchor };
   if (root.scope === "user" || root.scope === "cli") return { status: "ok", real, anchor: real };
   return { status: "refused", real, diagnostic: symlinkEscape(root.path, real, root.containment) };

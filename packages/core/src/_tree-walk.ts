@@ -49,13 +49,19 @@ export function walkTree(
       path: rootPath,
       hint: "a package is a folder; name the folder, not a file or a symlink to one",
     });
-  walkDirectory({ rootReal: realpathSync.native(rootPath), visit, skip }, rootPath, "");
+  // only a symlink needs the root's real path, and most trees have none
+  let rootReal: string | undefined;
+  const real = () => {
+    rootReal ??= realpathSync.native(rootPath);
+    return rootReal;
+  };
+  walkDirectory({ rootReal: real, visit, skip }, rootPath, "");
 }
 
 // --- internal ---
 
 interface TreeWalk {
-  readonly rootReal: string;
+  readonly rootReal: () => string;
   readonly visit: (node: TreeNode) => void;
   readonly skip: (name: string, relative: string) => boolean;
 }
@@ -95,12 +101,13 @@ function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
   }
 }
 
-function linkTarget(rootReal: string, path: string, relative: string): string {
+function linkTarget(rootReal: () => string, path: string, relative: string): string {
   let target: string;
   let resolved: ReturnType<typeof resolveContained>;
   try {
     target = readlinkSync(path);
-    resolved = resolveContained(`${rootReal}/${relative}`, rootReal, { relocatable: true });
+    const root = rootReal();
+    resolved = resolveContained(`${root}/${relative}`, root, { relocatable: true });
   } catch (error) {
     throw unreadable(path, error);
   }

@@ -59,13 +59,14 @@ export {
 } from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
 export { filterLexical, isSearchable, matchLexical, parseLexicalQuery } from "./lexical.js";
-export type { RequirementRef } from "./packages.js";
+export type { RequirementRef, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,
   isPackageId,
   isSemver,
   MAX_PACKAGE_ID_LENGTH,
   parseRequirementRef,
+  skillPackageManifestText,
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
 export { nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";

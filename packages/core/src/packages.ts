@@ -1,3 +1,4 @@
+import { canonicalJsonFile } from "./canonical-json.js";
 import { isPackageKind, type PackageKind } from "./kinds.js";
 
 /** Longest package id. */
@@ -54,4 +55,36 @@ export function formatRequirementRef(ref: RequirementRef): string {
 /** True for an explicit SemVer 2.0.0 version (`1.2.3`, `1.0.0-rc.1+build.5`); ranges are not versions. */
 export function isSemver(version: string): boolean {
   return SEMVER.test(version);
+}
+
+/** What a skill gives the `skill` package made of its folder (a manifest-less collection's skill). */
+export interface SkillPackageFacts {
+  /** The skill's `name`, a package id: the package's id. */
+  readonly name: string;
+  /** Explicit SemVer. */
+  readonly version: string;
+  readonly description: string;
+  readonly license?: string | undefined;
+}
+
+/**
+ * The text of the `plugin.json` that makes a skill's folder a `skill` package of its own, as
+ * canonical JSON: the skill's facts, the folder itself as the package's skills folder and its
+ * `SKILL.md` as the one component. `sources` writes it; `store` knows what it declares.
+ */
+export function skillPackageManifestText(skill: SkillPackageFacts): string {
+  return canonicalJsonFile({
+    name: skill.name,
+    version: skill.version,
+    description: skill.description,
+    ...(skill.license === undefined ? {} : { license: skill.license }),
+    extensions: {
+      skillshelf: {
+        manifestVersion: 1,
+        kind: "skill",
+        resources: { skills: "." },
+        components: [{ kind: "skill", id: skill.name, path: "SKILL.md" }],
+      },
+    },
+  });
 }

@@ -20,7 +20,6 @@ import {
   type LibraryDiscovery,
   readCollection,
   resolveRequirements,
-  type StagedSkill,
   type StagedSource,
   type StagingArea,
   stageCollectionSkill,
@@ -38,8 +37,8 @@ import {
   readPackageManifest,
   readPackageSnapshot,
   type ScopeCache,
+  skillPackageManifest,
   snapshotAfter,
-  writtenPackageManifest,
 } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import {
@@ -289,7 +288,7 @@ function stageSkills(
     area ??= planning.staging.add(createStagingArea(tempDir));
     return area;
   };
-  const stageSkill = (skill: CollectionSkill): StagedSkill | { refusal: Refusal } => {
+  const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
     try {
       const options =
         inPlace && !outer.includes(skill) ? { tempDir, inPlace: true } : { area: areaForCopies() };
@@ -303,7 +302,7 @@ function stageSkills(
   return chosen.skills.map((skill) => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
-    const read = writtenPackageManifest(one.dir, one.manifestText, known(planning, one));
+    const read = skillPackageManifest(one.dir, skill, known(planning, one));
     return read.ok
       ? { staged: one, manifest: read.value }
       : {

@@ -2,7 +2,6 @@ import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:f
 import { join, relative, sep } from "node:path";
 import {
   AGENTS,
-  canonicalJsonFile,
   copyTree,
   createDiagnostic,
   type Diagnostic,
@@ -16,27 +15,21 @@ import {
   parseJsonDocument,
   readRegularFile,
   realpathOrUndefined,
+  type SkillPackageFacts,
+  skillPackageManifestText,
 } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { GIT_DIR, skipGit } from "./_git.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
-/** One skill a manifest-less folder or repository offers. */
-export interface CollectionSkill {
-  /** The skill's `name`: the id of the `skill` package it becomes. */
-  readonly name: string;
-  readonly description: string;
-  /** `metadata.version` when it is SemVer, else `0.0.0`. */
-  readonly version: string;
-  readonly license?: string | undefined;
+/**
+ * One skill a manifest-less folder or repository offers: its `name` (the id of the `skill`
+ * package it becomes), description, licence and version (`metadata.version` when it is SemVer,
+ * else `0.0.0`), and where it is.
+ */
+export interface CollectionSkill extends SkillPackageFacts {
   /** Its folder, relative to the collection (`.` for a `SKILL.md` at the root), `/`-separated. */
   readonly path: string;
-}
-
-/** A collection's skill staged as a package of its own, with the `plugin.json` written for it. */
-export interface StagedSkill extends StagedSource {
-  /** The text of that `plugin.json`, so its reader need not read it back. */
-  readonly manifestText: string;
 }
 
 /**
@@ -105,9 +98,8 @@ export function readCollection(dir: string): Collection {
 }
 
 /**
- * Stage one skill of a collection as a `skill` package of its own: its folder with a
- * `plugin.json` made from its frontmatter (id = name, version, description, licence; the
- * `SKILL.md` at the root its one component), replacing any entry of that name. Its source is the
+ * Stage one skill of a collection as a `skill` package of its own: its folder with the
+ * `plugin.json` core's `skillPackageManifestText` makes of it, replacing any entry of that name. Its source is the
  * collection's with the skill's folder as subfolder, so `update` and the lock find it again.
  * The skill's folder is copied out, its `plugin.json` written with the copy, into `area` when
  * given (one area per collection: the skill's folder there is named after it), else into a
@@ -124,9 +116,9 @@ export function stageCollectionSkill(
     readonly inPlace?: boolean | undefined;
     readonly area?: StagingArea | undefined;
   } = {},
-): StagedSkill {
+): StagedSource {
   const from = join(collection.dir, skill.path);
-  const manifestText = canonicalJsonFile(skillManifest(skill));
+  const manifestText = skillPackageManifestText(skill);
   const removing = (dir: string) => ({
     dir,
     release: () => rmSync(dir, { recursive: true, force: true }),
@@ -145,7 +137,6 @@ export function stageCollectionSkill(
         dir === from
           ? manifestWrittenInPlace(dir, manifestText)
           : copiedWithManifest(from, dir, manifestText),
-      manifestText,
       source: withSubfolder(collection.source, skill.path),
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
       release,
@@ -172,23 +163,6 @@ function manifestWrittenInPlace(dir: string, manifestText: string): string {
     rmSync(manifest, { recursive: true, force: true });
   writeFileSync(manifest, manifestText, { flag: "wx" });
   return digestTree(dir).digest;
-}
-
-function skillManifest(skill: CollectionSkill): Record<string, unknown> {
-  return {
-    name: skill.name,
-    version: skill.version,
-    description: skill.description,
-    ...(skill.license === undefined ? {} : { license: skill.license }),
-    extensions: {
-      skillshelf: {
-        manifestVersion: 1,
-        kind: "skill",
-        resources: { skills: "." },
-        components: [{ kind: "skill", id: skill.name, path: "SKILL.md" }],
-      },
-    },
-  };
 }
 
 /** `source` narrowed to the subfolder `path` of what it names. */

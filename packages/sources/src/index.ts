@@ -1,6 +1,6 @@
 export type { ArchiveLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
-export type { Collection, CollectionSkill, StagedSkill, StagingArea } from "./collection.js";
+export type { Collection, CollectionSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";

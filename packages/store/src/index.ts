@@ -29,7 +29,7 @@ export {
   hasManifestEntry,
   MAX_MANIFEST_BYTES,
   readPackageManifest,
-  writtenPackageManifest,
+  skillPackageManifest,
 } from "./manifest.js";
 export { recheckCopies } from "./recheck.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";

@@ -9,8 +9,10 @@ import {
   readTextDocument,
   realpathOrUndefined,
   resolveContained,
+  type SkillPackageFacts,
   schemaDiagnostics,
   sha256,
+  skillPackageManifestText,
 } from "@skillshelf/core";
 import { readClaudePlugin } from "./_claude-plugin.js";
 import { checkDeclarations } from "./_declarations.js";
@@ -42,21 +44,58 @@ export function readPackageManifest(
 }
 
 /**
- * The manifest of the package folder `dir` whose `plugin.json` the caller has just written as
- * `text` (a collection's skill staged as a package of its own): checked as `readPackageManifest`
- * checks the file it reads, without reading it back. `known` as there.
+ * The manifest of the skill package staged in `dir` with `skillPackageManifestText(skill)` as
+ * its `plugin.json` (core; a collection's skill staged by `sources`), made from the facts
+ * instead of read back: that text declares the folder itself as the skills folder and its
+ * `SKILL.md` as the one component, and the facts were checked when the skill was read. The
+ * folder must be one (`package_missing`) and its `SKILL.md` a file inside it (checked as a read
+ * checks a declared component). `known` as for `readPackageManifest`.
  */
-export function writtenPackageManifest(
+export function skillPackageManifest(
   dir: string,
-  text: string,
+  skill: SkillPackageFacts,
   known?: { readonly digest: string; readonly cache: ScopeCache },
 ): ManifestResult {
-  return keptOrRead(dir, known, () =>
-    inPackage(dir, (root, rootReal) => {
-      const parsed = manifestJson(text, join(root, "plugin.json"));
-      return parsed.ok ? ownManifest(root, rootReal, parsed.value, sha256(text)) : parsed;
-    }),
-  );
+  return keptOrRead(dir, known, () => {
+    const root = resolve(dir);
+    if (lstatSync(root, { throwIfNoEntry: false })?.isDirectory() !== true)
+      return failed(
+        createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
+          path: root,
+        }),
+      );
+    const manifestPath = join(root, "plugin.json");
+    const component = { kind: "skill", id: skill.name, path: "SKILL.md", requires: [] } as const;
+    // a plain file needs no resolving; anything else is checked as a read would check it
+    const found = lstatSync(join(root, component.path), { throwIfNoEntry: false })?.isFile()
+      ? undefined
+      : checkContained({
+          dir: root,
+          dirReal: realpathOrUndefined(root) ?? root,
+          relative: component.path,
+          want: "file",
+          key: `component skill:${skill.name}`,
+          manifestPath,
+        });
+    if (found !== undefined) return failed(found);
+    return {
+      ok: true,
+      value: {
+        id: skill.name,
+        version: skill.version,
+        description: skill.description,
+        license: skill.license,
+        format: "skillshelf",
+        kind: "skill",
+        requires: [],
+        resources: [{ kind: "skills", path: "." }],
+        components: [component],
+        manifestPath,
+        manifestDigest: sha256(skillPackageManifestText(skill)),
+      },
+      diagnostics: [],
+    };
+  });
 }
 
 /**

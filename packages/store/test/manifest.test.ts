@@ -1,11 +1,11 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { digestTree } from "@skillshelf/core";
+import { digestTree, skillPackageManifestText } from "@skillshelf/core";
 import {
   createScopeCache,
   hasManifestEntry,
   readPackageManifest,
-  writtenPackageManifest,
+  skillPackageManifest,
 } from "@skillshelf/store";
 
 // what readPackageManifest answers where hasManifestEntry sees nothing
@@ -298,40 +298,44 @@ describe("hasManifestEntry", () => {
   });
 });
 
-describe("writtenPackageManifest", () => {
-  const skillPackage = ext({
-    kind: "skill",
-    resources: { skills: "." },
-    components: [{ kind: "skill", id: "demo", path: "SKILL.md" }],
+describe("skillPackageManifest", () => {
+  const skills = [
+    { name: "demo", version: "0.0.0", description: "" },
+    { name: "pdf-tools", version: "2.1.0-rc.1", description: "Fill in forms.", license: "MIT" },
+  ];
+
+  it("is what reading the plugin.json written for the skill finds, kept by digest", () => {
+    for (const skill of skills) {
+      const dir = testdir({ "plugin.json": skillPackageManifestText(skill), "SKILL.md": skillMd });
+      const cache = createScopeCache();
+      const digest = digestTree(dir).digest;
+      const made = skillPackageManifest(dir, skill, { digest, cache });
+      expect(made).toEqual(readPackageManifest(dir));
+      expect(made.ok && made.value.id).toBe(skill.name);
+      expect(cache.manifests.get(digest)?.manifest).toEqual(made.ok && made.value);
+    }
   });
 
-  it("finds what reading the plugin.json it was given finds, and keeps it by digest", () => {
-    const text = JSON.stringify(skillPackage);
-    const dir = testdir({ "plugin.json": text, "SKILL.md": skillMd });
-    const cache = createScopeCache();
-    const digest = digestTree(dir).digest;
-    const written = writtenPackageManifest(dir, text, { digest, cache });
-    expect(written).toEqual(readPackageManifest(dir));
-    expect(cache.manifests.get(digest)?.manifest).toEqual(written.ok && written.value);
-  });
-
-  it("checks the text given, not the file, as strictly as a read", () => {
-    const missingSkill = testdir({ "plugin.json": "{}" });
-    const text = JSON.stringify(skillPackage);
-    expect(
-      writtenPackageManifest(missingSkill, text).diagnostics.map((diagnostic) => diagnostic.code),
-    ).toEqual(codes(testdir({ "plugin.json": text })));
-    expect(codes(testdir({ "plugin.json": text }))).not.toEqual([]);
-    const dir = testdir({ "SKILL.md": skillMd });
-    expect(writtenPackageManifest(dir, "{").diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ["manifest_json", join(dir, "plugin.json")],
-    ]);
-    const unknownKey = JSON.stringify({ ...skillPackage, color: "red" });
-    expect(writtenPackageManifest(dir, unknownKey).diagnostics.map((d) => d.code)).toEqual([
-      "key_unknown",
-    ]);
-    expect(writtenPackageManifest(join(dir, "gone"), text).diagnostics.map((d) => d.code)).toEqual([
-      "package_missing",
+  it("checks the folder and its SKILL.md as a read checks them", () => {
+    const [skill] = skills as [(typeof skills)[0]];
+    const text = skillPackageManifestText(skill);
+    for (const files of [
+      {},
+      { "SKILL.md/notes.md": "x" },
+      { "SKILL.md": link("/etc/hostname") },
+      { "SKILL.md": link("notes.md"), "notes.md": skillMd },
+    ] satisfies Tree[]) {
+      const dir = testdir(files);
+      const made = skillPackageManifest(dir, skill);
+      writeFileSync(join(dir, "plugin.json"), text);
+      expect(made.diagnostics.map((d) => [d.code, d.path])).toEqual(
+        readPackageManifest(dir).diagnostics.map((d) => [d.code, d.path]),
+      );
+    }
+    expect(codes(testdir({ "plugin.json": text }))).toEqual(["path_missing"]);
+    const gone = join(testdir({}), "gone");
+    expect(skillPackageManifest(gone, skill).diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["package_missing", gone],
     ]);
   });
 });
