@@ -178,17 +178,18 @@ function candidateFolders(root: string): string[] {
   const folders: string[] = [];
   const childrenOf = (path: string) =>
     subfolders(join(root, path)).map((name) => (path === "." ? name : `${path}/${name}`));
+  const hasSkill = (folder: string) => isFile(join(root, folder, "SKILL.md"));
   for (const child of childrenOf("skills")) {
-    folders.push(child);
-    if (!isFile(join(root, child, "SKILL.md"))) folders.push(...childrenOf(child));
+    if (hasSkill(child)) folders.push(child);
+    else folders.push(...childrenOf(child).filter(hasSkill));
   }
   const agentRoots = new Set(AGENTS.flatMap((agent) => agent.projectSkillRoot ?? []));
-  for (const agentRoot of agentRoots) folders.push(...childrenOf(agentRoot));
+  for (const agentRoot of agentRoots) folders.push(...childrenOf(agentRoot).filter(hasSkill));
   for (const declared of marketplaceFolders(root)) {
-    if (isFile(join(root, declared, "SKILL.md"))) folders.push(declared);
-    else folders.push(...childrenOf(`${declared}/skills`));
+    if (hasSkill(declared)) folders.push(declared);
+    else folders.push(...childrenOf(`${declared}/skills`).filter(hasSkill));
   }
-  return folders.filter((folder) => isFile(join(root, folder, "SKILL.md")));
+  return folders;
 }
 
 /** The skill folders and plugin folders a `.claude-plugin/marketplace.json` declares, kept inside. */

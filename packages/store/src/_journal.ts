@@ -93,9 +93,17 @@ export function journalFilesOf(dir: string, id: string): string[] {
   return [journalPath(dir, id), join(dir, BATCH_JOURNAL)];
 }
 
+// past this many names, one listing of the folder is cheaper than a look for each
+const LOOKUPS_BEFORE_LISTING = 8;
+
 /** The journal file names to read for copies `ids`: their own files and a batch file, those that exist. */
 export function journalNames(dir: string, ids: readonly string[]): string[] {
-  return [...ids.map(journalName), BATCH_JOURNAL].filter((name) => existsSync(join(dir, name)));
+  const names = [...ids.map(journalName), BATCH_JOURNAL];
+  // a look per name costs the same however large the scope is
+  if (names.length <= LOOKUPS_BEFORE_LISTING)
+    return names.filter((name) => existsSync(join(dir, name)));
+  const present = new Set(listDotEntries(dir));
+  return names.filter((name) => present.has(name));
 }
 
 // a journal holds two install records; anything larger is not one

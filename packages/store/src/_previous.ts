@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, isPackageId, siblingName, syncFolder } from "@skillshelf/core";
 import type { ScopeState } from "./types.js";
@@ -23,6 +23,8 @@ export function keepAsPrevious(dir: string, id: string, path: string): void {
 /** Delete a copy's previous version, if one is kept (renamed aside first, like any discarded tree). */
 export function dropPrevious(dir: string, id: string): void {
   const path = previousDir(dir, id);
+  // most copies keep none: a look is cheaper than a failed rename
+  if (!existsSync(path)) return;
   const aside = join(dir, siblingName(id, "discard"));
   try {
     renameSync(path, aside);

@@ -283,29 +283,36 @@ describe("readPackageSnapshot precedence", () => {
 });
 
 describe("readPackageSnapshot of some ids", () => {
-  it("reads exactly what a whole snapshot says of those copies, unrecorded folders and pending journals too", () => {
-    const environment = storeEnvironment();
-    for (const id of ["a-kit", "b-kit", "c-kit"]) install(environment, "user", { id });
-    const dir = packagesDir(environment, "user");
-    mkdirSync(join(dir, "stray"));
-    const journal = { version: 1, operation: "install", pid: 1, before: null, after: null };
-    const pending = { ...journal, id: "b-kit", backup: null, staging: ".b-kit.install-1-0a" };
-    writeFileSync(join(dir, ".b-kit.journal.json"), JSON.stringify(pending));
-    // a forged journal naming a tree outside the folder is not one
-    const forged = { ...journal, id: "stray", backup: "../../outside", staging: null };
-    writeFileSync(join(dir, ".stray.journal.json"), JSON.stringify(forged));
-    const ids = ["b-kit", "stray", "not-there"];
-    const some = readPackageSnapshot(environment, { ids });
-    const whole = readPackageSnapshot(environment);
-    const view = (copies: typeof whole.copies) =>
-      copies.map((copy) => [copy.id, copy.state, copy.diagnostics.map((d) => d.code)]);
-    expect(view(some.copies)).toEqual(view(whole.copies.filter((copy) => ids.includes(copy.id))));
-    expect(view(some.copies).map(([id]) => id)).toEqual(["b-kit", "stray"]);
-    expect(some.diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ["journal_unreadable", join(dir, ".stray.journal.json")],
-      ["operation_pending", join(dir, "b-kit")],
-    ]);
-  });
+  // a few ids are looked up one by one; many are found in one listing of the folder
+  it.each([
+    ["a few ids", []],
+    ["many ids", Array.from({ length: 8 }, (_, index) => `absent-${index}`)],
+  ])(
+    "reads exactly what a whole snapshot says of those copies, unrecorded folders and pending journals too (%s)",
+    (_, absent) => {
+      const environment = storeEnvironment();
+      for (const id of ["a-kit", "b-kit", "c-kit"]) install(environment, "user", { id });
+      const dir = packagesDir(environment, "user");
+      mkdirSync(join(dir, "stray"));
+      const journal = { version: 1, operation: "install", pid: 1, before: null, after: null };
+      const pending = { ...journal, id: "b-kit", backup: null, staging: ".b-kit.install-1-0a" };
+      writeFileSync(join(dir, ".b-kit.journal.json"), JSON.stringify(pending));
+      // a forged journal naming a tree outside the folder is not one
+      const forged = { ...journal, id: "stray", backup: "../../outside", staging: null };
+      writeFileSync(join(dir, ".stray.journal.json"), JSON.stringify(forged));
+      const ids = ["b-kit", "stray", "not-there", ...absent];
+      const some = readPackageSnapshot(environment, { ids });
+      const whole = readPackageSnapshot(environment);
+      const view = (copies: typeof whole.copies) =>
+        copies.map((copy) => [copy.id, copy.state, copy.diagnostics.map((d) => d.code)]);
+      expect(view(some.copies)).toEqual(view(whole.copies.filter((copy) => ids.includes(copy.id))));
+      expect(view(some.copies).map(([id]) => id)).toEqual(["b-kit", "stray"]);
+      expect(some.diagnostics.map((d) => [d.code, d.path])).toEqual([
+        ["journal_unreadable", join(dir, ".stray.journal.json")],
+        ["operation_pending", join(dir, "b-kit")],
+      ]);
+    },
+  );
 
   it("never moves or deletes what a forged journal names outside the folder", () => {
     const environment = storeEnvironment();
