@@ -99,8 +99,9 @@ export function readCollection(dir: string): Collection {
 
 /**
  * Stage one skill of a collection as a `skill` package of its own: its folder with the
- * `plugin.json` core's `skillPackageManifestText` makes of it, replacing any entry of that name. Its source is the
- * collection's with the skill's folder as subfolder, so `update` and the lock find it again.
+ * `plugin.json` core's `skillPackageManifestText` makes of it, replacing any entry of that
+ * name. Its source is the collection's with the skill's folder as subfolder, so `update` and
+ * the lock find it again.
  * The skill's folder is copied out, its `plugin.json` written with the copy, into `area` when
  * given (one area per collection: the skill's folder there is named after it), else into a
  * staging folder of its own; `collection` is only read, so it may be the folder a user named.
