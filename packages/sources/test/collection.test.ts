@@ -112,9 +112,8 @@ describe("stageCollectionSkill", () => {
     const again = await stageSource(staged.source);
     const [only] = readCollection(again.dir).skills;
     expect(only?.path).toBe(".");
-    expect(stageCollectionSkill(again, only as NonNullable<typeof only>).digest).toBe(
-      staged.digest,
-    );
+    const restaged = stageCollectionSkill(again, only as NonNullable<typeof only>);
+    expect(restaged.digest).toBe(staged.digest);
     // staged in place in its collection rather than copied, it is the same package too
     const [, beta] = readCollection(collection.dir).skills;
     const copied = stageCollectionSkill(collection, beta as NonNullable<typeof beta>);
@@ -125,7 +124,7 @@ describe("stageCollectionSkill", () => {
     expect(inPlace.dir).toBe(join(collection.dir, "skills", "beta"));
     for (const each of [copied, inPlace]) each.release();
     expect(existsSync(join(collection.dir, "skills", "beta"))).toBe(false);
-    for (const each of [staged, collection, again]) each.release();
+    for (const each of [staged, restaged, collection, again]) each.release();
     expect(existsSync(staged.dir)).toBe(false);
   });
 

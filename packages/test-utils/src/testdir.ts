@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { onTestFinished } from "vitest";
+import { afterAll, onTestFinished } from "vitest";
 
 /** A symbolic link to create in a `testdir` tree; `target` is written as given (relative or absolute). */
 export interface LinkSpec {
@@ -35,19 +35,25 @@ export function link(target: string): LinkSpec {
 
 /**
  * Write `tree` into a fresh temporary folder and return its real path. The folder is removed when
- * the current test finishes (set `SKILLSHELF_KEEP_TESTDIRS=1` to keep it for debugging); outside a
- * test, the caller removes it.
+ * the current test finishes, or, made while a suite is being collected, when that suite (or file)
+ * finishes (set `SKILLSHELF_KEEP_TESTDIRS=1` to keep it for debugging); outside vitest, the
+ * caller removes it.
  */
 export function testdir(tree: Tree = {}): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "skillshelf-test-")));
   writeTree(root, tree);
+  const remove = () => {
+    if (process.env.SKILLSHELF_KEEP_TESTDIRS !== "1")
+      rmSync(root, { recursive: true, force: true });
+  };
   try {
-    onTestFinished(() => {
-      if (process.env.SKILLSHELF_KEEP_TESTDIRS !== "1")
-        rmSync(root, { recursive: true, force: true });
-    });
+    onTestFinished(remove);
   } catch {
-    // not inside a running test (for example a benchmark): the caller cleans up
+    try {
+      afterAll(remove);
+    } catch {
+      // not under vitest (for example a benchmark): the caller cleans up
+    }
   }
   return root;
 }
