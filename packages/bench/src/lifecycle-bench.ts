@@ -9,7 +9,7 @@ import {
 } from "@skillshelf/lifecycle";
 import { createScopeCache } from "@skillshelf/store";
 import { benchEnvironment, installedPackages, writePackage } from "./installed.js";
-import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
+import { type BenchOptions, median, medianRatio, timeSideBySideAsync, verdict } from "./measure.js";
 
 const SIZES = [100, 1_000] as const;
 const INSTALLS = 200;
@@ -93,47 +93,58 @@ function refusals(plan: LifecyclePlan): string {
 }
 
 /**
- * `count` installs one after another into one fresh scope, each planned and applied; repeated in
- * up to five fresh scopes, the report. Each series compares its own last quarter with its own
- * first, so a noisy neighbour that slows one series does not count; the verdict is the median of
- * those ratios.
+ * `count` installs one after another into one fresh scope, each planned and applied: the first
+ * quarter of one such series against the last quarter of another, timed side by side. The late
+ * series first makes its first three quarters (untimed); then one install of each series is
+ * timed in turn, the order rotated every round, so a slow moment of the machine falls on both
+ * alike. The ratio is the median of each round's ratio; repeated with up to five pairs of fresh
+ * scopes, the verdict is the median of the pairs' ratios.
  */
 async function timeInstalls(options: BenchOptions, count: number): Promise<string> {
-  const series = Math.min(5, options.rounds);
+  const pairs = Math.min(5, options.rounds);
   const quarter = Math.floor(count / 4);
-  console.log(`bench: timing ${count} installs one after another, ${series} times`);
-  const measured: { first: number; last: number }[] = [];
-  for (let run = 0; run < series; run++) {
-    const times = await installSeries(join(options.workDir, "lifecycle", `installs-${run}`), count);
-    measured.push({ first: median(times.slice(0, quarter)), last: median(times.slice(-quarter)) });
+  console.log(`bench: timing ${count} installs one after another, ${pairs} pairs of series`);
+  const measured: { first: number; last: number; ratio: number }[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    const dir = join(options.workDir, "lifecycle", `installs-${pair}`);
+    const early = installSeries(join(dir, "early"), count);
+    const late = installSeries(join(dir, "late"), count);
+    for (let index = 0; index < count - quarter; index++) await late();
+    // the warm-up call of each is its series' first install of the quarter, untimed
+    const times = await timeSideBySideAsync({ first: early, last: late }, quarter - 1);
+    const [first, last] = [times.first ?? [], times.last ?? []];
+    measured.push({ first: median(first), last: median(last), ratio: medianRatio(last, first) });
   }
   const first = median(measured.map((run) => run.first));
   const last = median(measured.map((run) => run.last));
-  const ratio = median(measured.map((run) => run.last / run.first));
+  const ratio = median(measured.map((run) => run.ratio));
   return [
-    `${count} installs of one-skill packages from local folders into one scope, each planned and applied (verified after the commit), in ${series} fresh scopes; the median over them of each quarter's median, and of each series' ratio:`,
+    `${count} installs of one-skill packages from local folders into one scope, each planned and applied (verified after the commit): the last ${quarter - 1} of one series (its first ${count - quarter + 1} untimed) beside the installs 2 to ${quarter} of another (its first untimed), one of each in turn; ${pairs} pairs of fresh scopes, the median over them of each side's median, and of each pair's median ratio:`,
     "",
-    `| installs | ms per install |`,
+    "| installs | ms per install |",
     "|---|---|",
     `| first ${quarter} | ${first.toFixed(1)} |`,
     `| last ${quarter} | ${last.toFixed(1)} |`,
     "",
-    `Each series, last against first: ${measured.map((run) => `${(run.last / run.first).toFixed(2)}×`).join(", ")}.`,
-    `Target: the last ${quarter} at most 1.2× the first ${quarter} (median of the series' ratios): ${ratio.toFixed(2)}× ${verdict(ratio <= 1.2)}.`,
+    `Each pair, last against first: ${measured.map((run) => `${run.ratio.toFixed(2)}×`).join(", ")}.`,
+    `Target: the last ${quarter} at most 1.2× the first ${quarter} (median of the pairs' ratios): ${ratio.toFixed(2)}× ${verdict(ratio <= 1.2)}.`,
   ].join("\n");
 }
 
-/** Milliseconds of each of `count` installs into a fresh scope under `dir`, in order. */
-async function installSeries(dir: string, count: number): Promise<number[]> {
+/**
+ * A fresh scope under `dir` and `count` package folders: each call plans and applies the install
+ * of the next one (refusing to go past the last), with one scope cache for all, as a host would.
+ */
+function installSeries(dir: string, count: number): () => Promise<void> {
   const environment: Environment = benchEnvironment(dir);
   const folders = Array.from({ length: count }, (_, index) =>
     writePackage(join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
   );
-  // one process making many changes, as a host would: one scope cache for all of them
   const cache = createScopeCache();
-  const times: number[] = [];
-  for (const folder of folders) {
-    const start = process.hrtime.bigint();
+  let next = 0;
+  return async () => {
+    const folder = folders[next++];
+    if (folder === undefined) throw new Error(`bench: a series has only ${count} packages`);
     const plan = await planLifecycle({
       environment,
       operation: "install",
@@ -141,11 +152,8 @@ async function installSeries(dir: string, count: number): Promise<number[]> {
       cache,
     });
     if (!plan.applicable) throw new Error(`bench: install refused: ${refusals(plan)}`);
-    const result = await applyLifecycle(plan, { cache });
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    const [outcome] = result.outcomes;
+    const [outcome] = (await applyLifecycle(plan, { cache })).outcomes;
     if (outcome?.status !== "committed" || outcome.verification?.ok !== true)
       throw new Error(`bench: install of ${folder} did not verify`);
-  }
-  return times;
+  };
 }

@@ -273,9 +273,12 @@ export function settleScope(
   // a batch journal goes once every copy it names is settled
   for (const file of settled) rmSync(file, { force: true });
   // settling journals adds no leftover, so the listing taken before it still holds them all
-  for (const name of dotEntries) {
+  const leftovers = dotEntries.flatMap((name) => {
     const match = LEFTOVER.exec(name);
-    if (match === null) continue;
+    return match === null ? [] : [match];
+  });
+  for (const match of leftovers) {
+    const name = match[0];
     rmSync(join(dir, name), { recursive: true, force: true });
     if (match[2] !== "discard")
       diagnostics.push(
@@ -288,7 +291,8 @@ export function settleScope(
       );
   }
   settlePrevious(dir, state);
-  syncFolder(dir);
+  // what settling moved or removed is made durable; a folder with nothing to settle is left be
+  if (settled.size > 0 || leftovers.length > 0) syncFolder(dir);
   return diagnostics;
 }
 
