@@ -99,8 +99,7 @@ function addFile(frames: TreeFrames, name: string, text: string, to: string): vo
   const bytes = Buffer.from(text, "utf8");
   const target = openSync(to, "wx", 0o644);
   try {
-    let written = 0;
-    while (written < bytes.length) written += writeSync(target, bytes, written);
+    writeAll(target, bytes);
     fchmodSync(target, 0o644);
   } finally {
     closeSync(target);
@@ -119,13 +118,16 @@ function copyRegularFile(
 ): void {
   const target = openSync(to, "wx", 0o644);
   try {
-    const executable = frames.file(node, (chunk) => {
-      let written = 0;
-      while (written < chunk.length) written += writeSync(target, chunk, written);
-    });
+    const executable = frames.file(node, (chunk) => writeAll(target, chunk));
     // the mode the source had when it was read, whatever the umask
     fchmodSync(target, executable ? 0o755 : 0o644);
   } finally {
     closeSync(target);
   }
+}
+
+/** Write all of `bytes` to the descriptor `fd` (a write may take fewer than it is given). */
+function writeAll(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written);
 }

@@ -59,11 +59,7 @@ export function skillPackageManifest(
   return keptOrRead(dir, known, () => {
     const root = resolve(dir);
     if (lstatSync(root, { throwIfNoEntry: false })?.isDirectory() !== true)
-      return failed(
-        createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
-          path: root,
-        }),
-      );
+      return notAPackage(root);
     const manifestPath = join(root, "plugin.json");
     const component = { kind: "skill", id: skill.name, path: "SKILL.md", requires: [] } as const;
     // a plain file needs no resolving; anything else is checked as a read would check it
@@ -146,13 +142,16 @@ function inPackage(
 ): ManifestResult {
   const root = resolve(dir);
   const rootReal = realpathOrUndefined(root);
-  if (rootReal === undefined || !lstatSync(rootReal).isDirectory())
-    return failed(
-      createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
-        path: root,
-      }),
-    );
+  if (rootReal === undefined || !lstatSync(rootReal).isDirectory()) return notAPackage(root);
   return read(root, rootReal);
+}
+
+function notAPackage(root: string): { ok: false; diagnostics: Diagnostic[] } {
+  return failed(
+    createDiagnostic("error", "package_missing", `${root} is not a package folder`, {
+      path: root,
+    }),
+  );
 }
 
 function readManifestAt(root: string, rootReal: string): ManifestResult {
