@@ -1,6 +1,10 @@
 // Codes `core` produces: files, YAML and frontmatter, containment, package trees.
 export const CORE_CODES = {
   broken_link: { owner: "core", hint: "remove the symlink or point it at a file that exists" },
+  disk_full: {
+    owner: "core",
+    hint: "free space on the device that holds the path, then run the command again",
+  },
   field_invalid: { owner: "core", hint: "give the field a value of the type the format expects" },
   file_changed: {
     owner: "core",

@@ -49,6 +49,10 @@ export const STORE_CODES = {
     owner: "store",
     hint: "nothing to do: a dead process's lock was taken over; its leftovers are reported",
   },
+  library_symlinked: {
+    owner: "store",
+    hint: "a cloned repository may carry such a link: remove it or make it a plain folder, then retry",
+  },
   locked: {
     owner: "store",
     hint: "another skillshelf is changing this scope; retry when it is done",
@@ -159,6 +163,10 @@ export const STORE_CODES = {
   lock_unsafe: {
     owner: "store",
     hint: "make lock.json a plain file: move the link or folder aside",
+  },
+  scope_file_too_large: {
+    owner: "store",
+    hint: "the scope holds more than its state and lock can record; split its packages between the user and the project scope",
   },
   state_invalid: {
     owner: "store",

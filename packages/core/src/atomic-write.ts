@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { errnoCode, SkillshelfError } from "./errors.js";
+import { codedWriteError, errnoCode, SkillshelfError } from "./errors.js";
 import { readRegularFile } from "./read-file.js";
 
 /** A fresh hidden name for a sibling of a file or folder: `.<name>.<tag>-<pid>-<hex>`. */
@@ -12,8 +12,9 @@ export function siblingName(name: string, tag: string): string {
 /**
  * Replace the file at `path` with `text` atomically: write a temporary sibling (mode 0600), fsync
  * it, check that the file still holds `expected` (`undefined`: still absent), rename over it,
- * fsync the folder. A crash leaves the old or the new file, and perhaps a `.<name>.tmp-…` sibling.
- * Throws `file_changed` (with the path) when someone else changed the file meanwhile.
+ * fsync the folder. A crash leaves the old or the new file, and perhaps a `.<name>.tmp-…` sibling;
+ * a failed write removes its temporary file. Throws `file_changed` (with the path) when someone
+ * else changed the file meanwhile, and `disk_full` when no space is left to write it.
  * `beforeRename` runs once the temporary file is durable. `syncFolder: false` leaves the folder's
  * fsync to a caller that writes several files into it and syncs it once after the last.
  */
@@ -30,9 +31,12 @@ export function writeFileAtomic(options: {
   try {
     writeSync(fd, text);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw codedWriteError(error, { path });
   }
+  closeSync(fd);
   options.beforeRename?.();
   if (readOrUndefined(path) !== expected) {
     rmSync(temporary, { force: true });

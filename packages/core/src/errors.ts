@@ -41,3 +41,24 @@ export function errnoCode(error: unknown): string | undefined {
   const code = (error as { code: unknown }).code;
   return typeof code === "string" ? code : undefined;
 }
+
+/**
+ * `error` as a user should see it when it stopped a write: no space left (`ENOSPC`, `EDQUOT`)
+ * becomes `disk_full` with the path it was writing (the error's own, else `path`) and `hint`
+ * saying what to do; any other error is returned as it is.
+ */
+export function codedWriteError(
+  error: unknown,
+  options: { readonly path?: string | undefined; readonly hint?: string | undefined } = {},
+): unknown {
+  const code = errnoCode(error);
+  if (code !== "ENOSPC" && code !== "EDQUOT") return error;
+  const own = (error as { path?: unknown }).path;
+  const where = typeof own === "string" ? own : options.path;
+  const hint = options.hint;
+  return new SkillshelfError(
+    "disk_full",
+    `no space is left on the device to write ${where ?? "a file"}`,
+    { path: where, cause: error, ...(hint === undefined ? {} : { hint }) },
+  );
+}

@@ -37,7 +37,7 @@ export {
   userLibraryDir,
 } from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
-export { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+export { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 export type {
   FrontmatterCode,
   FrontmatterResult,

@@ -129,12 +129,16 @@ function outcomeError(
   message: string,
   cause?: string,
   changed?: Readonly<Record<string, unknown>>,
+  error?: SkillshelfError,
 ): NonNullable<StepOutcome["error"]> {
+  const caused = cause !== undefined && cause !== code;
   return {
     code,
     message,
-    next: CODES[code].hint,
-    ...(cause === undefined || cause === code ? {} : { cause: cause as never }),
+    // a writer's own refusal says best what to do about it
+    next: caused && error !== undefined ? error.hint : CODES[code].hint,
+    ...(caused ? { cause: cause as never } : {}),
+    ...(error?.path === undefined ? {} : { path: error.path }),
     ...(changed === undefined ? {} : { changed }),
   };
 }
@@ -226,6 +230,7 @@ function failedOutcome(step: PlanStep, error: SkillshelfError): StepOutcome {
       error.message,
       error.code,
       error.code === "stale_plan" ? (error.details as Record<string, unknown>) : undefined,
+      error,
     ),
   };
 }

@@ -180,6 +180,8 @@ export interface StepOutcome {
         readonly changed?: Readonly<Record<string, unknown>> | undefined;
         /** The underlying code (`dependents`, `digest_mismatch`, …). */
         readonly cause?: Code | undefined;
+        /** The file or folder the failure concerns, when it names one. */
+        readonly path?: string | undefined;
       }
     | undefined;
 }

@@ -1,19 +1,9 @@
-import {
-  copyFileSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
   AGENTS,
-  copyTree,
   digestTree,
   type Environment,
-  errnoCode,
   isInside,
   projectLibraryDir,
   realpathOrUndefined,
@@ -21,6 +11,7 @@ import {
   sha256,
   userLibraryDir,
 } from "@skillshelf/core";
+import { isRelativeInside } from "./_record-fields.js";
 import type { LinkRecord } from "./_state-schema.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -55,8 +46,22 @@ export function agentFolder(
   return scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot;
 }
 
+/**
+ * True when `key` is where a link of that agent and kind goes in `scope`: inside the agent's
+ * folder from the table, a single name for a skill (a journal read back names nothing else).
+ */
+export function isLinkKey(
+  scope: PackageScope,
+  link: { readonly key: string; readonly record: Pick<LinkRecord, "agent" | "kind"> },
+): boolean {
+  const folder = agentFolder(link.record.agent, scope, link.record.kind);
+  if (folder === undefined || !link.key.startsWith(`${folder}/`)) return false;
+  const name = link.key.slice(folder.length + 1);
+  return isRelativeInside(name) && (link.record.kind !== "skill" || !name.includes("/"));
+}
+
 /** The text a symlink at `path` holds to reach `target`: relative, so a moved project still works. */
-function linkText(path: string, target: string): string {
+export function linkText(path: string, target: string): string {
   return relative(dirname(path), target);
 }
 
@@ -128,35 +133,6 @@ export function assertLinkFolderSafe(base: string, path: string): void {
         },
       );
   }
-}
-
-/**
- * Make the link at `path` exposing `target`: a relative symlink, or a copy when `copy` is asked
- * or the file system cannot hold a symlink. Returns the mode it was made with.
- */
-export function makeLink(
-  path: string,
-  target: string,
-  kind: LinkKind,
-  copy: boolean,
-): LinkRecord["mode"] {
-  mkdirSync(dirname(path), { recursive: true });
-  if (!copy)
-    try {
-      symlinkSync(linkText(path, target), path, kind === "skill" ? "dir" : "file");
-      return "symlink";
-    } catch (error) {
-      if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "EINVAL"].includes(errnoCode(error) ?? ""))
-        throw error;
-    }
-  if (kind === "skill") copyTree(target, path);
-  else copyFileSync(target, path);
-  return "copy";
-}
-
-/** Take away the link at `path` (a symlink, or a copy of a folder or file). */
-export function takeLink(path: string): void {
-  rmSync(path, { recursive: true, force: true });
 }
 
 /** What is at a link's path, in words. */

@@ -28,11 +28,19 @@ const entry = z.strictObject({
   requires: z.array(text),
 });
 
+const link = z.strictObject(linkShape);
+
+/** One package entry and one link entry of a lock (for files that carry entries, such as journals). */
+export const lockEntrySchemas: { readonly package: typeof entry; readonly link: typeof link } = {
+  package: entry,
+  link,
+};
+
 // `lock.json`: what a scope should hold, read strictly like the state
 const lockSchema = z.strictObject({
   version: z.literal(1, "must be 1, the lock format this reader supports"),
   packages: byPackageId(entry),
-  links: z.optional(byLinkPath(z.strictObject(linkShape))),
+  links: z.optional(byLinkPath(link)),
 });
 
 /** A scope's `lock.json`: for each package id, what the scope should hold (DESIGN §5.2). */

@@ -11,7 +11,8 @@ import {
   isSkillshelfError,
   type SkillshelfError,
 } from "@skillshelf/core";
-import { type Journal, journaledTreeDir, journalNames, readJournals } from "./_journal.js";
+import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
+import { journaledTreeDir } from "./_tree-moves.js";
 import type { ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
@@ -59,21 +60,26 @@ export function observeScope(
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
-  const { journals, ids } =
-    only === undefined
-      ? listScope(dir, state, diagnostics)
-      : lookUpIds(dir, state, only, diagnostics);
+  const { dotEntries, ids } =
+    only === undefined ? listScope(dir, state) : lookUpIds(dir, state, only);
+  const pending = pendingTreeMoves(
+    dir,
+    scope,
+    dotEntries,
+    stateResult.ok ? stateResult.value.text : undefined,
+    diagnostics,
+  );
   const copies: ObservedCopy[] = [];
   for (const id of ids) {
-    const journal = journals.get(id);
+    const move: TreeMove | undefined = pending.moves.get(id);
     let treeDir: string | undefined = join(dir, id);
-    if (journal !== undefined && state !== undefined) {
-      treeDir = journaledTreeDir(dir, journal, state);
+    if (move !== undefined && state !== undefined) {
+      treeDir = journaledTreeDir(dir, move, pending.committed);
       diagnostics.push(
         createDiagnostic(
           "info",
           "operation_pending",
-          `an ${journal.operation} of ${id} has not been settled; the next operation in this scope settles it`,
+          `an ${move.operation} of ${id} has not been settled; the next operation in this scope settles it`,
           { path: join(dir, id), details: { id } },
         ),
       );
@@ -182,49 +188,42 @@ function observeCopy(input: {
   };
 }
 
-/** Every copy id of a scope (recorded or an id-named folder), sorted, and every journal. */
+/** Every copy id of a scope (recorded or an id-named folder), sorted, and its dot entries. */
 function listScope(
   dir: string,
   state: ScopeState | undefined,
-  diagnostics: Diagnostic[],
-): { journals: Map<string, Journal>; ids: string[] } {
-  // one listing serves both the journals and the copies' folders
+): { dotEntries: string[]; ids: string[] } {
+  // one listing serves both the journal and the copies' folders
   const entries = listEntries(dir);
-  const journals = readJournals(
-    dir,
-    diagnostics,
-    entries.filter((entry) => entry.name.startsWith(".")).map((entry) => entry.name),
-  );
   const folders = entries
     .filter((entry) => isPackageId(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()))
     .map((entry) => entry.name);
   return {
-    journals,
+    dotEntries: entries.filter((entry) => entry.name.startsWith(".")).map((entry) => entry.name),
     ids: [...new Set([...folders, ...Object.keys(state?.installed ?? {})])].sort(),
   };
 }
 
 /**
- * The ids of `only` that are copies of a scope, sorted, and their journals: looked up by name, so
- * reading a few copies costs the same however many the scope holds.
+ * The ids of `only` that are copies of a scope, sorted: looked up by name, so reading a few copies
+ * costs the same however many the scope holds (only the step journal is looked for among the dot
+ * entries).
  */
 function lookUpIds(
   dir: string,
   state: ScopeState | undefined,
   only: ReadonlySet<string>,
-  diagnostics: Diagnostic[],
-): { journals: Map<string, Journal>; ids: string[] } {
+): { dotEntries: string[]; ids: string[] } {
   const ids = [...only].filter((id) => isPackageId(id)).sort();
-  // a batch journal names other copies too: only these ids' journals are kept
-  const journals = new Map(
-    [...readJournals(dir, diagnostics, journalNames(dir, ids))].filter(([id]) => only.has(id)),
-  );
   const isCopy = (id: string) => {
     if (state?.installed[id] !== undefined) return true;
     const stats = lstatSync(join(dir, id), { throwIfNoEntry: false });
     return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
   };
-  return { journals, ids: ids.filter(isCopy) };
+  return {
+    dotEntries: existsSync(join(dir, STEP_JOURNAL)) ? [STEP_JOURNAL] : [],
+    ids: ids.filter(isCopy),
+  };
 }
 
 function listEntries(dir: string): Dirent[] {

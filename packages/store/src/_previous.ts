@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, isPackageId, siblingName, syncFolder } from "@skillshelf/core";
+import { assertPlainEntry } from "./_scope-folders.js";
 import type { ScopeState } from "./types.js";
 
 /**
@@ -35,11 +36,17 @@ export function dropPrevious(dir: string, id: string): void {
   rmSync(aside, { recursive: true, force: true });
 }
 
-/** Remove kept previous versions the state no longer names (left by an interrupted writer). */
+/**
+ * Remove kept previous versions the state no longer names (left by an interrupted writer). The
+ * folder is looked at without following a link: a symlink there is `library_symlinked`, and
+ * nothing is removed through it.
+ */
 export function settlePrevious(dir: string, state: ScopeState): void {
+  const kept = join(dir, ".previous");
+  assertPlainEntry(kept, "folder");
   let names: string[];
   try {
-    names = readdirSync(join(dir, ".previous"));
+    names = readdirSync(kept);
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return;
     throw error;

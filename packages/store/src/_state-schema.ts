@@ -40,6 +40,14 @@ const record = z
   .strictObject({ ...recordShape, previous: z.optional(previousRecord) })
   .check(foreignWhenClaudeCode);
 
+const linkRecord = z.strictObject({ ...linkShape, digest });
+
+/** One install record, as `state.json` holds it (for files that carry records, such as journals). */
+export const installRecordSchema: typeof record = record;
+
+/** One link record, as `state.json` holds it. */
+export const linkRecordSchema: typeof linkRecord = linkRecord;
+
 // `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
 const stateSchema = z.strictObject({
   version: z.literal(1, "must be 1, the state format this reader supports"),
@@ -48,7 +56,7 @@ const stateSchema = z.strictObject({
     .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
   installed: byPackageId(record),
   // what was linked into other agents' folders, with the digest of what each link exposed
-  links: z.optional(byLinkPath(z.strictObject({ ...linkShape, digest }))),
+  links: z.optional(byLinkPath(linkRecord)),
 });
 
 /** A scope's `packages/state.json`. */

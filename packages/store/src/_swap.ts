@@ -8,12 +8,11 @@ import {
   errnoCode,
   SkillshelfError,
   siblingName,
-  syncFolder,
 } from "@skillshelf/core";
-import { type Journal, keepIfChanged, removeJournals, writeJournals } from "./_journal.js";
 import { followPackageLinks } from "./_link-follow.js";
-import { dropPrevious, keepAsPrevious } from "./_previous.js";
-import { commitOrRollBack, commitState, type WriterContext } from "./_writer.js";
+import { commitStep } from "./_step.js";
+import type { LinkMove, TreeMove } from "./_step-journal.js";
+import type { WriterContext } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
@@ -31,84 +30,56 @@ export interface TreeChange {
 }
 
 /**
- * The journaled swap every tree-installing writer ends with, for one copy or several: journal
- * each, move each old tree aside and each staged tree in, commit the state once for all of them,
- * then settle each old tree: the previous version when the new record keeps one, deleted when it
- * matches its record, else kept as a backup. The lock recovery and settling found by the writer
- * are reported with the first result.
+ * The step every tree-installing writer ends with, for one copy or several (see `commitStep`):
+ * each old tree moves aside and each staged tree in, the state is committed once for all of them,
+ * and each old tree becomes the previous version when the new record keeps one, is deleted when it
+ * matches its record, or is kept as a backup. The copies' links follow their new trees. The lock
+ * recovery and settling found by the writer are reported with the first result.
  */
 export function swapInTrees(context: WriterContext, changes: readonly TreeChange[]): WriteResult[] {
   const dir = context.lock.dir;
-  const journals = changes.map(
-    (change): Journal => ({
-      version: 1,
+  const trees = changes.map(
+    (change): TreeMove => ({
       id: change.id,
       operation: change.operation,
-      pid: process.pid,
       before: change.before,
       after: change.record,
       backup: existsSync(join(dir, change.id)) ? siblingName(change.id, "backup") : null,
       staging: change.staging,
     }),
   );
-  // each copy's links follow its new tree: a copied link is refreshed, a vanished one dropped
+  // each copy's links follow its new tree: a copied link is refreshed, a vanished one taken away
   let state = changes.reduce(withChange, context.state);
-  const linkChanges: string[] = [];
-  const afterCommit: (() => Diagnostic[])[] = [];
+  const linkKeys: string[] = [];
+  const links: LinkMove[] = [];
   for (const { id, staging } of changes) {
-    const follow = followPackageLinks(context, state, id, join(dir, staging));
+    const follow = followPackageLinks(state, id, join(dir, staging));
     state = follow.state;
-    linkChanges.push(...follow.changed);
-    afterCommit.push(follow.afterCommit);
+    linkKeys.push(...follow.changed);
+    links.push(...follow.moves);
   }
-  return commitOrRollBack(context, () => {
-    writeJournals(dir, journals, context.fault);
-    for (const { id, backup, staging } of journals) {
-      if (backup !== null) {
-        renameSync(join(dir, id), join(dir, backup));
-        context.fault("moved-old");
-      }
-      renameSync(join(dir, staging as string), join(dir, id));
-      context.fault("moved-new");
-    }
-    commitState(
-      context,
-      state,
-      changes.map((change) => change.id),
-      linkChanges,
-    );
-    const linkDiagnostics = afterCommit.flatMap((follow) => follow());
-    const kept = journals.map(({ id, backup, before, after }) => {
-      let backupKept: string | undefined;
-      if (backup !== null && after?.previous !== undefined)
-        keepAsPrevious(dir, id, join(dir, backup));
-      else {
-        if (backup !== null) backupKept = keepIfChanged(dir, id, join(dir, backup), before);
-        dropPrevious(dir, id);
-      }
-      return backupKept;
-    });
-    removeJournals(
-      dir,
-      journals.map((journal) => journal.id),
-    );
-    syncFolder(dir);
-    context.fault("settled");
-    return changes.map(({ id, record, readBack }, index) => {
-      const target = join(dir, id);
-      const backup = kept[index];
-      return {
-        id,
-        scope: context.target.scope,
-        dir: target,
-        record,
-        ...(backup === undefined ? {} : { packageBackup: backup }),
-        diagnostics: [
-          ...(index === 0 ? [...context.diagnostics, ...linkDiagnostics] : []),
-          ...(readBack === false ? [] : verifyInstalled(target, record)),
-        ],
-      };
-    });
+  const step = commitStep(context, {
+    operation: changes[0]?.operation ?? "install",
+    state,
+    ids: changes.map((change) => change.id),
+    linkKeys,
+    trees,
+    links,
+  });
+  return changes.map(({ id, record, readBack }, index) => {
+    const target = join(dir, id);
+    const backup = step.kept.get(id);
+    return {
+      id,
+      scope: context.target.scope,
+      dir: target,
+      record,
+      ...(backup === undefined ? {} : { packageBackup: backup }),
+      diagnostics: [
+        ...(index === 0 ? [...context.diagnostics, ...step.diagnostics] : []),
+        ...(readBack === false ? [] : verifyInstalled(target, record)),
+      ],
+    };
   });
 }
 

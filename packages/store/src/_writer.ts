@@ -1,15 +1,14 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Diagnostic, SkillshelfError } from "@skillshelf/core";
-import { writeScopeFile } from "./_atomic.js";
+import { type Diagnostic, SkillshelfError, syncFolder } from "@skillshelf/core";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
-import { journalFilesOf, listDotEntries, settleScope } from "./_journal.js";
-import { finishLockChange, markLockChanges, settleLockChanges } from "./_lock-change.js";
+import { listDotEntries, removeLeftovers } from "./_leftovers.js";
+import { settlePrevious } from "./_previous.js";
+import { settleStep } from "./_step.js";
 import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
-import { readLockFile } from "./lockfile.js";
-import { keepWrittenState, readScopeState, serializeScopeState } from "./state.js";
+import { readLockFileAsWritten } from "./lockfile.js";
+import { readScopeState } from "./state.js";
 import type { CopyFacts, ReadScopeState, ScopeState, ScopeTarget } from "./types.js";
 
 /** What a writer's body works with, inside the scope lock. */
@@ -22,14 +21,16 @@ export interface WriterContext {
   readonly fault: FaultHook;
   /** Findings so far: lock recovery and settled leftovers. */
   readonly diagnostics: Diagnostic[];
+  /** A journal left that this version cannot settle: no step commits past it. */
+  readonly unsettled?: string | undefined;
 }
 
 /**
  * The frame every writer runs in: refuse an id that is not a package id (`package_id_invalid`),
- * take the scope lock, read the state strictly (an unreadable
- * state is `state_invalid` and is never overwritten), settle what earlier writers left, observe
- * the copy's facts and refuse with `stale_plan` if they differ from the reviewed ones (when given),
- * then run `body`.
+ * take the scope lock (refusing library folders that are symlinks, `library_symlinked`), read the
+ * state strictly (an unreadable state is `state_invalid` and is never overwritten), settle the
+ * step an earlier writer left and its leftovers, observe the copy's facts and refuse with
+ * `stale_plan` if they differ from the reviewed ones (when given), then run `body`.
  */
 export function runWriter<T>(
   input: ScopeTarget & { readonly id?: string; readonly reviewed?: CopyFacts },
@@ -40,37 +41,39 @@ export function runWriter<T>(
   return withScopeLock(input, (lock) => {
     fault("locked");
     const diagnostics: Diagnostic[] = [...lock.diagnostics];
-    // settling moves trees and journals only, never state.json: one read serves both
+    // settling never writes state.json: one read serves both
     const current = readValidState(input);
     assertLockReadable(input);
-    // one listing of the folder serves both: settling journals adds no marker
-    const dotEntries = listDotEntries(lock.dir);
-    diagnostics.push(...settleScope(lock.dir, current.state, dotEntries));
-    diagnostics.push(...settleLockChanges(input, current.state, dotEntries));
-    const context: WriterContext = {
+    const base = {
       target: { environment: input.environment, scope: input.scope, cache: input.cache },
       lock,
       state: current.state,
       stateText: current.text,
       fault,
-      diagnostics,
     };
+    // one listing of the folder serves both: settling a step adds no leftover
+    const dotEntries = listDotEntries(lock.dir);
+    const settled = settleStep(base, dotEntries);
+    const leftovers = removeLeftovers(lock.dir, dotEntries);
+    diagnostics.push(...settled.diagnostics, ...leftovers);
+    settlePrevious(lock.dir, current.state);
+    // what settling removed is made durable; a folder with nothing to settle is left be
+    if (leftovers.length > 0) syncFolder(lock.dir);
+    const context: WriterContext = { ...base, diagnostics, unsettled: settled.unsettled };
     if (input.id !== undefined) assertCopyWritable(context, input.id, input.reviewed);
     return body(context);
   });
 }
 
 /**
- * Inside a writer, before changing copy `id`: refuse while a journal this version cannot read is
- * left for it (`journal_unreadable`), and, when `reviewed` is given, refuse with `stale_plan` if
- * the copy's facts now differ from the reviewed ones.
+ * Inside a writer, before changing copy `id`: when `reviewed` is given, refuse with `stale_plan`
+ * if the copy's facts now differ from the reviewed ones.
  */
 export function assertCopyWritable(
   context: WriterContext,
   id: string,
   reviewed: CopyFacts | undefined,
 ): void {
-  assertNoForeignJournal(context.lock.dir, id);
   if (reviewed === undefined) return;
   const { target, state, stateText } = context;
   const observed = observeCopyFacts(
@@ -84,55 +87,10 @@ export function assertCopyWritable(
   assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
 }
 
-/**
- * Run the journaled part of a writer; if it throws before committing, roll back what it moved
- * (by settling the scope from its journal) and rethrow, so a failed writer leaves the scope as
- * before.
- */
-export function commitOrRollBack<T>(context: WriterContext, commit: () => T): T {
-  try {
-    return commit();
-  } catch (error) {
-    settleScope(context.lock.dir, context.state);
-    settleLockChanges(context.target, context.state);
-    throw error;
-  }
-}
-
-/**
- * Commit a writer's change to copies `ids` (and to the links at `links`): check the scope lock is still ours, mark each lock
- * change, write `state.json` atomically (the commit point, one for all of them), then bring
- * `lock.json` in line in one write (see `markLockChanges`). A lock that cannot be updated is
- * reported in the context's diagnostics; the commit stands.
- */
-export function commitState(
-  context: WriterContext,
-  state: ScopeState,
-  ids: readonly string[],
-  links: readonly string[] = [],
-): void {
-  context.lock.assertHeld();
-  const entries = markLockChanges(context.target, { ids, links }, state, context.fault);
-  context.fault("lock-marked");
-  const path = join(context.lock.dir, "state.json");
-  const text = serializeScopeState(state, context.target.cache);
-  writeScopeFile({
-    path,
-    text,
-    expected: context.stateText,
-    fault: context.fault,
-    point: "state-temporary-written",
-  });
-  keepWrittenState(context.target.cache, path, text, state);
-  context.fault("committed");
-  context.diagnostics.push(...finishLockChange(context.target, entries, state));
-  context.fault("lock-written");
-}
-
 // --- internal ---
 
 function assertLockReadable(target: ScopeTarget): void {
-  const lock = readLockFile(target.environment, target.scope, target.cache);
+  const lock = readLockFileAsWritten(target.environment, target.scope, target.cache);
   if (lock.ok) return;
   const [first] = lock.diagnostics;
   throw new SkillshelfError("lock_invalid", first?.message ?? "the scope's lock cannot be read", {
@@ -150,15 +108,4 @@ function readValidState(target: ScopeTarget): ReadScopeState {
     hint: "fix or move the state file aside; nothing will overwrite it until then",
     details: { diagnostics: result.diagnostics },
   });
-}
-
-/** Settling leaves only a journal it could not read; a writer must not write over it. */
-function assertNoForeignJournal(dir: string, id: string): void {
-  const path = journalFilesOf(dir, id).find((file) => existsSync(file));
-  if (path !== undefined)
-    throw new SkillshelfError(
-      "journal_unreadable",
-      `${path} is not a journal this version can read, so ${id} cannot be changed safely`,
-      { path, hint: "look at the file, move it out of the packages folder, then retry" },
-    );
 }

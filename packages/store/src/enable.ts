@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { commitState, runWriter } from "./_writer.js";
+import { commitStep } from "./_step.js";
+import { runWriter } from "./_writer.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `setEnabled` switches and what it was reviewed against. */
@@ -47,7 +48,12 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
     if (!input.enabled) assertNoBrokenDependents({ ...input, change: "disable" });
     const others = context.state.disabled.filter((other) => other !== id);
     const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
-    commitState(context, state, [id]);
-    return { id, scope, dir, record, diagnostics: context.diagnostics };
+    const step = commitStep(context, {
+      operation: input.enabled ? "enable" : "disable",
+      state,
+      ids: [id],
+      linkKeys: [],
+    });
+    return { id, scope, dir, record, diagnostics: [...context.diagnostics, ...step.diagnostics] };
   });
 }

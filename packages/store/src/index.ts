@@ -1,3 +1,4 @@
+export { scopeFolderProblem } from "./_scope-folders.js";
 export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
 export type { SetEnabledInput } from "./enable.js";

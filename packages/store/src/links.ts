@@ -17,13 +17,14 @@ import {
   type LinkKind,
   linkBase,
   linkLibrary,
-  makeLink,
-  takeLink,
   withLinks,
 } from "./_link-files.js";
+import { linkMove, SymlinkRefused } from "./_link-moves.js";
 import { isRelativeInside } from "./_record-fields.js";
 import type { LinkRecord } from "./_state-schema.js";
-import { commitState, runWriter } from "./_writer.js";
+import { commitStep } from "./_step.js";
+import type { LinkMove } from "./_step-journal.js";
+import { runWriter, type WriterContext } from "./_writer.js";
 import type { ScopeCache } from "./cache.js";
 import { withTableEntry } from "./cache.js";
 import { EMPTY_STATE, readScopeState } from "./state.js";
@@ -93,58 +94,29 @@ export function linkKey(
 }
 
 /**
- * Link resources into agents' folders of one scope (DESIGN §5.3), all or none, under the scope
- * lock: each target must lie inside the scope's library (`link_target_invalid`), each link's
- * folder must be a plain folder inside the scope's base (`link_unsafe`), and nothing is written
- * over what Skillshelf did not make (`link_conflict`, naming the path and what is there). A link
- * already in place is `unchanged`; an identical one left by an interrupted run is adopted. The
- * links are made first, then recorded in the state and the lock in one commit.
+ * Link resources into agents' folders of one scope (DESIGN §5.3), all or none, in one locked step:
+ * each target must lie inside the scope's library (`link_target_invalid`), each link's folder must
+ * be a plain folder inside the scope's base (`link_unsafe`), and nothing is written over what
+ * Skillshelf did not make (`link_conflict`, naming the path and what is there). A link already in
+ * place is `unchanged`; an identical one left by an interrupted run is adopted. The links are
+ * journaled, made, and recorded in the state and the lock in one commit; a crash takes made links
+ * away again unless the commit happened. A symlink the file system refuses is made as a copy.
  */
 export function linkResources(
   input: ScopeTarget & { readonly links: readonly LinkRequest[] },
 ): LinkWriteResult {
-  const { environment, scope } = input;
   return runWriter(input, (context) => {
-    const planned = input.links.map((request) =>
-      planLink(environment, scope, context.state, request),
-    );
-    const made: string[] = [];
-    const outcomes: LinkOutcome[] = [];
-    let links = context.state.links ?? {};
-    try {
-      for (const link of planned) {
-        const { key, path, request, target } = link;
-        let mode = link.existing;
-        if (mode === undefined) {
-          mode = makeLink(path, target, request.kind, request.copy === true);
-          made.push(path);
-        }
-        const record: LinkRecord = {
-          agent: request.agent,
-          kind: request.kind,
-          target: relative(linkLibrary(environment, scope), target).split(sep).join("/"),
-          ...(request.package === undefined ? {} : { package: request.package }),
-          mode,
-          digest: exposedDigest(target, request.kind),
-        };
-        links = withTableEntry(links, key, record);
-        outcomes.push({
-          path: key,
-          agent: request.agent,
-          status: link.unchanged ? "unchanged" : mode === "copy" ? "copied" : "linked",
-        });
+    let requests = input.links;
+    for (;;)
+      try {
+        return commitLinks(context, requests);
+      } catch (error) {
+        if (!(error instanceof SymlinkRefused)) throw error;
+        const refused = error.key;
+        requests = requests.map((request) =>
+          linkKey(input.scope, request) === refused ? { ...request, copy: true } : request,
+        );
       }
-      commitState(
-        context,
-        withLinks(context.state, links),
-        [],
-        planned.map((link) => link.key),
-      );
-    } catch (error) {
-      for (const path of made) takeLink(path);
-      throw error;
-    }
-    return { scope, links: outcomes, diagnostics: context.diagnostics };
   });
 }
 
@@ -195,16 +167,18 @@ export function unlinkResources(
           path: fault.path,
           hint: "it was changed since it was made; move it out of the agent's folder yourself, then unlink",
         });
-      return { key, path: join(base, key), present: fault === undefined, record };
+      return { key, present: fault === undefined, record };
     });
-    for (const link of taken) if (link.present) takeLink(link.path);
     const remaining = taken.reduce((table, link) => withTableEntry(table, link.key, null), links);
-    commitState(
-      context,
-      withLinks(context.state, remaining),
-      [],
-      taken.map((link) => link.key),
-    );
+    const step = commitStep(context, {
+      operation: "unlink",
+      state: withLinks(context.state, remaining),
+      ids: [],
+      linkKeys: taken.map((link) => link.key),
+      links: taken.flatMap((link) =>
+        link.present ? [linkMove("take", link.key, link.record)] : [],
+      ),
+    });
     return {
       scope,
       links: taken.map((link) => ({
@@ -212,12 +186,47 @@ export function unlinkResources(
         agent: link.record.agent,
         status: "unlinked" as const,
       })),
-      diagnostics: context.diagnostics,
+      diagnostics: [...context.diagnostics, ...step.diagnostics],
     };
   });
 }
 
 // --- internal ---
+
+/** One attempt at committing `requests` as a step (see `linkResources`). */
+function commitLinks(context: WriterContext, requests: readonly LinkRequest[]): LinkWriteResult {
+  const { environment, scope } = context.target;
+  const planned = requests.map((request) => planLink(environment, scope, context.state, request));
+  const outcomes: LinkOutcome[] = [];
+  const moves: LinkMove[] = [];
+  let links = context.state.links ?? {};
+  for (const { key, request, target, existing, unchanged } of planned) {
+    const mode = existing ?? (request.copy === true ? "copy" : "symlink");
+    const record: LinkRecord = {
+      agent: request.agent,
+      kind: request.kind,
+      target: relative(linkLibrary(environment, scope), target).split(sep).join("/"),
+      ...(request.package === undefined ? {} : { package: request.package }),
+      mode,
+      digest: exposedDigest(target, request.kind),
+    };
+    if (existing === undefined) moves.push(linkMove("make", key, record));
+    links = withTableEntry(links, key, record);
+    outcomes.push({
+      path: key,
+      agent: request.agent,
+      status: unchanged ? "unchanged" : mode === "copy" ? "copied" : "linked",
+    });
+  }
+  const step = commitStep(context, {
+    operation: "link",
+    state: withLinks(context.state, links),
+    ids: [],
+    linkKeys: planned.map((link) => link.key),
+    links: moves,
+  });
+  return { scope, links: outcomes, diagnostics: [...context.diagnostics, ...step.diagnostics] };
+}
 
 interface PlannedLink {
   readonly key: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -11,6 +11,7 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import { lockSync } from "proper-lockfile";
+import { assertScopeFolders } from "./_scope-folders.js";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";
 
@@ -40,11 +41,14 @@ const STALE_MS = 60_000;
  * pid, host and start time are recorded inside it). A live holder makes this throw `locked` at
  * once, with the holder in `details`. A dead holder's lock (same host, process gone, or a lock not
  * refreshed for a minute) is removed, reported as `lock_recovered`, and taken. Creates the
- * `packages/` folder; refuses one that is a symlink (`target_unsafe`). Locks do not nest: taking a
- * scope's lock twice in one process is `locked` too.
+ * `packages/` folder; refuses library folders that are symlinks (`library_symlinked`, see
+ * `assertScopeFolders`). Locks do not nest: taking a scope's lock twice in one process is `locked`
+ * too.
  */
 export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T): T {
-  const dir = ensurePackagesDir(packagesDir(target.environment, target.scope));
+  assertScopeFolders(target.environment, target.scope);
+  const dir = packagesDir(target.environment, target.scope);
+  mkdirSync(dir, { recursive: true });
   const lockDir = join(dir, ".lock");
   const ownerPath = join(lockDir, "owner.json");
   const diagnostics: Diagnostic[] = [];
@@ -89,16 +93,6 @@ export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T
 }
 
 // --- internal ---
-
-function ensurePackagesDir(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  if (!lstatSync(dir).isDirectory())
-    throw new SkillshelfError("target_unsafe", `${dir} is a symlink or not a folder`, {
-      path: dir,
-      hint: "installed packages must live in a real folder; replace the symlink with a folder",
-    });
-  return dir;
-}
 
 function acquire(
   dir: string,

@@ -12,9 +12,17 @@ import {
   type LockFile,
   parseLockValue,
 } from "./_lock-schema.js";
+import {
+  hasStepJournal,
+  isStepCommitted,
+  type LockChange,
+  readStepJournal,
+  STEP_JOURNAL,
+} from "./_step-journal.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
 import { RECORD_DEPTH, type ScopeCache, withTableEntry } from "./cache.js";
 import { packagesDir } from "./scopes.js";
+import { readScopeState } from "./state.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
 export type { LockedLink, LockedPackage, LockFile } from "./_lock-schema.js";
@@ -22,7 +30,8 @@ export type { LockedLink, LockedPackage, LockFile } from "./_lock-schema.js";
 /** A lock with nothing pinned. */
 export const EMPTY_LOCK: LockFile = { version: 1, packages: {} };
 
-const MAX_LOCK_BYTES = 16 * 1024 * 1024;
+/** The largest `lock.json` its reader takes; a writer refuses to write a larger one. */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 /** Where a scope's lock is: `lock.json` in its library, beside `packages/`. */
 export function lockFilePath(environment: Environment, scope: PackageScope): string {
@@ -42,9 +51,25 @@ export function lockRoot(environment: Environment, scope: PackageScope): string 
  * Read a scope's `lock.json` strictly, like the state: absent is an empty lock (`text`
  * `undefined`); a symlink or hard link is `lock_unsafe`; anything unreadable or off the format is
  * `lock_invalid`, reported with its path and never overwritten. A `cache` is used as
- * `readScopeState` uses it.
+ * `readScopeState` uses it. While a committed step is not yet settled (a writer was killed after
+ * committing its state), `value` is the lock as that step leaves it, so no reader takes the half
+ * of a step that reached the state for a change of the user's intent; `text` is the file's.
  */
 export function readLockFile(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): ReadResult<StrictFile<LockFile>> {
+  const read = readLockFileAsWritten(environment, scope, cache);
+  if (!read.ok) return read;
+  const change = committedLockChange(environment, scope, cache);
+  return change === undefined
+    ? read
+    : { ...read, value: { ...read.value, value: applied(read.value.value, change) } };
+}
+
+/** `lock.json` as the file holds it, for the writers that bring it up to date. */
+export function readLockFileAsWritten(
   environment: Environment,
   scope: PackageScope,
   cache?: ScopeCache,
@@ -59,6 +84,14 @@ export function readLockFile(
     consequence: "nothing will overwrite it until it is fixed",
     cache,
   });
+}
+
+/** A lock with a step's entries applied. */
+export function applied(lock: LockFile, change: LockChange): LockFile {
+  return change.links.reduce(
+    (result, [link, entry]) => withLockLink(result, link, entry),
+    change.packages.reduce((result, [id, entry]) => withLockEntry(result, id, entry), lock),
+  );
 }
 
 /**
@@ -115,13 +148,6 @@ export function withLockEntry(lock: LockFile, id: string, entry: LockedPackage |
   return { ...lock, packages: withTableEntry(lock.packages, id, entry) };
 }
 
-/** The same lock with the link at `path` set to `entry`, or left out when `entry` is `null`. */
-export function withLockLink(lock: LockFile, path: string, entry: LockedLink | null): LockFile {
-  const { links: current, ...rest } = lock;
-  const links = withTableEntry(current ?? {}, path, entry);
-  return Object.keys(links).length === 0 ? rest : { ...rest, links };
-}
-
 /**
  * Tell `cache` what a writer has just written to a lock file: `text`, serialized from `lock`, a
  * lock read strictly and changed only through `withLockEntry` (see `keepWrittenState`).
@@ -148,6 +174,29 @@ export function resolveLockedPath(path: string, root: string): string {
 }
 
 // --- internal ---
+
+/** The same lock with the link at `path` set to `entry`, or left out when `entry` is `null`. */
+function withLockLink(lock: LockFile, path: string, entry: LockedLink | null): LockFile {
+  const { links: current, ...rest } = lock;
+  const links = withTableEntry(current ?? {}, path, entry);
+  return Object.keys(links).length === 0 ? rest : { ...rest, links };
+}
+
+/** The lock entries of a step that committed its state and has not been settled yet. */
+function committedLockChange(
+  environment: Environment,
+  scope: PackageScope,
+  cache: ScopeCache | undefined,
+): LockChange | undefined {
+  const dir = packagesDir(environment, scope);
+  if (!hasStepJournal(dir)) return undefined;
+  const found = readStepJournal(dir, scope, [STEP_JOURNAL]);
+  if (found === undefined || "unreadable" in found) return undefined;
+  const state = readScopeState(environment, scope, cache);
+  return state.ok && isStepCommitted(found.journal, state.value.text)
+    ? found.journal.lock
+    : undefined;
+}
 
 function lockedPath(path: string, root: string): string {
   if (!isAbsolute(path) || !isInside(root, path)) return path;

@@ -1,7 +1,8 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
-import { journaledCopies } from "./_journal.js";
+import { listDotEntries } from "./_leftovers.js";
+import { readStepJournal } from "./_step-journal.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -18,7 +19,7 @@ export function recheckCopies(
   state: ScopeState,
 ): Diagnostic[] {
   const dir = packagesDir(environment, scope);
-  const journaled = journaledCopies(dir);
+  const journaled = journaledCopies(dir, scope);
   const problems: Diagnostic[] = [];
   for (const id of Object.keys(state.installed).sort()) {
     const record = state.installed[id];
@@ -59,4 +60,15 @@ export function recheckCopies(
       );
   }
   return problems;
+}
+
+// --- internal ---
+
+/** Whether an unsettled step moves copy `id` (every copy, when its journal cannot be read). */
+function journaledCopies(dir: string, scope: PackageScope): (id: string) => boolean {
+  const found = readStepJournal(dir, scope, listDotEntries(dir));
+  if (found === undefined) return () => false;
+  if ("unreadable" in found) return () => true;
+  const ids = new Set(found.journal.trees.map((move) => move.id));
+  return (id) => ids.has(id);
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "@skillshelf/core";
-import { scopeLeftovers as leftoversIn } from "./_journal.js";
+import { scopeLeftovers as leftoversIn } from "./_leftovers.js";
 import { runWriter } from "./_writer.js";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";

@@ -1,11 +1,10 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { SkillshelfError, siblingName, syncFolder } from "@skillshelf/core";
+import { SkillshelfError, siblingName } from "@skillshelf/core";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { journalPath, keepIfChanged, writeJournals } from "./_journal.js";
 import { followPackageLinks } from "./_link-follow.js";
-import { dropPrevious } from "./_previous.js";
-import { commitOrRollBack, commitState, runWriter } from "./_writer.js";
+import { commitStep } from "./_step.js";
+import { runWriter } from "./_writer.js";
 import { withTableEntry } from "./cache.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
@@ -17,11 +16,11 @@ export interface RemovePackageInput extends ScopeTarget {
 
 /**
  * Remove a package copy (its record, its disabled flag, its folder and its links into other
- * agents' folders) under the scope lock.
- * Refuses when there is neither a record nor a folder (`not_installed`), a stale plan
- * (`stale_plan`) and breaking a loadable dependent (`dependents`). The tree is moved aside,
- * the state committed, and the moved tree deleted, unless its bytes differ from its record: then
- * it is kept and returned as `packageBackup`. A crash leaves the copy as before or removed.
+ * agents' folders) in one locked step. Refuses when there is neither a record nor a folder
+ * (`not_installed`), a stale plan (`stale_plan`) and breaking a loadable dependent
+ * (`dependents`). The tree is moved aside, the state committed, and the moved tree deleted, unless
+ * its bytes differ from its record: then it is kept and returned as `packageBackup`. A crash
+ * leaves the copy and its links as before or removed.
  */
 export function removePackage(input: RemovePackageInput): WriteResult {
   const { id, scope } = input;
@@ -38,7 +37,6 @@ export function removePackage(input: RemovePackageInput): WriteResult {
     assertNoBrokenDependents({ ...input, change: "remove" });
     // the copy's links go with it
     const follow = followPackageLinks(
-      context,
       {
         ...context.state,
         installed: withTableEntry(context.state.installed, id, null),
@@ -47,39 +45,31 @@ export function removePackage(input: RemovePackageInput): WriteResult {
       id,
       undefined,
     );
-    const removed = hasTree ? siblingName(id, "removed") : null;
-    const journal = {
-      version: 1,
-      id,
+    const step = commitStep(context, {
       operation: "remove",
-      pid: process.pid,
-      before,
-      after: null,
-      backup: removed,
-      staging: null,
-    } as const;
-    return commitOrRollBack(context, () => {
-      writeJournals(dir, [journal], context.fault);
-      if (removed !== null) {
-        renameSync(target, join(dir, removed));
-        context.fault("moved-old");
-      }
-      commitState(context, follow.state, [id], follow.changed);
-      const linkDiagnostics = follow.afterCommit();
-      const kept =
-        removed === null ? undefined : keepIfChanged(dir, id, join(dir, removed), before);
-      dropPrevious(dir, id);
-      rmSync(journalPath(dir, id), { force: true });
-      syncFolder(dir);
-      context.fault("settled");
-      return {
-        id,
-        scope,
-        dir: target,
-        record: undefined,
-        ...(kept === undefined ? {} : { packageBackup: kept }),
-        diagnostics: [...context.diagnostics, ...linkDiagnostics],
-      };
+      state: follow.state,
+      ids: [id],
+      linkKeys: follow.changed,
+      trees: [
+        {
+          id,
+          operation: "remove",
+          before,
+          after: null,
+          backup: hasTree ? siblingName(id, "removed") : null,
+          staging: null,
+        },
+      ],
+      links: follow.moves,
     });
+    const kept = step.kept.get(id);
+    return {
+      id,
+      scope,
+      dir: target,
+      record: undefined,
+      ...(kept === undefined ? {} : { packageBackup: kept }),
+      diagnostics: [...context.diagnostics, ...step.diagnostics],
+    };
   });
 }

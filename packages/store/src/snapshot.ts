@@ -5,6 +5,7 @@ import {
   sortDiagnostics,
 } from "@skillshelf/core";
 import { type ObservedCopy, type ObservedScope, observeScope } from "./_observe.js";
+import { scopeFolderProblem } from "./_scope-folders.js";
 import type { ScopeCache } from "./cache.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
 import { readScopeState } from "./state.js";
@@ -31,15 +32,19 @@ export function readPackageSnapshot(
 ): PackageSnapshot {
   const only = options.ids === undefined ? undefined : new Set(options.ids);
   return composeSnapshot(
-    PACKAGE_SCOPES.map((scope) =>
-      observeScope(
+    PACKAGE_SCOPES.map((scope): ObservedScope => {
+      // a library reached through a symlink out of the project is not read at all
+      const refused = scopeFolderProblem(environment, scope, "read");
+      if (refused !== undefined)
+        return { scope, copies: [], diagnostics: [refused], treesDigested: 0 };
+      return observeScope(
         environment,
         scope,
         only,
         readScopeState(environment, scope, options.cache),
         options.cache,
-      ),
-    ),
+      );
+    }),
   );
 }
 

@@ -9,7 +9,8 @@ import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
 /** The state of a scope with nothing installed. */
 export const EMPTY_STATE: ScopeState = { version: 1, disabled: [], installed: {} };
 
-const MAX_STATE_BYTES = 16 * 1024 * 1024;
+/** The largest `state.json` its reader takes; a writer refuses to write a larger one. */
+export const MAX_STATE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Read a scope's `packages/state.json` strictly. An absent file is an empty state. A file that is

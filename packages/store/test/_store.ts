@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   digestTree,
   type Environment,
@@ -105,4 +107,25 @@ export function switchCopy(
 /** Remove a copy against its current facts. */
 export function remove(environment: Environment, scope: PackageScope, id: string): WriteResult {
   return removePackage({ environment, scope, id, reviewed: facts(environment, scope, id) });
+}
+
+/**
+ * Write a step journal as an interrupted writer leaves one, committing nothing (its state digest
+ * matches no state): `trees` fill in the moves' records, `links` the link moves as given.
+ */
+export function writeStepJournal(
+  dir: string,
+  trees: readonly Record<string, unknown>[],
+  links: readonly Record<string, unknown>[] = [],
+): void {
+  const journal = {
+    version: 2,
+    pid: 1,
+    operation: "install",
+    committedState: "0".repeat(64),
+    trees: trees.map((tree) => ({ before: null, after: null, ...tree })),
+    lock: { packages: [], links: [] },
+    links,
+  };
+  writeFileSync(join(dir, ".@step.journal.json"), JSON.stringify(journal));
 }

@@ -116,10 +116,10 @@ describe("installPackages", () => {
         journals = readdirSync(dir).filter((name) => name.endsWith(".journal.json"));
     };
     installPackages(inputs.map((input) => withFaultHook(input, hook)));
-    expect(journals).toEqual([".@batch.journal.json"]);
+    expect(journals).toEqual([".@step.journal.json"]);
     expect(readdirSync(dir).filter((name) => name.endsWith(".journal.json"))).toEqual([]);
-    // a batch journal this version cannot read names no copy: every copy waits for it
-    const batch = join(dir, ".@batch.journal.json");
+    // a journal this version cannot read names no copy: every copy waits for it
+    const batch = join(dir, ".@step.journal.json");
     writeFileSync(batch, "{");
     const state = readScopeState(environment, "user");
     if (!state.ok) throw new Error("state unreadable");
@@ -155,8 +155,8 @@ describe("installPackages killed with SIGKILL at any point", () => {
     const dry = await runStoreChild(KILL_AT_COUNT, { inputs: counted.inputs, kill: 0 });
     expect(dry.stderr).toBe("");
     const count = Number(dry.stdout.trim());
-    // three journals, three moves in, one old tree moved, markers, state, lock, settle
-    expect(count).toBeGreaterThan(15);
+    // a journal, three moves in, one old tree moved, state, lock, settle
+    expect(count).toBeGreaterThan(10);
     const before = { pdf: "1.0.0" };
     const after = { docx: "1.0.0", pdf: "2.0.0", xlsx: "1.0.0" };
     const seen = new Set<string>();

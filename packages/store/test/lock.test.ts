@@ -92,7 +92,7 @@ describe("withScopeLock", () => {
     mkdirSync(real);
     symlinkSync(real, dir);
     expect(errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1))?.code).toBe(
-      "target_unsafe",
+      "library_symlinked",
     );
   });
 });

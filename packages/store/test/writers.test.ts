@@ -17,7 +17,7 @@ import {
   readScopeState,
   recheckCopies,
 } from "@skillshelf/store";
-import { installPackage } from "@skillshelf/store/writers";
+import { installPackage, recoverScope } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
 import {
@@ -31,6 +31,7 @@ import {
   stagePackage,
   storeEnvironment,
   switchCopy,
+  writeStepJournal,
 } from "./_store.js";
 
 describe("installPackage", () => {
@@ -294,12 +295,9 @@ describe("readPackageSnapshot of some ids", () => {
       for (const id of ["a-kit", "b-kit", "c-kit"]) install(environment, "user", { id });
       const dir = packagesDir(environment, "user");
       mkdirSync(join(dir, "stray"));
-      const journal = { version: 1, operation: "install", pid: 1, before: null, after: null };
-      const pending = { ...journal, id: "b-kit", backup: null, staging: ".b-kit.install-1-0a" };
-      writeFileSync(join(dir, ".b-kit.journal.json"), JSON.stringify(pending));
-      // a forged journal naming a tree outside the folder is not one
-      const forged = { ...journal, id: "stray", backup: "../../outside", staging: null };
-      writeFileSync(join(dir, ".stray.journal.json"), JSON.stringify(forged));
+      writeStepJournal(dir, [
+        { id: "b-kit", operation: "install", backup: null, staging: ".b-kit.install-1-0a" },
+      ]);
       const ids = ["b-kit", "stray", "not-there", ...absent];
       const some = readPackageSnapshot(environment, { ids });
       const whole = readPackageSnapshot(environment);
@@ -308,35 +306,54 @@ describe("readPackageSnapshot of some ids", () => {
       expect(view(some.copies)).toEqual(view(whole.copies.filter((copy) => ids.includes(copy.id))));
       expect(view(some.copies).map(([id]) => id)).toEqual(["b-kit", "stray"]);
       expect(some.diagnostics.map((d) => [d.code, d.path])).toEqual([
-        ["journal_unreadable", join(dir, ".stray.journal.json")],
         ["operation_pending", join(dir, "b-kit")],
       ]);
     },
   );
 
-  it("never moves or deletes what a forged journal names outside the folder", () => {
+  it.each([
+    ["a tree outside the folder", { backup: "../outside", staging: "../outside" }, []],
+    ["another copy's tree", { backup: ".other.backup-1-0a", staging: null }, []],
+    ["a link outside every agent folder", {}, [{ key: "../outside", op: "take" }]],
+  ])("never moves or deletes what a forged journal names: %s", (_, tree, links) => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf" });
     const dir = packagesDir(environment, "user");
     const outside = join(dir, "..", "outside");
     mkdirSync(outside);
-    const forged = {
-      version: 1,
-      id: "pdf",
-      operation: "remove",
-      pid: 1,
-      before: null,
-      after: null,
-    };
-    writeFileSync(
-      join(dir, ".pdf.journal.json"),
-      JSON.stringify({ ...forged, backup: "../outside", staging: "../outside" }),
+    writeStepJournal(
+      dir,
+      [{ id: "pdf", operation: "remove", backup: null, staging: null, ...tree }],
+      links.map((link) => ({
+        ...link,
+        temporary: ".outside.link-1-0a",
+        record: {
+          agent: "claude-code",
+          kind: "skill",
+          target: "packages/pdf",
+          mode: "copy",
+          digest: "0".repeat(64),
+        },
+      })),
     );
     // the next writer settles the scope first, and will not write over a journal it cannot read
     const refused = errorOf(() => install(environment, "user", { id: "pdf", version: "2.0.0" }));
     expect(refused?.code).toBe("journal_unreadable");
     expect(existsSync(outside)).toBe(true);
     expect(readPackageSnapshot(environment).copies.map((copy) => copy.state)).toEqual(["loadable"]);
+  });
+
+  it("reports a journal an earlier version wrote, and changes nothing past it", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    const dir = packagesDir(environment, "user");
+    writeFileSync(join(dir, ".pdf.journal.json"), "{}");
+    expect(recoverScope({ environment, scope: "user" }).map((d) => [d.code, d.path])).toEqual([
+      ["journal_unreadable", join(dir, ".pdf.journal.json")],
+    ]);
+    expect(errorOf(() => install(environment, "user", { id: "pdf", version: "2.0.0" }))?.code).toBe(
+      "journal_unreadable",
+    );
   });
 });
 
@@ -380,7 +397,7 @@ describe("recheckCopies", () => {
     const dir = packagesDir(environment, "user");
     writeFileSync(join(dir, "b-kit", "plugin.json"), "{}");
     rmSync(join(dir, "c-kit"), { recursive: true });
-    writeFileSync(join(dir, ".d-kit.journal.json"), "{}");
+    writeStepJournal(dir, [{ id: "d-kit", operation: "install", backup: null, staging: null }]);
     const state = readScopeState(environment, "user");
     if (!state.ok) throw new Error("state unreadable");
     expect(

@@ -2,7 +2,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, createDiagnostic, type Diagnostic, projectLibraryDir } from "@skillshelf/core";
-import { PACKAGE_SCOPES, readLockFile, readScopeState } from "@skillshelf/store";
+import {
+  PACKAGE_SCOPES,
+  readLockFile,
+  readScopeState,
+  scopeFolderProblem,
+} from "@skillshelf/store";
 import { inspectScopeLock, scopeLeftovers } from "@skillshelf/store/writers";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
@@ -52,6 +57,12 @@ export function runDoctor(input: CommandInput): number {
     );
   for (const scope of PACKAGE_SCOPES) {
     const target = { environment, scope };
+    // a library folder that leads out of the scope is reported, and not read through
+    const unsafe = scopeFolderProblem(environment, scope, "write");
+    if (unsafe !== undefined) {
+      findings.push(unsafe);
+      continue;
+    }
     const lock = inspectScopeLock(target);
     if (lock.held && lock.stale !== undefined)
       findings.push(

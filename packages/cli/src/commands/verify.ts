@@ -16,6 +16,7 @@ import {
   readScopeState,
   recheckCopies,
   type ScopeState,
+  scopeFolderProblem,
 } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
@@ -41,6 +42,9 @@ export function runVerify(input: CommandInput): number {
   const { environment } = context;
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
     const flagName = `--${scope}`;
+    // a library folder that leads out of the scope is a problem in itself, and is not read through
+    const unsafe = scopeFolderProblem(environment, scope, "write");
+    if (unsafe !== undefined) return { scope, copies: 0, locked: 0, links: 0, problems: [unsafe] };
     const state = readScopeState(environment, scope);
     const lock = readLockFile(environment, scope);
     if (!state.ok || !lock.ok)
