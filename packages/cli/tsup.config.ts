@@ -35,9 +35,6 @@ export default defineConfig([
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
-      // proper-lockfile's graceful-fs queues file handles it never runs short of (one lock folder)
-      // and patches fs on load, which loads node:stream; plain fs does the same work
-      options.alias = { "graceful-fs": "node:fs" };
     },
   },
   {

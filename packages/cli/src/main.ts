@@ -1,4 +1,9 @@
-import { createDiagnostic, type Diagnostic, isSkillshelfError } from "@skillshelf/core";
+import {
+  codedWriteError,
+  createDiagnostic,
+  type Diagnostic,
+  isSkillshelfError,
+} from "@skillshelf/core";
 import { commandHelp, topLevelHelp, usageLine } from "./_help.js";
 import { parseCommandArguments } from "./_parse.js";
 import { closest } from "./_suggest.js";
@@ -77,7 +82,9 @@ function unknownCommand(name: string, io: CliIo, json: boolean): number {
   return printFailure([diagnostic], io, json, 2, USAGE);
 }
 
-function report(error: unknown, io: CliIo, command: CommandDefinition, json: boolean): number {
+function report(thrown: unknown, io: CliIo, command: CommandDefinition, json: boolean): number {
+  // a full disk is the user's to fix wherever it was met, never an internal error
+  const error = codedWriteError(thrown);
   if (error instanceof UsageError) {
     const diagnostic = createDiagnostic(
       "error",

@@ -7,6 +7,7 @@ import {
   link,
   packageTree,
   serve,
+  skillFile,
   type TarMember,
   tarGz,
   testdir,
@@ -124,5 +125,37 @@ describe("install refuses every hostile source, writing nothing", () => {
     expect(run.status).toBe(1);
     expect(codesOf(run)).toEqual(["tree_link_escape"]);
     expectNothingWritten(box, tmp);
+  });
+});
+
+describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
+  it.each([
+    ["to another skill's file inside it", "../a/SKILL.md", "collection_duplicate"],
+    ["out of the collection", "../../../outside/SKILL.md", "collection_skill_invalid"],
+  ])("installs the rest and says why the linked one is left out: %s", (_, target, code) => {
+    const box = changeSandbox();
+    const root = testdir({
+      "source/skills/a/SKILL.md": skillFile("a", "The a skill."),
+      "source/skills/b/SKILL.md": link(target),
+      "outside/SKILL.md": skillFile("b", "A skill outside the collection."),
+    });
+    const run = box.run(
+      "install",
+      join(root, "source"),
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(run.stderr).not.toContain("internal error");
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      plan: { steps: { id: string }[]; diagnostics: { code: string; path: string }[] };
+    };
+    expect(result.plan.steps.map((step) => step.id)).toEqual(["a"]);
+    expect(result.plan.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      [code, join(root, "source", "skills", "b", "SKILL.md")],
+    ]);
   });
 });

@@ -79,6 +79,10 @@ export const SOURCES_CODES = {
     hint: "write #<branch, tag or commit> or #ref=<ref>&path=<folder>",
   },
   source_subfolder_missing: { owner: "sources", hint: "check the subfolder in the source" },
+  source_too_large: {
+    owner: "sources",
+    hint: "raise the limit only for a source you trust, or name a smaller repository or subfolder",
+  },
   source_unsupported: {
     owner: "sources",
     hint: "use a local path, a git URL or an https:// .tar.gz source",

@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { compareText } from "./diagnostics.js";
-import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+import { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 
 /** Options of `copyTree`. */
 export interface CopyTreeOptions {
@@ -30,8 +30,8 @@ export interface CopyTreeOptions {
  * inside the tree, as by `digestTree`). Returns the tree digest of the copy, hashed from the bytes
  * as they are written, so a copied tree needs no second read to be digested. On any failure `to`
  * is removed again and the walk's `SkillshelfError` is thrown (`tree_changed` when a file changed
- * size while it was copied), or `tree_copy_failed` naming the path that could not be written (a
- * name too long for the destination, a full disk), so a refused tree leaves nothing.
+ * size while it was copied), `disk_full`, or `tree_copy_failed` naming the path that could not be
+ * written (a name too long for the destination), so a refused tree leaves nothing.
  */
 export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): TreeDigest {
   const destination = resolve(to);
@@ -81,7 +81,9 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
 function writing(target: string, relative: string, write: () => void): void {
   try {
     write();
-  } catch (error) {
+  } catch (thrown) {
+    // a full disk is `disk_full`, like every other write that meets one
+    const error = codedWriteError(thrown, { path: target });
     if (isSkillshelfError(error)) throw error;
     throw new SkillshelfError(
       "tree_copy_failed",
@@ -89,7 +91,7 @@ function writing(target: string, relative: string, write: () => void): void {
       {
         path: target,
         cause: error,
-        hint: "check the free space and the length of the destination's paths, then retry",
+        hint: "check the length of the destination's paths and that it may be written, then retry",
       },
     );
   }

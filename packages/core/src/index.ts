@@ -70,6 +70,8 @@ export {
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
 export { nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
+export type { ProcessIdentity } from "./processes.js";
+export { hostTag, isProcessRunning, processIdentity } from "./processes.js";
 export type { TextContent, TextDocument } from "./read-file.js";
 export { readRegularFile, readTextDocument } from "./read-file.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";

@@ -6,6 +6,8 @@ export type { BoundedList, InventoryLimits } from "./limits.js";
 export { boundedList, INVENTORY_LIMITS } from "./limits.js";
 export type { Origin, OriginEvidence, OriginFormat } from "./origin.js";
 export { classifyOrigin } from "./origin.js";
+export type { OwnedResource } from "./owned.js";
+export { readOwnedResources } from "./owned.js";
 export type { ResourceKeyParts } from "./resource-key.js";
 export { parseResourceKey, resourceKey } from "./resource-key.js";
 export type {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Environment } from "@skillshelf/core";
 import {
+  copiesOf,
   EMPTY_STATE,
   effectiveCopy,
   type InstallRecord,
@@ -106,7 +107,7 @@ export function copyScope(
   asked: PackageScope | undefined,
 ): PackageScope | undefined {
   if (asked !== undefined) return asked;
-  const copies = snapshot.copies.filter((copy) => copy.id === id);
+  const copies = copiesOf(snapshot, id);
   if (copies.some((copy) => copy.scope === "project")) return "project";
   return copies.length > 0 ? "user" : undefined;
 }

@@ -25,6 +25,8 @@ import {
   stageCollectionSkill,
 } from "@skillshelf/sources";
 import {
+  copiesOf,
+  copyOf,
   hasManifestEntry,
   type InstallRecord,
   isRequirementMet,
@@ -138,11 +140,11 @@ export function finishPlan(
 ): LifecyclePlan {
   const { environment, request } = planning;
   const ahead = new Map<PackageScope, string[]>();
-  const steps = built.map((step, index) => {
-    const written = new Set(
-      built.slice(0, index).map((earlier) => `${earlier.scope}:${earlier.id}`),
-    );
+  // the copies the steps before this one write
+  const written = new Set<string>();
+  const steps = built.map((step) => {
     const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
+    written.add(`${step.scope}:${step.id}`);
     let refused = step.refusal;
     if (refused === undefined && operation !== "restore") {
       const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, request.cache);
@@ -273,14 +275,20 @@ function stageSkills(
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {
   const { source } = collection;
-  const chosen = chooseSkills(readCollection(collection.dir), pick, describeSource(source));
+  const read = readCollection(collection.dir);
+  const chosen = chooseSkills(read, pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
-  // the skills whose folders hold another chosen skill's
-  const outer = chosen.skills.filter((skill) =>
-    chosen.skills.some(
-      (inner) => inner !== skill && (skill.path === "." || inner.path.startsWith(`${skill.path}/`)),
+  // what was left out of the collection, and why, is part of the plan a user reviews
+  planning.diagnostics.push(...read.diagnostics);
+  // the skills whose folders hold another chosen skill's: every folder above a chosen one
+  const above = new Set(
+    chosen.skills.flatMap((skill) =>
+      skill.path === "."
+        ? []
+        : skill.path.split("/").map((_, index, parts) => parts.slice(0, index).join("/") || "."),
     ),
   );
+  const outer = chosen.skills.filter((skill) => above.has(skill.path));
   const tempDir = planning.request.stage?.tempDir;
   // the copied skills share one staging area, made when the first is copied
   let area: StagingArea | undefined;
@@ -381,7 +389,7 @@ export function installStep(
   const { environment, snapshot } = planning;
   const { scope, staged, manifest, operation } = input;
   const id = manifest.id;
-  const existing = snapshot.copies.find((copy) => copy.scope === scope && copy.id === id);
+  const existing = copyOf(snapshot, scope, id);
   const record: InstallRecord = {
     kind: manifest.kind,
     ...(manifest.version === undefined ? {} : { version: manifest.version }),
@@ -595,9 +603,7 @@ async function copySteps(
   for (const target of planning.request.targets) {
     const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
     const scope = copyScope(planning.snapshot, id, planning.request.scope);
-    const copy = planning.snapshot.copies.find(
-      (candidate) => candidate.id === id && candidate.scope === scope,
-    );
+    const copy = scope === undefined ? undefined : copyOf(planning.snapshot, scope, id);
     if (copy === undefined || scope === undefined)
       steps.push(
         refusedStep(
@@ -722,9 +728,7 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
   for (const target of request.targets) {
     const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
     const scope = copyScope(snapshot, id, request.scope);
-    const copy = snapshot.copies.find(
-      (candidate) => candidate.id === id && candidate.scope === scope,
-    );
+    const copy = scope === undefined ? undefined : copyOf(snapshot, scope, id);
     const record = copy?.record;
     if (copy === undefined || record === undefined || scope === undefined) {
       steps.push(
@@ -882,7 +886,7 @@ function effectiveScopeAfterInstall(
   scope: PackageScope,
 ): PackageScope {
   if (scope === "project") return "project";
-  const project = snapshot.copies.find((copy) => copy.scope === "project" && copy.id === id);
+  const project = copyOf(snapshot, "project", id);
   return project?.valid === true ? "project" : "user";
 }
 
@@ -892,13 +896,11 @@ function fallbackNote(
   copy: PackageCopy,
   operation: "enable" | "disable" | "remove",
 ): string | undefined {
-  const other = after.copies.find(
-    (candidate) => candidate.id === copy.id && candidate.scope !== copy.scope,
-  );
+  const other = copiesOf(after, copy.id).find((candidate) => candidate.scope !== copy.scope);
   if (operation === "disable" && copy.scope === "project" && other?.valid === true)
     return "the disabled project copy still shadows the user copy; removal would reveal it";
-  const wasLoadable = before.copies.some(
-    (candidate) => candidate.id === copy.id && candidate.scope !== copy.scope && candidate.loadable,
+  const wasLoadable = copiesOf(before, copy.id).some(
+    (candidate) => candidate.scope !== copy.scope && candidate.loadable,
   );
   if (operation === "remove" && other?.loadable === true && !wasLoadable)
     return `the ${other.scope} copy becomes effective (loadable)`;
@@ -918,9 +920,7 @@ function preexistingBroken(snapshot: PackageSnapshot): string[] {
 }
 
 function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): string {
-  const copy = snapshot.copies.find(
-    (candidate) => candidate.id === id && candidate.scope === scope,
-  );
+  const copy = copyOf(snapshot, scope, id);
   return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
 }
 

@@ -1,6 +1,7 @@
 import type { Environment, PackageSource } from "@skillshelf/core";
 import { discoverLibrary, type LibraryDiscovery, type StageOptions } from "@skillshelf/sources";
 import {
+  copyOf,
   type LockedPackage,
   lockRoot,
   type PackageScope,
@@ -64,9 +65,7 @@ export async function restoreFromLock(input: {
     const steps: PlanStep[] = [];
     for (const id of Object.keys(pinned).sort()) {
       const entry = pinned[id] as LockedPackage;
-      const copy = planning.snapshot.copies.find(
-        (candidate) => candidate.scope === scope && candidate.id === id,
-      );
+      const copy = copyOf(planning.snapshot, scope, id);
       if (copy?.record?.contentDigest === entry.digest && copy.state !== "damaged") {
         if (copy.enabled !== entry.enabled)
           steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));

@@ -1,17 +1,7 @@
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
-import {
-  copyState,
-  type InventoryFilter,
-  type InventoryResource,
-  readInventory,
-} from "@skillshelf/inventory";
-import {
-  type PackageSnapshot,
-  packagesDir,
-  readPackageSnapshot,
-  type ScopeCache,
-} from "@skillshelf/store";
+import { copyState, readOwnedResources } from "@skillshelf/inventory";
+import { copyOf, packagesDir, readPackageSnapshot, type ScopeCache } from "@skillshelf/store";
 import { effectiveOf } from "./_review.js";
 import type { PlanStep, StepVerification } from "./types.js";
 
@@ -38,7 +28,8 @@ export function verifyStep(
 
 /**
  * `verifyStep` for several committed steps at once (a batch of installs): one snapshot of their
- * copies and one read of the resources their copies offer serve every read-back.
+ * copies and one read of the resources their copies offer serve every read-back, however many
+ * there are.
  */
 export function verifySteps(
   environment: Environment,
@@ -47,12 +38,10 @@ export function verifySteps(
   cache?: ScopeCache,
 ): StepVerification[] {
   const snapshot = readPackageSnapshot(environment, { ids: steps.map((step) => step.id), cache });
-  const resourcesOf = ownedResources(environment, snapshot, steps);
+  const owned = readOwnedResources({ environment, snapshot });
   return steps.map((step) => {
     const { id, scope } = step;
-    const copy = snapshot.copies.find(
-      (candidate) => candidate.scope === scope && candidate.id === id,
-    );
+    const copy = copyOf(snapshot, scope, id);
     const statePath = join(packagesDir(environment, scope), "state.json");
     const record: StepVerification["record"] = snapshot.diagnostics.some(
       (diagnostic) => diagnostic.path === statePath && UNREADABLE.has(diagnostic.code),
@@ -82,9 +71,7 @@ export function verifySteps(
       tree,
       record,
       copy: copy === undefined ? "absent" : copyState(copy),
-      resources: resourcesOf(step)
-        .filter((resource) => resource.owner?.scope === scope)
-        .map(({ kind, name, availability }) => ({ kind, name, availability })),
+      resources: [...(owned.get(`${scope}:${id}`) ?? [])],
       effective: effectiveOf(snapshot, id),
       ok,
     };
@@ -94,25 +81,3 @@ export function verifySteps(
 // --- internal ---
 
 type VerifiedStep = Pick<PlanStep, "operation" | "id" | "scope" | "ref" | "source">;
-
-/**
- * The resources the loaders admit from each step's copy: one inventory read for all the steps,
- * or one per step when the shared read would pass the inventory's resource cap.
- */
-function ownedResources(
-  environment: Environment,
-  snapshot: PackageSnapshot,
-  steps: readonly VerifiedStep[],
-): (step: VerifiedStep) => readonly InventoryResource[] {
-  const read = (filter: InventoryFilter) =>
-    readInventory({
-      environment,
-      snapshot,
-      include: { packages: false, copies: false, resources: true },
-      filter,
-    });
-  const shared = steps.length > 1 ? read({ sources: ["package"] }) : undefined;
-  if (shared === undefined || shared.truncated.resources)
-    return (step) => read({ ref: step.ref }).resources;
-  return (step) => shared.resources.filter((resource) => resource.owner?.id === step.id);
-}

@@ -9,17 +9,18 @@ import {
 } from "@skillshelf/core";
 import type { ArchiveEntry } from "./_tar.js";
 
-/** Limits on an archive source. */
-export interface ArchiveLimits {
-  /** Largest download, in bytes. Default 50 MiB. */
+/** How much one source may bring in (each kind of source has its own defaults). */
+export interface SourceLimits {
+  /** Most bytes downloaded: an archive, or what git fetches. */
   readonly maxDownloadBytes: number;
-  /** Largest unpacked tar stream, in bytes. Default 200 MiB. */
+  /** Most bytes unpacked: an archive's members, or the commit git checks out. */
   readonly maxUnpackedBytes: number;
-  /** Most archive members. Default 10,000. */
+  /** Most archive members, or files, links and submodules in a commit. */
   readonly maxEntries: number;
 }
 
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+/** An archive's limits: 50 MiB downloaded, 200 MiB unpacked, 10,000 members. */
+export const DEFAULT_ARCHIVE_LIMITS: SourceLimits = {
   maxDownloadBytes: 50 * 1024 * 1024,
   maxUnpackedBytes: 200 * 1024 * 1024,
   maxEntries: 10_000,
@@ -42,7 +43,7 @@ const MAX_PATH_BYTES = 1024;
 export async function unpackArchive(
   archive: Uint8Array,
   dir: string,
-  options: ArchiveLimits & {
+  options: SourceLimits & {
     readonly format: "tar.gz" | "zip";
     readonly subfolder?: string | undefined;
   },

@@ -1,17 +1,29 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { errnoCode, isSkillshelfError, SkillshelfError } from "@skillshelf/core";
+import {
+  codedWriteError,
+  errnoCode,
+  isProcessRunning,
+  isSkillshelfError,
+  processIdentity,
+  SkillshelfError,
+} from "@skillshelf/core";
 
 /**
- * A private staging folder `<tempDir>/<prefix>XXXXXX` and its idempotent `release()`; the staged
- * package goes into its `package` subfolder.
+ * A private staging folder `<tempDir>/<prefix><host>-<pid>-<start>-XXXXXX` and its idempotent
+ * `release()`; the staged package goes into its `package` subfolder. The name says which process
+ * made it, so the staging folders of a process that was killed (SIGKILL leaves them behind) are
+ * removed by the next one that stages in the same folder, once that process is gone.
  */
 export function stagingFolder(
   tempDir: string | undefined,
   prefix: string,
 ): { readonly dir: string; readonly release: () => void } {
-  const container = mkdtempSync(join(tempDir ?? tmpdir(), prefix));
+  const parent = tempDir ?? tmpdir();
+  removeOrphans(parent);
+  const { host, pid, start } = processIdentity();
+  const container = mkdtempSync(join(parent, `${prefix}${host}-${pid}-${start ?? "0"}-`));
   let released = false;
   return {
     dir: join(container, "package"),
@@ -23,8 +35,12 @@ export function stagingFolder(
   };
 }
 
-/** A staging failure as a coded error: a file system failure is `stage_failed` naming the path. */
-export function codedFailure(error: unknown): unknown {
+/**
+ * A staging failure as a coded error: a full disk is `disk_full`, another file system failure
+ * `stage_failed`, each naming the path.
+ */
+export function codedFailure(thrown: unknown): unknown {
+  const error = codedWriteError(thrown);
   const code = errnoCode(error);
   if (isSkillshelfError(error) || code === undefined) return error;
   const path = (error as { path?: unknown }).path;
@@ -33,4 +49,26 @@ export function codedFailure(error: unknown): unknown {
     cause: error,
     hint: "check the source and the free space of the temporary folder, then retry",
   });
+}
+
+// --- internal ---
+
+// `skillshelf-<what>-<host>-<pid>-<start>-XXXXXX`, as `stagingFolder` names them
+const STAGING = /^skillshelf-[a-z]+-([0-9a-f]{8})-(\d+)-(\d+)-[A-Za-z0-9]{6}$/;
+
+/** Remove the staging folders in `parent` whose process is gone. */
+function removeOrphans(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = STAGING.exec(name);
+    if (match === null) continue;
+    const [, host = "", pid = "0", start = "0"] = match;
+    const identity = { host, pid: Number(pid), start: start === "0" ? undefined : start };
+    if (!isProcessRunning(identity)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,7 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
+import type { SourceLimits } from "./_archive.js";
 
 /** How `git` is run while staging. */
 export interface GitOptions {
@@ -13,6 +14,13 @@ export interface GitOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** A git source's limits: 500 MiB fetched, 1 GiB and 100,000 entries checked out. */
+export const DEFAULT_GIT_LIMITS: SourceLimits = {
+  maxDownloadBytes: 500 * 1024 * 1024,
+  maxUnpackedBytes: 1024 * 1024 * 1024,
+  maxEntries: 100_000,
+};
 
 // Settings for every git call: no hooks, no credential helpers or prompts, no ext:: transport,
 // and no background maintenance after a fetch.
@@ -37,9 +45,12 @@ const SAFE_CONFIG = [
  * Check out one commit of a repository into `dir`, a folder that must not exist yet, keeping
  * git's own data in `gitDir` (so `dir` holds only the commit's files), and return the commit
  * hash. No ref, or a branch or tag name, is one shallow `git clone`; any other ref (a commit
- * hash, a `refs/…` name) is `git init`, a shallow fetch of it and a checkout. Any URL the `git`
- * CLI accepts works; a local path is fetched through git's transport like any URL, never
- * hard-linked. Throws `git_missing`, `git_timeout` or `git_failed` (with git's own message).
+ * hash, a `refs/…` name) is `git init` and a shallow fetch of it. Any URL the `git` CLI accepts
+ * works; a local path is fetched through git's transport like any URL, never hard-linked. The
+ * fetch is stopped once git has received more than `limits.maxDownloadBytes`, and the commit is
+ * checked out only after its listing shows it within `maxUnpackedBytes` and `maxEntries`
+ * (`source_too_large`). Throws `git_missing`, `git_timeout` or `git_failed` (with git's own
+ * message).
  */
 export async function fetchCommit(
   options: GitOptions & {
@@ -47,31 +58,64 @@ export async function fetchCommit(
     readonly ref: string | undefined;
     readonly dir: string;
     readonly gitDir: string;
+    readonly limits: SourceLimits;
   },
 ): Promise<string> {
-  const { url, ref, dir, gitDir } = options;
+  const { url, ref, dir, gitDir, limits } = options;
   const separate = ["--quiet", "--template=", "--separate-git-dir", gitDir];
-  if (ref === undefined || isPlainName(ref)) {
-    const branch = ref === undefined ? [] : ["--branch", ref];
-    const clone = [
-      "clone",
-      ...separate,
-      "--depth",
-      "1",
-      "--no-tags",
-      "--single-branch",
-      "--no-local",
-    ];
-    await git([...SAFE_CONFIG, ...clone, ...branch, "--", url, dir], options, url);
-  } else {
-    await git(["init", ...separate, dir], options);
-    await git(
-      ["-C", dir, ...SAFE_CONFIG, "fetch", "--depth", "1", "--no-tags", "--quiet", "--", url, ref],
-      options,
-      url,
-    );
-    await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", "FETCH_HEAD"], options, url);
+  const watched = watchFetch(gitDir, limits.maxDownloadBytes, options.signal);
+  const fetching = { ...options, signal: watched.signal };
+  let commitish: string;
+  try {
+    if (ref === undefined || isPlainName(ref)) {
+      const branch = ref === undefined ? [] : ["--branch", ref];
+      const clone = [
+        "clone",
+        ...separate,
+        "--no-checkout",
+        "--depth",
+        "1",
+        "--no-tags",
+        "--single-branch",
+        "--no-local",
+      ];
+      await git([...SAFE_CONFIG, ...clone, ...branch, "--", url, dir], fetching, url);
+      commitish = "HEAD";
+    } else {
+      await git(["init", ...separate, dir], options);
+      await git(
+        [
+          "-C",
+          dir,
+          ...SAFE_CONFIG,
+          "fetch",
+          "--depth",
+          "1",
+          "--no-tags",
+          "--quiet",
+          "--",
+          url,
+          ref,
+        ],
+        fetching,
+        url,
+      );
+      commitish = "FETCH_HEAD";
+    }
+  } catch (error) {
+    if (watched.exceeded()) throw tooMuchFetched(url, limits);
+    throw error;
+  } finally {
+    watched.stop();
   }
+  // a fetch quicker than the watch is measured once it is done
+  if (storedBytes(gitDir) > limits.maxDownloadBytes) throw tooMuchFetched(url, limits);
+  assertTreeWithin(
+    await git(["--git-dir", gitDir, "ls-tree", "-r", "-l", "-z", commitish], options),
+    url,
+    limits,
+  );
+  await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", commitish], options, url);
   // the work tree's `.git` is a file naming gitDir; the staged tree leaves it out
   rmSync(join(dir, GIT_DIR), { force: true });
   return (
@@ -142,6 +186,82 @@ function gitEnvironment(
 
 // --- internal ---
 
+function sourceTooLarge(url: string, what: string): SkillshelfError {
+  return new SkillshelfError("source_too_large", `${url}: ${what}`, {
+    hint: "raise the limit only for a source you trust, or name a smaller repository or subfolder",
+  });
+}
+
+/**
+ * Watch what git writes into `gitDir`'s packs while it fetches, and abort it (through the returned
+ * `signal`) once that passes `maxBytes`.
+ */
+function watchFetch(
+  gitDir: string,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): { signal: AbortSignal; exceeded(): boolean; stop(): void } {
+  const controller = new AbortController();
+  let exceeded = false;
+  const timer = setInterval(() => {
+    if (storedBytes(gitDir) > maxBytes) {
+      exceeded = true;
+      controller.abort();
+    }
+  }, 50);
+  return {
+    signal: signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]),
+    exceeded: () => exceeded,
+    stop: () => clearInterval(timer),
+  };
+}
+
+function tooMuchFetched(url: string, limits: SourceLimits): SkillshelfError {
+  return sourceTooLarge(url, `git received more than ${limits.maxDownloadBytes} bytes`);
+}
+
+/** The bytes git has stored in `gitDir`: its packs (those being received too) and loose objects. */
+function storedBytes(gitDir: string): number {
+  const objects = join(gitDir, "objects");
+  return listed(objects).reduce(
+    (sum, folder) =>
+      sum +
+      listed(join(objects, folder)).reduce(
+        (inner, name) =>
+          inner + (statSync(join(objects, folder, name), { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      ),
+    0,
+  );
+}
+
+function listed(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Refuse a commit whose `ls-tree -r -l -z` listing passes the limits, before it is checked out. */
+function assertTreeWithin(listing: string, url: string, limits: SourceLimits): void {
+  let entries = 0;
+  let bytes = 0;
+  for (const line of listing.split("\0")) {
+    if (line === "") continue;
+    entries += 1;
+    const size = Number(line.slice(0, line.indexOf("\t")).trim().split(/\s+/)[3]);
+    if (Number.isFinite(size)) bytes += size;
+  }
+  if (entries > limits.maxEntries)
+    throw sourceTooLarge(url, `the commit holds ${entries} files, more than ${limits.maxEntries}`);
+  if (bytes > limits.maxUnpackedBytes)
+    throw sourceTooLarge(
+      url,
+      `the commit holds ${bytes} bytes, more than ${limits.maxUnpackedBytes}`,
+    );
+}
+
 const HASH = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
@@ -183,7 +303,8 @@ async function git(args: readonly string[], options: GitOptions, url?: string): 
         env,
         timeout: options.timeoutMs,
         killSignal: "SIGKILL",
-        maxBuffer: 4 * 1024 * 1024,
+        // a listing of a commit of the largest size allowed
+        maxBuffer: 64 * 1024 * 1024,
         signal: options.signal,
       },
       (error, stdout, stderr) => {

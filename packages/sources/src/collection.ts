@@ -6,6 +6,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   digestTree,
+  errnoCode,
   isInside,
   isPackageId,
   isSemver,
@@ -15,6 +16,7 @@ import {
   parseJsonDocument,
   readRegularFile,
   realpathOrUndefined,
+  resolveContained,
   type SkillPackageFacts,
   skillPackageManifestText,
 } from "@skillshelf/core";
@@ -72,7 +74,7 @@ const MAX_MARKETPLACE_BYTES = 1024 * 1024;
 export function readCollection(dir: string): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
   const diagnostics: Diagnostic[] = [];
-  const candidates = isFile(join(root, "SKILL.md")) ? ["."] : candidateFolders(root);
+  const candidates = hasSkillFile(join(root, "SKILL.md")) ? ["."] : candidateFolders(root);
   const seen = new Set<string>();
   const byName = new Map<string, CollectionSkill>();
   for (const path of candidates) {
@@ -179,7 +181,7 @@ function candidateFolders(root: string): string[] {
   const folders: string[] = [];
   const childrenOf = (path: string) =>
     subfolders(join(root, path)).map((name) => (path === "." ? name : `${path}/${name}`));
-  const hasSkill = (folder: string) => isFile(join(root, folder, "SKILL.md"));
+  const hasSkill = (folder: string) => hasSkillFile(join(root, folder, "SKILL.md"));
   for (const child of childrenOf("skills")) {
     if (hasSkill(child)) folders.push(child);
     else folders.push(...childrenOf(child).filter(hasSkill));
@@ -237,6 +239,9 @@ function readSkill(
     );
     return undefined;
   };
+  // a SKILL.md that is a symlink is read only where it stays inside the collection
+  if (resolveContained(file, root, { relocatable: true }).status !== "inside")
+    return invalid("links outside the collection");
   let text: string;
   try {
     text = readRegularFile(file, MAX_SKILL_FILE_BYTES).toString("utf8");
@@ -269,12 +274,28 @@ function subfolders(path: string): string[] {
 }
 
 function isDirectoryOrLink(path: string): boolean {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
+  const stats = lstatOrUndefined(path);
   return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
 }
 
 function isFile(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  return lstatOrUndefined(path)?.isFile() === true;
+}
+
+/** A `SKILL.md` a collection offers: a file, or a symlink (read only if it stays inside). */
+function hasSkillFile(path: string): boolean {
+  const stats = lstatOrUndefined(path);
+  return stats?.isFile() === true || stats?.isSymbolicLink() === true;
+}
+
+/** `lstat`, or `undefined` where nothing is, also below a file (a folder found as a link to one). */
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errnoCode(error) === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 function isString(value: unknown): value is string {

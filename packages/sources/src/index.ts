@@ -1,4 +1,4 @@
-export type { ArchiveLimits } from "./_archive.js";
+export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
 export type { Collection, CollectionSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";

@@ -9,14 +9,14 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import {
-  type ArchiveLimits,
   archiveFormat,
   DEFAULT_ARCHIVE_LIMITS,
+  type SourceLimits,
   unpackArchive,
 } from "./_archive.js";
 import { download } from "./_download.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
-import { fetchCommit, skipGit } from "./_git.js";
+import { DEFAULT_GIT_LIMITS, fetchCommit, skipGit } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
@@ -28,8 +28,12 @@ export interface StageOptions {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Longest a git fetch or a download may take. Default 120 s. */
   readonly timeoutMs?: number | undefined;
-  /** Limits on archives. Default: 50 MiB download, 200 MiB unpacked, 10,000 members. */
-  readonly limits?: Partial<ArchiveLimits> | undefined;
+  /**
+   * How much a source may bring in: the download (an archive, or what git fetches), what it
+   * unpacks to (an archive's members, or the checked-out commit) and how many entries. Default
+   * for archives 50 MiB, 200 MiB and 10,000; for git 500 MiB, 1 GiB and 100,000.
+   */
+  readonly limits?: Partial<SourceLimits> | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -123,6 +127,7 @@ async function fetchInto(
         env: options.env ?? process.env,
         timeoutMs,
         signal: options.signal,
+        limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
       });
       if (checkout !== dir) renameSync(subfolderOf(checkout, source.path), dir);
       rmSync(join(container, "git"), { recursive: true, force: true });

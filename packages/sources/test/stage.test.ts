@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,6 +16,7 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
+import { runSourcesChild } from "./_child.js";
 
 async function stageError(
   source: PackageSource,
@@ -61,6 +63,32 @@ describe("stageSource from a local folder", () => {
   });
 });
 
+describe("staging folders of a process that was killed", () => {
+  it("are removed by the next process that stages in the same folder, and no other's are", async () => {
+    const tempDir = testdir();
+    const folder = testdir(packageTree({ id: "pdf" }));
+    const killed = await runSourcesChild(
+      `await sources.stageSource({ type: "local", path: args.folder }, { tempDir: args.tempDir });
+      process.kill(process.pid, "SIGKILL");`,
+      { folder, tempDir },
+      { timeoutMs: 30_000 },
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    const orphans = leftovers(tempDir);
+    expect(orphans).toHaveLength(1);
+    // a folder of this (running) process, and one that only looks like a staging folder
+    const mine = await stageSource({ type: "local", path: folder }, { tempDir });
+    const unrelated = join(tempDir, "skillshelf-notes");
+    writeFileSync(unrelated, "mine");
+    const again = await stageSource({ type: "local", path: folder }, { tempDir });
+    expect(leftovers(tempDir)).not.toContain(orphans[0]);
+    expect(existsSync(mine.dir)).toBe(true);
+    expect(existsSync(unrelated)).toBe(true);
+    mine.release();
+    again.release();
+  });
+});
+
 describe("stageSource from git", () => {
   const tree = {
     ...packageTree({ id: "pdf" }),
@@ -97,6 +125,28 @@ describe("stageSource from git", () => {
     expect(copied.digest).toBe(digestTree(folder).digest);
     copied.release();
     expect(existsSync(copied.dir)).toBe(false);
+  });
+
+  it.each([
+    ["more entries than allowed", { maxEntries: 3 }, undefined],
+    ["more bytes than allowed in its commit", { maxUnpackedBytes: 64 * 1024 }, undefined],
+    ["more bytes fetched than allowed", { maxDownloadBytes: 64 * 1024 }, undefined],
+    ["more bytes fetched than allowed, at a commit", { maxDownloadBytes: 64 * 1024 }, 0],
+  ])("refuses a repository with %s (source_too_large), writing nothing", async (_, limits, at) => {
+    const env = gitEnv();
+    // random bytes do not compress: what git fetches is as large as what it checks out
+    const noise = randomBytes(256 * 1024);
+    const repo = gitRepo([{ tree: { ...tree, "big.bin": noise, "c.md": "c", "d.md": "d" } }], env);
+    const tempDir = testdir();
+    const ref = at === undefined ? {} : { ref: repo.commits[at] as string };
+    expect(
+      await stageError({ type: "git", url: repo.path, ...ref }, { env, tempDir, limits }),
+    ).toBe("source_too_large");
+    expect(leftovers(tempDir)).toEqual([]);
+    // within the limits it is fetched as always
+    const staged = await stageSource({ type: "git", url: repo.path, ...ref }, { env, tempDir });
+    expect(existsSync(join(staged.dir, "big.bin"))).toBe(true);
+    staged.release();
   });
 
   it("fetches a tag, a commit and a subfolder", async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode, isPackageId, siblingName, syncFolder } from "@skillshelf/core";
+import { errnoCode, isPackageId, syncFolder } from "@skillshelf/core";
+import { discard } from "./_discard.js";
 import { assertPlainEntry } from "./_scope-folders.js";
 import type { ScopeState } from "./types.js";
 
@@ -26,14 +27,7 @@ export function dropPrevious(dir: string, id: string): void {
   const path = previousDir(dir, id);
   // most copies keep none: a look is cheaper than a failed rename
   if (!existsSync(path)) return;
-  const aside = join(dir, siblingName(id, "discard"));
-  try {
-    renameSync(path, aside);
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") return;
-    throw error;
-  }
-  rmSync(aside, { recursive: true, force: true });
+  discard(dir, id, path);
 }
 
 /**

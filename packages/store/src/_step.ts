@@ -98,8 +98,8 @@ export function commitStep(context: WriterContext, step: Step): StepResult {
     throw codedWriteError(error);
   }
   keepWrittenState(target.cache, statePath, text, step.state);
-  fault("committed");
   try {
+    fault("committed");
     return finishStep(context, journal, step.state, { prepared, verified: true });
   } catch (error) {
     throw codedWriteError(error, {

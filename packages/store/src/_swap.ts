@@ -13,7 +13,7 @@ import { followPackageLinks } from "./_link-follow.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove, TreeMove } from "./_step-journal.js";
 import type { WriterContext } from "./_writer.js";
-import { withTableEntry } from "./cache.js";
+import { withTableEntries } from "./cache.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
 /** One copy's part of a swap: its staged tree (a sibling in the packages folder) and records. */
@@ -49,7 +49,7 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
     }),
   );
   // each copy's links follow its new tree: a copied link is refreshed, a vanished one taken away
-  let state = changes.reduce(withChange, context.state);
+  let state = withChanges(context.state, changes);
   const linkKeys: string[] = [];
   const links: LinkMove[] = [];
   for (const { id, staging } of changes) {
@@ -138,14 +138,19 @@ export function withoutPrevious(record: InstallRecord): PreviousRecord {
 
 // --- internal ---
 
-function withChange(state: ScopeState, change: TreeChange): ScopeState {
-  const { id, before } = change;
-  const others = state.disabled.filter((disabled) => disabled !== id);
-  const enabled = change.enabled ?? (before === null || !state.disabled.includes(id));
+/** The state with every change's record in (one copy of the table) and its disabled flag set. */
+function withChanges(state: ScopeState, changes: readonly TreeChange[]): ScopeState {
+  const disabled = new Set(state.disabled);
+  for (const { id, before, enabled } of changes)
+    if (enabled ?? (before === null || !state.disabled.includes(id))) disabled.delete(id);
+    else disabled.add(id);
   return {
     ...state,
-    installed: withTableEntry(state.installed, id, change.record),
-    disabled: enabled ? others : [...others, id],
+    installed: withTableEntries(
+      state.installed,
+      changes.map((change) => [change.id, change.record] as const),
+    ),
+    disabled: [...disabled],
   };
 }
 

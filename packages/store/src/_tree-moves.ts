@@ -1,6 +1,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, digestTree, siblingName } from "@skillshelf/core";
+import { discard } from "./_discard.js";
 import type { FaultHook } from "./_faults.js";
 import { dropPrevious, keepAsPrevious } from "./_previous.js";
 import { assertPlainEntry } from "./_scope-folders.js";
@@ -113,20 +114,13 @@ function keepIfChanged(
   record: InstallRecord | null,
 ): string | undefined {
   if (record !== null && digestOrUndefined(path) === record.contentDigest) {
-    discardTree(dir, id, path);
+    discard(dir, id, path);
     return undefined;
   }
   if (/\.(backup|removed)-\d+-[0-9a-f]+$/.test(path)) return path;
   const kept = join(dir, siblingName(id, "backup"));
   renameSync(path, kept);
   return kept;
-}
-
-/** Remove a tree: renamed aside first, so an interrupted removal is recognisable leftover. */
-function discardTree(dir: string, id: string, path: string): void {
-  const aside = join(dir, siblingName(id, "discard"));
-  renameSync(path, aside);
-  rmSync(aside, { recursive: true, force: true });
 }
 
 function digestOrUndefined(path: string): string | undefined {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Diagnostic, SkillshelfError, syncFolder } from "@skillshelf/core";
+import { codedWriteError, type Diagnostic, SkillshelfError, syncFolder } from "@skillshelf/core";
 import { type FaultHook, faultHook } from "./_faults.js";
 import { assertPackageId } from "./_id.js";
 import { listDotEntries, removeLeftovers } from "./_leftovers.js";
@@ -38,6 +38,43 @@ export function runWriter<T>(
 ): T {
   if (input.id !== undefined) assertPackageId(input.id);
   const fault = faultHook(input);
+  try {
+    return locked(input, fault, body);
+  } catch (error) {
+    throw codedWriteError(error);
+  }
+}
+
+/**
+ * Inside a writer, before changing copy `id`: when `reviewed` is given, refuse with `stale_plan`
+ * if the copy's facts now differ from the reviewed ones.
+ */
+export function assertCopyWritable(
+  context: WriterContext,
+  id: string,
+  reviewed: CopyFacts | undefined,
+): void {
+  if (reviewed === undefined) return;
+  const { target, state, stateText } = context;
+  const observed = observeCopyFacts(
+    { ...target, id },
+    {
+      ok: true,
+      value: { path: join(context.lock.dir, "state.json"), state, text: stateText },
+      diagnostics: [],
+    },
+  );
+  assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
+}
+
+// --- internal ---
+
+/** `runWriter` inside the scope lock. */
+function locked<T>(
+  input: ScopeTarget & { readonly id?: string; readonly reviewed?: CopyFacts },
+  fault: FaultHook,
+  body: (context: WriterContext) => T,
+): T {
   return withScopeLock(input, (lock) => {
     fault("locked");
     const diagnostics: Diagnostic[] = [...lock.diagnostics];
@@ -64,30 +101,6 @@ export function runWriter<T>(
     return body(context);
   });
 }
-
-/**
- * Inside a writer, before changing copy `id`: when `reviewed` is given, refuse with `stale_plan`
- * if the copy's facts now differ from the reviewed ones.
- */
-export function assertCopyWritable(
-  context: WriterContext,
-  id: string,
-  reviewed: CopyFacts | undefined,
-): void {
-  if (reviewed === undefined) return;
-  const { target, state, stateText } = context;
-  const observed = observeCopyFacts(
-    { ...target, id },
-    {
-      ok: true,
-      value: { path: join(context.lock.dir, "state.json"), state, text: stateText },
-      diagnostics: [],
-    },
-  );
-  assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
-}
-
-// --- internal ---
 
 function assertLockReadable(target: ScopeTarget): void {
   const lock = readLockFileAsWritten(target.environment, target.scope, target.cache);

@@ -62,5 +62,17 @@ export function withTableEntry<T>(
   return copy;
 }
 
+/** `withTableEntry` for several entries at once: the table is copied once, not once per entry. */
+export function withTableEntries<T>(
+  table: Readonly<Record<string, T>>,
+  entries: Iterable<readonly [id: string, value: NoInfer<T> | null]>,
+): Record<string, T> {
+  const copy = nullPrototypeRecord(table);
+  for (const [id, value] of entries)
+    if (value === null) delete copy[id];
+    else copy[id] = JSON.parse(JSON.stringify(value)) as T;
+  return copy;
+}
+
 /** How deep the records sit in `state.json` (`installed.<id>`) and `lock.json` (`packages.<id>`). */
 export const RECORD_DEPTH = 2;

@@ -42,6 +42,8 @@ export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
 export type { CopyChange } from "./snapshot.js";
 export {
   composeSnapshot,
+  copiesOf,
+  copyOf,
   effectiveCopy,
   isRequirementMet,
   newlyBrokenDependents,

@@ -90,6 +90,7 @@ export function installPackages(inputs: readonly InstallPackageInput[]): Install
   if (first === undefined) return { results: [] };
   const dir = packagesDir(first.environment, first.scope);
   const checked: { input: InstallPackageInput; manifest: PackageManifest; source: string }[] = [];
+  const ids = new Set<string>();
   let failure: InstallBatch["failure"];
   for (const [index, input] of inputs.entries()) {
     if (packagesDir(input.environment, input.scope) !== dir)
@@ -99,8 +100,9 @@ export function installPackages(inputs: readonly InstallPackageInput[]): Install
       failure = attempt.failure;
       break;
     }
-    if (checked.some((other) => other.manifest.id === attempt.value.manifest.id))
+    if (ids.has(attempt.value.manifest.id))
       throw new Error(`installPackages: ${attempt.value.manifest.id} appears twice`);
+    ids.add(attempt.value.manifest.id);
     checked.push(attempt.value);
   }
   if (checked.length === 0) return { results: [], failure };

@@ -1,16 +1,20 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
   errnoCode,
+  hostTag,
+  isProcessRunning,
   parseJsonDocument,
+  processIdentity,
   readRegularFile,
   SkillshelfError,
+  siblingName,
 } from "@skillshelf/core";
-import { lockSync } from "proper-lockfile";
+import { discard } from "./_discard.js";
 import { assertScopeFolders } from "./_scope-folders.js";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";
@@ -21,149 +25,62 @@ export interface ScopeLock {
   readonly dir: string;
   /** Findings of taking the lock, such as a recovered dead holder's lock (`lock_recovered`). */
   readonly diagnostics: readonly Diagnostic[];
-  /** Throws `locked` if another process has taken the lock over meanwhile. */
+  /** Throws `locked` if the lock is no longer this holder's. */
   assertHeld(): void;
 }
 
-/** Who holds a lock: written into the lock folder right after it is taken. */
+/** Who holds a lock: in the lock folder from the moment the lock exists. */
 interface LockOwner {
   readonly pid: number;
   readonly hostname: string;
   readonly token: string;
   readonly since: string;
+  /** When the holder process started, as this host counts it (Linux), to tell a reused pid. */
+  readonly start?: string | undefined;
 }
 
-/** A lock whose folder was not touched for this long is stale even if its holder cannot be checked. */
-const STALE_MS = 60_000;
-
 /**
- * Run `fn` holding the scope's lock (`packages/.lock`, taken with `proper-lockfile`; the owner's
- * pid, host and start time are recorded inside it). A live holder makes this throw `locked` at
- * once, with the holder in `details`. A dead holder's lock (same host, process gone, or a lock not
- * refreshed for a minute) is removed, reported as `lock_recovered`, and taken. Creates the
- * `packages/` folder; refuses library folders that are symlinks (`library_symlinked`, see
- * `assertScopeFolders`). Locks do not nest: taking a scope's lock twice in one process is `locked`
- * too.
+ * Run `fn` holding the scope's lock, `packages/.lock`: a folder holding the owner's pid, host,
+ * process start and a token, renamed into place whole, so a lock always names its holder. A live
+ * holder makes this throw `locked` at once, with the holder in `details`; a lock is never taken
+ * from a live process, however long it has held it (a stopped or slow writer keeps it). A dead
+ * holder's lock (on this host, its process gone or its pid now another process's) is removed,
+ * reported as `lock_recovered`, and taken; a lock from another host is left to a person, since
+ * its holder cannot be seen from here. Creates the `packages/` folder; refuses library folders
+ * that are symlinks (`library_symlinked`, see `assertScopeFolders`). Locks do not nest: taking a
+ * scope's lock twice in one process is `locked` too. Installs no signal handler.
  */
 export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T): T {
   assertScopeFolders(target.environment, target.scope);
   const dir = packagesDir(target.environment, target.scope);
   mkdirSync(dir, { recursive: true });
-  const lockDir = join(dir, ".lock");
-  const ownerPath = join(lockDir, "owner.json");
+  const lockDir = join(dir, LOCK);
+  const { start } = processIdentity();
+  const owner: LockOwner = {
+    pid: process.pid,
+    hostname: hostname(),
+    token: randomBytes(8).toString("hex"),
+    since: new Date().toISOString(),
+    ...(start === undefined ? {} : { start }),
+  };
   const diagnostics: Diagnostic[] = [];
-  const token = randomBytes(8).toString("hex");
-  let compromised = false;
-  const release = acquire(dir, lockDir, diagnostics, () => {
-    compromised = true;
-  });
+  take(dir, lockDir, owner, diagnostics);
   try {
-    const owner: LockOwner = {
-      pid: process.pid,
-      hostname: hostname(),
-      token,
-      since: new Date().toISOString(),
-    };
-    writeFileSync(ownerPath, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
     return fn({
       dir,
       diagnostics,
       assertHeld: () => {
-        if (compromised || readOwner(lockDir)?.token !== token)
+        if (readOwner(lockDir)?.token !== owner.token)
           throw new SkillshelfError(
             "locked",
             `the lock on ${dir} was taken over by another operation`,
-            {
-              path: lockDir,
-              hint: "nothing more was written; review the scope and retry",
-            },
+            { path: lockDir, hint: "nothing more was written; review the scope and retry" },
           );
       },
     });
   } finally {
-    if (readOwner(lockDir)?.token === token) {
-      rmSync(ownerPath, { force: true });
-      try {
-        release();
-      } catch {
-        // the lock folder is already gone: nothing left to release
-      }
-    }
-  }
-}
-
-// --- internal ---
-
-function acquire(
-  dir: string,
-  lockDir: string,
-  diagnostics: Diagnostic[],
-  onCompromised: () => void,
-): () => void {
-  const take = () =>
-    lockSync(dir, { lockfilePath: lockDir, realpath: false, stale: STALE_MS, onCompromised });
-  try {
-    return take();
-  } catch (error) {
-    if (!isHeld(error)) throw error;
-  }
-  const recovered = recoverDeadLock(dir, lockDir);
-  if (recovered !== undefined) {
-    diagnostics.push(recovered);
-    try {
-      return take();
-    } catch (error) {
-      if (!isHeld(error)) throw error;
-    }
-  }
-  const owner = readOwner(lockDir);
-  throw new SkillshelfError(
-    "locked",
-    `another operation holds the lock on ${dir}${owner === undefined ? "" : ` (process ${owner.pid} on ${owner.hostname} since ${owner.since})`}`,
-    {
-      path: lockDir,
-      hint: "retry when the other operation finishes",
-      details: owner === undefined ? {} : { ...owner },
-    },
-  );
-}
-
-function isHeld(error: unknown): boolean {
-  const code = errnoCode(error);
-  return code === "ELOCKED" || code === "ENOTEMPTY";
-}
-
-/**
- * Remove the lock if its holder is dead, under a short-lived recovery lock so that two processes
- * cannot both remove it (and one of them a fresh lock the other just took).
- */
-function recoverDeadLock(dir: string, lockDir: string): Diagnostic | undefined {
-  let release: () => void;
-  try {
-    release = lockSync(dir, { lockfilePath: `${lockDir}.recover`, realpath: false, stale: 10_000 });
-  } catch (error) {
-    if (isHeld(error)) return undefined;
-    throw error;
-  }
-  try {
-    const owner = readOwner(lockDir);
-    const reason = deadReason(lockDir, owner);
-    if (reason === undefined) return undefined;
-    rmSync(lockDir, { recursive: true, force: true });
-    return createDiagnostic(
-      "warning",
-      "lock_recovered",
-      `recovered the lock on ${dir} from a ${reason}`,
-      {
-        path: lockDir,
-        details:
-          owner === undefined
-            ? { reason }
-            : { reason, pid: owner.pid, hostname: owner.hostname, since: owner.since },
-      },
-    );
-  } finally {
-    release();
+    if (readOwner(lockDir)?.token === owner.token)
+      rmSync(lockDir, { recursive: true, force: true });
   }
 }
 
@@ -183,33 +100,113 @@ export type ScopeLockState =
 export function inspectScopeLock(
   target: Pick<ScopeTarget, "environment" | "scope">,
 ): ScopeLockState {
-  const lockDir = join(packagesDir(target.environment, target.scope), ".lock");
-  if (!existsSync(lockDir)) return { held: false };
-  const owner = readOwner(lockDir);
+  const lockDir = join(packagesDir(target.environment, target.scope), LOCK);
+  const held = readOwner(lockDir);
+  if (held === undefined && !exists(lockDir)) return { held: false };
   return {
     held: true,
     path: lockDir,
-    stale: deadReason(lockDir, owner),
-    ...(owner === undefined ? {} : { pid: owner.pid, since: owner.since }),
+    stale: deadReason(held),
+    ...(held === undefined ? {} : { pid: held.pid, since: held.since }),
   };
 }
 
-function deadReason(lockDir: string, owner: LockOwner | undefined): string | undefined {
-  if (owner !== undefined && owner.hostname === hostname() && !isAlive(owner.pid))
-    return `holder that is no longer running (process ${owner.pid})`;
-  const stats = statSync(lockDir, { throwIfNoEntry: false });
-  if (stats !== undefined && stats.mtimeMs < Date.now() - STALE_MS)
-    return "holder that stopped refreshing it";
-  return undefined;
+// --- internal ---
+
+const LOCK = ".lock";
+// taken only while a dead holder's lock is removed, so two recoverers never both remove one
+const RECOVER = ".lock.recover";
+
+function take(dir: string, lockDir: string, owner: LockOwner, diagnostics: Diagnostic[]): void {
+  if (placeLock(dir, lockDir, owner)) return;
+  const recovered = recoverDeadLock(dir, lockDir, owner);
+  if (recovered !== undefined) {
+    diagnostics.push(recovered);
+    if (placeLock(dir, lockDir, owner)) return;
+  }
+  const holder = readOwner(lockDir);
+  throw new SkillshelfError(
+    "locked",
+    `another operation holds the lock on ${dir}${holder === undefined ? "" : ` (process ${holder.pid} on ${holder.hostname} since ${holder.since})`}`,
+    {
+      path: lockDir,
+      hint:
+        holder !== undefined && holder.hostname !== hostname()
+          ? `retry when the other operation finishes; if ${holder.hostname} runs none, remove ${lockDir}`
+          : "retry when the other operation finishes",
+      details: holder === undefined ? {} : { ...holder },
+    },
+  );
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Make `path` a lock folder holding `owner` in one rename of a folder prepared beside it (a
+ * `.lock.tmp-…` leftover if this process dies first, which the next writer removes). False when
+ * a lock is already there.
+ */
+function placeLock(dir: string, path: string, owner: LockOwner): boolean {
+  const prepared = join(dir, siblingName("lock", "tmp"));
+  mkdirSync(prepared);
   try {
-    process.kill(pid, 0);
+    writeFileSync(join(prepared, "owner.json"), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+    renameSync(prepared, path);
     return true;
   } catch (error) {
-    return errnoCode(error) === "EPERM";
+    rmSync(prepared, { recursive: true, force: true });
+    // ENOENT: the holder settling the folder took the prepared folder for a leftover
+    if (["EEXIST", "ENOTEMPTY", "ENOTDIR", "ENOENT"].includes(errnoCode(error) ?? "")) return false;
+    throw error;
   }
+}
+
+/**
+ * Remove the lock if its holder is dead, holding the recovery lock, so that two processes cannot
+ * both remove it (and one of them a fresh lock the other just took). A recovery lock whose own
+ * holder died is cleared for the next attempt.
+ */
+function recoverDeadLock(dir: string, lockDir: string, owner: LockOwner): Diagnostic | undefined {
+  const recoverDir = join(dir, RECOVER);
+  if (!placeLock(dir, recoverDir, owner)) {
+    if (deadReason(readOwner(recoverDir)) !== undefined) discard(dir, "lock", recoverDir);
+    return undefined;
+  }
+  try {
+    const holder = readOwner(lockDir);
+    const reason = deadReason(holder);
+    if (reason === undefined) return undefined;
+    discard(dir, "lock", lockDir);
+    return createDiagnostic(
+      "warning",
+      "lock_recovered",
+      `recovered the lock on ${dir} from a ${reason}`,
+      {
+        path: lockDir,
+        details:
+          holder === undefined
+            ? { reason }
+            : { reason, pid: holder.pid, hostname: holder.hostname, since: holder.since },
+      },
+    );
+  } finally {
+    discard(dir, "lock", recoverDir);
+  }
+}
+
+/**
+ * Why a lock's holder is dead, or `undefined` while it may live: judged by the process (its pid,
+ * and its start time where this host keeps one), never by a clock. A holder on another host may
+ * live for all this host can see.
+ */
+function deadReason(holder: LockOwner | undefined): string | undefined {
+  if (holder === undefined) return "lock that names no holder";
+  if (holder.hostname !== hostname()) return undefined;
+  return isProcessRunning({ pid: holder.pid, start: holder.start, host: hostTag() })
+    ? undefined
+    : `holder that is no longer running (process ${holder.pid})`;
+}
+
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 // an owner record is a few dozen bytes; anything larger is not one
@@ -225,10 +222,16 @@ function readOwner(lockDir: string): LockOwner | undefined {
     return typeof value.pid === "number" &&
       typeof value.hostname === "string" &&
       typeof value.token === "string"
-      ? { pid: value.pid, hostname: value.hostname, token: value.token, since: String(value.since) }
+      ? {
+          pid: value.pid,
+          hostname: value.hostname,
+          token: value.token,
+          since: String(value.since),
+          ...(typeof value.start === "string" ? { start: value.start } : {}),
+        }
       : undefined;
   } catch {
-    // absent, or half-written by a holder that died while writing it: no usable owner either way
+    // absent, or not a file this version wrote: no usable owner either way
     return undefined;
   }
 }

@@ -50,7 +50,34 @@ export function readPackageSnapshot(
 
 /** The copy that counts for `id`, if any copy is valid. */
 export function effectiveCopy(snapshot: PackageSnapshot, id: string): PackageCopy | undefined {
-  return snapshot.copies.find((copy) => copy.id === id && copy.effective);
+  return copiesOf(snapshot, id).find((copy) => copy.effective);
+}
+
+/**
+ * The copies of `id` (at most one per scope, the user copy first), found by a binary search of
+ * the sorted copies: a plan or read-back that asks about each of many packages stays linear.
+ */
+export function copiesOf(snapshot: PackageSnapshot, id: string): readonly PackageCopy[] {
+  const { copies } = snapshot;
+  let low = 0;
+  let high = copies.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((copies[middle] as PackageCopy).id < id) low = middle + 1;
+    else high = middle;
+  }
+  let end = low;
+  while (end < copies.length && (copies[end] as PackageCopy).id === id) end += 1;
+  return copies.slice(low, end);
+}
+
+/** The copy of `id` in `scope`, if there is one. */
+export function copyOf(
+  snapshot: PackageSnapshot,
+  scope: PackageScope,
+  id: string,
+): PackageCopy | undefined {
+  return copiesOf(snapshot, id).find((copy) => copy.scope === scope);
 }
 
 /**
@@ -61,8 +88,8 @@ export function isRequirementMet(snapshot: PackageSnapshot, ref: string): boolea
   const parsed = parseRequirementRef(ref);
   return (
     parsed !== undefined &&
-    snapshot.copies.some(
-      (copy) => copy.loadable && copy.id === parsed.name && copy.manifest?.kind === parsed.kind,
+    copiesOf(snapshot, parsed.name).some(
+      (copy) => copy.loadable && copy.manifest?.kind === parsed.kind,
     )
   );
 }

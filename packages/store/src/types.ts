@@ -115,7 +115,7 @@ export interface PackageCopy {
 
 /** Every installed copy in both scopes, each tree verified once. */
 export interface PackageSnapshot {
-  /** Sorted by id, then user before project. */
+  /** Sorted by id, then the user copy before the project copy (`copiesOf` relies on it). */
   readonly copies: readonly PackageCopy[];
   readonly diagnostics: readonly Diagnostic[];
   /** How many trees reading it digested: one per copy with a tree on disk. */

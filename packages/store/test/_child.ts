@@ -12,7 +12,7 @@ const DIST = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 export function runStoreChild(
   body: string,
   args: unknown,
-  options: { readonly timeoutMs?: number } = {},
+  options: { readonly timeoutMs?: number; readonly wrapper?: readonly string[] | undefined } = {},
 ): Promise<ChildRun> {
   if (!existsSync(join(DIST, "testing.js")))
     throw new Error(`${DIST} is missing; run pnpm build first`);
@@ -22,6 +22,7 @@ export function runStoreChild(
       storeWriters: join(DIST, "writers.js"),
       "{ withFaultHook }": join(DIST, "testing.js"),
       "{ existsSync, writeFileSync }": "node:fs",
+      fs: "node:fs",
     },
     // the package's two entries as one `store`
     body: `const store = { ...storeReaders, ...storeWriters };\n${body}`,

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { packagesDir } from "@skillshelf/store";
 import { withScopeLock } from "@skillshelf/store/writers";
@@ -72,14 +80,86 @@ describe("withScopeLock", () => {
     });
   });
 
-  it("recovers a lock from another host only once it stops being refreshed", () => {
+  it("never takes a lock from another host, however old, and says which host holds it", () => {
     const environment = storeEnvironment();
     const dir = packagesDir(environment, "user");
-    plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" });
-    expect(errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1))?.code).toBe(
-      "locked",
+    plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" }, 3_600_000);
+    const refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1));
+    expect(refused).toMatchObject({ code: "locked", details: { hostname: "elsewhere.example" } });
+  });
+
+  it("recovers the lock of a pid that is now another program, and one naming no holder", () => {
+    const environment = storeEnvironment();
+    const dir = packagesDir(environment, "user");
+    // this very process, started at another time: the pid was reused
+    plantLock(dir, {
+      pid: process.pid,
+      hostname: hostname(),
+      token: "t",
+      since: "then",
+      start: "1",
+    });
+    const reused = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
+    expect(reused.map((d) => d.code)).toEqual(["lock_recovered"]);
+    plantLock(dir, undefined);
+    writeFileSync(join(dir, ".lock", "owner.json"), "not an owner");
+    const nameless = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
+    expect(nameless.map((d) => d.code)).toEqual(["lock_recovered"]);
+    // an empty lock folder (a release cut short) is no lock at all
+    plantLock(dir, undefined);
+    expect(withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics)).toEqual([]);
+  });
+
+  it("never takes the lock from a stopped holder, and the holder commits when it resumes", async () => {
+    const environment = storeEnvironment();
+    const signals = testdir();
+    const [held, done] = [join(signals, "held"), join(signals, "done")];
+    const holder = runStoreChild(
+      `store.withScopeLock({ environment: args.environment, scope: "user" }, (lock) => {
+        writeFileSync(args.held, String(process.pid));
+        for (let waited = 0; !existsSync(args.done) && waited < 30000; waited += 10) sleep(10);
+        lock.assertHeld();
+        console.log("still held");
+      });`,
+      { environment, held, done },
     );
-    plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" }, 120_000);
+    while (!existsSync(held)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const pid = Number(readFileSync(held, "utf8"));
+    process.kill(pid, "SIGSTOP");
+    try {
+      // a lock untouched for an hour was stale by the clock the old lock kept
+      const old = new Date(Date.now() - 3_600_000);
+      utimesSync(join(packagesDir(environment, "user"), ".lock"), old, old);
+      const refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1));
+      expect(refused).toMatchObject({ code: "locked", details: { pid } });
+    } finally {
+      writeFileSync(done, "");
+      process.kill(pid, "SIGCONT");
+    }
+    expect(await holder).toMatchObject({ code: 0, stdout: "still held\n", stderr: "" });
+  });
+
+  it("lets a signal end a holder at once, even inside a synchronous writer", async () => {
+    const environment = storeEnvironment();
+    const signals = testdir();
+    const [held, finished] = [join(signals, "held"), join(signals, "finished")];
+    const holder = runStoreChild(
+      `store.withScopeLock({ environment: args.environment, scope: "user" }, () => {
+        writeFileSync(args.held, "");
+        for (let waited = 0; waited < 20000; waited += 10) sleep(10);
+        writeFileSync(args.finished, "");
+      });`,
+      { environment, held, finished },
+    );
+    while (!existsSync(held)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const pid = Number(
+      readFileSync(join(packagesDir(environment, "user"), ".lock", "owner.json"), "utf8").match(
+        /"pid":(\d+)/,
+      )?.[1],
+    );
+    process.kill(pid, "SIGTERM");
+    expect(await holder).toMatchObject({ signal: "SIGTERM" });
+    expect(existsSync(finished)).toBe(false);
     const diagnostics = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
     expect(diagnostics.map((d) => d.code)).toEqual(["lock_recovered"]);
   });

@@ -358,6 +358,36 @@ describe("readPackageSnapshot of some ids", () => {
 });
 
 describe("installPackage refusals that protect what is on disk", () => {
+  it("refuses a state.json its reader would refuse for its size, before writing anything", () => {
+    const environment = storeEnvironment();
+    const dir = packagesDir(environment, "user");
+    mkdirSync(dir, { recursive: true });
+    // ten records with 1.6 MB source paths: just under the reader's 16 MiB
+    const record = (index: number) => ({
+      kind: "plugin",
+      version: "1.0.0",
+      format: "skillshelf",
+      installedAt: "2026-01-01T00:00:00.000Z",
+      origin: { source: { type: "local", path: `/${String(index).repeat(1_600_000)}` } },
+      contentDigest: "a".repeat(64),
+      trust: "trusted",
+    });
+    const installed = Object.fromEntries(
+      Array.from({ length: 10 }, (_, index) => [`p${index}`, record(index)]),
+    );
+    const text = `${JSON.stringify({ version: 1, disabled: [], installed })}\n`;
+    writeFileSync(join(dir, "state.json"), text);
+    expect(readScopeState(environment, "user").ok).toBe(true);
+    const staged = stagePackage({ id: "pdf" });
+    const origin = { source: { type: "local" as const, path: `/${"y".repeat(900_000)}` } };
+    const refused = errorOf(() =>
+      installPackage(installInput(environment, "user", "pdf", staged, { origin })),
+    );
+    expect(refused).toMatchObject({ code: "scope_file_too_large" });
+    expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(text);
+    expect(readdirSync(dir).sort()).toEqual(["state.json"]);
+  });
+
   it("refuses to commit when state.json changed underneath, and rolls the trees back", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf", version: "1.0.0" });

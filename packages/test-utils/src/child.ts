@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,6 +25,8 @@ export interface NodeChildOptions {
   readonly timeoutMs?: number | undefined;
   /** Variables added to this process's environment. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** A command that runs the child (`node script args` appended to it), such as `smallFilesystem`'s. */
+  readonly wrapper?: readonly string[] | undefined;
 }
 
 /**
@@ -48,7 +50,8 @@ export function runNodeChild(options: NodeChildOptions): Promise<ChildRun> {
     ].join("\n"),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, JSON.stringify(options.args ?? null)], {
+    const [command = process.execPath, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+    const child = spawn(command, [...prefix, script, JSON.stringify(options.args ?? null)], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...options.env },
     });
@@ -77,4 +80,18 @@ export function runNodeChild(options: NodeChildOptions): Promise<ChildRun> {
       resolve({ code, signal, killed, stdout, stderr });
     });
   });
+}
+
+/**
+ * A command prefix (for `wrapper`) that runs the child with a real, small file system of its own:
+ * a `sizeKiB` tmpfs mounted on `mountPoint` in a private mount namespace (`unshare -rm`), gone when
+ * the child ends, so a test can fill it up without filling the machine's disk. `undefined` where
+ * this machine cannot make one (no user namespaces, no `unshare`): the caller then injects the
+ * failure instead.
+ */
+export function smallFilesystem(mountPoint: string, sizeKiB: number): string[] | undefined {
+  const mount = `mount -t tmpfs -o size=${sizeKiB}k tmpfs "$0"`;
+  const probe = spawnSync("unshare", ["-rm", "sh", "-c", mount, mountPoint], { stdio: "ignore" });
+  if (probe.status !== 0) return undefined;
+  return ["unshare", "-rm", "sh", "-c", `${mount} && shift && exec "$@"`, mountPoint, "--"];
 }

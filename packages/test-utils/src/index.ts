@@ -1,7 +1,7 @@
 export type { TarMember } from "./archives.js";
 export { fixChecksum, tarBytes, tarGz } from "./archives.js";
 export type { ChildRun, NodeChildOptions } from "./child.js";
-export { runNodeChild } from "./child.js";
+export { runNodeChild, smallFilesystem } from "./child.js";
 export type { CorpusFile, StrictVerdict } from "./corpus.js";
 export {
   CORPUS_DIR,

@@ -38,8 +38,9 @@ const COLUMNS: readonly Column<PackageRow>[] = [
 export function packageListing(pass: ReadPass, all: boolean, style: PathStyle): Listing {
   const { snapshot } = pass;
   const rows: ListedRow<PackageRow>[] = [];
-  for (const id of new Set(snapshot.copies.map((copy) => copy.id))) {
-    const copies = snapshot.copies.filter((copy) => copy.id === id);
+  const byId = new Map<string, PackageCopy[]>();
+  for (const copy of snapshot.copies) byId.set(copy.id, [...(byId.get(copy.id) ?? []), copy]);
+  for (const copies of byId.values()) {
     const winner = copies.find((copy) => copy.effective);
     if (winner === undefined) {
       for (const copy of copies) rows.push({ ...toRow(copy, style), shadows: [] });
