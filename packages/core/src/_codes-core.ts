@@ -19,6 +19,14 @@ export const CORE_CODES = {
     owner: "core",
     hint: "split the file, or move detail into other files it points to",
   },
+  tree_too_deep: {
+    owner: "core",
+    hint: "a package's folders nest a few levels; this source is refused, so pick another",
+  },
+  json_too_deep: {
+    owner: "core",
+    hint: "the file nests arrays and objects too deep to be one Skillshelf writes or reads; replace it",
+  },
   frontmatter_alias_limit: { owner: "core", hint: "remove the YAML anchors and aliases" },
   frontmatter_invalid: {
     owner: "core",

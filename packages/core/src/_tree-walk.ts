@@ -22,15 +22,19 @@ export type TreeNode =
       readonly target: string;
     };
 
+/** How many folders deep a package tree may go; no real package comes near it. */
+export const MAX_TREE_DEPTH = 64;
+
 /**
  * Visit every node under `root` depth-first in code-unit name order, the root itself first with
- * relative path `""`. Node kinds come from the folders' entries, so a file is not stat-ed here:
- * whoever opens it learns its mode from the open descriptor. Throws a `SkillshelfError` for a
- * missing root (`tree_missing`), a root that is not a real folder (`tree_not_directory`), a
+ * relative path `""`, without recursion. Node kinds come from the folders' entries, so a file is
+ * not stat-ed here: whoever opens it learns its mode from the open descriptor. Throws a
+ * `SkillshelfError` for a missing root (`tree_missing`), a root that is not a real folder
+ * (`tree_not_directory`), a folder more than `MAX_TREE_DEPTH` below the root (`tree_too_deep`), a
  * symlink that is absolute or whose resolution leaves the tree at any step, as the kernel
- * resolves it (`tree_link_escape`; see `resolveContained`, relocatable), a socket, FIFO or
- * device (`tree_special_file`), or a node that cannot be read (`tree_unreadable`). `skip` names
- * entries (at any depth, by name and relative path) left out entirely.
+ * resolves it (`tree_link_escape`; see `resolveContained`, relocatable), a socket, FIFO or device
+ * (`tree_special_file`), or a node that cannot be read (`tree_unreadable`). `skip` names entries
+ * (at any depth, by name and relative path) left out entirely.
  */
 export function walkTree(
   root: string,
@@ -55,7 +59,26 @@ export function walkTree(
     rootReal ??= realpathSync.native(rootPath);
     return rootReal;
   };
-  walkDirectory({ rootReal: real, visit, skip }, rootPath, "");
+  // entries still to visit, the next one last: a folder's entries are pushed when it is visited,
+  // so the order is a recursive walk's (a folder and all it holds before its next sibling)
+  const pending: PendingEntry[] = [{ path: rootPath, relative: "", depth: 0, kind: "directory" }];
+  const walk: TreeWalk = { rootReal: real, visit, skip };
+  for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
+    if (entry.kind !== "directory") {
+      visitLeaf(walk, entry);
+      continue;
+    }
+    if (entry.depth > MAX_TREE_DEPTH)
+      throw new SkillshelfError(
+        "tree_too_deep",
+        `${entry.path} is more than ${MAX_TREE_DEPTH} folders below ${rootPath}`,
+        { path: rootPath, hint: "a package's folders nest a few levels; refuse this source" },
+      );
+    visit({ kind: "directory", path: entry.path, relative: entry.relative });
+    const children = entriesOf(walk, entry);
+    for (let index = children.length - 1; index >= 0; index--)
+      pending.push(children[index] as PendingEntry);
+  }
 }
 
 // --- internal ---
@@ -66,39 +89,49 @@ interface TreeWalk {
   readonly skip: (name: string, relative: string) => boolean;
 }
 
-function walkDirectory(walk: TreeWalk, path: string, relative: string): void {
-  const { visit, skip } = walk;
-  visit({ kind: "directory", path, relative });
+interface PendingEntry {
+  readonly path: string;
+  readonly relative: string;
+  readonly depth: number;
+  readonly kind: "directory" | "file" | "link" | "other";
+}
+
+/** The entries of a folder that are not skipped, in code-unit name order. */
+function entriesOf(walk: TreeWalk, folder: PendingEntry): PendingEntry[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(path, { withFileTypes: true });
+    entries = readdirSync(folder.path, { withFileTypes: true });
   } catch (error) {
-    throw unreadable(path, error);
+    throw unreadable(folder.path, error);
   }
   entries.sort((a, b) => compareText(a.name, b.name));
   // `path` is resolved, so a child's path is a plain join
-  const parent = path.endsWith("/") ? path : `${path}/`;
-  for (const entry of entries) {
-    const name = entry.name;
-    const childRelative = relative === "" ? name : `${relative}/${name}`;
-    if (skip(name, childRelative)) continue;
-    const childPath = parent + name;
-    if (entry.isDirectory()) walkDirectory(walk, childPath, childRelative);
-    else if (entry.isFile()) visit({ kind: "file", path: childPath, relative: childRelative });
-    else if (entry.isSymbolicLink())
-      visit({
-        kind: "link",
-        path: childPath,
-        relative: childRelative,
-        target: linkTarget(walk.rootReal, childPath, childRelative),
-      });
-    else
-      throw new SkillshelfError(
-        "tree_special_file",
-        `${childPath} is a socket, FIFO or device; a package holds only folders, files and symlinks`,
-        { path: childPath, hint: "remove it from the package folder" },
-      );
-  }
+  const parent = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
+  return entries.flatMap((entry): PendingEntry[] => {
+    const relative = folder.relative === "" ? entry.name : `${folder.relative}/${entry.name}`;
+    if (walk.skip(entry.name, relative)) return [];
+    const kind = entry.isDirectory()
+      ? "directory"
+      : entry.isFile()
+        ? "file"
+        : entry.isSymbolicLink()
+          ? "link"
+          : "other";
+    return [{ path: parent + entry.name, relative, depth: folder.depth + 1, kind }];
+  });
+}
+
+function visitLeaf(walk: TreeWalk, entry: PendingEntry): void {
+  const { path, relative } = entry;
+  if (entry.kind === "file") walk.visit({ kind: "file", path, relative });
+  else if (entry.kind === "link")
+    walk.visit({ kind: "link", path, relative, target: linkTarget(walk.rootReal, path, relative) });
+  else
+    throw new SkillshelfError(
+      "tree_special_file",
+      `${path} is a socket, FIFO or device; a package holds only folders, files and symlinks`,
+      { path, hint: "remove it from the package folder" },
+    );
 }
 
 function linkTarget(rootReal: () => string, path: string, relative: string): string {

@@ -1,17 +1,10 @@
-import {
-  closeSync,
-  fchmodSync,
-  mkdirSync,
-  openSync,
-  rmSync,
-  symlinkSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fchmodSync, mkdirSync, openSync, symlinkSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { compareText } from "./diagnostics.js";
 import { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+import { removeTree } from "./remove-tree.js";
 
 /** Options of `copyTree`. */
 export interface CopyTreeOptions {
@@ -66,7 +59,7 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
     );
     addBefore(undefined);
   } catch (error) {
-    rmSync(destination, { recursive: true, force: true });
+    removeTree(destination);
     throw error;
   }
   return frames.result();

@@ -69,11 +69,12 @@ export {
   skillPackageManifestText,
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";
-export { nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
+export { MAX_JSON_DEPTH, nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
 export type { ProcessIdentity } from "./processes.js";
 export { hostTag, isProcessRunning, processIdentity } from "./processes.js";
 export type { TextContent, TextDocument } from "./read-file.js";
 export { readRegularFile, readTextDocument } from "./read-file.js";
+export { removeTree } from "./remove-tree.js";
 export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
 export {
   defaultResourceRoots,

@@ -1,7 +1,13 @@
-/** A JSON document parsed, or why it could not be. */
+/**
+ * A JSON document parsed, or why it could not be: `code` is `json_too_deep` for one nested
+ * deeper than `MAX_JSON_DEPTH` (no reader walks such a value), absent for a syntax error.
+ */
 export type JsonDocumentResult =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly message: string; readonly code?: "json_too_deep" };
+
+/** How deep arrays and objects may nest in a JSON document any reader here accepts. */
+export const MAX_JSON_DEPTH = 64;
 
 /**
  * Parse JSON text into null-prototype records, so that no key of the document (`constructor`,
@@ -25,6 +31,12 @@ export function parseJson(text: string): JsonDocumentResult {
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
+  if (!withinDepth(value))
+    return {
+      ok: false,
+      code: "json_too_deep",
+      message: `it nests arrays and objects more than ${MAX_JSON_DEPTH} deep`,
+    };
   // such a key is spelled out or escaped; text with neither cannot hold one
   if ((text.includes("__proto__") || text.includes("\\u")) && hasPrototypeKey(value))
     return { ok: false, message: 'it holds a "__proto__" key, which is never accepted' };
@@ -37,6 +49,19 @@ export function nullPrototypeRecord<T>(record: Readonly<Record<string, T>>): Rec
 }
 
 // --- internal ---
+
+/** Whether `value` nests no deeper than `MAX_JSON_DEPTH`, checked without recursion. */
+function withinDepth(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return false;
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+  }
+  return true;
+}
 
 function hasPrototypeKey(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -7,6 +7,7 @@ import {
   isProcessRunning,
   isSkillshelfError,
   processIdentity,
+  removeTree,
   SkillshelfError,
 } from "@skillshelf/core";
 
@@ -30,7 +31,7 @@ export function stagingFolder(
     release: () => {
       if (released) return;
       released = true;
-      rmSync(container, { recursive: true, force: true });
+      removeTree(container);
     },
   };
 }
@@ -69,6 +70,6 @@ function removeOrphans(parent: string): void {
     if (match === null) continue;
     const [, host = "", pid = "0", start = "0"] = match;
     const identity = { host, pid: Number(pid), start: start === "0" ? undefined : start };
-    if (!isProcessRunning(identity)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (!isProcessRunning(identity)) removeTree(join(parent, name));
   }
 }

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENTS,
@@ -16,6 +16,7 @@ import {
   parseJsonDocument,
   readRegularFile,
   realpathOrUndefined,
+  removeTree,
   resolveContained,
   type SkillPackageFacts,
   skillPackageManifestText,
@@ -124,7 +125,7 @@ export function stageCollectionSkill(
   const manifestText = skillPackageManifestText(skill);
   const removing = (dir: string) => ({
     dir,
-    release: () => rmSync(dir, { recursive: true, force: true }),
+    release: () => removeTree(dir),
   });
   // a skill folder reached through a symlink is copied, which refuses it like any linked root
   const { dir, release } =
@@ -162,8 +163,7 @@ function copiedWithManifest(from: string, dir: string, manifestText: string): st
 function manifestWrittenInPlace(dir: string, manifestText: string): string {
   const manifest = join(dir, "plugin.json");
   // a symlink of that name is replaced, never written through (most skills have no such entry)
-  if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined)
-    rmSync(manifest, { recursive: true, force: true });
+  if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined) removeTree(manifest);
   writeFileSync(manifest, manifestText, { flag: "wx" });
   return digestTree(dir).digest;
 }

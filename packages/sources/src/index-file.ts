@@ -49,7 +49,7 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
   if (!parsed.ok)
     return failed(
       "library",
-      "index_invalid",
+      parsed.code ?? "index_invalid",
       `package index is not valid ${parsed.syntax} (${parsed.message}); fix the syntax`,
     );
   const looksLikeMarketplace =
@@ -75,7 +75,9 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
 function parseDocument(
   text: string,
   path: string,
-): { ok: true; value: unknown } | { ok: false; syntax: string; message: string } {
+):
+  | { ok: true; value: unknown }
+  | { ok: false; syntax: string; message: string; code?: "json_too_deep" } {
   if (path.endsWith(".json") || /^\s*[[{]/.test(text)) {
     const parsed = parseJsonDocument(text);
     if (parsed.ok || path.endsWith(".json"))

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
-import { copyTree, type Environment, isInside, SkillshelfError } from "@skillshelf/core";
+import {
+  copyTree,
+  type Environment,
+  isInside,
+  removeTree,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
@@ -94,10 +100,10 @@ export async function fetchRemoteIndex(
       // no earlier fetch
     }
     renameSync(fresh, cache);
-    rmSync(aside, { recursive: true, force: true });
+    removeTree(aside);
     return { cache, index: `${cache}${index.slice(fresh.length)}`, rows: rows.length };
   } finally {
-    rmSync(fresh, { recursive: true, force: true });
+    removeTree(fresh);
   }
 }
 

@@ -232,7 +232,12 @@ function readEntries(path: string): {
   return {
     entries: undefined,
     text,
-    diagnostics: [invalid(path, 'is not {"version": 1, "sources": [paths or {"url", "ref"}]}')],
+    diagnostics: [
+      invalid(path, 'is not {"version": 1, "sources": [paths or {"url", "ref"}]}'),
+      ...(!parsed.ok && parsed.code !== undefined
+        ? [createDiagnostic("error", parsed.code, `${path} ${parsed.message}`, { path })]
+        : []),
+    ],
   };
 }
 

@@ -1,10 +1,11 @@
-import { renameSync, rmSync, statSync } from "node:fs";
+import { renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   copyTree,
   digestTree,
   type PackageSource,
   realpathOrUndefined,
+  removeTree,
   resolveContained,
   SkillshelfError,
 } from "@skillshelf/core";
@@ -130,8 +131,8 @@ async function fetchInto(
         limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
       });
       if (checkout !== dir) renameSync(subfolderOf(checkout, source.path), dir);
-      rmSync(join(container, "git"), { recursive: true, force: true });
-      if (checkout !== dir) rmSync(checkout, { recursive: true, force: true });
+      removeTree(join(container, "git"));
+      if (checkout !== dir) removeTree(checkout);
       return { commit };
     }
     case "archive": {

@@ -1,6 +1,6 @@
-import { renameSync, rmSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode, siblingName } from "@skillshelf/core";
+import { errnoCode, removeTree, siblingName } from "@skillshelf/core";
 
 /**
  * Remove the tree or folder at `path` from the packages folder `dir`: renamed aside to a
@@ -15,5 +15,5 @@ export function discard(dir: string, name: string, path: string): void {
     if (errnoCode(error) === "ENOENT") return;
     throw error;
   }
-  rmSync(aside, { recursive: true, force: true });
+  removeTree(aside);
 }

@@ -1,6 +1,6 @@
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, errnoCode, removeTree } from "@skillshelf/core";
 
 // What interrupted writes leave in a scope's packages folder, besides a step journal.
 
@@ -16,7 +16,7 @@ export function removeLeftovers(dir: string, dotEntries: readonly string[]): Dia
   for (const name of dotEntries) {
     const match = LEFTOVER.exec(name);
     if (match === null) continue;
-    rmSync(join(dir, name), { recursive: true, force: true });
+    removeTree(join(dir, name));
     if (match[2] !== "discard")
       diagnostics.push(
         createDiagnostic(

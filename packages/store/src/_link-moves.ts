@@ -6,6 +6,7 @@ import {
   type Diagnostic,
   errnoCode,
   isSkillshelfError,
+  removeTree,
   siblingName,
 } from "@skillshelf/core";
 import type { FaultHook } from "./_faults.js";
@@ -82,7 +83,7 @@ export function finishLinkMoves(target: ScopeTarget, moves: readonly LinkMove[])
   for (const move of moves) {
     if (move.op === "make") continue;
     const { path, live, temporary } = paths(place, move);
-    rmSync(temporary, { recursive: true, force: true });
+    removeTree(temporary);
     const unsafe = unsafeFolder(place.base, path);
     if (unsafe !== undefined) {
       diagnostics.push(unsafe);
@@ -107,7 +108,7 @@ export function rollBackLinkMoves(target: ScopeTarget, moves: readonly LinkMove[
   const place = placeOf(target);
   for (const move of moves) {
     const { path, live, temporary } = paths(place, move);
-    rmSync(temporary, { recursive: true, force: true });
+    removeTree(temporary);
     if (move.op !== "make" || unsafeFolder(place.base, path) !== undefined) continue;
     // a refused symlink is made as a copy instead: either is this step's
     if (
@@ -143,7 +144,7 @@ function paths(place: LinkPlace, move: LinkMove) {
 
 /** Copy what a link exposes into a temporary sibling, then rename it into place. */
 function copyInto(path: string, live: string, record: LinkRecord, temporary: string): void {
-  rmSync(temporary, { recursive: true, force: true });
+  removeTree(temporary);
   if (record.kind === "skill") copyTree(live, temporary);
   else copyFileSync(live, temporary);
   renameSync(temporary, path);
@@ -156,7 +157,7 @@ function takeAt(path: string, temporary: string): void {
     return;
   }
   renameSync(path, temporary);
-  rmSync(temporary, { recursive: true, force: true });
+  removeTree(temporary);
 }
 
 function unsafeFolder(base: string, path: string): Diagnostic | undefined {

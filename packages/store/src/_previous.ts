@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode, isPackageId, syncFolder } from "@skillshelf/core";
+import { errnoCode, isPackageId, removeTree, syncFolder } from "@skillshelf/core";
 import { discard } from "./_discard.js";
 import { assertPlainEntry } from "./_scope-folders.js";
 import type { ScopeState } from "./types.js";
@@ -47,5 +47,5 @@ export function settlePrevious(dir: string, state: ScopeState): void {
   }
   for (const name of names)
     if (!isPackageId(name) || state.installed[name]?.previous === undefined)
-      rmSync(join(dir, ".previous", name), { recursive: true, force: true });
+      removeTree(join(dir, ".previous", name));
 }

@@ -81,7 +81,13 @@ export function readStrictFile<T>(options: {
   if (!decoded.ok) return refuse([invalid("is not UTF-8 text")]);
   const { text } = decoded;
   const json = parseJson(text);
-  if (!json.ok) return refuse([invalid(`is not valid JSON (${json.message})`)]);
+  if (!json.ok)
+    return refuse([
+      invalid(`is not valid JSON (${json.message})`),
+      ...(json.code === undefined
+        ? []
+        : [createDiagnostic("error", json.code, `${path} ${json.message}`, { path })]),
+    ]);
   const parsed = options.parse(json.value);
   if (!parsed.success)
     return refuse([

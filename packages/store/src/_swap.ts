@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import {
   copyTree,
@@ -6,6 +6,7 @@ import {
   type Diagnostic,
   digestTree,
   errnoCode,
+  removeTree,
   SkillshelfError,
   siblingName,
 } from "@skillshelf/core";
@@ -108,7 +109,7 @@ export function stageCopy(
   context.fault("staged");
   const staged = copied?.digest ?? digestTree(path).digest;
   if (staged !== digest) {
-    rmSync(path, { recursive: true, force: true });
+    removeTree(path);
     throw new SkillshelfError(
       "digest_mismatch",
       `the files copied from ${source} digest to ${staged}, not the reviewed ${digest}`,

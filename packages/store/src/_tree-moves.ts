@@ -1,6 +1,12 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, digestTree, siblingName } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  removeTree,
+  siblingName,
+} from "@skillshelf/core";
 import { discard } from "./_discard.js";
 import type { FaultHook } from "./_faults.js";
 import { dropPrevious, keepAsPrevious } from "./_previous.js";
@@ -71,7 +77,7 @@ export function rollBackTreeMove(dir: string, move: TreeMove): string | undefine
     assertPlainEntry(aside, "folder");
     renameSync(aside, target);
   }
-  if (move.staging !== null) rmSync(join(dir, move.staging), { recursive: true, force: true });
+  if (move.staging !== null) removeTree(join(dir, move.staging));
   return kept;
 }
 

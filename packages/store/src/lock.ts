@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -11,6 +11,7 @@ import {
   parseJsonDocument,
   processIdentity,
   readRegularFile,
+  removeTree,
   SkillshelfError,
   siblingName,
 } from "@skillshelf/core";
@@ -79,8 +80,7 @@ export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T
       },
     });
   } finally {
-    if (readOwner(lockDir)?.token === owner.token)
-      rmSync(lockDir, { recursive: true, force: true });
+    if (readOwner(lockDir)?.token === owner.token) discard(dir, "lock", lockDir);
   }
 }
 
@@ -101,13 +101,14 @@ export function inspectScopeLock(
   target: Pick<ScopeTarget, "environment" | "scope">,
 ): ScopeLockState {
   const lockDir = join(packagesDir(target.environment, target.scope), LOCK);
-  const held = readOwner(lockDir);
-  if (held === undefined && !exists(lockDir)) return { held: false };
+  const found = inspectLock(lockDir);
+  if (found.state === "free") return { held: false };
+  const holder = found.state === "held" ? found.holder : undefined;
   return {
     held: true,
     path: lockDir,
-    stale: deadReason(held),
-    ...(held === undefined ? {} : { pid: held.pid, since: held.since }),
+    stale: found.state === "broken" ? BROKEN : deadReason(found.holder),
+    ...(holder === undefined ? {} : { pid: holder.pid, since: holder.since }),
   };
 }
 
@@ -116,15 +117,48 @@ export function inspectScopeLock(
 const LOCK = ".lock";
 // taken only while a dead holder's lock is removed, so two recoverers never both remove one
 const RECOVER = ".lock.recover";
+const BROKEN = "lock folder that names no holder";
+// a lock freed and taken again by others this many times in a row is reported as held
+const ATTEMPTS = 8;
+
+/**
+ * What is at a lock's path, each answer one a racing process cannot make wrong: `free` (nothing,
+ * or an empty folder the next rename replaces, or a lock that went while it was read), `held`
+ * (with its owner) or `broken` (a folder with no owner record in it, which nobody releases).
+ */
+function inspectLock(
+  path: string,
+): { state: "free" } | { state: "held"; holder: LockOwner } | { state: "broken" } {
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    return errnoCode(error) === "ENOTDIR" ? { state: "broken" } : { state: "free" };
+  }
+  if (names.length === 0) return { state: "free" };
+  let text: string;
+  try {
+    text = readRegularFile(join(path, "owner.json"), MAX_OWNER_BYTES).toString("utf8");
+  } catch (error) {
+    // released and perhaps taken again since the listing: look again
+    if (errnoCode(error) === "ENOENT" && names.includes("owner.json")) return { state: "free" };
+    return { state: "broken" };
+  }
+  const holder = parseOwner(text);
+  return holder === undefined ? { state: "broken" } : { state: "held", holder };
+}
 
 function take(dir: string, lockDir: string, owner: LockOwner, diagnostics: Diagnostic[]): void {
-  if (placeLock(dir, lockDir, owner)) return;
-  const recovered = recoverDeadLock(dir, lockDir, owner);
-  if (recovered !== undefined) {
-    diagnostics.push(recovered);
+  let holder: LockOwner | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (placeLock(dir, lockDir, owner)) return;
+    const found = inspectLock(lockDir);
+    if (found.state === "free") continue;
+    holder = found.state === "held" ? found.holder : undefined;
+    if (found.state === "held" && deadReason(found.holder) === undefined) break;
+    const recovered = recoverDeadLock(dir, lockDir, owner);
+    if (recovered !== undefined) diagnostics.push(recovered);
   }
-  const holder = readOwner(lockDir);
   throw new SkillshelfError(
     "locked",
     `another operation holds the lock on ${dir}${holder === undefined ? "" : ` (process ${holder.pid} on ${holder.hostname} since ${holder.since})`}`,
@@ -152,7 +186,7 @@ function placeLock(dir: string, path: string, owner: LockOwner): boolean {
     renameSync(prepared, path);
     return true;
   } catch (error) {
-    rmSync(prepared, { recursive: true, force: true });
+    removeTree(prepared);
     // ENOENT: the holder settling the folder took the prepared folder for a leftover
     if (["EEXIST", "ENOTEMPTY", "ENOTDIR", "ENOENT"].includes(errnoCode(error) ?? "")) return false;
     throw error;
@@ -161,18 +195,26 @@ function placeLock(dir: string, path: string, owner: LockOwner): boolean {
 
 /**
  * Remove the lock if its holder is dead, holding the recovery lock, so that two processes cannot
- * both remove it (and one of them a fresh lock the other just took). A recovery lock whose own
- * holder died is cleared for the next attempt.
+ * both remove it (and one of them a fresh lock the other just took): looked at again inside, a
+ * dead holder's lock or a broken one cannot change until it is removed. A recovery lock whose
+ * own holder died, or that is broken, is cleared for the next attempt.
  */
 function recoverDeadLock(dir: string, lockDir: string, owner: LockOwner): Diagnostic | undefined {
   const recoverDir = join(dir, RECOVER);
   if (!placeLock(dir, recoverDir, owner)) {
-    if (deadReason(readOwner(recoverDir)) !== undefined) discard(dir, "lock", recoverDir);
+    const recovering = inspectLock(recoverDir);
+    if (
+      recovering.state === "broken" ||
+      (recovering.state === "held" && deadReason(recovering.holder) !== undefined)
+    )
+      discard(dir, "lock", recoverDir);
     return undefined;
   }
   try {
-    const holder = readOwner(lockDir);
-    const reason = deadReason(holder);
+    const found = inspectLock(lockDir);
+    if (found.state === "free") return undefined;
+    const holder = found.state === "held" ? found.holder : undefined;
+    const reason = holder === undefined ? BROKEN : deadReason(holder);
     if (reason === undefined) return undefined;
     discard(dir, "lock", lockDir);
     return createDiagnostic(
@@ -197,16 +239,11 @@ function recoverDeadLock(dir: string, lockDir: string, owner: LockOwner): Diagno
  * and its start time where this host keeps one), never by a clock. A holder on another host may
  * live for all this host can see.
  */
-function deadReason(holder: LockOwner | undefined): string | undefined {
-  if (holder === undefined) return "lock that names no holder";
+function deadReason(holder: LockOwner): string | undefined {
   if (holder.hostname !== hostname()) return undefined;
   return isProcessRunning({ pid: holder.pid, start: holder.start, host: hostTag() })
     ? undefined
     : `holder that is no longer running (process ${holder.pid})`;
-}
-
-function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 // an owner record is a few dozen bytes; anything larger is not one
@@ -214,24 +251,28 @@ const MAX_OWNER_BYTES = 4096;
 
 function readOwner(lockDir: string): LockOwner | undefined {
   try {
-    const parsed = parseJsonDocument(
+    return parseOwner(
       readRegularFile(join(lockDir, "owner.json"), MAX_OWNER_BYTES).toString("utf8"),
     );
-    if (!parsed.ok) return undefined;
-    const value = parsed.value as Partial<LockOwner>;
-    return typeof value.pid === "number" &&
-      typeof value.hostname === "string" &&
-      typeof value.token === "string"
-      ? {
-          pid: value.pid,
-          hostname: value.hostname,
-          token: value.token,
-          since: String(value.since),
-          ...(typeof value.start === "string" ? { start: value.start } : {}),
-        }
-      : undefined;
   } catch {
-    // absent, or not a file this version wrote: no usable owner either way
+    // absent: no owner
     return undefined;
   }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) return undefined;
+  const value = parsed.value as Partial<LockOwner> | null;
+  return typeof value?.pid === "number" &&
+    typeof value.hostname === "string" &&
+    typeof value.token === "string"
+    ? {
+        pid: value.pid,
+        hostname: value.hostname,
+        token: value.token,
+        since: String(value.since),
+        ...(typeof value.start === "string" ? { start: value.start } : {}),
+      }
+    : undefined;
 }

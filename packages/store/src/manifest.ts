@@ -291,7 +291,7 @@ function manifestJson(text: string, manifestPath: string): ReadResult<unknown> {
   return failed(
     createDiagnostic(
       "error",
-      "manifest_json",
+      parsed.code ?? "manifest_json",
       `package manifest is not valid JSON (${parsed.message})`,
       { path: manifestPath },
     ),

@@ -12,7 +12,7 @@ import { packagesDir } from "@skillshelf/store";
 import { withScopeLock } from "@skillshelf/store/writers";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runStoreChild } from "./_child.js";
+import { RETRY_WHILE_LOCKED, runStoreChild } from "./_child.js";
 import { errorOf, storeEnvironment } from "./_store.js";
 
 function plantLock(dir: string, owner: Record<string, unknown> | undefined, ageMs = 0) {
@@ -162,6 +162,28 @@ describe("withScopeLock", () => {
     expect(existsSync(finished)).toBe(false);
     const diagnostics = withScopeLock({ environment, scope: "user" }, (lock) => lock.diagnostics);
     expect(diagnostics.map((d) => d.code)).toEqual(["lock_recovered"]);
+  });
+
+  it("lets one process at a time in: eight processes counting under it lose no count", async () => {
+    const environment = storeEnvironment();
+    const counter = join(testdir(), "count");
+    writeFileSync(counter, "0");
+    const body = `${RETRY_WHILE_LOCKED}
+    let taken = 0;
+    for (let round = 0; round < 150; round++)
+      retry(() => store.withScopeLock({ environment: args.environment, scope: "user" }, () => {
+        const count = Number(fs.readFileSync(args.counter, "utf8"));
+        fs.writeFileSync(args.counter, String(count + 1));
+        taken++;
+      }));
+    console.log(taken);`;
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => runStoreChild(body, { environment, counter })),
+    );
+    expect(runs.map((run) => run.stderr)).toEqual(Array(8).fill(""));
+    const taken = runs.reduce((sum, run) => sum + Number(run.stdout.trim()), 0);
+    expect(taken).toBe(8 * 150);
+    expect(readFileSync(counter, "utf8")).toBe(String(taken));
   });
 
   it("refuses a packages folder that is a symlink", () => {
