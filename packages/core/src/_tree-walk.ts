@@ -23,7 +23,7 @@ export type TreeNode =
     };
 
 /** How many folders deep a package tree may go; no real package comes near it. */
-export const MAX_TREE_DEPTH = 64;
+const MAX_TREE_DEPTH = 64;
 
 /**
  * Visit every node under `root` depth-first in code-unit name order, the root itself first with
