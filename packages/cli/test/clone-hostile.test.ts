@@ -77,6 +77,24 @@ describe("a cloned project whose library folders are symlinks", () => {
     },
   );
 
+  it("never shows a model the packages behind a .skillshelf that links out of the project", () => {
+    const elsewhere = changeSandbox();
+    mkdirSync(join(elsewhere.cwd, ".git"));
+    expect(installInto(elsewhere).status).toBe(0);
+    const box = changeSandbox();
+    plant(join(box.cwd, ".skillshelf"), join(elsewhere.cwd, ".skillshelf"));
+    const listed = JSON.parse(box.run("list", "--json").stdout) as {
+      skills: { name: string }[];
+      diagnostics: { code: string; path: string }[];
+    };
+    expect(listed.skills.map((skill) => skill.name)).not.toContain("s1");
+    expect(listed.diagnostics.map((d) => [d.code, d.path])).toContainEqual([
+      "library_symlinked",
+      join(box.cwd, ".skillshelf"),
+    ]);
+    expect(box.run("catalog").stdout).not.toContain("s1");
+  });
+
   it("follows a .skillshelf that links to a folder inside the project", () => {
     const box = changeSandbox();
     mkdirSync(join(box.cwd, "tools", "skillshelf"), { recursive: true });

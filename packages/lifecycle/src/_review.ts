@@ -62,7 +62,11 @@ export function lockedEntry(
   const lock = readLockFile(environment, scope, cache);
   if (!lock.ok) {
     const [first] = lock.diagnostics;
-    return { refusal: refusal("lock_invalid", first?.message ?? "lock.json cannot be read") };
+    return {
+      refusal: refusal("lock_invalid", first?.message ?? "lock.json cannot be read", {
+        diagnostics: lock.diagnostics,
+      }),
+    };
   }
   return { entry: lock.value.value.packages[id] ?? null };
 }

@@ -7,6 +7,7 @@ import {
   type PackageScope,
   readLockFile,
   readPackageSnapshot,
+  readScopeState,
   resolveLockedPath,
   type ScopeCache,
 } from "@skillshelf/store";
@@ -49,6 +50,21 @@ export async function restoreFromLock(input: {
     diagnostics: [],
   };
   try {
+    // a scope whose state cannot be read is never restored over
+    const state = readScopeState(environment, scope, cache);
+    if (!state.ok) {
+      const [first] = state.diagnostics;
+      return finishPlan(planning, "restore", [
+        refusedStep(
+          "state.json",
+          scope,
+          "install",
+          refusal("state_invalid", first?.message ?? "state.json cannot be read", {
+            diagnostics: state.diagnostics,
+          }),
+        ),
+      ]);
+    }
     const lock = readLockFile(environment, scope, cache);
     if (!lock.ok) {
       const [first] = lock.diagnostics;
@@ -57,7 +73,9 @@ export async function restoreFromLock(input: {
           "lock.json",
           scope,
           "install",
-          refusal("lock_invalid", first?.message ?? "lock.json cannot be read"),
+          refusal("lock_invalid", first?.message ?? "lock.json cannot be read", {
+            diagnostics: lock.diagnostics,
+          }),
         ),
       ]);
     }

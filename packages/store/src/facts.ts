@@ -34,6 +34,9 @@ export function observeCopyFacts(
     throw new SkillshelfError("state_invalid", invalid.message, {
       path: invalid.path,
       hint: "fix or move the state file aside, then plan again",
+      details: {
+        diagnostics: scope.diagnostics.filter((diagnostic) => diagnostic.path === invalid.path),
+      },
     });
   const copy = scope.copies.find((candidate) => candidate.id === input.id);
   if (copy === undefined) return { tree: null, record: null, enabled: true };
