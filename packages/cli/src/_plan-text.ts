@@ -46,6 +46,10 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   ];
   if (step.note !== undefined) lines.push(`    ${displayText(step.note, style)}`);
   if (step.capabilities !== undefined) lines.push(...capabilityLines(step.capabilities));
+  for (const link of step.links ?? [])
+    lines.push(
+      `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${safeLine(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
+    );
   for (const broken of step.dependents.newlyBroken)
     lines.push(
       `    ${paint("yellow", "breaks")} ${safeLine(broken.ref)} (${broken.scope}): it needs ${broken.missing.map(safeLine).join(", ")}`,

@@ -54,6 +54,32 @@ describe("install once, link everywhere", () => {
     ]);
   });
 
+  it("links in the install's own step, and a re-run makes the links missing (issue 22, item 7)", () => {
+    const box = changeSandbox();
+    const dir = corpusSkill(BRAND, "brand-guidelines");
+    expect(box.run("install", dir, "--user", "--yes").status).toBe(0);
+    const lockBefore = readFileSync(join(box.configDir, "lock.json"), "utf8");
+    // a typo in an option is refused before anything is staged or written
+    const typo = box.run("install", dir, "--user", "--yes", "--agent", "claude", "--json");
+    expect(typo.status).toBe(2);
+    expect(readFileSync(join(box.configDir, "lock.json"), "utf8")).toBe(lockBefore);
+    // the package is there: only its links are made, in one step
+    const linked = box.run("install", dir, "--user", "--yes", "--agent", "claude-code", "--json");
+    expect(linked.status, linked.stdout).toBe(0);
+    const plan = JSON.parse(linked.stdout) as {
+      plan: { steps: { links: { key: string; inPlace: boolean }[] }[] };
+    };
+    expect(plan.plan.steps[0]?.links).toEqual([
+      expect.objectContaining({ key: ".claude/skills/brand-guidelines", inPlace: false }),
+    ]);
+    const link = join(box.home, ".claude", "skills", "brand-guidelines");
+    expect(readlinkSync(link)).toBe("../../.config/skillshelf/packages/brand-guidelines");
+    execFileSync("rm", [link]);
+    expect(box.run("install", dir, "--user", "--yes", "--agent", "claude-code").status).toBe(0);
+    expect(readlinkSync(link)).toBe("../../.config/skillshelf/packages/brand-guidelines");
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+  });
+
   it("links, copies and unlinks by name, and verify names every link fault", () => {
     const box = changeSandbox();
     box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
@@ -94,6 +120,45 @@ describe("install once, link everywhere", () => {
       "link_changed",
       "link_repointed",
     ]);
+  });
+
+  it("unlinks by the name link took, and by the link's own folder name (issue 22, item 9)", () => {
+    const box = changeSandbox();
+    // a skill named nl in a folder named otherwise
+    writeTree(join(box.configDir, "skills", "nl-tool"), {
+      "SKILL.md": "---\nname: nl\ndescription: Natural language helper.\n---\nBody.\n",
+    });
+    const linkNl = () =>
+      box.run("link", "nl", "--agent", "claude-code,codex", "--user", "--yes", "--json");
+    expect(linkNl().status).toBe(0);
+    const byName = box.run("unlink", "nl", "--agent", "codex", "--user", "--yes", "--json");
+    expect(byName.status, byName.stdout).toBe(0);
+    expect(existsSync(join(box.home, ".codex", "skills", "nl-tool"))).toBe(false);
+    const byFolder = box.run("unlink", "nl-tool", "--user", "--yes", "--json");
+    expect(byFolder.status, byFolder.stdout).toBe(0);
+    expect(existsSync(join(box.home, ".claude", "skills", "nl-tool"))).toBe(false);
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+  });
+
+  it("repairs with install alone what verify reports: a copy and a link gone (issue 22, item 8)", () => {
+    const box = changeSandbox();
+    const dir = corpusSkill(BRAND, "brand-guidelines");
+    expect(box.run("install", dir, "--user", "--yes", "--agent", "claude-code").status).toBe(0);
+    execFileSync("rm", ["-r", join(box.configDir, "packages", "brand-guidelines")]);
+    execFileSync("rm", [join(box.home, ".claude", "skills", "brand-guidelines")]);
+    const broken = box.run("verify", "--json");
+    expect(broken.status).toBe(1);
+    const problems = (
+      JSON.parse(broken.stdout) as { scopes: { problems: { code: string; hint: string }[] }[] }
+    ).scopes.flatMap((scope) => scope.problems);
+    expect(problems.map((problem) => problem.code)).toEqual(["copy_missing", "link_missing"]);
+    expect(problems[0]?.hint).toContain("skillshelf install --user");
+    const repaired = box.run("install", "--user", "--yes");
+    expect(repaired.status, repaired.stdout + repaired.stderr).toBe(0);
+    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(
+      readFileSync(join(box.home, ".claude", "skills", "brand-guidelines", "SKILL.md"), "utf8"),
+    ).toContain("brand-guidelines");
   });
 
   it("leaves a user's own folder in the way untouched (link_conflict)", () => {

@@ -53,6 +53,10 @@ export const STORE_CODES = {
     owner: "store",
     hint: "a cloned repository may carry such a link: remove it or make it a plain folder, then retry",
   },
+  link_symlink_refused: {
+    owner: "store",
+    hint: "the file system holding the agent's folder takes no symlinks; link with --copy",
+  },
   locked: {
     owner: "store",
     hint: "another skillshelf is changing this scope; retry when it is done",

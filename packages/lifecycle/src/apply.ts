@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import {
   CODES,
   type Environment,
@@ -274,6 +275,18 @@ function installInput(
     enabled: step.enabled,
     // every committed step is read back by `verifySteps`
     readBack: false,
+    ...(step.links === undefined
+      ? {}
+      : {
+          links: step.links.map(({ agent, target, copy }) => ({
+            agent,
+            kind: "skill" as const,
+            target,
+            name: basename(target),
+            package: step.id,
+            copy,
+          })),
+        }),
   };
 }
 

@@ -19,6 +19,7 @@ export type {
   RefreshResult,
   Refusal,
   ReviewedFact,
+  StepLink,
   StepOutcome,
   StepSource,
   StepVerification,

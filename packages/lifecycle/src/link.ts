@@ -1,7 +1,5 @@
-import { lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
-  AGENTS,
   CODES,
   type Code,
   createDiagnostic,
@@ -24,6 +22,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
+import { existingAgentFolders } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
@@ -35,9 +34,7 @@ export interface LinkPlanRequest {
   readonly environment: Environment;
   readonly scope: PackageScope;
   /** Skill or prompt template names, as `list` shows them. */
-  readonly names?: readonly string[] | undefined;
-  /** Installed copies of the scope whose every skill is linked (`install --agent`). */
-  readonly packages?: readonly string[] | undefined;
+  readonly names: readonly string[];
   /** Agent ids from the agent table, or `all`: the agents whose folder for the kind already exists in the scope. */
   readonly agents: readonly string[] | "all";
   /** Write copies instead of symlinks. */
@@ -90,19 +87,10 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
   const resources = scopeResources(environment, scope);
   const steps: LinkStep[] = [];
   const diagnostics: Diagnostic[] = [];
-  const chosen = [
-    ...(request.names ?? []).map((name) => ({
-      name,
-      resource: resources.find((candidate) => candidate.name === name),
-    })),
-    ...resources
-      .filter(
-        (resource) =>
-          resource.kind === "skill" &&
-          request.packages?.includes(resource.owner?.id ?? "") === true,
-      )
-      .map((resource) => ({ name: resource.name, resource })),
-  ];
+  const chosen = request.names.map((name) => ({
+    name,
+    resource: resources.find((candidate) => candidate.name === name),
+  }));
   for (const { name, resource } of chosen) {
     if (resource === undefined) {
       steps.push(unknownStep(request, name));
@@ -129,10 +117,11 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
 
 /**
  * Plan taking links away: each name's links recorded in the scope's state (only into `agents`
- * when given). A name with no link is refused (`link_unknown`).
+ * when given), a name being the link's own (its folder or file name) or the name of the skill or
+ * template it exposes, as `planLinks` takes it. A name with no link is refused (`link_unknown`).
  */
 export function planUnlinks(
-  request: Omit<LinkPlanRequest, "agents" | "copy" | "names" | "packages"> & {
+  request: Omit<LinkPlanRequest, "agents" | "copy" | "names"> & {
     readonly names: readonly string[];
     readonly agents?: readonly string[] | undefined;
   },
@@ -142,11 +131,19 @@ export function planUnlinks(
   const links = read.ok ? (read.value.state.links ?? {}) : {};
   const base = linkBase(environment, scope);
   const library = linkLibrary(environment, scope);
+  // a link answers to its own name and to the name of what it exposes, as `link` took it
+  const exposedNames = new Map(
+    scopeResources(environment, scope).map((resource) => [
+      resource.kind === "skill" ? dirname(resource.path as string) : (resource.path as string),
+      resource.name,
+    ]),
+  );
   const steps: LinkStep[] = [];
   for (const name of request.names) {
     const found = Object.entries(links).filter(
       ([key, record]) =>
-        linkName(scope, key, record) === name &&
+        (linkName(scope, key, record) === name ||
+          exposedNames.get(join(library, record.target)) === name) &&
         (request.agents === undefined || request.agents.includes(record.agent)),
     );
     if (found.length === 0)
@@ -257,7 +254,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: 
     copy: request.copy === true,
   };
   try {
-    const reviewed = reviewLink(environment, scope, linkRequest, request.cache);
+    const reviewed = reviewLink(environment, scope, linkRequest, { cache: request.cache });
     return { ...step, path: reviewed.path, key: reviewed.key, inPlace: reviewed.inPlace };
   } catch (error) {
     if (!isSkillshelfError(error)) throw error;
@@ -313,37 +310,6 @@ function requestOf(step: LinkStep): LinkRequest {
     package: step.package,
     copy: step.copy,
   };
-}
-
-/**
- * The agents whose folder for `kind` exists in the scope as a plain folder; one that is a symlink
- * (to another agent's folder, say) is left out with a warning, as the writer would refuse it.
- */
-function existingAgentFolders(
-  environment: Environment,
-  scope: PackageScope,
-  kind: LinkKind,
-  diagnostics: Diagnostic[],
-): string[] {
-  const base = linkBase(environment, scope);
-  return AGENTS.flatMap((agent) => {
-    const folder = agentFolder(agent.id, scope, kind);
-    const path = folder === undefined ? undefined : join(base, folder);
-    const stat = path === undefined ? undefined : lstatSync(path, { throwIfNoEntry: false });
-    if (stat?.isSymbolicLink())
-      diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "link_unsafe",
-          `${path} is a symlink, so nothing is linked into it`,
-          {
-            path,
-            details: { agent: agent.id },
-          },
-        ),
-      );
-    return stat?.isDirectory() === true ? [agent.id] : [];
-  });
 }
 
 /** A recorded link's resource name: a skill's folder name, a template's path with `:`. */

@@ -52,6 +52,7 @@ import {
   reviewFacts,
 } from "./_review.js";
 import { createStagingSet, type StagingSet } from "./_staging.js";
+import { stepLinks } from "./_step-links.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
 import { capabilityDiff } from "./capabilities.js";
 import type {
@@ -117,6 +118,7 @@ export interface Planning {
     | "cache"
     | "skills"
     | "progress"
+    | "links"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -186,6 +188,7 @@ export function finishPlan(
       frozen: request.frozen === true,
       ...(request.ref === undefined ? {} : { ref: request.ref }),
       ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
+      ...(request.links === undefined ? {} : { links: request.links }),
     },
     steps,
     applicable,
@@ -414,10 +417,23 @@ export function installStep(
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned);
+  const wanted =
+    planning.request.links === undefined || refused !== undefined
+      ? undefined
+      : stepLinks(
+          { environment, links: planning.request.links, cache: planning.request.cache },
+          { scope, id, dir: staged.dir, manifest },
+          planning.diagnostics,
+        );
+  if (wanted !== undefined && "refusal" in wanted) refused = wanted.refusal;
+  const links = wanted !== undefined && "links" in wanted ? wanted.links : undefined;
   if (refused === undefined && operation === "install" && existing?.record !== undefined) {
-    // a damaged copy holding other bytes than its record is repaired by the same package
-    const same = existing.record.contentDigest === staged.digest && existing.state !== "damaged";
-    if (same || planning.request.force !== true)
+    // a copy whose tree is gone or holds other bytes than its record is repaired by the same
+    // package; one that holds exactly it is left as it is, and only the links missing are made
+    const same =
+      existing.record.contentDigest === staged.digest && existing.observedDigest === staged.digest;
+    const linksMissing = links?.some((link) => !link.inPlace) === true;
+    if (same ? !linksMissing : planning.request.force !== true)
       refused = refusal(
         "already_installed",
         same
@@ -460,6 +476,7 @@ export function installStep(
       before: "entry" in before ? before.entry : null,
       after: entryFor(environment, scope, id, record, enabledAfter),
     },
+    ...(links === undefined ? {} : { links }),
     ...(refused === undefined ? {} : { refusal: refused }),
   };
 }

@@ -18,7 +18,8 @@ import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
 
 /**
  * Plan what makes a scope match its lock (DESIGN §5.2), the fresh-clone and new-machine case:
- * install every pinned package that is missing or differs, from its locked source at the exact
+ * install every pinned package that is missing (from the state or from the disk) or differs,
+ * from its locked source at the exact
  * commit, refusing with `digest_mismatch` when the source no longer yields the pinned tree; set
  * each copy's enabled flag as the lock says; remove what the lock no longer lists. The lock itself
  * does not change, so this plan passes `frozen`.
@@ -84,7 +85,8 @@ export async function restoreFromLock(input: {
     for (const id of Object.keys(pinned).sort()) {
       const entry = pinned[id] as LockedPackage;
       const copy = copyOf(planning.snapshot, scope, id);
-      if (copy?.record?.contentDigest === entry.digest && copy.state !== "damaged") {
+      // the disk, not only the state, must hold what the lock pins: a missing tree is restored
+      if (copy?.record?.contentDigest === entry.digest && copy.observedDigest === entry.digest) {
         if (copy.enabled !== entry.enabled)
           steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));
         continue;

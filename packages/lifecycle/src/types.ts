@@ -48,6 +48,27 @@ export interface LifecycleRequest {
   readonly cache?: ScopeCache | undefined;
   /** Told before each source is staged. */
   readonly progress?: ((event: LifecycleProgress) => void) | undefined;
+  /**
+   * For an install or update: link each skill the package offers into these agents' folders of
+   * the scope (`all`: every agent whose folder exists there) in the same step as the install, as
+   * copies with `copy`. An install of a package the scope already holds exactly makes only the
+   * links that are missing.
+   */
+  readonly links?:
+    | { readonly agents: readonly string[] | "all"; readonly copy?: boolean }
+    | undefined;
+}
+
+/** A link an install step makes into an agent's folder (reviewed like `planLinks`' steps). */
+export interface StepLink {
+  readonly agent: string;
+  /** The link's key in the scope's state and lock, relative to the scope's folder. */
+  readonly key: string;
+  /** Where the skill will be once installed. */
+  readonly target: string;
+  readonly copy: boolean;
+  /** Already as asked. */
+  readonly inPlace: boolean;
 }
 
 /** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
@@ -107,6 +128,8 @@ export interface PlanStep {
   readonly capabilities?: CapabilityDiff | undefined;
   /** The step's entry in its scope's lock before and after. */
   readonly lock: { readonly before: LockedPackage | null; readonly after: LockedPackage | null };
+  /** The links an install or update makes in the same step (`LifecycleRequest.links`). */
+  readonly links?: readonly StepLink[] | undefined;
   readonly refusal?: Refusal | undefined;
 }
 
@@ -133,6 +156,7 @@ export interface LifecyclePlan {
     readonly frozen: boolean;
     readonly ref?: string | undefined;
     readonly skills?: readonly string[] | undefined;
+    readonly links?: LifecycleRequest["links"];
   };
   readonly steps: readonly PlanStep[];
   /** No step is refused. */

@@ -11,23 +11,27 @@ import {
   siblingName,
 } from "@skillshelf/core";
 import { followPackageLinks } from "./_link-follow.js";
+import { SymlinkRefused } from "./_link-moves.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove, TreeMove } from "./_step-journal.js";
 import type { WriterContext } from "./_writer.js";
 import { withTableEntries } from "./cache.js";
+import { type LinkRequest, stagedLinks } from "./links.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
 /** One copy's part of a swap: its staged tree (a sibling in the packages folder) and records. */
 export interface TreeChange {
   readonly id: string;
   readonly operation: "install" | "rollback";
-  /** Sibling name of the staged tree, from `stageCopy`. */
-  readonly staging: string;
+  /** Sibling name of the staged tree, from `stageCopy`; `null`: the tree in place stays. */
+  readonly staging: string | null;
   readonly before: InstallRecord | null;
   readonly record: InstallRecord;
   readonly enabled?: boolean | undefined;
   /** Digest the tree again once it is in place. Default: yes. */
   readonly readBack?: boolean | undefined;
+  /** Links into the copy made in the same step (see `installPackage`). */
+  readonly links?: readonly LinkRequest[] | undefined;
 }
 
 /**
@@ -39,34 +43,43 @@ export interface TreeChange {
  */
 export function swapInTrees(context: WriterContext, changes: readonly TreeChange[]): WriteResult[] {
   const dir = context.lock.dir;
-  const trees = changes.map(
-    (change): TreeMove => ({
-      id: change.id,
-      operation: change.operation,
-      before: change.before,
-      after: change.record,
-      backup: existsSync(join(dir, change.id)) ? siblingName(change.id, "backup") : null,
-      staging: change.staging,
-    }),
+  const trees = changes.flatMap((change): TreeMove[] =>
+    change.staging === null
+      ? []
+      : [
+          {
+            id: change.id,
+            operation: change.operation,
+            before: change.before,
+            after: change.record,
+            backup: existsSync(join(dir, change.id)) ? siblingName(change.id, "backup") : null,
+            staging: change.staging,
+          },
+        ],
   );
-  // each copy's links follow its new tree: a copied link is refreshed, a vanished one taken away
+  // each copy's links follow its new tree (a copied link is refreshed, a vanished one taken
+  // away), and the links asked for are made into it
   let state = withChanges(context.state, changes);
   const linkKeys: string[] = [];
   const links: LinkMove[] = [];
-  for (const { id, staging } of changes) {
-    const follow = followPackageLinks(state, id, join(dir, staging));
-    state = follow.state;
-    linkKeys.push(...follow.changed);
-    links.push(...follow.moves);
+  for (const { id, staging, links: asked = [] } of changes) {
+    const tree = join(dir, staging ?? id);
+    const follow = followPackageLinks(state, id, tree);
+    const made = stagedLinks(context.target, follow.state, { id, tree }, asked);
+    state = made.state;
+    linkKeys.push(...follow.changed, ...made.changed);
+    links.push(...follow.moves, ...made.moves);
   }
-  const step = commitStep(context, {
-    operation: changes[0]?.operation ?? "install",
-    state,
-    ids: changes.map((change) => change.id),
-    linkKeys,
-    trees,
-    links,
-  });
+  const step = committed(() =>
+    commitStep(context, {
+      operation: changes[0]?.operation ?? "install",
+      state,
+      ids: changes.map((change) => change.id),
+      linkKeys,
+      trees,
+      links,
+    }),
+  );
   return changes.map(({ id, record, readBack }, index) => {
     const target = join(dir, id);
     const backup = step.kept.get(id);
@@ -138,6 +151,20 @@ export function withoutPrevious(record: InstallRecord): PreviousRecord {
 }
 
 // --- internal ---
+
+/** A step whose symlink the file system refused, as a coded error: it was rolled back whole. */
+function committed<T>(commit: () => T): T {
+  try {
+    return commit();
+  } catch (error) {
+    if (!(error instanceof SymlinkRefused)) throw error;
+    throw new SkillshelfError(
+      "link_symlink_refused",
+      `the file system refused a symlink at ${error.key}; nothing was installed`,
+      { hint: "link with --copy on this file system" },
+    );
+  }
+}
 
 /** The state with every change's record in (one copy of the table) and its disabled flag set. */
 function withChanges(state: ScopeState, changes: readonly TreeChange[]): ScopeState {

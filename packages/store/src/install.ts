@@ -5,6 +5,7 @@ import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
 import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
 import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
+import type { LinkRequest } from "./links.js";
 import { keptManifest, readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type {
@@ -52,6 +53,12 @@ export interface InstallPackageInput extends ScopeTarget {
    * differs (default). `false` when the caller reads every copy back itself.
    */
   readonly readBack?: boolean | undefined;
+  /**
+   * Links into other agents' folders made in the same step (`install --agent`), each `target`
+   * where the resource will be once installed (inside `packages/<id>`). When the scope already
+   * holds exactly this package, only the links missing are made.
+   */
+  readonly links?: readonly LinkRequest[] | undefined;
 }
 
 /**
@@ -190,7 +197,10 @@ function checkedOutside(
   return { input, manifest, source };
 }
 
-/** Inside the lock: re-check one install against the scope, stage its tree, make its record. */
+/**
+ * Inside the lock: re-check one install against the scope, stage its tree, make its record. A
+ * copy that already holds exactly this package with only links to make stages nothing.
+ */
 function installChange(
   context: WriterContext,
   input: InstallPackageInput,
@@ -206,6 +216,13 @@ function installChange(
       `${id} is installed as a ${before.kind} package and the new one is a ${manifest.kind} package`,
       { hint: "a package's kind cannot change in place; remove it first" },
     );
+  const links = input.links ?? [];
+  if (
+    links.length > 0 &&
+    before?.contentDigest === input.staged.digest &&
+    treeMatches(context, id, before)
+  )
+    return { id, operation: "install", staging: null, before, record: before, links };
   const staging = stageCopy(context, id, source, input.staged.digest, input.staged.disposable);
   const previous =
     input.keepPrevious === true && before !== null && treeMatches(context, id, before)
@@ -230,6 +247,7 @@ function installChange(
     record,
     enabled: input.enabled,
     readBack: input.readBack !== false,
+    links,
   };
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
   type Diagnostic,
@@ -129,11 +130,15 @@ export function reviewLink(
   environment: Environment,
   scope: PackageScope,
   request: LinkRequest,
-  cache?: ScopeCache,
+  options: {
+    readonly cache?: ScopeCache | undefined;
+    /** For a package not installed yet: the staged resource `request.target` will be. */
+    readonly staged?: string | undefined;
+  } = {},
 ): { readonly key: string; readonly path: string; readonly inPlace: boolean } {
-  const read = readScopeState(environment, scope, cache);
+  const read = readScopeState(environment, scope, options.cache);
   const state = read.ok ? read.value.state : EMPTY_STATE;
-  const { key, path, existing } = planLink(environment, scope, state, request);
+  const { key, path, existing } = planLink(environment, scope, state, request, options.staged);
   return { key, path, inPlace: existing !== undefined };
 }
 
@@ -191,7 +196,47 @@ export function unlinkResources(
   });
 }
 
+/**
+ * The links an install makes into the package it installs, in its own step: each request's
+ * `target` is where the resource will be (inside `packages/<id>`), `tree` the staged tree that
+ * holds it now. Refuses as `linkResources` does (`link_conflict`, `link_unsafe`, …); a link
+ * already in place as asked is adopted.
+ */
+export function stagedLinks(
+  target: Pick<ScopeTarget, "environment" | "scope">,
+  state: ScopeState,
+  staged: { readonly id: string; readonly tree: string },
+  requests: readonly LinkRequest[],
+): { state: ScopeState; changed: string[]; moves: LinkMove[] } {
+  const { environment, scope } = target;
+  const copy = join(linkLibrary(environment, scope), "packages", staged.id);
+  let links = state.links ?? {};
+  const moves: LinkMove[] = [];
+  const changed: string[] = [];
+  for (const request of requests) {
+    const inTree = join(staged.tree, relative(copy, resolve(request.target)));
+    const link = planLink(environment, scope, state, request, inTree);
+    const record = recordOf(environment, scope, link);
+    if (link.existing === undefined) moves.push(linkMove("make", link.key, record));
+    links = withTableEntry(links, link.key, record);
+    changed.push(link.key);
+  }
+  return { state: withLinks(state, links), changed, moves };
+}
+
 // --- internal ---
+
+function recordOf(environment: Environment, scope: PackageScope, link: PlannedLink): LinkRecord {
+  const { request } = link;
+  return {
+    agent: request.agent,
+    kind: request.kind,
+    target: relative(linkLibrary(environment, scope), link.target).split(sep).join("/"),
+    ...(request.package === undefined ? {} : { package: request.package }),
+    mode: link.existing ?? (request.copy === true ? "copy" : "symlink"),
+    digest: link.digest,
+  };
+}
 
 /** One attempt at committing `requests` as a step (see `linkResources`). */
 function commitLinks(context: WriterContext, requests: readonly LinkRequest[]): LinkWriteResult {
@@ -200,22 +245,14 @@ function commitLinks(context: WriterContext, requests: readonly LinkRequest[]): 
   const outcomes: LinkOutcome[] = [];
   const moves: LinkMove[] = [];
   let links = context.state.links ?? {};
-  for (const { key, request, target, existing, unchanged } of planned) {
-    const mode = existing ?? (request.copy === true ? "copy" : "symlink");
-    const record: LinkRecord = {
-      agent: request.agent,
-      kind: request.kind,
-      target: relative(linkLibrary(environment, scope), target).split(sep).join("/"),
-      ...(request.package === undefined ? {} : { package: request.package }),
-      mode,
-      digest: exposedDigest(target, request.kind),
-    };
-    if (existing === undefined) moves.push(linkMove("make", key, record));
-    links = withTableEntry(links, key, record);
+  for (const link of planned) {
+    const record = recordOf(environment, scope, link);
+    if (link.existing === undefined) moves.push(linkMove("make", link.key, record));
+    links = withTableEntry(links, link.key, record);
     outcomes.push({
-      path: key,
-      agent: request.agent,
-      status: unchanged ? "unchanged" : mode === "copy" ? "copied" : "linked",
+      path: link.key,
+      agent: link.request.agent,
+      status: link.unchanged ? "unchanged" : record.mode === "copy" ? "copied" : "linked",
     });
   }
   const step = commitStep(context, {
@@ -233,6 +270,8 @@ interface PlannedLink {
   readonly path: string;
   readonly target: string;
   readonly request: LinkRequest;
+  /** The digest of what the link exposes. */
+  readonly digest: string;
   /** How the link already in place was made, when it is ours (or identical to ours). */
   readonly existing: LinkRecord["mode"] | undefined;
   readonly unchanged: boolean;
@@ -243,20 +282,34 @@ function planLink(
   scope: PackageScope,
   state: ScopeState,
   request: LinkRequest,
+  staged?: string,
 ): PlannedLink {
   const base = linkBase(environment, scope);
   const key = linkKey(scope, request);
   const path = join(base, key);
-  const target = assertTargetInLibrary(environment, scope, request);
+  const target =
+    staged === undefined
+      ? assertTargetInLibrary(environment, scope, request)
+      : assertTargetStaged(environment, scope, request, staged);
+  const exposed = staged ?? target;
   assertLinkFolderSafe(base, path);
   const recorded = state.links?.[key];
   const found = foundAt(path);
+  const digest = exposedDigest(exposed, request.kind);
   if (found.kind === "nothing")
-    return { key, path, target, request, existing: undefined, unchanged: false };
+    return { key, path, target, request, digest, existing: undefined, unchanged: false };
   const mode = request.copy === true ? "copy" : "symlink";
-  const digest = exposedDigest(target, request.kind);
+  // a symlink is compared by the text it holds, so a staged target is judged as it will be
   if (isOurLink(path, target, { mode, kind: request.kind, digest }))
-    return { key, path, target, request, existing: mode, unchanged: recorded?.mode === mode };
+    return {
+      key,
+      path,
+      target,
+      request,
+      digest,
+      existing: mode,
+      unchanged: recorded?.mode === mode,
+    };
   throw new SkillshelfError(
     "link_conflict",
     `${path} is ${describeFound(found)}, which Skillshelf did not make`,
@@ -266,6 +319,27 @@ function planLink(
       details: { found: found.kind, ...(found.kind === "symlink" ? { to: found.to } : {}) },
     },
   );
+}
+
+/**
+ * A link into a package not installed yet: its target must be inside that package's folder
+ * (`packages/<id>`, the request's `package`), and `staged` the same resource in the staged tree.
+ */
+function assertTargetStaged(
+  environment: Environment,
+  scope: PackageScope,
+  request: LinkRequest,
+  staged: string,
+): string {
+  const target = resolve(request.target);
+  const copy = join(linkLibrary(environment, scope), "packages", request.package ?? "");
+  if (request.package === undefined || !isInside(copy, target) || !existsSync(staged))
+    throw new SkillshelfError(
+      "link_target_invalid",
+      `${target} is not a resource of the package being installed`,
+      { path: target, hint: "link a skill the package offers" },
+    );
+  return target;
 }
 
 function assertTargetInLibrary(

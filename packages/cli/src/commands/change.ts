@@ -9,14 +9,12 @@ import {
 import {
   type ApplyResult,
   applyLifecycle,
-  applyLinks,
   type LifecyclePlan,
   type LifecycleProgress,
   type LinkApplyResult,
   linksBehindLock,
   type Operation,
   planLifecycle,
-  planLinks,
   releasePlan,
   restoreFromLock,
   restoreLinks,
@@ -79,7 +77,7 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
     return report(undefined, [confirmation.refused], confirmation.asked);
   }
   const result = await apply(plan, io, planning.cache);
-  const links = linksAfterInstall(
+  const links = linksAfterRestore(
     input,
     command,
     { ...context, scope: shownScope },
@@ -114,28 +112,21 @@ async function restoreOnlyLinks(
 }
 
 /**
- * The links an install makes once it has applied: with nothing named (a restore), the lock's
- * links; with `--agent`, each committed package's skills linked into those agents.
+ * The links a restore (`install` with nothing named) makes once every step has committed: the
+ * lock's. (`install --agent` makes its links in the same step as each install.)
  */
-function linksAfterInstall(
+function linksAfterRestore(
   input: CommandInput,
   command: ChangeCommand,
   target: { readonly environment: Environment; readonly scope: PackageScope },
   result: ApplyResult,
   cache: ScopeCache,
 ): LinkApplyResult | undefined {
-  const { environment, scope } = target;
-  if (command !== "install") return undefined;
-  // links point into the packages: only once every step has committed
-  if (
-    result.outcomes.some((outcome) => outcome.status !== "committed" || outcome.error !== undefined)
-  )
-    return undefined;
-  if (input.positionals.length === 0) return restoreLinks(environment, scope, cache);
-  const agents = agentsOption(input, command);
-  const committed = result.outcomes.map((outcome) => outcome.step.id);
-  if (agents === undefined || committed.length === 0) return undefined;
-  return applyLinks(planLinks({ environment, scope, packages: committed, agents, cache }));
+  if (command !== "install" || input.positionals.length > 0) return undefined;
+  const committed = result.outcomes.every(
+    (outcome) => outcome.status === "committed" && outcome.error === undefined,
+  );
+  return committed ? restoreLinks(target.environment, target.scope, cache) : undefined;
 }
 
 /**
@@ -201,6 +192,7 @@ async function makePlan(
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);
+    const agents = agentsOption(input, command);
     return planLifecycle({
       ...common,
       operation: "install",
@@ -208,6 +200,7 @@ async function makePlan(
       withRequirements: flag(input, "with-requirements"),
       frozen: flag(input, "frozen"),
       skills: skills.filter((name) => name !== ""),
+      ...(agents === undefined ? {} : { links: { agents } }),
     });
   }
   return planLifecycle({

@@ -1,0 +1,69 @@
+import { basename, join, relative } from "node:path";
+import { type Diagnostic, type Environment, isSkillshelfError } from "@skillshelf/core";
+import { loadSkills } from "@skillshelf/skills-loader";
+import {
+  type PackageManifest,
+  type PackageScope,
+  packageCopyRoots,
+  packagesDir,
+  reviewLink,
+  type ScopeCache,
+} from "@skillshelf/store";
+import { existingAgentFolders } from "./_link-agents.js";
+import { refusalOf } from "./_refusal.js";
+import type { LifecycleRequest, Refusal, StepLink } from "./types.js";
+
+/**
+ * The links an install step makes (`LifecycleRequest.links`): each skill the staged package
+ * offers, into each agent's folder of the scope, reviewed against what is there now. The first
+ * link the writer would refuse (`link_conflict`, `link_unsafe`, …) refuses the step.
+ */
+export function stepLinks(
+  request: {
+    readonly environment: Environment;
+    readonly links: NonNullable<LifecycleRequest["links"]>;
+    readonly cache?: ScopeCache | undefined;
+  },
+  step: {
+    readonly scope: PackageScope;
+    readonly id: string;
+    readonly dir: string;
+    readonly manifest: PackageManifest;
+  },
+  diagnostics: Diagnostic[],
+): { readonly links: StepLink[] } | { readonly refusal: Refusal } {
+  const { environment, links, cache } = request;
+  const { scope, id, dir, manifest } = step;
+  const roots = packageCopyRoots({ id, dir, manifest, record: undefined, scope }, "skill");
+  const skills = roots.length === 0 ? [] : loadSkills({ ...environment, roots }).items;
+  const agents =
+    links.agents === "all"
+      ? existingAgentFolders(environment, scope, "skill", diagnostics)
+      : links.agents;
+  const copy = links.copy === true;
+  const installed = join(packagesDir(environment, scope), id);
+  const planned: StepLink[] = [];
+  // a skill is a folder with its SKILL.md; that folder is what a link exposes
+  for (const skill of skills.filter((item) => basename(item.path).toLowerCase() === "skill.md")) {
+    const staged = skill.baseDir;
+    const target = join(installed, relative(dir, staged));
+    for (const agent of agents) {
+      const linkRequest = {
+        agent,
+        kind: "skill" as const,
+        target,
+        name: basename(target),
+        package: id,
+        copy,
+      };
+      try {
+        const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
+        planned.push({ agent, key: reviewed.key, target, copy, inPlace: reviewed.inPlace });
+      } catch (error) {
+        if (!isSkillshelfError(error)) throw error;
+        return { refusal: refusalOf(error) };
+      }
+    }
+  }
+  return { links: planned };
+}
