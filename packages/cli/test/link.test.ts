@@ -80,6 +80,26 @@ describe("install once, link everywhere", () => {
     expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
   });
 
+  it("verify and doctor find a link into the library that nothing records (issue 22, item 2)", () => {
+    const box = changeSandbox();
+    expect(
+      box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes").status,
+    ).toBe(0);
+    const stray = join(box.home, ".claude", "skills", "stray");
+    execFileSync("mkdir", ["-p", join(box.home, ".claude", "skills")]);
+    execFileSync("ln", ["-s", "../../.config/skillshelf/packages/brand-guidelines", stray]);
+    // a user's own link elsewhere is none of Skillshelf's business
+    execFileSync("ln", ["-s", testdir(), join(box.home, ".claude", "skills", "mine")]);
+    expect(verifyCodes(box)).toEqual({ status: 1, problems: [["link_unrecorded", stray]] });
+    const doctor = JSON.parse(box.run("doctor", "--json").stdout) as {
+      findings: { code: string; path: string }[];
+    };
+    expect(doctor.findings.map((finding) => [finding.code, finding.path])).toContainEqual([
+      "link_unrecorded",
+      stray,
+    ]);
+  });
+
   it("links, copies and unlinks by name, and verify names every link fault", () => {
     const box = changeSandbox();
     box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");

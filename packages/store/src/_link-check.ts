@@ -1,14 +1,30 @@
-import { join } from "node:path";
-import type { Diagnostic, Environment } from "@skillshelf/core";
-import { describeFound, foundAt, isOurLink, linkBase, linkLibrary } from "./_link-files.js";
+import { readdirSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import {
+  AGENTS,
+  type Diagnostic,
+  type Environment,
+  isInside,
+  LINKABLE_KINDS,
+} from "@skillshelf/core";
+import {
+  agentFolder,
+  describeFound,
+  foundAt,
+  isOurLink,
+  linkBase,
+  linkLibrary,
+} from "./_link-files.js";
 import type { LinkRecord } from "./_state-schema.js";
+import { hasStepJournal, readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import type { ScopeCache } from "./cache.js";
+import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
 import type { PackageScope } from "./types.js";
 
 /** One way a recorded link differs from what Skillshelf made. */
 export interface LinkFault {
-  readonly code: "link_missing" | "link_changed" | "link_repointed";
+  readonly code: "link_missing" | "link_changed" | "link_repointed" | "link_unrecorded";
   readonly path: string;
   readonly agent: string;
   readonly message: string;
@@ -17,7 +33,9 @@ export interface LinkFault {
 /**
  * Check every link a scope's state records against the disk (for `verify`): gone
  * (`link_missing`), a symlink pointing elsewhere or replaced by something else
- * (`link_repointed`), a copy whose files changed (`link_changed`). Reads only.
+ * (`link_repointed`), a copy whose files changed (`link_changed`); and every symlink in an
+ * agent's folder of the scope that leads into the scope's library but is recorded nowhere
+ * (`link_unrecorded`: left by a crash of an older version, or made by hand). Reads only.
  */
 export function inspectLinks(
   environment: Environment,
@@ -32,9 +50,14 @@ export function inspectLinks(
   if (!read.ok) return { links: 0, faults: [], diagnostics: read.diagnostics };
   const links = read.value.state.links ?? {};
   const base = linkBase(environment, scope);
-  const faults = Object.keys(links)
-    .sort()
-    .flatMap((key) => linkFault(environment, scope, base, key, links[key] as LinkRecord) ?? []);
+  // the links an unsettled step changes are the step's to settle, not faults
+  const pending = pendingLinkKeys(environment, scope);
+  const faults = [
+    ...Object.keys(links)
+      .sort()
+      .flatMap((key) => linkFault(environment, scope, base, key, links[key] as LinkRecord) ?? []),
+    ...unrecordedLinks(environment, scope, links),
+  ].filter((fault) => !pending.has(relative(base, fault.path).split(sep).join("/")));
   return { links: Object.keys(links).length, faults, diagnostics: [] };
 }
 
@@ -71,4 +94,57 @@ export function linkFault(
   return isOurLink(path, target, record)
     ? undefined
     : fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
+}
+
+// --- internal ---
+
+/** The link keys the scope's unsettled step (if any) makes, takes or refreshes. */
+function pendingLinkKeys(environment: Environment, scope: PackageScope): Set<string> {
+  const dir = packagesDir(environment, scope);
+  const found = readStepJournal(dir, scope, hasStepJournal(dir) ? [STEP_JOURNAL] : []);
+  return new Set(
+    found === undefined || "unreadable" in found ? [] : found.journal.links.map((move) => move.key),
+  );
+}
+
+/**
+ * The symlinks in the agents' folders of a scope (each folder once, however many agents share it)
+ * that lead into the scope's library and that no link record names.
+ */
+function unrecordedLinks(
+  environment: Environment,
+  scope: PackageScope,
+  links: Readonly<Record<string, LinkRecord>>,
+): LinkFault[] {
+  const base = linkBase(environment, scope);
+  const library = linkLibrary(environment, scope);
+  const folders = new Map<string, string>();
+  for (const agent of AGENTS)
+    for (const kind of LINKABLE_KINDS) {
+      const folder = agentFolder(agent.id, scope, kind);
+      if (folder !== undefined && !folders.has(folder)) folders.set(folder, agent.id);
+    }
+  const faults: LinkFault[] = [];
+  for (const [folder, agent] of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(join(base, folder));
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      const key = `${folder}/${name}`;
+      const path = join(base, key);
+      const found = foundAt(path);
+      if (found.kind !== "symlink" || links[key] !== undefined) continue;
+      if (!isInside(library, resolve(dirname(path), found.to))) continue;
+      faults.push({
+        code: "link_unrecorded",
+        path,
+        agent,
+        message: `${path} links into the ${scope} library, but Skillshelf has no record of it`,
+      });
+    }
+  }
+  return faults;
 }

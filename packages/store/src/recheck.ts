@@ -2,7 +2,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
 import { listDotEntries } from "./_leftovers.js";
-import { readStepJournal } from "./_step-journal.js";
+import { readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
@@ -19,8 +19,26 @@ export function recheckCopies(
   state: ScopeState,
 ): Diagnostic[] {
   const dir = packagesDir(environment, scope);
-  const journaled = journaledCopies(dir, scope);
   const problems: Diagnostic[] = [];
+  const step = readStepJournal(dir, scope, listDotEntries(dir));
+  // the copies an unsettled step moves (every copy, when its journal cannot be read)
+  const moved = new Set(
+    step !== undefined && "journal" in step ? step.journal.trees.map((move) => move.id) : [],
+  );
+  const journaled = (id: string) => step !== undefined && ("unreadable" in step || moved.has(id));
+  // a step moving no tree (a link or an unlink) is pending all the same
+  if (step !== undefined && ("unreadable" in step || step.journal.trees.length === 0))
+    problems.push(
+      createDiagnostic(
+        "error",
+        "operation_pending",
+        `an interrupted change in the ${scope} scope has not been settled`,
+        {
+          path: "unreadable" in step ? step.unreadable : join(dir, STEP_JOURNAL),
+          details: { scope },
+        },
+      ),
+    );
   for (const id of Object.keys(state.installed).sort()) {
     const record = state.installed[id];
     if (record === undefined) continue;
@@ -60,15 +78,4 @@ export function recheckCopies(
       );
   }
   return problems;
-}
-
-// --- internal ---
-
-/** Whether an unsettled step moves copy `id` (every copy, when its journal cannot be read). */
-function journaledCopies(dir: string, scope: PackageScope): (id: string) => boolean {
-  const found = readStepJournal(dir, scope, listDotEntries(dir));
-  if (found === undefined) return () => false;
-  if ("unreadable" in found) return () => true;
-  const ids = new Set(found.journal.trees.map((move) => move.id));
-  return (id) => ids.has(id);
 }

@@ -126,6 +126,8 @@ describe("installPackages", () => {
     expect(
       recheckCopies(environment, "user", state.value.state).map((d) => [d.code, d.details?.id]),
     ).toEqual([
+      // the scope's, for the journal itself, then each copy it may move
+      ["operation_pending", undefined],
       ["operation_pending", "docx"],
       ["operation_pending", "pdf"],
       ["operation_pending", "xlsx"],

@@ -10,6 +10,7 @@ export {
   flowStyleAllowedVerdicts,
   strictVerdicts,
 } from "./corpus.js";
+export { crashAtWrite, KILL_AT_WRITE_PRELOAD } from "./crash.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
 export { bareClone, gitEnv, gitRepo } from "./git.js";

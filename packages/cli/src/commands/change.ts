@@ -25,6 +25,7 @@ import {
   readScopeState,
   type ScopeCache,
 } from "@skillshelf/store";
+import { recoverScope } from "@skillshelf/store/writers";
 import { choose, confirm, progressLine } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
 import { type CommandInput, flag, listValue, stringValue, UsageError } from "../command.js";
@@ -99,16 +100,19 @@ async function restoreOnlyLinks(
   cache: ScopeCache,
 ): Promise<number> {
   const { environment } = context;
+  // no package step runs a writer here: settle what an interrupted change left first
+  const settled = recoverScope({ environment, scope, cache });
   const behind = linksBehindLock(environment, scope, cache);
-  if (behind.length === 0) return report(undefined, []);
+  if (behind.length === 0) return report(undefined, [], false, undefined, settled);
   const confirmation = await confirmChange(input, behind.length, () =>
     input.io.stdout(
       `Links in the ${scope} scope that differ from its lock:\n${behind.map((key) => `  ${safeLine(key)}`).join("\n")}\n`,
     ),
   );
   if (confirmation.refused !== undefined)
-    return report(undefined, [confirmation.refused], confirmation.asked);
-  return report(undefined, [], confirmation.asked, restoreLinks(environment, scope, cache));
+    return report(undefined, [confirmation.refused], confirmation.asked, undefined, settled);
+  const links = restoreLinks(environment, scope, cache);
+  return report(undefined, [], confirmation.asked, links, settled);
 }
 
 /**
@@ -240,10 +244,12 @@ function reporter(
   extra: Diagnostic[],
   planShown?: boolean,
   links?: LinkApplyResult,
+  settled?: readonly Diagnostic[],
 ) => number {
   const { io } = input;
-  return (result, extra, planShown = false, links = undefined) => {
+  return (result, extra, planShown = false, links = undefined, settled = []) => {
     const diagnostics = [
+      ...settled,
       ...plan.diagnostics,
       ...(result?.outcomes.flatMap((outcome) => outcome.diagnostics) ?? []),
       ...linkDiagnostics(links),

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, createDiagnostic, type Diagnostic, projectLibraryDir } from "@skillshelf/core";
 import {
+  inspectLinks,
   PACKAGE_SCOPES,
   readLockFile,
   readScopeState,
@@ -98,6 +99,14 @@ export function runDoctor(input: CommandInput): number {
               },
             ),
       );
+    for (const fault of inspectLinks(environment, scope).faults)
+      if (fault.code === "link_unrecorded")
+        findings.push(
+          createDiagnostic("warning", fault.code, fault.message, {
+            path: fault.path,
+            hint: `skillshelf link it --${scope} to keep it, or remove it`,
+          }),
+        );
     const state = readScopeState(environment, scope);
     const lockFile = readLockFile(environment, scope);
     findings.push(

@@ -154,7 +154,9 @@ function linkProblems(
       fault.path,
       fault.code === "link_missing"
         ? `skillshelf install ${flagName} makes it again`
-        : `move what is at ${fault.path} away, then skillshelf install ${flagName}`,
+        : fault.code === "link_unrecorded"
+          ? `skillshelf link it ${flagName} to keep it, or remove ${fault.path}`
+          : `move what is at ${fault.path} away, then skillshelf install ${flagName}`,
     ),
   );
   const links = state.links ?? {};
