@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { closest } from "./_suggest.js";
+import { closest } from "@skillshelf/core";
 import {
   type CommandDefinition,
   type OptionSpec,

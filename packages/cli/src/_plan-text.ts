@@ -64,10 +64,22 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   return lines;
 }
 
-/** The skills a collection offers, when a refusal lists them. */
+/**
+ * The skills a refusal lists: for names it does not know, each with its did-you-mean and then
+ * the names on offer; otherwise every skill with its description, to choose from.
+ */
 function choiceLines(details: Readonly<Record<string, unknown>> | undefined): string[] {
   const skills = details?.skills;
   if (!Array.isArray(skills)) return [];
+  const unknown = details?.unknown;
+  if (Array.isArray(unknown))
+    return [
+      ...unknown.map(
+        (name: { name: string; suggestion: string | null }) =>
+          `      no skill is named ${safeLine(name.name)}${name.suggestion === null ? "" : `; did you mean ${safeLine(name.suggestion)}?`}`,
+      ),
+      `      it offers: ${skills.map((skill: { name: string }) => safeLine(skill.name)).join(", ")}`,
+    ];
   return skills.map(
     (skill: { name: string; description: string }) =>
       `      ${safeLine(skill.name)}: ${safeLine(skill.description)}`,

@@ -1,4 +1,5 @@
 import {
+  closest,
   codedWriteError,
   createDiagnostic,
   type Diagnostic,
@@ -6,7 +7,6 @@ import {
 } from "@skillshelf/core";
 import { commandHelp, topLevelHelp, usageLine } from "./_help.js";
 import { parseCommandArguments } from "./_parse.js";
-import { closest } from "./_suggest.js";
 import { type CommandDefinition, UsageError } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { commandContext, publicDiagnostic } from "./context.js";

@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { AGENTS } from "@skillshelf/core";
 import { copyCorpus, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./_run.js";
@@ -41,7 +42,7 @@ describe("install once, link everywhere", () => {
     const dir = corpusSkill(BRAND, "brand-guidelines");
     const run = box.run("install", dir, "--user", "--yes", "--agent", "claude-code,codex");
     expect(run.status, run.stderr).toBe(0);
-    for (const folder of [".claude/skills", ".codex/skills"]) {
+    for (const folder of [".claude/skills", ".agents/skills"]) {
       const path = join(box.home, folder, "brand-guidelines");
       expect(readlinkSync(path)).toBe("../../.config/skillshelf/packages/brand-guidelines");
       expect(readFileSync(join(path, "SKILL.md"), "utf8")).toContain("name: brand-guidelines");
@@ -49,8 +50,8 @@ describe("install once, link everywhere", () => {
     expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
     const lock = JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8"));
     expect(Object.keys(lock.links)).toEqual([
+      ".agents/skills/brand-guidelines",
       ".claude/skills/brand-guidelines",
-      ".codex/skills/brand-guidelines",
     ]);
   });
 
@@ -153,7 +154,7 @@ describe("install once, link everywhere", () => {
     expect(linkNl().status).toBe(0);
     const byName = box.run("unlink", "nl", "--agent", "codex", "--user", "--yes", "--json");
     expect(byName.status, byName.stdout).toBe(0);
-    expect(existsSync(join(box.home, ".codex", "skills", "nl-tool"))).toBe(false);
+    expect(existsSync(join(box.home, ".agents", "skills", "nl-tool"))).toBe(false);
     const byFolder = box.run("unlink", "nl-tool", "--user", "--yes", "--json");
     expect(byFolder.status, byFolder.stdout).toBe(0);
     expect(existsSync(join(box.home, ".claude", "skills", "nl-tool"))).toBe(false);
@@ -201,7 +202,7 @@ describe("install once, link everywhere", () => {
     expect(readFileSync(join(own, "SKILL.md"), "utf8")).toBe("my own notes\n");
     // an agent folder that is a symlink is refused and left as it is
     const elsewhere = testdir();
-    execFileSync("ln", ["-s", elsewhere, join(box.home, ".codex")]);
+    execFileSync("ln", ["-s", elsewhere, join(box.home, ".agents")]);
     const unsafe = box.run(
       "link",
       "brand-guidelines",
@@ -248,7 +249,7 @@ describe("install once, link everywhere", () => {
     const update = box.run("update", "brand-guidelines", "--user", "--yes");
     expect(update.status, update.stderr).toBe(0);
     const linked = join(box.home, ".claude", "skills", "brand-guidelines", "SKILL.md");
-    const copied = join(box.home, ".codex", "skills", "brand-guidelines", "SKILL.md");
+    const copied = join(box.home, ".agents", "skills", "brand-guidelines", "SKILL.md");
     expect(readFileSync(linked, "utf8")).toContain("Updated.");
     expect(readFileSync(copied, "utf8")).toContain("Updated.");
     expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
@@ -258,7 +259,7 @@ describe("install once, link everywhere", () => {
     expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
     expect(box.run("remove", "brand-guidelines", "--user", "--yes").status).toBe(0);
     expect(existsSync(join(box.home, ".claude", "skills", "brand-guidelines"))).toBe(false);
-    expect(existsSync(join(box.home, ".codex", "skills", "brand-guidelines"))).toBe(false);
+    expect(existsSync(join(box.home, ".agents", "skills", "brand-guidelines"))).toBe(false);
     expect(
       JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8")).links,
     ).toBeUndefined();
@@ -330,17 +331,35 @@ describe("install once, link everywhere", () => {
     expect(codesOf(unsupported)).toEqual(["link_agent_unsupported"]);
     // --all-agents: only the agents whose skill folder exists
     box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
-    execFileSync("mkdir", [
-      "-p",
-      join(box.home, ".codex", "skills"),
-      join(box.home, ".agents", "skills"),
-    ]);
+    execFileSync("mkdir", ["-p", join(box.home, ".agents", "skills")]);
     const all = box.run("link", "brand-guidelines", "--all-agents", "--user", "--yes", "--json");
     expect(all.status, all.stderr).toBe(0);
+    // Codex and the shared .agents read one folder: one link serves both
     expect(JSON.parse(all.stdout).outcomes.map((o: { agent: string }) => o.agent)).toEqual([
       "codex",
-      "agents",
     ]);
     expect(existsSync(join(box.home, ".claude", "skills", "brand-guidelines"))).toBe(false);
+  });
+});
+
+describe("a link goes where the agent reads (issue 23, item 1)", () => {
+  it.each(
+    AGENTS.flatMap((agent) => (["user", "project"] as const).map((scope) => [agent.id, scope])),
+  )("%s, %s scope: explain --agent shows the linked skill loaded", (agent, scope) => {
+    const box = changeSandbox();
+    execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
+    const library = scope === "user" ? box.configDir : join(box.cwd, ".skillshelf");
+    writeTree(join(library, "skills", "pdf"), {
+      "SKILL.md": "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\nBody.\n",
+    });
+    const linked = box.run("link", "pdf", "--agent", agent, `--${scope}`, "--yes", "--json");
+    expect(linked.status, linked.stdout).toBe(0);
+    const explained = JSON.parse(box.run("explain", "--agent", agent, "--json").stdout) as {
+      agents: { loaded: { name: string; path: string }[] }[];
+    };
+    const loaded = explained.agents[0]?.loaded ?? [];
+    expect(loaded.map((skill) => skill.name)).toContain("pdf");
+    // through the link, not the library itself
+    expect(loaded.find((skill) => skill.name === "pdf")?.path).not.toContain(library);
   });
 });

@@ -40,6 +40,10 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
   },
+  package_not_collection: {
+    owner: "lifecycle",
+    hint: "install the package without --skill, or name one skill's folder as a subfolder: <source>//<folder>",
+  },
   collection_skill_unknown: {
     owner: "lifecycle",
     hint: "pick one of the skills the source offers (they are listed)",

@@ -114,8 +114,8 @@ export const AGENTS: readonly AgentDefinition[] = [
     id: "codex",
     label: "Codex",
     projectFolders: "root",
+    // its project skills are the shared `.agents/skills` (the `agents` row's own folder)
     userSkillRoot: ".codex/skills",
-    projectSkillRoot: ".codex/skills",
     userPromptRoot: ".codex/prompts",
     projectPromptRoot: ".codex/prompts",
     view: {
@@ -233,6 +233,18 @@ export const AGENTS: readonly AgentDefinition[] = [
     },
   },
 ];
+
+/**
+ * The folder an agent reads skills from in a scope, taken from its own view: the first of its
+ * roots there (home for `user`, the project or the folders up to it for `project`). Links into
+ * the agent go here, so the agent reads what is linked; `undefined` when it reads none there.
+ */
+export function agentSkillFolder(
+  agent: AgentDefinition,
+  scope: "user" | "project",
+): string | undefined {
+  return agent.view.skillRoots.find((root) => (root.base === "home") === (scope === "user"))?.path;
+}
 
 /** Rank of an agent id in the interop table (lower wins ties); unknown ids rank after every agent. */
 export function agentRank(id: string): number {

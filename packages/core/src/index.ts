@@ -10,7 +10,7 @@ export type {
   AgentView,
   AgentViewRoot,
 } from "./agents.js";
-export { AGENTS, agentRank } from "./agents.js";
+export { AGENTS, agentRank, agentSkillFolder } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";
 export type { Code, CodeEntry, CodeOwner } from "./codes.js";
@@ -86,6 +86,7 @@ export {
 } from "./roots.js";
 export type { SchemaIssue } from "./schema-issues.js";
 export { schemaDiagnostics } from "./schema-issues.js";
+export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";
 export type { TreeDigest } from "./tree-digest.js";

@@ -110,7 +110,12 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
           { details: { name } },
         ),
       );
-    for (const agent of agents) steps.push(linkStep(request, resource, agent));
+    for (const agent of agents) {
+      const step = linkStep(request, resource, agent);
+      // agents that read one folder (Codex and the shared .agents) share one link
+      if (!steps.some((planned) => planned.key === step.key && planned.refusal === undefined))
+        steps.push(step);
+    }
   }
   return plan(environment, scope, steps, diagnostics);
 }

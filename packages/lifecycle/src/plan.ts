@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { lstatSync } from "node:fs";
+import { relative, sep } from "node:path";
 import {
   canonicalJson,
+  closest,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -42,6 +44,7 @@ import {
   skillPackageManifest,
   snapshotAfter,
 } from "@skillshelf/store";
+import { packageSkills, stepLinks } from "./_package-skills.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import {
   copyScope,
@@ -52,7 +55,6 @@ import {
   reviewFacts,
 } from "./_review.js";
 import { createStagingSet, type StagingSet } from "./_staging.js";
-import { stepLinks } from "./_step-links.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
 import { capabilityDiff } from "./capabilities.js";
 import type {
@@ -241,6 +243,8 @@ async function stagePackages(
     return [{ refusal: refusalOf(error) }];
   }
   const manifest = readPackageManifest(staged.dir, known(planning, staged));
+  if (manifest.ok && pick !== undefined && pick.length > 0)
+    return [{ refusal: pickFromPackage(planning, source, staged, manifest.value, pick) }];
   if (manifest.ok) return [{ staged, manifest: manifest.value }];
   return [
     {
@@ -328,6 +332,45 @@ function stageSkills(
   });
 }
 
+/**
+ * `--skill` names skills of a package, which installs whole: refused (`package_not_collection`)
+ * with the skills it offers and a did-you-mean for names it does not, and the way to install one
+ * skill's folder alone (`<source>//<folder>`, a collection of one skill).
+ */
+function pickFromPackage(
+  planning: Unread,
+  source: PackageSource,
+  staged: StagedSource,
+  manifest: PackageManifest,
+  pick: readonly string[],
+): Refusal {
+  const offered = packageSkills(planning.environment, {
+    id: manifest.id,
+    dir: staged.dir,
+    manifest,
+  }).map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    path: relative(staged.dir, skill.baseDir).split(sep).join("/"),
+  }));
+  const names = offered.map((skill) => skill.name);
+  const unknown = pick.filter((name) => name !== "*" && !names.includes(name));
+  const [first] = offered.filter((skill) => pick.includes(skill.name));
+  return refusal(
+    "package_not_collection",
+    `${describeSource(source)} is the package ${manifest.id}, which installs whole; --skill picks only from a collection of skills`,
+    {
+      skills: offered,
+      ...(unknown.length === 0
+        ? {}
+        : {
+            unknown: unknown.map((name) => ({ name, suggestion: closest(name, names) ?? null })),
+          }),
+      ...(first === undefined ? {} : { folder: first.path }),
+    },
+  );
+}
+
 /** The skills of `collection` that `pick` names, or why they cannot be chosen. */
 function chooseSkills(
   collection: Collection,
@@ -358,13 +401,17 @@ function chooseSkills(
     };
   }
   if (pick.includes("*")) return { skills: offered };
-  const unknown = pick.filter((name) => !offered.some((skill) => skill.name === name));
+  const names = offered.map((skill) => skill.name);
+  const unknown = pick.filter((name) => !names.includes(name));
   if (unknown.length > 0)
     return {
       refusal: refusal(
         "collection_skill_unknown",
-        `${from} offers no skill named ${unknown.join(", ")}; it offers ${offered.map((skill) => skill.name).join(", ")}`,
-        listed,
+        `${from} offers no skill named ${unknown.join(", ")}`,
+        {
+          ...listed,
+          unknown: unknown.map((name) => ({ name, suggestion: closest(name, names) ?? null })),
+        },
       ),
     };
   return { skills: offered.filter((skill) => pick.includes(skill.name)) };

@@ -60,19 +60,19 @@ describe("planLinks and applyLinks", () => {
   it("links an installed package's skill by name, into the agents whose folders exist with all", async () => {
     const env = environment();
     await installFolder(env, "user", { id: "tools", skills: ["docx"] });
-    mkdirSync(join(env.home, ".codex", "skills"), { recursive: true });
+    mkdirSync(join(env.home, ".claude", "skills"), { recursive: true });
     mkdirSync(join(env.home, ".pi", "agent", "skills"), { recursive: true });
-    // an agent folder that is a symlink is left out, with a warning
+    // an agent folder that is a symlink is left out, with a warning (Codex reads it too)
     mkdirSync(join(env.home, ".agents"), { recursive: true });
-    symlinkSync(join(env.home, ".codex", "skills"), join(env.home, ".agents", "skills"));
+    symlinkSync(join(env.home, ".claude", "skills"), join(env.home, ".agents", "skills"));
     const plan = planLinks({ environment: env, scope: "user", names: ["docx"], agents: "all" });
     expect(plan.steps.map((step) => [step.agent, step.package])).toEqual([
-      ["codex", "tools"],
+      ["claude-code", "tools"],
       ["pi", "tools"],
     ]);
-    expect(plan.diagnostics.map((d) => d.code)).toEqual(["link_unsafe"]);
+    expect(plan.diagnostics.map((d) => d.code)).toEqual(["link_unsafe", "link_unsafe"]);
     expect(applyLinks(plan).status).toBe("committed");
-    expect(readlinkSync(join(env.home, ".codex", "skills", "docx"))).toBe(
+    expect(readlinkSync(join(env.home, ".claude", "skills", "docx"))).toBe(
       "../../.config/skillshelf/packages/tools/skills/docx",
     );
   });

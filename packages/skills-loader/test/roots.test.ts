@@ -31,7 +31,6 @@ describe("defaultSkillRoots", () => {
       ["/h/.agents/skills", "user", "agents", "agents-user", 20, "untrusted", "/h"],
       ["/h/.config/skillshelf/skills", "user", "skillshelf", "user", 30, "trusted", "/h"],
       ["/p/.claude/skills", "project", "claude-code", "claude-code-project", 40, "untrusted", "/p"],
-      ["/p/.codex/skills", "project", "codex", "codex-project", 40, "untrusted", "/p"],
       ["/p/.opencode/skills", "project", "opencode", "opencode-project", 40, "untrusted", "/p"],
       ["/p/.github/skills", "project", "copilot", "copilot-project", 40, "untrusted", "/p"],
       ["/p/.pi/skills", "project", "pi", "pi-project", 40, "untrusted", "/p"],

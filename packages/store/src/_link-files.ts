@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
   AGENTS,
+  agentSkillFolder,
   digestTree,
   type Environment,
   isInside,
@@ -42,7 +43,8 @@ export function agentFolder(
 ): string | undefined {
   const agent = AGENTS.find((candidate) => candidate.id === agentId);
   if (agent === undefined) return undefined;
-  if (kind === "skill") return scope === "user" ? agent.userSkillRoot : agent.projectSkillRoot;
+  // where the agent itself reads skills, never a column that could say otherwise
+  if (kind === "skill") return agentSkillFolder(agent, scope);
   return scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot;
 }
 

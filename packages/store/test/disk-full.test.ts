@@ -94,7 +94,7 @@ async function fillUpAt(
       ...(spec.files === undefined ? {} : { files: spec.files }),
     }),
   });
-  const copied = join(environment.home, ".codex", "skills", "pdf", "SKILL.md");
+  const copied = join(environment.home, ".agents", "skills", "pdf", "SKILL.md");
   const links =
     packages.linkCopyOf === undefined
       ? []

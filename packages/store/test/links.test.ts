@@ -91,12 +91,12 @@ describe("linkResources and unlinkResources", () => {
     const target = looseSkill(environment, "pdf");
     const other = looseSkill(environment, "docx");
     const result = link(environment, [
-      { agent: "codex", kind: "skill", target, name: "pdf", copy: true },
+      { agent: "opencode", kind: "skill", target, name: "pdf", copy: true },
       { agent: "agents", kind: "skill", target, name: "pdf" },
       { agent: "pi", kind: "skill", target, name: "pdf" },
     ]);
     expect(result.links.map((outcome) => outcome.status)).toEqual(["copied", "linked", "linked"]);
-    const copy = join(environment.home, ".codex", "skills", "pdf");
+    const copy = join(environment.home, ".config", "opencode", "skills", "pdf");
     expect(lstatSync(copy).isDirectory()).toBe(true);
     appendFileSync(join(copy, "SKILL.md"), "edited\n");
     rmSync(join(environment.home, ".agents", "skills", "pdf"));
@@ -111,8 +111,9 @@ describe("linkResources and unlinkResources", () => {
     ]);
     // an edited copy and a re-pointed link are left as they are
     expect(
-      errorOf(() => unlinkResources({ environment, scope: "user", paths: [".codex/skills/pdf"] }))
-        ?.code,
+      errorOf(() =>
+        unlinkResources({ environment, scope: "user", paths: [".config/opencode/skills/pdf"] }),
+      )?.code,
     ).toBe("link_changed");
     expect(existsSync(copy)).toBe(true);
     // a missing one is only forgotten
@@ -142,10 +143,10 @@ describe("linkResources and unlinkResources", () => {
     });
     // an agent folder that is a symlink to somewhere else
     const elsewhere = testdir();
-    mkdirSync(join(environment.home, ".codex"));
-    symlinkSync(elsewhere, join(environment.home, ".codex", "skills"));
+    mkdirSync(join(environment.home, ".config", "opencode"), { recursive: true });
+    symlinkSync(elsewhere, join(environment.home, ".config", "opencode", "skills"));
     expect(
-      errorOf(() => link(environment, [{ agent: "codex", kind: "skill", target, name: "pdf" }]))
+      errorOf(() => link(environment, [{ agent: "opencode", kind: "skill", target, name: "pdf" }]))
         ?.code,
     ).toBe("link_unsafe");
     expect(existsSync(join(elsewhere, "pdf"))).toBe(false);
@@ -242,7 +243,7 @@ describe("links to an installed copy", () => {
       files: { "skills/pdf/SKILL.md": skillFile("pdf", "The pdf skill, version two.") },
     });
     const claude = join(environment.home, ".claude", "skills", "pdf", "SKILL.md");
-    const codex = join(environment.home, ".codex", "skills", "pdf", "SKILL.md");
+    const codex = join(environment.home, ".agents", "skills", "pdf", "SKILL.md");
     expect(readFileSync(claude, "utf8")).toContain("version two");
     expect(readFileSync(codex, "utf8")).toContain("version two");
     expect(faults(environment)).toEqual([]);
@@ -254,7 +255,7 @@ describe("links to an installed copy", () => {
     linkedPackage(environment);
     install(environment, "user", { id: "tools", version: "2.0.0", skills: ["docx"] });
     expect(existsSync(join(environment.home, ".claude", "skills", "pdf"))).toBe(false);
-    expect(existsSync(join(environment.home, ".codex", "skills", "pdf"))).toBe(false);
+    expect(existsSync(join(environment.home, ".agents", "skills", "pdf"))).toBe(false);
     const state = readScopeState(environment, "user");
     expect(state.ok && state.value.state.links).toBeUndefined();
 
@@ -267,15 +268,15 @@ describe("links to an installed copy", () => {
       reviewed: facts(again, "user", "tools"),
     });
     expect(existsSync(join(again.home, ".claude", "skills", "pdf"))).toBe(false);
-    expect(existsSync(join(again.home, ".codex", "skills"))).toBe(true);
-    expect(existsSync(join(again.home, ".codex", "skills", "pdf"))).toBe(false);
+    expect(existsSync(join(again.home, ".agents", "skills"))).toBe(true);
+    expect(existsSync(join(again.home, ".agents", "skills", "pdf"))).toBe(false);
     expectLockMatchesState(again);
   });
 
   it("leave an edited copy in place when the package is removed, and say so", () => {
     const environment = storeEnvironment();
     linkedPackage(environment);
-    const codex = join(environment.home, ".codex", "skills", "pdf", "SKILL.md");
+    const codex = join(environment.home, ".agents", "skills", "pdf", "SKILL.md");
     writeFileSync(codex, "mine now\n");
     const result = removePackage({
       environment,
@@ -285,7 +286,7 @@ describe("links to an installed copy", () => {
     });
     expect(result.diagnostics.map((d) => [d.code, d.path])).toContainEqual([
       "link_changed",
-      join(environment.home, ".codex", "skills", "pdf"),
+      join(environment.home, ".agents", "skills", "pdf"),
     ]);
     expect(readFileSync(codex, "utf8")).toBe("mine now\n");
   });
@@ -333,7 +334,7 @@ describe("a link to a skill package's own folder", () => {
       files: { "SKILL.md": skillFile("solo", "The solo skill, version two.") },
     });
     expect(
-      readFileSync(join(environment.home, ".codex", "skills", "solo", "SKILL.md"), "utf8"),
+      readFileSync(join(environment.home, ".agents", "skills", "solo", "SKILL.md"), "utf8"),
     ).toContain("version two");
     expect(faults(environment)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import {
+  closest,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -22,7 +23,6 @@ import {
   sourceName,
 } from "@skillshelf/sources";
 import { progressLine } from "../_interact.js";
-import { closest } from "../_suggest.js";
 import { type CommandInput, flag, scopeValue, UsageError } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, formatTable, painter, safeLine } from "../format.js";

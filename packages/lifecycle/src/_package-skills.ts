@@ -1,6 +1,6 @@
 import { basename, join, relative } from "node:path";
 import { type Diagnostic, type Environment, isSkillshelfError } from "@skillshelf/core";
-import { loadSkills } from "@skillshelf/skills-loader";
+import { loadSkills, type Skill } from "@skillshelf/skills-loader";
 import {
   type PackageManifest,
   type PackageScope,
@@ -12,6 +12,21 @@ import {
 import { existingAgentFolders } from "./_link-agents.js";
 import { refusalOf } from "./_refusal.js";
 import type { LifecycleRequest, Refusal, StepLink } from "./types.js";
+
+/**
+ * The skills a package folder offers (staged or installed), each a folder with its `SKILL.md`:
+ * what `--agent` links and what `--skill` would have to pick from.
+ */
+export function packageSkills(
+  environment: Environment,
+  folder: { readonly id: string; readonly dir: string; readonly manifest: PackageManifest },
+): Skill[] {
+  const roots = packageCopyRoots({ ...folder, record: undefined }, "skill");
+  if (roots.length === 0) return [];
+  return loadSkills({ ...environment, roots }).items.filter(
+    (skill) => basename(skill.path).toLowerCase() === "skill.md",
+  );
+}
 
 /**
  * The links an install step makes (`LifecycleRequest.links`): each skill the staged package
@@ -34,8 +49,6 @@ export function stepLinks(
 ): { readonly links: StepLink[] } | { readonly refusal: Refusal } {
   const { environment, links, cache } = request;
   const { scope, id, dir, manifest } = step;
-  const roots = packageCopyRoots({ id, dir, manifest, record: undefined, scope }, "skill");
-  const skills = roots.length === 0 ? [] : loadSkills({ ...environment, roots }).items;
   const agents =
     links.agents === "all"
       ? existingAgentFolders(environment, scope, "skill", diagnostics)
@@ -43,8 +56,7 @@ export function stepLinks(
   const copy = links.copy === true;
   const installed = join(packagesDir(environment, scope), id);
   const planned: StepLink[] = [];
-  // a skill is a folder with its SKILL.md; that folder is what a link exposes
-  for (const skill of skills.filter((item) => basename(item.path).toLowerCase() === "skill.md")) {
+  for (const skill of packageSkills(environment, { id, dir, manifest })) {
     const staged = skill.baseDir;
     const target = join(installed, relative(dir, staged));
     for (const agent of agents) {
@@ -58,6 +70,8 @@ export function stepLinks(
       };
       try {
         const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
+        // agents that read one folder share one link
+        if (planned.some((link) => link.key === reviewed.key)) continue;
         planned.push({ agent, key: reviewed.key, target, copy, inPlace: reviewed.inPlace });
       } catch (error) {
         if (!isSkillshelfError(error)) throw error;
