@@ -46,9 +46,18 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   ];
   if (step.note !== undefined) lines.push(`    ${displayText(step.note, style)}`);
   if (step.capabilities !== undefined) lines.push(...capabilityLines(step.capabilities));
+  if (step.model?.given === false) {
+    lines.push(
+      `    ${paint("yellow", "not given to a model")}: ${displayText(step.model.reason ?? "", style)}`,
+    );
+    if (step.model.next !== undefined)
+      lines.push(`    next: ${displayText(step.model.next, style)}`);
+  }
   for (const link of step.links ?? [])
     lines.push(
-      `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${safeLine(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
+      link.operation === "unlink"
+        ? `    unlink from ${safeLine(link.agent)}: ${safeLine(link.key)}`
+        : `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${safeLine(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
     );
   for (const broken of step.dependents.newlyBroken)
     lines.push(

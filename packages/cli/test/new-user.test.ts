@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitRepo, packageTree, skillFile } from "@skillshelf/test-utils";
@@ -110,5 +111,73 @@ describe("options are checked before anything is staged (item 2)", () => {
     }
     expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
     expect(existsSync(join(box.configDir, "packages"))).toBe(false);
+  });
+});
+
+describe("what never reaches the model is said (item 4)", () => {
+  it("a Claude Code plugin's plan says its skills are not given to a model, why, and what to do", () => {
+    const box = changeSandbox();
+    const repo = pluginRepo();
+    const run = box.run("install", `${repo}#main`, "--user", "--yes", "--json");
+    expect(run.status, run.stdout).toBe(0);
+    const step = (
+      JSON.parse(run.stdout) as {
+        plan: { steps: { model: { given: boolean; reason: string; next: string } }[] };
+      }
+    ).plan.steps[0];
+    expect(step?.model.given).toBe(false);
+    expect(step?.model.next).toContain(`${repo}//skills/<name>`);
+    const text = box.run("install", `${repo}#main`, "--project", "--dry-run");
+    expect(text.stdout).toContain("not given to a model");
+    // and indeed the catalog offers none of them, while a skill's folder installed alone is given
+    expect(box.run("catalog").stdout).not.toContain("brainstorming");
+    expect(box.run("install", `${repo}//skills/brainstorming#main`, "--user", "--yes").status).toBe(
+      0,
+    );
+    expect(box.run("catalog").stdout).toContain("brainstorming");
+  });
+});
+
+describe("disable takes a package's links out of the agents' folders (item 5)", () => {
+  it("and enable puts them back; verify flags a link left to a disabled copy", () => {
+    const box = changeSandbox();
+    const repo = gitRepo([{ tree: packageTree({ id: "tools", skills: ["pdf"] }) }]).path;
+    expect(
+      box.run("install", `${repo}#main`, "--user", "--agent", "claude-code", "--yes").status,
+    ).toBe(0);
+    expect(box.run("link", "pdf", "--agent", "opencode", "--copy", "--user", "--yes").status).toBe(
+      0,
+    );
+    const claude = join(box.home, ".claude", "skills", "pdf");
+    const opencode = join(box.home, ".config", "opencode", "skills", "pdf");
+    const lockText = () => readFileSync(join(box.configDir, "lock.json"), "utf8");
+    const links = Object.keys(JSON.parse(lockText()).links);
+    // a dry run says which links go (item 13)
+    const dry = box.run("disable", "tools", "--user", "--dry-run");
+    expect(dry.stdout).toContain("unlink from claude-code: .claude/skills/pdf");
+    expect(dry.stdout).toContain("unlink from opencode: .config/opencode/skills/pdf");
+    expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
+    expect(existsSync(claude)).toBe(false);
+    expect(existsSync(opencode)).toBe(false);
+    // still recorded: the lock keeps them for when the package is on again
+    expect(Object.keys(JSON.parse(lockText()).links)).toEqual(links);
+    const verify = () =>
+      (
+        JSON.parse(box.run("verify", "--json").stdout) as {
+          scopes: { problems: { code: string; path: string }[] }[];
+        }
+      ).scopes.flatMap((scope) => scope.problems.map((problem) => [problem.code, problem.path]));
+    expect(verify()).toEqual([]);
+    // a restore leaves a disabled package's links out too
+    expect(box.run("install", "--user", "--yes").status).toBe(0);
+    expect(existsSync(claude)).toBe(false);
+    expect(box.run("enable", "tools", "--user", "--yes").status).toBe(0);
+    expect(existsSync(join(claude, "SKILL.md"))).toBe(true);
+    expect(existsSync(join(opencode, "SKILL.md"))).toBe(true);
+    expect(verify()).toEqual([]);
+    // a link put back by hand while the package is off is flagged
+    expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
+    execFileSync("ln", ["-s", "../../.config/skillshelf/packages/tools/skills/pdf", claude]);
+    expect(verify()).toEqual([["link_to_disabled", claude]]);
   });
 });

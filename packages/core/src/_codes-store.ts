@@ -57,6 +57,10 @@ export const STORE_CODES = {
     owner: "store",
     hint: "the file system holding the agent's folder takes no symlinks; link with --copy",
   },
+  link_to_disabled: {
+    owner: "store",
+    hint: "disable the package again to take the link away, or remove the link yourself",
+  },
   link_unrecorded: {
     owner: "store",
     hint: "link it again with skillshelf link to keep it, or remove it from the agent's folder",

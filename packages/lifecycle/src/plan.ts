@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { lstatSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import {
   canonicalJson,
   closest,
@@ -32,6 +32,7 @@ import {
   hasManifestEntry,
   type InstallRecord,
   isRequirementMet,
+  linkLibrary,
   newlyBrokenDependents,
   type PackageCopy,
   type PackageManifest,
@@ -40,6 +41,7 @@ import {
   type PackageSnapshot,
   readPackageManifest,
   readPackageSnapshot,
+  readScopeState,
   type ScopeCache,
   skillPackageManifest,
   snapshotAfter,
@@ -63,6 +65,7 @@ import type {
   Operation,
   PlanStep,
   Refusal,
+  StepLink,
   StepSource,
 } from "./types.js";
 
@@ -523,9 +526,67 @@ export function installStep(
       before: "entry" in before ? before.entry : null,
       after: entryFor(environment, scope, id, record, enabledAfter),
     },
+    model: modelView(manifest, source.source, {
+      enabled: enabledAfter,
+      effective: effectiveScopeAfterInstall(snapshot, id, scope) === scope,
+    }),
     ...(links === undefined ? {} : { links }),
     ...(refused === undefined ? {} : { refusal: refused }),
   };
+}
+
+/** The links of a copy a remove or disable takes away, and an enable makes again. */
+function linksOfCopy(
+  planning: Planning,
+  copy: PackageCopy,
+  operation: "enable" | "disable" | "remove" | "rollback",
+): StepLink[] {
+  if (operation === "rollback") return [];
+  const read = readScopeState(planning.environment, copy.scope, planning.request.cache);
+  const links = read.ok ? (read.value.state.links ?? {}) : {};
+  const library = linkLibrary(planning.environment, copy.scope);
+  return Object.entries(links)
+    .filter(([, record]) => record.package === copy.id)
+    .map(([key, record]) => ({
+      ...(operation === "enable" ? {} : { operation: "unlink" as const }),
+      agent: record.agent,
+      key,
+      target: join(library, record.target),
+      copy: record.mode === "copy",
+      inPlace: false,
+    }));
+}
+
+/** Whether an installed package's skills reach a model, and if not why and what would change it. */
+function modelView(
+  manifest: PackageManifest,
+  source: PackageSource,
+  copy: { readonly enabled: boolean; readonly effective: boolean },
+): NonNullable<PlanStep["model"]> {
+  if (manifest.format === "claude-code")
+    return {
+      given: false,
+      reason:
+        "it is a Claude Code plugin, installed as foreign: its skills are listed but never given to a model, since Skillshelf does not run the hooks and servers such a plugin may rely on",
+      next: `no command trusts a foreign package yet; to give a model one of its skills, install that skill's folder alone: skillshelf install ${
+        source.type === "local"
+          ? join(source.path, "skills", "<name>")
+          : `${describeSource(source)}//skills/<name>`
+      }`,
+    };
+  if (!copy.enabled)
+    return {
+      given: false,
+      reason: "the copy stays disabled",
+      next: `skillshelf enable ${manifest.id}`,
+    };
+  if (!copy.effective)
+    return {
+      given: false,
+      reason: "the project's copy of the same package counts instead",
+      next: `install it into the project, or remove the project's copy: skillshelf remove ${manifest.id} --project`,
+    };
+  return { given: true };
 }
 
 /** A step that changes only state or trees already on disk: enable, disable, remove, rollback. */
@@ -609,6 +670,7 @@ export function copyStep(
       lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
     }
   }
+  const links = linksOfCopy(planning, copy, operation);
   return {
     operation,
     ref: `${kind}:${id}`,
@@ -617,6 +679,7 @@ export function copyStep(
     scope,
     ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
     ...(source === undefined ? {} : { source }),
+    ...(links.length === 0 ? {} : { links }),
     expected: "facts" in review ? review.facts : [],
     requires: copy.manifest?.requires ?? [],
     dependents,

@@ -59,8 +59,12 @@ export interface LifecycleRequest {
     | undefined;
 }
 
-/** A link an install step makes into an agent's folder (reviewed like `planLinks`' steps). */
+/**
+ * A link a step makes into an agent's folder (reviewed like `planLinks`' steps), or takes away
+ * (`unlink`: a removed or disabled package's; an enabled one's come back).
+ */
 export interface StepLink {
+  readonly operation?: "unlink" | undefined;
   readonly agent: string;
   /** The link's key in the scope's state and lock, relative to the scope's folder. */
   readonly key: string;
@@ -128,6 +132,13 @@ export interface PlanStep {
   readonly capabilities?: CapabilityDiff | undefined;
   /** The step's entry in its scope's lock before and after. */
   readonly lock: { readonly before: LockedPackage | null; readonly after: LockedPackage | null };
+  /**
+   * For an install or update: whether the package's skills will be given to a model once it is
+   * in, and when not, why and what would change it.
+   */
+  readonly model?:
+    | { readonly given: boolean; readonly reason?: string; readonly next?: string }
+    | undefined;
   /** The links an install or update makes in the same step (`LifecycleRequest.links`). */
   readonly links?: readonly StepLink[] | undefined;
   readonly refusal?: Refusal | undefined;

@@ -24,7 +24,12 @@ import type { PackageScope } from "./types.js";
 
 /** One way a recorded link differs from what Skillshelf made. */
 export interface LinkFault {
-  readonly code: "link_missing" | "link_changed" | "link_repointed" | "link_unrecorded";
+  readonly code:
+    | "link_missing"
+    | "link_changed"
+    | "link_repointed"
+    | "link_unrecorded"
+    | "link_to_disabled";
   readonly path: string;
   readonly agent: string;
   readonly message: string;
@@ -33,7 +38,8 @@ export interface LinkFault {
 /**
  * Check every link a scope's state records against the disk (for `verify`): gone
  * (`link_missing`), a symlink pointing elsewhere or replaced by something else
- * (`link_repointed`), a copy whose files changed (`link_changed`); and every symlink in an
+ * (`link_repointed`), a copy whose files changed (`link_changed`), one of a disabled copy still
+ * there (`link_to_disabled`, which the agent still loads); and every symlink in an
  * agent's folder of the scope that leads into the scope's library but is recorded nowhere
  * (`link_unrecorded`: left by a crash of an older version, or made by hand). Reads only.
  */
@@ -52,10 +58,16 @@ export function inspectLinks(
   const base = linkBase(environment, scope);
   // the links an unsettled step changes are the step's to settle, not faults
   const pending = pendingLinkKeys(environment, scope);
+  const disabled = new Set(read.value.state.disabled);
   const faults = [
     ...Object.keys(links)
       .sort()
-      .flatMap((key) => linkFault(environment, scope, base, key, links[key] as LinkRecord) ?? []),
+      .flatMap((key) => {
+        const record = links[key] as LinkRecord;
+        return record.package !== undefined && disabled.has(record.package)
+          ? (disabledLinkFault(base, key, record) ?? [])
+          : (linkFault(environment, scope, base, key, record) ?? []);
+      }),
     ...unrecordedLinks(environment, scope, links),
   ].filter((fault) => !pending.has(relative(base, fault.path).split(sep).join("/")));
   return { links: Object.keys(links).length, faults, diagnostics: [] };
@@ -97,6 +109,18 @@ export function linkFault(
 }
 
 // --- internal ---
+
+/** A link of a disabled copy should not be on disk (`link_to_disabled` when it is). */
+function disabledLinkFault(base: string, key: string, record: LinkRecord): LinkFault | undefined {
+  const path = join(base, key);
+  if (foundAt(path).kind === "nothing") return undefined;
+  return {
+    code: "link_to_disabled",
+    path,
+    agent: record.agent,
+    message: `${path} is a link to ${record.package}, which is disabled: the agent still loads it`,
+  };
+}
 
 /** The link keys the scope's unsettled step (if any) makes, takes or refreshes. */
 function pendingLinkKeys(environment: Environment, scope: PackageScope): Set<string> {

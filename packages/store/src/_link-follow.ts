@@ -18,6 +18,8 @@ export function followPackageLinks(
   id: string,
   tree: string | undefined,
 ): { state: ScopeState; changed: string[]; moves: LinkMove[] } {
+  // a disabled copy's links are recorded but not in the agents' folders: only records change
+  const onDisk = tree === undefined || !state.disabled.includes(id);
   const root = `packages/${id}`;
   let links = state.links ?? {};
   const changed: string[] = [];
@@ -29,7 +31,7 @@ export function followPackageLinks(
     if (staged === undefined || !existsSync(staged)) {
       links = withTableEntry(links, key, null);
       changed.push(key);
-      moves.push(linkMove("take", key, record));
+      if (onDisk) moves.push(linkMove("take", key, record));
       continue;
     }
     const digest = exposedDigest(staged, record.kind);
@@ -37,7 +39,8 @@ export function followPackageLinks(
     const refreshed = { ...record, digest };
     links = withTableEntry(links, key, refreshed);
     changed.push(key);
-    if (record.mode === "copy") moves.push(linkMove("refresh", key, refreshed, record.digest));
+    if (record.mode === "copy" && onDisk)
+      moves.push(linkMove("refresh", key, refreshed, record.digest));
   }
   return { state: withLinks(state, links), changed, moves };
 }

@@ -217,7 +217,8 @@ export function stagedLinks(
     const inTree = join(staged.tree, relative(copy, resolve(request.target)));
     const link = planLink(environment, scope, state, request, inTree);
     const record = recordOf(environment, scope, link);
-    if (link.existing === undefined) moves.push(linkMove("make", link.key, record));
+    if (link.existing === undefined && onDisk(state, request))
+      moves.push(linkMove("make", link.key, record));
     links = withTableEntry(links, link.key, record);
     changed.push(link.key);
   }
@@ -225,6 +226,11 @@ export function stagedLinks(
 }
 
 // --- internal ---
+
+/** A link of a disabled copy is recorded, and made only once the copy is enabled again. */
+function onDisk(state: ScopeState, request: LinkRequest): boolean {
+  return request.package === undefined || !state.disabled.includes(request.package);
+}
 
 function recordOf(environment: Environment, scope: PackageScope, link: PlannedLink): LinkRecord {
   const { request } = link;
@@ -247,7 +253,8 @@ function commitLinks(context: WriterContext, requests: readonly LinkRequest[]): 
   let links = context.state.links ?? {};
   for (const link of planned) {
     const record = recordOf(environment, scope, link);
-    if (link.existing === undefined) moves.push(linkMove("make", link.key, record));
+    if (link.existing === undefined && onDisk(context.state, link.request))
+      moves.push(linkMove("make", link.key, record));
     links = withTableEntry(links, link.key, record);
     outcomes.push({
       path: link.key,

@@ -6,6 +6,7 @@ import {
 } from "@skillshelf/core";
 import {
   inspectLinks,
+  type LinkFault,
   type LockedLink,
   lockEntryOf,
   lockLinkOf,
@@ -139,6 +140,16 @@ export function runVerify(input: CommandInput): number {
  * Each recorded link checked on disk (`link_missing`, `link_changed`, `link_repointed`) and
  * against the lock's links, with the command that fixes it.
  */
+/** What fixes each kind of link fault, given its path and the scope's flag. */
+const LINK_FIX: Record<LinkFault["code"], (path: string, flag: string) => string> = {
+  link_missing: (_, flag) => `skillshelf install ${flag} makes it again`,
+  link_changed: (path, flag) => `move what is at ${path} away, then skillshelf install ${flag}`,
+  link_repointed: (path, flag) => `move what is at ${path} away, then skillshelf install ${flag}`,
+  link_unrecorded: (path, flag) => `skillshelf link it ${flag} to keep it, or remove ${path}`,
+  link_to_disabled: (path, flag) =>
+    `skillshelf disable its package ${flag} again to take it away, or remove ${path}`,
+};
+
 function linkProblems(
   environment: Environment,
   scope: PackageScope,
@@ -148,16 +159,7 @@ function linkProblems(
 ): Diagnostic[] {
   const flagName = `--${scope}`;
   const problems = inspectLinks(environment, scope).faults.map((fault) =>
-    problem(
-      fault.code,
-      fault.message,
-      fault.path,
-      fault.code === "link_missing"
-        ? `skillshelf install ${flagName} makes it again`
-        : fault.code === "link_unrecorded"
-          ? `skillshelf link it ${flagName} to keep it, or remove ${fault.path}`
-          : `move what is at ${fault.path} away, then skillshelf install ${flagName}`,
-    ),
+    problem(fault.code, fault.message, fault.path, LINK_FIX[fault.code](fault.path, flagName)),
   );
   const links = state.links ?? {};
   for (const key of [...new Set([...Object.keys(links), ...Object.keys(locked)])].sort()) {
