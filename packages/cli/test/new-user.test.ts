@@ -1,9 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, packageTree, skillFile } from "@skillshelf/test-utils";
+import {
+  gitEnv,
+  gitRepo,
+  packageTree,
+  skillFile,
+  testdir,
+  writeTree,
+} from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import type { CliRun } from "./_run.js";
+import { type CliRun, runCli } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
 // Issue 23: what a new user hit, each reproduced through the built bin.
@@ -179,5 +186,47 @@ describe("disable takes a package's links out of the agents' folders (item 5)", 
     expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
     execFileSync("ln", ["-s", "../../.config/skillshelf/packages/tools/skills/pdf", claude]);
     expect(verify()).toEqual([["link_to_disabled", claude]]);
+  });
+});
+
+describe("rollback (item 7)", () => {
+  it("shows what it changes like update does, and a second one has nothing earlier to go to", () => {
+    const box = changeSandbox();
+    const repo = gitRepo([{ tree: packageTree({ id: "tools", skills: ["pdf"] }) }]);
+    expect(box.run("install", `${repo.path}#main`, "--user", "--yes").status).toBe(0);
+    writeTree(repo.path, {
+      "skills/pdf/SKILL.md": skillFile("pdf", "Fill, read and merge PDF files."),
+    });
+    execFileSync("git", ["-C", repo.path, "commit", "-qam", "v2"], { env: gitEnv() });
+    expect(box.run("update", "tools", "--user", "--yes").status).toBe(0);
+    const back = box.run("rollback", "tools", "--user", "--yes");
+    expect(back.status, back.stdout).toBe(0);
+    expect(back.stdout).toContain("what a model is given changes");
+    expect(back.stdout).toContain("skill pdf: description changed");
+    const again = box.run("rollback", "tools", "--user", "--yes", "--json");
+    expect(again.status).toBe(1);
+    expect(refusalOf(again)?.code).toBe("no_previous_version");
+  });
+});
+
+describe("a user library outside the home folder (item 6)", () => {
+  it("links into agents' user folders without a symlink_escape, and the agents load them", () => {
+    const box = changeSandbox();
+    const library = testdir({
+      "skills/pdf/SKILL.md": skillFile("pdf", "Fill and read PDF forms."),
+    });
+    const run = (...args: string[]) =>
+      runCli(args, { cwd: box.cwd, env: { ...box.env, SKILLSHELF_HOME: library } });
+    expect(run("link", "pdf", "--agent", "claude-code", "--user", "--yes").status).toBe(0);
+    const listed = JSON.parse(run("list", "--json").stdout) as {
+      skills: { name: string }[];
+      diagnostics: { code: string }[];
+    };
+    expect(listed.diagnostics.map((d) => d.code)).not.toContain("symlink_escape");
+    const explained = JSON.parse(run("explain", "--agent", "claude-code", "--json").stdout) as {
+      agents: { loaded: { name: string }[] }[];
+    };
+    expect(explained.agents[0]?.loaded.map((skill) => skill.name)).toEqual(["pdf"]);
+    expect(run("verify", "--json").status).toBe(0);
   });
 });

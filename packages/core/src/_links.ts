@@ -11,10 +11,15 @@ export type LinkTarget =
   | { readonly ok: false; readonly diagnostic: Diagnostic };
 
 /**
- * Follow the symlink at `path`. A target outside `anchorReal` is refused with `symlink_escape`
- * (an error), a dangling or looping link with `broken_link` (a warning); nothing is read.
+ * Follow the symlink at `path`. A target outside `anchorReal` (and outside every folder of
+ * `alsoInside`, real paths too) is refused with `symlink_escape` (an error), a dangling or
+ * looping link with `broken_link` (a warning); nothing is read.
  */
-export function followLink(path: string, anchorReal: string): LinkTarget {
+export function followLink(
+  path: string,
+  anchorReal: string,
+  alsoInside: readonly string[] = [],
+): LinkTarget {
   const resolved = resolveContained(path, anchorReal);
   if (resolved.status === "missing") {
     return {
@@ -24,7 +29,10 @@ export function followLink(path: string, anchorReal: string): LinkTarget {
       }),
     };
   }
-  if (resolved.status === "outside")
+  if (
+    resolved.status === "outside" &&
+    !alsoInside.some((folder) => isInside(folder, resolved.real))
+  )
     return { ok: false, diagnostic: symlinkEscape(path, resolved.real, anchorReal) };
   const stats = statSync(resolved.real, { throwIfNoEntry: false });
   return {

@@ -25,6 +25,11 @@ export interface ResourceRoot {
    * refused. Default: the root itself.
    */
   readonly containment?: string | undefined;
+  /**
+   * Folders besides `containment` a symlink under the root may lead into: the user's Skillshelf
+   * library, which the links it makes in another agent's user folder point at, wherever it is.
+   */
+  readonly linkTargets?: readonly string[] | undefined;
 }
 
 /** Where a loaded resource was found, and whether its content is trusted. */
@@ -162,7 +167,10 @@ export function defaultResourceRoots(
     for (const agent of AGENTS) {
       const relative = agent[columns[0]];
       if (relative !== undefined)
-        roots.push(agentRoot(agent.id, "user", join(home, relative), home));
+        roots.push({
+          ...agentRoot(agent.id, "user", join(home, relative), home),
+          linkTargets: [configDir],
+        });
     }
   roots.push(libraryRoot("user", join(configDir, folder), home));
   if (columns !== undefined)

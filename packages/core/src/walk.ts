@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, sep } from "node:path";
 import { anchorRoot, followLink, readFailed } from "./_links.js";
-import { isInside } from "./containment.js";
+import { isInside, realpathOrUndefined } from "./containment.js";
 import { compareText, createDiagnostic } from "./diagnostics.js";
 import type { ResourceRoot } from "./roots.js";
 import type { Diagnostic } from "./types.js";
@@ -71,7 +71,7 @@ export interface RootWalkResult {
  * order; the hooks decide what is kept.
  */
 export function walkRoot(
-  root: Pick<ResourceRoot, "path" | "scope" | "containment">,
+  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets">,
   walker: RootWalker,
 ): RootWalkResult {
   const diagnostics: Diagnostic[] = [];
@@ -83,10 +83,13 @@ export function walkRoot(
     diagnostics.push(anchored.diagnostic);
     return result;
   }
+  const linkTargets = (root.linkTargets ?? []).flatMap(
+    (folder) => realpathOrUndefined(folder) ?? [],
+  );
   const walk: RootWalk = {
     diagnostics,
     follow: (path) => {
-      const target = followLink(path, anchored.anchor);
+      const target = followLink(path, anchored.anchor, linkTargets);
       if (!target.ok) {
         diagnostics.push(target.diagnostic);
         return undefined;
@@ -202,7 +205,7 @@ export interface MarkdownWalk extends RootWalkResult {
  * level, or every level down to `MAX_WALK_DEPTH` with `recursive`. A file root is that file.
  */
 export function findMarkdownFiles(
-  root: Pick<ResourceRoot, "path" | "scope" | "containment">,
+  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets">,
   options: { readonly recursive: boolean },
 ): MarkdownWalk {
   const files: MarkdownFile[] = [];

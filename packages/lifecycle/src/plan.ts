@@ -39,6 +39,7 @@ import {
   type PackageOrigin,
   type PackageScope,
   type PackageSnapshot,
+  previousCopyDir,
   readPackageManifest,
   readPackageSnapshot,
   readScopeState,
@@ -58,7 +59,7 @@ import {
 } from "./_review.js";
 import { createStagingSet, type StagingSet } from "./_staging.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
-import { capabilityDiff } from "./capabilities.js";
+import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
 import type {
   LifecyclePlan,
   LifecycleRequest,
@@ -535,6 +536,18 @@ export function installStep(
   };
 }
 
+/** What a rollback changes in what a model is given: the installed tree against the kept one. */
+function rollbackDiff(environment: Environment, copy: PackageCopy): CapabilityDiff | undefined {
+  const kept = previousCopyDir({ environment, scope: copy.scope }, copy.id);
+  const manifest = readPackageManifest(kept);
+  if (copy.manifest === undefined || !manifest.ok) return undefined;
+  return capabilityDiff(
+    environment,
+    { id: copy.id, dir: copy.dir, manifest: copy.manifest },
+    { id: copy.id, dir: kept, manifest: manifest.value },
+  );
+}
+
 /** The links of a copy a remove or disable takes away, and an enable makes again. */
 function linksOfCopy(
   planning: Planning,
@@ -653,6 +666,7 @@ export function copyStep(
     }
   }
   let source: StepSource | undefined;
+  let capabilities: CapabilityDiff | undefined;
   if (operation === "rollback") {
     const previous = record?.previous;
     if (previous === undefined) {
@@ -668,6 +682,7 @@ export function copyStep(
         origin: previous.origin,
       };
       lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
+      capabilities = rollbackDiff(environment, copy);
     }
   }
   const links = linksOfCopy(planning, copy, operation);
@@ -680,6 +695,7 @@ export function copyStep(
     ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
     ...(source === undefined ? {} : { source }),
     ...(links.length === 0 ? {} : { links }),
+    ...(capabilities === undefined ? {} : { capabilities }),
     expected: "facts" in review ? review.facts : [],
     requires: copy.manifest?.requires ?? [],
     dependents,
@@ -689,7 +705,7 @@ export function copyStep(
       operation === "remove"
         ? "files that differ from the recorded content are kept beside the destination as a backup"
         : operation === "rollback"
-          ? "the current tree becomes the previous version, so a second rollback goes forward again"
+          ? "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again"
           : "only the enabled flag in state.json changes; no files move",
     lock: { before: beforeEntry, after: lockAfter },
     ...(refused === undefined ? {} : { refusal: refused }),

@@ -105,6 +105,8 @@ export function explainAgents(
             precedence: 0,
             trust: "trusted",
             containment: scope === "user" ? environment.home : environment.project,
+            // a link Skillshelf made into an agent's user folder leads into the user library
+            ...(scope === "user" ? { linkTargets: [environment.configDir] } : {}),
           },
         ],
       });

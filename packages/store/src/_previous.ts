@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode, isPackageId, removeTree, syncFolder } from "@skillshelf/core";
+import { type Environment, errnoCode, isPackageId, removeTree, syncFolder } from "@skillshelf/core";
 import { discard } from "./_discard.js";
 import { assertPlainEntry } from "./_scope-folders.js";
-import type { ScopeState } from "./types.js";
+import { packagesDir } from "./scopes.js";
+import type { PackageScope, ScopeState } from "./types.js";
 
 /**
  * Where the tree an update replaced is kept for `rollback`: `packages/.previous/<id>/` (no
@@ -12,6 +13,14 @@ import type { ScopeState } from "./types.js";
  */
 export function previousDir(dir: string, id: string): string {
   return join(dir, ".previous", id);
+}
+
+/** Where the version an update replaced is kept for copy `id` of a scope (for `rollback`). */
+export function previousCopyDir(
+  target: { readonly environment: Environment; readonly scope: PackageScope },
+  id: string,
+): string {
+  return previousDir(packagesDir(target.environment, target.scope), id);
 }
 
 /** Make the tree at `path` the copy's previous version, replacing any kept before. */

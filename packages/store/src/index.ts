@@ -1,3 +1,4 @@
+export { previousCopyDir } from "./_previous.js";
 export { scopeFolderProblem } from "./_scope-folders.js";
 export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";

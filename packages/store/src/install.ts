@@ -138,9 +138,10 @@ export interface RollbackPackageInput extends ScopeTarget {
 
 /**
  * Restore the version an update replaced, in one locked step: the kept tree (verified against
- * its digest) becomes the copy again with its old record, and the tree it replaces becomes the
- * previous version in turn, so a second rollback goes forward again. Refuses a copy with nothing
- * kept (`no_previous_version`) and a stale plan (`stale_plan`).
+ * its digest) becomes the copy again with its old record. Only one version is kept, so nothing is
+ * earlier than it: a second rollback is `no_previous_version` (an update goes forward again). The
+ * replaced tree is deleted, or kept as a backup when its files differ from its record. Refuses a
+ * stale plan (`stale_plan`).
  */
 export function rollbackPackage(input: RollbackPackageInput): WriteResult {
   const { id, scope } = input;
@@ -155,11 +156,9 @@ export function rollbackPackage(input: RollbackPackageInput): WriteResult {
         { path: join(context.lock.dir, id) },
       );
     const staging = stageCopy(context, id, kept, previous.contentDigest);
-    const record: InstallRecord = {
-      ...previous,
-      ...(treeMatches(context, id, before) ? { previous: withoutPrevious(before) } : {}),
-    };
-    const [result] = swapInTrees(context, [{ id, operation: "rollback", staging, before, record }]);
+    const [result] = swapInTrees(context, [
+      { id, operation: "rollback", staging, before, record: previous },
+    ]);
     return result as WriteResult;
   });
 }

@@ -37,18 +37,19 @@ function rollback(environment: ReturnType<typeof storeEnvironment>) {
 }
 
 describe("the previous version of a copy", () => {
-  it("is kept by an update and restored, exactly, by rollback; a second rollback goes forward", () => {
+  it("is kept by an update and restored, exactly, by rollback; nothing is earlier than it", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf", version: "1.0.0" });
     const first = versionAndDigest(environment);
     update(environment, "2.0.0");
-    const second = versionAndDigest(environment);
     const kept = join(packagesDir(environment, "user"), ".previous", "pdf");
     expect(digestTree(kept).digest).toBe(first.digest);
     rollback(environment);
     expect(versionAndDigest(environment)).toEqual(first);
-    rollback(environment);
-    expect(versionAndDigest(environment)).toEqual(second);
+    // one version is kept: a second rollback has nothing to go back to (issue 23, item 7)
+    expect(errorOf(() => rollback(environment))?.code).toBe("no_previous_version");
+    expect(existsSync(kept)).toBe(false);
+    expect(versionAndDigest(environment)).toEqual(first);
   });
 
   it("is refused when nothing was kept", () => {
