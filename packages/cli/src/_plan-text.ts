@@ -80,6 +80,8 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
 function choiceLines(details: Readonly<Record<string, unknown>> | undefined): string[] {
   const skills = details?.skills;
   if (!Array.isArray(skills)) return [];
+  // nothing to choose from: why each candidate was left out is the real reason
+  if (skills.length === 0) return leftOutLines(details?.diagnostics);
   const unknown = details?.unknown;
   if (Array.isArray(unknown))
     return [
@@ -93,6 +95,18 @@ function choiceLines(details: Readonly<Record<string, unknown>> | undefined): st
     (skill: { name: string; description: string }) =>
       `      ${safeLine(skill.name)}: ${safeLine(skill.description)}`,
   );
+}
+
+/** Why a collection's candidates were left out: the first few findings, then how many more. */
+function leftOutLines(diagnostics: unknown): string[] {
+  if (!Array.isArray(diagnostics)) return [];
+  const shown = diagnostics.slice(0, 5) as { code: string; message: string }[];
+  return [
+    ...shown.map((finding) => `      ${safeLine(finding.code)}: ${safeLine(finding.message)}`),
+    ...(diagnostics.length > shown.length
+      ? [`      … and ${diagnostics.length - shown.length} more (--json lists them all)`]
+      : []),
+  ];
 }
 
 /** What an update changes in what a model is given (DESIGN §5.1). */

@@ -230,3 +230,60 @@ describe("a user library outside the home folder (item 6)", () => {
     expect(run("verify", "--json").status).toBe(0);
   });
 });
+
+describe("a repository of commands and agents (item 8)", () => {
+  it("installs its templates and agents as packages, chosen by name, and restores them from the lock", () => {
+    const box = changeSandbox();
+    execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
+    const repo = gitRepo([
+      {
+        tree: {
+          "commands/review.md": "---\ndescription: Review the change.\n---\nReview $ARGUMENTS.\n",
+          "commands/git/commit.md": "Write a commit message for $ARGUMENTS.\n",
+          "commands/Release Notes.md": "Draft release notes.\n",
+          "agents/tester.md":
+            "---\nname: tester\ndescription: Writes tests.\ntools: Read, Bash\n---\nYou write tests.\n",
+        },
+      },
+    ]).path;
+    const one = box.run("install", `${repo}#main`, "--skill", "git:commit", "--project", "--yes");
+    expect(one.status, one.stdout + one.stderr).toBe(0);
+    const all = box.run("install", `${repo}#main`, "--skill", "*", "--project", "--yes", "--json");
+    // git-commit is there already; the rest install
+    const steps = (JSON.parse(all.stdout) as { plan: { steps: { id: string; kind: string }[] } })
+      .plan.steps;
+    expect(steps.map((step) => `${step.kind}:${step.id}`).sort()).toEqual([
+      "agent:tester",
+      "prompt:git-commit",
+      "prompt:review",
+    ]);
+    // the name that cannot be a package id is left out, and says why
+    expect(all.stdout).toContain("collection_skill_invalid");
+    box.run("install", `${repo}#main`, "--skill", "review,tester", "--project", "--yes");
+    const listed = JSON.parse(box.run("list", "--kind", "all", "--json").stdout) as {
+      prompts: { name: string }[];
+      agents: { name: string }[];
+    };
+    expect(listed.prompts.map((prompt) => prompt.name)).toEqual(
+      expect.arrayContaining(["git:commit", "review"]),
+    );
+    expect(listed.agents.map((agent) => agent.name)).toContain("tester");
+    expect(box.run("prompt", "git:commit", "the fix").stdout).toContain(
+      "Write a commit message for the fix.",
+    );
+    // a fresh clone gets them back from the lock alone
+    execFileSync("rm", ["-r", join(box.cwd, ".skillshelf", "packages")]);
+    expect(box.run("install", "--project", "--yes").status).toBe(0);
+    expect(box.run("verify").status).toBe(0);
+  });
+
+  it("refuses a repository with nothing it can install, naming the real reason in text", () => {
+    const box = changeSandbox();
+    const repo = gitRepo([{ tree: { "commands/Do Things.md": "Do things.\n" } }]).path;
+    const run = box.run("install", `${repo}#main`, "--user", "--yes");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("collection_empty");
+    expect(run.stdout).toContain("collection_skill_invalid");
+    expect(run.stdout).toContain("Do Things.md");
+  });
+});

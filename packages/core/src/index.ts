@@ -46,8 +46,9 @@ export type {
 } from "./frontmatter.js";
 export { parseFrontmatter, readRawYamlValue, splitFrontmatter } from "./frontmatter.js";
 export { sha256 } from "./hash.js";
-export type { PackageKind, ResourceFolder, ResourceKind } from "./kinds.js";
+export type { FileResourceKind, PackageKind, ResourceFolder, ResourceKind } from "./kinds.js";
 export {
+  FILE_RESOURCE_KINDS,
   folderKind,
   isPackageKind,
   isResourceKind,
@@ -59,13 +60,14 @@ export {
 } from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
 export { filterLexical, isSearchable, matchLexical, parseLexicalQuery } from "./lexical.js";
-export type { RequirementRef, SkillPackageFacts } from "./packages.js";
+export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,
   isPackageId,
   isSemver,
   MAX_PACKAGE_ID_LENGTH,
   parseRequirementRef,
+  resourcePackageManifestText,
   skillPackageManifestText,
 } from "./packages.js";
 export type { JsonDocumentResult } from "./parse-json.js";

@@ -19,6 +19,15 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
  */
 export const LINKABLE_KINDS: readonly ["skill", "prompt"] = ["skill", "prompt"];
 
+/**
+ * The kinds a collection offers one file at a time, each file made a package of its own (a skill
+ * comes as a folder, a fleet only inside a package).
+ */
+export const FILE_RESOURCE_KINDS: readonly ["prompt", "agent"] = ["prompt", "agent"];
+
+/** A kind a collection offers one file at a time. */
+export type FileResourceKind = (typeof FILE_RESOURCE_KINDS)[number];
+
 /** What a package mainly provides (its manifest's `kind`): `plugin` (any mix) or one resource kind. */
 export const PACKAGE_KINDS: readonly ["plugin", ...typeof RESOURCE_KINDS] = [
   "plugin",

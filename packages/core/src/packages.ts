@@ -1,5 +1,5 @@
 import { canonicalJsonFile } from "./canonical-json.js";
-import { isPackageKind, type PackageKind } from "./kinds.js";
+import { type FileResourceKind, isPackageKind, type PackageKind, resourceFolder } from "./kinds.js";
 
 /** Longest package id. */
 export const MAX_PACKAGE_ID_LENGTH = 64;
@@ -84,6 +84,37 @@ export function skillPackageManifestText(skill: SkillPackageFacts): string {
         kind: "skill",
         resources: { skills: "." },
         components: [{ kind: "skill", id: skill.name, path: "SKILL.md" }],
+      },
+    },
+  });
+}
+
+/** A prompt template or agent recipe of a collection, made a package of its own. */
+export interface ResourcePackageFacts extends SkillPackageFacts {
+  readonly kind: FileResourceKind;
+  /** Its path below its kind's folder in the package (`git/commit.md`), which names it. */
+  readonly within: string;
+}
+
+/**
+ * The text of the `plugin.json` that makes one prompt template or agent recipe of a collection a
+ * `prompt` or `agent` package of its own, as canonical JSON: the file sits in its kind's folder
+ * (`prompts/`, `agents/`) at the path it had below its collection's folder, so a template keeps
+ * its namespaced name, and is the package's one component.
+ */
+export function resourcePackageManifestText(item: ResourcePackageFacts): string {
+  const folder = resourceFolder(item.kind);
+  return canonicalJsonFile({
+    name: item.name,
+    version: item.version,
+    description: item.description,
+    ...(item.license === undefined ? {} : { license: item.license }),
+    extensions: {
+      skillshelf: {
+        manifestVersion: 1,
+        kind: item.kind,
+        resources: { [folder]: folder },
+        components: [{ kind: item.kind, id: item.name, path: `${folder}/${item.within}` }],
       },
     },
   });

@@ -87,7 +87,7 @@ export function isOwnedSource(source: ResourceSource): boolean {
  * optional ref (branch, tag or commit) and subfolder; `archive` is an HTTP(S) `.tar.gz` with an
  * optional subfolder.
  */
-export type PackageSource =
+export type PackageSource = (
   | { readonly type: "local"; readonly path: string }
   | {
       readonly type: "git";
@@ -95,4 +95,11 @@ export type PackageSource =
       readonly ref?: string | undefined;
       readonly path?: string | undefined;
     }
-  | { readonly type: "archive"; readonly url: string; readonly path?: string | undefined };
+  | { readonly type: "archive"; readonly url: string; readonly path?: string | undefined }
+) & {
+  /**
+   * For a package made of one prompt template or agent recipe of the collection the rest names:
+   * which one (`prompt:<name>`, `agent:<name>`), so staging the source again finds it.
+   */
+  readonly resource?: string | undefined;
+};

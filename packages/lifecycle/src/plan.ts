@@ -12,6 +12,7 @@ import {
 } from "@skillshelf/core";
 import {
   type Collection,
+  type CollectionResource,
   type CollectionSkill,
   createStagingArea,
   digested,
@@ -24,6 +25,7 @@ import {
   resolveRequirements,
   type StagedSource,
   type StagingArea,
+  stageCollectionResource,
   stageCollectionSkill,
 } from "@skillshelf/sources";
 import {
@@ -228,6 +230,11 @@ async function stagePackages(
   pick: readonly string[] | undefined,
 ): Promise<Staged[]> {
   planning.request.progress?.({ phase: "stage", source: describeSource(source) });
+  // a recorded package made of one template or recipe of a collection is found in it again
+  if (source.resource !== undefined) {
+    const { resource, ...collection } = source;
+    return stagePackages(planning, collection, [resource]);
+  }
   // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
   if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
     return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
@@ -318,7 +325,26 @@ function stageSkills(
   };
   // the skills holding others are copied first, while the folders inside them are as fetched
   const stagedSkills = new Map(outer.map((skill) => [skill, stageSkill(skill)]));
-  return chosen.skills.map((skill) => {
+  const resources = chosen.resources.map((item): Staged => {
+    try {
+      const one = planning.staging.add(
+        stageCollectionResource(collection, item, { area: areaForCopies() }),
+      );
+      const manifest = readPackageManifest(one.dir, known(planning, one));
+      return manifest.ok
+        ? { staged: one, manifest: manifest.value }
+        : {
+            refusal: refusal(
+              "manifest_invalid",
+              `the ${item.kind} ${item.name} does not make a valid package`,
+              { diagnostics: manifest.diagnostics },
+            ),
+          };
+    } catch (error) {
+      return { refusal: refusalOf(error) };
+    }
+  });
+  const skills = chosen.skills.map((skill): Staged => {
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
     if ("refusal" in one) return one;
     const read = skillPackageManifest(one.dir, skill, known(planning, one));
@@ -334,6 +360,7 @@ function stageSkills(
           ),
         };
   });
+  return [...skills, ...resources];
 }
 
 /**
@@ -375,38 +402,60 @@ function pickFromPackage(
   );
 }
 
-/** The skills of `collection` that `pick` names, or why they cannot be chosen. */
+/**
+ * The skills, prompt templates and agent recipes of `collection` that `pick` names (a name, or
+ * `kind:name`; `*`: all), or why they cannot be chosen: none offered (`collection_empty`, the
+ * findings that left things out named), several and none picked (`collection_choice_required`),
+ * a name not offered (`collection_skill_unknown`, with a did-you-mean).
+ */
 function chooseSkills(
   collection: Collection,
   pick: readonly string[] | undefined,
   from: string,
-): { skills: readonly CollectionSkill[] } | { refusal: Refusal } {
-  const offered = collection.skills;
+):
+  | { skills: readonly CollectionSkill[]; resources: readonly CollectionResource[] }
+  | { refusal: Refusal } {
+  const { skills, resources } = collection;
   const listed = {
-    skills: offered.map(({ name, description, path }) => ({ name, description, path })),
+    skills: [
+      ...skills.map(({ name, description, path }) => ({ kind: "skill", name, description, path })),
+      ...resources.map(({ kind, name, description, path }) => ({ kind, name, description, path })),
+    ],
     diagnostics: collection.diagnostics,
   };
-  if (offered.length === 0)
+  const count = skills.length + resources.length;
+  if (count === 0)
     return {
       refusal: refusal(
         "collection_empty",
-        `${from} has no manifest and no skills in any layout Skillshelf reads`,
+        `${from} has no manifest, and no skills, prompt templates or agents in any layout Skillshelf reads`,
         listed,
       ),
     };
   if (pick === undefined || pick.length === 0) {
-    if (offered.length === 1) return { skills: offered };
+    if (count === 1) return { skills, resources };
     return {
       refusal: refusal(
         "collection_choice_required",
-        `${from} offers ${offered.length} skills: ${offered.map((skill) => skill.name).join(", ")}`,
+        `${from} offers ${count}: ${listed.skills.map((item) => item.name).join(", ")}`,
         listed,
       ),
     };
   }
-  if (pick.includes("*")) return { skills: offered };
-  const names = offered.map((skill) => skill.name);
-  const unknown = pick.filter((name) => !names.includes(name));
+  if (pick.includes("*")) return { skills, resources };
+  // a template answers to its own name too: `git:commit` for the package `git-commit`
+  const ownName = (item: { within?: string }) =>
+    item.within === undefined ? [] : [item.within.replace(/\.md$/i, "").split("/").join(":")];
+  const names = (item: { kind: string; name: string; within?: string }) => [
+    item.name,
+    `${item.kind}:${item.name}`,
+    ...ownName(item),
+  ];
+  const known = [
+    ...skills.map((skill) => ({ kind: "skill", name: skill.name })),
+    ...resources,
+  ].flatMap(names);
+  const unknown = pick.filter((name) => !known.includes(name));
   if (unknown.length > 0)
     return {
       refusal: refusal(
@@ -414,11 +463,16 @@ function chooseSkills(
         `${from} offers no skill named ${unknown.join(", ")}`,
         {
           ...listed,
-          unknown: unknown.map((name) => ({ name, suggestion: closest(name, names) ?? null })),
+          unknown: unknown.map((name) => ({ name, suggestion: closest(name, known) ?? null })),
         },
       ),
     };
-  return { skills: offered.filter((skill) => pick.includes(skill.name)) };
+  const picked = (item: { kind: string; name: string; within?: string }) =>
+    names(item).some((name) => pick.includes(name));
+  return {
+    skills: skills.filter((skill) => picked({ kind: "skill", name: skill.name })),
+    resources: resources.filter(picked),
+  };
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { GIT_DIR, skipGit } from "./_git.js";
+import { type CollectionResource, readCollectionResources } from "./collection-resources.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
 /**
@@ -55,6 +56,8 @@ export function createStagingArea(tempDir?: string): StagingArea {
 /** The skills of a collection, sorted by name, and every finding. */
 export interface Collection {
   readonly skills: readonly CollectionSkill[];
+  /** Its prompt templates and agent recipes (`readCollectionResources`). */
+  readonly resources: readonly CollectionResource[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -70,7 +73,8 @@ const MAX_MARKETPLACE_BYTES = 1024 * 1024;
  * `skills/*` of each plugin kept in this folder). Folders are followed only while they stay
  * inside `dir`; the same folder reached twice counts once, and a second skill of one name is
  * reported (`collection_duplicate`) and left out, as is a skill whose name cannot be a package id
- * or whose `SKILL.md` does not parse (`collection_skill_invalid`).
+ * or whose `SKILL.md` does not parse (`collection_skill_invalid`). Its prompt templates and agent
+ * recipes come with it (`readCollectionResources`).
  */
 export function readCollection(dir: string): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
@@ -97,7 +101,9 @@ export function readCollection(dir: string): Collection {
       );
   }
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-  return { skills, diagnostics };
+  // a folder that is one skill offers nothing else
+  const resources = candidates[0] === "." ? [] : readCollectionResources(root, diagnostics);
+  return { skills, resources, diagnostics };
 }
 
 /**

@@ -2,6 +2,8 @@ export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
 export type { Collection, CollectionSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
+export type { CollectionResource } from "./collection-resources.js";
+export { stageCollectionResource } from "./collection-resources.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";

@@ -1,4 +1,5 @@
 import {
+  FILE_RESOURCE_KINDS,
   isPackageId,
   isSemver,
   LINKABLE_KINDS,
@@ -13,15 +14,21 @@ export const text = z.string().check(z.minLength(1));
 
 export const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
 
+// a package made of one template or recipe of a collection names it: `prompt:<name>`
+const resource = z.optional(
+  z.string().check(z.regex(new RegExp(`^(${FILE_RESOURCE_KINDS.join("|")}):[a-z0-9][a-z0-9.-]*$`))),
+);
+
 export const source = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("local"), path: text }),
+  z.strictObject({ type: z.literal("local"), path: text, resource }),
   z.strictObject({
     type: z.literal("git"),
     url: text,
     ref: z.optional(text),
     path: z.optional(text),
+    resource,
   }),
-  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text) }),
+  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text), resource }),
 ]);
 
 export const kind = z.enum(PACKAGE_KINDS);
