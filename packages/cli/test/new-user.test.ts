@@ -287,3 +287,51 @@ describe("a repository of commands and agents (item 8)", () => {
     expect(run.stdout).toContain("Do Things.md");
   });
 });
+
+describe("sub-agents link like skills (item 9)", () => {
+  it("into the agents with an agent folder, and elsewhere refused for the right reason", () => {
+    const box = changeSandbox();
+    const repo = gitRepo([
+      {
+        tree: {
+          "agents/tester.md":
+            "---\nname: tester\ndescription: Writes tests.\n---\nYou write tests.\n",
+        },
+      },
+    ]).path;
+    expect(box.run("install", `${repo}#main`, "--user", "--yes").status).toBe(0);
+    const linked = box.run("link", "tester", "--agent", "claude-code", "--user", "--yes");
+    expect(linked.status, linked.stdout).toBe(0);
+    expect(readFileSync(join(box.home, ".claude", "agents", "tester.md"), "utf8")).toContain(
+      "You write tests.",
+    );
+    const codex = box.run("link", "tester", "--agent", "codex", "--user", "--yes", "--json");
+    expect(codex.status).toBe(1);
+    expect(
+      (JSON.parse(codex.stdout) as { plan: { steps: { refusal?: { code: string } }[] } }).plan
+        .steps[0]?.refusal?.code,
+    ).toBe("link_agent_unsupported");
+    expect(box.run("verify").status).toBe(0);
+    expect(box.run("unlink", "tester", "--user", "--yes").status).toBe(0);
+    expect(existsSync(join(box.home, ".claude", "agents", "tester.md"))).toBe(false);
+  });
+});
+
+describe("links and copies Skillshelf made (item 10)", () => {
+  it("are the skill they link, not a clash", () => {
+    const box = changeSandbox();
+    writeTree(join(box.configDir, "skills", "pdf"), {
+      "SKILL.md": skillFile("pdf", "Fill and read PDF forms."),
+    });
+    expect(
+      box.run("link", "pdf", "--agent", "claude-code", "--copy", "--user", "--yes").status,
+    ).toBe(0);
+    expect(box.run("link", "pdf", "--agent", "opencode", "--user", "--yes").status).toBe(0);
+    const listed = JSON.parse(box.run("list", "--json").stdout) as {
+      skills: { name: string }[];
+      diagnostics: { code: string }[];
+    };
+    expect(listed.skills.map((skill) => skill.name)).toEqual(["pdf"]);
+    expect(listed.diagnostics.map((d) => d.code)).not.toContain("collision");
+  });
+});

@@ -17,7 +17,7 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
  * The kinds `link` can put into another agent's folders: those the agent table has folders for
  * (DESIGN §5.3).
  */
-export const LINKABLE_KINDS: readonly ["skill", "prompt"] = ["skill", "prompt"];
+export const LINKABLE_KINDS: readonly ["skill", "prompt", "agent"] = ["skill", "prompt", "agent"];
 
 /**
  * The kinds a collection offers one file at a time, each file made a package of its own (a skill

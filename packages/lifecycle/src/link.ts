@@ -6,12 +6,14 @@ import {
   type Diagnostic,
   type Environment,
   isSkillshelfError,
+  LINKABLE_KINDS,
   resolveEnvironment,
 } from "@skillshelf/core";
 import { type InventoryResource, readInventory } from "@skillshelf/inventory";
 import {
   agentFolder,
   createScopeCache,
+  isFolderLike,
   type LinkKind,
   type LinkRecord,
   linkBase,
@@ -139,7 +141,9 @@ export function planUnlinks(
   // a link answers to its own name and to the name of what it exposes, as `link` took it
   const exposedNames = new Map(
     scopeResources(environment, scope).map((resource) => [
-      resource.kind === "skill" ? dirname(resource.path as string) : (resource.path as string),
+      isFolderLike(resource.kind as LinkKind)
+        ? dirname(resource.path as string)
+        : (resource.path as string),
       resource.name,
     ]),
   );
@@ -214,12 +218,12 @@ function plan(
   };
 }
 
-/** The scope's own skills and prompt templates: its library's loose ones, then its installed copies'. */
+/** The scope's own linkable resources: its library's loose ones, then its installed copies'. */
 function scopeResources(environment: Environment, scope: PackageScope): InventoryResource[] {
   const inventory = readInventory({
     environment,
     include: { packages: false, copies: false, resources: true },
-    filter: { kinds: ["skill", "prompt"] },
+    filter: { kinds: [...LINKABLE_KINDS] },
   });
   const own = (resource: InventoryResource) =>
     resource.path !== undefined &&
@@ -234,11 +238,10 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: 
   const { environment, scope } = request;
   const kind = resource.kind as LinkKind;
   const file = resource.path as string;
-  const target = kind === "skill" ? dirname(file) : file;
-  const name =
-    kind === "skill"
-      ? basename(target)
-      : [...resource.name.split(":").slice(0, -1), basename(file)].join("/");
+  const target = isFolderLike(kind) ? dirname(file) : file;
+  const name = isFolderLike(kind)
+    ? basename(target)
+    : [...resource.name.split(":").slice(0, -1), basename(file)].join("/");
   const owner = resource.source.class === "package" ? resource.owner?.id : undefined;
   const linkRequest: LinkRequest = {
     agent,
@@ -297,7 +300,7 @@ function unknownStep(
     inPlace: false,
     refusal: refusal(
       "link_source_unknown",
-      `no skill or prompt template named ${name} is in the ${request.scope} library or its installed packages`,
+      `no skill, prompt template or agent named ${name} is in the ${request.scope} library or its installed packages`,
     ),
   };
 }
@@ -320,5 +323,5 @@ function requestOf(step: LinkStep): LinkRequest {
 /** A recorded link's resource name: a skill's folder name, a template's path with `:`. */
 function linkName(scope: PackageScope, key: string, record: LinkRecord): string {
   const rest = nameInFolder(scope, key, record);
-  return record.kind === "skill" ? rest : rest.replace(/\.md$/i, "").split("/").join(":");
+  return isFolderLike(record.kind) ? rest : rest.replace(/\.md$/i, "").split("/").join(":");
 }

@@ -14,6 +14,8 @@ import {
 } from "@skillshelf/recipes-loader";
 import { defaultSkillRoots, loadSkills, type SkillCache } from "@skillshelf/skills-loader";
 import {
+  linkedCopies,
+  PACKAGE_SCOPES,
   type PackageCopy,
   type PackageSnapshot,
   readPackageSnapshot,
@@ -56,6 +58,7 @@ export function beginPass(
       loadSkills({
         ...common,
         roots: roots("skill", defaultSkillRoots(environment)),
+        copiesOf: new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
         cache: settings.cache,
         toolNames: settings.toolNames,
         // package-owned bodies are read now so their references are checked before listing

@@ -1,4 +1,4 @@
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { dedupeByRealPath, resolveResourceCollisions, skillRules } from "@skillshelf/collision";
 import {
   createDiagnostic,
@@ -6,6 +6,7 @@ import {
   isInside,
   isTrustedRoot,
   type ResourceRoot,
+  realpathOrUndefined,
   resolveEnvironment,
   sortDiagnostics,
 } from "@skillshelf/core";
@@ -62,9 +63,18 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
       candidates.push(skill);
     }
   }
-  const deduped = mayReachOneFileTwice(walks)
-    ? dedupeByRealPath(candidates, (skill) => skill.realPath, skillRules)
-    : { kept: candidates, diagnostics: [] };
+  const copies = input.copiesOf ?? new Map<string, string>();
+  // a copy Skillshelf made of a skill counts as the skill it copies: one skill seen twice
+  const realPathOf = (skill: Skill) => {
+    const copied = copies.get(skill.baseDir);
+    return copied === undefined
+      ? skill.realPath
+      : (realpathOrUndefined(join(copied, basename(skill.path))) ?? skill.realPath);
+  };
+  const deduped =
+    copies.size > 0 || mayReachOneFileTwice(walks)
+      ? dedupeByRealPath(candidates, realPathOf, skillRules)
+      : { kept: candidates, diagnostics: [] };
   const resolved = resolveResourceCollisions(deduped.kept);
   diagnostics.push(
     ...deduped.diagnostics,

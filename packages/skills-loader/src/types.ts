@@ -39,6 +39,11 @@ export interface Skill extends ResourcePlace {
 
 /** Input of `loadSkills`; every field is optional. */
 export interface LoadSkillsInput extends EnvironmentInput {
+  /**
+   * Folders a skill was copied into by Skillshelf (a link made as a copy), each to the folder it
+   * is a copy of: the copy is that skill seen again (`duplicate_file`), not a clash.
+   */
+  readonly copiesOf?: ReadonlyMap<string, string> | undefined;
   /** Replaces the default roots (see `defaultSkillRoots`). */
   readonly roots?: readonly ResourceRoot[] | undefined;
   /** Drop the default roots but still load `explicitSkillPaths`. */

@@ -11,6 +11,7 @@ import {
   agentFolder,
   describeFound,
   foundAt,
+  isFolderLike,
   isOurLink,
   linkBase,
   linkLibrary,
@@ -106,6 +107,24 @@ export function linkFault(
   return isOurLink(path, target, record)
     ? undefined
     : fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
+}
+
+/**
+ * The links a scope's state records as copies of a skill, each copy's folder to the folder it
+ * copies (absolute): what a loader counts as one skill seen twice (`loadSkills`' `copiesOf`).
+ */
+export function linkedCopies(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): [copy: string, of: string][] {
+  const read = readScopeState(environment, scope, cache);
+  if (!read.ok) return [];
+  const base = linkBase(environment, scope);
+  const library = linkLibrary(environment, scope);
+  return Object.entries(read.value.state.links ?? {})
+    .filter(([, record]) => record.mode === "copy" && isFolderLike(record.kind))
+    .map(([key, record]) => [join(base, key), join(library, record.target)]);
 }
 
 // --- internal ---

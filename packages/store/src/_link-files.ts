@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
   AGENTS,
+  type AgentDefinition,
   agentSkillFolder,
   digestTree,
   type Environment,
@@ -32,6 +33,32 @@ export function linkLibrary(environment: Environment, scope: PackageScope): stri
   return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
 }
 
+/** How one linkable kind sits in an agent's folders: where, and as a folder or a file. */
+interface LinkShape {
+  /** The agent's folder for it in a scope, from the agent table; `undefined` when it has none. */
+  readonly folder: (agent: AgentDefinition, scope: PackageScope) => string | undefined;
+  /** A skill is a folder (one name, never nested); a template or recipe is a file. */
+  readonly folderLike: boolean;
+}
+
+const LINK_SHAPES: { readonly [K in LinkKind]: LinkShape } = {
+  // where the agent itself reads skills, never a column that could say otherwise
+  skill: { folder: agentSkillFolder, folderLike: true },
+  prompt: {
+    folder: (agent, scope) => (scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot),
+    folderLike: false,
+  },
+  agent: {
+    folder: (agent, scope) => (scope === "user" ? agent.userAgentRoot : agent.projectAgentRoot),
+    folderLike: false,
+  },
+};
+
+/** Whether a linkable kind is a folder (a skill) rather than a file. */
+export function isFolderLike(kind: LinkKind): boolean {
+  return LINK_SHAPES[kind].folderLike;
+}
+
 /**
  * An agent's folder for a kind of resource in a scope, relative to the scope's base, from the
  * agent table; `undefined` when the agent has none (Copilot has no prompt folder).
@@ -42,10 +69,7 @@ export function agentFolder(
   kind: LinkKind,
 ): string | undefined {
   const agent = AGENTS.find((candidate) => candidate.id === agentId);
-  if (agent === undefined) return undefined;
-  // where the agent itself reads skills, never a column that could say otherwise
-  if (kind === "skill") return agentSkillFolder(agent, scope);
-  return scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot;
+  return agent === undefined ? undefined : LINK_SHAPES[kind].folder(agent, scope);
 }
 
 /**
@@ -59,7 +83,7 @@ export function isLinkKey(
   const folder = agentFolder(link.record.agent, scope, link.record.kind);
   if (folder === undefined || !link.key.startsWith(`${folder}/`)) return false;
   const name = link.key.slice(folder.length + 1);
-  return isRelativeInside(name) && (link.record.kind !== "skill" || !name.includes("/"));
+  return isRelativeInside(name) && !(isFolderLike(link.record.kind) && name.includes("/"));
 }
 
 /** The text a symlink at `path` holds to reach `target`: relative, so a moved project still works. */
@@ -69,7 +93,7 @@ export function linkText(path: string, target: string): string {
 
 /** The digest of what a link exposes: a folder's tree digest, a file's sha256. */
 export function exposedDigest(path: string, kind: LinkKind): string {
-  return kind === "skill" ? digestTree(path).digest : sha256(readFileSync(path));
+  return isFolderLike(kind) ? digestTree(path).digest : sha256(readFileSync(path));
 }
 
 /** What is at a link's path, as a person would describe it. */
@@ -99,7 +123,7 @@ export function isOurLink(
   const found = foundAt(path);
   if (record.mode === "symlink")
     return found.kind === "symlink" && found.to === linkText(path, target);
-  if (found.kind !== (record.kind === "skill" ? "folder" : "file")) return false;
+  if (found.kind !== (isFolderLike(record.kind) ? "folder" : "file")) return false;
   try {
     return exposedDigest(path, record.kind) === record.digest;
   } catch {

@@ -13,6 +13,7 @@ import type { FaultHook } from "./_faults.js";
 import {
   assertLinkFolderSafe,
   foundAt,
+  isFolderLike,
   isOurLink,
   linkBase,
   linkLibrary,
@@ -62,7 +63,7 @@ export function makeLinks(target: ScopeTarget, moves: readonly LinkMove[], fault
     if (move.record.mode === "copy") copyInto(path, live, move.record, temporary);
     else
       try {
-        symlinkSync(linkText(path, live), path, move.record.kind === "skill" ? "dir" : "file");
+        symlinkSync(linkText(path, live), path, isFolderLike(move.record.kind) ? "dir" : "file");
       } catch (error) {
         if (["EPERM", "ENOTSUP", "EOPNOTSUPP", "EINVAL"].includes(errnoCode(error) ?? ""))
           throw new SymlinkRefused(move.key);
@@ -145,7 +146,7 @@ function paths(place: LinkPlace, move: LinkMove) {
 /** Copy what a link exposes into a temporary sibling, then rename it into place. */
 function copyInto(path: string, live: string, record: LinkRecord, temporary: string): void {
   removeTree(temporary);
-  if (record.kind === "skill") copyTree(live, temporary);
+  if (isFolderLike(record.kind)) copyTree(live, temporary);
   else copyFileSync(live, temporary);
   renameSync(temporary, path);
 }

@@ -9,7 +9,9 @@ export type { LinkFault, LinkKind, LinkRecord } from "./links.js";
 export {
   agentFolder,
   inspectLinks,
+  isFolderLike,
   linkBase,
+  linkedCopies,
   linkKey,
   linkLibrary,
   reviewLink,

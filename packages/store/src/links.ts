@@ -14,6 +14,7 @@ import {
   describeFound,
   exposedDigest,
   foundAt,
+  isFolderLike,
   isOurLink,
   type LinkKind,
   linkBase,
@@ -32,9 +33,9 @@ import { EMPTY_STATE, readScopeState } from "./state.js";
 import type { PackageScope, ScopeState, ScopeTarget } from "./types.js";
 
 export type { LinkFault } from "./_link-check.js";
-export { inspectLinks } from "./_link-check.js";
+export { inspectLinks, linkedCopies } from "./_link-check.js";
 export type { LinkKind } from "./_link-files.js";
-export { agentFolder, linkBase, linkLibrary } from "./_link-files.js";
+export { agentFolder, isFolderLike, linkBase, linkLibrary } from "./_link-files.js";
 export type { LinkRecord } from "./_state-schema.js";
 
 /** One resource to link into one agent's folder. */
@@ -83,7 +84,7 @@ export function linkKey(
       },
     );
   const name = request.name.split(sep).join("/");
-  if (!isRelativeInside(name) || (request.kind === "skill" && name.includes("/")))
+  if (!isRelativeInside(name) || (isFolderLike(request.kind) && name.includes("/")))
     throw new SkillshelfError(
       "link_target_invalid",
       `${request.name} is not a name a link can have`,
