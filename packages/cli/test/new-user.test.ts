@@ -335,3 +335,19 @@ describe("links and copies Skillshelf made (item 10)", () => {
     expect(listed.diagnostics.map((d) => d.code)).not.toContain("collision");
   });
 });
+
+describe("validate reads a folder as install does (item 11)", () => {
+  it("finds skills in an agent's hidden folder instead of saying path_missing", () => {
+    const box = changeSandbox();
+    const folder = testdir({
+      ".claude/skills/tidy/SKILL.md": skillFile("tidy", "Tidy a repository."),
+      ".agents/skills/lint/SKILL.md": skillFile("lint", "Lint the code."),
+    });
+    const run = box.run("validate", folder, "--json");
+    expect(run.status, run.stdout).toBe(0);
+    const result = (JSON.parse(run.stdout) as { results: { names: string[] }[] }).results[0];
+    expect(result?.names.sort()).toEqual(["lint", "tidy"]);
+    const installed = box.run("install", folder, "--skill", "*", "--user", "--yes", "--json");
+    expect(installed.status).toBe(0);
+  });
+});
