@@ -10,6 +10,11 @@ export interface CliIo {
   readonly interactive: boolean;
   /** stderr is a terminal: long work shows progress there. */
   readonly progress: boolean;
+  /**
+   * Call `handler` on Ctrl-C or SIGTERM instead of ending the process, until the returned
+   * function is called: for work that can stop cleanly (fetching), never for a change on disk.
+   */
+  readonly onInterrupt?: ((handler: () => void) => () => void) | undefined;
 }
 
 /** The io of a real process. */
@@ -27,5 +32,13 @@ export function processIo(): CliIo {
       return process.stdin.isTTY === true && process.stdout.isTTY === true;
     },
     progress: process.stderr.isTTY === true,
+    onInterrupt: (handler) => {
+      for (const signal of INTERRUPTS) process.on(signal, handler);
+      return () => {
+        for (const signal of INTERRUPTS) process.off(signal, handler);
+      };
+    },
   };
 }
+
+const INTERRUPTS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];

@@ -1,16 +1,17 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   gitEnv,
   gitRepo,
   packageTree,
+  serve,
   skillFile,
   testdir,
   writeTree,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { type CliRun, runCli } from "./_run.js";
+import { BIN, type CliRun, runCli } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
 // Issue 23: what a new user hit, each reproduced through the built bin.
@@ -349,5 +350,89 @@ describe("validate reads a folder as install does (item 11)", () => {
     expect(result?.names.sort()).toEqual(["lint", "tidy"]);
     const installed = box.run("install", folder, "--skill", "*", "--user", "--yes", "--json");
     expect(installed.status).toBe(0);
+  });
+});
+
+describe("Ctrl-C while a source is fetched (item 12)", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "%s stops the fetch, removes what was staged and says so, exit 130",
+    async (signal) => {
+      const box = changeSandbox();
+      const tmp = testdir();
+      let requested: () => void = () => {};
+      const asked = new Promise<void>((resolve) => {
+        requested = resolve;
+      });
+      // a server that sends the start of an archive and then nothing more
+      const base = await serve({
+        "/slow.tar.gz": (_request, response) => {
+          response.writeHead(200, { "content-type": "application/gzip" });
+          response.write(Buffer.alloc(1024));
+          requested();
+        },
+      });
+      const child = spawn(
+        process.execPath,
+        [BIN, "install", `${base}/slow.tar.gz`, "--user", "--yes"],
+        {
+          cwd: box.cwd,
+          env: { ...box.env, PATH: process.env.PATH ?? "", TMPDIR: tmp },
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await asked;
+      child.kill(signal);
+      expect(await exited).toBe(130);
+      expect(stderr).toContain("interrupted");
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
+    },
+  );
+
+  it("SIGKILL leaves the staging, which doctor reports and the next fetch removes", async () => {
+    const box = changeSandbox();
+    const tmp = testdir();
+    let requested: () => void = () => {};
+    const asked = new Promise<void>((resolve) => {
+      requested = resolve;
+    });
+    const base = await serve({
+      "/slow.tar.gz": (_request, response) => {
+        response.writeHead(200, { "content-type": "application/gzip" });
+        response.write(Buffer.alloc(1024));
+        requested();
+      },
+    });
+    const env = { ...box.env, PATH: process.env.PATH ?? "", TMPDIR: tmp };
+    const child = spawn(
+      process.execPath,
+      [BIN, "install", `${base}/slow.tar.gz`, "--user", "--yes"],
+      {
+        cwd: box.cwd,
+        env,
+      },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("close", (_code, signal) => resolve(signal)),
+    );
+    await asked;
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    const left = readdirSync(tmp);
+    expect(left).toHaveLength(1);
+    const doctor = JSON.parse(runCli(["doctor", "--json"], { cwd: box.cwd, env }).stdout) as {
+      findings: { code: string; path: string }[];
+    };
+    expect(doctor.findings.map((finding) => [finding.code, finding.path])).toContainEqual([
+      "leftover_found",
+      join(tmp, left[0] as string),
+    ]);
+    const source = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.") });
+    expect(runCli(["install", source, "--user", "--yes"], { cwd: box.cwd, env }).status).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });

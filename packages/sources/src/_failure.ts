@@ -52,6 +52,27 @@ export function codedFailure(thrown: unknown): unknown {
   });
 }
 
+/**
+ * The staging folders in `tempDir` (default: the OS temporary folder) left by a process that is
+ * gone, killed before it could remove them: the next staging there removes them.
+ */
+export function orphanedStaging(tempDir?: string): string[] {
+  const parent = tempDir ?? tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const match = STAGING.exec(name);
+    if (match === null) return [];
+    const [, host = "", pid = "0", start = "0"] = match;
+    const identity = { host, pid: Number(pid), start: start === "0" ? undefined : start };
+    return isProcessRunning(identity) ? [] : [join(parent, name)];
+  });
+}
+
 // --- internal ---
 
 // `skillshelf-<what>-<host>-<pid>-<start>-XXXXXX`, as `stagingFolder` names them
@@ -59,17 +80,5 @@ const STAGING = /^skillshelf-[a-z]+-([0-9a-f]{8})-(\d+)-(\d+)-[A-Za-z0-9]{6}$/;
 
 /** Remove the staging folders in `parent` whose process is gone. */
 function removeOrphans(parent: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = STAGING.exec(name);
-    if (match === null) continue;
-    const [, host = "", pid = "0", start = "0"] = match;
-    const identity = { host, pid: Number(pid), start: start === "0" ? undefined : start };
-    if (!isProcessRunning(identity)) removeTree(join(parent, name));
-  }
+  for (const path of orphanedStaging(parent)) removeTree(path);
 }

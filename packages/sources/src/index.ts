@@ -1,5 +1,6 @@
 export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
+export { orphanedStaging } from "./_failure.js";
 export type { Collection, CollectionSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";

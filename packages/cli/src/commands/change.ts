@@ -51,16 +51,25 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
   const scope = chosenScope(input, context.environment, namesCopies);
   // one process making many changes: each state and lock file is parsed once, not per step
   const planning = { context, scope, cache: createScopeCache() };
-  let plan = await withProgress(io, (progress) =>
-    makePlan(input, command, { ...planning, progress }),
+  // Ctrl-C while sources are fetched stops the fetch and removes what was staged
+  const interrupted = new AbortController();
+  const first = await untilInterrupted(io, interrupted, () =>
+    withProgress(io, (progress) =>
+      makePlan(input, command, { ...planning, progress, signal: interrupted.signal }),
+    ),
   );
+  if (interrupted.signal.aborted) return stopped(io, first);
   // a question only for a person who can answer and did not say --yes
-  const picked = json || flag(input, "yes") ? undefined : await pickFromCollection(io, plan);
+  const picked = json || flag(input, "yes") ? undefined : await pickFromCollection(io, first);
+  let plan = first;
   if (picked !== undefined) {
-    releasePlan(plan);
-    plan = await withProgress(io, (progress) =>
-      makePlan(input, command, { ...planning, progress }, picked),
+    releasePlan(first);
+    plan = await untilInterrupted(io, interrupted, () =>
+      withProgress(io, (progress) =>
+        makePlan(input, command, { ...planning, progress, signal: interrupted.signal }, picked),
+      ),
     );
+    if (interrupted.signal.aborted) return stopped(io, plan);
   }
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
   const report = reporter(input, context, plan, shownScope);
@@ -153,6 +162,27 @@ export async function confirmChange(
 
 // --- internal ---
 
+/** Run `work`, aborting `controller` on Ctrl-C or SIGTERM while it runs (see `CliIo.onInterrupt`). */
+async function untilInterrupted<T>(
+  io: CliIo,
+  controller: AbortController,
+  work: () => Promise<T>,
+): Promise<T> {
+  const stop = io.onInterrupt?.(() => controller.abort()) ?? (() => {});
+  try {
+    return await work();
+  } finally {
+    stop();
+  }
+}
+
+/** A plan stopped by Ctrl-C: its staging released, said so, exit 130 as a shell expects. */
+function stopped(io: CliIo, plan: LifecyclePlan): number {
+  releasePlan(plan);
+  io.stderr("skillshelf: interrupted; nothing was changed, and what was fetched is removed\n");
+  return 130;
+}
+
 function apply(plan: LifecyclePlan, io: CliIo, cache: ScopeCache): Promise<ApplyResult> {
   return withProgress(io, (progress) => applyLifecycle(plan, { cache, progress }));
 }
@@ -179,13 +209,21 @@ async function makePlan(
     readonly scope: PackageScope | undefined;
     readonly progress: (event: LifecycleProgress) => void;
     readonly cache: ScopeCache;
+    readonly signal: AbortSignal;
   },
   skills: readonly string[] = listValue(input, "skill").flatMap((names) => names.split(",")),
 ): Promise<LifecyclePlan> {
-  const { context, scope, progress, cache } = planning;
+  const { context, scope, progress, cache, signal } = planning;
   const { environment } = context;
   const targets = input.positionals;
-  const common = { environment, scope, progress, cache, force: flag(input, "force") };
+  const common = {
+    environment,
+    scope,
+    progress,
+    cache,
+    force: flag(input, "force"),
+    stage: { signal },
+  };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
       environment,
@@ -193,6 +231,7 @@ async function makePlan(
       frozen: flag(input, "frozen"),
       progress,
       cache,
+      stage: { signal },
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);

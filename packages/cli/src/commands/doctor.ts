@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, createDiagnostic, type Diagnostic, projectLibraryDir } from "@skillshelf/core";
+import { orphanedStaging } from "@skillshelf/sources";
 import {
   inspectLinks,
   PACKAGE_SCOPES,
@@ -55,6 +56,13 @@ export function runDoctor(input: CommandInput): number {
           hint: "install git to install from repositories",
         },
       ),
+    );
+  for (const path of orphanedStaging(environment.env.TMPDIR || undefined))
+    findings.push(
+      createDiagnostic("warning", "leftover_found", `a killed skillshelf left ${path}`, {
+        path,
+        hint: "the next install or update removes it",
+      }),
     );
   for (const scope of PACKAGE_SCOPES) {
     const target = { environment, scope };
