@@ -234,6 +234,9 @@ describe("the lock a team commits", () => {
     const problems = JSON.parse(failed.stdout).scopes[0].problems;
     expect(problems.map((problem: { code: string }) => problem.code)).toEqual(["content_drift"]);
     expect(problems[0].hint).toContain("skillshelf install --user");
+    // it names the file that changed (issue 23, item 13)
+    expect(problems[0].message).toContain(": skills/pdf/SKILL.md");
+    expect(box.run("verify").stderr).toContain("skills/pdf/SKILL.md");
     // the fix it names works
     expect(box.run("install", "--user", "--yes").status).toBe(0);
     expect(box.run("verify").status).toBe(0);

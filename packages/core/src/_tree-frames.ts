@@ -10,6 +10,11 @@ export interface TreeDigest {
   readonly digest: string;
   readonly files: number;
   readonly bytes: number;
+  /**
+   * With `listing`: each file's and link's own fingerprint by relative path (the first 16 hex
+   * digits of a file's sha256, `->` and a link's target), so two listings tell which differ.
+   */
+  readonly listing?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -33,15 +38,19 @@ export interface TreeFrames {
 
 const CHUNK = 64 * 1024;
 
-/** A fresh frame hasher. */
-export function treeFrames(): TreeFrames {
+/** A fresh frame hasher; with `listing`, each file's and link's own fingerprint is kept too. */
+export function treeFrames(options: { readonly listing?: boolean } = {}): TreeFrames {
   const hash = createHash("sha256");
   // one read buffer for every file of the tree
   const buffer = Buffer.allocUnsafe(CHUNK);
   let files = 0;
   let bytes = 0;
+  const listing: Record<string, string> | undefined =
+    options.listing === true ? Object.create(null) : undefined;
   return {
     other(node) {
+      if (listing !== undefined && node.kind === "link")
+        listing[node.relative] = `->${node.target}`;
       const payload = node.kind === "link" ? Buffer.from(node.target, "utf8") : Buffer.alloc(0);
       hash.update(frameHeader(node.kind, node.relative, "", payload.length));
       hash.update(payload);
@@ -49,22 +58,43 @@ export function treeFrames(): TreeFrames {
     },
     file(node, each) {
       files += 1;
-      const file = hashFile(hash, buffer, node, each);
+      const own = listing === undefined ? undefined : createHash("sha256");
+      const feed =
+        own === undefined
+          ? each
+          : (chunk: Buffer) => {
+              own.update(chunk);
+              each?.(chunk);
+            };
+      const file = hashFile(hash, buffer, node, feed);
+      if (listing !== undefined && own !== undefined) listing[node.relative] = fingerprint(own);
       bytes += file.size;
       return file.executable;
     },
     bytes(relative, content) {
       files += 1;
       bytes += content.length;
+      if (listing !== undefined)
+        listing[relative] = fingerprint(createHash("sha256").update(content));
       hash.update(frameHeader("file", relative, "-", content.length));
       hash.update(content);
       hash.update("\0");
     },
-    result: () => ({ digest: hash.digest("hex"), files, bytes }),
+    result: () => ({
+      digest: hash.digest("hex"),
+      files,
+      bytes,
+      ...(listing === undefined ? {} : { listing }),
+    }),
   };
 }
 
 // --- internal ---
+
+/** A file's fingerprint in a listing: the first 16 hex digits of its sha256, enough to tell a change. */
+function fingerprint(hash: Hash): string {
+  return hash.digest("hex").slice(0, 16);
+}
 
 function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, length: number) {
   return `${kind}\0${relative}\0${mode}\0${length}\0`;

@@ -10,6 +10,8 @@ import { removeTree } from "./remove-tree.js";
 export interface CopyTreeOptions {
   /** Entry names (at any depth) to leave out, for example `.git`. Default: none. */
   readonly skip?: ((name: string) => boolean) | undefined;
+  /** Also return each file's and link's own fingerprint (`TreeDigest.listing`). */
+  readonly listing?: boolean | undefined;
   /**
    * Files written at the top of the copy (entry name → UTF-8 text, mode 0644) in place of any
    * entry of that name there, and digested as part of the copy. Default: none.
@@ -28,7 +30,7 @@ export interface CopyTreeOptions {
  */
 export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): TreeDigest {
   const destination = resolve(to);
-  const frames = treeFrames();
+  const frames = treeFrames({ listing: options.listing === true });
   const files = options.files ?? {};
   const skip = options.skip ?? (() => false);
   // each added file's frame goes where the walk's name order puts it among the top-level entries

@@ -12,11 +12,12 @@ export type { TreeDigest };
  * So names, node kinds, empty folders, bytes, link targets and the executable bit are bound;
  * times, owners and other permission bits are not, nor is where the tree lives.
  *
+ * With `listing`, each file's and link's own fingerprint comes back too (`TreeDigest.listing`).
  * Throws a `SkillshelfError` (`tree_missing`, `tree_not_directory`, `tree_link_escape`,
  * `tree_special_file`, `tree_unreadable`, `tree_changed`) when the tree cannot be digested.
  */
-export function digestTree(root: string): TreeDigest {
-  const frames = treeFrames();
+export function digestTree(root: string, options: { readonly listing?: boolean } = {}): TreeDigest {
+  const frames = treeFrames(options);
   walkTree(root, (node) => (node.kind === "file" ? frames.file(node) : frames.other(node)));
   return frames.result();
 }

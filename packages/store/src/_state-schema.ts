@@ -26,6 +26,9 @@ const recordShape = {
   trust,
   // the manifest's requirements, so the lock can be written from the state alone
   requires: z.optional(z.array(text)),
+  // each file's own fingerprint, so verify can name the files that changed (a plain record, as
+  // written: it is only compared, never looked up by a key from elsewhere)
+  files: z.optional(z.record(text, text)),
 };
 
 const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(

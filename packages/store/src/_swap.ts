@@ -99,7 +99,8 @@ export function swapInTrees(context: WriterContext, changes: readonly TreeChange
 
 /**
  * Copy (or, when `disposable`, move) `source` into a fresh sibling of copy `id` and check it
- * digests to `digest` (`digest_mismatch`, the sibling removed); returns the sibling's name.
+ * digests to `digest` (`digest_mismatch`, the sibling removed); returns the sibling's name and
+ * each file's fingerprint (for the record's `files`; none past a thousand files).
  * Refuses first when the copy's folder is a symlink (`target_unsafe`).
  */
 export function stageCopy(
@@ -108,7 +109,7 @@ export function stageCopy(
   source: string,
   digest: string,
   disposable = false,
-): string {
+): { readonly staging: string; readonly files: InstallRecord["files"] } {
   const target = join(context.lock.dir, id);
   if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink())
     throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
@@ -118,9 +119,12 @@ export function stageCopy(
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
   // a copy is digested from the bytes it writes; a moved tree is read once in place
-  const copied = disposable && movedInto(source, path) ? undefined : copyTree(source, path);
+  const copied =
+    disposable && movedInto(source, path)
+      ? digestTree(path, { listing: true })
+      : copyTree(source, path, { listing: true });
   context.fault("staged");
-  const staged = copied?.digest ?? digestTree(path).digest;
+  const staged = copied.digest;
   if (staged !== digest) {
     removeTree(path);
     throw new SkillshelfError(
@@ -133,8 +137,16 @@ export function stageCopy(
       },
     );
   }
-  return staging;
+  // a listing of a huge tree would swell the state; verify then says less
+  const listing = copied.listing ?? {};
+  return {
+    staging,
+    files: Object.keys(listing).length <= MAX_LISTED_FILES ? listing : undefined,
+  };
 }
+
+/** The most files a record lists one by one (so `verify` can name the ones that changed). */
+const MAX_LISTED_FILES = 1000;
 
 /** True when the copy's tree on disk is exactly what its record says. */
 export function treeMatches(context: WriterContext, id: string, record: InstallRecord): boolean {

@@ -155,7 +155,7 @@ export function rollbackPackage(input: RollbackPackageInput): WriteResult {
         `${scope}:${id} has no previous version to restore`,
         { path: join(context.lock.dir, id) },
       );
-    const staging = stageCopy(context, id, kept, previous.contentDigest);
+    const { staging } = stageCopy(context, id, kept, previous.contentDigest);
     const [result] = swapInTrees(context, [
       { id, operation: "rollback", staging, before, record: previous },
     ]);
@@ -222,7 +222,13 @@ function installChange(
     treeMatches(context, id, before)
   )
     return { id, operation: "install", staging: null, before, record: before, links };
-  const staging = stageCopy(context, id, source, input.staged.digest, input.staged.disposable);
+  const { staging, files } = stageCopy(
+    context,
+    id,
+    source,
+    input.staged.digest,
+    input.staged.disposable,
+  );
   const previous =
     input.keepPrevious === true && before !== null && treeMatches(context, id, before)
       ? withoutPrevious(before)
@@ -236,6 +242,7 @@ function installChange(
     contentDigest: input.staged.digest,
     trust: manifest.format === "claude-code" ? "foreign" : "trusted",
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
+    ...(files === undefined ? {} : { files }),
     ...(previous === undefined ? {} : { previous }),
   };
   return {

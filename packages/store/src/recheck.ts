@@ -59,23 +59,36 @@ export function recheckCopies(
       problem("copy_missing", `${scope} copy of ${id} is recorded but its folder is gone`);
       continue;
     }
-    let observed: string;
+    let observed: ReturnType<typeof digestTree>;
     try {
-      observed = digestTree(path).digest;
+      observed = digestTree(path, { listing: record.files !== undefined });
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
       problem(error.code, error.message);
       continue;
     }
-    if (observed !== record.contentDigest)
+    if (observed.digest !== record.contentDigest) {
+      const files = changedFiles(record.files, observed.listing);
       problem(
         "content_drift",
-        `the files of ${id} changed since it was installed (content drift)`,
-        {
-          recorded: record.contentDigest,
-          observed,
-        },
+        `the files of ${id} changed since it was installed (content drift)${files.length === 0 ? "" : `: ${files.slice(0, 5).join(", ")}${files.length > 5 ? `, and ${files.length - 5} more` : ""}`}`,
+        { recorded: record.contentDigest, observed: observed.digest, files },
       );
+    }
   }
   return problems;
+}
+
+// --- internal ---
+
+/** The paths whose fingerprints differ between two listings, added and removed ones included. */
+function changedFiles(
+  recorded: Readonly<Record<string, string>> | undefined,
+  observed: Readonly<Record<string, string>> | undefined,
+): string[] {
+  if (recorded === undefined || observed === undefined) return [];
+  const paths = new Set([...Object.keys(recorded), ...Object.keys(observed)]);
+  const own = (listing: Readonly<Record<string, string>>, path: string) =>
+    Object.hasOwn(listing, path) ? listing[path] : undefined;
+  return [...paths].filter((path) => own(recorded, path) !== own(observed, path)).sort();
 }
