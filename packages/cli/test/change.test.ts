@@ -310,7 +310,11 @@ describe("remote indexes", () => {
     expect(listed.map((index: { kind: string; name: string }) => [index.kind, index.name])).toEqual(
       [["remote", bare]],
     );
-    expect(box.run("search", "helper").stdout).toContain("helper");
+    // search names the marketplace, not the folder it was fetched into (issue 23, item 13)
+    const found = box.run("search", "helper").stdout;
+    expect(found).toContain("helper");
+    expect(found).toContain("from team\n");
+    expect(found).not.toContain(join(box.configDir, "cache"));
     const installed = box.run("install", "plugin:helper", "--user", "--yes");
     expect(installed.status, installed.stdout + installed.stderr).toBe(0);
     expect(box.userLock().helper).toMatchObject({
@@ -341,7 +345,10 @@ describe("remote indexes", () => {
       env,
     });
     expect(added.status, added.stderr).toBe(0);
-    expect(box.run("search", "remote").stdout).toContain("remote-kit");
+    const found = box.run("search", "remote").stdout;
+    expect(found).toContain("remote-kit");
+    // an index that names itself nothing is called by its URL
+    expect(found).toContain(`from ${url}/library.json\n`);
     const refused = await runCliAsync(["sources", "add", `${url}/plugin.json`, "--user"], {
       cwd: box.cwd,
       env,

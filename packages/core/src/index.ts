@@ -59,7 +59,13 @@ export {
   resourceFolder,
 } from "./kinds.js";
 export type { LexicalQuery, MatchMode } from "./lexical.js";
-export { filterLexical, isSearchable, matchLexical, parseLexicalQuery } from "./lexical.js";
+export {
+  filterLexical,
+  isSearchable,
+  matchLexical,
+  parseLexicalQuery,
+  rankLexical,
+} from "./lexical.js";
 export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,

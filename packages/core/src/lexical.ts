@@ -61,8 +61,7 @@ export function matchLexical(
   if (` ${normalized} `.includes(` ${query.phrase} `)) return true;
   if (query.terms.length === 0) return false;
   const words = normalized.split(" ");
-  const hit = (term: string) =>
-    words.some((word) => word === term || (term.length >= 3 && word.startsWith(term)));
+  const hit = (term: string) => hitsWord(term, words);
   return mode === "all" ? query.terms.every(hit) : query.terms.some(hit);
 }
 
@@ -83,4 +82,44 @@ export function filterLexical<T>(
     items: items.filter((item) => matchLexical(parsed, haystackOf(item), "any")),
     matchMode: "any",
   };
+}
+
+/**
+ * `filterLexical`, then best match first. `fieldsOf` gives an item's text in order of weight
+ * (a name, then a description, then the rest): a first field that is the whole query ranks
+ * highest, then one holding the whole query; then each term counts for the weightiest field it
+ * hits. Ties keep the items' order.
+ */
+export function rankLexical<T>(
+  items: readonly T[],
+  query: string,
+  fieldsOf: (item: T) => readonly string[],
+): { items: T[]; matchMode: MatchMode | null } {
+  const found = filterLexical(items, query, (item) => fieldsOf(item).join(" "));
+  if (found.matchMode === null) return found;
+  const parsed = parseLexicalQuery(query);
+  const ranked = found.items
+    .map((item, order) => ({ item, order, score: lexicalScore(parsed, fieldsOf(item)) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order);
+  return { items: ranked.map((entry) => entry.item), matchMode: found.matchMode };
+}
+
+// --- internal ---
+
+// a term of three or more characters also matches the start of a word
+function hitsWord(term: string, words: readonly string[]): boolean {
+  return words.some((word) => word === term || (term.length >= 3 && word.startsWith(term)));
+}
+
+function lexicalScore(query: LexicalQuery, fields: readonly string[]): number {
+  const normalized = fields.map(normalizeSearchText);
+  const words = normalized.map((field) => field.split(" "));
+  const first = normalized[0] ?? "";
+  let score = first === query.phrase ? 2000 : ` ${first} `.includes(` ${query.phrase} `) ? 1000 : 0;
+  for (const term of query.terms) {
+    const field = words.findIndex((fieldWords) => hitsWord(term, fieldWords));
+    // the first field weighs 100, the second 10, every later one 1
+    if (field >= 0) score += field === 0 ? 100 : field === 1 ? 10 : 1;
+  }
+  return score;
 }

@@ -131,6 +131,7 @@ export function libraryRows(
       ...(provides === undefined ? {} : { provides }),
       format: "skillshelf",
       index: reporter.index,
+      catalog: reporter.catalog,
       origin,
     });
   });

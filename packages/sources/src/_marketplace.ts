@@ -101,6 +101,7 @@ export function marketplaceRows(
       ...(provides.length === 0 ? {} : { provides }),
       format: "claude-code",
       index: reporter.index,
+      catalog: reporter.catalog,
       origin,
     });
   });

@@ -19,6 +19,8 @@ const HINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 /** Reports findings about one row of one index. */
 export interface RowReporter {
   readonly index: string;
+  /** What the rows' `catalog` says. */
+  readonly catalog: string;
   readonly diagnostics: Diagnostic[];
 }
 

@@ -81,9 +81,13 @@ export function discoverLibrary(
   for (const path of options.from ?? []) want(path, "from", "the --from index");
   const merged = new Map<string, IndexRow>();
   for (const index of indexes) {
-    const result = readIndex(index.path, index.origin);
-    diagnostics.push(...result.diagnostics);
     const remote = remotes.get(index.path);
+    const result = readIndex(
+      index.path,
+      index.origin,
+      remote === undefined ? undefined : sourceName(remote),
+    );
+    diagnostics.push(...result.diagnostics);
     const rows = remote === undefined ? result.rows : rowsFromRepository(result.rows, remote);
     for (const row of rows) merged.set(`${row.kind}:${row.name}`, row);
   }

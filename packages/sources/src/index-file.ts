@@ -19,12 +19,16 @@ export const MAX_INDEX_BYTES: number = 8 * 1024 * 1024;
  * or a Claude `marketplace.json` (a file of that name, or any JSON object with a `plugins` list).
  * Malformed rows are dropped with a finding naming them; the rest are kept. Within one file a
  * later row replaces an earlier one of the same `kind:name`, with a warning. A file that cannot
- * be read or parsed gives no rows and an error. Never throws for bad content.
+ * be read or parsed gives no rows and an error. Never throws for bad content. `fetchedFrom` (a
+ * remote index's URL) names the rows' `catalog` when the index names itself nothing.
  */
-export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResult {
+export function readIndex(
+  path: string,
+  origin: IndexOrigin = "from",
+  fetchedFrom?: string,
+): IndexResult {
   const index = resolve(path);
   const diagnostics: Diagnostic[] = [];
-  const reporter = { index, diagnostics };
   const failed = (format: IndexResult["format"], code: Code, message: string): IndexResult => ({
     path: index,
     format,
@@ -52,6 +56,11 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
       parsed.code ?? "index_invalid",
       `package index is not valid ${parsed.syntax} (${parsed.message}); fix the syntax`,
     );
+  const reporter = {
+    index,
+    diagnostics,
+    catalog: ownName(parsed.value) ?? fetchedFrom ?? index,
+  };
   const looksLikeMarketplace =
     basename(index) === "marketplace.json" ||
     (typeof parsed.value === "object" && parsed.value !== null && "plugins" in parsed.value);
@@ -71,6 +80,15 @@ export function readIndex(path: string, origin: IndexOrigin = "from"): IndexResu
 }
 
 // --- internal ---
+
+// the `name` an index document gives itself, as a marketplace.json does
+function ownName(document: unknown): string | undefined {
+  const name =
+    typeof document === "object" && document !== null && !Array.isArray(document)
+      ? (document as { name?: unknown }).name
+      : undefined;
+  return typeof name === "string" && name.trim() !== "" ? name.trim() : undefined;
+}
 
 function parseDocument(
   text: string,

@@ -32,6 +32,11 @@ export interface IndexRow {
   readonly format: "skillshelf" | "claude-code";
   /** Absolute path of the index file (evidence, never written back). */
   readonly index: string;
+  /**
+   * What to call the index where a person reads it: the name it gives itself (a marketplace's
+   * `name`), else the URL it was fetched from, else its path.
+   */
+  readonly catalog: string;
   readonly origin: IndexOrigin;
 }
 

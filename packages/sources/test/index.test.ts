@@ -64,6 +64,7 @@ describe("readIndex, library.yaml", () => {
         triggers: ["pdf", "forms"],
         format: "skillshelf",
         index: yaml,
+        catalog: yaml,
         origin: "user",
       },
     ]);
@@ -193,6 +194,7 @@ describe("readIndex, marketplace.json", () => {
       version: "1.0.0",
       triggers: ["x"],
       category: "dev",
+      catalog: "m",
     });
     expect(result.rows.find((r) => r.name === "s")?.provides).toEqual([
       { kind: "skill", name: "xlsx" },

@@ -19,6 +19,7 @@ function row(
     requires,
     format: "skillshelf",
     index: "/i/library.yaml",
+    catalog: "/i/library.yaml",
     origin: "user",
     ...extra,
   };
@@ -107,5 +108,29 @@ describe("searchIndexRows", () => {
   ])("%s (kind %s)", (query, kind, expected, mode) => {
     const result = searchIndexRows(rows, query, { kind: kind as IndexRow["kind"] | undefined });
     expect({ rows: names(result.rows), mode: result.matchMode }).toEqual({ rows: expected, mode });
+  });
+});
+
+describe("searchIndexRows ranking", () => {
+  const rows = [
+    row("skill", "changelog", [], { description: "Write release notes from git history" }),
+    row("skill", "release-notes-helper", [], { description: "Drafts notes" }),
+    row("skill", "notes", [], { description: "Plain notes" }),
+    row("skill", "release", [], { description: "Cut a release", triggers: ["notes"] }),
+  ];
+
+  it("puts a name that is the query first, then names holding it, then description hits", () => {
+    const result = searchIndexRows(rows, "release notes");
+    expect(names(result.rows)).toEqual([
+      "skill:release-notes-helper",
+      "skill:release",
+      "skill:changelog",
+    ]);
+    expect(names(searchIndexRows(rows, "notes").rows)).toEqual([
+      "skill:notes",
+      "skill:release-notes-helper",
+      "skill:changelog",
+      "skill:release",
+    ]);
   });
 });

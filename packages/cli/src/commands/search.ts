@@ -4,7 +4,7 @@ import { discoverLibrary, type IndexRow, searchIndexRows } from "@skillshelf/sou
 import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
 import { type CommandInput, flag, listValue, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { displayPath, painter, plural, safeLine } from "../format.js";
+import { displayPath, type PathStyle, painter, plural, safeLine } from "../format.js";
 
 /** One search hit in `search --json`: the index row and the installed copies of its package. */
 type SearchResult = IndexRow & {
@@ -51,7 +51,7 @@ export function runSearch(input: CommandInput): number {
       `${paint("bold", safeLine(result.name))} ${paint("dim", `${result.kind}${result.version === undefined ? "" : ` ${safeLine(result.version)}`}`)}${installed === "" ? "" : `  ${paint("green", `installed: ${installed}`)}`}\n`,
     );
     if (result.description !== "") io.stdout(`  ${safeLine(result.description)}\n`);
-    io.stdout(paint("dim", `  from ${displayPath(result.index, style)}\n`));
+    io.stdout(paint("dim", `  from ${catalogName(result, style)}\n`));
   }
   const skipped = discovery.diagnostics.filter(
     (diagnostic) => diagnostic.severity === "error",
@@ -72,4 +72,9 @@ function installedCopies(copies: readonly PackageCopy[], row: IndexRow): SearchR
         copy.id === row.name && (copy.manifest === undefined || copy.manifest.kind === row.kind),
     )
     .map((copy) => ({ scope: copy.scope, state: copy.state, version: copy.record?.version }));
+}
+
+// a path is shown as the user writes it (`~/…`); a name or URL as it is
+function catalogName(row: IndexRow, style: PathStyle): string {
+  return safeLine(row.catalog === row.index ? displayPath(row.index, style) : row.catalog);
 }
