@@ -53,11 +53,13 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
     if (step.model.next !== undefined)
       lines.push(`    next: ${displayText(step.model.next, style)}`);
   }
+  // a link's key is relative to the scope's folder: the home folder for the user scope
+  const at = (key: string) => safeLine(step.scope === "user" ? `~/${key}` : key);
   for (const link of step.links ?? [])
     lines.push(
       link.operation === "unlink"
-        ? `    unlink from ${safeLine(link.agent)}: ${safeLine(link.key)}`
-        : `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${safeLine(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
+        ? `    unlink from ${safeLine(link.agent)}: ${at(link.key)}`
+        : `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${at(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
     );
   for (const broken of step.dependents.newlyBroken)
     lines.push(

@@ -78,14 +78,45 @@ export interface PtyRun {
   readonly timedOut: boolean;
 }
 
+/** How a run in a pseudo-terminal is set up: the command, and each reply once its prompt text appeared. */
+interface PtyOptions {
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly answers?: readonly [string, string][];
+}
+
 /**
  * Run `skillshelf` in a real pseudo-terminal (Python's standard `pty` module drives it), typing
  * each reply once its prompt text has appeared.
  */
-export function runCliInPty(
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; answers?: readonly [string, string][] },
-): PtyRun {
+export function runCliInPty(args: readonly string[], options: PtyOptions): PtyRun {
+  const result = spawnSync("python3", ptyDriverArgs(args, options), { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`the pty driver failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as PtyRun;
+}
+
+/** `runCliInPty` without blocking this process, for tests whose loopback servers must answer. */
+export function runCliInPtyAsync(args: readonly string[], options: PtyOptions): Promise<PtyRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("python3", ptyDriverArgs(args, options));
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status) =>
+      status === 0
+        ? resolvePromise(JSON.parse(stdout) as PtyRun)
+        : reject(new Error(`the pty driver failed: ${stderr}`)),
+    );
+  });
+}
+
+function ptyDriverArgs(args: readonly string[], options: PtyOptions): string[] {
   if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
   const spec = {
     argv: [process.execPath, BIN, ...args],
@@ -95,7 +126,5 @@ export function runCliInPty(
     timeout: 30,
   };
   const driver = join(dirname(fileURLToPath(import.meta.url)), "pty-driver.py");
-  const result = spawnSync("python3", [driver, JSON.stringify(spec)], { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`the pty driver failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as PtyRun;
+  return [driver, JSON.stringify(spec)];
 }

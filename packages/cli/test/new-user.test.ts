@@ -12,7 +12,7 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { BIN, type CliRun, runCli } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { changeSandbox, codesOf } from "./_sandbox.js";
 
 // Issue 23: what a new user hit, each reproduced through the built bin.
 
@@ -162,8 +162,8 @@ describe("disable takes a package's links out of the agents' folders (item 5)", 
     const links = Object.keys(JSON.parse(lockText()).links);
     // a dry run says which links go (item 13)
     const dry = box.run("disable", "tools", "--user", "--dry-run");
-    expect(dry.stdout).toContain("unlink from claude-code: .claude/skills/pdf");
-    expect(dry.stdout).toContain("unlink from opencode: .config/opencode/skills/pdf");
+    expect(dry.stdout).toContain("unlink from claude-code: ~/.claude/skills/pdf");
+    expect(dry.stdout).toContain("unlink from opencode: ~/.config/opencode/skills/pdf");
     expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
     expect(existsSync(claude)).toBe(false);
     expect(existsSync(opencode)).toBe(false);
@@ -250,14 +250,15 @@ describe("a repository of commands and agents (item 8)", () => {
     const one = box.run("install", `${repo}#main`, "--skill", "git:commit", "--project", "--yes");
     expect(one.status, one.stdout + one.stderr).toBe(0);
     const all = box.run("install", `${repo}#main`, "--skill", "*", "--project", "--yes", "--json");
-    // git-commit is there already; the rest install
+    // git-commit is there already, which is said; the rest install
+    expect(all.status, all.stdout).toBe(0);
     const steps = (JSON.parse(all.stdout) as { plan: { steps: { id: string; kind: string }[] } })
       .plan.steps;
     expect(steps.map((step) => `${step.kind}:${step.id}`).sort()).toEqual([
       "agent:tester",
-      "prompt:git-commit",
       "prompt:review",
     ]);
+    expect(codesOf(all)).toContain("already_installed");
     // the name that cannot be a package id is left out, and says why
     expect(all.stdout).toContain("collection_skill_invalid");
     box.run("install", `${repo}#main`, "--skill", "review,tester", "--project", "--yes");
@@ -434,5 +435,27 @@ describe("Ctrl-C while a source is fetched (item 12)", () => {
     const source = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.") });
     expect(runCli(["install", source, "--user", "--yes"], { cwd: box.cwd, env }).status).toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe("installing what is installed (item 13)", () => {
+  it("the same package again is already installed, exit 0; other content is refused unless --force", () => {
+    const box = changeSandbox();
+    const source = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.") });
+    expect(box.run("install", source, "--user", "--yes").status).toBe(0);
+    const again = box.run("install", source, "--user", "--yes");
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    expect(again.stderr).toContain("already_installed");
+    expect(again.stdout).toContain("nothing to change");
+    const json = box.run("install", source, "--user", "--yes", "--json");
+    expect(codesOf(json)).toEqual(["already_installed"]);
+    const other = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF forms.") });
+    const refused = box.run("install", other, "--user", "--yes", "--json");
+    expect(refused.status).toBe(1);
+    expect(codesOf(refused)).toEqual(["installed_differs"]);
+    const digest = box.userLock().pdf?.digest;
+    const forced = box.run("install", other, "--user", "--yes", "--force");
+    expect(forced.status, forced.stdout + forced.stderr).toBe(0);
+    expect(box.userLock().pdf?.digest).not.toBe(digest);
   });
 });

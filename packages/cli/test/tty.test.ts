@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { packageTree, skillFile, testdir } from "@skillshelf/test-utils";
+import { packageTree, serve, skillFile, tarGz, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCliInPty } from "./_run.js";
+import { runCliInPty, runCliInPtyAsync } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
 describe("a change at a terminal", () => {
@@ -52,6 +52,34 @@ describe("a change at a terminal", () => {
     });
     expect(run.status, run.output).toBe(0);
     expect(box.skills()).toEqual(["alpha"]);
+  });
+
+  it("fetches the collection once for the question and the install (issue 23, item 13)", async () => {
+    const box = changeSandbox();
+    let fetches = 0;
+    const archive = tarGz([
+      { path: "kit/skills/alpha/SKILL.md", content: skillFile("alpha", "The alpha skill.") },
+      { path: "kit/skills/beta/SKILL.md", content: skillFile("beta", "The beta skill.") },
+    ]);
+    const base = await serve({
+      "/kit.tar.gz": (_request, response) => {
+        fetches += 1;
+        response.end(archive);
+      },
+    });
+    const tmp = testdir();
+    const run = await runCliInPtyAsync(["install", `${base}/kit.tar.gz`, "--user"], {
+      cwd: box.cwd,
+      env: { ...box.env, TMPDIR: tmp },
+      answers: [
+        ["which should be installed", " \r"],
+        ["Apply th", "y\r"],
+      ],
+    });
+    expect(run.status, run.output).toBe(0);
+    expect(box.skills()).toEqual(["alpha"]);
+    expect(fetches).toBe(1);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it("colours the plan on a terminal, and not with NO_COLOR", () => {

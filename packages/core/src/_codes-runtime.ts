@@ -6,6 +6,10 @@ export const RUNTIME_CODES = {
   },
   already_installed: {
     owner: "lifecycle",
+    hint: "nothing to do: the scope already holds exactly this package",
+  },
+  installed_differs: {
+    owner: "lifecycle",
     hint: "use update to change an installed copy, or --force to replace it",
   },
   copy_invalid: {

@@ -1,4 +1,5 @@
-export type { StagingSet } from "./_staging.js";
+export type { SourceFetches, StagingSet } from "./_staging.js";
+export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";
 export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
 export { capabilityDiff } from "./capabilities.js";

@@ -127,6 +127,7 @@ export interface Planning {
     | "skills"
     | "progress"
     | "links"
+    | "fetches"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -175,7 +176,8 @@ export function finishPlan(
     return { ...step, expected, ...(refused === undefined ? {} : { refusal: refused }) };
   });
   const applicable = steps.every((step) => step.refusal === undefined);
-  if (!applicable) planning.staging.release();
+  // a plan that will not be applied, or has nothing to apply, holds nothing staged
+  if (!applicable || steps.length === 0) planning.staging.release();
   const plan = {
     version: 1 as const,
     id: randomBytes(8).toString("hex"),
@@ -238,15 +240,28 @@ async function stagePackages(
   // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
   if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
     return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
+  const { fetches } = planning.request;
   let fetched: FetchedSource;
   try {
-    fetched = planning.staging.add(await fetchSource(source, planning.request.stage));
+    fetched = planning.staging.add(
+      fetches?.take(source) ?? (await fetchSource(source, planning.request.stage)),
+    );
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
   // a fetched collection's skills are digested one by one, each where it was fetched
-  if (!hasManifestEntry(fetched.dir))
-    return stageSkills(planning, fetched, pick, { inPlace: true });
+  if (!hasManifestEntry(fetched.dir)) {
+    const skills = stageSkills(planning, fetched, pick, { inPlace: true });
+    // refused until skills are picked: the plan made with the pick takes this fetch
+    const [only] = skills;
+    if (
+      only !== undefined &&
+      "refusal" in only &&
+      only.refusal.code === "collection_choice_required"
+    )
+      fetches?.keep(source, planning.staging.handOver(fetched));
+    return skills;
+  }
   let staged: StagedSource;
   try {
     staged = digested(fetched);
@@ -477,7 +492,9 @@ function chooseSkills(
 
 /**
  * An install (or update) step for a staged package: its reviewed facts, the lock entry it
- * writes, what it replaces, and the checks of what an index pinned.
+ * writes, what it replaces, and the checks of what an index pinned. `undefined` when the scope
+ * already holds exactly this package and its links: nothing to do, which an info
+ * `already_installed` says.
  */
 export function installStep(
   planning: Planning,
@@ -493,7 +510,7 @@ export function installStep(
     };
     readonly refusal?: Refusal | undefined;
   },
-): PlanStep {
+): PlanStep | undefined {
   const { environment, snapshot } = planning;
   const { scope, staged, manifest, operation } = input;
   const id = manifest.id;
@@ -537,13 +554,19 @@ export function installStep(
     // package; one that holds exactly it is left as it is, and only the links missing are made
     const same =
       existing.record.contentDigest === staged.digest && existing.observedDigest === staged.digest;
-    const linksMissing = links?.some((link) => !link.inPlace) === true;
-    if (same ? !linksMissing : planning.request.force !== true)
+    if (same && links?.some((link) => !link.inPlace) !== true) {
+      planning.diagnostics.push(
+        createDiagnostic("info", "already_installed", `${scope}:${id} is already installed`, {
+          path: existing.dir,
+          details: { id, scope },
+        }),
+      );
+      return undefined;
+    }
+    if (!same && planning.request.force !== true)
       refused = refusal(
-        "already_installed",
-        same
-          ? `${scope}:${id} already holds exactly this package`
-          : `${scope}:${id} is already installed`,
+        "installed_differs",
+        `${scope}:${id} is already installed from other content`,
         { scope, id },
       );
   }
@@ -874,7 +897,7 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
       const result = await stage(planning, row.source);
       if ("refusal" in result)
         steps.push(refusedStep(`${row.kind}:${row.name}`, scope, "install", result.refusal));
-      else steps.push(installStep(planning, rowInstall(row, scope, result)));
+      else pushStep(steps, installStep(planning, rowInstall(row, scope, result)));
     }
   for (const { target, result } of staged) {
     if ("refusal" in result) {
@@ -889,7 +912,8 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
             `the index offers ${row.kind}:${row.name}, but the source holds ${result.manifest.kind}:${result.manifest.id}`,
           )
         : undefined;
-    steps.push(
+    pushStep(
+      steps,
       installStep(planning, {
         ...(row === undefined
           ? {
@@ -977,7 +1001,8 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
       );
       continue;
     }
-    steps.push(
+    pushStep(
+      steps,
       installStep(planning, {
         operation: "update",
         scope,
@@ -991,6 +1016,11 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
     );
   }
   return steps;
+}
+
+// a step, unless there was nothing to do
+function pushStep(steps: PlanStep[], step: PlanStep | undefined): void {
+  if (step !== undefined) steps.push(step);
 }
 
 function rowInstall(

@@ -118,6 +118,7 @@ export async function restoreFromLock(input: {
         pinned: { version: entry.version, digest: entry.digest },
         refusal: mismatch,
       });
+      if (step === undefined) continue;
       steps.push({
         ...step,
         enabled: entry.enabled,

@@ -8,7 +8,7 @@ import type {
   PackageScope,
   ScopeCache,
 } from "@skillshelf/store";
-import type { StagingSet } from "./_staging.js";
+import type { SourceFetches, StagingSet } from "./_staging.js";
 import type { CapabilityDiff } from "./capabilities.js";
 
 /** What a plan can do to a package copy. */
@@ -48,6 +48,12 @@ export interface LifecycleRequest {
   readonly cache?: ScopeCache | undefined;
   /** Told before each source is staged. */
   readonly progress?: ((event: LifecycleProgress) => void) | undefined;
+  /**
+   * Fetches kept between the plans of one command (`createSourceFetches`): a collection refused
+   * with `collection_choice_required` is kept there, and a plan made with the skills picked
+   * takes it rather than fetching it again. The caller releases it after its last plan.
+   */
+  readonly fetches?: SourceFetches | undefined;
   /**
    * For an install or update: link each skill the package offers into these agents' folders of
    * the scope (`all`: every agent whose folder exists there) in the same step as the install, as

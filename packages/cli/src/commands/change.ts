@@ -9,6 +9,7 @@ import {
 import {
   type ApplyResult,
   applyLifecycle,
+  createSourceFetches,
   type LifecyclePlan,
   type LifecycleProgress,
   type LinkApplyResult,
@@ -18,6 +19,7 @@ import {
   releasePlan,
   restoreFromLock,
   restoreLinks,
+  type SourceFetches,
 } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
@@ -44,13 +46,27 @@ export type ChangeCommand = Operation | "import";
  * failed step). `--json` prints one versioned result and never asks.
  */
 export async function runChange(input: CommandInput, command: ChangeCommand): Promise<number> {
+  // a collection fetched for the picker's question is fetched once, and removed at the end
+  const fetches = createSourceFetches();
+  try {
+    return await changeOnce(input, command, fetches);
+  } finally {
+    fetches.release();
+  }
+}
+
+async function changeOnce(
+  input: CommandInput,
+  command: ChangeCommand,
+  fetches: SourceFetches,
+): Promise<number> {
   const { io } = input;
   const context = input.context();
   const json = flag(input, "json");
   const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
   const scope = chosenScope(input, context.environment, namesCopies);
   // one process making many changes: each state and lock file is parsed once, not per step
-  const planning = { context, scope, cache: createScopeCache() };
+  const planning = { context, scope, cache: createScopeCache(), fetches };
   // Ctrl-C while sources are fetched stops the fetch and removes what was staged
   const interrupted = new AbortController();
   const first = await untilInterrupted(io, interrupted, () =>
@@ -209,11 +225,12 @@ async function makePlan(
     readonly scope: PackageScope | undefined;
     readonly progress: (event: LifecycleProgress) => void;
     readonly cache: ScopeCache;
+    readonly fetches: SourceFetches;
     readonly signal: AbortSignal;
   },
   skills: readonly string[] = listValue(input, "skill").flatMap((names) => names.split(",")),
 ): Promise<LifecyclePlan> {
-  const { context, scope, progress, cache, signal } = planning;
+  const { context, scope, progress, cache, fetches, signal } = planning;
   const { environment } = context;
   const targets = input.positionals;
   const common = {
@@ -221,6 +238,7 @@ async function makePlan(
     scope,
     progress,
     cache,
+    fetches,
     force: flag(input, "force"),
     stage: { signal },
   };
