@@ -1,3 +1,4 @@
+import { chmodSync } from "node:fs";
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
@@ -21,6 +22,8 @@ export default defineConfig([
     entry: { cli: "src/cli.ts" },
     format: ["cjs"],
     target: "node20",
+    // executable, so a symlink to it on the PATH runs it (the README says how)
+    onSuccess: async () => chmodSync("dist/cli.cjs", 0o755),
   },
   {
     entry: { skillshelf: "src/bin.ts" },

@@ -84,3 +84,21 @@ describe("skillshelf explain", () => {
     expect(box.run("catalog", "--agent", "nobody").status).toBe(2);
   });
 });
+
+describe("explain's sources (issue 23, item 13)", () => {
+  it("cite each agent's public docs, never a file outside the repository", () => {
+    const box = changeSandbox();
+    const { agents } = JSON.parse(box.run("explain", "--json").stdout) as {
+      agents: { agent: string; source: string; budget?: { rule: { source: string } } }[];
+    };
+    expect(agents.length).toBeGreaterThan(0);
+    for (const agent of agents)
+      for (const source of [agent.source, agent.budget?.rule.source ?? agent.source]) {
+        expect(source, agent.agent).toMatch(/^https:\/\//);
+        expect(source, agent.agent).not.toMatch(/shared\/|reference\/|ecosystem/);
+      }
+    expect(box.run("explain", "--agent", "codex").stdout).toContain(
+      "source: https://developers.openai.com/codex/skills",
+    );
+  });
+});

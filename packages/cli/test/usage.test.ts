@@ -1,6 +1,9 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { BIN, EXAMPLES, runCli } from "./_run.js";
+import { BIN, EXAMPLES, REPO, runCli } from "./_run.js";
 
 describe("usage and help", () => {
   it.each([
@@ -85,5 +88,35 @@ describe("output to a closed pipe", () => {
     const status = await new Promise((resolve) => child.on("close", resolve));
     expect(status).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+  });
+});
+
+describe("the README's way onto the PATH (issue 23, item 13)", () => {
+  it("links a command that runs from any folder", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const line = readme.split("\n").find((text) => text.startsWith("mkdir -p ~/.local/bin"));
+    expect(line).toBeDefined();
+    const home = testdir();
+    execFileSync("sh", ["-c", line as string], {
+      cwd: REPO,
+      env: { HOME: home, PATH: "/usr/bin:/bin" },
+    });
+    // found on the PATH, as a person's shell finds it
+    const version = execFileSync("sh", ["-c", "skillshelf --version"], {
+      cwd: testdir(),
+      env: {
+        HOME: home,
+        PATH: [join(home, ".local", "bin"), dirname(process.execPath), "/usr/bin", "/bin"].join(
+          ":",
+        ),
+      },
+      encoding: "utf8",
+    });
+    expect(version).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it("and the command's own README does not send people to npm install -g", () => {
+    const readme = readFileSync(join(REPO, "packages", "cli", "README.md"), "utf8");
+    expect(readme).not.toContain("npm install -g");
   });
 });

@@ -9,7 +9,7 @@ export interface AgentDefinition {
   /**
    * Where the agent reads its project folders: at the project root only (`root`), or in `cwd` and
    * each folder above it up to the project root (`cwd-to-root`, nearest first), as Codex reads
-   * `.agents/skills` (ecosystem.md §2.4).
+   * `.agents/skills` (https://developers.openai.com/codex/skills).
    */
   readonly projectFolders: "root" | "cwd-to-root";
   readonly userSkillRoot?: string;
@@ -71,11 +71,9 @@ export interface AgentView {
   /** The listing format it gives its model. */
   readonly format: "xml" | "markdown";
   readonly budget?: AgentBudget;
-  /** Where this row's facts come from. */
+  /** Where this row's facts come from: the agent's public docs or source, as URLs. */
   readonly source: string;
 }
-
-const ECOSYSTEM = "shared/reference/ecosystem.md";
 
 /**
  * The agent interop table (DESIGN §2). Order is the tie-break rank between agents: earlier wins.
@@ -105,9 +103,10 @@ export const AGENTS: readonly AgentDefinition[] = [
         chars: 8000,
         over: "names-only",
         perSkill: 60,
-        source: `${ECOSYSTEM} §2.3: about 1% of the context window (skillListingBudgetFraction 0.01, ~8,000 characters at 200k); SLASH_COMMAND_TOOL_CHAR_BUDGET overrides it; past it descriptions are shortened, then only names are listed`,
+        source:
+          "https://code.claude.com/docs/en/skills and the strings of @anthropic-ai/claude-code-linux-x64 2.1.332 on npm: about 1% of the context window (skillListingBudgetFraction 0.01, ~8,000 characters at 200k); SLASH_COMMAND_TOOL_CHAR_BUDGET overrides it; past it descriptions are shortened, then only names are listed",
       },
-      source: `${ECOSYSTEM} §2.3 (code.claude.com skills docs)`,
+      source: "https://code.claude.com/docs/en/skills",
     },
   },
   {
@@ -136,9 +135,11 @@ export const AGENTS: readonly AgentDefinition[] = [
         chars: 8000,
         over: "drop",
         perSkill: 20,
-        source: `${ECOSYSTEM} §2.4: about 2% of the context window, or 8,000 characters when it is unknown; descriptions are shortened first, then skills are omitted with a warning`,
+        source:
+          "https://developers.openai.com/codex/skills and github.com/openai/codex codex-rs/core/src/skills: about 2% of the context window, or 8,000 characters when it is unknown; descriptions are shortened first, then skills are omitted with a warning",
       },
-      source: `${ECOSYSTEM} §2.4 (developers.openai.com/codex/skills, codex-rs skills loader)`,
+      source:
+        "https://developers.openai.com/codex/skills and github.com/openai/codex codex-rs/core/src/skills",
     },
   },
   {
@@ -169,7 +170,8 @@ export const AGENTS: readonly AgentDefinition[] = [
         note: "skills.enabled.<name> set to false hides that skill",
       },
       format: "xml",
-      source: `${ECOSYSTEM} §2.6 (opencode.ai docs, packages/opencode/src/skill)`,
+      source:
+        "https://opencode.ai/v1/docs/skills.md and github.com/anomalyco/opencode packages/opencode/src/skill",
     },
   },
   {
@@ -189,7 +191,8 @@ export const AGENTS: readonly AgentDefinition[] = [
       depth: "one",
       rules: { strictName: true, requireName: true, exactFileName: true },
       format: "xml",
-      source: `${ECOSYSTEM} §2.5 (docs.github.com agent skills); its listing format and budget are not public`,
+      source:
+        "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills; its listing format and budget are not public",
     },
   },
   {
@@ -211,7 +214,8 @@ export const AGENTS: readonly AgentDefinition[] = [
       depth: "nested",
       rules: { strictName: false, requireName: false },
       format: "xml",
-      source: `${ECOSYSTEM} §2.7 (pi-mono coding-agent docs/skills.md, src/core/skills.ts)`,
+      source:
+        "https://github.com/badlogic/pi-mono/blob/83378aad/packages/coding-agent/docs/skills.md",
     },
   },
   {
@@ -229,7 +233,8 @@ export const AGENTS: readonly AgentDefinition[] = [
       depth: "one",
       rules: { strictName: true, requireName: true, maxDescription: 1024 },
       format: "xml",
-      source: `${ECOSYSTEM} §2.1, §5 (agentskills.io specification and client guide)`,
+      source:
+        "https://agentskills.io/specification and its client implementation guide (agentskills.io)",
     },
   },
 ];
