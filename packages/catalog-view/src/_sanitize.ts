@@ -41,6 +41,14 @@ export function escapeXml(text: string): string {
   );
 }
 
+/** The text `escapeXml` escaped. */
+export function unescapeXml(text: string): string {
+  return text.replace(
+    /&(amp|lt|gt|quot);/g,
+    (_entity, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"' })[name] as string,
+  );
+}
+
 /** Escape the characters markdown would read as markup inside one list item. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);

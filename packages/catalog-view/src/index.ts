@@ -1,5 +1,5 @@
 export type { ResourceBase, SkillContentInput } from "./content.js";
-export { renderSkillContent } from "./content.js";
+export { parseSkillContent, renderSkillContent } from "./content.js";
 export type {
   CatalogBlock,
   CatalogFormat,
