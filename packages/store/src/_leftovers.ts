@@ -1,10 +1,17 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, errnoCode, removeTree } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  errnoCode,
+  hostTag,
+  isProcessRunning,
+  removeTree,
+} from "@skillshelf/core";
 
 // What interrupted writes leave in a scope's packages folder, besides a step journal.
 
-const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-\d+-[0-9a-f]+$/;
+const LEFTOVER = /^\.(.+)\.(install|discard|tmp)-(\d+)-[0-9a-f]+$/;
 const BACKUP = /^\.(.+)\.(backup|removed)-\d+-[0-9a-f]+$/;
 
 /**
@@ -16,14 +23,18 @@ export function removeLeftovers(dir: string, dotEntries: readonly string[]): Dia
   for (const name of dotEntries) {
     const match = LEFTOVER.exec(name);
     if (match === null) continue;
-    removeTree(join(dir, name));
+    const path = join(dir, name);
+    // a lock folder being prepared is made outside the lock, by a process that may take it now
+    if (match[1] === "lock" && match[2] === "tmp") {
+      if (!removePreparedLock(path, Number(match[3]))) continue;
+    } else removeTree(path);
     if (match[2] !== "discard")
       diagnostics.push(
         createDiagnostic(
           "warning",
           "leftover_removed",
           `removed ${name}, left by an interrupted operation`,
-          { path: join(dir, name), details: { kind: match[2] } },
+          { path, details: { kind: match[2] } },
         ),
       );
   }
@@ -41,6 +52,21 @@ export function scopeLeftovers(dir: string): { path: string; kind: "leftover" | 
     if (BACKUP.test(name)) return [{ path: join(dir, name), kind: "backup" as const }];
     return [];
   });
+}
+
+/**
+ * Remove a prepared lock folder unless its process runs here or writes into it as it goes (one
+ * on another host); true when removed.
+ */
+function removePreparedLock(path: string, pid: number): boolean {
+  if (isProcessRunning({ pid, start: undefined, host: hostTag() })) return false;
+  try {
+    removeTree(path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === "ENOTEMPTY") return false;
+    throw error;
+  }
 }
 
 /** The names in `dir` starting with a dot: journals, markers, leftovers; none for a missing folder. */

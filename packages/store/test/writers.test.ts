@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -436,6 +437,28 @@ describe("recheckCopies", () => {
       ["content_drift", join(dir, "b-kit")],
       ["copy_missing", join(dir, "c-kit")],
       ["operation_pending", join(dir, "d-kit")],
+    ]);
+  });
+});
+
+describe("a lock folder another process is preparing", () => {
+  it("is left alone by the writer holding the lock while that process runs, and removed once it is gone", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf", version: "1.0.0" });
+    const dir = packagesDir(environment, "user");
+    // this test's own process is alive; a finished child's pid is not
+    const alive = join(dir, `.lock.tmp-${process.pid}-aa11`);
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const dead = join(dir, `.lock.tmp-${gone}-bb22`);
+    for (const prepared of [alive, dead]) {
+      mkdirSync(prepared);
+      writeFileSync(join(prepared, "owner.json"), "{}\n");
+    }
+    const diagnostics = recoverScope({ environment, scope: "user" });
+    expect(existsSync(alive)).toBe(true);
+    expect(existsSync(dead)).toBe(false);
+    expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path])).toEqual([
+      ["leftover_removed", dead],
     ]);
   });
 });
