@@ -81,7 +81,8 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
  */
 function choiceLines(details: Readonly<Record<string, unknown>> | undefined): string[] {
   const skills = details?.skills;
-  if (!Array.isArray(skills)) return [];
+  // a refusal for what is in a package lists its findings
+  if (!Array.isArray(skills)) return leftOutLines(details?.diagnostics);
   // nothing to choose from: why each candidate was left out is the real reason
   if (skills.length === 0) return leftOutLines(details?.diagnostics);
   const unknown = details?.unknown;
@@ -99,7 +100,7 @@ function choiceLines(details: Readonly<Record<string, unknown>> | undefined): st
   );
 }
 
-/** Why a collection's candidates were left out: the first few findings, then how many more. */
+/** The findings behind a refusal (why a collection's candidates were left out, what a package holds that does not load): the first few, then how many more. */
 function leftOutLines(diagnostics: unknown): string[] {
   if (!Array.isArray(diagnostics)) return [];
   const shown = diagnostics.slice(0, 5) as { code: string; message: string }[];

@@ -33,6 +33,7 @@ describe("skillshelf list on the example library", () => {
         "scope",
         "source",
         "trusted",
+        "unavailable",
         "modelVisible",
         "hash",
         "shadows",

@@ -8,6 +8,10 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "nothing to do: the scope already holds exactly this package",
   },
+  package_invalid: {
+    owner: "lifecycle",
+    hint: "run skillshelf validate on the source to see each problem, and fix the package",
+  },
   installed_differs: {
     owner: "lifecycle",
     hint: "use update to change an installed copy, or --force to replace it",

@@ -44,6 +44,12 @@ export interface ResourcePlace {
   readonly precedence: number;
   /** Only trusted content may reach a model. */
   readonly trusted: boolean;
+  /**
+   * Why it cannot be used, when it cannot (a package reference that names nothing, a template
+   * that cannot be read): it is still listed, with this reason, and never reaches a model or
+   * expands.
+   */
+  readonly unavailable?: string | undefined;
 }
 
 /** The place of a file found under a root. */

@@ -83,7 +83,6 @@ export function admitResources(input: {
       "skill",
       skillRoots,
       owner,
-      skills,
       checked(skills, owner, (skill) => skill.body),
       {
         unavailable: (skill) =>
@@ -91,35 +90,31 @@ export function admitResources(input: {
         operatorOnly: (skill) => skill.disableModelInvocation,
       },
     ),
-    (() => {
-      const prompts = loadPromptTemplates({ ...common, roots: promptRoots });
-      return judge(
-        "prompt",
-        promptRoots,
+    judge(
+      "prompt",
+      promptRoots,
+      owner,
+      checked(
+        loadPromptTemplates({ ...common, roots: promptRoots }),
         owner,
-        prompts,
-        checked(prompts, owner, (template) => template.content),
-        { unavailable: (template) => template.unavailable },
-      );
-    })(),
-    (() => {
-      const agents = loadAgentRecipes({
-        ...common,
-        roots: agentRoots,
-        skillNames: skills.items.map((skill) => skill.name),
-      });
-      return judge(
-        "agent",
-        agentRoots,
+        (template) => template.content,
+      ),
+    ),
+    judge(
+      "agent",
+      agentRoots,
+      owner,
+      checked(
+        loadAgentRecipes({
+          ...common,
+          roots: agentRoots,
+          skillNames: skills.items.map((skill) => skill.name),
+        }),
         owner,
-        agents,
-        checked(agents, owner, (recipe) => recipe.persona),
-      );
-    })(),
-    (() => {
-      const fleets = loadFleetContracts({ ...common, roots: fleetRoots });
-      return judge("fleet", fleetRoots, owner, fleets, fleets);
-    })(),
+        (recipe) => recipe.persona,
+      ),
+    ),
+    judge("fleet", fleetRoots, owner, loadFleetContracts({ ...common, roots: fleetRoots })),
   ];
   return {
     resources: judged.flatMap((kind) => kind.resources),
@@ -137,7 +132,7 @@ interface Loaded<T extends Item> {
   readonly collisions: CollisionGroup<T>[];
 }
 
-/** The result with package references checked: an item naming an unknown component drops out. */
+/** The result with package references checked: an item naming an unknown component is unavailable. */
 function checked<T extends Item>(
   loaded: Loaded<T>,
   owner: (item: { readonly origin: string }) => PackageCopy | undefined,
@@ -150,7 +145,6 @@ function judge<T extends Item>(
   kind: ResourceKind,
   roots: readonly ResourceRoot[],
   owner: (item: { readonly origin: string }) => PackageCopy | undefined,
-  raw: Loaded<T>,
   loaded: Loaded<T>,
   rules: {
     readonly unavailable?: (item: T) => string | undefined;
@@ -171,7 +165,6 @@ function judge<T extends Item>(
     else list.push(diagnostic);
   }
   const findings = (path: string) => findingsByPath.get(path) ?? [];
-  const kept = new Set(loaded.items.map((item) => item.path));
   const resources: Admitted[] = [];
   const row = (item: T, availability: Availability, reason?: string): Admitted => ({
     kind,
@@ -186,17 +179,13 @@ function judge<T extends Item>(
     operatorOnly: rules.operatorOnly?.(item) ?? false,
     diagnostics: findings(item.path),
   });
-  for (const item of raw.items) {
-    if (!kept.has(item.path)) {
-      resources.push(row(item, "unavailable", "it names a component its package does not declare"));
-      continue;
-    }
-    const unavailable = rules.unavailable?.(item);
+  for (const item of loaded.items) {
+    const unavailable = item.unavailable ?? rules.unavailable?.(item);
     if (!item.trusted) resources.push(row(item, "untrusted", untrustedReason(rootOf(item))));
     else if (unavailable !== undefined) resources.push(row(item, "unavailable", unavailable));
     else resources.push(row(item, "available"));
   }
-  for (const group of raw.collisions)
+  for (const group of loaded.collisions)
     for (const loss of group.losers)
       resources.push(row(loss.item, "shadowed", `shadowed by ${group.winner.path}`));
   // a file the loader refused: an error on a markdown file that became no resource

@@ -49,6 +49,7 @@ import {
   skillPackageManifest,
   snapshotAfter,
 } from "@skillshelf/store";
+import { contentRefusal } from "./_content.js";
 import { packageSkills, stepLinks } from "./_package-skills.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import {
@@ -538,7 +539,8 @@ export function installStep(
     input.refusal ??
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined) ??
-    pinRefusal(manifest, staged.digest, input.pinned);
+    pinRefusal(manifest, staged.digest, input.pinned) ??
+    contentRefusal(environment, staged.dir);
   const wanted =
     planning.request.links === undefined || refused !== undefined
       ? undefined

@@ -11,8 +11,6 @@ export interface PromptTemplate extends ResourcePlace {
   readonly argumentHint?: string;
   /** `display-only: true`: invoking it shows its first fenced block and sends nothing to a model. */
   readonly displayOnly: boolean;
-  /** Why the template cannot run, when it cannot; it is still listed so invoking it says why. */
-  readonly unavailable?: string;
   /** sha256 of the file's bytes, when it could be read. */
   readonly hash?: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
+import { isModelVisible } from "@skillshelf/skills-loader";
 import { packagesDir } from "@skillshelf/store";
 import { skillFile, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -126,27 +127,47 @@ describe("package references", () => {
     });
   });
 
-  it("make a resource naming an unknown component unavailable, never half-expanded", () => {
+  it("make a resource naming an unknown component unavailable, never half-expanded (issue 24, item 2)", () => {
     const { environment, resources, cwd } = setup();
     installTree(
       environment,
       "user",
       toolkitTree("kit", {
         "prompts/kit-prompt.md": "Use ${pluginRoot} and ${component:script:missing}.\n",
+        "skills/kit-skill/SKILL.md": skillFile(
+          "kit-skill",
+          "The kit skill.",
+          "",
+          "Run ${component:script:gone}.\n",
+        ),
+        "agents/kit-agent.md":
+          "---\nname: kit-agent\ndescription: The kit agent.\n---\nRun ${component:script:gone}.\n",
       }),
     );
+    const copy = join(packagesDir(environment, "user"), "kit");
     const prompts = resources.prompts(cwd);
-    expect(names(prompts)).toEqual([]);
+    // listed, with the reason, and never expanded
+    expect(prompts.items.map((template) => [template.name, template.unavailable])).toEqual([
+      ["kit-prompt", "${component:script:missing} names a component package kit does not declare"],
+    ]);
+    expect(prompts.items[0]?.content).toBe("");
     expect(prompts.diagnostics).toContainEqual(
       expect.objectContaining({
         code: "package_reference_unknown",
-        path: join(packagesDir(environment, "user"), "kit", "prompts/kit-prompt.md"),
+        path: join(copy, "prompts/kit-prompt.md"),
       }),
     );
     expect(resources.expandPromptTemplate("/kit-prompt", cwd)).toMatchObject({
       kind: "refused",
-      code: "prompt_unknown",
+      code: "prompt_unavailable",
     });
+    const pass = resources.read(cwd);
+    const skill = pass.skills().items.find((item) => item.name === "kit-skill");
+    expect(skill?.unavailable).toContain("${component:script:gone}");
+    expect(skill === undefined ? undefined : isModelVisible(skill)).toBe(false);
+    expect(
+      pass.agents().items.map((recipe) => [recipe.name, recipe.unavailable !== undefined]),
+    ).toEqual([["kit-agent", true]]);
   });
 
   it("are left alone in loose resources", () => {

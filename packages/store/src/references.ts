@@ -59,14 +59,19 @@ export function resolvePackageReferences(
 
 /** What every loader returns, as far as expanding package references needs. */
 interface LoadResult {
-  readonly items: Array<{ readonly origin: string; readonly path: string }>;
+  readonly items: Array<{
+    readonly origin: string;
+    readonly path: string;
+    readonly unavailable?: string | undefined;
+  }>;
   readonly diagnostics: Diagnostic[];
 }
 
 /**
  * A loader's result with package-owned bodies expanded (`owner` finds the copy an item came from):
- * an item naming an unknown component is dropped and its `package_reference_unknown` added to the
- * diagnostics. The same result object comes back when nothing changed.
+ * an item naming an unknown component stays listed, `unavailable` with the reason and its body
+ * emptied (`rebuild` with `""`: never half expanded), and its `package_reference_unknown` is
+ * added to the diagnostics. The same result object comes back when nothing changed.
  */
 export function withPackageReferences<R extends LoadResult>(
   result: R,
@@ -87,7 +92,10 @@ export function withPackageReferences<R extends LoadResult>(
     const resolved = resolvePackageReferences(text, packageOwner(copy), item.path);
     changed ||= !resolved.ok || resolved.text !== text;
     if (resolved.ok) items.push(resolved.text === text ? item : rebuild(item, resolved.text));
-    else diagnostics.push(resolved.diagnostic);
+    else {
+      items.push({ ...rebuild(item, ""), unavailable: resolved.diagnostic.message });
+      diagnostics.push(resolved.diagnostic);
+    }
   }
   if (!changed) return result;
   return {

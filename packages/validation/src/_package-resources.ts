@@ -17,7 +17,11 @@ import {
   loadFleetContracts,
 } from "@skillshelf/recipes-loader";
 import { loadSkills } from "@skillshelf/skills-loader";
-import { type PackageManifest, packageCopyRoots } from "@skillshelf/store";
+import {
+  type PackageManifest,
+  packageCopyRoots,
+  resolvePackageReferences,
+} from "@skillshelf/store";
 import { resourceOf } from "./_results.js";
 import { skillCatalogValidity } from "./catalog-validity.js";
 import { strictSkillDiagnostics } from "./strict.js";
@@ -38,12 +42,14 @@ export interface PackageContext {
 export function checkSkills(context: PackageContext): Set<string> {
   const roots = packageRoots(context, "skill");
   if (roots.length === 0) return new Set();
-  const load = loadSkills({ ...context.environment, roots, trustImports: true });
+  const load = loadSkills({ ...context.environment, roots, trustImports: true, includeBody: true });
   const verdict = skillCatalogValidity(load);
-  const diagnostics =
-    context.mode === "strict"
+  const diagnostics = [
+    ...(context.mode === "strict"
       ? strictSkillDiagnostics(load.items, load.diagnostics, { strictKeys: context.strictKeys })
-      : load.diagnostics;
+      : load.diagnostics),
+    ...unknownReferences(context, load.items, (skill) => skill.body),
+  ];
   context.diagnostics.push(...diagnostics);
   if (!verdict.ok)
     error(
@@ -61,7 +67,10 @@ export function checkPrompts(context: PackageContext): void {
   const roots = packageRoots(context, "prompt");
   if (roots.length === 0) return;
   const load = loadPromptTemplates({ ...context.environment, roots, trustImports: true });
-  context.diagnostics.push(...load.diagnostics);
+  context.diagnostics.push(
+    ...load.diagnostics,
+    ...unknownReferences(context, load.items, (template) => template.content),
+  );
   for (const template of load.items)
     if (template.unavailable !== undefined)
       context.diagnostics.push(
@@ -80,7 +89,10 @@ export function checkAgents(context: PackageContext, skills: ReadonlySet<string>
   const roots = packageRoots(context, "agent");
   if (roots.length === 0) return new Set();
   const load = loadAgentRecipes({ ...context.environment, roots, trustImports: true });
-  context.diagnostics.push(...load.diagnostics);
+  context.diagnostics.push(
+    ...load.diagnostics,
+    ...unknownReferences(context, load.items, (recipe) => recipe.persona),
+  );
   const hasSkills = context.manifest.resources.some((folder) => folder.kind === "skills");
   for (const recipe of load.items) {
     if (recipe.skills.length === 0) continue;
@@ -220,6 +232,28 @@ function addResources(
     context.resources.push(
       resourceOf(item, kind, diagnostics, relative(context.root, item.path).split(sep).join("/")),
     );
+}
+
+/**
+ * `package_reference_unknown` on each resource whose body names a component the manifest does
+ * not declare (`${component:kind:id}`): installed, it would be unavailable.
+ */
+function unknownReferences<T extends { readonly path: string }>(
+  context: PackageContext,
+  items: readonly T[],
+  body: (item: T) => string | undefined,
+): Diagnostic[] {
+  const owner = {
+    id: context.manifest.id,
+    dir: context.root,
+    components: context.manifest.components,
+  };
+  return items.flatMap((item) => {
+    const text = body(item);
+    const resolved =
+      text === undefined ? undefined : resolvePackageReferences(text, owner, item.path);
+    return resolved === undefined || resolved.ok ? [] : [resolved.diagnostic];
+  });
 }
 
 function error(

@@ -30,7 +30,7 @@ import type { PackageValidation, ValidateOptions } from "./types.js";
 export function validatePackage(dir: string, options: ValidateOptions = {}): PackageValidation {
   const environment = resolveEnvironment({ env: {}, ...options.environment });
   const root = resolve(environment.cwd, dir);
-  const tree = treeProblem(root);
+  const tree = options.treeDigested === true ? [] : treeProblem(root);
   const read = readPackageManifest(root);
   const manifest = read.ok ? read.value : undefined;
   if (manifest === undefined)

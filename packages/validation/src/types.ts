@@ -50,4 +50,9 @@ export interface ValidateOptions {
   readonly strictKeys?: boolean | undefined;
   /** Home and working folder the loaders resolve against; never read for discovery. */
   readonly environment?: EnvironmentInput | undefined;
+  /**
+   * The tree was digested already (a staged source): its links and file types are not checked
+   * again. Default false.
+   */
+  readonly treeDigested?: boolean | undefined;
 }

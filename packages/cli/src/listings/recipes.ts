@@ -12,6 +12,8 @@ import {
 /** A `list --json` agent row. */
 interface AgentRow extends BaseRow {
   readonly description: string;
+  /** Why it cannot be used (a package reference that names nothing), or `null`. */
+  readonly unavailable: string | null;
   readonly tools: readonly string[] | null;
   readonly model: string | null;
   readonly skills: readonly string[];
@@ -27,7 +29,11 @@ interface FleetRow extends BaseRow {
 const AGENT_COLUMNS: readonly Column<AgentRow>[] = [
   { title: "SOURCE", cell: (row) => row.source },
   { title: "SCOPE", cell: (row) => row.scope },
-  { title: "TRUST", cell: trustColumn, status: true },
+  {
+    title: "TRUST",
+    cell: (row) => (row.unavailable !== null ? "unavailable" : trustColumn(row)),
+    status: true,
+  },
   { title: "TOOLS", cell: (row) => (row.tools === null ? "default" : row.tools.join(", ")) },
 ];
 
@@ -54,6 +60,7 @@ export function agentListing(pass: ReadPass, all: boolean): Listing {
       scope: recipe.scope,
       source: recipe.source,
       trusted: recipe.trusted,
+      unavailable: recipe.unavailable ?? null,
       tools: recipe.tools ?? null,
       model: recipe.model ?? null,
       skills: recipe.skills,
@@ -71,8 +78,10 @@ export function agentListing(pass: ReadPass, all: boolean): Listing {
         columns: AGENT_COLUMNS,
         style,
         paint,
-        summary: (effective) =>
-          `${effective.filter((row) => row.trusted).length} trusted, ${effective.filter((row) => !row.trusted).length} discovery-only`,
+        summary: (effective) => {
+          const unavailable = effective.filter((row) => row.unavailable !== null).length;
+          return `${effective.filter((row) => row.trusted).length} trusted, ${effective.filter((row) => !row.trusted).length} discovery-only${unavailable === 0 ? "" : `, ${unavailable} unavailable`}`;
+        },
       }),
   };
 }

@@ -17,9 +17,11 @@ import {
   renderListing,
 } from "./rows.js";
 
-/** A `list --json` skill row: `{name, description, path, scope, source, trusted, modelVisible, hash, shadows}`. */
+/** A `list --json` skill row: `{name, description, path, scope, source, trusted, unavailable, modelVisible, hash, shadows}`. */
 interface SkillRow extends BaseRow {
   readonly description: string;
+  /** Why it cannot be used (a package reference that names nothing), or `null`. */
+  readonly unavailable: string | null;
   readonly modelVisible: boolean;
   readonly hash: string;
 }
@@ -30,7 +32,13 @@ const COLUMNS: readonly Column<SkillRow>[] = [
   {
     title: "MODEL",
     cell: (row) =>
-      row.modelVisible ? "visible" : row.trusted ? "operator-only" : "discovery-only",
+      row.modelVisible
+        ? "visible"
+        : row.unavailable !== null
+          ? "unavailable"
+          : row.trusted
+            ? "operator-only"
+            : "discovery-only",
     status: true,
   },
 ];
@@ -58,6 +66,7 @@ function skillRow(skill: Skill): SkillRow {
     scope: skill.scope,
     source: skill.source,
     trusted: skill.trusted,
+    unavailable: skill.unavailable ?? null,
     modelVisible: isModelVisible(skill),
     hash: skill.hash,
   };

@@ -1,0 +1,115 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { digestTree, resolveEnvironment } from "@skillshelf/core";
+import { observeCopyFacts } from "@skillshelf/store";
+import { installPackage } from "@skillshelf/store/writers";
+import { packageTree, skillFile, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
+
+// Issue 24: exact where it matters, each reproduced through the built bin.
+
+// a package reference, as a template writes it (not a JavaScript placeholder)
+const MISSING = ["$", "{component:script:missing}"].join("");
+
+/** A plugin whose prompt names a component its manifest does not declare. */
+function brokenReferenceTree() {
+  return packageTree({
+    id: "kit",
+    prompts: ["bad"],
+    files: { "prompts/bad.md": `Run ${MISSING} on $ARGUMENTS.\n` },
+  });
+}
+
+/** Put a package's folder into the user scope as an older Skillshelf would have, unchecked. */
+function placeCopy(box: ChangeSandbox, dir: string, id: string): void {
+  const environment = resolveEnvironment({
+    home: box.home,
+    cwd: box.cwd,
+    configDir: box.configDir,
+    env: {},
+  });
+  installPackage({
+    environment,
+    scope: "user",
+    staged: { dir, digest: digestTree(dir).digest },
+    origin: { source: { type: "local", path: dir } },
+    reviewed: observeCopyFacts({ environment, scope: "user", id }),
+  });
+}
+
+describe("an unresolvable component reference (item 2)", () => {
+  it("fails validation naming the file and the reference, and is refused by install", () => {
+    const box = changeSandbox();
+    const dir = testdir(brokenReferenceTree());
+    const validated = JSON.parse(box.run("validate", dir, "--json").stdout) as {
+      results: { valid: boolean; diagnostics: { code: string; path: string; message: string }[] }[];
+    };
+    const [result] = validated.results;
+    expect(result?.valid).toBe(false);
+    const found = result?.diagnostics.find(
+      (finding) => finding.code === "package_reference_unknown",
+    );
+    expect(found?.path).toBe(join(dir, "prompts", "bad.md"));
+    expect(found?.message).toContain(MISSING);
+    const installed = box.run("install", dir, "--user", "--yes", "--json");
+    expect(installed.status).toBe(1);
+    expect(codesOf(installed)).toEqual(["package_invalid"]);
+    const text = box.run("install", dir, "--user", "--yes");
+    expect(text.stdout).toContain("package_reference_unknown");
+  });
+
+  it("makes an installed template unavailable everywhere alike: list, prompt and inventory", () => {
+    const box = changeSandbox();
+    placeCopy(box, testdir(brokenReferenceTree()), "kit");
+    const listed = JSON.parse(box.run("list", "--kind", "prompts", "--json").stdout) as {
+      prompts: { name: string; unavailable: string | null }[];
+    };
+    expect(listed.prompts.map((row) => [row.name, row.unavailable])).toEqual([
+      ["bad", `${MISSING} names a component package kit does not declare`],
+    ]);
+    const invoked = box.run("prompt", "--json", "bad", "x");
+    expect(invoked.status).toBe(1);
+    expect(JSON.parse(invoked.stdout)).toMatchObject({ code: "prompt_unavailable" });
+    const inventory = JSON.parse(box.run("inventory", "--kind", "prompt", "--json").stdout) as {
+      inventory: { resources: { name: string; availability: string }[] };
+    };
+    expect(inventory.inventory.resources.map((row) => [row.name, row.availability])).toEqual([
+      ["bad", "unavailable"],
+    ]);
+  });
+});
+
+describe("install --force (item 4)", () => {
+  it("refuses a replacement that does not load, and keeps the working copy", () => {
+    const box = changeSandbox();
+    const good = testdir(packageTree({ id: "base", kind: "skill" }));
+    expect(box.run("install", good, "--user", "--yes").status).toBe(0);
+    const digest = box.userLock().base?.digest;
+    const broken = testdir({
+      ...packageTree({ id: "base", kind: "skill", version: "2.0.0" }),
+      "SKILL.md": "---\nname: base\n---\nNo description.\n",
+    });
+    const forced = box.run("install", broken, "--user", "--yes", "--force", "--json");
+    expect(forced.status).toBe(1);
+    const refusal = (
+      JSON.parse(forced.stdout) as {
+        plan: {
+          steps: { refusal?: { code: string; details: { diagnostics: { path: string }[] } } }[];
+        };
+      }
+    ).plan.steps[0]?.refusal;
+    expect(refusal?.code).toBe("package_invalid");
+    expect(refusal?.details.diagnostics.map((finding) => finding.path)).toContain("SKILL.md");
+    expect(box.userLock().base?.digest).toBe(digest);
+    expect(box.run("verify").status).toBe(0);
+    expect(readFileSync(join(box.configDir, "packages", "base", "SKILL.md"), "utf8")).toBe(
+      skillFile("base", "The base skill."),
+    );
+    // nor does it install first time, so no copy that offers no skill can meet a requirement
+    const fresh = changeSandbox();
+    expect(codesOf(fresh.run("install", broken, "--user", "--yes", "--json"))).toEqual([
+      "package_invalid",
+    ]);
+  });
+});
