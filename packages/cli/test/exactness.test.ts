@@ -113,3 +113,35 @@ describe("install --force (item 4)", () => {
     ]);
   });
 });
+
+describe("two skills of one name in a folder (item 3)", () => {
+  const clash = (folder: string) =>
+    `---\nname: same\ndescription: A skill in ${folder}.\n---\nBody\n`;
+  it.each([
+    [
+      "a collection",
+      { "skills/one/SKILL.md": clash("one"), "skills/two/SKILL.md": clash("two") },
+      "collection_duplicate",
+    ],
+    [
+      "a folder of skill folders",
+      { "one/SKILL.md": clash("one"), "two/SKILL.md": clash("two") },
+      "skill_catalog_invalid",
+    ],
+  ] as const)("%s is invalid, lenient or strict", (_layout, tree, code) => {
+    const box = changeSandbox();
+    const dir = testdir(tree);
+    for (const mode of [[], ["--strict"]]) {
+      const run = box.run("validate", dir, ...mode, "--json");
+      expect(run.status, run.stdout).toBe(1);
+      const [result] = (
+        JSON.parse(run.stdout) as {
+          results: { diagnostics: { severity: string; code: string }[] }[];
+        }
+      ).results;
+      expect(result?.diagnostics).toContainEqual(
+        expect.objectContaining({ severity: "error", code }),
+      );
+    }
+  });
+});

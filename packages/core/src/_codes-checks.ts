@@ -30,7 +30,7 @@ export const CHECK_CODES = {
   metadata_invalid: { owner: "validation", hint: "write metadata as text keys with text values" },
   skill_catalog_invalid: {
     owner: "validation",
-    hint: "fix the skills its finding names so the package's catalog loads",
+    hint: "fix the skills its finding names so they load as one catalog, one skill to a name",
   },
   backup_kept: { owner: "cli", hint: "look through the kept files, then delete them when done" },
   leftover_found: { owner: "cli", hint: "the next change in this scope removes it" },

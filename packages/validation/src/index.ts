@@ -1,5 +1,6 @@
 export type { CatalogInvalidReason } from "./catalog-validity.js";
 export { skillCatalogValidity } from "./catalog-validity.js";
+export { validateCollection } from "./collection.js";
 export { validateIndex } from "./index-validation.js";
 export { validatePackage } from "./package.js";
 export { validateResources, validateSkill } from "./resources.js";

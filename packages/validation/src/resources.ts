@@ -42,6 +42,18 @@ export function validateResources(
               ? { ...diagnostic, severity: "error" as const }
               : diagnostic,
           );
+  // one name, one skill: a folder of skills is a catalog, whether or not a package holds it
+  const clashes = diagnostics.filter((diagnostic) => diagnostic.code === "collision");
+  if (kind === "skill" && clashes.length > 0)
+    diagnostics = [
+      ...diagnostics,
+      createDiagnostic(
+        "error",
+        "skill_catalog_invalid",
+        `skills at ${absolute} share a name (${[...new Set(clashes.map((clash) => String(clash.details?.name)))].join(", ")}); one name is one skill`,
+        { path: absolute, details: { reason: "collision" } },
+      ),
+    ];
   if (loaded.items.length === 0 && !hasErrors(diagnostics))
     diagnostics = [
       ...diagnostics,

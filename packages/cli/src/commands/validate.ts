@@ -1,10 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Diagnostic, type Environment, folderKind, type ResourceKind } from "@skillshelf/core";
-import { readCollection } from "@skillshelf/sources";
 import {
   type ValidatedResource,
   type ValidationResult,
+  validateCollection,
   validateIndex,
   validatePackage,
   validateResources,
@@ -116,7 +116,13 @@ function validatePath(
   }
   const collection =
     kind === "skill" && isCollection(path) ? validateCollection(path, options) : undefined;
-  if (collection !== undefined) return collection;
+  if (collection !== undefined)
+    return verdict(
+      path,
+      kind,
+      collection,
+      collection.resources.map((resource) => resource.name),
+    );
   const checked =
     kind === "package" ? validatePackage(path, options) : validateResources(path, kind, options);
   return verdict(
@@ -132,39 +138,6 @@ function isCollection(path: string): boolean {
   return (
     statSync(path, { throwIfNoEntry: false })?.isDirectory() === true &&
     !existsSync(join(path, "SKILL.md"))
-  );
-}
-
-/**
- * A collection checked the way `install` would take it: each skill, prompt template and agent
- * `readCollection` finds (hidden agent folders too), and why it left any out; `undefined` when it
- * finds none, for the folder to be read as a folder of skills.
- */
-function validateCollection(
-  path: string,
-  options: { mode: "strict" | "lenient"; strictKeys: boolean; environment: Environment },
-): ValidateResult | undefined {
-  const collection = readCollection(path);
-  const checks = [
-    ...collection.skills.map((skill) =>
-      validateResources(join(path, skill.path), "skill", options),
-    ),
-    ...collection.resources.map((item) =>
-      validateResources(join(path, item.path), item.kind, options),
-    ),
-  ];
-  if (checks.length === 0) return undefined;
-  const resources = checks.flatMap((check) => check.resources);
-  return verdict(
-    path,
-    "skill",
-    {
-      valid: checks.every((check) => check.valid),
-      diagnostics: [...collection.diagnostics, ...checks.flatMap((check) => check.diagnostics)],
-      resources,
-      prerequisites: checks.flatMap((check) => check.prerequisites),
-    },
-    resources.map((resource) => resource.name),
   );
 }
 
