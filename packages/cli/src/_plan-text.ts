@@ -24,12 +24,18 @@ export function planText(
 }
 
 /** What applying did, one line per step, then the refresh when it says something. */
-export function outcomeText(result: ApplyResult, paint: Paint): string {
+export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint): string {
   const lines = result.outcomes.map((outcome) => {
     const { step } = outcome;
     const what = `${step.operation} ${safeLine(step.ref)} (${step.scope})`;
+    const backup = outcome.recovery?.packageBackup;
+    // files changed by hand are never lost: where they were kept is said where it happened
+    const kept =
+      backup === undefined
+        ? ""
+        : `\n          kept the files that differed from the record at ${displayPath(backup, style)}`;
     if (outcome.status === "committed" && outcome.error === undefined)
-      return `${paint("green", "done")}      ${what}`;
+      return `${paint("green", "done")}      ${what}${kept}`;
     if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
     return `${paint("red", outcome.status)}    ${what}: ${outcome.error.code}${outcome.error.cause === undefined ? "" : ` (${outcome.error.cause})`}: ${safeLine(outcome.error.message)}\n          next: ${safeLine(outcome.error.next)}`;
   });

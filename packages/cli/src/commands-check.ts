@@ -1,7 +1,7 @@
 import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
 import type { CommandDefinition } from "./command.js";
 
-/** The commands that check and look after a library: verify, doctor, inventory, new. */
+/** The commands that check and look after a library: verify, doctor, inventory, inspect, new. */
 export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   {
     name: "verify",
@@ -25,7 +25,9 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "inventory",
     summary: "what the indexes offer, what is installed, and what the loaders admit",
     description:
-      "The inventory: packages the indexes offer, the copies installed in both scopes with their\nstate, and the resources the loaders actually admit from each, without bodies and bounded.",
+      "The inventory: packages the indexes offer, the copies installed in both scopes with their\nstate, and the resources the loaders actually admit from each, without bodies and bounded.\nNarrowed to a package ref, a resource key (with the copy and package owning it) or a name.",
+    arguments: "[ref]",
+    positionals: { min: 0, max: 1 },
     options: {
       kind: {
         type: "string",
@@ -42,6 +44,17 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/inventory.js")).runInventory,
+  },
+  {
+    name: "inspect",
+    summary: "one installed copy's facts: state, digests, origin, resources, requirements",
+    description:
+      "One installed copy read in full, whatever its state: its tree digests (recorded and on\ndisk), record and origin, every resource in it with the loaders' verdict, its other\ncomponents and whether its requirements are met. Name it by package id, or by a resource\nkey from skillshelf inventory (the copy that owns it).",
+    arguments: "<id|resource-key>",
+    positionals: { min: 1, max: 1 },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 found, 1 no such copy or resource, 2 usage error",
+    load: async () => (await import("./commands/inspect.js")).runInspect,
   },
   {
     name: "new",

@@ -55,6 +55,10 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
         type: "boolean",
         help: "shorten the longest descriptions to fit more skills before dropping any",
       },
+      installable: {
+        type: "boolean",
+        help: "also list installed packages providing skills (with their state) and what the indexes offer that is not installed",
+      },
       agent: {
         type: "string",
         value: "ID",

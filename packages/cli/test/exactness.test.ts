@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree, resolveEnvironment } from "@skillshelf/core";
 import { observeCopyFacts } from "@skillshelf/store";
@@ -143,5 +143,96 @@ describe("two skills of one name in a folder (item 3)", () => {
         expect.objectContaining({ severity: "error", code }),
       );
     }
+  });
+});
+
+describe("what the library has, at the command line (item 5)", () => {
+  it("catalog --installable lists installed packages with their state and what indexes offer", () => {
+    const box = changeSandbox();
+    expect(
+      box.run("install", testdir(packageTree({ id: "tools" })), "--user", "--yes").status,
+    ).toBe(0);
+    expect(
+      box.run("install", testdir(packageTree({ id: "spare" })), "--user", "--yes").status,
+    ).toBe(0);
+    expect(box.run("disable", "spare", "--user", "--yes").status).toBe(0);
+    const offered = testdir(packageTree({ id: "offered", kind: "skill" }));
+    const index = join(testdir(), "library.yaml");
+    writeFileSync(
+      index,
+      `- kind: skill\n  name: offered\n  description: Offered, not installed.\n  sourceUrl: ${offered}\n  version: 1.0.0\n  sha256: ${digestTree(offered).digest}\n`,
+    );
+    expect(box.run("sources", "add", index, "--user").status).toBe(0);
+    const plain = JSON.parse(box.run("catalog", "--json").stdout) as { rows: { kind: string }[] };
+    expect(new Set(plain.rows.map((row) => row.kind))).toEqual(new Set(["ready"]));
+    const view = JSON.parse(box.run("catalog", "--installable", "--json").stdout) as {
+      rows: { kind: string; name: string }[];
+      text: string;
+    };
+    expect(
+      view.rows.filter((row) => row.kind !== "ready").map((row) => [row.kind, row.name]),
+    ).toEqual([
+      ["package", "spare"],
+      ["package", "tools"],
+      ["marketplace", "offered"],
+    ]);
+    expect(view.text).toContain("disabled");
+  });
+
+  it("inspect shows one copy by id or by a resource key, and says when there is none", () => {
+    const box = changeSandbox();
+    expect(
+      box.run("install", testdir(packageTree({ id: "tools" })), "--user", "--yes").status,
+    ).toBe(0);
+    const byId = JSON.parse(box.run("inspect", "tools", "--json").stdout) as {
+      inspection: {
+        copy: { id: string; state: string };
+        resources: { kind: string; name: string }[];
+      };
+    };
+    expect(byId.inspection.copy).toMatchObject({ id: "tools", state: "loadable" });
+    expect(byId.inspection.resources.map((row) => `${row.kind}:${row.name}`)).toEqual([
+      "skill:tools",
+    ]);
+    const inventory = JSON.parse(box.run("inventory", "--kind", "skill", "--json").stdout) as {
+      inventory: { resources: { key: string; owner?: { id: string } }[] };
+    };
+    const key = inventory.inventory.resources.find((row) => row.owner?.id === "tools")
+      ?.key as string;
+    // the key finds the package that owns it, in inventory and inspect alike
+    const narrowed = JSON.parse(box.run("inventory", key, "--json").stdout) as {
+      inventory: { copies: { id: string }[]; packages: unknown[]; resources: { key: string }[] };
+    };
+    expect(narrowed.inventory.copies.map((copy) => copy.id)).toEqual(["tools"]);
+    expect(narrowed.inventory.resources.map((row) => row.key)).toEqual([key]);
+    const byKey = box.run("inspect", key);
+    expect(byKey.status, byKey.stderr).toBe(0);
+    expect(byKey.stdout).toContain("plugin:tools 1.0.0 (user): loadable");
+    const missing = box.run("inspect", "nothing", "--json");
+    expect(missing.status).toBe(1);
+    expect(JSON.parse(missing.stdout).diagnostics[0].code).toBe("not_installed");
+    expect(box.run("inspect", "skill:nope@user#x/SKILL.md").stderr).toContain("resource_unknown");
+  });
+
+  it("a change names the backup it kept of files changed by hand", () => {
+    const box = changeSandbox();
+    const source = testdir(packageTree({ id: "tools" }));
+    expect(box.run("install", source, "--user", "--yes").status).toBe(0);
+    const edited = join(box.configDir, "packages", "tools", "skills", "tools", "SKILL.md");
+    writeFileSync(edited, "---\nname: tools\ndescription: Edited by hand.\n---\nMine.\n");
+    // the same package over hand edits is refused as such; --force repairs, keeping them
+    expect(codesOf(box.run("install", source, "--user", "--yes", "--json"))).toEqual([
+      "local_changes",
+    ]);
+    const repaired = box.run("install", source, "--user", "--yes", "--force", "--json");
+    expect(repaired.status, repaired.stdout).toBe(0);
+    const [outcome] = (
+      JSON.parse(repaired.stdout) as { outcomes: { recovery?: { packageBackup: string } }[] }
+    ).outcomes;
+    const backup = outcome?.recovery?.packageBackup as string;
+    expect(readFileSync(join(backup, "skills", "tools", "SKILL.md"), "utf8")).toContain("Mine.");
+    writeFileSync(edited, "changed again\n");
+    const text = box.run("install", source, "--user", "--yes", "--force");
+    expect(text.stdout).toContain("kept the files that differed from the record at ");
   });
 });

@@ -6,6 +6,7 @@ import {
   isInside,
   isSearchable,
   matchLexical,
+  type PackageKind,
   parseLexicalQuery,
   parseRequirementRef,
   RESOURCE_KINDS,
@@ -49,7 +50,9 @@ export function readInventory(input: InventoryInput): Inventory {
   const found: Diagnostic[] = [...snapshot.diagnostics];
 
   const resources = boundedList<InventoryResource>(limits.resources);
-  if (include.resources) {
+  // the copies owning the resources a resource key names: the key finds its package too
+  const owners = new Map<string, PackageKind | undefined>();
+  if (include.resources || filter.byKey) {
     const admission = admitResources({
       environment,
       snapshot,
@@ -61,14 +64,16 @@ export function readInventory(input: InventoryInput): Inventory {
       .filter((row) => audience === "operator" || row.modelInvocable)
       .filter((row) => filter.resource(row))
       .sort(byResourceOrder);
-    for (const row of rows) if (!resources.push(row)) break;
+    for (const row of rows)
+      if (row.owner !== undefined) owners.set(`${row.owner.scope}:${row.owner.id}`, row.owner.kind);
+    if (include.resources) for (const row of rows) if (!resources.push(row)) break;
   }
 
   const copies = boundedList<InventoryCopy>(limits.copies);
   if (include.copies)
     for (const copy of snapshot.copies) {
       const row = copyRow(copy, limits, show);
-      if (filter.copy(row) && !copies.push(row)) break;
+      if (filter.copy(row, owners) && !copies.push(row)) break;
     }
 
   const packages = boundedList<InventoryPackage>(limits.packages);
@@ -76,7 +81,7 @@ export function readInventory(input: InventoryInput): Inventory {
     const discovery = input.discovery ?? discoverLibrary(environment);
     found.push(...discovery.diagnostics);
     for (const row of packageRows(discovery.rows, snapshot.copies, limits, show))
-      if (filter.package(row) && !packages.push(row)) break;
+      if (filter.package(row, owners) && !packages.push(row)) break;
   }
 
   const diagnostics = boundedList<Diagnostic>(limits.diagnostics);
@@ -297,8 +302,11 @@ function packageRows(
 }
 
 interface CompiledFilter {
-  package(row: InventoryPackage): boolean;
-  copy(row: InventoryCopy): boolean;
+  /** The filter names a resource key. */
+  readonly byKey: boolean;
+  /** `owners`: the copies (`scope:id`, to their kind) owning the resources a key names. */
+  package(row: InventoryPackage, owners: ReadonlyMap<string, PackageKind | undefined>): boolean;
+  copy(row: InventoryCopy, owners: ReadonlyMap<string, PackageKind | undefined>): boolean;
   resource(row: InventoryResource): boolean;
 }
 
@@ -312,7 +320,8 @@ function compileFilter(filter: InventoryFilter | undefined): CompiledFilter {
   const packageRef = ref === undefined || key !== undefined ? undefined : parseRequirementRef(ref);
   const sources = filter?.sources === undefined ? undefined : new Set<string>(filter.sources);
   return {
-    package(row) {
+    byKey: key !== undefined,
+    package(row, owners) {
       if (
         kinds !== undefined &&
         !kinds.has(row.kind) &&
@@ -325,16 +334,20 @@ function compileFilter(filter: InventoryFilter | undefined): CompiledFilter {
         )
       )
         return false;
-      if (key !== undefined) return false;
+      if (key !== undefined)
+        return row.copies.some((copy) => {
+          const owner = `${copy.scope}:${row.name}`;
+          return owners.has(owner) && owners.get(owner) === row.kind;
+        });
       if (packageRef !== undefined) return row.ref === `${packageRef.kind}:${packageRef.name}`;
       return (
         ref === undefined || row.name === ref || (row.provides ?? []).some((p) => p.name === ref)
       );
     },
-    copy(row) {
+    copy(row, owners) {
       if (kinds !== undefined && (row.kind === undefined || !kinds.has(row.kind))) return false;
       if (!matches(row.id)) return false;
-      if (key !== undefined) return false;
+      if (key !== undefined) return owners.has(`${row.scope}:${row.id}`);
       if (packageRef !== undefined)
         return row.id === packageRef.name && row.kind === packageRef.kind;
       return ref === undefined || row.id === ref;

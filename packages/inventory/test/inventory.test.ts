@@ -179,9 +179,20 @@ describe("bounds and filters", () => {
     expect(one.copies.map((copy) => copy.id)).toEqual(["kit-3"]);
     expect(new Set(one.resources.map((row) => row.owner?.id))).toEqual(new Set(["kit-3"]));
     const key = one.resources[0]?.key as string;
-    expect(
-      readInventory({ environment: env, filter: { ref: key } }).resources.map((row) => row.key),
-    ).toEqual([key]);
+    // an exact resource key finds the resource, and the copy and package that own it (issue 24, item 5)
+    const byKey = readInventory({ environment: env, filter: { ref: key } });
+    expect(byKey.resources.map((row) => row.key)).toEqual([key]);
+    expect(byKey.copies.map((copy) => [copy.scope, copy.id])).toEqual([["user", "kit-3"]]);
+    expect(byKey.packages.map((row) => row.ref)).toEqual(["plugin:kit-3"]);
+    const keyOnly = readInventory({
+      environment: env,
+      filter: { ref: key },
+      include: { resources: false },
+    });
+    expect([keyOnly.resources.length, keyOnly.copies.map((copy) => copy.id)]).toEqual([
+      0,
+      ["kit-3"],
+    ]);
     const query = readInventory({ environment: env, filter: { query: "skill-5" } });
     expect(query.resources.map((row) => row.name)).toEqual(["skill-5"]);
   });

@@ -565,12 +565,22 @@ export function installStep(
       );
       return undefined;
     }
+    // the same package over a copy edited by hand (or gone) is a repair, which --force makes
     if (!same && planning.request.force !== true)
-      refused = refusal(
-        "installed_differs",
-        `${scope}:${id} is already installed from other content`,
-        { scope, id },
-      );
+      refused =
+        existing.record.contentDigest === staged.digest
+          ? refusal(
+              "local_changes",
+              `${scope}:${id} has files that differ from what was installed`,
+              {
+                scope,
+                id,
+              },
+            )
+          : refusal("installed_differs", `${scope}:${id} is already installed from other content`, {
+              scope,
+              id,
+            });
   }
   const capabilities =
     operation === "update" && existing?.manifest !== undefined

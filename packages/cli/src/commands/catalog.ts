@@ -1,6 +1,14 @@
-import { buildCatalogView, type CatalogFormat, type CatalogSkill } from "@skillshelf/catalog-view";
+import {
+  buildCatalogView,
+  type CatalogFormat,
+  type CatalogOffer,
+  type CatalogPackage,
+  type CatalogSkill,
+} from "@skillshelf/catalog-view";
 import type { Diagnostic } from "@skillshelf/core";
+import { type InventoryCopy, inspectCopy, readInventory } from "@skillshelf/inventory";
 import { explainAgents, isModelVisible } from "@skillshelf/skills-loader";
+import { originText } from "../_origin.js";
 import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeBlock } from "../format.js";
@@ -16,8 +24,11 @@ export function runCatalog(input: CommandInput): number {
     format,
     budget,
   } = agent === undefined ? ourListing(input) : agentListing(input, agent);
+  const installable =
+    flag(input, "installable") && agent === undefined ? installableBlocks(input) : {};
   const view = buildCatalogView({
     skills,
+    ...installable,
     format,
     query: stringValue(input, "query"),
     budget: integerValue(input, "budget") ?? budget,
@@ -90,6 +101,70 @@ function agentListing(input: CommandInput, agent: string): Listed {
     format: (stringValue(input, "format") ?? explained?.format ?? "xml") as CatalogFormat,
     budget: explained?.budget?.rule.chars,
   };
+}
+
+/**
+ * The blocks of what could be given once installed or switched on: every installed package that
+ * provides skills with its state, and the packages the indexes offer that nothing installed.
+ */
+function installableBlocks(input: CommandInput): {
+  packages: CatalogPackage[];
+  marketplace: CatalogOffer[];
+} {
+  const { environment, style } = input.context();
+  const inventory = readInventory({ environment });
+  const skillsOf = (copy: InventoryCopy): string[] => {
+    const owned = inventory.resources
+      .filter(
+        (resource) =>
+          resource.kind === "skill" &&
+          resource.owner?.id === copy.id &&
+          resource.owner.scope === copy.scope,
+      )
+      .map((resource) => resource.name);
+    // a copy the loaders do not read (disabled, shadowed, damaged) is read on its own
+    if (owned.length > 0 || copy.loadable) return owned;
+    const inspected = inspectCopy({ environment, id: copy.id, scope: copy.scope });
+    return (inspected?.resources ?? [])
+      .filter((resource) => resource.kind === "skill")
+      .map((resource) => resource.name);
+  };
+  const packages = inventory.copies.flatMap((copy): CatalogPackage[] => {
+    const skills = skillsOf(copy);
+    if (skills.length === 0) return [];
+    return [
+      {
+        name: copy.id,
+        skills,
+        scope: copy.scope,
+        origin: originText(copy.origin, style),
+        state:
+          copy.loadable && copy.trust === "foreign"
+            ? "requires trust"
+            : copy.loadable
+              ? "ready"
+              : copy.state,
+        path: copy.dir ?? copy.id,
+      },
+    ];
+  });
+  const marketplace = inventory.packages
+    .filter(
+      (row) =>
+        row.listedBy === "index" &&
+        row.copies.length === 0 &&
+        (row.kind === "skill" ||
+          row.kind === "plugin" ||
+          (row.provides ?? []).some((provided) => provided.kind === "skill")),
+    )
+    .map(
+      (row): CatalogOffer => ({
+        name: row.name,
+        description: row.description,
+        sourceUrl: row.sourceUrl ?? row.ref,
+      }),
+    );
+  return { packages, marketplace };
 }
 
 function stringList(value: unknown): string[] | undefined {

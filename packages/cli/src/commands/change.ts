@@ -333,6 +333,7 @@ function reporter(
               id: outcome.step.id,
               operation: outcome.step.operation,
               status: outcome.status,
+              ...(outcome.recovery === undefined ? {} : { recovery: outcome.recovery }),
               ...(outcome.error === undefined ? {} : { error: outcome.error }),
               ...(outcome.verification === undefined ? {} : { verification: outcome.verification }),
             })),
@@ -350,7 +351,7 @@ function reporter(
     }
     const paint = painter(io.color);
     if (!planShown) io.stdout(planText(plan, scope, context.style, paint));
-    if (result !== undefined) io.stdout(outcomeText(result, paint));
+    if (result !== undefined) io.stdout(outcomeText(result, context.style, paint));
     if (links?.result !== undefined) io.stdout(linkOutcomeText(links.result.links, paint));
     for (const diagnostic of diagnostics)
       io.stderr(formatDiagnostic(diagnostic, context.style, paint));

@@ -6,16 +6,21 @@ import { displayPath, formatTable, type PathStyle, painter } from "../format.js"
 
 /**
  * The inventory (DESIGN §6): packages the indexes offer, copies installed in both scopes, and the
- * resources the loaders admit from each, body-free and bounded; `--kind` and `--scope` narrow it.
+ * resources the loaders admit from each, body-free and bounded; `--kind`, `--scope` and a ref
+ * (package ref, resource key or name) narrow it.
  */
 export function runInventory(input: CommandInput): number {
   const { io } = input;
   const context = input.context();
   const kind = stringValue(input, "kind") as PackageKind | ResourceKind | undefined;
   const scope = stringValue(input, "scope");
+  const [ref] = input.positionals;
   const inventory = readInventory({
     environment: context.environment,
-    ...(kind === undefined ? {} : { filter: { kinds: [kind] } }),
+    filter: {
+      ...(kind === undefined ? {} : { kinds: [kind] }),
+      ...(ref === undefined ? {} : { ref }),
+    },
   });
   const shown = scope === undefined ? inventory : narrowed(inventory, scope);
   if (input.values.json === true) {
