@@ -8,9 +8,10 @@ import {
   parseSkillCommand,
   type Skill,
 } from "@skillshelf/skills-loader";
+import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
 import { type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
 import { beginPass, type PassSettings } from "./_pass.js";
-import type { ReadPass, Resources, ResourcesOptions, SkillRequest } from "./types.js";
+import type { ReadPass, Resources, ResourcesOptions, SkillOffer, SkillRequest } from "./types.js";
 
 /**
  * The runtime read contract a host embeds (DESIGN §12): one object whose reads take a `cwd` and
@@ -78,17 +79,29 @@ export function createResources(options: ResourcesOptions = {}): Resources {
       if (asked.names.length === 0) return { text, requests: [] };
       const pass = read(cwd);
       const skills = pass.skills().items;
+      // the indexes are read only when a name is nowhere on the machine
+      let offered: readonly IndexRow[] | undefined;
+      const offerOf = (name: string): SkillOffer | undefined => {
+        offered ??= discoverLibrary(pass.environment).rows;
+        return skillOffer(offered, name);
+      };
       const requests = asked.names.map((name): SkillRequest => {
         const skill = skills.find((candidate) => candidate.name === name);
-        const reason =
-          skill === undefined
-            ? inDisabledCopy(pass, name)
-              ? "disabled"
-              : "unknown"
-            : usable(skill, asked.via)
-              ? "found"
-              : "not-model-visible";
-        return { name, skill: reason === "found" ? skill : undefined, reason, via: asked.via };
+        const via = asked.via;
+        if (skill !== undefined) {
+          const found = usable(skill, via);
+          return {
+            name,
+            skill: found ? skill : undefined,
+            reason: found ? "found" : "not-model-visible",
+            via,
+          };
+        }
+        if (inDisabledCopy(pass, name)) return { name, skill: undefined, reason: "disabled", via };
+        const offer = offerOf(name);
+        return offer === undefined
+          ? { name, skill: undefined, reason: "unknown", via }
+          : { name, skill: undefined, reason: "installable", via, offer };
       });
       return { text: asked.text, requests };
     },
@@ -127,6 +140,23 @@ function askedSkills(text: string): {
 /** An operator may run any trusted skill; a model only one it may see. */
 function usable(skill: Skill, via: SkillRequest["via"]): boolean {
   return via === "command" ? skill.trusted : isModelVisible(skill);
+}
+
+/** The index row offering a skill of this name: a skill package, else a plugin that provides it. */
+function skillOffer(rows: readonly IndexRow[], name: string): SkillOffer | undefined {
+  const row =
+    rows.find((candidate) => candidate.kind === "skill" && candidate.name === name) ??
+    rows.find((candidate) =>
+      (candidate.provides ?? []).some((hint) => hint.kind === "skill" && hint.name === name),
+    );
+  return row === undefined
+    ? undefined
+    : {
+        ref: `${row.kind}:${row.name}`,
+        description: row.description,
+        sourceUrl: row.sourceUrl,
+        catalog: row.catalog,
+      };
 }
 
 /** Whether a disabled (but otherwise sound) installed copy holds a skill of this name. */

@@ -9,6 +9,7 @@ export type {
   Resources,
   ResourcesOptions,
   ResourcesStats,
+  SkillOffer,
   SkillRequest,
   SkillRequestReason,
 } from "./types.js";

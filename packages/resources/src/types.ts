@@ -37,8 +37,27 @@ export interface ReadPass {
   readonly owner: (resource: { readonly origin: string }) => PackageCopy | undefined;
 }
 
-/** Why a requested skill can or cannot be activated. */
-export type SkillRequestReason = "found" | "unknown" | "not-model-visible" | "disabled";
+/**
+ * Why a requested skill can or cannot be activated: `installable` when nothing installed has it
+ * but an index offers it (`offer` says where from).
+ */
+export type SkillRequestReason =
+  | "found"
+  | "unknown"
+  | "not-model-visible"
+  | "disabled"
+  | "installable";
+
+/** Where a skill nothing installed has can be installed from: the index row that offers it. */
+export interface SkillOffer {
+  /** The package to install (`skill:<name>`, or a plugin that provides the skill). */
+  readonly ref: string;
+  readonly description: string;
+  /** The source as the index writes it. */
+  readonly sourceUrl: string;
+  /** What the index calls itself (a marketplace's name, else its URL or path). */
+  readonly catalog: string;
+}
 
 /** One skill a message asks for. */
 export interface SkillRequest {
@@ -48,6 +67,8 @@ export interface SkillRequest {
   readonly reason: SkillRequestReason;
   /** `command`: the operator typed `/skill <name>`; `suggestion`: a model's `Suggested skill:` line. */
   readonly via: "command" | "suggestion";
+  /** For `installable`: where to install it from. */
+  readonly offer?: SkillOffer | undefined;
 }
 
 /** The skills a message asks for, and the message without the line that asked. */

@@ -277,4 +277,52 @@ describe("parsePendingSkillRequests", () => {
       requests: [{ name: "mine", reason: "found", via: "command" }],
     });
   });
+
+  it("says where a skill nothing installed has can be installed from (issue 24, item 6)", () => {
+    const { environment, resources, cwd } = setup();
+    // the user scope's own index offers a skill package and a plugin providing another skill
+    writeTree(environment.configDir, {
+      "library.yaml": [
+        "- kind: skill",
+        "  name: pdf-forms",
+        "  description: Fill PDF forms.",
+        "  sourceUrl: https://example.com/pdf-forms.tar.gz",
+        "  version: 1.0.0",
+        `  sha256: ${"a".repeat(64)}`,
+        "- kind: plugin",
+        "  name: office",
+        "  description: Office documents.",
+        "  sourceUrl: https://example.com/office.tar.gz",
+        "  version: 1.0.0",
+        `  sha256: ${"b".repeat(64)}`,
+        "  provides: [{kind: skill, name: xlsx}]",
+        "",
+      ].join("\n"),
+    });
+    const reply = resources.parsePendingSkillRequests("/skill pdf-forms the form", cwd);
+    expect(reply.requests).toEqual([
+      {
+        name: "pdf-forms",
+        skill: undefined,
+        reason: "installable",
+        via: "command",
+        offer: {
+          ref: "skill:pdf-forms",
+          description: "Fill PDF forms.",
+          sourceUrl: "https://example.com/pdf-forms.tar.gz",
+          catalog: join(environment.configDir, "library.yaml"),
+        },
+      },
+    ]);
+    const suggested = resources.parsePendingSkillRequests(
+      "Suggested skill: /skill xlsx, /skill gone",
+      cwd,
+    );
+    expect(suggested.requests.map(({ name, reason, offer }) => [name, reason, offer?.ref])).toEqual(
+      [
+        ["xlsx", "installable", "plugin:office"],
+        ["gone", "unknown", undefined],
+      ],
+    );
+  });
 });
