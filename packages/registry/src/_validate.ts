@@ -18,9 +18,22 @@ function summaryProblem(value: unknown, provider: string): string | undefined {
   )
     return `"${summary.name}" has invocation flags that are not booleans`;
   if (typeof summary.source !== "string") return `"${summary.name}" has no source`;
+  for (const field of ["path", "whenToUse"] as const)
+    if (summary[field] !== undefined && typeof summary[field] !== "string")
+      return `"${summary.name}" has a ${field} that is not a string`;
+  if (summary.resourceBase !== undefined && !isResourceBase(summary.resourceBase))
+    return `"${summary.name}" has a resourceBase that is not a directory, url or opaque base`;
   if (summary.provider !== provider)
     return `"${summary.name}" claims provider ${JSON.stringify(summary.provider)}, not "${provider}"`;
   return undefined;
+}
+
+// the three shapes catalog-view's `ResourceBase` takes
+function isResourceBase(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const base = value as Record<string, unknown>;
+  const field = { directory: "path", url: "url", opaque: "description" }[String(base.kind)];
+  return field !== undefined && typeof base[field] === "string";
 }
 
 /** Why a candidate is unacceptable, or `undefined`. */

@@ -239,6 +239,19 @@ describe("containing provider failures", () => {
       ],
     ],
     ["a non-finite rank", () => [candidate("bad", "x", Number.POSITIVE_INFINITY)]],
+    // issue 24, item 7: every field's type is checked, not only the required ones
+    [
+      "a whenToUse that is not a string",
+      () => [candidate("bad", "x", 1, { whenToUse: 7 as unknown as string })],
+    ],
+    [
+      "a path that is not a string",
+      () => [candidate("bad", "x", 1, { path: ["a"] as unknown as string })],
+    ],
+    [
+      "a resourceBase of no known shape",
+      () => [candidate("bad", "x", 1, { resourceBase: { kind: "directory" } as never })],
+    ],
     ["another provider's name", () => [candidate("someone-else", "x")]],
     ["something that is not a list", () => ({ nope: true }) as unknown as unknown[]],
   ])(
