@@ -6,6 +6,10 @@ export const CORE_CODES = {
     hint: "free space on the device that holds the path, then run the command again",
   },
   field_invalid: { owner: "core", hint: "give the field a value of the type the format expects" },
+  option_invalid: {
+    owner: "core",
+    hint: "pass the option the type its documentation gives (a root needs path, scope, source, origin, precedence and trust)",
+  },
   file_changed: {
     owner: "core",
     hint: "something edited the file at the same time; review it, then retry",

@@ -66,6 +66,7 @@ export {
   parseLexicalQuery,
   rankLexical,
 } from "./lexical.js";
+export { assertLoaderOptions } from "./loader-options.js";
 export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,

@@ -1,5 +1,6 @@
 import { resolveResourceCollisions } from "@skillshelf/collision";
 import {
+  assertLoaderOptions,
   type Diagnostic,
   findMarkdownFiles,
   resolveEnvironment,
@@ -26,6 +27,7 @@ import type {
 export function loadPromptTemplates(
   input: LoadPromptTemplatesInput = {},
 ): LoadPromptTemplatesResult {
+  assertLoaderOptions(input);
   const environment = resolveEnvironment(input);
   const roots = input.roots ?? defaultPromptRoots(environment);
   const diagnostics: Diagnostic[] = [];

@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { resolveResourceCollisions } from "@skillshelf/collision";
 import {
+  assertLoaderOptions,
   createDiagnostic,
   type Diagnostic,
   findMarkdownFiles,
@@ -32,6 +33,7 @@ export const MAX_RECIPE_BYTES = 262_144;
  * skills. With `skillNames`, a bound skill that is not among them is a `skill_unresolved` warning.
  */
 export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResult<AgentRecipe> {
+  assertLoaderOptions(input);
   const roots = input.roots ?? defaultRecipeRoots(resolveEnvironment(input));
   const skills = input.skillNames === undefined ? undefined : new Set(input.skillNames);
   return loadEach(roots, input, (file, place, diagnostics) => {
@@ -61,6 +63,7 @@ export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResul
  * beside it (in the sibling `agents/` folder of its root).
  */
 export function loadFleetContracts(input: LoadRecipesInput = {}): LoadRecipesResult<FleetContract> {
+  assertLoaderOptions(input);
   const roots = input.roots ?? defaultFleetRoots(resolveEnvironment(input));
   const besideCache = new Map<string, string[]>();
   return loadEach(roots, input, (file, place, diagnostics, root) => {

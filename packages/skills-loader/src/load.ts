@@ -1,6 +1,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { dedupeByRealPath, resolveResourceCollisions, skillRules } from "@skillshelf/collision";
 import {
+  assertLoaderOptions,
   createDiagnostic,
   type Diagnostic,
   isInside,
@@ -28,6 +29,7 @@ import type { LoadSkillsInput, LoadSkillsResult, Skill } from "./types.js";
  * const forModel = modelVisibleSkills(items);
  */
 export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
+  assertLoaderOptions(input);
   const environment = resolveEnvironment(input);
   const diagnostics: Diagnostic[] = [];
   const explicitPaths = (input.explicitSkillPaths ?? []).filter((path) => {
