@@ -1,5 +1,3 @@
-import { defineProject } from "vitest/config";
+import { workspaceProject } from "./vitest-project.ts";
 
-export default defineProject({
-  test: { name: "tools", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
-});
+export default workspaceProject("tools", { fromSource: false });

@@ -1,7 +1,3 @@
-import { defineProject } from "vitest/config";
+import { workspaceProject } from "../../tools/vitest-project.ts";
 
-export default defineProject({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
-  test: { name: "cli", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
-});
+export default workspaceProject("cli");

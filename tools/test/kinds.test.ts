@@ -103,6 +103,6 @@ describe("the kinds are defined once (core's RESOURCE_KINDS and PACKAGE_KINDS)",
       expect(unrelated, "an error unrelated to the new kind means something else broke").toEqual(
         [],
       );
-    }, 120_000);
+    });
   });
 });

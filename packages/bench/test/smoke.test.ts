@@ -71,7 +71,7 @@ describe("benchmark smoke run", () => {
     expect(output).toMatch(/\| skillshelf list --all --json \| \d+ \| [\d.]+× \|/);
     expect(output).toMatch(/`list --all` found \d+ locations in \d+ identity rows/);
     // every suite once, each spawning the CLI: bounded, but slow when the whole suite runs beside it
-  }, 120_000);
+  });
 });
 
 describe("prompt benchmark pieces", () => {

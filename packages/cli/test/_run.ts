@@ -123,7 +123,7 @@ function ptyDriverArgs(args: readonly string[], options: PtyOptions): string[] {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...options.env },
     answers: options.answers ?? [],
-    timeout: 30,
+    timeout: 100,
   };
   const driver = join(dirname(fileURLToPath(import.meta.url)), "pty-driver.py");
   return [driver, JSON.stringify(spec)];

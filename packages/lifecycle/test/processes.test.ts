@@ -190,5 +190,5 @@ for (let attempt = 0; ; attempt++) {
       await planLifecycle({ environment: env, operation: "install", targets: [target] }),
     );
     expect(retried.outcomes[0]?.status).toBe("committed");
-  }, 60_000);
+  });
 });

@@ -55,4 +55,4 @@ it("eight processes installing and removing different packages in one scope lose
       state.value.state.installed[id]?.contentDigest,
     );
   expect(recoverScope({ environment, scope: "user" })).toEqual([]);
-}, 60_000);
+});

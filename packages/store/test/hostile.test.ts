@@ -83,7 +83,7 @@ describe("item 1: a chain of .. links", () => {
   });
 });
 
-describe("item 5: only regular files are opened", { timeout: 30_000 }, () => {
+describe("item 5: only regular files are opened", () => {
   it("a plugin.json that is a FIFO is not_a_file, and nothing blocks", async () => {
     const dir = testdir({ "skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n" });
     execFileSync("mkfifo", [join(dir, "plugin.json")]);
