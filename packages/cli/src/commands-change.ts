@@ -17,7 +17,7 @@ const AGENT_OPTION: OptionSpec = {
   type: "string",
   value: "IDS",
   multiple: true,
-  help: "agents from the agent table, comma-separated (claude-code, codex, opencode, copilot, pi, agents)",
+  help: "agents from the agent table, comma-separated (claude-code, codex, cursor, …: skillshelf explain --all lists them)",
 };
 
 const runLinks = (command: "link" | "unlink") => async () => {
@@ -38,7 +38,9 @@ export const CHANGE_COMMANDS: readonly CommandDefinition[] = [
     description: `Install from an index (kind:name or a bare name), a local folder, a git repository (any
 URL, owner/repo for GitHub, a local bare repository; #ref and //subfolder), or an https://
 .tar.gz or .zip archive. A folder or repository without a plugin.json is a collection of
-skills: --skill picks from it, and on a terminal you are asked. With nothing named, installs
+skills, found where authors keep them (skills/, agents' folders, a marketplace, folders at the
+root, category folders): --skill picks from it, and on a terminal you are asked. A skill that
+cannot be installed (two of one name, a link out of the repository) is refused alone. With nothing named, installs
 what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
     arguments: "[what…]",
     positionals: { min: 0 },
@@ -47,7 +49,11 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
         type: "string",
         value: "NAMES",
         multiple: true,
-        help: "the skills to install from a collection, comma-separated ('*': all)",
+        help: "the skills to install from a collection, comma-separated: names or their paths in it ('*': all)",
+      },
+      "all-or-nothing": {
+        type: "boolean",
+        help: "install none of a collection's skills when any is refused (default: the rest install)",
       },
       "with-requirements": { type: "boolean", help: "also install what the packages require" },
       force: { type: "boolean", help: "replace a copy that is already installed" },

@@ -3,6 +3,9 @@ import type { CommandDefinition } from "./command.js";
 import { CHANGE_COMMANDS } from "./commands-change.js";
 import { CHECK_COMMANDS } from "./commands-check.js";
 
+/** `--agent` takes an agent's id or one of its aliases. */
+const AGENT_CHOICES = AGENTS.flatMap((agent) => [agent.id, ...(agent.aliases ?? [])]);
+
 /** The kinds `list` and `show` take: every resource folder name, and (for list) installed packages. */
 const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
 
@@ -63,7 +66,7 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
         type: "string",
         value: "ID",
         help: "the listing that agent would give its model: its skills, format and budget (skillshelf explain says why)",
-        choices: AGENTS.map((agent) => agent.id),
+        choices: AGENT_CHOICES,
       },
     },
     shared: ["json", "cwd"],
@@ -119,7 +122,11 @@ Each agent's rules and budget come from the agent table, with their sources.`,
         type: "string",
         value: "ID",
         help: "explain this agent only",
-        choices: AGENTS.map((agent) => agent.id),
+        choices: AGENT_CHOICES,
+      },
+      all: {
+        type: "boolean",
+        help: "every agent of the table, also those with no folder here (the default shows those with one)",
       },
       check: {
         type: "boolean",

@@ -124,9 +124,10 @@ describe("two skills of one name in a folder (item 3)", () => {
       "collection_duplicate",
     ],
     [
+      // read as install reads it: skill folders at the root (issue 25)
       "a folder of skill folders",
       { "one/SKILL.md": clash("one"), "two/SKILL.md": clash("two") },
-      "skill_catalog_invalid",
+      "collection_duplicate",
     ],
   ] as const)("%s is invalid, lenient or strict", (_layout, tree, code) => {
     const box = changeSandbox();

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AGENTS } from "@skillshelf/core";
 import { skillFile, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { changeSandbox } from "./_sandbox.js";
@@ -88,10 +89,10 @@ describe("skillshelf explain", () => {
 describe("explain's sources (issue 23, item 13)", () => {
   it("cite each agent's public docs, never a file outside the repository", () => {
     const box = changeSandbox();
-    const { agents } = JSON.parse(box.run("explain", "--json").stdout) as {
+    const { agents } = JSON.parse(box.run("explain", "--all", "--json").stdout) as {
       agents: { agent: string; source: string; budget?: { rule: { source: string } } }[];
     };
-    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.length).toBe(AGENTS.length);
     for (const agent of agents)
       for (const source of [agent.source, agent.budget?.rule.source ?? agent.source]) {
         expect(source, agent.agent).toMatch(/^https:\/\//);

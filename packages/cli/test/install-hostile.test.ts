@@ -130,9 +130,23 @@ describe("install refuses every hostile source, writing nothing", () => {
 
 describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
   it.each([
-    ["to another skill's file inside it", "../a/SKILL.md", "collection_duplicate"],
-    ["out of the collection", "../../../outside/SKILL.md", "collection_skill_invalid"],
-  ])("installs the rest and says why the linked one is left out: %s", (_, target, code) => {
+    // b's file is a's: two skills named a, both refused with their paths, nothing else to install
+    [
+      "to another skill's file inside it",
+      "../a/SKILL.md",
+      [["skill:a", "collection_duplicate"]],
+      [],
+    ],
+    [
+      "out of the collection",
+      "../../../outside/SKILL.md",
+      [
+        ["a", undefined],
+        ["skills/b", "collection_skill_invalid"],
+      ],
+      ["a"],
+    ],
+  ])("installs the rest and refuses the linked one alone: %s", (_, target, steps, installed) => {
     const box = changeSandbox();
     const root = testdir({
       "source/skills/a/SKILL.md": skillFile("a", "The a skill."),
@@ -149,13 +163,11 @@ describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
       "--json",
     );
     expect(run.stderr).not.toContain("internal error");
-    expect(run.status).toBe(0);
+    expect(run.status).toBe(1);
     const result = JSON.parse(run.stdout) as {
-      plan: { steps: { id: string }[]; diagnostics: { code: string; path: string }[] };
+      plan: { steps: { id: string; refusal?: { code: string } }[] };
     };
-    expect(result.plan.steps.map((step) => step.id)).toEqual(["a"]);
-    expect(result.plan.diagnostics.map((d) => [d.code, d.path])).toEqual([
-      [code, join(root, "source", "skills", "b", "SKILL.md")],
-    ]);
+    expect(result.plan.steps.map((step) => [step.id, step.refusal?.code])).toEqual(steps);
+    expect(Object.keys(box.userLock())).toEqual(installed);
   });
 });

@@ -8,8 +8,8 @@ import {
   realpathSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
-import { AGENTS } from "@skillshelf/core";
+import { dirname, join } from "node:path";
+import { AGENTS, agentNeedsCopy, agentSkillFolder } from "@skillshelf/core";
 import { copyCorpus, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./_run.js";
@@ -342,24 +342,36 @@ describe("install once, link everywhere", () => {
   });
 });
 
-describe("a link goes where the agent reads (issue 23, item 1)", () => {
+describe("a link goes where the agent reads, in the form it reads (issue 23 item 1, issue 25 item 3)", () => {
   it.each(
-    AGENTS.flatMap((agent) => (["user", "project"] as const).map((scope) => [agent.id, scope])),
-  )("%s, %s scope: explain --agent shows the linked skill loaded", (agent, scope) => {
+    AGENTS.flatMap((agent) =>
+      (["user", "project"] as const).map((scope) => [agent, scope] as const),
+    ),
+  )("$0.id, %s scope: explain --agent shows the linked skill loaded", (agent, scope) => {
     const box = changeSandbox();
     execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
     const library = scope === "user" ? box.configDir : join(box.cwd, ".skillshelf");
     writeTree(join(library, "skills", "pdf"), {
       "SKILL.md": "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\nBody.\n",
     });
-    const linked = box.run("link", "pdf", "--agent", agent, `--${scope}`, "--yes", "--json");
+    const linked = box.run("link", "pdf", "--agent", agent.id, `--${scope}`, "--yes", "--json");
+    if (agentSkillFolder(agent, scope) === undefined) {
+      // Eve has no user folder: refused by its code, nothing written
+      expect(linked.status).toBe(1);
+      expect(codesOf(linked)).toContain("link_agent_unsupported");
+      return;
+    }
     expect(linked.status, linked.stdout).toBe(0);
-    const explained = JSON.parse(box.run("explain", "--agent", agent, "--json").stdout) as {
+    const explained = JSON.parse(box.run("explain", "--agent", agent.id, "--json").stdout) as {
       agents: { loaded: { name: string; path: string }[] }[];
     };
     const loaded = explained.agents[0]?.loaded ?? [];
-    expect(loaded.map((skill) => skill.name)).toContain("pdf");
+    const pdf = loaded.find((skill) => skill.name === "pdf");
     // through the link, not the library itself
-    expect(loaded.find((skill) => skill.name === "pdf")?.path).not.toContain(library);
+    expect(pdf?.path).toBeDefined();
+    expect(pdf?.path).not.toContain(library);
+    // a copy for an agent that does not load a symlinked folder, a symlink for the rest
+    const folder = dirname(pdf?.path ?? "");
+    expect(lstatSync(folder).isSymbolicLink()).toBe(!agentNeedsCopy(agent));
   });
 });

@@ -20,7 +20,23 @@ export const SOURCES_CODES = {
   archive_truncated: { owner: "sources", hint: "download the archive again; it is cut short" },
   collection_duplicate: {
     owner: "sources",
-    hint: "rename one of the two skills in the source, or install the other from its own folder",
+    hint: "pick one by its path: --skill <path>, as the details list them",
+  },
+  collection_link_loop: {
+    owner: "sources",
+    hint: "remove the link that points back to a folder above it in the repository",
+  },
+  collection_link_outside: {
+    owner: "sources",
+    hint: "that skill is left out; install it from the folder the link points to, if you trust it",
+  },
+  collection_too_deep: {
+    owner: "sources",
+    hint: "name the folder that holds the skills (<source>//<folder>), or move them nearer the root",
+  },
+  collection_too_large: {
+    owner: "sources",
+    hint: "name the folder that holds the skills (<source>//<folder>)",
   },
   collection_skill_invalid: {
     owner: "sources",

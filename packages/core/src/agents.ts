@@ -1,3 +1,7 @@
+import { DOCUMENTED_AGENTS } from "./_agent-rows.js";
+import { LISTED_AGENTS } from "./_agent-rows-listed.js";
+import { VERIFIED_AGENTS } from "./_agent-rows-verified.js";
+
 /**
  * One coding agent whose folders Skillshelf reads. Paths are relative: user roots to the home
  * folder, project roots to the project folder (and, for `projectFolders: "cwd-to-root"`, to
@@ -6,6 +10,8 @@
 export interface AgentDefinition {
   readonly id: string;
   readonly label: string;
+  /** Other ids it is known by (the most used peer's, where they differ), accepted by `--agent`. */
+  readonly aliases?: readonly string[];
   /**
    * Where the agent reads its project folders: at the project root only (`root`), or in `cwd` and
    * each folder above it up to the project root (`cwd-to-root`, nearest first), as Codex reads
@@ -19,6 +25,12 @@ export interface AgentDefinition {
   /** Sub-agent definitions in a format compatible with our agent recipes. */
   readonly userAgentRoot?: string;
   readonly projectAgentRoot?: string;
+  /**
+   * Whether the agent loads a skill folder that is a symlink (`followed`), needs a real folder
+   * (`not-followed`: `link` writes a copy), or nobody has said (`unknown`: `link` makes a symlink,
+   * the form most agents follow, and `explain` says it is not documented).
+   */
+  readonly symlinks: "followed" | "not-followed" | "unknown";
   /** How the agent itself finds, accepts and lists skills: what `explain` reproduces. */
   readonly view: AgentView;
 }
@@ -49,10 +61,12 @@ export interface AgentBudget {
  */
 export interface AgentView {
   readonly skillRoots: readonly AgentViewRoot[];
+  /** Whether the agent documents which root wins a name (`documented`: `skillRoots` is in that order). */
+  readonly order: "documented" | "unknown";
   /** `one`: only `<root>/<name>/SKILL.md`; `nested`: folders below too (category folders). */
-  readonly depth: "one" | "nested";
-  /** What makes the agent refuse a skill, beyond a missing description. */
-  readonly rules: {
+  readonly depth: "one" | "nested" | "unknown";
+  /** What makes the agent refuse a skill, beyond a missing description; `undefined`: not documented. */
+  readonly rules?: {
     /** `name` must be 1–64 lowercase letters, digits and single hyphens, equal to the folder name. */
     readonly strictName: boolean;
     /** A frontmatter `name` is required (else the folder name is used). */
@@ -68,8 +82,8 @@ export interface AgentView {
     readonly read: boolean;
     readonly note: string;
   };
-  /** The listing format it gives its model. */
-  readonly format: "xml" | "markdown";
+  /** The listing format it gives its model; `undefined`: not documented. */
+  readonly format?: "xml" | "markdown";
   readonly budget?: AgentBudget;
   /** Where this row's facts come from: the agent's public docs or source, as URLs. */
   readonly source: string;
@@ -77,166 +91,22 @@ export interface AgentView {
 
 /**
  * The agent interop table (DESIGN §2). Order is the tie-break rank between agents: earlier wins.
- * Adding a row teaches every reader a new agent.
+ * Adding a row teaches every reader a new agent. A folder two rows name is owned (its column set)
+ * by the first; the others read it through their view, and a link there serves them all.
  */
-export const AGENTS: readonly AgentDefinition[] = [
-  {
-    id: "claude-code",
-    label: "Claude Code",
-    projectFolders: "root",
-    userSkillRoot: ".claude/skills",
-    projectSkillRoot: ".claude/skills",
-    userPromptRoot: ".claude/commands",
-    projectPromptRoot: ".claude/commands",
-    userAgentRoot: ".claude/agents",
-    projectAgentRoot: ".claude/agents",
-    view: {
-      // personal beats project, as Claude Code documents it
-      skillRoots: [
-        { base: "home", path: ".claude/skills" },
-        { base: "project", path: ".claude/skills" },
-      ],
-      depth: "one",
-      rules: { strictName: false, requireName: false },
-      format: "xml",
-      budget: {
-        chars: 8000,
-        over: "names-only",
-        perSkill: 60,
-        source:
-          "https://code.claude.com/docs/en/skills and the strings of @anthropic-ai/claude-code-linux-x64 2.1.332 on npm: about 1% of the context window (skillListingBudgetFraction 0.01, ~8,000 characters at 200k); SLASH_COMMAND_TOOL_CHAR_BUDGET overrides it; past it descriptions are shortened, then only names are listed",
-      },
-      source: "https://code.claude.com/docs/en/skills",
-    },
-  },
-  {
-    id: "codex",
-    label: "Codex",
-    projectFolders: "root",
-    // its project skills are the shared `.agents/skills` (the `agents` row's own folder)
-    userSkillRoot: ".codex/skills",
-    userPromptRoot: ".codex/prompts",
-    projectPromptRoot: ".codex/prompts",
-    view: {
-      skillRoots: [
-        { base: "cwd-to-project", path: ".agents/skills" },
-        { base: "home", path: ".agents/skills" },
-        { base: "home", path: ".codex/skills" },
-      ],
-      depth: "nested",
-      rules: { strictName: false, requireName: false, maxDescription: 1024 },
-      settings: {
-        files: [{ base: "home", path: ".codex/config.toml" }],
-        read: false,
-        note: "[[skills.config]] entries with enabled = false hide a skill; Skillshelf does not read this file",
-      },
-      format: "markdown",
-      budget: {
-        chars: 8000,
-        over: "drop",
-        perSkill: 20,
-        source:
-          "https://developers.openai.com/codex/skills and github.com/openai/codex codex-rs/core/src/skills: about 2% of the context window, or 8,000 characters when it is unknown; descriptions are shortened first, then skills are omitted with a warning",
-      },
-      source:
-        "https://developers.openai.com/codex/skills and github.com/openai/codex codex-rs/core/src/skills",
-    },
-  },
-  {
-    id: "opencode",
-    label: "OpenCode",
-    projectFolders: "root",
-    userSkillRoot: ".config/opencode/skills",
-    projectSkillRoot: ".opencode/skills",
-    userPromptRoot: ".config/opencode/command",
-    projectPromptRoot: ".opencode/command",
-    view: {
-      skillRoots: [
-        { base: "cwd-to-project", path: ".opencode/skills" },
-        { base: "cwd-to-project", path: ".claude/skills" },
-        { base: "cwd-to-project", path: ".agents/skills" },
-        { base: "home", path: ".config/opencode/skills" },
-        { base: "home", path: ".claude/skills" },
-        { base: "home", path: ".agents/skills" },
-      ],
-      depth: "nested",
-      rules: { strictName: true, requireName: true, maxDescription: 1024 },
-      settings: {
-        files: [
-          { base: "project", path: "opencode.json" },
-          { base: "home", path: ".config/opencode/opencode.json" },
-        ],
-        read: true,
-        note: "skills.enabled.<name> set to false hides that skill",
-      },
-      format: "xml",
-      source:
-        "https://opencode.ai/v1/docs/skills.md and github.com/anomalyco/opencode packages/opencode/src/skill",
-    },
-  },
-  {
-    id: "copilot",
-    label: "GitHub Copilot",
-    projectFolders: "root",
-    userSkillRoot: ".copilot/skills",
-    projectSkillRoot: ".github/skills",
-    view: {
-      skillRoots: [
-        { base: "project", path: ".github/skills" },
-        { base: "project", path: ".claude/skills" },
-        { base: "project", path: ".agents/skills" },
-        { base: "home", path: ".copilot/skills" },
-        { base: "home", path: ".agents/skills" },
-      ],
-      depth: "one",
-      rules: { strictName: true, requireName: true, exactFileName: true },
-      format: "xml",
-      source:
-        "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills; its listing format and budget are not public",
-    },
-  },
-  {
-    id: "pi",
-    label: "pi",
-    projectFolders: "root",
-    userSkillRoot: ".pi/agent/skills",
-    projectSkillRoot: ".pi/skills",
-    userPromptRoot: ".pi/agent/prompts",
-    projectPromptRoot: ".pi/prompts",
-    view: {
-      // the first skill found for a name is kept, global folders first
-      skillRoots: [
-        { base: "home", path: ".pi/agent/skills" },
-        { base: "home", path: ".agents/skills" },
-        { base: "cwd-to-project", path: ".pi/skills" },
-        { base: "cwd-to-project", path: ".agents/skills" },
-      ],
-      depth: "nested",
-      rules: { strictName: false, requireName: false },
-      format: "xml",
-      source:
-        "https://github.com/badlogic/pi-mono/blob/83378aad/packages/coding-agent/docs/skills.md",
-    },
-  },
-  {
-    id: "agents",
-    label: "Agent Skills (.agents)",
-    projectFolders: "cwd-to-root",
-    userSkillRoot: ".agents/skills",
-    projectSkillRoot: ".agents/skills",
-    view: {
-      // the Agent Skills guide: project beats user
-      skillRoots: [
-        { base: "project", path: ".agents/skills" },
-        { base: "home", path: ".agents/skills" },
-      ],
-      depth: "one",
-      rules: { strictName: true, requireName: true, maxDescription: 1024 },
-      format: "xml",
-      source:
-        "https://agentskills.io/specification and its client implementation guide (agentskills.io)",
-    },
-  },
+export const AGENTS: readonly AgentDefinition[] = withOwnedFolders([
+  ...DOCUMENTED_AGENTS,
+  ...VERIFIED_AGENTS,
+  ...LISTED_AGENTS,
+]);
+
+/** Every folder an agent reads skills from in a project, relative to it: where collections keep skills too. */
+export const AGENT_PROJECT_SKILL_FOLDERS: readonly string[] = [
+  ...new Set(
+    AGENTS.flatMap((agent) =>
+      agent.view.skillRoots.filter((root) => root.base !== "home").map((root) => root.path),
+    ),
+  ),
 ];
 
 /**
@@ -255,4 +125,41 @@ export function agentSkillFolder(
 export function agentRank(id: string): number {
   const index = AGENTS.findIndex((agent) => agent.id === id);
   return index === -1 ? AGENTS.length : index;
+}
+
+/** The agent of the table with this id or alias. */
+export function findAgent(id: string): AgentDefinition | undefined {
+  return AGENTS.find((agent) => agent.id === id || agent.aliases?.includes(id) === true);
+}
+
+/** A skill folder linked for this agent must be a copy: it does not load a symlinked one. */
+export function agentNeedsCopy(agent: AgentDefinition): boolean {
+  return agent.symlinks === "not-followed";
+}
+
+// --- internal ---
+
+/** `rows` with each folder column kept only by the first row naming that folder. */
+function withOwnedFolders(rows: readonly AgentDefinition[]): AgentDefinition[] {
+  // (declared here: the table is built while this module initialises)
+  const columns = [
+    "userSkillRoot",
+    "projectSkillRoot",
+    "userPromptRoot",
+    "projectPromptRoot",
+    "userAgentRoot",
+    "projectAgentRoot",
+  ] as const;
+  const owned = new Set<string>();
+  return rows.map((row) => {
+    const copy: { -readonly [K in keyof AgentDefinition]: AgentDefinition[K] } = { ...row };
+    for (const column of columns) {
+      const folder = row[column];
+      if (folder === undefined) continue;
+      const key = `${column}:${folder}`;
+      if (owned.has(key)) delete copy[column];
+      else owned.add(key);
+    }
+    return copy;
+  });
 }

@@ -10,7 +10,14 @@ export type {
   AgentView,
   AgentViewRoot,
 } from "./agents.js";
-export { AGENTS, agentRank, agentSkillFolder } from "./agents.js";
+export {
+  AGENT_PROJECT_SKILL_FOLDERS,
+  AGENTS,
+  agentNeedsCopy,
+  agentRank,
+  agentSkillFolder,
+  findAgent,
+} from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";
 export type { Code, CodeEntry, CodeOwner } from "./codes.js";

@@ -1,11 +1,14 @@
 import {
   AGENTS,
+  agentNeedsCopy,
   agentRank,
+  agentSkillFolder,
   canonicalJson,
   canonicalJsonFile,
   canonicalJsonFileReusing,
   decodeText,
   errnoCode,
+  findAgent,
   isSkillshelfError,
   SkillshelfError,
   sha256,
@@ -102,7 +105,7 @@ describe("sha256", () => {
 
 describe("agent table", () => {
   it("ranks agents in table order and unknown ids last", () => {
-    expect(AGENTS.map((agent) => agent.id)).toEqual([
+    expect(AGENTS.map((agent) => agent.id).slice(0, 6)).toEqual([
       "claude-code",
       "codex",
       "opencode",
@@ -113,6 +116,63 @@ describe("agent table", () => {
     expect(agentRank("claude-code")).toBe(0);
     expect(agentRank("agents")).toBe(5);
     expect(agentRank("nobody")).toBe(AGENTS.length);
+  });
+
+  it("has every agent with a public source, well-formed relative folders and one id each (issue 25, item 3)", () => {
+    // the 78 agents of the most used peer's table (skills@1.7.4), under their ids or aliases
+    expect(AGENTS.length).toBeGreaterThanOrEqual(79);
+    const ids = AGENTS.flatMap((agent) => [agent.id, ...(agent.aliases ?? [])]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const wellFormed = /^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
+    for (const agent of AGENTS) {
+      expect(agent.view.source, agent.id).toMatch(/^https:\/\//);
+      expect(agent.view.skillRoots.length, agent.id).toBeGreaterThan(0);
+      const folders = [
+        ...agent.view.skillRoots.map((root) => root.path),
+        ...[
+          agent.userSkillRoot,
+          agent.projectSkillRoot,
+          agent.userPromptRoot,
+          agent.projectPromptRoot,
+          agent.userAgentRoot,
+          agent.projectAgentRoot,
+        ].filter((folder) => folder !== undefined),
+      ];
+      for (const folder of folders) expect(folder, agent.id).toMatch(wellFormed);
+      // an owned skill folder is one the agent itself reads
+      for (const [column, base] of [
+        ["userSkillRoot", "home"],
+        ["projectSkillRoot", "project"],
+      ] as const) {
+        const owned = agent[column];
+        if (owned !== undefined)
+          expect(
+            agent.view.skillRoots.some(
+              (root) => root.path === owned && (root.base === "home") === (base === "home"),
+            ),
+            `${agent.id} ${column}`,
+          ).toBe(true);
+      }
+    }
+    // each folder column is owned by one agent
+    for (const column of [
+      "userSkillRoot",
+      "projectSkillRoot",
+      "userPromptRoot",
+      "projectPromptRoot",
+    ] as const) {
+      const owned = AGENTS.flatMap((agent) => agent[column] ?? []);
+      expect(new Set(owned).size, column).toBe(owned.length);
+    }
+    expect(findAgent("github-copilot")?.id).toBe("copilot");
+    expect(agentSkillFolder(findAgent("droid") as (typeof AGENTS)[number], "project")).toBe(
+      ".factory/skills",
+    );
+    expect(findAgent("cline")?.view.skillRoots).toContainEqual({
+      base: "project",
+      path: ".agents/skills",
+    });
+    expect(agentNeedsCopy(findAgent("cursor") as (typeof AGENTS)[number])).toBe(true);
   });
 
   it("has relative roots only", () => {

@@ -1,11 +1,19 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { AGENTS, createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
+import {
+  AGENTS,
+  agentNeedsCopy,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  findAgent,
+} from "@skillshelf/core";
 import { agentFolder, type LinkKind, linkBase, type PackageScope } from "@skillshelf/store";
 
 /**
  * The agents whose folder for `kind` exists in the scope as a plain folder; one that is a symlink
- * (to another agent's folder, say) is left out with a warning, as the writer would refuse it.
+ * (to another agent's folder, say) is left out with one warning naming every agent reading it, as
+ * the writer would refuse it.
  */
 export function existingAgentFolders(
   environment: Environment,
@@ -14,22 +22,55 @@ export function existingAgentFolders(
   diagnostics: Diagnostic[],
 ): string[] {
   const base = linkBase(environment, scope);
-  return AGENTS.flatMap((agent) => {
+  const symlinked = new Map<string, string[]>();
+  const agents = AGENTS.flatMap((agent) => {
     const folder = agentFolder(agent.id, scope, kind);
     const path = folder === undefined ? undefined : join(base, folder);
     const stat = path === undefined ? undefined : lstatSync(path, { throwIfNoEntry: false });
-    if (stat?.isSymbolicLink())
-      diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "link_unsafe",
-          `${path} is a symlink, so nothing is linked into it`,
-          {
-            path,
-            details: { agent: agent.id },
-          },
-        ),
-      );
+    if (path !== undefined && stat?.isSymbolicLink())
+      symlinked.set(path, [...(symlinked.get(path) ?? []), agent.id]);
     return stat?.isDirectory() === true ? [agent.id] : [];
   });
+  for (const [path, readers] of symlinked)
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "link_unsafe",
+        `${path} is a symlink, so nothing is linked into it`,
+        {
+          path,
+          details: { agents: readers },
+        },
+      ),
+    );
+  return agents;
+}
+
+/**
+ * One link per folder for `agents` (agents that read one folder share its link, named by the
+ * first), each a copy when asked, or when an agent reading that folder for this link does not
+ * load a symlinked skill folder (Cursor, Cline: the agent table's `symlinks`).
+ */
+export function linkForms(
+  scope: PackageScope,
+  kind: LinkKind,
+  agents: readonly string[],
+  copyAsked: boolean,
+): { readonly agent: string; readonly copy: boolean }[] {
+  const byFolder = new Map<string, string[]>();
+  for (const agent of agents) {
+    // an agent with no folder for the kind keeps its own entry, for the writer to refuse
+    const folder = agentFolder(agent, scope, kind) ?? `\0${agent}`;
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), agent]);
+  }
+  return [...byFolder.values()].map((group) => ({
+    agent: group[0] as string,
+    copy:
+      copyAsked ||
+      (kind === "skill" &&
+        group.some((id) => {
+          const agent = findAgent(id);
+          return agent !== undefined && agentNeedsCopy(agent);
+        })),
+  }));
 }

@@ -9,7 +9,7 @@ import {
   reviewLink,
   type ScopeCache,
 } from "@skillshelf/store";
-import { existingAgentFolders } from "./_link-agents.js";
+import { existingAgentFolders, linkForms } from "./_link-agents.js";
 import { refusalOf } from "./_refusal.js";
 import type { LifecycleRequest, Refusal, StepLink } from "./types.js";
 
@@ -53,13 +53,13 @@ export function stepLinks(
     links.agents === "all"
       ? existingAgentFolders(environment, scope, "skill", diagnostics)
       : links.agents;
-  const copy = links.copy === true;
+  const forms = linkForms(scope, "skill", agents, links.copy === true);
   const installed = join(packagesDir(environment, scope), id);
   const planned: StepLink[] = [];
   for (const skill of packageSkills(environment, { id, dir, manifest })) {
     const staged = skill.baseDir;
     const target = join(installed, relative(dir, staged));
-    for (const agent of agents) {
+    for (const { agent, copy } of forms) {
       const linkRequest = {
         agent,
         kind: "skill" as const,
@@ -70,8 +70,6 @@ export function stepLinks(
       };
       try {
         const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
-        // agents that read one folder share one link
-        if (planned.some((link) => link.key === reviewed.key)) continue;
         planned.push({ agent, key: reviewed.key, target, copy, inPlace: reviewed.inPlace });
       } catch (error) {
         if (!isSkillshelfError(error)) throw error;

@@ -24,7 +24,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
-import { existingAgentFolders } from "./_link-agents.js";
+import { existingAgentFolders, linkForms } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
@@ -112,12 +112,9 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
           { details: { name } },
         ),
       );
-    for (const agent of agents) {
-      const step = linkStep(request, resource, agent);
-      // agents that read one folder (Codex and the shared .agents) share one link
-      if (!steps.some((planned) => planned.key === step.key && planned.refusal === undefined))
-        steps.push(step);
-    }
+    // agents that read one folder (Codex and the shared .agents) share one link
+    for (const { agent, copy } of linkForms(scope, kind, agents, request.copy === true))
+      steps.push(linkStep(request, resource, agent, copy));
   }
   return plan(environment, scope, steps, diagnostics);
 }
@@ -234,7 +231,12 @@ function scopeResources(environment: Environment, scope: PackageScope): Inventor
     .sort((a, b) => Number(a.source.class === "package") - Number(b.source.class === "package"));
 }
 
-function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: string): LinkStep {
+function linkStep(
+  request: LinkPlanRequest,
+  resource: InventoryResource,
+  agent: string,
+  copy: boolean,
+): LinkStep {
   const { environment, scope } = request;
   const kind = resource.kind as LinkKind;
   const file = resource.path as string;
@@ -249,7 +251,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: 
     target,
     name,
     package: owner,
-    copy: request.copy === true,
+    copy,
   };
   const step = {
     operation: "link" as const,
@@ -259,7 +261,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, agent: 
     scope,
     target,
     package: owner,
-    copy: request.copy === true,
+    copy,
   };
   try {
     const reviewed = reviewLink(environment, scope, linkRequest, { cache: request.cache });

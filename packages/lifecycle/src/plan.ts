@@ -7,10 +7,12 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  normalizeRelativePath,
   type PackageKind,
   type PackageSource,
 } from "@skillshelf/core";
 import {
+  COLLECTION_LAYOUTS,
   type Collection,
   type CollectionResource,
   type CollectionSkill,
@@ -121,6 +123,7 @@ export interface Planning {
     | "force"
     | "withRequirements"
     | "frozen"
+    | "allOrNothing"
     | "ref"
     | "stage"
     | "targets"
@@ -176,7 +179,10 @@ export function finishPlan(
       refused = refusal("lock_frozen", `${step.ref} would change the ${step.scope} lock`);
     return { ...step, expected, ...(refused === undefined ? {} : { refusal: refused }) };
   });
-  const applicable = steps.every((step) => step.refusal === undefined);
+  const stops = (step: PlanStep) =>
+    step.refusal !== undefined && (step.refusal.alone !== true || request.allOrNothing === true);
+  const applicable =
+    !steps.some(stops) && (steps.length === 0 || steps.some((step) => step.refusal === undefined));
   // a plan that will not be applied, or has nothing to apply, holds nothing staged
   if (!applicable || steps.length === 0) planning.staging.release();
   const plan = {
@@ -197,6 +203,7 @@ export function finishPlan(
       force: request.force === true,
       withRequirements: request.withRequirements === true,
       frozen: request.frozen === true,
+      allOrNothing: request.allOrNothing === true,
       ...(request.ref === undefined ? {} : { ref: request.ref }),
       ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
       ...(request.links === undefined ? {} : { links: request.links }),
@@ -218,8 +225,13 @@ export async function stage(planning: Unread, source: PackageSource): Promise<St
   return (await stagePackages(planning, source, undefined))[0] as Staged;
 }
 
-/** A staged package and its manifest, or why there is none. */
-type Staged = { staged: StagedSource; manifest: PackageManifest } | { refusal: Refusal };
+/**
+ * A staged package and its manifest (`member`: one skill of a collection, refused alone), or why
+ * there is none (`ref`: what the refused step is called, when not the target).
+ */
+type Staged =
+  | { staged: StagedSource; manifest: PackageManifest; member?: true }
+  | { refusal: Refusal; ref?: string };
 
 /**
  * Stage a source and read the packages it holds: the one package of a folder with a manifest, or
@@ -341,42 +353,53 @@ function stageSkills(
   };
   // the skills holding others are copied first, while the folders inside them are as fetched
   const stagedSkills = new Map(outer.map((skill) => [skill, stageSkill(skill)]));
+  // each member is refused alone: one that cannot be installed does not stop the others
+  const alone = (ref: string, refused: Refusal): Staged => ({
+    refusal: { ...refused, alone: true },
+    ref,
+  });
   const resources = chosen.resources.map((item): Staged => {
+    const ref = `${item.kind}:${item.name}`;
     try {
       const one = planning.staging.add(
         stageCollectionResource(collection, item, { area: areaForCopies() }),
       );
       const manifest = readPackageManifest(one.dir, known(planning, one));
       return manifest.ok
-        ? { staged: one, manifest: manifest.value }
-        : {
-            refusal: refusal(
+        ? { staged: one, manifest: manifest.value, member: true }
+        : alone(
+            ref,
+            refusal(
               "manifest_invalid",
               `the ${item.kind} ${item.name} does not make a valid package`,
-              { diagnostics: manifest.diagnostics },
+              {
+                diagnostics: manifest.diagnostics,
+              },
             ),
-          };
+          );
     } catch (error) {
-      return { refusal: refusalOf(error) };
+      return alone(ref, refusalOf(error));
     }
   });
   const skills = chosen.skills.map((skill): Staged => {
+    const ref = `skill:${skill.name}`;
     const one = stagedSkills.get(skill) ?? stageSkill(skill);
-    if ("refusal" in one) return one;
+    if ("refusal" in one) return alone(ref, one.refusal);
     const read = skillPackageManifest(one.dir, skill, known(planning, one));
     return read.ok
-      ? { staged: one, manifest: read.value }
-      : {
-          refusal: refusal(
-            "manifest_invalid",
-            `the skill ${skill.name} does not make a valid package`,
-            {
-              diagnostics: read.diagnostics,
-            },
-          ),
-        };
+      ? { staged: one, manifest: read.value, member: true }
+      : alone(
+          ref,
+          refusal("manifest_invalid", `the skill ${skill.name} does not make a valid package`, {
+            diagnostics: read.diagnostics,
+          }),
+        );
   });
-  return [...skills, ...resources];
+  return [
+    ...skills,
+    ...resources,
+    ...chosen.refused.map(({ ref, refusal: refused }) => alone(ref, refused)),
+  ];
 }
 
 /**
@@ -418,20 +441,28 @@ function pickFromPackage(
   );
 }
 
+/** What a pick chose from a collection, and what it chose that cannot be installed. */
+interface Chosen {
+  readonly skills: readonly CollectionSkill[];
+  readonly resources: readonly CollectionResource[];
+  /** Skills refused alone: a name several skills have, a link out, a file that is no skill. */
+  readonly refused: readonly { readonly ref: string; readonly refusal: Refusal }[];
+}
+
 /**
- * The skills, prompt templates and agent recipes of `collection` that `pick` names (a name, or
- * `kind:name`; `*`: all), or why they cannot be chosen: none offered (`collection_empty`, the
- * findings that left things out named), several and none picked (`collection_choice_required`),
- * a name not offered (`collection_skill_unknown`, with a did-you-mean).
+ * The skills, prompt templates and agent recipes of `collection` that `pick` names (a name,
+ * `kind:name` or a skill's path in the collection; `*`: all), or why they cannot be chosen: none
+ * offered (`collection_empty`, the layouts tried and the findings named), several and none picked
+ * (`collection_choice_required`), a name not offered (`collection_skill_unknown`, with a
+ * did-you-mean). A name several skills have is refused with every path (`collection_duplicate`):
+ * a path picks one.
  */
 function chooseSkills(
   collection: Collection,
   pick: readonly string[] | undefined,
   from: string,
-):
-  | { skills: readonly CollectionSkill[]; resources: readonly CollectionResource[] }
-  | { refusal: Refusal } {
-  const { skills, resources } = collection;
+): Chosen | { refusal: Refusal } {
+  const { skills, resources, clashes } = collection;
   const listed = {
     skills: [
       ...skills.map(({ name, description, path }) => ({ kind: "skill", name, description, path })),
@@ -445,11 +476,23 @@ function chooseSkills(
       refusal: refusal(
         "collection_empty",
         `${from} has no manifest, and no skills, prompt templates or agents in any layout Skillshelf reads`,
-        listed,
+        { ...listed, layouts: COLLECTION_LAYOUTS },
       ),
     };
+  const clash = (name: string) => ({
+    ref: `skill:${name}`,
+    refusal: refusal(
+      "collection_duplicate",
+      `${from} has ${clashes.get(name)?.length} skills named ${name}: ${clashes.get(name)?.join(", ")}`,
+      { name, paths: clashes.get(name) },
+    ),
+  });
+  const leftOut = collection.refused.map((item) => ({
+    ref: item.path,
+    refusal: refusal(item.code, `${from}: ${item.message}`, { path: item.path }),
+  }));
   if (pick === undefined || pick.length === 0) {
-    if (count === 1) return { skills, resources };
+    if (count === 1) return { skills, resources, refused: [] };
     return {
       refusal: refusal(
         "collection_choice_required",
@@ -458,7 +501,12 @@ function chooseSkills(
       ),
     };
   }
-  if (pick.includes("*")) return { skills, resources };
+  if (pick.includes("*"))
+    return {
+      skills: skills.filter((skill) => !clashes.has(skill.name)),
+      resources,
+      refused: [...[...clashes.keys()].map(clash), ...leftOut],
+    };
   // a template answers to its own name too: `git:commit` for the package `git-commit`
   const ownName = (item: { within?: string }) =>
     item.within === undefined ? [] : [item.within.replace(/\.md$/i, "").split("/").join(":")];
@@ -467,11 +515,16 @@ function chooseSkills(
     `${item.kind}:${item.name}`,
     ...ownName(item),
   ];
+  const asPath = (text: string) => normalizeRelativePath(text.replace(/\/+$/, "")) ?? text;
+  const byPath = (text: string) => skills.find((skill) => skill.path === asPath(text));
+  const outside = (text: string) => leftOut.find((item) => item.ref === asPath(text));
   const known = [
     ...skills.map((skill) => ({ kind: "skill", name: skill.name })),
     ...resources,
   ].flatMap(names);
-  const unknown = pick.filter((name) => !known.includes(name));
+  const unknown = pick.filter(
+    (text) => !known.includes(text) && byPath(text) === undefined && outside(text) === undefined,
+  );
   if (unknown.length > 0)
     return {
       refusal: refusal(
@@ -485,9 +538,25 @@ function chooseSkills(
     };
   const picked = (item: { kind: string; name: string; within?: string }) =>
     names(item).some((name) => pick.includes(name));
+  const chosenSkills = new Map<string, CollectionSkill>();
+  const refused: { ref: string; refusal: Refusal }[] = [];
+  for (const skill of skills) {
+    const named = picked({ kind: "skill", name: skill.name });
+    const pathed = pick.some((text) => byPath(text) === skill);
+    if (!named && !pathed) continue;
+    if (pathed || !clashes.has(skill.name)) {
+      if (!chosenSkills.has(skill.name)) chosenSkills.set(skill.name, skill);
+    } else if (!refused.some((item) => item.ref === `skill:${skill.name}`))
+      refused.push(clash(skill.name));
+  }
+  // a name picked by one path is not refused as a clash
   return {
-    skills: skills.filter((skill) => picked({ kind: "skill", name: skill.name })),
+    skills: [...chosenSkills.values()],
     resources: resources.filter(picked),
+    refused: [
+      ...refused.filter((item) => !chosenSkills.has(item.ref.slice("skill:".length))),
+      ...pick.flatMap((text) => outside(text) ?? []),
+    ],
   };
 }
 
@@ -913,7 +982,7 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
     }
   for (const { target, result } of staged) {
     if ("refusal" in result) {
-      steps.push(refusedStep(target.text, scope, "install", result.refusal));
+      steps.push(refusedStep(result.ref ?? target.text, scope, "install", result.refusal));
       continue;
     }
     const row = target.kind === "row" ? target.row : undefined;
@@ -924,21 +993,21 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
             `the index offers ${row.kind}:${row.name}, but the source holds ${result.manifest.kind}:${result.manifest.id}`,
           )
         : undefined;
-    pushStep(
-      steps,
-      installStep(planning, {
-        ...(row === undefined
-          ? {
-              operation: "install" as const,
-              scope,
-              staged: result.staged,
-              manifest: result.manifest,
-              origin: originOf(result.staged, undefined),
-            }
-          : rowInstall(row, scope, result)),
-        refusal: mismatch ?? blocking,
-      }),
-    );
+    const step = installStep(planning, {
+      ...(row === undefined
+        ? {
+            operation: "install" as const,
+            scope,
+            staged: result.staged,
+            manifest: result.manifest,
+            origin: originOf(result.staged, undefined),
+          }
+        : rowInstall(row, scope, result)),
+      refusal: mismatch ?? blocking,
+    });
+    // what stops one skill of a collection (its content, a copy it would replace) stops it alone
+    const own = step?.refusal !== undefined && step.refusal !== blocking && result.member === true;
+    pushStep(steps, own ? { ...step, refusal: { ...step.refusal, alone: true } } : step);
   }
   return steps;
 }

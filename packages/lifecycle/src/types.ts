@@ -34,6 +34,12 @@ export interface LifecycleRequest {
    * (`collection_choice_required`, the skills listed in its details).
    */
   readonly skills?: readonly string[] | undefined;
+  /**
+   * For a collection install: refuse the whole plan when any chosen skill is refused. Without it
+   * a refused skill (a name clash, a link out of the repository, content that does not validate)
+   * is refused alone and the rest install.
+   */
+  readonly allOrNothing?: boolean | undefined;
   /** Stage unmet requirements as their own install steps, before their dependents. */
   readonly withRequirements?: boolean | undefined;
   /** Refuse any change to a scope's lock (CI). */
@@ -87,6 +93,11 @@ export interface Refusal {
   readonly message: string;
   readonly hint: string;
   readonly details?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * It refuses its own step only (one skill of a collection): the plan's other steps still
+   * apply, unless the request asked for all or nothing.
+   */
+  readonly alone?: true | undefined;
 }
 
 /** The reviewed facts of one copy: the writer checks them again inside its lock. */
@@ -171,12 +182,13 @@ export interface LifecyclePlan {
     readonly force: boolean;
     readonly withRequirements: boolean;
     readonly frozen: boolean;
+    readonly allOrNothing: boolean;
     readonly ref?: string | undefined;
     readonly skills?: readonly string[] | undefined;
     readonly links?: LifecycleRequest["links"];
   };
   readonly steps: readonly PlanStep[];
-  /** No step is refused. */
+  /** Some step applies and no refusal stops the plan (a refusal `alone` stops only its step, without `allOrNothing`). */
   readonly applicable: boolean;
   readonly diagnostics: readonly Diagnostic[];
   /** The staged sources (not enumerable: not part of the plan's data); `releasePlan` releases them. */

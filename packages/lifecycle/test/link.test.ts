@@ -70,7 +70,13 @@ describe("planLinks and applyLinks", () => {
       ["claude-code", "tools"],
       ["pi", "tools"],
     ]);
-    expect(plan.diagnostics.map((d) => d.code)).toEqual(["link_unsafe", "link_unsafe"]);
+    // one warning for the folder, naming every agent that reads it
+    expect(plan.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["link_unsafe", join(env.home, ".agents", "skills")],
+    ]);
+    expect(plan.diagnostics[0]?.details?.agents).toEqual(
+      expect.arrayContaining(["codex", "agents", "cline", "zed"]),
+    );
     expect(applyLinks(plan).status).toBe("committed");
     expect(readlinkSync(join(env.home, ".claude", "skills", "docx"))).toBe(
       "../../.config/skillshelf/packages/tools/skills/docx",

@@ -160,11 +160,17 @@ describe("roots, trust and collisions", () => {
       ["/h/.codex/prompts", "codex-user", 20, "untrusted"],
       ["/h/.config/opencode/command", "opencode-user", 20, "untrusted"],
       ["/h/.pi/agent/prompts", "pi-user", 20, "untrusted"],
+      ["/h/.cursor/commands", "cursor-user", 20, "untrusted"],
+      ["/h/.factory/commands", "droid-user", 20, "untrusted"],
+      ["/h/.roo/commands", "roo-user", 20, "untrusted"],
       ["/h/.config/skillshelf/prompts", "user", 30, "trusted"],
       ["/p/.claude/commands", "claude-code-project", 40, "untrusted"],
       ["/p/.codex/prompts", "codex-project", 40, "untrusted"],
       ["/p/.opencode/command", "opencode-project", 40, "untrusted"],
       ["/p/.pi/prompts", "pi-project", 40, "untrusted"],
+      ["/p/.cursor/commands", "cursor-project", 40, "untrusted"],
+      ["/p/.factory/commands", "droid-project", 40, "untrusted"],
+      ["/p/.roo/commands", "roo-project", 40, "untrusted"],
       ["/p/.skillshelf/prompts", "project", 50, "trusted"],
     ]);
   });

@@ -4,9 +4,11 @@ import {
   AGENTS,
   type AgentBudget,
   type AgentDefinition,
+  type AgentView,
   type AgentViewRoot,
   type Environment,
   type EnvironmentInput,
+  findAgent,
   foldersUpToProject,
   parseJson,
   resolveEnvironment,
@@ -19,6 +21,8 @@ import type { Skill } from "./types.js";
 export interface ExplainedRoot {
   readonly path: string;
   readonly scope: "user" | "project";
+  /** Every agent of the table that reads this folder (a link here serves them all). */
+  readonly readBy: readonly string[];
   readonly exists: boolean;
   /** Skills found in it (before the agent's rules). */
   readonly found: number;
@@ -38,7 +42,12 @@ export interface AgentExplanation {
   readonly agent: string;
   readonly label: string;
   readonly source: string;
-  readonly format: "xml" | "markdown";
+  /** `undefined` when the agent does not document it. */
+  readonly format?: "xml" | "markdown" | undefined;
+  /** What the agent does not document, so `explain` cannot reproduce it: shown as unknown, never guessed. */
+  readonly unknown: readonly ("order" | "depth" | "rules" | "format" | "budget" | "symlinks")[];
+  /** Whether it loads a symlinked skill folder (a link for it is a copy when not). */
+  readonly symlinks: "followed" | "not-followed" | "unknown";
   readonly roots: readonly ExplainedRoot[];
   readonly loaded: readonly ExplainedSkill[];
   /** Copies of a loaded name in a later root (or later in the same root): never seen by the agent. */
@@ -114,8 +123,18 @@ export function explainAgents(
     }
     return result;
   };
-  return AGENTS.filter((agent) => input.agent === undefined || agent.id === input.agent).map(
-    (agent) => explainAgent(environment, agent, read),
+  // which agents read each folder here, for every agent's roots to name
+  const readersOf = new Map<string, string[]>();
+  for (const agent of AGENTS)
+    for (const root of concreteRoots(environment, agent.view.skillRoots)) {
+      const ids = readersOf.get(root.path) ?? [];
+      ids.push(agent.id);
+      readersOf.set(root.path, ids);
+    }
+  const readers = (path: string) => readersOf.get(path) ?? [];
+  const wanted = input.agent === undefined ? undefined : findAgent(input.agent);
+  return AGENTS.filter((agent) => input.agent === undefined || agent === wanted).map((agent) =>
+    explainAgent(environment, agent, read, readers),
   );
 }
 
@@ -171,6 +190,7 @@ function explainAgent(
   environment: Environment,
   agent: AgentDefinition,
   read: (path: string, scope: "user" | "project") => ReturnType<typeof loadSkills>,
+  readers: (path: string) => readonly string[],
 ): AgentExplanation {
   const { view } = agent;
   const roots = concreteRoots(environment, view.skillRoots);
@@ -191,6 +211,7 @@ function explainAgent(
     explainedRoots.push({
       path: root.path,
       scope: root.scope,
+      readBy: readers(root.path),
       exists: root.exists,
       found: candidates.length,
     });
@@ -237,7 +258,9 @@ function explainAgent(
     agent: agent.id,
     label: agent.label,
     source: view.source,
-    format: view.format,
+    ...(view.format === undefined ? {} : { format: view.format }),
+    unknown: unknownFacts(agent),
+    symlinks: agent.symlinks,
     roots: explainedRoots,
     loaded: loaded.map(({ skill: _skill, ...entry }) => entry),
     shadowed,
@@ -258,6 +281,19 @@ function explainAgent(
   };
 }
 
+/** What an agent's row leaves undocumented. */
+function unknownFacts(agent: AgentDefinition): AgentExplanation["unknown"] {
+  const { view } = agent;
+  return [
+    ...(view.order === "unknown" ? (["order"] as const) : []),
+    ...(view.depth === "unknown" ? (["depth"] as const) : []),
+    ...(view.rules === undefined ? (["rules"] as const) : []),
+    ...(view.format === undefined ? (["format"] as const) : []),
+    ...(view.budget === undefined ? (["budget"] as const) : []),
+    ...(agent.symlinks === "unknown" ? (["symlinks"] as const) : []),
+  ];
+}
+
 /** The name an agent calls a skill by: its frontmatter `name`, else its folder's name. */
 function nameFor(skill: Skill): string {
   const declared = skill.frontmatter.name;
@@ -266,12 +302,15 @@ function nameFor(skill: Skill): string {
     : skill.pathSubject;
 }
 
+const NO_RULES: NonNullable<AgentView["rules"]> = { strictName: false, requireName: false };
+
 function refusedBy(
   agent: AgentDefinition,
   root: string,
   skill: Skill,
 ): { code: string; reason: string } | undefined {
-  const { rules, depth } = agent.view;
+  // an agent that documents no depth or rules refuses nothing here: unknown is not invented
+  const { rules = NO_RULES, depth } = agent.view;
   if (depth === "one" && dirname(dirname(skill.path)) !== root)
     return {
       code: "agent_too_deep",

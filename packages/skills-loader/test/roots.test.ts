@@ -11,7 +11,24 @@ import { describe, expect, it } from "vitest";
 
 describe("defaultSkillRoots", () => {
   it("lists every agent folder and both libraries, lowest precedence first", () => {
-    const roots = defaultSkillRoots(resolveEnvironment({ cwd: "/p", home: "/h", env: {} }));
+    const all = defaultSkillRoots(resolveEnvironment({ cwd: "/p", home: "/h", env: {} }));
+    // each folder once per scope, however many agents read it
+    const keys = all.map((root) => `${root.scope}:${root.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(all.map((root) => root.source)).toEqual(
+      expect.arrayContaining(["cursor", "roo", "droid"]),
+    );
+    // the first six agents of the table and both libraries, in precedence order
+    const first = new Set([
+      "claude-code",
+      "codex",
+      "opencode",
+      "copilot",
+      "pi",
+      "agents",
+      "skillshelf",
+    ]);
+    const roots = all.filter((root) => first.has(root.source));
     expect(
       roots.map((root) => [
         root.path,

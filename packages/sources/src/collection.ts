@@ -1,19 +1,15 @@
-import { lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
-  AGENTS,
   copyTree,
   createDiagnostic,
   type Diagnostic,
   digestTree,
-  errnoCode,
-  isInside,
   isPackageId,
   isSemver,
   normalizeRelativePath,
   type PackageSource,
   parseFrontmatter,
-  parseJsonDocument,
   readRegularFile,
   realpathOrUndefined,
   removeTree,
@@ -21,8 +17,9 @@ import {
   type SkillPackageFacts,
   skillPackageManifestText,
 } from "@skillshelf/core";
+import { findSkillFolders } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
-import { GIT_DIR, skipGit } from "./_git.js";
+import { skipGit } from "./_git.js";
 import { type CollectionResource, readCollectionResources } from "./collection-resources.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
@@ -53,9 +50,22 @@ export function createStagingArea(tempDir?: string): StagingArea {
   return area;
 }
 
-/** The skills of a collection, sorted by name, and every finding. */
+/** A skill of a collection that cannot be installed as it is, and why (a code of its own). */
+export interface RefusedSkill {
+  /** Its folder as found, relative to the collection, `/`-separated. */
+  readonly path: string;
+  readonly code: "collection_link_outside" | "collection_skill_invalid";
+  readonly message: string;
+}
+
+/** The skills of a collection, sorted by name then path, and every finding. */
 export interface Collection {
+  /** Every skill read; two of one name are both here (`clashes` names them). */
   readonly skills: readonly CollectionSkill[];
+  /** Names more than one skill has, each with every path that has it. */
+  readonly clashes: ReadonlyMap<string, readonly string[]>;
+  /** Skill folders left out: links out of the collection, files that do not make a skill. */
+  readonly refused: readonly RefusedSkill[];
   /** Its prompt templates and agent recipes (`readCollectionResources`). */
   readonly resources: readonly CollectionResource[];
   readonly diagnostics: readonly Diagnostic[];
@@ -63,47 +73,68 @@ export interface Collection {
 
 // a SKILL.md read to learn its name and description; larger ones are not skills
 const MAX_SKILL_FILE_BYTES = 1024 * 1024;
-const MAX_MARKETPLACE_BYTES = 1024 * 1024;
 
 /**
- * The skills of a folder with no manifest of ours (DESIGN §5.1), found in the conventional
- * layouts: a `SKILL.md` at the root (the folder is that one skill); else `skills/*` and
- * `skills/*∕*`, every agent's project skill folder (`.claude/skills/*`, `.agents/skills/*`, …) and
- * the skill folders a `.claude-plugin/marketplace.json` declares (each plugin's `skills`, and the
- * `skills/*` of each plugin kept in this folder). Folders are followed only while they stay
- * inside `dir`; the same folder reached twice counts once, and a second skill of one name is
- * reported (`collection_duplicate`) and left out, as is a skill whose name cannot be a package id
- * or whose `SKILL.md` does not parse (`collection_skill_invalid`). Its prompt templates and agent
- * recipes come with it (`readCollectionResources`).
+ * The skills of a folder with no manifest of ours (DESIGN §5.1), found as authors lay them out
+ * (`findSkillFolders`: a `SKILL.md` at the root, the conventional layouts, skill folders at the
+ * root, then category folders), each folder once by its real path inside `dir`. Two skills of one
+ * name are both kept and reported (`collection_duplicate`, each with its path); a folder that
+ * leads out of the collection (`collection_link_outside`) or whose `SKILL.md` does not make a
+ * skill (`collection_skill_invalid`) is refused alone. Its prompt templates and agent recipes
+ * come with it (`readCollectionResources`).
  */
 export function readCollection(dir: string): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
-  const diagnostics: Diagnostic[] = [];
-  const candidates = hasSkillFile(join(root, "SKILL.md")) ? ["."] : candidateFolders(root);
-  const seen = new Set<string>();
-  const byName = new Map<string, CollectionSkill>();
-  for (const path of candidates) {
-    const real = realpathOrUndefined(join(root, path));
-    if (real === undefined || !isInside(root, real) || seen.has(real)) continue;
-    seen.add(real);
-    const skill = readSkill(root, path, diagnostics);
-    if (skill === undefined) continue;
-    const first = byName.get(skill.name);
-    if (first === undefined) byName.set(skill.name, skill);
-    else
+  const found = findSkillFolders(root);
+  const diagnostics: Diagnostic[] = [...found.diagnostics];
+  const refused: RefusedSkill[] = found.outside.map(({ path }) => ({
+    path,
+    code: "collection_link_outside",
+    message: `${path} leads out of the collection`,
+  }));
+  const skills: CollectionSkill[] = [];
+  for (const path of found.folders) {
+    const read = readSkill(root, path);
+    if ("skill" in read) skills.push(read.skill);
+    else {
+      refused.push({ path, code: "collection_skill_invalid", message: read.problem });
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "collection_skill_invalid",
+          `${read.file} ${read.problem}; it is left out`,
+          {
+            path: read.file,
+          },
+        ),
+      );
+    }
+  }
+  skills.sort((a, b) =>
+    a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.path < b.path ? -1 : 1,
+  );
+  const clashes = new Map<string, string[]>();
+  skills.forEach((skill, index) => {
+    const next = skills[index + 1];
+    const previous = skills[index - 1];
+    if (next?.name !== skill.name && previous?.name !== skill.name) return;
+    const paths = clashes.get(skill.name) ?? [];
+    paths.push(skill.path);
+    clashes.set(skill.name, paths);
+  });
+  for (const [name, paths] of clashes)
+    for (const path of paths)
       diagnostics.push(
         createDiagnostic(
           "warning",
           "collection_duplicate",
-          `${path} is a second skill named ${skill.name} (the first is ${first.path}); it is left out`,
-          { path: join(root, path, "SKILL.md") },
+          `${path} is one of ${paths.length} skills named ${name} (${paths.join(", ")}); pick one by its path`,
+          { path: join(root, path, "SKILL.md"), details: { name, paths } },
         ),
       );
-  }
-  const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   // a folder that is one skill offers nothing else
-  const resources = candidates[0] === "." ? [] : readCollectionResources(root, diagnostics);
-  return { skills, resources, diagnostics };
+  const resources = found.folders[0] === "." ? [] : readCollectionResources(root, diagnostics);
+  return { skills, clashes, refused, resources, diagnostics };
 }
 
 /**
@@ -182,69 +213,13 @@ function withSubfolder(source: PackageSource, path: string): PackageSource {
   return { ...source, path: normalizeRelativePath(joined) ?? joined };
 }
 
-/** Every folder a conventional layout names, `/`-separated and relative to `root`, in layout order. */
-function candidateFolders(root: string): string[] {
-  const folders: string[] = [];
-  const childrenOf = (path: string) =>
-    subfolders(join(root, path)).map((name) => (path === "." ? name : `${path}/${name}`));
-  const hasSkill = (folder: string) => hasSkillFile(join(root, folder, "SKILL.md"));
-  for (const child of childrenOf("skills")) {
-    if (hasSkill(child)) folders.push(child);
-    else folders.push(...childrenOf(child).filter(hasSkill));
-  }
-  const agentRoots = new Set(AGENTS.flatMap((agent) => agent.projectSkillRoot ?? []));
-  for (const agentRoot of agentRoots) folders.push(...childrenOf(agentRoot).filter(hasSkill));
-  for (const declared of marketplaceFolders(root)) {
-    if (hasSkill(declared)) folders.push(declared);
-    else folders.push(...childrenOf(`${declared}/skills`).filter(hasSkill));
-  }
-  return folders;
-}
-
-/** The skill folders and plugin folders a `.claude-plugin/marketplace.json` declares, kept inside. */
-function marketplaceFolders(root: string): string[] {
-  const path = join(root, ".claude-plugin", "marketplace.json");
-  if (!isFile(path)) return [];
-  let parsed: ReturnType<typeof parseJsonDocument>;
-  try {
-    parsed = parseJsonDocument(readRegularFile(path, MAX_MARKETPLACE_BYTES).toString("utf8"));
-  } catch {
-    return [];
-  }
-  if (!parsed.ok) return [];
-  const plugins = (parsed.value as { plugins?: unknown }).plugins;
-  if (!Array.isArray(plugins)) return [];
-  const folders: string[] = [];
-  for (const plugin of plugins as { source?: unknown; skills?: unknown }[]) {
-    if (typeof plugin !== "object" || plugin === null) continue;
-    if (Array.isArray(plugin.skills)) folders.push(...plugin.skills.filter(isString));
-    else if (typeof plugin.source === "string") folders.push(plugin.source);
-  }
-  return folders.flatMap((folder) => {
-    const normalized = normalizeRelativePath(folder);
-    return normalized === undefined ? [] : [normalized];
-  });
-}
-
+/** The skill in the folder `path` (a real path inside `root`), or what keeps its file from making one. */
 function readSkill(
   root: string,
   path: string,
-  diagnostics: Diagnostic[],
-): CollectionSkill | undefined {
+): { skill: CollectionSkill } | { file: string; problem: string } {
   const file = join(root, path, "SKILL.md");
-  const invalid = (problem: string) => {
-    diagnostics.push(
-      createDiagnostic(
-        "warning",
-        "collection_skill_invalid",
-        `${file} ${problem}; it is left out`,
-        {
-          path: file,
-        },
-      ),
-    );
-    return undefined;
-  };
+  const invalid = (problem: string) => ({ file, problem });
   // a SKILL.md that is a symlink is read only where it stays inside the collection
   if (resolveContained(file, root, { relocatable: true }).status !== "inside")
     return invalid("links outside the collection");
@@ -261,49 +236,12 @@ function readSkill(
     return invalid("has no name that can be a package id (lower-case letters, digits, hyphens)");
   const version = (metadata as { version?: unknown } | null | undefined)?.version;
   return {
-    name,
-    description: typeof description === "string" ? description : "",
-    version: typeof version === "string" && isSemver(version) ? version : "0.0.0",
-    ...(typeof license === "string" ? { license } : {}),
-    path: path === "." ? "." : relative(root, join(root, path)).split(sep).join("/"),
+    skill: {
+      name,
+      description: typeof description === "string" ? description : "",
+      version: typeof version === "string" && isSemver(version) ? version : "0.0.0",
+      ...(typeof license === "string" ? { license } : {}),
+      path,
+    },
   };
-}
-
-function subfolders(path: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(path);
-  } catch {
-    return [];
-  }
-  return names.filter((name) => name !== GIT_DIR && isDirectoryOrLink(join(path, name))).sort();
-}
-
-function isDirectoryOrLink(path: string): boolean {
-  const stats = lstatOrUndefined(path);
-  return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
-}
-
-function isFile(path: string): boolean {
-  return lstatOrUndefined(path)?.isFile() === true;
-}
-
-/** A `SKILL.md` a collection offers: a file, or a symlink (read only if it stays inside). */
-function hasSkillFile(path: string): boolean {
-  const stats = lstatOrUndefined(path);
-  return stats?.isFile() === true || stats?.isSymbolicLink() === true;
-}
-
-/** `lstat`, or `undefined` where nothing is, also below a file (a folder found as a link to one). */
-function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    if (errnoCode(error) === "ENOTDIR") return undefined;
-    throw error;
-  }
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === "string";
 }

@@ -1,7 +1,8 @@
 export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
+export { COLLECTION_LAYOUTS, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
 export { orphanedStaging } from "./_failure.js";
-export type { Collection, CollectionSkill, StagingArea } from "./collection.js";
+export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";

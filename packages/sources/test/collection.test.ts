@@ -54,19 +54,26 @@ describe("readCollection", () => {
     ]);
   });
 
-  it("reports a second skill of one name and a name that cannot be an id, keeping the rest", () => {
+  it("reports every skill of a clashing name and refuses a name that cannot be an id", () => {
     const dir = testdir({
       "skills/a/SKILL.md": skill("same"),
       "skills/b/SKILL.md": skill("same"),
       "skills/c/SKILL.md": skill("Not_An_Id"),
       "skills/d/SKILL.md": "no frontmatter\n",
+      "skills/e/SKILL.md": skill("unique"),
     });
-    const { skills, diagnostics } = readCollection(dir);
-    expect(skills.map((found) => found.path)).toEqual(["skills/a"]);
+    const { skills, clashes, refused, diagnostics } = readCollection(dir);
+    expect(skills.map((found) => found.path)).toEqual(["skills/a", "skills/b", "skills/e"]);
+    expect([...clashes]).toEqual([["same", ["skills/a", "skills/b"]]]);
+    expect(refused.map((item) => [item.code, item.path])).toEqual([
+      ["collection_skill_invalid", "skills/c"],
+      ["collection_skill_invalid", "skills/d"],
+    ]);
     expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ["collection_duplicate", join(dir, "skills/b/SKILL.md")],
       ["collection_skill_invalid", join(dir, "skills/c/SKILL.md")],
       ["collection_skill_invalid", join(dir, "skills/d/SKILL.md")],
+      ["collection_duplicate", join(dir, "skills/a/SKILL.md")],
+      ["collection_duplicate", join(dir, "skills/b/SKILL.md")],
     ]);
   });
 

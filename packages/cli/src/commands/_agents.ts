@@ -1,4 +1,4 @@
-import { AGENTS } from "@skillshelf/core";
+import { AGENTS, findAgent } from "@skillshelf/core";
 import { type CommandInput, flag, listValue, UsageError } from "../command.js";
 
 /** `--agent a,b` (each an agent of the table) or `--all-agents`; `undefined` when neither is given. */
@@ -16,7 +16,7 @@ export function agentsOption(
       "--agent and --all-agents cannot be combined; pick one",
     );
   for (const id of named)
-    if (!AGENTS.some((agent) => agent.id === id))
+    if (findAgent(id) === undefined)
       throw new UsageError(
         "usage_invalid_value",
         `${id} is not an agent of the agent table`,
@@ -24,5 +24,7 @@ export function agentsOption(
       );
   if (command === "link" && !all && named.length === 0)
     throw new UsageError("usage_missing_argument", "link needs --agent a,b or --all-agents");
-  return all ? "all" : named.length > 0 ? named : undefined;
+  // an alias (github-copilot) stands for its agent's id
+  const ids = [...new Set(named.map((id) => findAgent(id)?.id ?? id))];
+  return all ? "all" : ids.length > 0 ? ids : undefined;
 }

@@ -260,6 +260,7 @@ async function makePlan(
       targets,
       withRequirements: flag(input, "with-requirements"),
       frozen: flag(input, "frozen"),
+      allOrNothing: flag(input, "all-or-nothing"),
       skills: skills.filter((name) => name !== ""),
       ...(agents === undefined ? {} : { links: { agents } }),
     });
@@ -317,7 +318,8 @@ function reporter(
       plan.applicable &&
       (links === undefined || links.status === "committed" || links.status === "unchanged") &&
       (result === undefined
-        ? plan.steps.length === 0 || flag(input, "dry-run")
+        ? plan.steps.length === 0 ||
+          (flag(input, "dry-run") && plan.steps.every((step) => step.refusal === undefined))
         : result.outcomes.every(
             (outcome) => outcome.status === "committed" && outcome.error === undefined,
           ));

@@ -18,14 +18,21 @@ interface CheckFailure {
 }
 
 /**
- * `explain [--agent ID] [--json] [--check [--min-description N]]`: for each agent of the table,
- * what it would load from here and why. With `--check`, exit 1 when an agent's listing budget
+ * `explain [--agent ID | --all] [--json] [--check [--min-description N]]`: for each agent of the
+ * table with a skill folder here (every one with `--all`), what it would load from here and why. With `--check`, exit 1 when an agent's listing budget
  * would drop a skill or cut a description below the threshold (a lint for CI).
  */
 export function runExplain(input: CommandInput): number {
   const { io } = input;
   const context = input.context();
-  const agents = explainAgents({ ...context.environment, agent: stringValue(input, "agent") });
+  const named = stringValue(input, "agent");
+  const explained = explainAgents({ ...context.environment, agent: named });
+  // of a table of some 80 agents, the ones with a folder here, unless asked for one or all
+  const agents =
+    named !== undefined || flag(input, "all")
+      ? explained
+      : explained.filter((agent) => agent.roots.some((root) => root.exists));
+  const others = explained.length - agents.length;
   const threshold = integerValue(input, "min-description") ?? MIN_DESCRIPTION;
   const failures = agents.flatMap((agent) => checkFailures(agent, threshold));
   const check = flag(input, "check");
@@ -41,6 +48,10 @@ export function runExplain(input: CommandInput): number {
   }
   const paint = painter(io.color);
   io.stdout(agents.map((agent) => agentText(agent, context.style, paint)).join("\n"));
+  if (others > 0)
+    io.stdout(
+      `${agents.length === 0 ? "" : "\n"}${plural(others, "other agent has", "other agents have")} no skill folder here (--all shows them, --agent ID one)\n`,
+    );
   if (check)
     io.stdout(
       failures.length === 0
@@ -77,13 +88,30 @@ function checkFailures(agent: AgentExplanation, threshold: number): CheckFailure
   ];
 }
 
+const SYMLINKS: Readonly<Record<AgentExplanation["symlinks"], string>> = {
+  followed: "a symlink (it follows one)",
+  "not-followed": "a copy (it does not load a symlinked folder)",
+  unknown: "a symlink (whether it follows one is not documented)",
+};
+
 function agentText(agent: AgentExplanation, style: PathStyle, paint: Paint): string {
   const lines = [`${paint("bold", agent.label)} (${agent.agent})`, `  source: ${agent.source}`];
-  lines.push("  reads, first wins:");
+  lines.push(
+    agent.unknown.includes("order")
+      ? "  reads (which folder wins a name is not documented):"
+      : "  reads, first wins:",
+  );
   agent.roots.forEach((root, index) => {
     const found = root.exists ? plural(root.found, "skill", "skills") : paint("dim", "missing");
-    lines.push(`    ${index + 1}. ${displayPath(root.path, style)} (${root.scope}): ${found}`);
+    const shared = root.readBy.filter((id) => id !== agent.agent);
+    const also = shared.length === 0 ? "" : paint("dim", ` (also read by ${shared.join(", ")})`);
+    lines.push(
+      `    ${index + 1}. ${displayPath(root.path, style)} (${root.scope}): ${found}${also}`,
+    );
   });
+  lines.push(`  linked skills: ${SYMLINKS[agent.symlinks]}`);
+  if (agent.unknown.length > 0)
+    lines.push(`  ${paint("dim", "not documented")}: ${agent.unknown.join(", ")}`);
   lines.push(
     agent.loaded.length === 0
       ? "  loads no skill here"

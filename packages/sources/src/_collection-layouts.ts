@@ -1,0 +1,262 @@
+import { lstatSync, readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import {
+  AGENT_PROJECT_SKILL_FOLDERS,
+  createDiagnostic,
+  type Diagnostic,
+  errnoCode,
+  isInside,
+  normalizeRelativePath,
+  parseJsonDocument,
+  readRegularFile,
+  realpathOrUndefined,
+} from "@skillshelf/core";
+import { GIT_DIR } from "./_git.js";
+
+/** How deep the search below the root goes when no layout holds a skill: category folders of category folders. */
+export const MAX_SEARCH_DEPTH = 8;
+/** How many folders that search opens at most. */
+const MAX_SEARCH_FOLDERS = 100_000;
+
+/** The layouts a collection's skills are looked for in, in order (named by `collection_empty`). */
+export const COLLECTION_LAYOUTS: readonly string[] = [
+  "SKILL.md at the root",
+  "skills/<name>/ and skills/<group>/<name>/",
+  "every agent's project skill folder (.claude/skills/<name>/, .agents/skills/<name>/, …)",
+  "the plugins and skills a .claude-plugin/marketplace.json declares",
+  "<name>/ at the root",
+  `category folders below the root, at most ${MAX_SEARCH_DEPTH} deep`,
+];
+
+/** A folder that looked like a skill but leads out of the collection (`collection_link_outside`). */
+interface OutsideLink {
+  /** The link as found, relative to the collection, `/`-separated. */
+  readonly path: string;
+}
+
+/** Where a collection's skills are: each skill folder once, by its real path inside the root. */
+export interface SkillFolders {
+  /** `.` for a `SKILL.md` at the root; else real paths relative to the root, `/`-separated, in layout order. */
+  readonly folders: readonly string[];
+  readonly outside: readonly OutsideLink[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The skill folders of the collection at `root` (a real path), as authors lay them out (DESIGN
+ * §5.1): a `SKILL.md` at the root makes the folder one skill; else the conventional layouts;
+ * when they hold none, the skill folders directly at the root; when those hold none, a search of category folders
+ * (never into `.git`, `node_modules` or a skill folder, at most `MAX_SEARCH_DEPTH` deep and
+ * `MAX_SEARCH_FOLDERS` folders). A folder reached through a symlink that stays inside counts once,
+ * by its real path; one that leads outside is reported (`collection_link_outside`) and left out,
+ * as are link loops (`collection_link_loop`) and what lies past the limits (`collection_too_deep`,
+ * `collection_too_large`).
+ */
+export function findSkillFolders(root: string): SkillFolders {
+  if (hasSkillFile(join(root, "SKILL.md"))) return { folders: ["."], outside: [], diagnostics: [] };
+  const found = createFound(root);
+  // each layout is looked at only when the ones before it hold no skill
+  for (const folder of conventionalFolders(root)) found.add(folder);
+  if (found.folders.length === 0)
+    for (const folder of childrenOf(root, ".")) if (hasSkill(root, folder)) found.add(folder);
+  if (found.folders.length === 0) searchCategories(root, found);
+  return found;
+}
+
+// --- internal ---
+
+interface Found extends SkillFolders {
+  readonly folders: string[];
+  readonly outside: OutsideLink[];
+  readonly diagnostics: Diagnostic[];
+  /** Record the skill folder at `path` (as found) once, by real path; a link out is reported. */
+  add(path: string): void;
+}
+
+function createFound(root: string): Found {
+  const seen = new Set<string>();
+  const found: Found = {
+    folders: [],
+    outside: [],
+    diagnostics: [],
+    add(path) {
+      const real = realpathOrUndefined(join(root, path));
+      if (real === undefined) return;
+      if (!isInside(root, real)) {
+        if (found.outside.some((link) => link.path === path)) return;
+        found.outside.push({ path });
+        found.diagnostics.push(
+          createDiagnostic(
+            "warning",
+            "collection_link_outside",
+            `${path} leads out of the collection (to ${real}); that skill is left out`,
+            { path: join(root, path) },
+          ),
+        );
+        return;
+      }
+      if (seen.has(real)) return;
+      seen.add(real);
+      found.folders.push(real === root ? "." : relative(root, real).split(sep).join("/"));
+    },
+  };
+  return found;
+}
+
+/** Every folder a conventional layout names, relative to `root`, in layout order. */
+function conventionalFolders(root: string): string[] {
+  const folders: string[] = [];
+  for (const child of childrenOf(root, "skills")) {
+    if (hasSkill(root, child)) folders.push(child);
+    else folders.push(...childrenOf(root, child).filter((folder) => hasSkill(root, folder)));
+  }
+  for (const agentRoot of AGENT_PROJECT_SKILL_FOLDERS)
+    folders.push(...childrenOf(root, agentRoot).filter((folder) => hasSkill(root, folder)));
+  for (const declared of marketplaceFolders(root)) {
+    if (hasSkill(root, declared)) folders.push(declared);
+    else
+      folders.push(
+        ...childrenOf(root, `${declared}/skills`).filter((folder) => hasSkill(root, folder)),
+      );
+  }
+  return folders;
+}
+
+// never searched: git's data, installed dependencies
+const NOT_SEARCHED = new Set([GIT_DIR, "node_modules"]);
+
+/** Search category folders below `root` for skill folders, breadth first, within the limits. */
+function searchCategories(root: string, found: Found): void {
+  // each entry: a folder as found, and the real folders from the root down to it
+  let level: { path: string; line: readonly string[] }[] = [{ path: ".", line: [root] }];
+  const searched = new Set<string>([root]);
+  let opened = 0;
+  let tooDeep = false;
+  for (let depth = 1; level.length > 0; depth += 1) {
+    const next: typeof level = [];
+    for (const { path, line } of level) {
+      for (const child of childrenOf(root, path)) {
+        if (NOT_SEARCHED.has(child.slice(child.lastIndexOf("/") + 1))) continue;
+        const real = realpathOrUndefined(join(root, child));
+        if (real === undefined) continue;
+        if (hasSkill(root, child)) {
+          found.add(child);
+          continue;
+        }
+        if (!isInside(root, real)) continue;
+        if (line.includes(real)) {
+          found.diagnostics.push(
+            createDiagnostic(
+              "warning",
+              "collection_link_loop",
+              `${child} links back to a folder above it; it is not searched again`,
+              { path: join(root, child) },
+            ),
+          );
+          continue;
+        }
+        if (searched.has(real)) continue;
+        searched.add(real);
+        if (depth >= MAX_SEARCH_DEPTH) {
+          // said once: past the limit, a tree is usually deep everywhere
+          if (!tooDeep)
+            found.diagnostics.push(
+              createDiagnostic(
+                "warning",
+                "collection_too_deep",
+                `${child} is ${depth} folders deep; skills are looked for at most ${MAX_SEARCH_DEPTH} deep`,
+                { path: join(root, child), details: { limit: MAX_SEARCH_DEPTH } },
+              ),
+            );
+          tooDeep = true;
+          continue;
+        }
+        opened += 1;
+        if (opened > MAX_SEARCH_FOLDERS) {
+          found.diagnostics.push(
+            createDiagnostic(
+              "warning",
+              "collection_too_large",
+              `the search for skills stopped at ${child} after ${MAX_SEARCH_FOLDERS} folders`,
+              { path: join(root, child), details: { limit: MAX_SEARCH_FOLDERS } },
+            ),
+          );
+          return;
+        }
+        next.push({ path: child, line: [...line, real] });
+      }
+    }
+    level = next;
+  }
+}
+
+/** The skill folders and plugin folders a `.claude-plugin/marketplace.json` declares, kept inside. */
+function marketplaceFolders(root: string): string[] {
+  const path = join(root, ".claude-plugin", "marketplace.json");
+  if (lstatOrUndefined(path)?.isFile() !== true) return [];
+  let parsed: ReturnType<typeof parseJsonDocument>;
+  try {
+    parsed = parseJsonDocument(readRegularFile(path, MAX_MARKETPLACE_BYTES).toString("utf8"));
+  } catch {
+    return [];
+  }
+  if (!parsed.ok) return [];
+  const plugins = (parsed.value as { plugins?: unknown }).plugins;
+  if (!Array.isArray(plugins)) return [];
+  const folders: string[] = [];
+  for (const plugin of plugins as { source?: unknown; skills?: unknown }[]) {
+    if (typeof plugin !== "object" || plugin === null) continue;
+    if (Array.isArray(plugin.skills)) folders.push(...plugin.skills.filter(isString));
+    else if (typeof plugin.source === "string") folders.push(plugin.source);
+  }
+  return folders.flatMap((folder) => {
+    const normalized = normalizeRelativePath(folder);
+    return normalized === undefined ? [] : [normalized];
+  });
+}
+
+const MAX_MARKETPLACE_BYTES = 1024 * 1024;
+
+function hasSkill(root: string, folder: string): boolean {
+  return hasSkillFile(join(root, folder, "SKILL.md"));
+}
+
+/** The folders (or links) inside `path`, relative to `root`, sorted; none where it cannot be read. */
+function childrenOf(root: string, path: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, path));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name !== GIT_DIR && isDirectoryOrLink(join(root, path, name)))
+    .sort()
+    .map((name) => (path === "." ? name : `${path}/${name}`));
+}
+
+function isDirectoryOrLink(path: string): boolean {
+  const stats = lstatOrUndefined(path);
+  return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
+}
+
+/** A `SKILL.md` a collection offers: a file, or a symlink (read only if it stays inside). */
+function hasSkillFile(path: string): boolean {
+  const stats = lstatOrUndefined(path);
+  return stats?.isFile() === true || stats?.isSymbolicLink() === true;
+}
+
+/** `lstat`, or `undefined` where nothing is, also below a file (a folder found as a link to one). */
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "ENOTDIR" || code === "ENAMETOOLONG") return undefined;
+    throw error;
+  }
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
