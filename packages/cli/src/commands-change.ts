@@ -51,6 +51,12 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
         multiple: true,
         help: "the skills to install from a collection, comma-separated: names or their paths in it ('*': all)",
       },
+      plugin: {
+        type: "string",
+        value: "NAMES",
+        multiple: true,
+        help: "the plugins to install from a repository's marketplace.json, comma-separated",
+      },
       "all-or-nothing": {
         type: "boolean",
         help: "install none of a collection's skills when any is refused (default: the rest install)",

@@ -375,3 +375,40 @@ describe("a link goes where the agent reads, in the form it reads (issue 23 item
     expect(lstatSync(folder).isSymbolicLink()).toBe(!agentNeedsCopy(agent));
   });
 });
+
+describe("link --all-agents over the whole agent table (issue 25, item 3)", () => {
+  it("leaves every agent's folder holding the skill in the form that agent reads", () => {
+    const box = changeSandbox();
+    execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
+    writeTree(join(box.cwd, ".skillshelf", "skills", "pdf"), {
+      "SKILL.md": "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\nBody.\n",
+    });
+    const folders = new Map<string, (typeof AGENTS)[number][]>();
+    for (const agent of AGENTS) {
+      const folder = agentSkillFolder(agent, "project");
+      if (folder !== undefined) folders.set(folder, [...(folders.get(folder) ?? []), agent]);
+    }
+    for (const folder of folders.keys()) execFileSync("mkdir", ["-p", join(box.cwd, folder)]);
+    const linked = box.run("link", "pdf", "--all-agents", "--project", "--yes", "--json");
+    expect(linked.status, linked.stdout).toBe(0);
+    // one link per folder, however many agents read it
+    const { plan } = JSON.parse(linked.stdout) as { plan: { steps: { key: string }[] } };
+    expect(plan.steps.map((step) => step.key).sort()).toEqual(
+      [...folders.keys()].map((folder) => `${folder}/pdf`).sort(),
+    );
+    for (const [folder, readers] of folders) {
+      const path = join(box.cwd, folder, "pdf");
+      expect(existsSync(join(path, "SKILL.md")), folder).toBe(true);
+      // a copy where any agent reading it needs one, else a symlink
+      expect(lstatSync(path).isSymbolicLink(), folder).toBe(!readers.some(agentNeedsCopy));
+    }
+    const explained = JSON.parse(box.run("explain", "--all", "--json").stdout) as {
+      agents: { agent: string; loaded: { name: string }[] }[];
+    };
+    for (const agent of explained.agents)
+      expect(
+        agent.loaded.map((skill) => skill.name),
+        agent.agent,
+      ).toContain("pdf");
+  });
+});

@@ -44,6 +44,14 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "pick skills with --skill a,b (or --skill '*' for all of them)",
   },
+  marketplace_missing: {
+    owner: "lifecycle",
+    hint: "name a repository with a .claude-plugin/marketplace.json, or install it without --plugin",
+  },
+  plugin_unknown: {
+    owner: "lifecycle",
+    hint: "pick one of the plugins the marketplace lists (they are in the details)",
+  },
   collection_empty: {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",

@@ -64,7 +64,11 @@ export async function applyLifecycle(
           status: "refused",
           step: identity(step),
           diagnostics: [],
-          error: outcomeError("refused", step.refusal.message, step.refusal.code),
+          // the refusal's own hint says what to do about it
+          error: {
+            ...outcomeError("refused", step.refusal.message, step.refusal.code),
+            next: step.refusal.hint,
+          },
         });
         index += 1;
         continue;

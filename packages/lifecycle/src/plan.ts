@@ -7,6 +7,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  isInside,
   normalizeRelativePath,
   type PackageKind,
   type PackageSource,
@@ -23,7 +24,9 @@ import {
   fetchSource,
   type IndexRow,
   type LibraryDiscovery,
+  MARKETPLACE_FILES,
   readCollection,
+  repositoryPlugins,
   resolveRequirements,
   type StagedSource,
   type StagingArea,
@@ -129,6 +132,7 @@ export interface Planning {
     | "targets"
     | "cache"
     | "skills"
+    | "plugins"
     | "progress"
     | "links"
     | "fetches"
@@ -206,6 +210,7 @@ export function finishPlan(
       allOrNothing: request.allOrNothing === true,
       ...(request.ref === undefined ? {} : { ref: request.ref }),
       ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
+      ...(request.plugins === undefined ? {} : { plugins: [...request.plugins] }),
       ...(request.links === undefined ? {} : { links: request.links }),
     },
     steps,
@@ -243,6 +248,7 @@ async function stagePackages(
   planning: Unread,
   source: PackageSource,
   pick: readonly string[] | undefined,
+  plugins?: readonly string[] | undefined,
 ): Promise<Staged[]> {
   planning.request.progress?.({ phase: "stage", source: describeSource(source) });
   // a recorded package made of one template or recipe of a collection is found in it again
@@ -250,6 +256,9 @@ async function stagePackages(
     const { resource, ...collection } = source;
     return stagePackages(planning, collection, [resource]);
   }
+  // a local folder's plugins are staged from their folders like any local package
+  if (plugins !== undefined && plugins.length > 0 && source.type === "local")
+    return stagePlugins(planning, { dir: source.path, source, release: () => undefined }, plugins);
   // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
   if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
     return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
@@ -262,6 +271,7 @@ async function stagePackages(
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
+  if (plugins !== undefined && plugins.length > 0) return stagePlugins(planning, fetched, plugins);
   // a fetched collection's skills are digested one by one, each where it was fetched
   if (!hasManifestEntry(fetched.dir)) {
     const skills = stageSkills(planning, fetched, pick, { inPlace: true });
@@ -296,6 +306,82 @@ async function stagePackages(
   ];
 }
 
+/**
+ * The plugins `names` of the repository in `fetched`, as its marketplace lists them, each a
+ * package of its own: staged from its folder in the repository (where it was fetched), or from
+ * the source listed. A repository with no marketplace (`marketplace_missing`) or a name it does
+ * not list (`plugin_unknown`, with a did-you-mean) is refused.
+ */
+async function stagePlugins(
+  planning: Unread,
+  fetched: FetchedSource,
+  names: readonly string[],
+): Promise<Staged[]> {
+  const from = describeSource(fetched.source);
+  const listed = repositoryPlugins(fetched);
+  if (listed === undefined)
+    return [
+      {
+        refusal: refusal(
+          "marketplace_missing",
+          `${from} has no marketplace.json listing plugins (looked in ${MARKETPLACE_FILES.join(", ")})`,
+          { looked: MARKETPLACE_FILES },
+        ),
+      },
+    ];
+  planning.diagnostics.push(...listed.diagnostics);
+  const offered = listed.plugins.map((plugin) => plugin.name);
+  const staged: Staged[] = [];
+  for (const name of names) {
+    const plugin = listed.plugins.find((candidate) => candidate.name === name);
+    if (plugin === undefined) {
+      staged.push({
+        ref: `plugin:${name}`,
+        refusal: refusal(
+          "plugin_unknown",
+          `${listed.marketplace} of ${from} lists no plugin named ${name}`,
+          {
+            plugins: offered,
+            suggestion: closest(name, offered) ?? null,
+          },
+        ),
+      });
+      continue;
+    }
+    if (plugin.folder === undefined || fetched.source.type === "local") {
+      staged.push(...(await stagePackages(planning, plugin.source, undefined)));
+      continue;
+    }
+    try {
+      // kept in the repository: staged where it was fetched, which the plan already holds
+      const one = digested({
+        dir: join(fetched.dir, ...plugin.folder.split("/")),
+        source: plugin.source,
+        ...(fetched.commit === undefined ? {} : { commit: fetched.commit }),
+        release: () => undefined,
+      });
+      const manifest = readPackageManifest(one.dir, known(planning, one));
+      staged.push(
+        manifest.ok
+          ? { staged: one, manifest: manifest.value }
+          : {
+              ref: `plugin:${name}`,
+              refusal: refusal(
+                "manifest_invalid",
+                `the plugin ${name} of ${from} has no valid manifest`,
+                {
+                  diagnostics: manifest.diagnostics,
+                },
+              ),
+            },
+      );
+    } catch (error) {
+      staged.push({ ref: `plugin:${name}`, refusal: refusalOf(error) });
+    }
+  }
+  return staged;
+}
+
 /** A manifest read here is the one the read-back finds in the installed copy of these bytes. */
 function known(
   planning: Unread,
@@ -324,8 +410,13 @@ function stageSkills(
   const read = readCollection(collection.dir);
   const chosen = chooseSkills(read, pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
-  // what was left out of the collection, and why, is part of the plan a user reviews
-  planning.diagnostics.push(...read.diagnostics);
+  // what was left out of the collection, and why, is part of the plan a user reviews (a skill
+  // that cannot be installed is a refused step of its own), named where the user can find it
+  planning.diagnostics.push(
+    ...read.diagnostics
+      .filter((finding) => !REFUSED_SKILL_CODES.has(finding.code))
+      .map((finding) => (inPlace ? withSourcePath(finding, collection) : finding)),
+  );
   // the skills whose folders hold another chosen skill's: every folder above a chosen one
   const above = new Set(
     chosen.skills.flatMap((skill) =>
@@ -400,6 +491,24 @@ function stageSkills(
     ...resources,
     ...chosen.refused.map(({ ref, refusal: refused }) => alone(ref, refused)),
   ];
+}
+
+// findings about one skill of a collection that `chooseSkills` turns into a refused step
+const REFUSED_SKILL_CODES: ReadonlySet<string> = new Set([
+  "collection_duplicate",
+  "collection_link_outside",
+  "collection_skill_invalid",
+]);
+
+/** A finding in a fetched collection, its path named by the source (`<source>//<path>`), not the staging folder. */
+function withSourcePath(
+  finding: Diagnostic,
+  collection: Pick<FetchedSource, "dir" | "source">,
+): Diagnostic {
+  const { path } = finding;
+  if (path === undefined || !isInside(collection.dir, path)) return finding;
+  const inside = relative(collection.dir, path).split(sep).join("/");
+  return { ...finding, path: `${describeSource(collection.source)}//${inside}` };
 }
 
 /**
@@ -943,8 +1052,10 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
           ? target.source
           : undefined;
     if (source === undefined) continue;
-    const pick = target.kind === "source" ? unread.request.skills : undefined;
-    for (const result of await stagePackages(unread, source, pick)) staged.push({ target, result });
+    const [pick, plugins] =
+      target.kind === "source" ? [unread.request.skills, unread.request.plugins] : [];
+    for (const result of await stagePackages(unread, source, pick, plugins))
+      staged.push({ target, result });
   }
   const requested = new Set<string>();
   const requires = new Set<string>();

@@ -35,6 +35,12 @@ export interface LifecycleRequest {
    */
   readonly skills?: readonly string[] | undefined;
   /**
+   * For an install from a repository whose marketplace lists plugins (`.claude-plugin/`,
+   * `.agents/plugins/`, `.github/plugin/`): the plugins to install, each as a package of its own
+   * (its skills, commands and agents), from its folder in the repository or the source listed.
+   */
+  readonly plugins?: readonly string[] | undefined;
+  /**
    * For a collection install: refuse the whole plan when any chosen skill is refused. Without it
    * a refused skill (a name clash, a link out of the repository, content that does not validate)
    * is refused alone and the rest install.
@@ -185,6 +191,7 @@ export interface LifecyclePlan {
     readonly allOrNothing: boolean;
     readonly ref?: string | undefined;
     readonly skills?: readonly string[] | undefined;
+    readonly plugins?: readonly string[] | undefined;
     readonly links?: LifecycleRequest["links"];
   };
   readonly steps: readonly PlanStep[];

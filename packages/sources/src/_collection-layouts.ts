@@ -13,6 +13,16 @@ import {
 } from "@skillshelf/core";
 import { GIT_DIR } from "./_git.js";
 
+/**
+ * Where a repository keeps the marketplace that lists its plugins: Claude Code's, Codex's and
+ * Copilot's, which mirror one another (the first found is read).
+ */
+export const MARKETPLACE_FILES: readonly string[] = [
+  ".claude-plugin/marketplace.json",
+  ".agents/plugins/marketplace.json",
+  ".github/plugin/marketplace.json",
+];
+
 /** How deep the search below the root goes when no layout holds a skill: category folders of category folders. */
 export const MAX_SEARCH_DEPTH = 8;
 /** How many folders that search opens at most. */
@@ -23,7 +33,7 @@ export const COLLECTION_LAYOUTS: readonly string[] = [
   "SKILL.md at the root",
   "skills/<name>/ and skills/<group>/<name>/",
   "every agent's project skill folder (.claude/skills/<name>/, .agents/skills/<name>/, …)",
-  "the plugins and skills a .claude-plugin/marketplace.json declares",
+  "the plugins and skills a marketplace.json declares (.claude-plugin/, .agents/plugins/, .github/plugin/)",
   "<name>/ at the root",
   `category folders below the root, at most ${MAX_SEARCH_DEPTH} deep`,
 ];
@@ -190,10 +200,12 @@ function searchCategories(root: string, found: Found): void {
   }
 }
 
-/** The skill folders and plugin folders a `.claude-plugin/marketplace.json` declares, kept inside. */
+/** The skill folders and plugin folders a repository's marketplace declares, kept inside. */
 function marketplaceFolders(root: string): string[] {
-  const path = join(root, ".claude-plugin", "marketplace.json");
-  if (lstatOrUndefined(path)?.isFile() !== true) return [];
+  const path = MARKETPLACE_FILES.map((file) => join(root, file)).find(
+    (candidate) => lstatOrUndefined(candidate)?.isFile() === true,
+  );
+  if (path === undefined) return [];
   let parsed: ReturnType<typeof parseJsonDocument>;
   try {
     parsed = parseJsonDocument(readRegularFile(path, MAX_MARKETPLACE_BYTES).toString("utf8"));

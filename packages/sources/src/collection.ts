@@ -206,7 +206,7 @@ function manifestWrittenInPlace(dir: string, manifestText: string): string {
 }
 
 /** `source` narrowed to the subfolder `path` of what it names. */
-function withSubfolder(source: PackageSource, path: string): PackageSource {
+export function withSubfolder(source: PackageSource, path: string): PackageSource {
   if (path === ".") return source;
   if (source.type === "local") return { ...source, path: join(source.path, ...path.split("/")) };
   const joined = source.path === undefined ? path : `${source.path}/${path}`;

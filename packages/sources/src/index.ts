@@ -1,6 +1,6 @@
 export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
-export { COLLECTION_LAYOUTS, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
+export { COLLECTION_LAYOUTS, MARKETPLACE_FILES, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
 export { orphanedStaging } from "./_failure.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
@@ -11,6 +11,8 @@ export { discoverLibrary } from "./discover.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export type { RemoteIndex } from "./remote-index.js";
 export { fetchRemoteIndex, parseRemoteIndex } from "./remote-index.js";
+export type { RepositoryPlugin } from "./repository-plugins.js";
+export { repositoryPlugins } from "./repository-plugins.js";
 export type { InstalledStatus, RequirementResolution } from "./requirements.js";
 export { resolveRequirements } from "./requirements.js";
 export type { IndexScope, ScopeSource } from "./scope-sources.js";

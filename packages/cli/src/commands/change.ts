@@ -261,6 +261,9 @@ async function makePlan(
       withRequirements: flag(input, "with-requirements"),
       frozen: flag(input, "frozen"),
       allOrNothing: flag(input, "all-or-nothing"),
+      plugins: listValue(input, "plugin")
+        .flatMap((value) => value.split(","))
+        .filter((name) => name !== ""),
       skills: skills.filter((name) => name !== ""),
       ...(agents === undefined ? {} : { links: { agents } }),
     });

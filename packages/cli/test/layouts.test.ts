@@ -1,0 +1,231 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gitRepo, link, skillFile, type Tree, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { changeSandbox } from "./_sandbox.js";
+
+// Collections as authors lay them out (issue 25, items 1 and 2), installed through the built bin
+// from real git repositories with real symlinks.
+
+interface Installed {
+  readonly status: number;
+  readonly steps: {
+    id: string;
+    ref: string;
+    refusal?: { code: string; details?: Record<string, unknown> };
+  }[];
+  readonly diagnostics: { code: string; path?: string }[];
+  /** The project lock's packages by id: their source. */
+  readonly locked: Record<string, { source: { path?: string } }>;
+}
+
+function install(
+  box: ReturnType<typeof changeSandbox>,
+  source: string,
+  ...options: string[]
+): Installed {
+  const run = box.run("install", source, "--project", "--yes", "--json", ...options);
+  expect(run.stderr).not.toContain("internal error");
+  const result = JSON.parse(run.stdout) as {
+    plan: { steps: Installed["steps"]; diagnostics: Installed["diagnostics"] };
+  };
+  const lock = join(box.cwd, ".skillshelf", "lock.json");
+  return {
+    status: run.status ?? -1,
+    steps: result.plan.steps,
+    diagnostics: result.plan.diagnostics,
+    locked: existsSync(lock) ? JSON.parse(readFileSync(lock, "utf8")).packages : {},
+  };
+}
+
+const skill = (name: string): string => skillFile(name, `Use for ${name}.`);
+/** A skill folder outside any repository, for a link to lead to. */
+const outsideSkill = (): string => join(testdir({ "escape/SKILL.md": skill("escape") }), "escape");
+const repoUrl = (tree: Tree): string => pathToFileURL(gitRepo([{ tree }]).path).href;
+const refusals = (result: Installed) =>
+  result.steps
+    .filter((step) => step.refusal !== undefined)
+    .map((step) => [step.ref, step.refusal?.code]);
+
+describe("a repository's skills, wherever its authors keep them", () => {
+  it("installs skill folders that sit directly at the root", () => {
+    const box = changeSandbox();
+    const tree: Record<string, Tree[string]> = { "README.md": "# skills\n", "docs/guide.md": "text\n" };
+    for (const name of ["alpha", "beta", "gamma"]) tree[`${name}/SKILL.md`] = skill(name);
+    const result = install(box, repoUrl(tree), "--skill", "*");
+    expect(result.status).toBe(0);
+    expect(Object.keys(result.locked).sort()).toEqual(["alpha", "beta", "gamma"]);
+    expect(result.locked.beta?.source.path).toBe("beta");
+  });
+
+  it("installs skills four category folders deep", () => {
+    const box = changeSandbox();
+    const result = install(
+      box,
+      repoUrl({
+        "cli-tool/components/skills/data/csv-tools/SKILL.md": skill("csv-tools"),
+        "cli-tool/components/skills/data/sql/query/SKILL.md": skill("query"),
+        "cli-tool/components/skills/web/fetch/SKILL.md": skill("fetch"),
+        // a skill's own folders are not searched for more skills
+        "cli-tool/components/skills/web/fetch/examples/inner/SKILL.md": skill("inner"),
+        "node_modules/dep/skills/vendored/SKILL.md": skill("vendored"),
+      }),
+      "--skill",
+      "*",
+    );
+    expect(result.status).toBe(0);
+    expect(Object.keys(result.locked).sort()).toEqual(["csv-tools", "fetch", "query"]);
+    expect(result.locked.query?.source.path).toBe("cli-tool/components/skills/data/sql/query");
+  });
+
+  it("follows agents' folders linked inside the repository, each skill once by its real folder", () => {
+    const box = changeSandbox();
+    const tree: Record<string, Tree[string]> = {};
+    for (const name of ["review", "deploy"]) {
+      tree[`engineering-team/${name}/SKILL.md`] = skill(name);
+      tree[`.codex/skills/${name}`] = link(`../../engineering-team/${name}`);
+      tree[`.claude/skills/${name}`] = link(`../../engineering-team/${name}`);
+    }
+    const result = install(box, repoUrl(tree), "--skill", "*");
+    expect(result.status).toBe(0);
+    expect(result.steps.map((step) => step.id).sort()).toEqual(["deploy", "review"]);
+    expect(result.locked.review?.source.path).toBe("engineering-team/review");
+  });
+
+  it("refuses a skill linked out of the repository alone, commits the rest and exits 1 listing it", () => {
+    const box = changeSandbox();
+    const result = install(
+      box,
+      repoUrl({
+        "skills/kept/SKILL.md": skill("kept"),
+        "skills/escape": link(outsideSkill()),
+      }),
+      "--skill",
+      "*",
+    );
+    expect(result.status).toBe(1);
+    expect(refusals(result)).toEqual([["skills/escape", "collection_link_outside"]]);
+    expect(Object.keys(result.locked)).toEqual(["kept"]);
+  });
+
+  it("refuses everything with --all-or-nothing when one skill is refused", () => {
+    const box = changeSandbox();
+    const result = install(
+      box,
+      repoUrl({
+        "skills/kept/SKILL.md": skill("kept"),
+        "skills/escape": link(outsideSkill()),
+      }),
+      "--skill",
+      "*",
+      "--all-or-nothing",
+    );
+    expect(result.status).toBe(1);
+    expect(result.locked).toEqual({});
+  });
+
+  it("stops at a link loop and at the depth limit, each named with its code and path", () => {
+    const box = changeSandbox();
+    const dir = testdir({
+      "cats/a/real/SKILL.md": skill("real"),
+      "cats/a/loop": link(".."),
+    });
+    // a depth bomb: 10,000 nested folders (made by relative steps, past PATH_MAX)
+    execFileSync("python3", [
+      "-c",
+      "import os,sys\nos.chdir(sys.argv[1])\nfor _ in range(10000):\n os.mkdir('d')\n os.chdir('d')",
+      join(dir, "cats"),
+    ]);
+    try {
+      const result = install(box, dir, "--skill", "*");
+      expect(result.status).toBe(0);
+      expect(Object.keys(result.locked)).toEqual(["real"]);
+      const found = result.diagnostics.map((d) => [d.code, d.path]);
+      expect(found).toContainEqual(["collection_link_loop", join(dir, "cats/a/loop")]);
+      expect(found.filter(([code]) => code === "collection_too_deep")).toHaveLength(1);
+    } finally {
+      execFileSync("rm", ["-rf", join(dir, "cats", "d")]);
+    }
+  });
+
+  it("names the layouts it looked in when a repository has no skills anywhere", () => {
+    const box = changeSandbox();
+    const result = install(
+      box,
+      repoUrl({ "README.md": "nothing here\n", "src/index.js": "1\n" }),
+      "--skill",
+      "*",
+    );
+    expect(result.status).toBe(1);
+    expect(refusals(result).map(([, code]) => code)).toEqual(["collection_empty"]);
+    expect(result.steps[0]?.refusal?.details?.layouts).toEqual(
+      expect.arrayContaining(["<name>/ at the root"]),
+    );
+  });
+});
+
+describe("a marketplace repository whose plugins share skill names", () => {
+  const plugin = (name: string, skills: string[]): Tree => {
+    const tree: Record<string, Tree[string]> = {
+      [`plugins/${name}/.claude-plugin/plugin.json`]: JSON.stringify({
+        name,
+        version: "1.0.0",
+        description: `The ${name} plugin.`,
+      }),
+    };
+    for (const one of skills) tree[`plugins/${name}/skills/${one}/SKILL.md`] = skill(one);
+    return tree;
+  };
+  const marketplace = (): string =>
+    repoUrl({
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "team",
+        plugins: ["slack", "github", "linear"].map((name) => ({
+          name,
+          source: `./plugins/${name}`,
+        })),
+      }),
+      ...plugin("slack", ["access", "configure", "post"]),
+      ...plugin("github", ["access", "configure", "pr"]),
+      ...plugin("linear", ["access", "configure", "issue"]),
+    });
+
+  it("installs every uniquely named skill and refuses each shared name with all its paths", () => {
+    const box = changeSandbox();
+    const result = install(box, marketplace(), "--skill", "*");
+    expect(result.status).toBe(1);
+    expect(Object.keys(result.locked).sort()).toEqual(["issue", "post", "pr"]);
+    expect(refusals(result)).toEqual([
+      ["skill:access", "collection_duplicate"],
+      ["skill:configure", "collection_duplicate"],
+    ]);
+    expect(
+      result.steps.find((step) => step.ref === "skill:access")?.refusal?.details?.paths,
+    ).toEqual([
+      "plugins/github/skills/access",
+      "plugins/linear/skills/access",
+      "plugins/slack/skills/access",
+    ]);
+  });
+
+  it("installs one of a shared name picked by its path", () => {
+    const box = changeSandbox();
+    const result = install(box, marketplace(), "--skill", "plugins/github/skills/access");
+    expect(result.status).toBe(0);
+    expect(result.locked.access?.source.path).toBe("plugins/github/skills/access");
+  });
+
+  it("installs a plugin whole with --plugin, and refuses a name the marketplace does not list", () => {
+    const box = changeSandbox();
+    const result = install(box, marketplace(), "--plugin", "github");
+    expect(result.status).toBe(0);
+    expect(Object.keys(result.locked)).toEqual(["github"]);
+    expect(result.locked.github?.source.path).toBe("plugins/github");
+    const typo = install(changeSandbox(), marketplace(), "--plugin", "githb");
+    expect(typo.status).toBe(1);
+    expect(refusals(typo)).toEqual([["plugin:githb", "plugin_unknown"]]);
+    expect(typo.steps[0]?.refusal?.details?.suggestion).toBe("github");
+  });
+});
