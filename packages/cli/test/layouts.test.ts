@@ -52,7 +52,10 @@ const refusals = (result: Installed) =>
 describe("a repository's skills, wherever its authors keep them", () => {
   it("installs skill folders that sit directly at the root", () => {
     const box = changeSandbox();
-    const tree: Record<string, Tree[string]> = { "README.md": "# skills\n", "docs/guide.md": "text\n" };
+    const tree: Record<string, Tree[string]> = {
+      "README.md": "# skills\n",
+      "docs/guide.md": "text\n",
+    };
     for (const name of ["alpha", "beta", "gamma"]) tree[`${name}/SKILL.md`] = skill(name);
     const result = install(box, repoUrl(tree), "--skill", "*");
     expect(result.status).toBe(0);
