@@ -51,6 +51,7 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
     `  ${paint("bold", step.operation)} ${safeLine(step.ref)}${version}${from} (${step.scope})`,
   ];
   if (step.note !== undefined) lines.push(`    ${displayText(step.note, style)}`);
+  if (step.operation === "update") lines.push(...beforeAfterLines(step));
   if (step.capabilities !== undefined) lines.push(...capabilityLines(step.capabilities));
   if (step.model?.given === false) {
     lines.push(
@@ -78,6 +79,22 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
     lines.push(...choiceLines(step.refusal.details));
     lines.push(`    hint: ${safeLine(step.refusal.hint)}`);
   }
+  return lines;
+}
+
+/** What an update changes in the lock: the commit and the tree digest, before and after. */
+function beforeAfterLines(step: PlanStep): string[] {
+  const { before, after } = step.lock;
+  if (before === null || after === null) return [];
+  const short = (value: string | undefined) => (value === undefined ? "none" : value.slice(0, 12));
+  const lines = [];
+  if (before.commit !== after.commit)
+    lines.push(`    commit ${short(before.commit)} → ${short(after.commit)}`);
+  lines.push(
+    before.digest === after.digest
+      ? `    files unchanged (${short(after.digest)})`
+      : `    files ${short(before.digest)} → ${short(after.digest)}`,
+  );
   return lines;
 }
 

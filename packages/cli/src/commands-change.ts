@@ -77,11 +77,17 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
     description: `Fetch each package again from the source it was installed from (the same ref: a branch
 moves, a tag or commit does not; --ref changes it) and show what would change in what a model
 is given before applying. With no id, every copy of the scope. The replaced tree is kept for
-skillshelf rollback.${SCOPE_NOTE}`,
+skillshelf rollback. With --check nothing is fetched or written: each package's pinned and
+newest commit or version is printed, "up to date" only after comparing (exit 1 when anything
+is out of date, for CI).${SCOPE_NOTE}`,
     arguments: "[id…]",
     positionals: { min: 0 },
     options: {
       ref: { type: "string", value: "REF", help: "update to this branch, tag or commit instead" },
+      check: {
+        type: "boolean",
+        help: "only ask each source what it would install now (git ls-remote for a repository); exit 1 when anything is out of date",
+      },
       force: { type: "boolean", help: "replace a copy whose files were changed locally" },
       ...REVIEW,
     },

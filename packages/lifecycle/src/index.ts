@@ -3,6 +3,8 @@ export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";
 export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
 export { capabilityDiff } from "./capabilities.js";
+export type { UpdateCheck, UpdateCheckRequest } from "./check.js";
+export { checkUpdates } from "./check.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";

@@ -414,7 +414,7 @@ function stageSkills(
   // that cannot be installed is a refused step of its own), named where the user can find it
   planning.diagnostics.push(
     ...read.diagnostics
-      .filter((finding) => !REFUSED_SKILL_CODES.has(finding.code))
+      .filter((finding) => finding.details?.skill === undefined)
       .map((finding) => (inPlace ? withSourcePath(finding, collection) : finding)),
   );
   // the skills whose folders hold another chosen skill's: every folder above a chosen one
@@ -492,13 +492,6 @@ function stageSkills(
     ...chosen.refused.map(({ ref, refusal: refused }) => alone(ref, refused)),
   ];
 }
-
-// findings about one skill of a collection that `chooseSkills` turns into a refused step
-const REFUSED_SKILL_CODES: ReadonlySet<string> = new Set([
-  "collection_duplicate",
-  "collection_link_outside",
-  "collection_skill_invalid",
-]);
 
 /** A finding in a fetched collection, its path named by the source (`<source>//<path>`), not the staging folder. */
 function withSourcePath(
@@ -1185,11 +1178,22 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
       continue;
     }
     if (result.staged.digest === record.contentDigest && copy.state !== "damaged") {
+      const { commit } = result.staged;
       planning.diagnostics.push(
-        createDiagnostic("info", "up_to_date", `${scope}:${id} is up to date`, {
-          path: copy.dir,
-          details: { id, scope },
-        }),
+        createDiagnostic(
+          "info",
+          "up_to_date",
+          `${scope}:${id} is up to date: ${unchangedBecause(source, record.origin.commit, commit)}`,
+          {
+            path: copy.dir,
+            details: {
+              id,
+              scope,
+              digest: record.contentDigest,
+              ...(commit === undefined ? {} : { commit }),
+            },
+          },
+        ),
       );
       continue;
     }
@@ -1208,6 +1212,20 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
     );
   }
   return steps;
+}
+
+/** Why an update found nothing to change, in words: the same commit, or files that did not change. */
+function unchangedBecause(
+  source: PackageSource,
+  installed: string | undefined,
+  fetched: string | undefined,
+): string {
+  if (source.type !== "git" || fetched === undefined) return "the source holds the installed files";
+  const ref = source.ref ?? "HEAD";
+  if (fetched === source.ref)
+    return `it is pinned to commit ${fetched}, and a commit does not move`;
+  if (fetched === installed) return `${ref} still names the installed commit ${fetched}`;
+  return `${ref} moved to ${fetched}, but this package's files did not change`;
 }
 
 // a step, unless there was nothing to do
@@ -1343,6 +1361,7 @@ function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): st
   return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
 }
 
-function describeSource(source: PackageSource): string {
+/** A source as a user names it: a folder's path, or a URL. */
+export function describeSource(source: PackageSource): string {
   return source.type === "local" ? source.path : source.url;
 }

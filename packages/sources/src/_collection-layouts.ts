@@ -100,7 +100,7 @@ function createFound(root: string): Found {
             "warning",
             "collection_link_outside",
             `${path} leads out of the collection (to ${real}); that skill is left out`,
-            { path: join(root, path) },
+            { path: join(root, path), details: { skill: path } },
           ),
         );
         return;

@@ -124,6 +124,32 @@ export async function fetchCommit(
   );
 }
 
+/**
+ * The commit `ref` names in the repository at `url` now, asked with one `git ls-remote` (nothing
+ * is fetched): no ref is the remote's HEAD; a branch or tag name is looked up as a branch first,
+ * then as a tag (peeled to its commit); a `refs/…` name as given. A commit hash names itself and
+ * is answered without asking. `undefined` when the repository has no such ref.
+ */
+export async function remoteCommit(
+  options: GitOptions & { readonly url: string; readonly ref: string | undefined },
+): Promise<string | undefined> {
+  const { url, ref } = options;
+  if (ref !== undefined && HASH.test(ref)) return ref;
+  const patterns =
+    ref === undefined
+      ? ["HEAD"]
+      : isPlainName(ref)
+        ? [`refs/heads/${ref}`, `refs/tags/${ref}^{}`, `refs/tags/${ref}`]
+        : [ref];
+  const listing = await git([...SAFE_CONFIG, "ls-remote", "--", url, ...patterns], options, url);
+  const named = new Map<string, string>();
+  for (const line of listing.split("\n")) {
+    const [hash, name] = line.split("\t");
+    if (hash !== undefined && name !== undefined && HASH.test(hash)) named.set(name, hash);
+  }
+  return patterns.map((pattern) => named.get(pattern)).find((hash) => hash !== undefined);
+}
+
 /** The folder name git keeps its data in, left out of staged trees. */
 export const GIT_DIR = ".git";
 

@@ -58,7 +58,10 @@ export interface RefusedSkill {
   readonly message: string;
 }
 
-/** The skills of a collection, sorted by name then path, and every finding. */
+/**
+ * The skills of a collection, sorted by name then path, and every finding (a finding about one
+ * skill's folder, a clash or a refusal, names it in `details.skill`).
+ */
 export interface Collection {
   /** Every skill read; two of one name are both here (`clashes` names them). */
   readonly skills: readonly CollectionSkill[];
@@ -103,9 +106,7 @@ export function readCollection(dir: string): Collection {
           "warning",
           "collection_skill_invalid",
           `${read.file} ${read.problem}; it is left out`,
-          {
-            path: read.file,
-          },
+          { path: read.file, details: { skill: path } },
         ),
       );
     }
@@ -129,7 +130,7 @@ export function readCollection(dir: string): Collection {
           "warning",
           "collection_duplicate",
           `${path} is one of ${paths.length} skills named ${name} (${paths.join(", ")}); pick one by its path`,
-          { path: join(root, path, "SKILL.md"), details: { name, paths } },
+          { path: join(root, path, "SKILL.md"), details: { name, paths, skill: path } },
         ),
       );
   // a folder that is one skill offers nothing else

@@ -32,7 +32,7 @@ export { searchIndexRows } from "./search.js";
 export type { ParsedSource } from "./source-url.js";
 export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export type { StageOptions } from "./stage.js";
-export { digested, fetchSource, stageSource } from "./stage.js";
+export { digested, fetchSource, newestCommit, stageSource } from "./stage.js";
 export type {
   FetchedSource,
   IndexOrigin,

@@ -17,7 +17,7 @@ import {
 } from "./_archive.js";
 import { download } from "./_download.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
-import { DEFAULT_GIT_LIMITS, fetchCommit, skipGit } from "./_git.js";
+import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit, skipGit } from "./_git.js";
 import { usesRemoteHelper } from "./source-url.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
@@ -93,6 +93,34 @@ export async function fetchSource(
     };
   } catch (error) {
     release();
+    throw codedFailure(error);
+  }
+}
+
+/**
+ * The commit a git source's ref names in its repository now (`git ls-remote`, nothing fetched),
+ * for `update --check`; `undefined` when the ref is gone. Throws `git_failed`, `git_timeout`,
+ * `git_missing` or `source_protocol_refused` like a fetch.
+ */
+export async function newestCommit(
+  source: Extract<PackageSource, { type: "git" }>,
+  options: StageOptions = {},
+): Promise<string | undefined> {
+  if (usesRemoteHelper(source.url))
+    throw new SkillshelfError(
+      "source_protocol_refused",
+      `${source.url} uses a git transport that runs commands; only https, ssh, git and file repositories are asked`,
+      { hint: "name the repository by an https://, ssh:// or file:// URL or a path" },
+    );
+  try {
+    return await remoteCommit({
+      url: source.url,
+      ref: source.ref,
+      env: options.env ?? process.env,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      signal: options.signal,
+    });
+  } catch (error) {
     throw codedFailure(error);
   }
 }

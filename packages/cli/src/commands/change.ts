@@ -46,6 +46,10 @@ export type ChangeCommand = Operation | "import";
  * failed step). `--json` prints one versioned result and never asks.
  */
 export async function runChange(input: CommandInput, command: ChangeCommand): Promise<number> {
+  if (command === "update" && flag(input, "check")) {
+    const { runUpdateCheck } = await import("./update-check.js");
+    return runUpdateCheck(input);
+  }
   // a collection fetched for the picker's question is fetched once, and removed at the end
   const fetches = createSourceFetches();
   try {

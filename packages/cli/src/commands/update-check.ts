@@ -1,0 +1,58 @@
+import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
+import { type CommandInput, flag } from "../command.js";
+import { printJson } from "../context.js";
+import { type Paint, painter, safeLine } from "../format.js";
+import { chosenScope } from "./change.js";
+
+/**
+ * `update --check [id…]`: ask each installed package's source what it would install now, writing
+ * nothing, and print the pinned and the newest commit or version of each. Exit 0 only when every
+ * package was compared and is up to date; 1 when anything is out of date or could not be asked.
+ */
+export async function runUpdateCheck(input: CommandInput): Promise<number> {
+  const { io } = input;
+  const context = input.context();
+  const { environment } = context;
+  const ids = input.positionals.length === 0 ? undefined : input.positionals;
+  // with ids and no scope named, the copies of those ids in either scope
+  const scope = chosenScope(input, environment, ids !== undefined);
+  const checks = await checkUpdates({ environment, scope, ids });
+  const current = checks.every((check) => check.status === "up-to-date");
+  if (flag(input, "json")) {
+    printJson(io, context, { checks, upToDate: current });
+    return current ? 0 : 1;
+  }
+  const paint = painter(io.color);
+  if (checks.length === 0) io.stdout("nothing installed to check\n");
+  for (const check of checks) io.stdout(checkLine(check, paint));
+  return current ? 0 : 1;
+}
+
+// --- internal ---
+
+const STATUS = {
+  "up-to-date": ["green", "up to date"],
+  "out-of-date": ["yellow", "out of date"],
+  unknown: ["red", "unknown"],
+} as const;
+
+function checkLine(check: UpdateCheck, paint: Paint): string {
+  const [color, label] = STATUS[check.status];
+  const short = (value: string) => value.slice(0, 12);
+  const pinned = check.pinned.commit ?? check.pinned.version ?? short(check.pinned.digest);
+  const newest = check.newest?.commit ?? check.newest?.version ?? check.newest?.digest;
+  const versions =
+    newest === undefined || check.status === "up-to-date"
+      ? short(pinned)
+      : `${short(pinned)} → ${short(newest)}`;
+  const lines = [
+    `${paint(color, label.padEnd(11))} ${safeLine(check.id)} (${check.scope}) ${versions}: ${safeLine(check.reason)}`,
+    `            from ${safeLine(check.source)}`,
+  ];
+  if (check.error !== undefined)
+    lines.push(
+      `            ${check.error.code}: ${safeLine(check.error.message)}`,
+      `            next: ${safeLine(check.error.hint)}`,
+    );
+  return `${lines.join("\n")}\n`;
+}
