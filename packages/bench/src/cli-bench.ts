@@ -107,20 +107,24 @@ export function runCliBench(options: BenchOptions): string {
 function skillFolder(dir: string, count: number): string {
   for (let index = 0; index < count; index++) {
     const name = `skill-${index}`;
-    const folder = count === 1 ? dir : join(dir, "skills", name);
-    mkdirSync(join(folder, "references"), { recursive: true });
-    writeFileSync(
-      join(folder, "SKILL.md"),
-      `---\nname: ${name}\ndescription: Skill ${index} of the install benchmark.\n---\n# ${name}\n\n${"Steps to follow. ".repeat(200)}\n`,
-    );
-    for (const reference of ["api", "examples"])
-      writeFileSync(join(folder, "references", `${reference}.md`), `${reference} `.repeat(2000));
+    writeBenchSkill(count === 1 ? dir : join(dir, "skills", name), name, index);
   }
   return dir;
 }
 
+/** One skill as the install benchmarks make it: a 3.4 KB SKILL.md and two reference files. */
+export function writeBenchSkill(folder: string, name: string, index: number): void {
+  mkdirSync(join(folder, "references"), { recursive: true });
+  writeFileSync(
+    join(folder, "SKILL.md"),
+    `---\nname: ${name}\ndescription: Skill ${index} of the install benchmark.\n---\n# ${name}\n\n${"Steps to follow. ".repeat(200)}\n`,
+  );
+  for (const reference of ["api", "examples"])
+    writeFileSync(join(folder, "references", `${reference}.md`), `${reference} `.repeat(2000));
+}
+
 /** A git repository (a work tree with one commit on `main`) holding a copy of `tree`. */
-function gitRepository(tree: string): string {
+export function gitRepository(tree: string): string {
   const repo = `${tree}-repo`;
   execFileSync("cp", ["-r", tree, repo]);
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
@@ -130,7 +134,8 @@ function gitRepository(tree: string): string {
   return repo;
 }
 
-function sha256sumTree(dir: string): void {
+/** `sha256sum` over every file of `dir` but git's: the floor's hashing. */
+export function sha256sumTree(dir: string): void {
   execFileSync("sh", [
     "-c",
     'find "$1" -type f -not -path "*/.git/*" -print0 | xargs -0 sha256sum > /dev/null',

@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,agents] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { runCatalogBench } from "./catalog-bench.js";
 import { runCliBench } from "./cli-bench.js";
 import { runDigestBench } from "./digest-bench.js";
 import { runIndexBench } from "./index-bench.js";
+import { runLayoutsBench } from "./layouts-bench.js";
 import { runLifecycleBench } from "./lifecycle-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
@@ -47,6 +48,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
   cli: runCliBench,
+  layouts: runLayoutsBench,
   agents: runAgentsBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);

@@ -68,6 +68,10 @@ describe("benchmark smoke run", () => {
       /\| 2-skill collection, local git repository \| \d+ \| \d+ \| [\d.]+× \|/,
     );
     expect(output).toMatch(/`skillshelf verify` over 6 installed copies/);
+    expect(output).toMatch(
+      /of 20 skills \(each a SKILL.md and two reference files, as the install benchmark above makes them\) in 20 nested category folders/,
+    );
+    expect(output).toMatch(/\| 10 \| 10 \| [\d.]+ \| [\d.]+ \|/);
     expect(output).toMatch(/\| skillshelf list --all --json \| \d+ \| [\d.]+× \|/);
     expect(output).toMatch(/`list --all` found \d+ locations in \d+ identity rows/);
     // every suite once, each spawning the CLI: bounded, but slow when the whole suite runs beside it

@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
 import type { Environment } from "@skillshelf/core";
+import type { PackageManifest } from "@skillshelf/store";
 import { validatePackage } from "@skillshelf/validation";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
@@ -10,10 +11,16 @@ import type { Refusal } from "./types.js";
  * that cannot run, a reference to a component the manifest does not declare. Every install,
  * update and forced replacement is checked the same; `undefined` when it is sound.
  */
-export function contentRefusal(environment: Environment, dir: string): Refusal | undefined {
+export function contentRefusal(
+  environment: Environment,
+  dir: string,
+  manifest: PackageManifest,
+): Refusal | undefined {
+  // the staged tree was digested and its manifest read: neither is done again
   const validation = validatePackage(dir, {
-    environment: { home: environment.home, cwd: environment.cwd },
+    environment: { home: environment.home, cwd: environment.cwd, project: environment.project },
     treeDigested: true,
+    manifest,
   });
   if (validation.valid) return undefined;
   const errors = validation.diagnostics.filter((diagnostic) => diagnostic.severity === "error");

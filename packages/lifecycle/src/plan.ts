@@ -711,7 +711,7 @@ export function installStep(
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned) ??
-    contentRefusal(environment, staged.dir);
+    contentRefusal(environment, staged.dir, manifest);
   const wanted =
     planning.request.links === undefined || refused !== undefined
       ? undefined

@@ -31,7 +31,10 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
   const environment = resolveEnvironment({ env: {}, ...options.environment });
   const root = resolve(environment.cwd, dir);
   const tree = options.treeDigested === true ? [] : treeProblem(root);
-  const read = readPackageManifest(root);
+  const read =
+    options.manifest === undefined
+      ? readPackageManifest(root)
+      : { ok: true as const, value: options.manifest, diagnostics: [] };
   const manifest = read.ok ? read.value : undefined;
   if (manifest === undefined)
     return {

@@ -55,4 +55,6 @@ export interface ValidateOptions {
    * again. Default false.
    */
   readonly treeDigested?: boolean | undefined;
+  /** The manifest already read from this folder (a staged package's): it is not read again. */
+  readonly manifest?: PackageManifest | undefined;
 }
