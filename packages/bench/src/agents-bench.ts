@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { AGENTS } from "@skillshelf/core";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
-/** The six agents' skill folders the tree is spread over, user and project. */
+/** Every agent's own skill folders the tree is spread over, user and project. */
 const FOLDERS = AGENTS.flatMap((agent) => [
   { base: "home", path: agent.userSkillRoot },
   { base: "project", path: agent.projectSkillRoot },
@@ -15,7 +15,7 @@ const FOLDERS = AGENTS.flatMap((agent) => [
 
 /**
  * Across agents, process start to exit: `skillshelf list --all` (one row per identity, every
- * location, drift) beside plain `skillshelf list` over `count` skills spread over six agents'
+ * location, drift) beside plain `skillshelf list` over `count` skills spread over every agent's
  * folders, target at most 1.3×; and `skillshelf explain` for every agent of the table over the
  * same tree, target under 2× one `list`.
  */
@@ -51,7 +51,7 @@ export function runAgentsBench(options: BenchOptions): string {
   return [
     "## Across agents, process start to exit",
     "",
-    `${files} skills spread over ${FOLDERS.length} folders of six agents (user and project), ${shared} names found in two folders (a third of them edited); median of ${options.rounds} rounds. \`list --all\` found ${locations} locations in ${rows.length} identity rows.`,
+    `${files} skills spread over ${FOLDERS.length} folders of ${AGENTS.length} agents (user and project), ${shared} names found in two folders (a third of them edited); median of ${options.rounds} rounds. \`list --all\` found ${locations} locations in ${rows.length} identity rows.`,
     "",
     "| command | ms | vs list |",
     "|---|---|---|",

@@ -54,6 +54,27 @@ describe("a change at a terminal", () => {
     expect(box.skills()).toEqual(["alpha"]);
   });
 
+  it("offers a name two skills share by each one's path (issue 25, item 1)", () => {
+    const box = changeSandbox();
+    const dir = testdir({
+      "skills/team-a/access/SKILL.md": skillFile("access", "Access, the a way."),
+      "skills/team-b/access/SKILL.md": skillFile("access", "Access, the b way."),
+      "skills/other/SKILL.md": skillFile("other", "Another skill."),
+    });
+    // the first entry (skills/team-a/access) is ticked
+    const run = runCliInPty(["install", dir, "--user"], {
+      cwd: box.cwd,
+      env: box.env,
+      answers: [
+        ["which should be installed", " \r"],
+        ["Apply th", "y\r"],
+      ],
+    });
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).toContain("skills/team-a/access");
+    expect(box.skills()).toEqual(["access"]);
+  });
+
   it("fetches the collection once for the question and the install (issue 23, item 13)", async () => {
     const box = changeSandbox();
     let fetches = 0;

@@ -290,11 +290,20 @@ async function makePlan(
 async function pickFromCollection(io: CliIo, plan: LifecyclePlan): Promise<string[] | undefined> {
   const [only] = plan.steps;
   if (plan.steps.length !== 1 || only?.refusal?.code !== "collection_choice_required") return;
-  const offered = (only.refusal.details?.skills ?? []) as { name: string; description: string }[];
+  const offered = (only.refusal.details?.skills ?? []) as {
+    name: string;
+    description: string;
+    path: string;
+  }[];
+  // a name several skills have is picked by its path
+  const shared = (name: string) => offered.filter((skill) => skill.name === name).length > 1;
   return choose(
     io,
     `${safeLine(only.ref)} offers ${offered.length} skills; which should be installed?`,
-    offered.map((skill) => ({ value: skill.name, hint: safeLine(skill.description).slice(0, 80) })),
+    offered.map((skill) => ({
+      value: shared(skill.name) ? skill.path : skill.name,
+      hint: safeLine(skill.description).slice(0, 80),
+    })),
   );
 }
 
