@@ -11,8 +11,9 @@ import {
   readPackageSnapshot,
   type ScopeCache,
 } from "@skillshelf/store";
+import { describeSource } from "./_planning.js";
+import { stage } from "./_stage.js";
 import { createStagingSet } from "./_staging.js";
-import { describeSource, stage } from "./plan.js";
 
 /** What `update --check` found for one installed package. */
 export interface UpdateCheck {

@@ -11,9 +11,11 @@ import {
   resolveLockedPath,
   type ScopeCache,
 } from "@skillshelf/store";
+import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
+import { stage } from "./_stage.js";
 import { createStagingSet } from "./_staging.js";
-import { copyStep, finishPlan, installStep, type Planning, refusedStep, stage } from "./plan.js";
+import { copyStep, installStep, refusedStep } from "./_steps.js";
 import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
 
 /**

@@ -1,0 +1,173 @@
+// Which skills, templates and recipes of a collection a pick names, and why a pick cannot be made.
+import { relative, sep } from "node:path";
+import { closest, normalizeRelativePath, type PackageSource } from "@skillshelf/core";
+import {
+  COLLECTION_LAYOUTS,
+  type Collection,
+  type CollectionResource,
+  type CollectionSkill,
+  type StagedSource,
+} from "@skillshelf/sources";
+import type { PackageManifest } from "@skillshelf/store";
+import { packageSkills } from "./_package-skills.js";
+import { describeSource, type Unread } from "./_planning.js";
+import { refusal } from "./_refusal.js";
+import type { Refusal } from "./types.js";
+
+/**
+ * `--skill` names skills of a package, which installs whole: refused (`package_not_collection`)
+ * with the skills it offers and a did-you-mean for names it does not, and the way to install one
+ * skill's folder alone (`<source>//<folder>`, a collection of one skill).
+ */
+export function pickFromPackage(
+  planning: Unread,
+  source: PackageSource,
+  staged: StagedSource,
+  manifest: PackageManifest,
+  pick: readonly string[],
+): Refusal {
+  const offered = packageSkills(planning.environment, {
+    id: manifest.id,
+    dir: staged.dir,
+    manifest,
+  }).map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    path: relative(staged.dir, skill.baseDir).split(sep).join("/"),
+  }));
+  const names = offered.map((skill) => skill.name);
+  const unknown = pick.filter((name) => name !== "*" && !names.includes(name));
+  const [first] = offered.filter((skill) => pick.includes(skill.name));
+  return refusal(
+    "package_not_collection",
+    `${describeSource(source)} is the package ${manifest.id}, which installs whole; --skill picks only from a collection of skills`,
+    {
+      skills: offered,
+      ...(unknown.length === 0
+        ? {}
+        : {
+            unknown: unknown.map((name) => ({ name, suggestion: closest(name, names) ?? null })),
+          }),
+      ...(first === undefined ? {} : { folder: first.path }),
+    },
+  );
+}
+
+/** What a pick chose from a collection, and what it chose that cannot be installed. */
+interface Chosen {
+  readonly skills: readonly CollectionSkill[];
+  readonly resources: readonly CollectionResource[];
+  /** Skills refused alone: a name several skills have, a link out, a file that is no skill. */
+  readonly refused: readonly { readonly ref: string; readonly refusal: Refusal }[];
+}
+
+/**
+ * The skills, prompt templates and agent recipes of `collection` that `pick` names (a name,
+ * `kind:name` or a skill's path in the collection; `*`: all), or why they cannot be chosen: none
+ * offered (`collection_empty`, the layouts tried and the findings named), several and none picked
+ * (`collection_choice_required`), a name not offered (`collection_skill_unknown`, with a
+ * did-you-mean). A name several skills have is refused with every path (`collection_duplicate`):
+ * a path picks one.
+ */
+export function chooseSkills(
+  collection: Collection,
+  pick: readonly string[] | undefined,
+  from: string,
+): Chosen | { refusal: Refusal } {
+  const { skills, resources, clashes } = collection;
+  const listed = {
+    skills: [
+      ...skills.map(({ name, description, path }) => ({ kind: "skill", name, description, path })),
+      ...resources.map(({ kind, name, description, path }) => ({ kind, name, description, path })),
+    ],
+    diagnostics: collection.diagnostics,
+  };
+  const count = skills.length + resources.length;
+  if (count === 0)
+    return {
+      refusal: refusal(
+        "collection_empty",
+        `${from} has no manifest, and no skills, prompt templates or agents in any layout Skillshelf reads`,
+        { ...listed, layouts: COLLECTION_LAYOUTS },
+      ),
+    };
+  const clash = (name: string) => ({
+    ref: `skill:${name}`,
+    refusal: refusal(
+      "collection_duplicate",
+      `${from} has ${clashes.get(name)?.length} skills named ${name}: ${clashes.get(name)?.join(", ")}`,
+      { name, paths: clashes.get(name) },
+    ),
+  });
+  const leftOut = collection.refused.map((item) => ({
+    ref: item.path,
+    refusal: refusal(item.code, `${from}: ${item.message}`, { path: item.path }),
+  }));
+  if (pick === undefined || pick.length === 0) {
+    if (count === 1) return { skills, resources, refused: [] };
+    return {
+      refusal: refusal(
+        "collection_choice_required",
+        `${from} offers ${count}: ${listed.skills.map((item) => item.name).join(", ")}`,
+        listed,
+      ),
+    };
+  }
+  if (pick.includes("*"))
+    return {
+      skills: skills.filter((skill) => !clashes.has(skill.name)),
+      resources,
+      refused: [...[...clashes.keys()].map(clash), ...leftOut],
+    };
+  // a template answers to its own name too: `git:commit` for the package `git-commit`
+  const ownName = (item: { within?: string }) =>
+    item.within === undefined ? [] : [item.within.replace(/\.md$/i, "").split("/").join(":")];
+  const names = (item: { kind: string; name: string; within?: string }) => [
+    item.name,
+    `${item.kind}:${item.name}`,
+    ...ownName(item),
+  ];
+  const asPath = (text: string) => normalizeRelativePath(text.replace(/\/+$/, "")) ?? text;
+  const byPath = (text: string) => skills.find((skill) => skill.path === asPath(text));
+  const outside = (text: string) => leftOut.find((item) => item.ref === asPath(text));
+  const known = [
+    ...skills.map((skill) => ({ kind: "skill", name: skill.name })),
+    ...resources,
+  ].flatMap(names);
+  const unknown = pick.filter(
+    (text) => !known.includes(text) && byPath(text) === undefined && outside(text) === undefined,
+  );
+  if (unknown.length > 0)
+    return {
+      refusal: refusal(
+        "collection_skill_unknown",
+        `${from} offers no skill named ${unknown.join(", ")}`,
+        {
+          ...listed,
+          unknown: unknown.map((name) => ({ name, suggestion: closest(name, known) ?? null })),
+        },
+      ),
+    };
+  const picked = (item: { kind: string; name: string; within?: string }) =>
+    names(item).some((name) => pick.includes(name));
+  const chosenSkills = new Map<string, CollectionSkill>();
+  const refused: { ref: string; refusal: Refusal }[] = [];
+  for (const skill of skills) {
+    const named = picked({ kind: "skill", name: skill.name });
+    const pathed = pick.some((text) => byPath(text) === skill);
+    if (!named && !pathed) continue;
+    if (pathed || !clashes.has(skill.name)) {
+      if (!chosenSkills.has(skill.name)) chosenSkills.set(skill.name, skill);
+    } else if (!refused.some((item) => item.ref === `skill:${skill.name}`))
+      refused.push(clash(skill.name));
+  }
+  // a name picked by one path is not refused as a clash
+  return {
+    skills: [...chosenSkills.values()],
+    resources: resources.filter(picked),
+    refused: [
+      ...refused.filter((item) => !chosenSkills.has(item.ref.slice("skill:".length))),
+      ...pick.flatMap((text) => outside(text) ?? []),
+    ],
+  };
+}

@@ -1,0 +1,126 @@
+// What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
+import { randomBytes } from "node:crypto";
+import {
+  canonicalJson,
+  type Diagnostic,
+  type Environment,
+  type PackageSource,
+} from "@skillshelf/core";
+import type { LibraryDiscovery } from "@skillshelf/sources";
+import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
+import { refusal } from "./_refusal.js";
+import { lockAhead } from "./_review.js";
+import type { StagingSet } from "./_staging.js";
+import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep } from "./types.js";
+
+/** What planning works with. */
+export interface Planning {
+  readonly environment: Environment;
+  readonly request: Pick<
+    LifecycleRequest,
+    | "scope"
+    | "force"
+    | "withRequirements"
+    | "frozen"
+    | "allOrNothing"
+    | "ref"
+    | "stage"
+    | "targets"
+    | "cache"
+    | "skills"
+    | "plugins"
+    | "progress"
+    | "links"
+    | "fetches"
+  >;
+  readonly snapshot: PackageSnapshot;
+  readonly discovery: LibraryDiscovery;
+  readonly staging: StagingSet;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Planning before the snapshot is read. */
+export type Unread = Omit<Planning, "snapshot">;
+
+/**
+ * Seal a plan: refuse steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
+ * the plan is the one that catches up) or any change to a lock under `frozen`, drop reviewed facts
+ * of copies an earlier step writes (a plan cannot stale itself), release the staging of a plan
+ * that cannot be applied, and attach the staging as a property outside the data.
+ */
+export function finishPlan(
+  planning: Unread,
+  operation: Operation | "restore",
+  built: readonly PlanStep[],
+): LifecyclePlan {
+  const { environment, request } = planning;
+  const ahead = new Map<PackageScope, string[]>();
+  // the copies the steps before this one write
+  const written = new Set<string>();
+  const steps = built.map((step) => {
+    const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
+    written.add(`${step.scope}:${step.id}`);
+    let refused = step.refusal;
+    if (refused === undefined && operation !== "restore") {
+      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, request.cache);
+      ahead.set(step.scope, pending);
+      if (pending.length > 0)
+        refused = refusal(
+          "lock_ahead",
+          `the ${step.scope} lock pins ${pending.join(", ")}, which ${pending.length === 1 ? "is" : "are"} not installed`,
+          { ids: pending },
+        );
+    }
+    if (
+      refused === undefined &&
+      request.frozen === true &&
+      canonicalJson(step.lock.before) !== canonicalJson(step.lock.after)
+    )
+      refused = refusal("lock_frozen", `${step.ref} would change the ${step.scope} lock`);
+    return { ...step, expected, ...(refused === undefined ? {} : { refusal: refused }) };
+  });
+  const stops = (step: PlanStep) =>
+    step.refusal !== undefined && (step.refusal.alone !== true || request.allOrNothing === true);
+  const applicable =
+    !steps.some(stops) && (steps.length === 0 || steps.some((step) => step.refusal === undefined));
+  // a plan that will not be applied, or has nothing to apply, holds nothing staged
+  if (!applicable || steps.length === 0) planning.staging.release();
+  const plan = {
+    version: 1 as const,
+    id: randomBytes(8).toString("hex"),
+    createdAt: new Date().toISOString(),
+    project: environment.project,
+    environment: {
+      cwd: environment.cwd,
+      project: environment.project,
+      home: environment.home,
+      configDir: environment.configDir,
+    },
+    request: {
+      operation,
+      targets: [...request.targets],
+      ...(request.scope === undefined ? {} : { scope: request.scope }),
+      force: request.force === true,
+      withRequirements: request.withRequirements === true,
+      frozen: request.frozen === true,
+      allOrNothing: request.allOrNothing === true,
+      ...(request.ref === undefined ? {} : { ref: request.ref }),
+      ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
+      ...(request.plugins === undefined ? {} : { plugins: [...request.plugins] }),
+      ...(request.links === undefined ? {} : { links: request.links }),
+    },
+    steps,
+    applicable,
+    diagnostics: planning.diagnostics,
+  };
+  // the staging is the plan's, but not part of its data: JSON and canonical JSON leave it out
+  return Object.defineProperty(plan, "staging", {
+    value: planning.staging,
+    enumerable: false,
+  }) as typeof plan & { readonly staging: StagingSet };
+}
+
+/** A source as a user names it: a folder's path, or a URL. */
+export function describeSource(source: PackageSource): string {
+  return source.type === "local" ? source.path : source.url;
+}

@@ -1,0 +1,309 @@
+// Staging what a plan installs: a package, a marketplace's plugins, or the chosen skills of a collection.
+import { lstatSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { closest, type Diagnostic, isInside, type PackageSource } from "@skillshelf/core";
+import {
+  type CollectionSkill,
+  createStagingArea,
+  digested,
+  type FetchedSource,
+  fetchSource,
+  MARKETPLACE_FILES,
+  readCollection,
+  repositoryPlugins,
+  type StagedSource,
+  type StagingArea,
+  stageCollectionResource,
+  stageCollectionSkill,
+} from "@skillshelf/sources";
+import {
+  hasManifestEntry,
+  type PackageManifest,
+  readPackageManifest,
+  type ScopeCache,
+  skillPackageManifest,
+} from "@skillshelf/store";
+import { chooseSkills, pickFromPackage } from "./_choose.js";
+import { describeSource, type Unread } from "./_planning.js";
+import { refusal, refusalOf } from "./_refusal.js";
+import type { Refusal } from "./types.js";
+
+/** Stage a source for a step; a failure is the step's refusal. */
+export async function stage(planning: Unread, source: PackageSource): Promise<Staged> {
+  // a recorded source names one package, or one skill's folder: never a choice to make
+  return (await stagePackages(planning, source, undefined))[0] as Staged;
+}
+
+/**
+ * A staged package and its manifest (`member`: one skill of a collection, refused alone), or why
+ * there is none (`ref`: what the refused step is called, when not the target).
+ */
+export type Staged =
+  | { staged: StagedSource; manifest: PackageManifest; member?: true }
+  | { refusal: Refusal; ref?: string };
+
+/**
+ * Stage a source and read the packages it holds: the one package of a folder with a manifest, or
+ * the chosen skills of a collection (a folder with none, DESIGN §5.1), each staged as a `skill`
+ * package of its own. `pick` names the skills (`*`: all); without it a collection of one skill
+ * gives that one and one of several is refused with the skills listed.
+ */
+export async function stagePackages(
+  planning: Unread,
+  source: PackageSource,
+  pick: readonly string[] | undefined,
+  plugins?: readonly string[] | undefined,
+): Promise<Staged[]> {
+  planning.request.progress?.({ phase: "stage", source: describeSource(source) });
+  // a recorded package made of one template or recipe of a collection is found in it again
+  if (source.resource !== undefined) {
+    const { resource, ...collection } = source;
+    return stagePackages(planning, collection, [resource]);
+  }
+  // a local folder's plugins are staged from their folders like any local package
+  if (plugins !== undefined && plugins.length > 0 && source.type === "local")
+    return stagePlugins(planning, { dir: source.path, source, release: () => undefined }, plugins);
+  // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
+  if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
+    return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
+  const { fetches } = planning.request;
+  let fetched: FetchedSource;
+  try {
+    fetched = planning.staging.add(
+      fetches?.take(source) ?? (await fetchSource(source, planning.request.stage)),
+    );
+  } catch (error) {
+    return [{ refusal: refusalOf(error) }];
+  }
+  if (plugins !== undefined && plugins.length > 0) return stagePlugins(planning, fetched, plugins);
+  // a fetched collection's skills are digested one by one, each where it was fetched
+  if (!hasManifestEntry(fetched.dir)) {
+    const skills = stageSkills(planning, fetched, pick, { inPlace: true });
+    // refused until skills are picked: the plan made with the pick takes this fetch
+    const [only] = skills;
+    if (
+      only !== undefined &&
+      "refusal" in only &&
+      only.refusal.code === "collection_choice_required"
+    )
+      fetches?.keep(source, planning.staging.handOver(fetched));
+    return skills;
+  }
+  let staged: StagedSource;
+  try {
+    staged = digested(fetched);
+  } catch (error) {
+    return [{ refusal: refusalOf(error) }];
+  }
+  const manifest = readPackageManifest(staged.dir, known(planning, staged));
+  if (manifest.ok && pick !== undefined && pick.length > 0)
+    return [{ refusal: pickFromPackage(planning, source, staged, manifest.value, pick) }];
+  if (manifest.ok) return [{ staged, manifest: manifest.value }];
+  return [
+    {
+      refusal: refusal(
+        "manifest_invalid",
+        `the package staged from ${describeSource(source)} has no valid manifest`,
+        { diagnostics: manifest.diagnostics },
+      ),
+    },
+  ];
+}
+
+/**
+ * The plugins `names` of the repository in `fetched`, as its marketplace lists them, each a
+ * package of its own: staged from its folder in the repository (where it was fetched), or from
+ * the source listed. A repository with no marketplace (`marketplace_missing`) or a name it does
+ * not list (`plugin_unknown`, with a did-you-mean) is refused.
+ */
+async function stagePlugins(
+  planning: Unread,
+  fetched: FetchedSource,
+  names: readonly string[],
+): Promise<Staged[]> {
+  const from = describeSource(fetched.source);
+  const listed = repositoryPlugins(fetched);
+  if (listed === undefined)
+    return [
+      {
+        refusal: refusal(
+          "marketplace_missing",
+          `${from} has no marketplace.json listing plugins (looked in ${MARKETPLACE_FILES.join(", ")})`,
+          { looked: MARKETPLACE_FILES },
+        ),
+      },
+    ];
+  planning.diagnostics.push(...listed.diagnostics);
+  const offered = listed.plugins.map((plugin) => plugin.name);
+  const staged: Staged[] = [];
+  for (const name of names) {
+    const plugin = listed.plugins.find((candidate) => candidate.name === name);
+    if (plugin === undefined) {
+      staged.push({
+        ref: `plugin:${name}`,
+        refusal: refusal(
+          "plugin_unknown",
+          `${listed.marketplace} of ${from} lists no plugin named ${name}`,
+          {
+            plugins: offered,
+            suggestion: closest(name, offered) ?? null,
+          },
+        ),
+      });
+      continue;
+    }
+    if (plugin.folder === undefined || fetched.source.type === "local") {
+      staged.push(...(await stagePackages(planning, plugin.source, undefined)));
+      continue;
+    }
+    try {
+      // kept in the repository: staged where it was fetched, which the plan already holds
+      const one = digested({
+        dir: join(fetched.dir, ...plugin.folder.split("/")),
+        source: plugin.source,
+        ...(fetched.commit === undefined ? {} : { commit: fetched.commit }),
+        release: () => undefined,
+      });
+      const manifest = readPackageManifest(one.dir, known(planning, one));
+      staged.push(
+        manifest.ok
+          ? { staged: one, manifest: manifest.value }
+          : {
+              ref: `plugin:${name}`,
+              refusal: refusal(
+                "manifest_invalid",
+                `the plugin ${name} of ${from} has no valid manifest`,
+                {
+                  diagnostics: manifest.diagnostics,
+                },
+              ),
+            },
+      );
+    } catch (error) {
+      staged.push({ ref: `plugin:${name}`, refusal: refusalOf(error) });
+    }
+  }
+  return staged;
+}
+
+/** A manifest read here is the one the read-back finds in the installed copy of these bytes. */
+function known(
+  planning: Unread,
+  one: StagedSource,
+): { readonly digest: string; readonly cache: ScopeCache } | undefined {
+  const { cache } = planning.request;
+  return cache === undefined ? undefined : { digest: one.digest, cache };
+}
+
+function isRealFolder(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * The chosen skills of the collection in `collection.dir`, each staged as a `skill` package of
+ * its own: copied out, or, with `inPlace` (the collection is the plan's own staging), where
+ * they are when no other chosen skill lies inside.
+ */
+function stageSkills(
+  planning: Unread,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
+  pick: readonly string[] | undefined,
+  { inPlace }: { readonly inPlace: boolean },
+): Staged[] {
+  const { source } = collection;
+  const read = readCollection(collection.dir);
+  const chosen = chooseSkills(read, pick, describeSource(source));
+  if ("refusal" in chosen) return [chosen];
+  // what was left out of the collection, and why, is part of the plan a user reviews (a skill
+  // that cannot be installed is a refused step of its own), named where the user can find it
+  planning.diagnostics.push(
+    ...read.diagnostics
+      .filter((finding) => finding.details?.skill === undefined)
+      .map((finding) => (inPlace ? withSourcePath(finding, collection) : finding)),
+  );
+  // the skills whose folders hold another chosen skill's: every folder above a chosen one
+  const above = new Set(
+    chosen.skills.flatMap((skill) =>
+      skill.path === "."
+        ? []
+        : skill.path.split("/").map((_, index, parts) => parts.slice(0, index).join("/") || "."),
+    ),
+  );
+  const outer = chosen.skills.filter((skill) => above.has(skill.path));
+  const tempDir = planning.request.stage?.tempDir;
+  // the copied skills share one staging area, made when the first is copied
+  let area: StagingArea | undefined;
+  const areaForCopies = (): StagingArea => {
+    area ??= planning.staging.add(createStagingArea(tempDir));
+    return area;
+  };
+  const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
+    try {
+      const options =
+        inPlace && !outer.includes(skill) ? { tempDir, inPlace: true } : { area: areaForCopies() };
+      return planning.staging.add(stageCollectionSkill(collection, skill, options));
+    } catch (error) {
+      return { refusal: refusalOf(error) };
+    }
+  };
+  // the skills holding others are copied first, while the folders inside them are as fetched
+  const stagedSkills = new Map(outer.map((skill) => [skill, stageSkill(skill)]));
+  // each member is refused alone: one that cannot be installed does not stop the others
+  const alone = (ref: string, refused: Refusal): Staged => ({
+    refusal: { ...refused, alone: true },
+    ref,
+  });
+  const resources = chosen.resources.map((item): Staged => {
+    const ref = `${item.kind}:${item.name}`;
+    try {
+      const one = planning.staging.add(
+        stageCollectionResource(collection, item, { area: areaForCopies() }),
+      );
+      const manifest = readPackageManifest(one.dir, known(planning, one));
+      return manifest.ok
+        ? { staged: one, manifest: manifest.value, member: true }
+        : alone(
+            ref,
+            refusal(
+              "manifest_invalid",
+              `the ${item.kind} ${item.name} does not make a valid package`,
+              {
+                diagnostics: manifest.diagnostics,
+              },
+            ),
+          );
+    } catch (error) {
+      return alone(ref, refusalOf(error));
+    }
+  });
+  const skills = chosen.skills.map((skill): Staged => {
+    const ref = `skill:${skill.name}`;
+    const one = stagedSkills.get(skill) ?? stageSkill(skill);
+    if ("refusal" in one) return alone(ref, one.refusal);
+    const read = skillPackageManifest(one.dir, skill, known(planning, one));
+    return read.ok
+      ? { staged: one, manifest: read.value, member: true }
+      : alone(
+          ref,
+          refusal("manifest_invalid", `the skill ${skill.name} does not make a valid package`, {
+            diagnostics: read.diagnostics,
+          }),
+        );
+  });
+  return [
+    ...skills,
+    ...resources,
+    ...chosen.refused.map(({ ref, refusal: refused }) => alone(ref, refused)),
+  ];
+}
+
+/** A finding in a fetched collection, its path named by the source (`<source>//<path>`), not the staging folder. */
+function withSourcePath(
+  finding: Diagnostic,
+  collection: Pick<FetchedSource, "dir" | "source">,
+): Diagnostic {
+  const { path } = finding;
+  if (path === undefined || !isInside(collection.dir, path)) return finding;
+  const inside = relative(collection.dir, path).split(sep).join("/");
+  return { ...finding, path: `${describeSource(collection.source)}//${inside}` };
+}

@@ -1,0 +1,451 @@
+// The steps of a plan: an install or update of a staged package, a change to an installed copy, a refusal.
+import { join } from "node:path";
+import {
+  createDiagnostic,
+  type Environment,
+  type PackageKind,
+  type PackageSource,
+} from "@skillshelf/core";
+import type { IndexRow, StagedSource } from "@skillshelf/sources";
+import {
+  copiesOf,
+  copyOf,
+  type InstallRecord,
+  isRequirementMet,
+  linkLibrary,
+  newlyBrokenDependents,
+  type PackageCopy,
+  type PackageManifest,
+  type PackageOrigin,
+  type PackageScope,
+  type PackageSnapshot,
+  previousCopyDir,
+  readPackageManifest,
+  readScopeState,
+  snapshotAfter,
+} from "@skillshelf/store";
+import { contentRefusal } from "./_content.js";
+import { stepLinks } from "./_package-skills.js";
+import { describeSource, type Planning } from "./_planning.js";
+import { refusal } from "./_refusal.js";
+import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
+import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
+import type { Operation, PlanStep, Refusal, StepLink, StepSource } from "./types.js";
+
+/**
+ * An install (or update) step for a staged package: its reviewed facts, the lock entry it
+ * writes, what it replaces, and the checks of what an index pinned. `undefined` when the scope
+ * already holds exactly this package and its links: nothing to do, which an info
+ * `already_installed` says.
+ */
+export function installStep(
+  planning: Planning,
+  input: {
+    readonly operation: "install" | "update";
+    readonly scope: PackageScope;
+    readonly staged: StagedSource;
+    readonly manifest: PackageManifest;
+    readonly origin: PackageOrigin;
+    readonly pinned?: {
+      readonly version?: string | undefined;
+      readonly digest?: string | undefined;
+    };
+    readonly refusal?: Refusal | undefined;
+  },
+): PlanStep | undefined {
+  const { environment, snapshot } = planning;
+  const { scope, staged, manifest, operation } = input;
+  const id = manifest.id;
+  const existing = copyOf(snapshot, scope, id);
+  const record: InstallRecord = {
+    kind: manifest.kind,
+    ...(manifest.version === undefined ? {} : { version: manifest.version }),
+    format: manifest.format,
+    installedAt: new Date().toISOString(),
+    origin: input.origin,
+    contentDigest: staged.digest,
+    trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+    ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
+  };
+  const enabledAfter = existing?.record === undefined ? true : existing.enabled;
+  const before = lockedEntry(environment, scope, id, planning.request.cache);
+  const review = reviewFacts(environment, scope, id, planning.request.cache);
+  const source: StepSource = {
+    source: staged.source,
+    dir: staged.dir,
+    digest: staged.digest,
+    origin: input.origin,
+  };
+  let refused =
+    input.refusal ??
+    ("refusal" in review ? review.refusal : undefined) ??
+    ("refusal" in before ? before.refusal : undefined) ??
+    pinRefusal(manifest, staged.digest, input.pinned) ??
+    contentRefusal(environment, staged.dir, manifest);
+  const wanted =
+    planning.request.links === undefined || refused !== undefined
+      ? undefined
+      : stepLinks(
+          { environment, links: planning.request.links, cache: planning.request.cache },
+          { scope, id, dir: staged.dir, manifest },
+          planning.diagnostics,
+        );
+  if (wanted !== undefined && "refusal" in wanted) refused = wanted.refusal;
+  const links = wanted !== undefined && "links" in wanted ? wanted.links : undefined;
+  if (refused === undefined && operation === "install" && existing?.record !== undefined) {
+    // a copy whose tree is gone or holds other bytes than its record is repaired by the same
+    // package; one that holds exactly it is left as it is, and only the links missing are made
+    const same =
+      existing.record.contentDigest === staged.digest && existing.observedDigest === staged.digest;
+    if (same && links?.some((link) => !link.inPlace) !== true) {
+      planning.diagnostics.push(
+        createDiagnostic("info", "already_installed", `${scope}:${id} is already installed`, {
+          path: existing.dir,
+          details: { id, scope },
+        }),
+      );
+      return undefined;
+    }
+    // the same package over a copy edited by hand (or gone) is a repair, which --force makes
+    if (!same && planning.request.force !== true)
+      refused =
+        existing.record.contentDigest === staged.digest
+          ? refusal(
+              "local_changes",
+              `${scope}:${id} has files that differ from what was installed`,
+              {
+                scope,
+                id,
+              },
+            )
+          : refusal("installed_differs", `${scope}:${id} is already installed from other content`, {
+              scope,
+              id,
+            });
+  }
+  const capabilities =
+    operation === "update" && existing?.manifest !== undefined
+      ? capabilityDiff(
+          environment,
+          { id, dir: existing.dir, manifest: existing.manifest },
+          { id, dir: staged.dir, manifest },
+        )
+      : undefined;
+  return {
+    operation,
+    ref: `${manifest.kind}:${id}`,
+    id,
+    kind: manifest.kind,
+    scope,
+    ...(manifest.version === undefined ? {} : { version: manifest.version }),
+    source,
+    expected: "facts" in review ? review.facts : [],
+    requires: manifest.requires,
+    dependents: { newlyBroken: [], preexisting: [] },
+    effectiveAfter: {
+      scope: effectiveScopeAfterInstall(snapshot, id, scope),
+      loadable: enabledAfter,
+    },
+    recovery:
+      operation === "update"
+        ? "the replaced tree is kept as the previous version (rollback restores it); files changed locally are kept beside it as a backup"
+        : existing === undefined
+          ? "nothing to recover; the destination is empty"
+          : "files in the current tree that differ from its record are kept beside it as a backup",
+    ...(capabilities === undefined ? {} : { capabilities }),
+    lock: {
+      before: "entry" in before ? before.entry : null,
+      after: entryFor(environment, scope, id, record, enabledAfter),
+    },
+    model: modelView(manifest, source.source, {
+      enabled: enabledAfter,
+      effective: effectiveScopeAfterInstall(snapshot, id, scope) === scope,
+    }),
+    ...(links === undefined ? {} : { links }),
+    ...(refused === undefined ? {} : { refusal: refused }),
+  };
+}
+
+/** What a rollback changes in what a model is given: the installed tree against the kept one. */
+function rollbackDiff(environment: Environment, copy: PackageCopy): CapabilityDiff | undefined {
+  const kept = previousCopyDir({ environment, scope: copy.scope }, copy.id);
+  const manifest = readPackageManifest(kept);
+  if (copy.manifest === undefined || !manifest.ok) return undefined;
+  return capabilityDiff(
+    environment,
+    { id: copy.id, dir: copy.dir, manifest: copy.manifest },
+    { id: copy.id, dir: kept, manifest: manifest.value },
+  );
+}
+
+/** The links of a copy a remove or disable takes away, and an enable makes again. */
+function linksOfCopy(
+  planning: Planning,
+  copy: PackageCopy,
+  operation: "enable" | "disable" | "remove" | "rollback",
+): StepLink[] {
+  if (operation === "rollback") return [];
+  const read = readScopeState(planning.environment, copy.scope, planning.request.cache);
+  const links = read.ok ? (read.value.state.links ?? {}) : {};
+  const library = linkLibrary(planning.environment, copy.scope);
+  return Object.entries(links)
+    .filter(([, record]) => record.package === copy.id)
+    .map(([key, record]) => ({
+      ...(operation === "enable" ? {} : { operation: "unlink" as const }),
+      agent: record.agent,
+      key,
+      target: join(library, record.target),
+      copy: record.mode === "copy",
+      inPlace: false,
+    }));
+}
+
+/** Whether an installed package's skills reach a model, and if not why and what would change it. */
+function modelView(
+  manifest: PackageManifest,
+  source: PackageSource,
+  copy: { readonly enabled: boolean; readonly effective: boolean },
+): NonNullable<PlanStep["model"]> {
+  if (manifest.format === "claude-code")
+    return {
+      given: false,
+      reason:
+        "it is a Claude Code plugin, installed as foreign: its skills are listed but never given to a model, since Skillshelf does not run the hooks and servers such a plugin may rely on",
+      next: `no command trusts a foreign package yet; to give a model one of its skills, install that skill's folder alone: skillshelf install ${
+        source.type === "local"
+          ? join(source.path, "skills", "<name>")
+          : `${describeSource(source)}//skills/<name>`
+      }`,
+    };
+  if (!copy.enabled)
+    return {
+      given: false,
+      reason: "the copy stays disabled",
+      next: `skillshelf enable ${manifest.id}`,
+    };
+  if (!copy.effective)
+    return {
+      given: false,
+      reason: "the project's copy of the same package counts instead",
+      next: `install it into the project, or remove the project's copy: skillshelf remove ${manifest.id} --project`,
+    };
+  return { given: true };
+}
+
+/** A step that changes only state or trees already on disk: enable, disable, remove, rollback. */
+export function copyStep(
+  planning: Planning,
+  operation: "enable" | "disable" | "remove" | "rollback",
+  copy: PackageCopy,
+): PlanStep {
+  const { environment, snapshot } = planning;
+  const { scope, id } = copy;
+  const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
+  const review = reviewFacts(environment, scope, id, planning.request.cache);
+  const before = lockedEntry(environment, scope, id, planning.request.cache);
+  let refused: Refusal | undefined =
+    ("refusal" in review ? review.refusal : undefined) ??
+    ("refusal" in before ? before.refusal : undefined);
+  const beforeEntry = "entry" in before ? before.entry : null;
+  const record = copy.record;
+  let after = snapshot;
+  let lockAfter = beforeEntry;
+  let note: string | undefined;
+  const dependents = {
+    newlyBroken: [] as PlanStep["dependents"]["newlyBroken"][number][],
+    preexisting: [] as string[],
+  };
+  if (operation === "enable" || operation === "disable" || operation === "remove") {
+    after = snapshotAfter(snapshot, { scope, id, change: operation });
+    lockAfter =
+      operation === "remove" || record === undefined
+        ? null
+        : entryFor(environment, scope, id, record, operation === "enable");
+    if (operation !== "enable") {
+      for (const broken of newlyBrokenDependents(snapshot, after))
+        dependents.newlyBroken.push({
+          ref: `${refKind(after, broken.id, broken.scope)}:${broken.id}`,
+          scope: broken.scope,
+          missing: broken.missing,
+        });
+      dependents.preexisting.push(...preexistingBroken(snapshot));
+      if (refused === undefined && dependents.newlyBroken.length > 0)
+        refused = refusal(
+          "dependents",
+          `${operation === "remove" ? "removing" : "disabling"} ${scope}:${id} would break ${dependents.newlyBroken.map((d) => `${d.scope}:${d.ref} (missing ${d.missing.join(", ")})`).join("; ")}`,
+          { dependents: dependents.newlyBroken },
+        );
+    }
+    note = fallbackNote(snapshot, after, copy, operation);
+  }
+  if (operation === "enable" && refused === undefined) {
+    if (!copy.valid)
+      refused = refusal("copy_invalid", `${scope}:${id} is ${copy.state} and cannot be enabled`, {
+        state: copy.state,
+      });
+    else {
+      const unmet = (copy.manifest?.requires ?? []).filter(
+        (ref) => !isRequirementMet(snapshot, ref),
+      );
+      if (unmet.length > 0)
+        refused = refusal(
+          "requirement_inactive",
+          `${scope}:${id} needs ${unmet.join(", ")}, which ${unmet.length === 1 ? "is" : "are"} not loadable`,
+          { missing: unmet },
+        );
+    }
+  }
+  let source: StepSource | undefined;
+  let capabilities: CapabilityDiff | undefined;
+  if (operation === "rollback") {
+    const previous = record?.previous;
+    if (previous === undefined) {
+      refused ??= refusal(
+        "no_previous_version",
+        `${scope}:${id} has no previous version to restore`,
+      );
+    } else {
+      source = {
+        source: previous.origin.source,
+        dir: copy.dir,
+        digest: previous.contentDigest,
+        origin: previous.origin,
+      };
+      lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
+      capabilities = rollbackDiff(environment, copy);
+    }
+  }
+  const links = linksOfCopy(planning, copy, operation);
+  return {
+    operation,
+    ref: `${kind}:${id}`,
+    id,
+    kind,
+    scope,
+    ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
+    ...(source === undefined ? {} : { source }),
+    ...(links.length === 0 ? {} : { links }),
+    ...(capabilities === undefined ? {} : { capabilities }),
+    expected: "facts" in review ? review.facts : [],
+    requires: copy.manifest?.requires ?? [],
+    dependents,
+    effectiveAfter: operation === "rollback" ? effectiveOf(snapshot, id) : effectiveOf(after, id),
+    ...(note === undefined ? {} : { note }),
+    recovery:
+      operation === "remove"
+        ? "files that differ from the recorded content are kept beside the destination as a backup"
+        : operation === "rollback"
+          ? "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again"
+          : "only the enabled flag in state.json changes; no files move",
+    lock: { before: beforeEntry, after: lockAfter },
+    ...(refused === undefined ? {} : { refusal: refused }),
+  };
+}
+
+/** A step for a target that could not be resolved at all. */
+export function refusedStep(
+  target: string,
+  scope: PackageScope,
+  operation: Operation,
+  refused: Refusal,
+): PlanStep {
+  return {
+    operation,
+    ref: target,
+    id: target,
+    kind: "plugin",
+    scope,
+    expected: [],
+    requires: [],
+    dependents: { newlyBroken: [], preexisting: [] },
+    effectiveAfter: null,
+    recovery: "nothing is done",
+    lock: { before: null, after: null },
+    refusal: refused,
+  };
+}
+
+// a step, unless there was nothing to do
+export function pushStep(steps: PlanStep[], step: PlanStep | undefined): void {
+  if (step !== undefined) steps.push(step);
+}
+
+/** Where a staged package came from, as its install record keeps it. */
+export function originOf(staged: StagedSource, row: IndexRow | undefined): PackageOrigin {
+  return {
+    source: staged.source,
+    ...(staged.commit === undefined ? {} : { commit: staged.commit }),
+    ...(row === undefined ? {} : { index: row.index }),
+  };
+}
+
+// --- internal ---
+
+function pinRefusal(
+  manifest: PackageManifest,
+  digest: string,
+  pinned:
+    | { readonly version?: string | undefined; readonly digest?: string | undefined }
+    | undefined,
+): Refusal | undefined {
+  if (pinned?.digest !== undefined && pinned.digest !== digest)
+    return refusal(
+      "digest_mismatch",
+      `${manifest.id} digests to ${digest}, not the pinned ${pinned.digest}`,
+      {
+        expected: pinned.digest,
+        observed: digest,
+      },
+    );
+  if (pinned?.version !== undefined && pinned.version !== manifest.version)
+    return refusal(
+      "identity_mismatch",
+      `${manifest.id} is version ${String(manifest.version)}, not the pinned ${pinned.version}`,
+      { expected: pinned.version, observed: manifest.version },
+    );
+  return undefined;
+}
+
+function effectiveScopeAfterInstall(
+  snapshot: PackageSnapshot,
+  id: string,
+  scope: PackageScope,
+): PackageScope {
+  if (scope === "project") return "project";
+  const project = copyOf(snapshot, "project", id);
+  return project?.valid === true ? "project" : "user";
+}
+
+function fallbackNote(
+  before: PackageSnapshot,
+  after: PackageSnapshot,
+  copy: PackageCopy,
+  operation: "enable" | "disable" | "remove",
+): string | undefined {
+  const other = copiesOf(after, copy.id).find((candidate) => candidate.scope !== copy.scope);
+  if (operation === "disable" && copy.scope === "project" && other?.valid === true)
+    return "the disabled project copy still shadows the user copy; removal would reveal it";
+  const wasLoadable = copiesOf(before, copy.id).some(
+    (candidate) => candidate.scope !== copy.scope && candidate.loadable,
+  );
+  if (operation === "remove" && other?.loadable === true && !wasLoadable)
+    return `the ${other.scope} copy becomes effective (loadable)`;
+  if (operation === "remove" && other === undefined)
+    return "no other copy exists; the package will be absent";
+  return undefined;
+}
+
+function preexistingBroken(snapshot: PackageSnapshot): string[] {
+  return snapshot.copies
+    .filter(
+      (copy) =>
+        copy.loadable &&
+        (copy.manifest?.requires ?? []).some((ref) => !isRequirementMet(snapshot, ref)),
+    )
+    .map((copy) => `${copy.scope}:${copy.manifest?.kind ?? "plugin"}:${copy.id}`);
+}
+
+function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): string {
+  const copy = copyOf(snapshot, scope, id);
+  return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
+}
