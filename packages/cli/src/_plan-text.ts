@@ -6,6 +6,7 @@ import type {
   LinkPlan,
   PlanStep,
 } from "@skillshelf/lifecycle";
+import { describeSource } from "@skillshelf/sources";
 import type { LinkOutcome } from "@skillshelf/store/writers";
 import { displayPath, displayText, type Paint, type PathStyle, safeLine } from "./format.js";
 
@@ -160,14 +161,7 @@ function list(items: readonly string[]): string {
 
 /** A source as the user would type it again. */
 export function sourceText(source: PackageSource, style: PathStyle): string {
-  if (source.type === "local") return displayPath(source.path, style);
-  const url =
-    source.type === "git" && !/^[a-z]+:/i.test(source.url)
-      ? displayPath(source.url, style)
-      : safeLine(source.url);
-  const path = source.path === undefined ? "" : `//${safeLine(source.path)}`;
-  const ref = source.type === "git" && source.ref !== undefined ? `#${safeLine(source.ref)}` : "";
-  return `${url}${path}${ref}`;
+  return displayText(describeSource(source), style);
 }
 
 /** A link plan as people read it: the scope and project, then one line per link. */

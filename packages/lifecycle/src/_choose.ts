@@ -6,11 +6,12 @@ import {
   type Collection,
   type CollectionResource,
   type CollectionSkill,
+  describeSource,
   type StagedSource,
 } from "@skillshelf/sources";
 import type { PackageManifest } from "@skillshelf/store";
 import { packageSkills } from "./_package-skills.js";
-import { describeSource, type Unread } from "./_planning.js";
+import type { Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 

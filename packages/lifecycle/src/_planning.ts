@@ -1,11 +1,6 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import { randomBytes } from "node:crypto";
-import {
-  canonicalJson,
-  type Diagnostic,
-  type Environment,
-  type PackageSource,
-} from "@skillshelf/core";
+import { canonicalJson, type Diagnostic, type Environment } from "@skillshelf/core";
 import type { LibraryDiscovery } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
@@ -118,9 +113,4 @@ export function finishPlan(
     value: planning.staging,
     enumerable: false,
   }) as typeof plan & { readonly staging: StagingSet };
-}
-
-/** A source as a user names it: a folder's path, or a URL. */
-export function describeSource(source: PackageSource): string {
-  return source.type === "local" ? source.path : source.url;
 }

@@ -5,9 +5,11 @@ import { closest, type Diagnostic, isInside, type PackageSource } from "@skillsh
 import {
   type CollectionSkill,
   createStagingArea,
+  describeSource,
   digested,
   type FetchedSource,
   fetchSource,
+  folderInPlace,
   MARKETPLACE_FILES,
   readCollection,
   repositoryPlugins,
@@ -24,7 +26,7 @@ import {
   skillPackageManifest,
 } from "@skillshelf/store";
 import { chooseSkills, pickFromPackage } from "./_choose.js";
-import { describeSource, type Unread } from "./_planning.js";
+import type { Unread } from "./_planning.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
@@ -60,12 +62,13 @@ export async function stagePackages(
     const { resource, ...collection } = source;
     return stagePackages(planning, collection, [resource]);
   }
+  const inPlace = folderInPlace(source);
   // a local folder's plugins are staged from their folders like any local package
-  if (plugins !== undefined && plugins.length > 0 && source.type === "local")
-    return stagePlugins(planning, { dir: source.path, source, release: () => undefined }, plugins);
+  if (plugins !== undefined && plugins.length > 0 && inPlace !== undefined)
+    return stagePlugins(planning, { dir: inPlace, source, release: () => undefined }, plugins);
   // a local folder with no manifest is a collection read where it is: only its chosen skills are copied
-  if (source.type === "local" && isRealFolder(source.path) && !hasManifestEntry(source.path))
-    return stageSkills(planning, { dir: source.path, source }, pick, { inPlace: false });
+  if (inPlace !== undefined && isRealFolder(inPlace) && !hasManifestEntry(inPlace))
+    return stageSkills(planning, { dir: inPlace, source }, pick, { inPlace: false });
   const { fetches } = planning.request;
   let fetched: FetchedSource;
   try {
@@ -152,7 +155,7 @@ async function stagePlugins(
       });
       continue;
     }
-    if (plugin.folder === undefined || fetched.source.type === "local") {
+    if (plugin.folder === undefined || folderInPlace(fetched.source) !== undefined) {
       staged.push(...(await stagePackages(planning, plugin.source, undefined)));
       continue;
     }

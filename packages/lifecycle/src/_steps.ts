@@ -6,7 +6,12 @@ import {
   type PackageKind,
   type PackageSource,
 } from "@skillshelf/core";
-import type { IndexRow, StagedSource } from "@skillshelf/sources";
+import {
+  describeSource,
+  type IndexRow,
+  type StagedSource,
+  sourceWithin,
+} from "@skillshelf/sources";
 import {
   copiesOf,
   copyOf,
@@ -26,7 +31,7 @@ import {
 } from "@skillshelf/store";
 import { contentRefusal } from "./_content.js";
 import { stepLinks } from "./_package-skills.js";
-import { describeSource, type Planning } from "./_planning.js";
+import type { Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
@@ -211,11 +216,9 @@ function modelView(
       given: false,
       reason:
         "it is a Claude Code plugin, installed as foreign: its skills are listed but never given to a model, since Skillshelf does not run the hooks and servers such a plugin may rely on",
-      next: `no command trusts a foreign package yet; to give a model one of its skills, install that skill's folder alone: skillshelf install ${
-        source.type === "local"
-          ? join(source.path, "skills", "<name>")
-          : `${describeSource(source)}//skills/<name>`
-      }`,
+      next: `no command trusts a foreign package yet; to give a model one of its skills, install that skill's folder alone: skillshelf install ${describeSource(
+        sourceWithin(source, "skills/<name>"),
+      )}`,
     };
   if (!copy.enabled)
     return {

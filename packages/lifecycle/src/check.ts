@@ -1,8 +1,10 @@
 import { CODES, type Code, type Environment, isSkillshelfError } from "@skillshelf/core";
 import {
+  askNewest,
+  describeSource,
   discoverLibrary,
+  isPinnedTo,
   type LibraryDiscovery,
-  newestCommit,
   type StageOptions,
 } from "@skillshelf/sources";
 import {
@@ -11,7 +13,6 @@ import {
   readPackageSnapshot,
   type ScopeCache,
 } from "@skillshelf/store";
-import { describeSource } from "./_planning.js";
 import { stage } from "./_stage.js";
 import { createStagingSet } from "./_staging.js";
 
@@ -135,22 +136,22 @@ async function checkOne(
           };
     }
   }
-  if (source.type === "git") {
-    const ref = source.ref ?? "HEAD";
-    const commit = await newestCommit(source, request.stage);
+  // a source that can say what it would give without a fetch (git: ls-remote) is asked so
+  const asked = await askNewest(source, request.stage);
+  if (asked !== undefined) {
+    const { commit } = asked;
     if (commit === undefined)
-      return { status: "unknown", reason: `the repository has no ref ${ref} any more` };
+      return { status: "unknown", reason: "the ref it was installed from is gone" };
     const newest = { commit };
     if (commit === record.origin.commit)
       return {
         newest,
         status: "up-to-date",
-        reason:
-          source.ref === commit
-            ? "a commit does not move"
-            : `${ref} still names the installed commit`,
+        reason: isPinnedTo(source, commit)
+          ? "it is pinned to a commit, and a commit does not move"
+          : "its ref still names the installed commit",
       };
-    return { newest, status: "out-of-date", reason: `${ref} moved to another commit` };
+    return { newest, status: "out-of-date", reason: "its ref moved to another commit" };
   }
   // a folder or an archive tells what it holds only when it is read
   const staging = createStagingSet();

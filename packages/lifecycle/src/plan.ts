@@ -1,9 +1,12 @@
 import { createDiagnostic, type PackageSource } from "@skillshelf/core";
 import {
+  describeSource,
   discoverLibrary,
   type IndexRow,
+  isPinnedTo,
   resolveRequirements,
   type StagedSource,
+  sourceAtRef,
 } from "@skillshelf/sources";
 import {
   copyOf,
@@ -229,8 +232,7 @@ async function updateSteps(planning: Planning): Promise<PlanStep[]> {
       continue;
     }
     let source: PackageSource = row?.source ?? record.origin.source;
-    if (request.ref !== undefined && source.type === "git")
-      source = { ...source, ref: request.ref };
+    if (request.ref !== undefined) source = sourceAtRef(source, request.ref);
     const localChanges =
       copy.state === "damaged" && request.force !== true
         ? refusal("local_changes", `${scope}:${id} has files that differ from what was installed`)
@@ -283,12 +285,12 @@ function unchangedBecause(
   installed: string | undefined,
   fetched: string | undefined,
 ): string {
-  if (source.type !== "git" || fetched === undefined) return "the source holds the installed files";
-  const ref = source.ref ?? "HEAD";
-  if (fetched === source.ref)
+  if (fetched === undefined) return "the source holds the installed files";
+  if (isPinnedTo(source, fetched))
     return `it is pinned to commit ${fetched}, and a commit does not move`;
-  if (fetched === installed) return `${ref} still names the installed commit ${fetched}`;
-  return `${ref} moved to ${fetched}, but this package's files did not change`;
+  if (fetched === installed)
+    return `${describeSource(source)} still names the installed commit ${fetched}`;
+  return `${describeSource(source)} moved to ${fetched}, but this package's files did not change`;
 }
 
 function rowInstall(

@@ -1,5 +1,10 @@
 import type { Environment, PackageSource } from "@skillshelf/core";
-import { discoverLibrary, type LibraryDiscovery, type StageOptions } from "@skillshelf/sources";
+import {
+  discoverLibrary,
+  type LibraryDiscovery,
+  type StageOptions,
+  sourcePinnedAt,
+} from "@skillshelf/sources";
 import {
   copyOf,
   type LockedPackage,
@@ -150,9 +155,7 @@ function lockedSource(entry: LockedPackage, root: string): PackageSource {
     : source;
 }
 
-/** A git source fetched at the locked commit rather than its branch. */
+/** A source fetched at the locked commit rather than its branch, where it has commits. */
 function pinnedAt(source: PackageSource, entry: LockedPackage): PackageSource {
-  return source.type === "git" && entry.commit !== undefined
-    ? { ...source, ref: entry.commit }
-    : source;
+  return sourcePinnedAt(source, entry.commit);
 }

@@ -7,8 +7,6 @@ import {
   digestTree,
   isPackageId,
   isSemver,
-  normalizeRelativePath,
-  type PackageSource,
   parseFrontmatter,
   readRegularFile,
   realpathOrUndefined,
@@ -21,6 +19,7 @@ import { findSkillFolders } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { skipGit } from "./_git.js";
 import { type CollectionResource, readCollectionResources } from "./collection-resources.js";
+import { sourceWithin } from "./fetchers/index.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
 /**
@@ -179,7 +178,7 @@ export function stageCollectionSkill(
         dir === from
           ? manifestWrittenInPlace(dir, manifestText)
           : copiedWithManifest(from, dir, manifestText),
-      source: withSubfolder(collection.source, skill.path),
+      source: sourceWithin(collection.source, skill.path),
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
       release,
     };
@@ -204,14 +203,6 @@ function manifestWrittenInPlace(dir: string, manifestText: string): string {
   if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined) removeTree(manifest);
   writeFileSync(manifest, manifestText, { flag: "wx" });
   return digestTree(dir).digest;
-}
-
-/** `source` narrowed to the subfolder `path` of what it names. */
-export function withSubfolder(source: PackageSource, path: string): PackageSource {
-  if (path === ".") return source;
-  if (source.type === "local") return { ...source, path: join(source.path, ...path.split("/")) };
-  const joined = source.path === undefined ? path : `${source.path}/${path}`;
-  return { ...source, path: normalizeRelativePath(joined) ?? joined };
 }
 
 /** The skill in the folder `path` (a real path inside `root`), or what keeps its file from making one. */

@@ -8,6 +8,18 @@ export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
+export type { Fetcher, FetchInto, SourceOf, SourceType } from "./fetchers/_fetcher.js";
+export {
+  askNewest,
+  describeSource,
+  fetcherOf,
+  folderInPlace,
+  isPinnedTo,
+  SOURCE_FETCHERS,
+  sourceAtRef,
+  sourcePinnedAt,
+  sourceWithin,
+} from "./fetchers/index.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export type { RemoteIndex } from "./remote-index.js";
 export { fetchRemoteIndex, parseRemoteIndex } from "./remote-index.js";
@@ -32,7 +44,7 @@ export { searchIndexRows } from "./search.js";
 export type { ParsedSource } from "./source-url.js";
 export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export type { StageOptions } from "./stage.js";
-export { digested, fetchSource, newestCommit, stageSource } from "./stage.js";
+export { digested, fetchSource, stageSource } from "./stage.js";
 export type {
   FetchedSource,
   IndexOrigin,

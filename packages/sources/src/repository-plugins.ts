@@ -1,7 +1,7 @@
 import { join, relative, sep } from "node:path";
 import { type Diagnostic, isInside, type PackageSource } from "@skillshelf/core";
 import { MARKETPLACE_FILES } from "./_collection-layouts.js";
-import { withSubfolder } from "./collection.js";
+import { sourceWithin } from "./fetchers/index.js";
 import { readIndex } from "./index-file.js";
 import type { FetchedSource } from "./types.js";
 
@@ -39,7 +39,7 @@ export function repositoryPlugins(fetched: Pick<FetchedSource, "dir" | "source">
       return {
         name: row.name,
         description: row.description,
-        source: kept === undefined ? row.source : withSubfolder(fetched.source, kept),
+        source: kept === undefined ? row.source : sourceWithin(fetched.source, kept),
         ...(kept === undefined ? {} : { folder: kept }),
       };
     });

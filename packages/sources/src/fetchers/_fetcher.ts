@@ -1,0 +1,47 @@
+import type { PackageSource } from "@skillshelf/core";
+import type { StageOptions } from "../stage.js";
+
+/** The type of every kind of package source. */
+export type SourceType = PackageSource["type"];
+
+/** The package source of one type. */
+export type SourceOf<T extends SourceType> = Extract<PackageSource, { readonly type: T }>;
+
+/** Where a fetch writes: `dir` (which must not exist yet) inside `container`, its private folder. */
+export interface FetchInto {
+  readonly dir: string;
+  readonly container: string;
+}
+
+/**
+ * Everything Skillshelf does with one kind of package source (as pnpm's `Fetchers` record): how
+ * it is fetched, named, narrowed to a folder, moved to another ref, pinned to a recorded commit
+ * and asked for what it would give now. A new kind of source is one fetcher and one key of
+ * `SOURCE_FETCHERS`.
+ */
+export interface Fetcher<T extends SourceType> {
+  /** Fetch `source` into `into.dir`: its commit when it has one, its digest when it was computed as the files were written. */
+  fetch(
+    source: SourceOf<T>,
+    into: FetchInto,
+    options: StageOptions,
+  ): Promise<{ readonly commit?: string; readonly digest?: string }>;
+  /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
+  describe(source: SourceOf<T>): string;
+  /**
+   * The folder on this machine `source` is, for a collection to be read where it is (only its
+   * chosen skills copied); absent for a source that must be fetched first.
+   */
+  readInPlace?(source: SourceOf<T>): string;
+  /** `source` narrowed to the folder `path` (`/`-separated) inside what it names. */
+  within(source: SourceOf<T>, path: string): SourceOf<T>;
+  /** `source` at another ref (`update --ref`); absent for a source that has no refs. */
+  atRef?(source: SourceOf<T>, ref: string): SourceOf<T>;
+  /** `source` fetched at the commit a lock recorded (a restore); absent when it has no commits. */
+  pinnedAt?(source: SourceOf<T>, commit: string): SourceOf<T>;
+  /**
+   * What the source would give now, asked without fetching it (`update --check`): the commit its
+   * ref names, `undefined` when the ref is gone. Absent when only a fetch can tell.
+   */
+  newest?(source: SourceOf<T>, options: StageOptions): Promise<string | undefined>;
+}

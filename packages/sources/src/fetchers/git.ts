@@ -1,0 +1,81 @@
+import { renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import {
+  realpathOrUndefined,
+  removeTree,
+  resolveContained,
+  SkillshelfError,
+} from "@skillshelf/core";
+import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
+import { usesRemoteHelper } from "../source-url.js";
+import type { Fetcher } from "./_fetcher.js";
+import { subfolderWithin } from "./_subfolder.js";
+
+/**
+ * A git repository of any host: its ref fetched shallowly (hooks off, no prompts, a timeout, an
+ * allow-listed environment), the folder the source names moved into place; asked for its newest
+ * commit with `git ls-remote`.
+ */
+export const GIT_FETCHER: Fetcher<"git"> = {
+  fetch: async (source, into, options) => {
+    refuseRemoteHelper(source.url);
+    // the whole commit is checked out beside `dir`, and the folder the source names moved in
+    // (the digest that follows checks its symlinks as a copy would)
+    const checkout = source.path === undefined ? into.dir : join(into.container, "checkout");
+    const commit = await fetchCommit({
+      url: source.url,
+      ref: source.ref,
+      dir: checkout,
+      gitDir: join(into.container, "git"),
+      env: options.env ?? process.env,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      signal: options.signal,
+      limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
+    });
+    if (checkout !== into.dir) renameSync(subfolderOf(checkout, source.path), into.dir);
+    removeTree(join(into.container, "git"));
+    if (checkout !== into.dir) removeTree(checkout);
+    return { commit };
+  },
+  describe: (source) =>
+    `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.ref === undefined ? "" : `#${source.ref}`}`,
+  within: subfolderWithin,
+  atRef: (source, ref) => ({ ...source, ref }),
+  pinnedAt: (source, commit) => ({ ...source, ref: commit }),
+  newest: async (source, options) => {
+    refuseRemoteHelper(source.url);
+    return remoteCommit({
+      url: source.url,
+      ref: source.ref,
+      env: options.env ?? process.env,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      signal: options.signal,
+    });
+  },
+};
+
+function refuseRemoteHelper(url: string): void {
+  if (usesRemoteHelper(url))
+    throw new SkillshelfError(
+      "source_protocol_refused",
+      `${url} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
+      { hint: "name the repository by an https://, ssh:// or file:// URL or a path" },
+    );
+}
+
+function subfolderOf(clone: string, path: string | undefined): string {
+  if (path === undefined) return clone;
+  const cloneReal = realpathOrUndefined(clone) ?? clone;
+  const resolved = resolveContained(`${cloneReal}/${path}`, cloneReal, { relocatable: true });
+  if (resolved.status === "outside")
+    throw new SkillshelfError(
+      "tree_link_escape",
+      `the folder ${path} leads outside the repository through a symlink`,
+      { hint: "name a real folder of the repository" },
+    );
+  if (resolved.status === "missing" || !statSync(resolved.real).isDirectory())
+    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`, {
+      hint: "check the path in the source",
+    });
+  return resolved.real;
+}

@@ -1,0 +1,68 @@
+import { canonicalJson, type PackageSource } from "@skillshelf/core";
+import { codedFailure } from "../_failure.js";
+import type { StageOptions } from "../stage.js";
+import type { Fetcher, SourceType } from "./_fetcher.js";
+import { ARCHIVE_FETCHER } from "./archive.js";
+import { GIT_FETCHER } from "./git.js";
+import { LOCAL_FETCHER } from "./local.js";
+
+/** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
+export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
+  local: LOCAL_FETCHER,
+  git: GIT_FETCHER,
+  archive: ARCHIVE_FETCHER,
+};
+
+/** The fetcher of one type of source. */
+export function fetcherOf<T extends SourceType>(type: T): Fetcher<T> {
+  return SOURCE_FETCHERS[type];
+}
+
+/** A source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
+export function describeSource(source: PackageSource): string {
+  return fetcherOf(source.type).describe(source);
+}
+
+/** `source` narrowed to the folder `path` (`/`-separated) inside what it names; `.` is itself. */
+export function sourceWithin(source: PackageSource, path: string): PackageSource {
+  return path === "." ? source : fetcherOf(source.type).within(source, path);
+}
+
+/** `source` at another ref, or as it is when it has no refs (`update --ref`). */
+export function sourceAtRef(source: PackageSource, ref: string): PackageSource {
+  return fetcherOf(source.type).atRef?.(source, ref) ?? source;
+}
+
+/** `source` fetched at the commit a lock recorded, or as it is when it has no commits. */
+export function sourcePinnedAt(source: PackageSource, commit: string | undefined): PackageSource {
+  if (commit === undefined) return source;
+  return fetcherOf(source.type).pinnedAt?.(source, commit) ?? source;
+}
+
+/** The folder on this machine `source` is, when it is read where it is rather than fetched. */
+export function folderInPlace(source: PackageSource): string | undefined {
+  return fetcherOf(source.type).readInPlace?.(source);
+}
+
+/** True when `source` already names `commit` itself (pinned to it), rather than a ref that moves. */
+export function isPinnedTo(source: PackageSource, commit: string): boolean {
+  return canonicalJson(sourcePinnedAt(source, commit)) === canonicalJson(source);
+}
+
+/**
+ * What `source` would give now, asked without fetching it (`update --check`): `{ commit }` (the
+ * commit its ref names, `undefined` when the ref is gone), or `undefined` when only a fetch can
+ * tell. Throws the fetcher's coded failures.
+ */
+export async function askNewest(
+  source: PackageSource,
+  options: StageOptions = {},
+): Promise<{ readonly commit: string | undefined } | undefined> {
+  const newest = fetcherOf(source.type).newest;
+  if (newest === undefined) return undefined;
+  try {
+    return { commit: await newest(source, options) };
+  } catch (error) {
+    throw codedFailure(error);
+  }
+}

@@ -1,0 +1,24 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { copyTree, SkillshelfError } from "@skillshelf/core";
+import { skipGit } from "../_git.js";
+import type { Fetcher } from "./_fetcher.js";
+
+/** A folder on this machine: copied, and digested as it is written. */
+export const LOCAL_FETCHER: Fetcher<"local"> = {
+  fetch: async (source, into) => ({
+    digest: copyTree(existingFolder(source.path), into.dir, { skip: skipGit }).digest,
+  }),
+  describe: (source) => source.path,
+  readInPlace: (source) => source.path,
+  within: (source, path) => ({ ...source, path: join(source.path, ...path.split("/")) }),
+};
+
+function existingFolder(path: string): string {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new SkillshelfError("source_missing", `${path} is not a folder`, {
+      path,
+      hint: "check the path of the package source",
+    });
+  return path;
+}
