@@ -1,20 +1,8 @@
-import { spawnSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO, scratchWorkspace } from "./_scratch.js";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const KINDS_FILE = join("packages", "core", "src", "kinds.ts");
 const WORDS = ["skill", "prompt", "agent", "fleet", "plugin"];
 // a literal naming two or more kinds: a list, a union, or a regex alternation restating the tuple
@@ -53,34 +41,10 @@ describe("the kinds are defined once (core's RESOURCE_KINDS and PACKAGE_KINDS)",
   });
 
   describe("with a fake kind added to the tuple", () => {
-    const workspace = mkdtempSync(join(tmpdir(), "skillshelf-kinds-"));
-    afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+    const workspace = scratchWorkspace("skillshelf-kinds-");
 
     it("every place keyed by the kinds fails to compile until it handles it, and nothing else does", () => {
-      for (const name of ["tsconfig.base.json", "package.json"])
-        cpSync(join(REPO, name), join(workspace, name));
-      symlinkSync(join(REPO, "node_modules"), join(workspace, "node_modules"));
-      for (const name of readdirSync(join(REPO, "packages"))) {
-        const from = join(REPO, "packages", name);
-        const to = join(workspace, "packages", name);
-        for (const part of ["package.json", "tsconfig.json", "src"])
-          cpSync(join(from, part), join(to, part), { recursive: true });
-        // workspace links are relative (../../../core), so they point into the copy
-        if (existsSync(join(from, "node_modules")))
-          cpSync(join(from, "node_modules"), join(to, "node_modules"), {
-            recursive: true,
-            verbatimSymlinks: true,
-          });
-        writeFileSync(
-          join(to, "tsconfig.json"),
-          readFileSync(join(from, "tsconfig.json"), "utf8").replace(
-            /"include": \[[^\]]*\]/,
-            '"include": ["src"]',
-          ),
-        );
-      }
-      const kinds = join(workspace, KINDS_FILE);
-      const text = readFileSync(kinds, "utf8");
+      const text = readFileSync(join(REPO, KINDS_FILE), "utf8");
       const widened = text
         .replace(
           'readonly ["skill", "prompt", "agent", "fleet"]',
@@ -88,13 +52,8 @@ describe("the kinds are defined once (core's RESOURCE_KINDS and PACKAGE_KINDS)",
         )
         .replace('  "fleet",\n];', '  "fleet",\n  "widget",\n];');
       expect(widened).not.toBe(text);
-      writeFileSync(kinds, widened);
-      const tsc = join(REPO, "node_modules", ".bin", "tsc");
-      // cli's program reaches every package's source through the "source" export condition
-      const run = spawnSync(tsc, ["--noEmit", "-p", join(workspace, "packages", "cli")], {
-        encoding: "utf8",
-      });
-      const errors = run.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
+      workspace.write(KINDS_FILE, widened);
+      const errors = workspace.typeErrors();
       expect(
         errors.length,
         "a table keyed by the kinds would accept the new kind silently",

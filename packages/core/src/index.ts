@@ -74,6 +74,12 @@ export {
   rankLexical,
 } from "./lexical.js";
 export { assertLoaderOptions } from "./loader-options.js";
+export {
+  isPackageSource,
+  mapSourceFolders,
+  orderedSource,
+  sourceProblem,
+} from "./package-sources.js";
 export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,
@@ -117,8 +123,10 @@ export type {
   ResourceSource,
   Scope,
   Severity,
+  SourceOf,
+  SourceType,
 } from "./types.js";
-export { isOwnedSource, SCOPES } from "./types.js";
+export { isOwnedSource, SCOPES, SOURCE_FIELDS } from "./types.js";
 export type {
   MarkdownFile,
   MarkdownWalk,

@@ -82,24 +82,40 @@ export function isOwnedSource(source: ResourceSource): boolean {
 }
 
 /**
- * Where a package's files come from. `local` is a folder on this machine; `git` is a repository at
- * any URL the `git` CLI accepts (https, ssh, `file://`, a local path or bare repository) with an
- * optional ref (branch, tag or commit) and subfolder; `archive` is an HTTP(S) `.tar.gz` with an
- * optional subfolder.
+ * Each kind of package source and its fields besides `type` (DESIGN §13), as data that the
+ * type, the store's schemas and the lock are derived from: `folder` is a folder on this machine
+ * (a lock writes it relative to its scope's folder), `text` a value it always has, `optional` one
+ * it may have. `local` is a folder; `git` a repository at any URL the `git` CLI accepts with an
+ * optional ref (branch, tag or commit) and subfolder; `archive` an HTTPS `.tar.gz` or `.zip`
+ * with an optional subfolder. What is done with each is `sources`' `SOURCE_FETCHERS`.
  */
-export type PackageSource = (
-  | { readonly type: "local"; readonly path: string }
-  | {
-      readonly type: "git";
-      readonly url: string;
-      readonly ref?: string | undefined;
-      readonly path?: string | undefined;
-    }
-  | { readonly type: "archive"; readonly url: string; readonly path?: string | undefined }
-) & {
+export const SOURCE_FIELDS = {
+  local: { path: "folder" },
+  git: { url: "text", ref: "optional", path: "optional" },
+  archive: { url: "text", path: "optional" },
+} as const;
+
+/** The type of a package source: a key of `SOURCE_FIELDS`. */
+export type SourceType = keyof typeof SOURCE_FIELDS;
+
+type FieldsOf<T extends SourceType> = (typeof SOURCE_FIELDS)[T];
+
+/** The package source of one type (of each, for a union), its fields as `SOURCE_FIELDS` gives them. */
+export type SourceOf<T extends SourceType> = T extends SourceType ? SourceShape<T> : never;
+
+type SourceShape<T extends SourceType> = { readonly type: T } & {
+  readonly [K in keyof FieldsOf<T> as FieldsOf<T>[K] extends "optional" ? never : K]: string;
+} & {
+  readonly [K in keyof FieldsOf<T> as FieldsOf<T>[K] extends "optional" ? K : never]?:
+    | string
+    | undefined;
+} & {
   /**
    * For a package made of one prompt template or agent recipe of the collection the rest names:
    * which one (`prompt:<name>`, `agent:<name>`), so staging the source again finds it.
    */
   readonly resource?: string | undefined;
 };
+
+/** Where a package's files come from: one of the kinds `SOURCE_FIELDS` lists. */
+export type PackageSource = SourceOf<SourceType>;

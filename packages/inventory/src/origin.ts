@@ -1,4 +1,10 @@
-import { AGENTS, type ResourceSource } from "@skillshelf/core";
+import {
+  AGENTS,
+  type PackageSource,
+  type ResourceSource,
+  type SourceOf,
+  type SourceType,
+} from "@skillshelf/core";
 import type { IndexRow } from "@skillshelf/sources";
 import type { InstallRecord, PackageFormat } from "@skillshelf/store";
 
@@ -8,7 +14,7 @@ import type { InstallRecord, PackageFormat } from "@skillshelf/store";
  * a library or an agent's folder.
  */
 export type Origin =
-  | { readonly kind: "index"; readonly index: string; readonly source: "local" | "git" | "archive" }
+  | { readonly kind: "index"; readonly index: string; readonly source: SourceType }
   | { readonly kind: "local"; readonly path: string }
   | {
       readonly kind: "git";
@@ -57,18 +63,7 @@ export function classifyOrigin(evidence: OriginEvidence): {
       return { origin: { kind: "index", index, source: source.type }, format: record.format };
     if (record.format === "claude-code" && source.type === "local")
       return { origin: { kind: "import", path: source.path }, format: record.format };
-    const origin: Origin =
-      source.type === "local"
-        ? { kind: "local", path: source.path }
-        : source.type === "git"
-          ? {
-              kind: "git",
-              url: source.url,
-              ...(source.ref === undefined ? {} : { ref: source.ref }),
-              ...(commit === undefined ? {} : { commit }),
-            }
-          : { kind: "archive", url: source.url };
-    return { origin, format: record.format };
+    return { origin: sourceOrigin(source, commit), format: record.format };
   }
   const { root } = evidence;
   if (root.source === "path")
@@ -78,4 +73,30 @@ export function classifyOrigin(evidence: OriginEvidence): {
     origin: { kind: "loose", root: root.path },
     format: agent === undefined ? "skillshelf" : agent.id,
   };
+}
+
+// --- internal ---
+
+// the origin each kind of source gives an installed copy: one entry per kind of source
+const SOURCE_ORIGINS: {
+  readonly [T in SourceType]: (source: SourceOf<T>, commit: string | undefined) => Origin;
+} = {
+  local: (source) => ({ kind: "local", path: source.path }),
+  git: (source, commit) => ({
+    kind: "git",
+    url: source.url,
+    ...(source.ref === undefined ? {} : { ref: source.ref }),
+    ...(commit === undefined ? {} : { commit }),
+  }),
+  archive: (source) => ({ kind: "archive", url: source.url }),
+};
+
+function originOf<T extends SourceType>(
+  type: T,
+): (source: SourceOf<T>, commit: string | undefined) => Origin {
+  return SOURCE_ORIGINS[type];
+}
+
+function sourceOrigin(source: PackageSource, commit: string | undefined): Origin {
+  return originOf(source.type)(source, commit);
 }

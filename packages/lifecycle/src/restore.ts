@@ -1,4 +1,4 @@
-import type { Environment, PackageSource } from "@skillshelf/core";
+import { type Environment, mapSourceFolders, type PackageSource } from "@skillshelf/core";
 import {
   discoverLibrary,
   type LibraryDiscovery,
@@ -147,12 +147,9 @@ export async function restoreFromLock(input: {
 
 // --- internal ---
 
-/** The source a lock entry names, with a local folder made absolute again. */
+/** The source a lock entry names, with its folders on this machine made absolute again. */
 function lockedSource(entry: LockedPackage, root: string): PackageSource {
-  const { source } = entry;
-  return source.type === "local"
-    ? { type: "local", path: resolveLockedPath(source.path, root) }
-    : source;
+  return mapSourceFolders(entry.source, (path) => resolveLockedPath(path, root));
 }
 
 /** A source fetched at the locked commit rather than its branch, where it has commits. */

@@ -8,7 +8,7 @@ export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
-export type { Fetcher, FetchInto, SourceOf, SourceType } from "./fetchers/_fetcher.js";
+export type { Fetcher, FetchInto } from "./fetchers/_fetcher.js";
 export {
   askNewest,
   describeSource,

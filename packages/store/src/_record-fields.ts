@@ -1,10 +1,13 @@
 import {
-  FILE_RESOURCE_KINDS,
   isPackageId,
+  isPackageSource,
   isSemver,
   LINKABLE_KINDS,
   nullPrototypeRecord,
+  orderedSource,
   PACKAGE_KINDS,
+  type PackageSource,
+  sourceProblem,
 } from "@skillshelf/core";
 import * as z from "zod/mini";
 
@@ -14,22 +17,13 @@ export const text = z.string().check(z.minLength(1));
 
 export const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
 
-// a package made of one template or recipe of a collection names it: `prompt:<name>`
-const resource = z.optional(
-  z.string().check(z.regex(new RegExp(`^(${FILE_RESOURCE_KINDS.join("|")}):[a-z0-9][a-z0-9.-]*$`))),
-);
-
-export const source = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("local"), path: text, resource }),
-  z.strictObject({
-    type: z.literal("git"),
-    url: text,
-    ref: z.optional(text),
-    path: z.optional(text),
-    resource,
+// a package source as core's `SOURCE_FIELDS` describes one, whatever kinds it lists
+export const source = z.pipe(
+  z.custom<PackageSource>(isPackageSource, {
+    error: (issue) => sourceProblem(issue.input) ?? "must be a package source",
   }),
-  z.strictObject({ type: z.literal("archive"), url: text, path: z.optional(text), resource }),
-]);
+  z.transform(orderedSource),
+);
 
 export const kind = z.enum(PACKAGE_KINDS);
 export const version = z.optional(z.string().check(z.refine(isSemver, "must be SemVer")));

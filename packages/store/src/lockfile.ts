@@ -4,6 +4,7 @@ import {
   canonicalJsonFileReusing,
   type Environment,
   isInside,
+  mapSourceFolders,
   type ReadResult,
 } from "@skillshelf/core";
 import {
@@ -107,8 +108,7 @@ export function lockEntryOf(state: ScopeState, id: string, root: string): Locked
     kind: record.kind,
     ...(record.version === undefined ? {} : { version: record.version }),
     format: record.format,
-    source:
-      source.type === "local" ? { type: "local", path: lockedPath(source.path, root) } : source,
+    source: mapSourceFolders(source, (path) => lockedPath(path, root)),
     ...(commit === undefined ? {} : { commit }),
     ...(index === undefined ? {} : { index }),
     digest: record.contentDigest,

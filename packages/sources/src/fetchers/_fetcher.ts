@@ -1,11 +1,5 @@
-import type { PackageSource } from "@skillshelf/core";
+import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { StageOptions } from "../stage.js";
-
-/** The type of every kind of package source. */
-export type SourceType = PackageSource["type"];
-
-/** The package source of one type. */
-export type SourceOf<T extends SourceType> = Extract<PackageSource, { readonly type: T }>;
 
 /** Where a fetch writes: `dir` (which must not exist yet) inside `container`, its private folder. */
 export interface FetchInto {

@@ -1,0 +1,72 @@
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+
+export const REPO: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * A copy of the workspace's package sources (made once, removed after the suite), for a test to
+ * change and typecheck: workspace links point into the copy, node_modules into the repository.
+ */
+export function scratchWorkspace(prefix: string): {
+  readonly dir: string;
+  /** Replace `from` with `to` in one file of the copy (the text must be there). */
+  readonly edit: (file: string, from: string, to: string) => void;
+  readonly write: (file: string, text: string) => void;
+  /** The type errors of the whole program (cli reaches every package through `source`). */
+  readonly typeErrors: () => string[];
+} {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  for (const name of ["tsconfig.base.json", "package.json"])
+    cpSync(join(REPO, name), join(dir, name));
+  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  for (const name of readdirSync(join(REPO, "packages"))) {
+    const from = join(REPO, "packages", name);
+    const to = join(dir, "packages", name);
+    for (const part of ["package.json", "tsconfig.json", "src"])
+      cpSync(join(from, part), join(to, part), { recursive: true });
+    // workspace links are relative (../../../core), so they point into the copy
+    if (existsSync(join(from, "node_modules")))
+      cpSync(join(from, "node_modules"), join(to, "node_modules"), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+    writeFileSync(
+      join(to, "tsconfig.json"),
+      readFileSync(join(from, "tsconfig.json"), "utf8").replace(
+        /"include": \[[^\]]*\]/,
+        '"include": ["src"]',
+      ),
+    );
+  }
+  return {
+    dir,
+    edit: (file, from, to) => {
+      const path = join(dir, file);
+      const text = readFileSync(path, "utf8");
+      if (!text.includes(from)) throw new Error(`${file} does not hold ${from}`);
+      writeFileSync(path, text.replace(from, to));
+    },
+    write: (file, text) => writeFileSync(join(dir, file), text),
+    typeErrors: () => {
+      const tsc = join(REPO, "node_modules", ".bin", "tsc");
+      const run = spawnSync(tsc, ["--noEmit", "-p", join(dir, "packages", "cli")], {
+        encoding: "utf8",
+      });
+      return run.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
+    },
+  };
+}
