@@ -343,8 +343,12 @@ describe("install once, link everywhere", () => {
 });
 
 describe("a link goes where the agent reads, in the form it reads (issue 23 item 1, issue 25 item 3)", () => {
+  // every agent is checked in-process (lifecycle's link tests); through the bin, one of each form
+  const sample = AGENTS.filter((agent) =>
+    ["claude-code", "codex", "cursor", "cline", "eve", "goose"].includes(agent.id),
+  );
   it.each(
-    AGENTS.flatMap((agent) =>
+    sample.flatMap((agent) =>
       (["user", "project"] as const).map((scope) => [agent, scope] as const),
     ),
   )("$0.id, %s scope: explain --agent shows the linked skill loaded", (agent, scope) => {

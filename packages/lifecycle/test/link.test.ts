@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { AGENTS, agentNeedsCopy, agentSkillFolder } from "@skillshelf/core";
 import {
   applyLifecycle,
   applyLinks,
@@ -9,6 +10,7 @@ import {
   restoreFromLock,
   restoreLinks,
 } from "@skillshelf/lifecycle";
+import { explainAgents } from "@skillshelf/skills-loader";
 import { inspectLinks, readLockFile } from "@skillshelf/store";
 import { skillFile, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -129,5 +131,32 @@ describe("restoreLinks", () => {
     expect(inspectLinks(env, "project").faults).toEqual([]);
     // and again: nothing to do
     expect(restoreLinks(env, "project")).toBeUndefined();
+  });
+});
+
+describe("a link goes where each agent reads, in the form it reads (issue 23 item 1, issue 25 item 3)", () => {
+  it.each(
+    AGENTS.flatMap((agent) =>
+      (["user", "project"] as const).map((scope) => [agent, scope] as const),
+    ),
+  )("$0.id, %s scope: the agent's own view loads the linked skill", (agent, scope) => {
+    const env = environment();
+    mkdirSync(join(env.project, ".git"), { recursive: true });
+    const library = scope === "user" ? env.configDir : join(env.project, ".skillshelf");
+    writeTree(join(library, "skills", "pdf"), { "SKILL.md": skillFile("pdf", "Fill PDF forms.") });
+    const plan = planLinks({ environment: env, scope, names: ["pdf"], agents: [agent.id] });
+    if (agentSkillFolder(agent, scope) === undefined) {
+      // Eve has no user folder: refused by its code, nothing written
+      expect(plan.steps.map((step) => step.refusal?.code)).toEqual(["link_agent_unsupported"]);
+      return;
+    }
+    expect(applyLinks(plan).status).toBe("committed");
+    const [explained] = explainAgents({ ...env, agent: agent.id });
+    const pdf = explained?.loaded.find((skill) => skill.name === "pdf");
+    // through the link, not the library itself
+    expect(pdf?.path).toBeDefined();
+    expect(pdf?.path).not.toContain(library);
+    // a copy for an agent that does not load a symlinked folder, a symlink for the rest
+    expect(lstatSync(dirname(pdf?.path ?? "")).isSymbolicLink()).toBe(!agentNeedsCopy(agent));
   });
 });
