@@ -97,7 +97,13 @@ export { hostTag, isProcessRunning, processIdentity } from "./processes.js";
 export type { TextContent, TextDocument } from "./read-file.js";
 export { readRegularFile, readTextDocument } from "./read-file.js";
 export { removeTree } from "./remove-tree.js";
-export type { AgentFolderColumns, ResourcePlace, ResourceRoot, ResourceTrust } from "./roots.js";
+export type {
+  AgentFolderColumns,
+  PackageCopyRef,
+  ResourcePlace,
+  ResourceRoot,
+  ResourceTrust,
+} from "./roots.js";
 export {
   defaultResourceRoots,
   foldersUpToProject,

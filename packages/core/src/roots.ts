@@ -9,6 +9,12 @@ import type { Environment, ResourceSource, Scope } from "./types.js";
  */
 export type ResourceTrust = "trusted" | "foreign" | "untrusted";
 
+/** An installed package copy, by scope and id: what owns a root and everything found under it. */
+export interface PackageCopyRef {
+  readonly scope: "user" | "project";
+  readonly id: string;
+}
+
 /** A folder (or, for an explicit path, a file) that a loader reads resources from. */
 export interface ResourceRoot {
   readonly path: string;
@@ -30,6 +36,8 @@ export interface ResourceRoot {
    * library, which the links it makes in another agent's user folder point at, wherever it is.
    */
   readonly linkTargets?: readonly string[] | undefined;
+  /** The installed package copy it is a folder of: what owns everything found under it. */
+  readonly owner?: PackageCopyRef | undefined;
 }
 
 /** Where a loaded resource was found, and whether its content is trusted. */
@@ -42,6 +50,8 @@ export interface ResourcePlace {
   readonly source: ResourceSource;
   readonly origin: string;
   readonly precedence: number;
+  /** The installed package copy that owns it, when one does. */
+  readonly owner?: PackageCopyRef | undefined;
   /** Only trusted content may reach a model. */
   readonly trusted: boolean;
   /**
@@ -65,6 +75,7 @@ export function resourcePlace(
     source: root.source,
     origin: root.origin,
     precedence: root.precedence,
+    ...(root.owner === undefined ? {} : { owner: root.owner }),
     trusted: isTrustedRoot(root, trustImports),
   };
 }
@@ -139,6 +150,7 @@ export function packageRoot(options: {
     precedence: ROOT_PRECEDENCE.package,
     trust: options.trust,
     containment: options.packageDir,
+    ...(options.scope === undefined ? {} : { owner: { scope: options.scope, id: options.id } }),
   };
 }
 

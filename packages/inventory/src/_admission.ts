@@ -4,6 +4,7 @@ import {
   type Diagnostic,
   type Environment,
   isInside,
+  type PackageCopyRef,
   type ResourceKind,
   type ResourcePlace,
   type ResourceRoot,
@@ -17,6 +18,7 @@ import {
 } from "@skillshelf/recipes-loader";
 import { defaultSkillRoots, loadSkills } from "@skillshelf/skills-loader";
 import {
+  loadableOwner,
   type PackageCopy,
   type PackageSnapshot,
   snapshotRoots,
@@ -58,12 +60,7 @@ export function admitResources(input: {
   readonly trustImports: boolean;
 }): Admission {
   const { environment, snapshot, trustImports } = input;
-  const owners = new Map<string, PackageCopy>(
-    snapshot.copies
-      .filter((copy) => copy.loadable)
-      .map((copy) => [`package:${copy.scope}:${copy.id}`, copy] as const),
-  );
-  const owner = (item: { readonly origin: string }) => owners.get(item.origin);
+  const owner = loadableOwner(snapshot);
   const common = { ...environment, trustImports };
   const rootsOf = (kind: ResourceKind, defaults: ResourceRoot[]) => [
     ...snapshotRoots(snapshot, kind),
@@ -135,7 +132,7 @@ interface Loaded<T extends Item> {
 /** The result with package references checked: an item naming an unknown component is unavailable. */
 function checked<T extends Item>(
   loaded: Loaded<T>,
-  owner: (item: { readonly origin: string }) => PackageCopy | undefined,
+  owner: (item: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined,
   body: (item: T) => string | undefined,
 ): Loaded<T> {
   return withPackageReferences(loaded, owner, body, (item) => item);
@@ -144,7 +141,7 @@ function checked<T extends Item>(
 function judge<T extends Item>(
   kind: ResourceKind,
   roots: readonly ResourceRoot[],
-  owner: (item: { readonly origin: string }) => PackageCopy | undefined,
+  owner: (item: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined,
   loaded: Loaded<T>,
   rules: {
     readonly unavailable?: (item: T) => string | undefined;

@@ -15,8 +15,8 @@ import {
 import { defaultSkillRoots, loadSkills, type SkillCache } from "@skillshelf/skills-loader";
 import {
   linkedCopies,
+  loadableOwner,
   PACKAGE_SCOPES,
-  type PackageCopy,
   type PackageSnapshot,
   readPackageSnapshot,
   snapshotRoots,
@@ -42,16 +42,11 @@ export function beginPass(
   settings: PassSettings,
   snapshot: PackageSnapshot = readPackageSnapshot(environment),
 ): ReadPass {
-  const owners = new Map<string, PackageCopy>(
-    snapshot.copies
-      .filter((copy) => copy.loadable)
-      .map((copy) => [`package:${copy.scope}:${copy.id}`, copy] as const),
-  );
   const roots = (kind: ResourceKind, defaults: ResourceRoot[]) => [
     ...snapshotRoots(snapshot, kind),
     ...defaults,
   ];
-  const owner = (resource: { readonly origin: string }) => owners.get(resource.origin);
+  const owner = loadableOwner(snapshot);
   const common = { ...environment, trustImports: settings.trustImports };
   const skills = once(() =>
     withPackageReferences(

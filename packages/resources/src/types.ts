@@ -1,4 +1,4 @@
-import type { Diagnostic, Environment, EnvironmentInput } from "@skillshelf/core";
+import type { Diagnostic, Environment, EnvironmentInput, PackageCopyRef } from "@skillshelf/core";
 import type { LoadPromptTemplatesResult, PromptExpansion } from "@skillshelf/prompts-loader";
 import type { AgentRecipe, FleetContract, LoadRecipesResult } from "@skillshelf/recipes-loader";
 import type { LoadSkillsResult, Skill, SkillCache } from "@skillshelf/skills-loader";
@@ -34,7 +34,9 @@ export interface ReadPass {
   readonly agents: () => LoadRecipesResult<AgentRecipe>;
   readonly fleets: () => LoadRecipesResult<FleetContract>;
   /** The installed copy a loaded resource comes from, `undefined` for a loose one. */
-  readonly owner: (resource: { readonly origin: string }) => PackageCopy | undefined;
+  readonly owner: (resource: {
+    readonly owner?: PackageCopyRef | undefined;
+  }) => PackageCopy | undefined;
 }
 
 /**

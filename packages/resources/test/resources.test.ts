@@ -34,7 +34,10 @@ describe("an installed package through resources", () => {
       pass.fleets().items[0],
     ])
       expect(item).toMatchObject({ source: "package:kit", scope: "package", trusted: true });
-    expect(pass.owner(pass.skills().items[0] as { origin: string })?.id).toBe("kit");
+    const [skill] = pass.skills().items;
+    // ownership travels as a field, never parsed back out of the origin
+    expect(skill?.owner).toEqual({ scope: "user", id: "kit" });
+    expect(skill === undefined ? undefined : pass.owner(skill)?.id).toBe("kit");
   });
 
   it("leaves out a disabled copy, a damaged copy and a shadowed one", () => {

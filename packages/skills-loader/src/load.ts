@@ -120,6 +120,7 @@ function loadOne(
     source: root.source,
     origin: root.origin,
     precedence: root.precedence,
+    ...(root.owner === undefined ? {} : { owner: root.owner }),
     trusted: context.trusted,
     disableModelInvocation: fields.disableModelInvocation,
     addressable: fields.addressable,

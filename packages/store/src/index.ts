@@ -49,6 +49,7 @@ export {
   copyOf,
   effectiveCopy,
   isRequirementMet,
+  loadableOwner,
   newlyBrokenDependents,
   readPackageSnapshot,
   snapshotAfter,

@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, sortDiagnostics } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type PackageCopyRef,
+  sortDiagnostics,
+} from "@skillshelf/core";
 import type { PackageComponent, PackageCopy } from "./types.js";
 
 /** The package a body belongs to: its folder and the components its manifest declares. */
@@ -60,7 +65,7 @@ export function resolvePackageReferences(
 /** What every loader returns, as far as expanding package references needs. */
 interface LoadResult {
   readonly items: Array<{
-    readonly origin: string;
+    readonly owner?: PackageCopyRef | undefined;
     readonly path: string;
     readonly unavailable?: string | undefined;
   }>;
@@ -75,7 +80,7 @@ interface LoadResult {
  */
 export function withPackageReferences<R extends LoadResult>(
   result: R,
-  owner: (resource: { readonly origin: string }) => PackageCopy | undefined,
+  owner: (resource: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined,
   body: (item: R["items"][number]) => string | undefined,
   rebuild: (item: R["items"][number], text: string) => R["items"][number],
 ): R {

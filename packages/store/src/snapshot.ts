@@ -1,6 +1,7 @@
 import {
   type Diagnostic,
   type Environment,
+  type PackageCopyRef,
   parseRequirementRef,
   sortDiagnostics,
 } from "@skillshelf/core";
@@ -78,6 +79,19 @@ export function copyOf(
   id: string,
 ): PackageCopy | undefined {
   return copiesOf(snapshot, id).find((copy) => copy.scope === scope);
+}
+
+/**
+ * The loadable copy that owns a loaded resource or a root (its `owner`), `undefined` for a loose
+ * one or a copy that is not loadable.
+ */
+export function loadableOwner(
+  snapshot: PackageSnapshot,
+): (owned: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined {
+  return ({ owner }) => {
+    const copy = owner === undefined ? undefined : copyOf(snapshot, owner.scope, owner.id);
+    return copy?.loadable === true ? copy : undefined;
+  };
 }
 
 /**
