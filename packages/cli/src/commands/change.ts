@@ -244,7 +244,7 @@ async function makePlan(
     cache,
     fetches,
     force: flag(input, "force"),
-    stage: { signal },
+    stage: { signal, env: input.io.env },
   };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
@@ -253,7 +253,7 @@ async function makePlan(
       frozen: flag(input, "frozen"),
       progress,
       cache,
-      stage: { signal },
+      stage: { signal, env: input.io.env },
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);

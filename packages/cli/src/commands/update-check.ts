@@ -16,7 +16,8 @@ export async function runUpdateCheck(input: CommandInput): Promise<number> {
   const ids = input.positionals.length === 0 ? undefined : input.positionals;
   // with ids and no scope named, the copies of those ids in either scope
   const scope = chosenScope(input, environment, ids !== undefined);
-  const checks = await checkUpdates({ environment, scope, ids });
+  // git runs with this command's environment, as every fetch does
+  const checks = await checkUpdates({ environment, scope, ids, stage: { env: io.env } });
   const current = checks.every((check) => check.status === "up-to-date");
   if (flag(input, "json")) {
     printJson(io, context, { checks, upToDate: current });
