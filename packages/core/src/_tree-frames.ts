@@ -118,7 +118,7 @@ function hashFile(
     throw new SkillshelfError(
       "tree_unreadable",
       `cannot read ${node.path} (${errnoCode(error) ?? String(error)})`,
-      { path: node.path, cause: error, hint: "check the permissions of the package folder" },
+      { path: node.path, cause: error },
     );
   }
   try {
@@ -148,6 +148,5 @@ function hashFile(
 function changed(path: string): SkillshelfError {
   return new SkillshelfError("tree_changed", `${path} changed while it was being read`, {
     path,
-    hint: "retry when nothing else is writing to the package folder",
   });
 }

@@ -46,12 +46,10 @@ export function walkTree(
   if (stats === undefined)
     throw new SkillshelfError("tree_missing", `${rootPath} does not exist`, {
       path: rootPath,
-      hint: "check the path of the package folder",
     });
   if (!stats.isDirectory())
     throw new SkillshelfError("tree_not_directory", `${rootPath} is not a folder`, {
       path: rootPath,
-      hint: "a package is a folder; name the folder, not a file or a symlink to one",
     });
   // only a symlink needs the root's real path, and most trees have none
   let rootReal: string | undefined;
@@ -170,6 +168,6 @@ function unreadable(path: string, error: unknown): SkillshelfError {
   return new SkillshelfError(
     "tree_unreadable",
     `cannot read ${path} (${errnoCode(error) ?? String(error)})`,
-    { path, cause: error, hint: "check the permissions of the package folder" },
+    { path, cause: error },
   );
 }

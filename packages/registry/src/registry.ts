@@ -321,9 +321,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
         definitionProblem(definition, RUNTIME_PROVIDER) ??
         candidateProblem(candidate, RUNTIME_PROVIDER);
       if (problem !== undefined)
-        throw new SkillshelfError("skill_invalid", `runtime skill ${problem}`, {
-          hint: "use a kebab-case name, a description and content",
-        });
+        throw new SkillshelfError("skill_invalid", `runtime skill ${problem}`);
       const layer = layerOf(options.scope);
       if (layer.runtime.has(skill.name)) {
         report(

@@ -24,7 +24,6 @@ export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | 
     if (isSkillshelfError(error))
       throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
         path: skill.path,
-        hint: "reload the skills, then activate it again",
       });
     throw new SkillshelfError(
       "read_failed",
@@ -40,7 +39,6 @@ export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | 
   if (sha256(bytes) !== skill.hash || !decoded.ok) {
     throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
       path: skill.path,
-      hint: "reload the skills, then activate it again",
     });
   }
   const split = splitFrontmatter(decoded.text);

@@ -75,7 +75,6 @@ export async function unpackArchive(
         {
           path,
           cause: error,
-          hint: "check the free space and permissions of the temporary folder, then retry",
         },
       );
     }
@@ -90,7 +89,6 @@ export function archiveFormat(url: string): "tar.gz" | "zip" {
 /** The `archive_too_large` error, for a download or an unpacked stream past its limit. */
 export function archiveTooLarge(problem: string, url?: string): SkillshelfError {
   return new SkillshelfError("archive_too_large", `the archive is too large: ${problem}`, {
-    hint: "raise the limit only for a source you trust, or ask for a smaller package",
     ...(url === undefined ? {} : { details: { url } }),
   });
 }

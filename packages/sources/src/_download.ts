@@ -43,7 +43,6 @@ function redirectTarget(from: URL, location: string, redirects: number): URL {
       "download_redirect_refused",
       `downloading ${from.href} was redirected ${problem}`,
       {
-        hint: "use the final https:// URL of the archive directly",
         details: { url: from.href, location },
       },
     );

@@ -48,7 +48,6 @@ export function codedFailure(thrown: unknown): unknown {
   return new SkillshelfError("stage_failed", `staging failed: ${(error as Error).message}`, {
     ...(typeof path === "string" ? { path } : {}),
     cause: error,
-    hint: "check the source and the free space of the temporary folder, then retry",
   });
 }
 

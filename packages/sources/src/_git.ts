@@ -213,9 +213,7 @@ function gitEnvironment(
 // --- internal ---
 
 function sourceTooLarge(url: string, what: string): SkillshelfError {
-  return new SkillshelfError("source_too_large", `${url}: ${what}`, {
-    hint: "raise the limit only for a source you trust, or name a smaller repository or subfolder",
-  });
+  return new SkillshelfError("source_too_large", `${url}: ${what}`);
 }
 
 /**
@@ -339,7 +337,6 @@ async function git(args: readonly string[], options: GitOptions, url?: string): 
         if (errnoCode(error) === "ENOENT")
           return reject(
             new SkillshelfError("git_missing", "git is not installed or not on PATH", {
-              hint: "install git, or use a local folder or an archive source",
               cause: error,
             }),
           );
@@ -358,7 +355,6 @@ async function git(args: readonly string[], options: GitOptions, url?: string): 
         const message = stderr.trim().split("\n").slice(-3).join(" ") || error.message;
         reject(
           new SkillshelfError("git_failed", `git could not fetch ${what}: ${message}`, {
-            hint: "check the URL, the ref and your access to the repository",
             cause: error,
           }),
         );

@@ -9,6 +9,5 @@ export function assertPackageId(id: string): void {
   throw new SkillshelfError(
     "package_id_invalid",
     `${JSON.stringify(id)} is not a package id (1–64 lowercase letters, digits, "." and "-")`,
-    { hint: "name an installed package by its id, as skillshelf list --kind packages shows it" },
   );
 }

@@ -32,7 +32,6 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
     if (record === undefined)
       throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
         path: dir,
-        hint: "check the id and scope with skillshelf list --kind packages",
       });
     const disabled = context.state.disabled.includes(id);
     if (disabled !== input.enabled)

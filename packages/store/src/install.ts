@@ -191,7 +191,7 @@ function checkedOutside(
     throw new SkillshelfError(
       "source_overlap",
       `${source} overlaps the ${input.scope} packages folder ${dir}`,
-      { path: source, hint: "stage the package somewhere else first" },
+      { path: source },
     );
   return { input, manifest, source };
 }
@@ -213,7 +213,6 @@ function installChange(
     throw new SkillshelfError(
       "kind_change",
       `${id} is installed as a ${before.kind} package and the new one is a ${manifest.kind} package`,
-      { hint: "a package's kind cannot change in place; remove it first" },
     );
   const links = input.links ?? [];
   if (

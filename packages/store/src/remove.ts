@@ -32,7 +32,6 @@ export function removePackage(input: RemovePackageInput): WriteResult {
     if (before === null && !hasTree)
       throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
         path: target,
-        hint: "check the id and scope with skillshelf list --kind packages",
       });
     assertNoBrokenDependents({ ...input, change: "remove" });
     // the copy's links go with it

@@ -94,7 +94,6 @@ export function runDoctor(input: CommandInput): number {
               `an interrupted write left ${left.path}`,
               {
                 path: left.path,
-                hint: "the next change in this scope removes it",
               },
             )
           : createDiagnostic(

@@ -57,7 +57,6 @@ export function runNew(input: CommandInput): number {
   if (existsSync(kind === "skill" ? dirname(path) : path))
     throw new SkillshelfError("resource_exists", `${path} already exists; nothing was written`, {
       path,
-      hint: "pick another name, or edit the one that is there",
     });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, scaffold.text, { flag: "wx" });

@@ -59,7 +59,6 @@ function refuseRemoteHelper(url: string): void {
     throw new SkillshelfError(
       "source_protocol_refused",
       `${url} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
-      { hint: "name the repository by an https://, ssh:// or file:// URL or a path" },
     );
 }
 

@@ -18,7 +18,6 @@ function existingFolder(path: string): string {
   if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
     throw new SkillshelfError("source_missing", `${path} is not a folder`, {
       path,
-      hint: "check the path of the package source",
     });
   return path;
 }
