@@ -70,7 +70,7 @@ export function walkTree(
       throw new SkillshelfError(
         "tree_too_deep",
         `${entry.path} is more than ${MAX_TREE_DEPTH} folders below ${rootPath}`,
-        { path: rootPath, hint: "a package's folders nest a few levels; refuse this source" },
+        { path: rootPath },
       );
     visit({ kind: "directory", path: entry.path, relative: entry.relative });
     const children = entriesOf(walk, entry);
@@ -128,7 +128,7 @@ function visitLeaf(walk: TreeWalk, entry: PendingEntry): void {
     throw new SkillshelfError(
       "tree_special_file",
       `${path} is a socket, FIFO or device; a package holds only folders, files and symlinks`,
-      { path, hint: "remove it from the package folder" },
+      { path },
     );
 }
 
@@ -148,7 +148,6 @@ function linkTarget(rootReal: () => string, path: string, relative: string): str
       `${path} links to ${target}, outside the package; a package's symlinks must stay inside it and be relative`,
       {
         path,
-        hint: "replace the symlink with the file it points to, or make it a relative link inside the package",
       },
     );
   return target;

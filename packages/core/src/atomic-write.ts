@@ -42,7 +42,6 @@ export function writeFileAtomic(options: {
     rmSync(temporary, { force: true });
     throw new SkillshelfError("file_changed", `${path} changed while this operation ran`, {
       path,
-      hint: "something edited it at the same time; review the file, then retry",
     });
   }
   renameSync(temporary, path);

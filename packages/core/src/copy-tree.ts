@@ -86,7 +86,6 @@ function writing(target: string, relative: string, write: () => void): void {
       {
         path: target,
         cause: error,
-        hint: "check the length of the destination's paths and that it may be written, then retry",
       },
     );
   }

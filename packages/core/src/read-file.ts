@@ -151,7 +151,7 @@ function notAFile(path: string): SkillshelfError {
   return new SkillshelfError(
     "not_a_file",
     `${path} is not a regular file (a FIFO, device, socket or folder); only files are read`,
-    { path, hint: "replace it with a regular file, or name the file you meant" },
+    { path },
   );
 }
 

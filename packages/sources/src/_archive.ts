@@ -97,7 +97,7 @@ function refuseEntry(path: string, problem: string): never {
   throw new SkillshelfError(
     "archive_entry_refused",
     `the archive member ${JSON.stringify(path)} ${problem}; nothing was unpacked`,
-    { hint: "only use archives whose members stay inside the package", details: { entry: path } },
+    { details: { entry: path } },
   );
 }
 
@@ -212,8 +212,6 @@ function selectEntries(
     .filter((entry) => entry.path.startsWith(`${inside}/`))
     .map((entry) => ({ ...entry, path: entry.path.slice(inside.length + 1) }));
   if (selected.length === 0)
-    throw new SkillshelfError("source_subfolder_missing", `the archive has no folder ${inside}`, {
-      hint: "check the path in the source",
-    });
+    throw new SkillshelfError("source_subfolder_missing", `the archive has no folder ${inside}`);
   return selected;
 }

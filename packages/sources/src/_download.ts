@@ -64,7 +64,7 @@ async function readBody(response: Response, url: URL, maxBytes: number): Promise
     throw new SkillshelfError(
       "download_failed",
       `downloading ${url.href} answered HTTP ${response.status}`,
-      { hint: "check the URL", details: { url: url.href, status: response.status } },
+      { details: { url: url.href, status: response.status } },
     );
   }
   const declared = Number(response.headers.get("content-length") ?? "0");

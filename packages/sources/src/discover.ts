@@ -72,7 +72,6 @@ export function discoverLibrary(
             "warning",
             "index_not_fetched",
             `the ${scope} source ${sourceName(source)} has not been fetched on this machine; it is skipped`,
-            { hint: "run skillshelf sources update to fetch it" },
           ),
         );
       else want(source.cache, scope, `the ${scope} source`, source);

@@ -264,7 +264,6 @@ function changeSources(
   if (problem !== undefined || current.entries === undefined)
     throw new SkillshelfError("sources_invalid", problem?.message ?? `${path} cannot be read`, {
       path,
-      hint: "fix or delete the file, then retry",
     });
   const next = change(current.entries);
   if (next === undefined) return false;

@@ -22,7 +22,6 @@ export function writeScopeFile(options: {
     throw new SkillshelfError("state_changed", error.message, {
       path: error.path,
       cause: error,
-      hint: "something edited it without taking the scope lock; review the file, then retry",
     });
   }
 }

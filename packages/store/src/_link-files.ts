@@ -154,7 +154,6 @@ export function assertLinkFolderSafe(base: string, path: string): void {
         `${current} is ${stat.isSymbolicLink() ? `a symlink to ${readlinkSync(current)}` : "not a folder"}, so nothing is linked inside it`,
         {
           path: current,
-          hint: "Skillshelf writes only into an agent's own folder; make it a plain folder, or link into another agent",
           details: { found: stat.isSymbolicLink() ? "symlink" : "file" },
         },
       );

@@ -102,7 +102,6 @@ function symlinked(path: string): SkillshelfError {
     `${path} is a symlink to ${target}; Skillshelf does not write or read through it`,
     {
       path,
-      hint: "a cloned repository may carry such a link: remove it (or make it a plain folder), then retry",
       details: { target },
     },
   );

@@ -114,7 +114,6 @@ export function stageCopy(
   if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink())
     throw new SkillshelfError("target_unsafe", `${target} is a symlink`, {
       path: target,
-      hint: "remove the symlink, then install",
     });
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
@@ -173,7 +172,6 @@ function committed<T>(commit: () => T): T {
     throw new SkillshelfError(
       "link_symlink_refused",
       `the file system refused a symlink at ${error.key}; nothing was installed`,
-      { hint: "link with --copy on this file system" },
     );
   }
 }

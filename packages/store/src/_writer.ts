@@ -118,7 +118,6 @@ function readValidState(target: ScopeTarget): ReadScopeState {
   const [first] = result.diagnostics;
   throw new SkillshelfError("state_invalid", first?.message ?? "the scope's state cannot be read", {
     path: first?.path,
-    hint: "fix or move the state file aside; nothing will overwrite it until then",
     details: { diagnostics: result.diagnostics },
   });
 }

@@ -80,7 +80,7 @@ function switchedLinks(context: WriterContext, id: string, enabled: boolean): Li
     throw new SkillshelfError(
       "link_conflict",
       `${path} is in the way of ${id}'s link, and Skillshelf did not make it`,
-      { path, hint: "move it away yourself, then enable the package again" },
+      { path },
     );
   });
 }

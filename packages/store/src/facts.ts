@@ -33,7 +33,6 @@ export function observeCopyFacts(
   if (invalid !== undefined)
     throw new SkillshelfError("state_invalid", invalid.message, {
       path: invalid.path,
-      hint: "fix or move the state file aside, then plan again",
       details: {
         diagnostics: scope.diagnostics.filter((diagnostic) => diagnostic.path === invalid.path),
       },
@@ -83,6 +82,6 @@ export function assertFactsCurrent(input: {
   throw new SkillshelfError(
     "stale_plan",
     `reviewed ${changed.fact} changed for ${input.scope}:${input.id} (expected ${canonicalJson(changed.expected ?? null)}, observed ${canonicalJson(changed.observed ?? null)})`,
-    { hint: "review a fresh plan", details: { scope: input.scope, id: input.id, ...changed } },
+    { details: { scope: input.scope, id: input.id, ...changed } },
   );
 }

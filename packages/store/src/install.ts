@@ -271,7 +271,6 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
       `the package at ${input.staged.dir} has an invalid manifest`,
       {
         path: input.staged.dir,
-        hint: "run skillshelf validate on it and fix what it reports",
         details: { diagnostics: read.diagnostics },
       },
     );
@@ -288,7 +287,6 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
         `the staged package's ${fact} is ${String(got)}, but ${String(want)} was pinned`,
         {
           path: input.staged.dir,
-          hint: "the source no longer holds what the index pinned; update the index or pick another source",
           details: { fact, expected: want, observed: got },
         },
       );
@@ -298,7 +296,6 @@ function stagedManifest(input: InstallPackageInput): PackageManifest {
       `the staged package's digest is ${input.staged.digest}, but ${expected.digest} was pinned`,
       {
         path: input.staged.dir,
-        hint: "the source's files changed since the index pinned them; review the change, then update the pin",
         details: { expected: expected.digest, observed: input.staged.digest },
       },
     );

@@ -79,7 +79,6 @@ export function linkKey(
       "link_agent_unsupported",
       `${request.agent} has no ${scope} ${request.kind} folder in the agent table`,
       {
-        hint: "pick an agent listed by skillshelf explain that has one",
         details: { agent: request.agent },
       },
     );
@@ -164,7 +163,6 @@ export function unlinkResources(
           `${key} is not a link Skillshelf made in the ${scope} scope`,
           {
             path: join(base, key),
-            hint: "see the links with skillshelf verify, or list --all",
           },
         );
       const fault = linkFault(environment, scope, base, key, record);
@@ -323,7 +321,6 @@ function planLink(
     `${path} is ${describeFound(found)}, which Skillshelf did not make`,
     {
       path,
-      hint: "it is left as it is: move it away yourself, or link into another agent",
       details: { found: found.kind, ...(found.kind === "symlink" ? { to: found.to } : {}) },
     },
   );
@@ -345,7 +342,7 @@ function assertTargetStaged(
     throw new SkillshelfError(
       "link_target_invalid",
       `${target} is not a resource of the package being installed`,
-      { path: target, hint: "link a skill the package offers" },
+      { path: target },
     );
   return target;
 }
@@ -371,7 +368,6 @@ function assertTargetInLibrary(
       `${target} is not a resource inside the ${scope} library ${library}`,
       {
         path: target,
-        hint: "link a skill or prompt from the library or an installed package of the same scope",
       },
     );
   return target;

@@ -426,7 +426,7 @@ function assertClaudePlugin(environment: Environment, path: string): void {
     throw new SkillshelfError(
       "import_not_claude_plugin",
       `${path} is not a Claude Code plugin: it has no .claude-plugin/plugin.json`,
-      { path: dir, hint: "use skillshelf install for other sources" },
+      { path: dir },
     );
 }
 

@@ -52,16 +52,12 @@ export function runDoctor(input: CommandInput): number {
         "warning",
         "git_missing",
         "git is not on PATH: git sources cannot be installed",
-        {
-          hint: "install git to install from repositories",
-        },
       ),
     );
   for (const path of orphanedStaging(environment.env.TMPDIR || undefined))
     findings.push(
       createDiagnostic("warning", "leftover_found", `a killed skillshelf left ${path}`, {
         path,
-        hint: "the next install or update removes it",
       }),
     );
   for (const scope of PACKAGE_SCOPES) {
@@ -81,7 +77,6 @@ export function runDoctor(input: CommandInput): number {
           `the ${scope} scope is locked by a ${lock.stale}`,
           {
             path: lock.path,
-            hint: "nothing to lose: the next change takes the lock over (skillshelf install, or any change command)",
           },
         ),
       );

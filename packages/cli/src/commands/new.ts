@@ -43,9 +43,7 @@ export function runNew(input: CommandInput): number {
   const [name = ""] = input.positionals;
   const kind = (stringValue(input, "kind") ?? "skill") as ResourceKind;
   if (!isPackageId(name) || name.includes("."))
-    throw new SkillshelfError("name_invalid", `${JSON.stringify(name)} cannot name a ${kind}`, {
-      hint: "use lower-case letters, digits and hyphens, starting with a letter or digit",
-    });
+    throw new SkillshelfError("name_invalid", `${JSON.stringify(name)} cannot name a ${kind}`);
   const scope = flag(input, "user")
     ? "user"
     : flag(input, "project")

@@ -282,9 +282,6 @@ function describe(
               "warning",
               "index_not_fetched",
               `${name} has not been fetched on this machine`,
-              {
-                hint: "run skillshelf sources update to fetch it",
-              },
             )
           : createDiagnostic("error", "index_missing", `${path} holds no index`, { path }),
       ],

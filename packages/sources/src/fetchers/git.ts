@@ -73,8 +73,6 @@ function subfolderOf(clone: string, path: string | undefined): string {
       { hint: "name a real folder of the repository" },
     );
   if (resolved.status === "missing" || !statSync(resolved.real).isDirectory())
-    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`, {
-      hint: "check the path in the source",
-    });
+    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`);
   return resolved.real;
 }
