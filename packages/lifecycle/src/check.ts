@@ -105,7 +105,7 @@ export async function checkUpdates(request: UpdateCheckRequest): Promise<UpdateC
 
 // --- internal ---
 
-type Verdict = Pick<UpdateCheck, "newest" | "status" | "reason">;
+type Verdict = Pick<UpdateCheck, "newest" | "status" | "reason" | "error">;
 
 async function checkOne(
   request: UpdateCheckRequest,
@@ -166,8 +166,14 @@ async function checkOne(
       },
       source,
     );
-    if ("refusal" in staged)
-      return { status: "unknown", reason: `${staged.refusal.code}: ${staged.refusal.message}` };
+    if ("refusal" in staged) {
+      const { code, message, hint } = staged.refusal;
+      return {
+        status: "unknown",
+        reason: "the source could not be read",
+        error: { code, message, hint },
+      };
+    }
     const newest = { digest: staged.staged.digest, version: staged.manifest.version };
     return staged.staged.digest === record.contentDigest
       ? { newest, status: "up-to-date", reason: "the source holds the installed files" }

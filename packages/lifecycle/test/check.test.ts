@@ -1,4 +1,6 @@
+import { rmSync } from "node:fs";
 import { checkUpdates } from "@skillshelf/lifecycle";
+import { packageTree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { change, environment, offer } from "./_lifecycle.js";
 
@@ -20,5 +22,15 @@ describe("checkUpdates (issue 25, item 4)", () => {
     expect(newer?.newest?.digest).not.toBe(newer?.pinned.digest);
     // and nothing at all for an id no copy has
     expect(await checkUpdates({ environment: env, ids: ["absent"] })).toEqual([]);
+  });
+
+  it("is unknown, with the code, when a folder it was installed from is gone", async () => {
+    const env = environment();
+    const folder = testdir(packageTree({ id: "kit" }));
+    await change(env, { operation: "install", targets: [folder] });
+    expect((await checkUpdates({ environment: env }))[0]?.status).toBe("up-to-date");
+    rmSync(folder, { recursive: true });
+    const [gone] = await checkUpdates({ environment: env });
+    expect(gone).toMatchObject({ id: "kit", status: "unknown", error: { code: "source_missing" } });
   });
 });
