@@ -44,9 +44,13 @@ export function folderInPlace(source: PackageSource): string | undefined {
   return fetcherOf(source.type).readInPlace?.(source);
 }
 
-/** True when `source` already names `commit` itself (pinned to it), rather than a ref that moves. */
+/**
+ * True when `source` already names `commit` itself (pinned to it), rather than a ref that moves;
+ * never for a kind of source that has no commits.
+ */
 export function isPinnedTo(source: PackageSource, commit: string): boolean {
-  return canonicalJson(sourcePinnedAt(source, commit)) === canonicalJson(source);
+  const pin = fetcherOf(source.type).pinnedAt;
+  return pin !== undefined && canonicalJson(pin(source, commit)) === canonicalJson(source);
 }
 
 /**
