@@ -110,7 +110,7 @@ describe("the layering check", () => {
           dependencies: { "@skillshelf/core": "workspace:*", "@skillshelf/cli": "workspace:*" },
         },
       },
-      "packages/skills-loader/src/bad.ts imports @skillshelf/cli: skills-loader (L2) → cli (L6) points up",
+      "packages/skills-loader/src/bad.ts imports @skillshelf/cli: skills-loader (L2) → cli (L7) points up",
     ],
     [
       "an import of a package that is not declared",
@@ -122,7 +122,7 @@ describe("the layering check", () => {
       "a dynamic import reaching up",
       { "packages/core/src/bad.ts": 'export const load = () => import("@skillshelf/cli");\n' },
       { core: { dependencies: { "@skillshelf/cli": "workspace:*" } } },
-      "packages/core/src/bad.ts imports @skillshelf/cli: core (L0) → cli (L6) points up",
+      "packages/core/src/bad.ts imports @skillshelf/cli: core (L0) → cli (L7) points up",
     ],
     [
       "a relative import into another package",

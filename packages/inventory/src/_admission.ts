@@ -9,21 +9,8 @@ import {
   type ResourcePlace,
   type ResourceRoot,
 } from "@skillshelf/core";
-import { defaultPromptRoots, loadPromptTemplates } from "@skillshelf/prompts-loader";
-import {
-  defaultFleetRoots,
-  defaultRecipeRoots,
-  loadAgentRecipes,
-  loadFleetContracts,
-} from "@skillshelf/recipes-loader";
-import { defaultSkillRoots, loadSkills } from "@skillshelf/skills-loader";
-import {
-  loadableOwner,
-  type PackageCopy,
-  type PackageSnapshot,
-  snapshotRoots,
-  withPackageReferences,
-} from "@skillshelf/store";
+import { beginPass } from "@skillshelf/resources";
+import type { PackageCopy, PackageSnapshot } from "@skillshelf/store";
 import type { Availability } from "./types.js";
 
 /** One resource file as the loaders judged it, before it becomes an inventory row. */
@@ -49,69 +36,29 @@ export interface Admission {
 }
 
 /**
- * Run the loaders over the same roots a `resources` read pass uses (store's `snapshotRoots` for
- * the loadable copies, then every default root), with package references checked the same way,
- * and judge every file they saw: a winner is `available` (or `untrusted`, or `unavailable` when it
- * cannot run), a collision loser `shadowed`, a file they refused `invalid`.
+ * Judge every file a `resources` read pass over `snapshot` saw (the same roots, the same package
+ * references checked, the same loads): a winner is `available` (or `untrusted`, or `unavailable`
+ * when it cannot run), a collision loser `shadowed`, a file a loader refused `invalid`.
  */
 export function admitResources(input: {
   readonly environment: Environment;
   readonly snapshot: PackageSnapshot;
   readonly trustImports: boolean;
 }): Admission {
-  const { environment, snapshot, trustImports } = input;
-  const owner = loadableOwner(snapshot);
-  const common = { ...environment, trustImports };
-  const rootsOf = (kind: ResourceKind, defaults: ResourceRoot[]) => [
-    ...snapshotRoots(snapshot, kind),
-    ...defaults,
-  ];
-  const skillRoots = rootsOf("skill", defaultSkillRoots(environment));
-  const skills = loadSkills({
-    ...common,
-    roots: skillRoots,
-    includeBody: (root) => root.scope === "package",
-  });
-  const promptRoots = rootsOf("prompt", defaultPromptRoots(environment));
-  const agentRoots = rootsOf("agent", defaultRecipeRoots(environment));
-  const fleetRoots = rootsOf("fleet", defaultFleetRoots(environment));
+  const pass = beginPass(
+    input.environment,
+    { trustImports: input.trustImports, toolNames: undefined },
+    input.snapshot,
+  );
   const judged = [
-    judge(
-      "skill",
-      skillRoots,
-      owner,
-      checked(skills, owner, (skill) => skill.body),
-      {
-        unavailable: (skill) =>
-          skill.addressable ? undefined : "its name cannot be typed as /skill <name>",
-        operatorOnly: (skill) => skill.disableModelInvocation,
-      },
-    ),
-    judge(
-      "prompt",
-      promptRoots,
-      owner,
-      checked(
-        loadPromptTemplates({ ...common, roots: promptRoots }),
-        owner,
-        (template) => template.content,
-      ),
-    ),
-    judge(
-      "agent",
-      agentRoots,
-      owner,
-      checked(
-        loadAgentRecipes({
-          ...common,
-          roots: agentRoots,
-          skillNames: skills.items.map((skill) => skill.name),
-        }),
-        owner,
-        (recipe) => recipe.persona,
-      ),
-    ),
-    judge("fleet", fleetRoots, owner, loadFleetContracts({ ...common, roots: fleetRoots })),
+    judge("skill", pass.roots("skill"), pass.owner, pass.skills(), {
+      unavailable: (skill) =>
+        skill.addressable ? undefined : "its name cannot be typed as /skill <name>",
+      operatorOnly: (skill) => skill.disableModelInvocation,
+    }),
+    judge("prompt", pass.roots("prompt"), pass.owner, pass.prompts()),
+    judge("agent", pass.roots("agent"), pass.owner, pass.agents()),
+    judge("fleet", pass.roots("fleet"), pass.owner, pass.fleets()),
   ];
   return {
     resources: judged.flatMap((kind) => kind.resources),
@@ -127,15 +74,6 @@ interface Loaded<T extends Item> {
   readonly items: T[];
   readonly diagnostics: Diagnostic[];
   readonly collisions: CollisionGroup<T>[];
-}
-
-/** The result with package references checked: an item naming an unknown component is unavailable. */
-function checked<T extends Item>(
-  loaded: Loaded<T>,
-  owner: (item: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined,
-  body: (item: T) => string | undefined,
-): Loaded<T> {
-  return withPackageReferences(loaded, owner, body, (item) => item);
 }
 
 function judge<T extends Item>(

@@ -27,7 +27,8 @@ import type { ReadPass } from "./types.js";
 /** What a pass is made with: the resources object's settings. */
 export interface PassSettings {
   readonly trustImports: boolean;
-  readonly cache: SkillCache;
+  /** Reuse skills read before (a `resources` instance's cache); none for a one-off pass. */
+  readonly cache?: SkillCache | undefined;
   readonly toolNames: readonly string[] | undefined;
   /** Keep every skill's body, not only package-owned ones. */
   readonly bodies?: boolean | undefined;
@@ -87,10 +88,17 @@ export function beginPass(
   const fleets = once(() =>
     loadFleetContracts({ ...common, roots: roots("fleet", defaultFleetRoots(environment)) }),
   );
+  const defaults: { readonly [K in ResourceKind]: () => ResourceRoot[] } = {
+    skill: () => defaultSkillRoots(environment),
+    prompt: () => defaultPromptRoots(environment),
+    agent: () => defaultRecipeRoots(environment),
+    fleet: () => defaultFleetRoots(environment),
+  };
   return {
     environment,
     snapshot,
     diagnostics: snapshotDiagnostics(snapshot),
+    roots: (kind) => roots(kind, defaults[kind]()),
     skills,
     prompts,
     agents,

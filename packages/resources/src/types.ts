@@ -1,4 +1,11 @@
-import type { Diagnostic, Environment, EnvironmentInput, PackageCopyRef } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  Environment,
+  EnvironmentInput,
+  PackageCopyRef,
+  ResourceKind,
+  ResourceRoot,
+} from "@skillshelf/core";
 import type { LoadPromptTemplatesResult, PromptExpansion } from "@skillshelf/prompts-loader";
 import type { AgentRecipe, FleetContract, LoadRecipesResult } from "@skillshelf/recipes-loader";
 import type { LoadSkillsResult, Skill, SkillCache } from "@skillshelf/skills-loader";
@@ -29,6 +36,8 @@ export interface ReadPass {
   readonly snapshot: PackageSnapshot;
   /** What the snapshot found wrong (broken state, damaged or invalid copies), once per pass. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The roots each kind is read from: the loadable copies' (store's `snapshotRoots`), then every default root. */
+  readonly roots: (kind: ResourceKind) => ResourceRoot[];
   readonly skills: () => LoadSkillsResult;
   readonly prompts: () => LoadPromptTemplatesResult;
   readonly agents: () => LoadRecipesResult<AgentRecipe>;
