@@ -121,10 +121,12 @@ export function agentSkillFolder(
   return agent.view.skillRoots.find((root) => (root.base === "home") === (scope === "user"))?.path;
 }
 
+// each agent's place in the table, looked up by every collision comparison
+const RANKS: ReadonlyMap<string, number> = new Map(AGENTS.map((agent, index) => [agent.id, index]));
+
 /** Rank of an agent id in the interop table (lower wins ties); unknown ids rank after every agent. */
 export function agentRank(id: string): number {
-  const index = AGENTS.findIndex((agent) => agent.id === id);
-  return index === -1 ? AGENTS.length : index;
+  return RANKS.get(id) ?? AGENTS.length;
 }
 
 /** The agent of the table with this id or alias. */
