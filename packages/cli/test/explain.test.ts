@@ -103,3 +103,24 @@ describe("explain's sources (issue 23, item 13)", () => {
     );
   });
 });
+
+describe("explain over the whole agent table (issue 25, item 3)", () => {
+  it("shows the agents with a skill folder here, every one with --all, one by --agent or an alias", () => {
+    const box = changeSandbox();
+    claudeSkills(box.home, 1, 10);
+    writeTree(join(box.cwd, ".cursor", "skills", "pdf"), { "SKILL.md": skillFile("pdf", "PDFs.") });
+    const ids = (...args: string[]) =>
+      (
+        JSON.parse(box.run("explain", "--json", ...args).stdout) as { agents: { agent: string }[] }
+      ).agents.map((agent) => agent.agent);
+    // every agent reading ~/.claude/skills or .cursor/skills, and no other
+    const here = ids();
+    expect(here).toEqual(expect.arrayContaining(["claude-code", "cursor", "opencode", "amp"]));
+    expect(here).not.toContain("goose");
+    expect(ids("--all")).toEqual(AGENTS.map((agent) => agent.id));
+    expect(ids("--agent", "github-copilot")).toEqual(["copilot"]);
+    const text = box.run("explain");
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`${AGENTS.length - here.length} other agents`);
+  });
+});

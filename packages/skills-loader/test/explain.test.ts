@@ -53,6 +53,21 @@ describe("explainAgents", () => {
     // a folder many agents read names them all
     const shared = agents.codex?.roots.find((root) => root.path === join(home, ".agents/skills"));
     expect(shared?.readBy).toEqual(expect.arrayContaining(["codex", "cline", "pi", "zed"]));
+    // what an agent does not document is said, never guessed (issue 25, item 3)
+    expect(agents.cursor).toMatchObject({
+      symlinks: "not-followed",
+      unknown: ["order", "depth", "rules", "format", "budget"],
+    });
+    expect(agents.cursor?.format).toBeUndefined();
+    expect(agents["claude-code"]?.unknown).toEqual([]);
+    expect(agents.goose?.unknown).toEqual([
+      "order",
+      "depth",
+      "rules",
+      "format",
+      "budget",
+      "symlinks",
+    ]);
     expect(roots("claude-code")).toEqual([
       [join(home, ".claude/skills"), "user"],
       [join(project, ".claude/skills"), "project"],
