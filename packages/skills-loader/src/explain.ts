@@ -123,18 +123,27 @@ export function explainAgents(
     }
     return result;
   };
+  // each agent's folders here, each folder looked at once however many agents read it
+  const folders = new Map<string, boolean>();
+  const isFolder = (path: string) => {
+    const known = folders.get(path);
+    if (known !== undefined) return known;
+    const exists = existsFolder(path);
+    folders.set(path, exists);
+    return exists;
+  };
+  const rootsOf = new Map(
+    AGENTS.map((agent) => [agent, concreteRoots(environment, agent.view.skillRoots, isFolder)]),
+  );
   // which agents read each folder here, for every agent's roots to name
   const readersOf = new Map<string, string[]>();
-  for (const agent of AGENTS)
-    for (const root of concreteRoots(environment, agent.view.skillRoots)) {
-      const ids = readersOf.get(root.path) ?? [];
-      ids.push(agent.id);
-      readersOf.set(root.path, ids);
-    }
+  for (const [agent, roots] of rootsOf)
+    for (const root of roots)
+      readersOf.set(root.path, [...(readersOf.get(root.path) ?? []), agent.id]);
   const readers = (path: string) => readersOf.get(path) ?? [];
   const wanted = input.agent === undefined ? undefined : findAgent(input.agent);
   return AGENTS.filter((agent) => input.agent === undefined || agent === wanted).map((agent) =>
-    explainAgent(environment, agent, read, readers),
+    explainAgent(environment, agent, rootsOf.get(agent) ?? [], read, readers),
   );
 }
 
@@ -189,11 +198,11 @@ export function applyBudget(
 function explainAgent(
   environment: Environment,
   agent: AgentDefinition,
+  roots: ReturnType<typeof concreteRoots>,
   read: (path: string, scope: "user" | "project") => ReturnType<typeof loadSkills>,
   readers: (path: string) => readonly string[],
 ): AgentExplanation {
   const { view } = agent;
-  const roots = concreteRoots(environment, view.skillRoots);
   const hiddenBySettings =
     view.settings?.read === true
       ? disabledNames(environment, view.settings.files)
@@ -341,6 +350,7 @@ function refusedBy(
 function concreteRoots(
   environment: Environment,
   roots: readonly AgentViewRoot[],
+  isFolder: (path: string) => boolean = existsFolder,
 ): { path: string; scope: "user" | "project"; exists: boolean }[] {
   const seen = new Set<string>();
   const out: { path: string; scope: "user" | "project"; exists: boolean }[] = [];
@@ -358,7 +368,7 @@ function concreteRoots(
       out.push({
         path,
         scope: root.base === "home" ? "user" : "project",
-        exists: existsFolder(path),
+        exists: isFolder(path),
       });
     }
   }
