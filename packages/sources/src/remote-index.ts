@@ -10,6 +10,7 @@ import {
 } from "@skillshelf/core";
 import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
+import { DEFAULT_FETCH_TIMEOUT_MS } from "./fetchers/_fetcher.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
 import {
   assertIndex,
@@ -67,7 +68,7 @@ export async function fetchRemoteIndex(
   const fresh = `${cache}.fetch-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     if (INDEX_FILE_URL.test(remote.url)) {
-      const signal = AbortSignal.timeout(options.timeoutMs ?? 120_000);
+      const signal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
       const bytes = await download(remote.url, MAX_INDEX_BYTES, signal);
       mkdirSync(fresh);
       // kept under a name `locateIndex` finds, whatever the URL calls it (a marketplace is told

@@ -1,6 +1,9 @@
 import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { StageOptions } from "../stage.js";
 
+/** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 120_000;
+
 /** Where a fetch writes: `dir` (which must not exist yet) inside `container`, its private folder. */
 export interface FetchInto {
   readonly dir: string;

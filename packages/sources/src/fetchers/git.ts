@@ -5,10 +5,12 @@ import {
   removeTree,
   resolveContained,
   SkillshelfError,
+  type SourceOf,
 } from "@skillshelf/core";
 import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
 import { usesRemoteHelper } from "../source-url.js";
-import type { Fetcher } from "./_fetcher.js";
+import type { StageOptions } from "../stage.js";
+import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 
 /**
@@ -23,13 +25,9 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     // (the digest that follows checks its symlinks as a copy would)
     const checkout = source.path === undefined ? into.dir : join(into.container, "checkout");
     const commit = await fetchCommit({
-      url: source.url,
-      ref: source.ref,
+      ...gitOptions(source, options),
       dir: checkout,
       gitDir: join(into.container, "git"),
-      env: options.env ?? process.env,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      signal: options.signal,
       limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
     });
     if (checkout !== into.dir) renameSync(subfolderOf(checkout, source.path), into.dir);
@@ -44,15 +42,20 @@ export const GIT_FETCHER: Fetcher<"git"> = {
   pinnedAt: (source, commit) => ({ ...source, ref: commit }),
   newest: async (source, options) => {
     refuseRemoteHelper(source.url);
-    return remoteCommit({
-      url: source.url,
-      ref: source.ref,
-      env: options.env ?? process.env,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      signal: options.signal,
-    });
+    return remoteCommit(gitOptions(source, options));
   },
 };
+
+/** How git is run for `source`: its URL and ref, the caller's environment, timeout and signal. */
+function gitOptions(source: SourceOf<"git">, options: StageOptions) {
+  return {
+    url: source.url,
+    ref: source.ref,
+    env: options.env ?? process.env,
+    timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+    signal: options.signal,
+  };
+}
 
 function refuseRemoteHelper(url: string): void {
   if (usesRemoteHelper(url))
