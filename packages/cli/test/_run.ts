@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,22 +53,12 @@ export function runCliAsync(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+  return finished(
+    spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO,
       env: { PATH: process.env.PATH ?? "", ...options.env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status, signal) => resolvePromise({ status, signal, stdout, stderr }));
-  });
+    }),
+  );
 }
 
 /** What a run in a pseudo-terminal printed (stdout and stderr together, as a terminal shows them). */
@@ -96,9 +86,18 @@ export function runCliInPty(args: readonly string[], options: PtyOptions): PtyRu
 }
 
 /** `runCliInPty` without blocking this process, for tests whose loopback servers must answer. */
-export function runCliInPtyAsync(args: readonly string[], options: PtyOptions): Promise<PtyRun> {
+export async function runCliInPtyAsync(
+  args: readonly string[],
+  options: PtyOptions,
+): Promise<PtyRun> {
+  const run = await finished(spawn("python3", ptyDriverArgs(args, options)));
+  if (run.status !== 0) throw new Error(`the pty driver failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as PtyRun;
+}
+
+/** What a child process printed, and how it ended, once it has. */
+function finished(child: ChildProcessWithoutNullStreams): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("python3", ptyDriverArgs(args, options));
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -108,11 +107,7 @@ export function runCliInPtyAsync(args: readonly string[], options: PtyOptions): 
       stderr += chunk.toString("utf8");
     });
     child.on("error", reject);
-    child.on("close", (status) =>
-      status === 0
-        ? resolvePromise(JSON.parse(stdout) as PtyRun)
-        : reject(new Error(`the pty driver failed: ${stderr}`)),
-    );
+    child.on("close", (status, signal) => resolvePromise({ status, signal, stdout, stderr }));
   });
 }
 

@@ -97,36 +97,18 @@ describe("a repository's skills, wherever its authors keep them", () => {
     expect(result.locked.review?.source.path).toBe("engineering-team/review");
   });
 
-  it("refuses a skill linked out of the repository alone, commits the rest and exits 1 listing it", () => {
-    const box = changeSandbox();
-    const result = install(
-      box,
-      repoUrl({
-        "skills/kept/SKILL.md": skill("kept"),
-        "skills/escape": link(outsideSkill()),
-      }),
-      "--skill",
-      "*",
-    );
+  it("refuses a skill linked out of the repository alone, commits the rest and exits 1 listing it; with --all-or-nothing, nothing", () => {
+    const repo = repoUrl({
+      "skills/kept/SKILL.md": skill("kept"),
+      "skills/escape": link(outsideSkill()),
+    });
+    const result = install(changeSandbox(), repo, "--skill", "*");
     expect(result.status).toBe(1);
     expect(refusals(result)).toEqual([["skills/escape", "collection_link_outside"]]);
     expect(Object.keys(result.locked)).toEqual(["kept"]);
-  });
-
-  it("refuses everything with --all-or-nothing when one skill is refused", () => {
-    const box = changeSandbox();
-    const result = install(
-      box,
-      repoUrl({
-        "skills/kept/SKILL.md": skill("kept"),
-        "skills/escape": link(outsideSkill()),
-      }),
-      "--skill",
-      "*",
-      "--all-or-nothing",
-    );
-    expect(result.status).toBe(1);
-    expect(result.locked).toEqual({});
+    const none = install(changeSandbox(), repo, "--skill", "*", "--all-or-nothing");
+    expect(none.status).toBe(1);
+    expect(none.locked).toEqual({});
   });
 
   it("stops at a link loop and at the depth limit, each named with its code and path", () => {

@@ -354,24 +354,29 @@ describe("validate reads a folder as install does (item 11)", () => {
   });
 });
 
+/** A loopback server that sends the start of `/slow.tar.gz` and then nothing more; `asked` once it has. */
+async function stalledArchive(): Promise<{ base: string; asked: Promise<void> }> {
+  let requested: () => void = () => {};
+  const asked = new Promise<void>((resolve) => {
+    requested = resolve;
+  });
+  const base = await serve({
+    "/slow.tar.gz": (_request, response) => {
+      response.writeHead(200, { "content-type": "application/gzip" });
+      response.write(Buffer.alloc(1024));
+      requested();
+    },
+  });
+  return { base, asked };
+}
+
 describe("Ctrl-C while a source is fetched (item 12)", () => {
   it.each(["SIGINT", "SIGTERM"] as const)(
     "%s stops the fetch, removes what was staged and says so, exit 130",
     async (signal) => {
       const box = changeSandbox();
       const tmp = testdir();
-      let requested: () => void = () => {};
-      const asked = new Promise<void>((resolve) => {
-        requested = resolve;
-      });
-      // a server that sends the start of an archive and then nothing more
-      const base = await serve({
-        "/slow.tar.gz": (_request, response) => {
-          response.writeHead(200, { "content-type": "application/gzip" });
-          response.write(Buffer.alloc(1024));
-          requested();
-        },
-      });
+      const { base, asked } = await stalledArchive();
       const child = spawn(
         process.execPath,
         [BIN, "install", `${base}/slow.tar.gz`, "--user", "--yes"],
@@ -397,17 +402,7 @@ describe("Ctrl-C while a source is fetched (item 12)", () => {
   it("SIGKILL leaves the staging, which doctor reports and the next fetch removes", async () => {
     const box = changeSandbox();
     const tmp = testdir();
-    let requested: () => void = () => {};
-    const asked = new Promise<void>((resolve) => {
-      requested = resolve;
-    });
-    const base = await serve({
-      "/slow.tar.gz": (_request, response) => {
-        response.writeHead(200, { "content-type": "application/gzip" });
-        response.write(Buffer.alloc(1024));
-        requested();
-      },
-    });
+    const { base, asked } = await stalledArchive();
     const env = { ...box.env, PATH: process.env.PATH ?? "", TMPDIR: tmp };
     const child = spawn(
       process.execPath,

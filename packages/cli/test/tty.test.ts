@@ -5,6 +5,12 @@ import { describe, expect, it } from "vitest";
 import { runCliInPty, runCliInPtyAsync } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
+// the first skill of the question is ticked with space, then the change is confirmed
+const PICK_FIRST_AND_APPLY: readonly [string, string][] = [
+  ["which should be installed", " \r"],
+  ["Apply th", "y\r"],
+];
+
 describe("a change at a terminal", () => {
   it("asks before applying, default no: declining writes nothing", () => {
     const box = changeSandbox();
@@ -44,11 +50,7 @@ describe("a change at a terminal", () => {
     const run = runCliInPty(["install", dir, "--user"], {
       cwd: box.cwd,
       env: box.env,
-      // the first skill is ticked with space; then the change is confirmed
-      answers: [
-        ["which should be installed", " \r"],
-        ["Apply th", "y\r"],
-      ],
+      answers: PICK_FIRST_AND_APPLY,
     });
     expect(run.status, run.output).toBe(0);
     expect(box.skills()).toEqual(["alpha"]);
@@ -65,10 +67,7 @@ describe("a change at a terminal", () => {
     const run = runCliInPty(["install", dir, "--user"], {
       cwd: box.cwd,
       env: box.env,
-      answers: [
-        ["which should be installed", " \r"],
-        ["Apply th", "y\r"],
-      ],
+      answers: PICK_FIRST_AND_APPLY,
     });
     expect(run.status, run.output).toBe(0);
     expect(run.output).toContain("skills/team-a/access");
@@ -92,10 +91,7 @@ describe("a change at a terminal", () => {
     const run = await runCliInPtyAsync(["install", `${base}/kit.tar.gz`, "--user"], {
       cwd: box.cwd,
       env: { ...box.env, TMPDIR: tmp },
-      answers: [
-        ["which should be installed", " \r"],
-        ["Apply th", "y\r"],
-      ],
+      answers: PICK_FIRST_AND_APPLY,
     });
     expect(run.status, run.output).toBe(0);
     expect(box.skills()).toEqual(["alpha"]);

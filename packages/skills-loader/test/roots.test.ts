@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { resolveEnvironment } from "@skillshelf/core";
+import { AGENTS, resolveEnvironment } from "@skillshelf/core";
 import {
   defaultSkillRoots,
   loadSkills,
@@ -19,15 +19,7 @@ describe("defaultSkillRoots", () => {
       expect.arrayContaining(["cursor", "roo", "droid"]),
     );
     // the first six agents of the table and both libraries, in precedence order
-    const first = new Set([
-      "claude-code",
-      "codex",
-      "opencode",
-      "copilot",
-      "pi",
-      "agents",
-      "skillshelf",
-    ]);
+    const first = new Set([...AGENTS.slice(0, 6).map((agent) => agent.id), "skillshelf"]);
     const roots = all.filter((root) => first.has(root.source));
     expect(
       roots.map((root) => [
