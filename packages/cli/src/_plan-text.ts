@@ -8,7 +8,14 @@ import type {
 } from "@skillshelf/lifecycle";
 import { describeSource } from "@skillshelf/sources";
 import type { LinkOutcome } from "@skillshelf/store/writers";
-import { displayPath, displayText, type Paint, type PathStyle, safeLine } from "./format.js";
+import {
+  displayPath,
+  displayText,
+  type Paint,
+  type PathStyle,
+  safeLine,
+  shortHash,
+} from "./format.js";
 
 /** The reviewed plan as people read it: the scope and project, then one block per step. */
 export function planText(
@@ -87,7 +94,7 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
 function beforeAfterLines(step: PlanStep): string[] {
   const { before, after } = step.lock;
   if (before === null || after === null) return [];
-  const short = (value: string | undefined) => (value === undefined ? "none" : value.slice(0, 12));
+  const short = (value: string | undefined) => (value === undefined ? "none" : shortHash(value));
   const lines = [];
   if (before.commit !== after.commit)
     lines.push(`    commit ${short(before.commit)} → ${short(after.commit)}`);

@@ -117,3 +117,8 @@ function escapeControl(char: string): string {
     ? `\\x${code.toString(16).padStart(2, "0")}`
     : `\\u${code.toString(16).padStart(4, "0")}`;
 }
+
+/** A commit or digest as people compare them at a glance: its first 12 characters. */
+export function shortHash(value: string): string {
+  return value.slice(0, 12);
+}

@@ -1,7 +1,7 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
 import { type CommandInput, flag } from "../command.js";
 import { printJson } from "../context.js";
-import { type Paint, painter, safeLine } from "../format.js";
+import { type Paint, painter, safeLine, shortHash } from "../format.js";
 import { chosenScope } from "./change.js";
 
 /**
@@ -39,13 +39,12 @@ const STATUS = {
 
 function checkLine(check: UpdateCheck, paint: Paint): string {
   const [color, label] = STATUS[check.status];
-  const short = (value: string) => value.slice(0, 12);
-  const pinned = check.pinned.commit ?? check.pinned.version ?? short(check.pinned.digest);
+  const pinned = check.pinned.commit ?? check.pinned.version ?? shortHash(check.pinned.digest);
   const newest = check.newest?.commit ?? check.newest?.version ?? check.newest?.digest;
   const versions =
     newest === undefined || check.status === "up-to-date"
-      ? short(pinned)
-      : `${short(pinned)} → ${short(newest)}`;
+      ? shortHash(pinned)
+      : `${shortHash(pinned)} → ${shortHash(newest)}`;
   const lines = [
     `${paint(color, label.padEnd(11))} ${safeLine(check.id)} (${check.scope}) ${versions}: ${safeLine(check.reason)}`,
     `            from ${safeLine(check.source)}`,

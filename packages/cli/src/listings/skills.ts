@@ -1,7 +1,7 @@
 import type { ReadPass } from "@skillshelf/resources";
 import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
 import type { Paint, PathStyle } from "../format.js";
-import { safeLine } from "../format.js";
+import { safeLine, shortHash } from "../format.js";
 import {
   locationLine,
   type SkillIdentity,
@@ -155,7 +155,7 @@ function locationText(rows: readonly IdentityRow[], style: PathStyle, paint: Pai
   for (const row of rows) {
     if (row.locations.length < 2 && row.drift === undefined) continue;
     const mark = row.drift === undefined ? "" : ` ${paint("yellow", "drift")}`;
-    lines.push(`${safeLine(row.name)} ${row.identity.slice(0, 12)}${mark}:`);
+    lines.push(`${safeLine(row.name)} ${shortHash(row.identity)}${mark}:`);
     for (const place of row.locations) lines.push(`  ${locationLine(place, style)}`);
   }
   return lines.length === 0 ? "" : `\nLocations:\n${lines.join("\n")}\n`;
