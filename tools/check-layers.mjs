@@ -70,6 +70,14 @@ function checkLayers(rootDir) {
     for (const file of codeFiles(join(rootDir, pkg.dir))) {
       const isTestCode =
         !file.startsWith(join(rootDir, pkg.dir, "src") + sep) || pkg.folder in map.private;
+      if (!isTestCode)
+        for (const name of namedImportsOf(file)) {
+          const callers = map.onlyImportedBy[name];
+          if (callers !== undefined && !callers.includes(pkg.folder))
+            violations.push(
+              `${relative(rootDir, file)} imports ${name}: only ${callers.join(", ")} may; read through @skillshelf/resources' beginPass`,
+            );
+        }
       for (const specifier of importsOf(file)) {
         const where = relative(rootDir, file);
         if (specifier.startsWith(".")) {
@@ -148,7 +156,12 @@ function readLayerMap(rootDir) {
   if (!existsSync(path)) fail(`${path} is missing`);
   const map = JSON.parse(readFileSync(path, "utf8"));
   if (typeof map.layers !== "object") fail(`${path} has no "layers" object`);
-  return { layers: map.layers, private: map.private ?? {}, restrictions: map.restrictions ?? {} };
+  return {
+    layers: map.layers,
+    private: map.private ?? {},
+    restrictions: map.restrictions ?? {},
+    onlyImportedBy: map.onlyImportedBy ?? {},
+  };
 }
 
 /** @param {string} rootDir */
@@ -178,6 +191,28 @@ function codeFiles(dir) {
 function importsOf(file) {
   const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
   return info.importedFiles.map((entry) => entry.fileName);
+}
+
+/**
+ * The names a file imports or re-exports from workspace packages (`import { a as b }` gives `a`).
+ * @param {string} file
+ */
+function namedImportsOf(file) {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  /** @type {string[]} */
+  const names = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+    const from = statement.moduleSpecifier;
+    if (from === undefined || !ts.isStringLiteral(from) || !from.text.startsWith(SCOPE)) continue;
+    const bindings = ts.isImportDeclaration(statement)
+      ? statement.importClause?.namedBindings
+      : statement.exportClause;
+    if (bindings !== undefined && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings)))
+      for (const element of bindings.elements)
+        names.push((element.propertyName ?? element.name).text);
+  }
+  return names;
 }
 
 /** @param {string} message @returns {never} */

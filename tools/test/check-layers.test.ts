@@ -82,6 +82,14 @@ describe("the layering check", () => {
     expect(check(workspace())).toMatchObject({ status: 0 });
   });
 
+  it("lets a test run a loader directly", () => {
+    const test =
+      'import { loadSkills } from "@skillshelf/skills-loader";\nexport const x = loadSkills;\n';
+    expect(check(workspace({ "packages/cli/test/load.test.ts": test }))).toMatchObject({
+      status: 0,
+    });
+  });
+
   it.each([
     [
       "an upward dependency declared in package.json",
@@ -148,6 +156,15 @@ describe("the layering check", () => {
         },
       },
       "test-utils may only be a devDependency, used from test code",
+    ],
+    [
+      "a loader run outside the read pass (imported by name, or renamed)",
+      {
+        "packages/cli/src/bad.ts":
+          'import { loadSkills as load } from "@skillshelf/skills-loader";\nexport const x = load;\n',
+      },
+      {},
+      "packages/cli/src/bad.ts imports loadSkills: only resources, registry may",
     ],
     [
       "a package missing from the layer map",

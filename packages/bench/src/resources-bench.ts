@@ -20,7 +20,7 @@ export function runResourcesBench(options: BenchOptions): string {
   const settings = { home: environment.home, configDir: environment.configDir, env: {} };
   const throughResources = () => {
     const resources = createResources({ environment: settings });
-    const skills = resources.read(environment.cwd).skills();
+    const skills = resources.read(environment.cwd).load("skill");
     return { count: skills.items.length, digested: resources.stats().treesDigested };
   };
   const loadersAlone = () => {

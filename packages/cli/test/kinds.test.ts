@@ -1,6 +1,8 @@
 import { join } from "node:path";
+import { createResources } from "@skillshelf/resources";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { plainListing } from "../src/listings/rows.js";
 import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
 
 const project = join(EXAMPLES, "project");
@@ -244,5 +246,31 @@ describe("skillshelf validate on other kinds", () => {
     expect(
       runCli(["validate", "--kind", "theme", "x"], { cwd: dir, env: { HOME: home } }).status,
     ).toBe(2);
+  });
+});
+
+describe("a kind without a listing of its own", () => {
+  it("lists what every kind has: the same rows, by the same fields, as its own listing", () => {
+    const resources = createResources({
+      environment: { home, configDir: join(home, ".config", "skillshelf"), env: {} },
+    });
+    const plain = plainListing(resources.read(project), "fleet", true);
+    expect(plain.key).toBe("fleets");
+    const own = listJson("fleets").fleets as Record<string, unknown>[];
+    expect(own.length).toBeGreaterThan(0);
+    expect(plain.rows).toEqual(
+      own.map(({ name, description, path, scope, source, trusted, shadows }) => ({
+        name,
+        description,
+        path,
+        scope,
+        source,
+        trusted,
+        shadows,
+      })),
+    );
+    expect(plain.text({ cwd: project, home }, (_style, text) => text)).toMatch(
+      /^NAME +SOURCE +SCOPE +TRUST +PATH\n/,
+    );
   });
 });

@@ -106,6 +106,7 @@ export type {
 } from "./roots.js";
 export {
   defaultResourceRoots,
+  explicitRoot,
   foldersUpToProject,
   isTrustedRoot,
   packageRoot,

@@ -126,6 +126,18 @@ function libraryRoot(scope: "user" | "project", path: string, anchor: string): R
   };
 }
 
+/** A path the user named, as a trusted root of the highest precedence. */
+export function explicitRoot(path: string): ResourceRoot {
+  return {
+    path,
+    scope: "cli",
+    source: "path",
+    origin: "explicit",
+    precedence: ROOT_PRECEDENCE.explicit,
+    trust: "trusted",
+  };
+}
+
 /**
  * The resource folder of a package copy, as a root a caller passes to a loader. Its origin is
  * `package:<scope>:<id>`, or `package:<id>` for a package folder that is not installed.

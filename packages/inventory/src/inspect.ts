@@ -3,19 +3,15 @@ import {
   type Diagnostic,
   type Environment,
   isResourceKind,
-  RESOURCE_KINDS,
   type ResourceKind,
-  type ResourceRoot,
 } from "@skillshelf/core";
-import { loadPromptTemplates } from "@skillshelf/prompts-loader";
-import { loadAgentRecipes, loadFleetContracts } from "@skillshelf/recipes-loader";
-import { loadSkills } from "@skillshelf/skills-loader";
+import { beginPass } from "@skillshelf/resources";
 import {
   isRequirementMet,
   type PackageCopy,
   type PackageScope,
   type PackageSnapshot,
-  packageCopyRoots,
+  packageFolderRoots,
   readPackageSnapshot,
 } from "@skillshelf/store";
 import { copyRow } from "./inventory.js";
@@ -65,7 +61,7 @@ export function inspectCopy(input: {
       ? copies.find((candidate) => candidate.scope === input.scope)
       : (copies.find((candidate) => candidate.effective) ?? copies.at(-1));
   if (copy === undefined) return undefined;
-  const resources = RESOURCE_KINDS.flatMap((kind) => readKind(input.environment, copy, kind));
+  const resources = readResources(input.environment, copy);
   return {
     copy: copyRow(copy, effectiveLimits(undefined)),
     resources,
@@ -84,27 +80,9 @@ export function inspectCopy(input: {
 
 type Inspected = CopyInspection["resources"][number];
 
-function readKind(environment: Environment, copy: PackageCopy, kind: ResourceKind): Inspected[] {
-  const roots: ResourceRoot[] = packageCopyRoots(copy, kind).map((root) => ({
-    ...root,
-    trust: "trusted",
-  }));
-  if (roots.length === 0) return [];
-  const input = { ...environment, roots };
-  const loaded =
-    kind === "skill"
-      ? loadSkills(input)
-      : kind === "prompt"
-        ? loadPromptTemplates(input)
-        : kind === "agent"
-          ? loadAgentRecipes(input)
-          : loadFleetContracts(input);
-  const items: { name: string; path: string; description?: string | undefined }[] = [
-    ...loaded.items,
-    ...loaded.collisions.flatMap((group) => group.losers.map((loss) => loss.item)),
-  ];
-  const findings = (path: string) => loaded.diagnostics.filter((d) => d.path === path);
-  const componentId = (path: string, name: string) => {
+/** Every resource file of the copy's folders, foreign ones trusted: what it would offer if loaded. */
+function readResources(environment: Environment, copy: PackageCopy): Inspected[] {
+  const componentId = (kind: ResourceKind, path: string, name: string) => {
     const inside = relative(copy.dir, path).split(sep).join("/");
     const declared = copy.manifest?.components.find(
       (component) =>
@@ -113,34 +91,19 @@ function readKind(environment: Environment, copy: PackageCopy, kind: ResourceKin
     );
     return declared === undefined || declared.id === name ? undefined : declared.id;
   };
-  const rows: Inspected[] = items.map((item) => {
-    const id = componentId(item.path, item.name);
-    return {
-      kind,
-      name: item.name,
-      path: item.path,
-      ...(id === undefined ? {} : { componentId: id }),
-      description: item.description ?? "",
-      valid: !findings(item.path).some((d) => d.severity === "error"),
-      diagnostics: findings(item.path),
-    };
-  });
-  const seen = new Set(rows.map((row) => row.path));
-  for (const diagnostic of loaded.diagnostics)
-    if (
-      diagnostic.severity === "error" &&
-      diagnostic.path?.endsWith(".md") === true &&
-      !seen.has(diagnostic.path)
-    ) {
-      seen.add(diagnostic.path);
-      rows.push({
+  return beginPass(environment, { roots: packageFolderRoots(copy), trustImports: true })
+    .admission()
+    .resources.map(({ kind, name, path, description, availability, diagnostics }) => {
+      const id = componentId(kind, path, name);
+      return {
         kind,
-        name: diagnostic.path.split(sep).at(-2) ?? diagnostic.path,
-        path: diagnostic.path,
-        description: "",
-        valid: false,
-        diagnostics: findings(diagnostic.path),
-      });
-    }
-  return rows;
+        name,
+        path,
+        ...(id === undefined ? {} : { componentId: id }),
+        description,
+        valid:
+          availability !== "invalid" && !diagnostics.some((found) => found.severity === "error"),
+        diagnostics,
+      };
+    });
 }

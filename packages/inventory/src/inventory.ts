@@ -12,9 +12,9 @@ import {
   RESOURCE_KINDS,
   sortDiagnostics,
 } from "@skillshelf/core";
+import { type Admitted, beginPass, KINDS } from "@skillshelf/resources";
 import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
 import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
-import { type Admitted, admitResources } from "./_admission.js";
 import { copyState } from "./copy-state.js";
 import { boundedList, clip, effectiveLimits, type InventoryLimits } from "./limits.js";
 import { classifyOrigin, type Origin } from "./origin.js";
@@ -53,11 +53,10 @@ export function readInventory(input: InventoryInput): Inventory {
   // the copies owning the resources a resource key names: the key finds its package too
   const owners = new Map<string, PackageKind | undefined>();
   if (include.resources || filter.byKey) {
-    const admission = admitResources({
-      environment,
+    const admission = beginPass(environment, {
       snapshot,
       trustImports: input.trustImports ?? false,
-    });
+    }).admission();
     found.push(...admission.diagnostics);
     const rows = admission.resources
       .map((admitted) => resourceRow(admitted, environment, limits, show))
@@ -201,12 +200,7 @@ function resourceRow(
       ? classifyOrigin({ kind: "record", record: owner.record })
       : classifyOrigin({ kind: "root", root });
   const available = admitted.availability === "available";
-  const invocation =
-    available && admitted.kind === "skill"
-      ? `/skill ${admitted.name}`
-      : available && admitted.kind === "prompt"
-        ? `/${admitted.name}`
-        : undefined;
+  const invocation = available ? KINDS[admitted.kind].invocation?.(admitted.name) : undefined;
   const scope = owner?.scope ?? root.scope;
   const path = show(admitted.path);
   return {

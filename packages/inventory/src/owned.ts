@@ -1,7 +1,6 @@
 import { compareText, type Environment, RESOURCE_KINDS, type ResourceKind } from "@skillshelf/core";
+import { type Availability, beginPass } from "@skillshelf/resources";
 import type { PackageSnapshot } from "@skillshelf/store";
-import { admitResources } from "./_admission.js";
-import type { Availability } from "./types.js";
 
 /** One resource an installed copy offers, as the loaders judged it. */
 export interface OwnedResource {
@@ -21,7 +20,11 @@ export function readOwnedResources(input: {
   readonly snapshot: PackageSnapshot;
   readonly trustImports?: boolean | undefined;
 }): ReadonlyMap<string, readonly OwnedResource[]> {
-  const admitted = admitResources({ ...input, trustImports: input.trustImports ?? false })
+  const admitted = beginPass(input.environment, {
+    snapshot: input.snapshot,
+    trustImports: input.trustImports ?? false,
+  })
+    .admission()
     .resources.filter((resource) => resource.owner !== undefined)
     .sort(
       (a, b) =>

@@ -1,4 +1,5 @@
 import type { Diagnostic, Environment, PackageKind, ResourceKind, Scope } from "@skillshelf/core";
+import type { Availability } from "@skillshelf/resources";
 import type { LibraryDiscovery } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import type { InventoryLimits } from "./limits.js";
@@ -14,7 +15,7 @@ export type InventoryCopyState =
   | "shadowed";
 
 /** Whether the loaders admit a resource, and if not, why. */
-export type Availability = "available" | "untrusted" | "invalid" | "shadowed" | "unavailable";
+export type { Availability };
 
 /** Who the inventory is for: the operator sees everything; a model only what it may use. */
 export type Audience = "operator" | "model";

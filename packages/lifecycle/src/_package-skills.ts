@@ -1,6 +1,7 @@
 import { basename, join, relative } from "node:path";
 import { type Diagnostic, type Environment, isSkillshelfError } from "@skillshelf/core";
-import { loadSkills, type Skill } from "@skillshelf/skills-loader";
+import { beginPass } from "@skillshelf/resources";
+import type { Skill } from "@skillshelf/skills-loader";
 import {
   type PackageManifest,
   type PackageScope,
@@ -23,9 +24,9 @@ export function packageSkills(
 ): Skill[] {
   const roots = packageCopyRoots({ ...folder, record: undefined }, "skill");
   if (roots.length === 0) return [];
-  return loadSkills({ ...environment, roots }).items.filter(
-    (skill) => basename(skill.path).toLowerCase() === "skill.md",
-  );
+  return beginPass(environment, { roots: { skill: roots }, trustImports: true })
+    .load("skill")
+    .items.filter((skill) => basename(skill.path).toLowerCase() === "skill.md");
 }
 
 /**

@@ -1,16 +1,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Environment,
-  RESOURCE_KINDS,
-  type ResourceKind,
-  readRegularFile,
-  sha256,
-} from "@skillshelf/core";
-import { loadPromptTemplates } from "@skillshelf/prompts-loader";
-import { loadAgentRecipes, loadFleetContracts } from "@skillshelf/recipes-loader";
-import { loadSkills } from "@skillshelf/skills-loader";
-import { type PackageManifest, packageCopyRoots } from "@skillshelf/store";
+import { type Environment, type ResourceKind, readRegularFile, sha256 } from "@skillshelf/core";
+import { beginPass } from "@skillshelf/resources";
+import { type PackageManifest, packageFolderRoots } from "@skillshelf/store";
 
 /**
  * What an update changes in what a model is given (DESIGN §5.1): resources added or removed,
@@ -109,27 +101,18 @@ function capabilities(
   tree: PackageTree,
 ): { resources: Map<string, Capability>; executables: Map<string, string> } {
   const resources = new Map<string, Capability>();
-  for (const kind of RESOURCE_KINDS) {
-    const roots = packageCopyRoots({ ...tree, record: undefined }, kind).map((root) => ({
-      ...root,
-      trust: "trusted" as const,
-    }));
-    if (roots.length === 0) continue;
-    const input = { ...environment, roots };
-    const items: { name: string; description?: string; tools?: readonly string[] }[] =
-      kind === "skill"
-        ? loadSkills(input).items.map((skill) => ({ ...skill, tools: skill.allowedTools ?? [] }))
-        : kind === "prompt"
-          ? loadPromptTemplates(input).items
-          : kind === "agent"
-            ? loadAgentRecipes(input).items.map((agent) => ({ ...agent, tools: agent.tools ?? [] }))
-            : loadFleetContracts(input).items;
-    for (const item of items)
-      resources.set(`${kind}:${item.name}`, {
-        name: { kind, name: item.name },
-        description: item.description ?? "",
-        tools: [...(item.tools ?? [])].sort(),
-      });
+  const pass = beginPass(environment, {
+    roots: packageFolderRoots({ ...tree, record: undefined }),
+    trustImports: true,
+  });
+  for (const resource of pass.admission().resources) {
+    if (resource.availability === "shadowed" || resource.availability === "invalid") continue;
+    const { kind, name } = resource;
+    resources.set(`${kind}:${name}`, {
+      name: { kind, name },
+      description: resource.description,
+      tools: [...resource.tools].sort(),
+    });
   }
   return { resources, executables: executableFiles(tree.dir) };
 }

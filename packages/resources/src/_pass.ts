@@ -1,120 +1,122 @@
 import {
   type Diagnostic,
   type Environment,
+  type PackageCopyRef,
+  RESOURCE_KINDS,
   type ResourceKind,
   type ResourceRoot,
   sortDiagnostics,
 } from "@skillshelf/core";
-import { defaultPromptRoots, loadPromptTemplates } from "@skillshelf/prompts-loader";
-import {
-  defaultFleetRoots,
-  defaultRecipeRoots,
-  loadAgentRecipes,
-  loadFleetContracts,
-} from "@skillshelf/recipes-loader";
-import { defaultSkillRoots, loadSkills, type SkillCache } from "@skillshelf/skills-loader";
+import type { SkillCache } from "@skillshelf/skills-loader";
 import {
   linkedCopies,
   loadableOwner,
   PACKAGE_SCOPES,
+  type PackageCopy,
   type PackageSnapshot,
   readPackageSnapshot,
   snapshotRoots,
   withPackageReferences,
 } from "@skillshelf/store";
-import type { ReadPass } from "./types.js";
+import { judgeKind } from "./_admission.js";
+import { KINDS, type KindLoadInput, type KindLoads } from "./kinds.js";
+import type { KindPass, ReadPass } from "./types.js";
 
-/** What a pass is made with: the resources object's settings. */
+/** What a pass is made with. */
 export interface PassSettings {
   readonly trustImports: boolean;
   /** Reuse skills read before (a `resources` instance's cache); none for a one-off pass. */
   readonly cache?: SkillCache | undefined;
-  readonly toolNames: readonly string[] | undefined;
+  readonly toolNames?: readonly string[] | undefined;
   /** Keep every skill's body, not only package-owned ones. */
   readonly bodies?: boolean | undefined;
+  /** The snapshot to read installed packages from (else one is read). */
+  readonly snapshot?: PackageSnapshot | undefined;
 }
 
+/** The roots of a pass over given folders: a kind not named has none. */
+export type PassRoots = { readonly [K in ResourceKind]?: readonly ResourceRoot[] };
+
 /**
- * Begin a read pass: one package snapshot (each installed tree digested once), the loader roots
- * built from it with store's `snapshotRoots`, and each kind loaded at most once, on first ask.
+ * Begin a read pass: the one way anything above the loaders runs them. With `roots`, the pass
+ * reads those folders alone (a package being validated, compared or inspected). Without, it
+ * reads one package snapshot (each installed tree digested once) and every kind's loadable
+ * copies' roots (store's `snapshotRoots`) before its default roots. Either way each kind is
+ * loaded at most once, on first ask, by its entry in `KINDS`.
  */
 export function beginPass(
   environment: Environment,
-  settings: PassSettings,
-  snapshot: PackageSnapshot = readPackageSnapshot(environment),
-): ReadPass {
-  const roots = (kind: ResourceKind, defaults: ResourceRoot[]) => [
-    ...snapshotRoots(snapshot, kind),
-    ...defaults,
-  ];
+  settings: PassSettings & { readonly roots: PassRoots },
+): KindPass;
+export function beginPass(environment: Environment, settings: PassSettings): ReadPass;
+export function beginPass(
+  environment: Environment,
+  settings: PassSettings & { readonly roots?: PassRoots },
+): KindPass | ReadPass {
+  const given = settings.roots;
+  if (given !== undefined)
+    return kindPass(environment, settings, (kind) => [...(given[kind] ?? [])], noOwner);
+  const snapshot = settings.snapshot ?? readPackageSnapshot(environment);
   const owner = loadableOwner(snapshot);
-  const common = { ...environment, trustImports: settings.trustImports };
-  const skills = once(() =>
-    withPackageReferences(
-      loadSkills({
-        ...common,
-        roots: roots("skill", defaultSkillRoots(environment)),
-        copiesOf: new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
-        cache: settings.cache,
-        toolNames: settings.toolNames,
-        // package-owned bodies are read now so their references are checked before listing
-        includeBody: settings.bodies === true || ((root) => root.scope === "package"),
-      }),
-      owner,
-      (skill) => skill.body,
-      (skill, body) => ({ ...skill, body }),
-    ),
-  );
-  const prompts = once(() =>
-    withPackageReferences(
-      loadPromptTemplates({ ...common, roots: roots("prompt", defaultPromptRoots(environment)) }),
-      owner,
-      (template) => template.content,
-      (template, content) => ({ ...template, content }),
-    ),
-  );
-  const agents = once(() =>
-    withPackageReferences(
-      loadAgentRecipes({
-        ...common,
-        roots: roots("agent", defaultRecipeRoots(environment)),
-        skillNames: skills().items.map((skill) => skill.name),
-      }),
-      owner,
-      (recipe) => recipe.persona,
-      (recipe, persona) => ({ ...recipe, persona }),
-    ),
-  );
-  const fleets = once(() =>
-    loadFleetContracts({ ...common, roots: roots("fleet", defaultFleetRoots(environment)) }),
-  );
-  const defaults: { readonly [K in ResourceKind]: () => ResourceRoot[] } = {
-    skill: () => defaultSkillRoots(environment),
-    prompt: () => defaultPromptRoots(environment),
-    agent: () => defaultRecipeRoots(environment),
-    fleet: () => defaultFleetRoots(environment),
-  };
-  return {
-    environment,
-    snapshot,
-    diagnostics: snapshotDiagnostics(snapshot),
-    roots: (kind) => roots(kind, defaults[kind]()),
-    skills,
-    prompts,
-    agents,
-    fleets,
-    owner,
-  };
+  const roots = (kind: ResourceKind) => [
+    ...snapshotRoots(snapshot, kind),
+    ...KINDS[kind].defaultRoots(environment),
+  ];
+  const pass: KindPass = kindPass(environment, settings, roots, owner, {
+    copiesOf: () => new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
+    knownSkills: () => pass.load("skill").items.map((skill) => skill.name),
+  });
+  return { ...pass, snapshot, diagnostics: snapshotDiagnostics(snapshot), owner };
 }
 
 // --- internal ---
 
-function once<T>(compute: () => T): () => T {
-  let value: { readonly result: T } | undefined;
-  return () => {
-    value ??= { result: compute() };
-    return value.result;
+type Owner = (resource: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined;
+
+const noOwner: Owner = () => undefined;
+
+function kindPass(
+  environment: Environment,
+  settings: PassSettings,
+  roots: (kind: ResourceKind) => ResourceRoot[],
+  owner: Owner,
+  extra: Pick<KindLoadInput, "copiesOf" | "knownSkills"> = {},
+): KindPass {
+  const loads: { [K in ResourceKind]?: KindLoads[K] } = {};
+  const read = <K extends ResourceKind>(kind: K): KindLoads[K] => {
+    const spec = KINDS[kind];
+    const loaded = spec.load({
+      ...environment,
+      ...extra,
+      roots: roots(kind),
+      trustImports: settings.trustImports,
+      cache: settings.cache,
+      toolNames: settings.toolNames,
+      bodies: settings.bodies === true,
+    });
+    const body = spec.body;
+    return body === undefined ? loaded : withPackageReferences(loaded, owner, body.of, body.with);
   };
+  const load = <K extends ResourceKind>(kind: K): KindLoads[K] => {
+    const done = loads[kind];
+    if (done !== undefined) return done;
+    const loaded = read(kind);
+    loads[kind] = loaded;
+    return loaded;
+  };
+  const pass: KindPass = {
+    environment,
+    roots,
+    load,
+    admission: () => {
+      const judged = RESOURCE_KINDS.map((kind) => judgeKind(pass, kind, owner));
+      return {
+        resources: judged.flatMap((kind) => kind.resources),
+        diagnostics: judged.flatMap((kind) => kind.diagnostics),
+      };
+    },
+  };
+  return pass;
 }
 
 /** What the snapshot found wrong: scope-level findings and those of copies that are loaded or broken (a disabled or shadowed copy is the user's choice). */

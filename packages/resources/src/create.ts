@@ -3,7 +3,6 @@ import { expandPromptTemplate, parsePromptCommand } from "@skillshelf/prompts-lo
 import {
   createSkillCache,
   isModelVisible,
-  loadSkills,
   parsePendingSkillRequests,
   parseSkillCommand,
   type Skill,
@@ -39,7 +38,7 @@ export function createResources(options: ResourcesOptions = {}): Resources {
   const read = (cwd: string, snapshot?: PackageSnapshot, bodies = false): ReadPass => {
     const environment = environmentOf(cwd);
     passes += 1;
-    const pass = beginPass(environment, { ...settings, bodies }, snapshot);
+    const pass = beginPass(environment, { ...settings, bodies, snapshot });
     if (snapshot === undefined) treesDigested += pass.snapshot.treesDigested;
     lastSnapshots.set(environment.project, pass.snapshot);
     return pass;
@@ -52,33 +51,33 @@ export function createResources(options: ResourcesOptions = {}): Resources {
     read: (cwd, readOptions) => read(cwd, undefined, readOptions?.bodies === true),
     skills: (cwd) => {
       const pass = read(cwd);
-      return withSnapshotFindings(pass, pass.skills());
+      return withSnapshotFindings(pass, pass.load("skill"));
     },
     prompts: (cwd) => {
       const pass = read(cwd);
-      return withSnapshotFindings(pass, pass.prompts());
+      return withSnapshotFindings(pass, pass.load("prompt"));
     },
     promptsForDisplay: (cwd) => {
       const pass = read(cwd, lastSnapshots.get(environmentOf(cwd).project));
-      return withSnapshotFindings(pass, pass.prompts());
+      return withSnapshotFindings(pass, pass.load("prompt"));
     },
     agents: (cwd) => {
       const pass = read(cwd);
-      return withSnapshotFindings(pass, pass.agents());
+      return withSnapshotFindings(pass, pass.load("agent"));
     },
     fleets: (cwd) => {
       const pass = read(cwd);
-      return withSnapshotFindings(pass, pass.fleets());
+      return withSnapshotFindings(pass, pass.load("fleet"));
     },
     expandPromptTemplate: (text, cwd) => {
       if (parsePromptCommand(text) === undefined) return undefined;
-      return expandPromptTemplate(text, read(cwd).prompts().items);
+      return expandPromptTemplate(text, read(cwd).load("prompt").items);
     },
     parsePendingSkillRequests: (text, cwd) => {
       const asked = askedSkills(text);
       if (asked.names.length === 0) return { text, requests: [] };
       const pass = read(cwd);
-      const skills = pass.skills().items;
+      const skills = pass.load("skill").items;
       // the indexes are read only when a name is nowhere on the machine
       let offered: readonly IndexRow[] | undefined;
       const offerOf = (name: string): SkillOffer | undefined => {
@@ -165,5 +164,7 @@ function inDisabledCopy(pass: ReadPass, name: string): boolean {
     .filter((copy) => copy.state === "disabled")
     .flatMap((copy) => packageCopyRoots(copy, "skill"));
   if (roots.length === 0) return false;
-  return loadSkills({ ...pass.environment, roots }).items.some((skill) => skill.name === name);
+  return beginPass(pass.environment, { roots: { skill: roots }, trustImports: true })
+    .load("skill")
+    .items.some((skill) => skill.name === name);
 }

@@ -1,10 +1,16 @@
 // the reference expansion lives in store (inventory checks it too); hosts find it here
 export type { PackageOwner, ResolvedReferences } from "@skillshelf/store";
 export { resolvePackageReferences } from "@skillshelf/store";
-export type { PassSettings } from "./_pass.js";
+export type { PassRoots, PassSettings } from "./_pass.js";
 export { beginPass } from "./_pass.js";
 export { createResources } from "./create.js";
+export type { KindItem, KindLoadInput, KindLoads, KindSpec } from "./kinds.js";
+export { KINDS } from "./kinds.js";
 export type {
+  Admission,
+  Admitted,
+  Availability,
+  KindPass,
   PendingSkillRequests,
   ReadOptions,
   ReadPass,

@@ -10,6 +10,7 @@ import type { LoadPromptTemplatesResult, PromptExpansion } from "@skillshelf/pro
 import type { AgentRecipe, FleetContract, LoadRecipesResult } from "@skillshelf/recipes-loader";
 import type { LoadSkillsResult, Skill, SkillCache } from "@skillshelf/skills-loader";
 import type { PackageCopy, PackageSnapshot } from "@skillshelf/store";
+import type { KindLoads } from "./kinds.js";
 
 /** Options of `createResources`. */
 export interface ResourcesOptions {
@@ -26,26 +27,57 @@ export interface ResourcesOptions {
   readonly toolNames?: readonly string[] | undefined;
 }
 
-/**
- * One read pass: one package snapshot and the loaders run over the loose libraries and the
- * snapshot's enabled, valid, effective copies, each kind loaded at most once.
- */
-export interface ReadPass {
+/** The loaders run over one set of roots, each kind at most once (see `beginPass`). */
+export interface KindPass {
   /** The environment of the pass, `project` included. */
   readonly environment: Environment;
+  /** The roots each kind is read from. */
+  readonly roots: (kind: ResourceKind) => ResourceRoot[];
+  /** What the kind's loader found: its winners, diagnostics and name clashes. */
+  readonly load: <K extends ResourceKind>(kind: K) => KindLoads[K];
+  /** Every file of every kind, judged: available, untrusted, unavailable, shadowed or invalid. */
+  readonly admission: () => Admission;
+}
+
+/**
+ * One read pass over the loose libraries and the enabled, valid, effective copies of one
+ * package snapshot.
+ */
+export interface ReadPass extends KindPass {
   readonly snapshot: PackageSnapshot;
   /** What the snapshot found wrong (broken state, damaged or invalid copies), once per pass. */
   readonly diagnostics: readonly Diagnostic[];
-  /** The roots each kind is read from: the loadable copies' (store's `snapshotRoots`), then every default root. */
-  readonly roots: (kind: ResourceKind) => ResourceRoot[];
-  readonly skills: () => LoadSkillsResult;
-  readonly prompts: () => LoadPromptTemplatesResult;
-  readonly agents: () => LoadRecipesResult<AgentRecipe>;
-  readonly fleets: () => LoadRecipesResult<FleetContract>;
   /** The installed copy a loaded resource comes from, `undefined` for a loose one. */
   readonly owner: (resource: {
     readonly owner?: PackageCopyRef | undefined;
   }) => PackageCopy | undefined;
+}
+
+/** Whether a resource file reaches the model or the operator, or why not. */
+export type Availability = "available" | "untrusted" | "invalid" | "shadowed" | "unavailable";
+
+/** One resource file as its loader judged it. */
+export interface Admitted {
+  readonly kind: ResourceKind;
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly root: ResourceRoot;
+  readonly owner: PackageCopy | undefined;
+  readonly trusted: boolean;
+  readonly availability: Availability;
+  readonly reason?: string | undefined;
+  /** The tools it is granted (a skill's `allowed-tools`, an agent's `tools`), as written. */
+  readonly tools: readonly string[];
+  /** Loaded and usable by the operator only (`disable-model-invocation`). */
+  readonly operatorOnly: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What the loaders admit, for every kind, over a pass's roots. */
+export interface Admission {
+  readonly resources: readonly Admitted[];
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**

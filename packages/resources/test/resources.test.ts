@@ -23,18 +23,18 @@ describe("an installed package through resources", () => {
     const { environment, resources, cwd } = setup();
     installTree(environment, "user", toolkitTree("kit"));
     const pass = resources.read(cwd);
-    expect(names(pass.skills())).toEqual(["kit-skill"]);
-    expect(names(pass.prompts())).toEqual(["kit-prompt"]);
-    expect(names(pass.agents())).toEqual(["kit-agent"]);
-    expect(names(pass.fleets())).toEqual(["kit-fleet"]);
+    expect(names(pass.load("skill"))).toEqual(["kit-skill"]);
+    expect(names(pass.load("prompt"))).toEqual(["kit-prompt"]);
+    expect(names(pass.load("agent"))).toEqual(["kit-agent"]);
+    expect(names(pass.load("fleet"))).toEqual(["kit-fleet"]);
     for (const item of [
-      pass.skills().items[0],
-      pass.prompts().items[0],
-      pass.agents().items[0],
-      pass.fleets().items[0],
+      pass.load("skill").items[0],
+      pass.load("prompt").items[0],
+      pass.load("agent").items[0],
+      pass.load("fleet").items[0],
     ])
       expect(item).toMatchObject({ source: "package:kit", scope: "package", trusted: true });
-    const [skill] = pass.skills().items;
+    const [skill] = pass.load("skill").items;
     // ownership travels as a field, never parsed back out of the origin
     expect(skill?.owner).toEqual({ scope: "user", id: "kit" });
     expect(skill === undefined ? undefined : pass.owner(skill)?.id).toBe("kit");
@@ -70,7 +70,11 @@ describe("an installed package through resources", () => {
     const base = { home: environment.home, configDir: environment.configDir, env: {} };
     for (const trustImports of [false, true]) {
       const pass = createResources({ environment: base, trustImports }).read(environment.cwd);
-      for (const item of [pass.skills().items[0], pass.prompts().items[0], pass.agents().items[0]])
+      for (const item of [
+        pass.load("skill").items[0],
+        pass.load("prompt").items[0],
+        pass.load("agent").items[0],
+      ])
         expect(item?.trusted, String(trustImports)).toBe(trustImports);
     }
     const refused = createResources({ environment: base }).expandPromptTemplate(
@@ -121,8 +125,10 @@ describe("package references", () => {
     );
     const copy = join(packagesDir(environment, "user"), "kit");
     const pass = resources.read(cwd);
-    expect(pass.skills().items[0]?.body).toBe(`Lint with ${join(copy, "tools/lint.sh")}.\n`);
-    expect(pass.agents().items[0]?.persona).toBe(`Run ${join(copy, "tools/lint.sh")} first.\n`);
+    expect(pass.load("skill").items[0]?.body).toBe(`Lint with ${join(copy, "tools/lint.sh")}.\n`);
+    expect(pass.load("agent").items[0]?.persona).toBe(
+      `Run ${join(copy, "tools/lint.sh")} first.\n`,
+    );
     expect(resources.expandPromptTemplate("/kit-prompt app.ts", cwd)).toEqual({
       kind: "expanded",
       name: "kit-prompt",
@@ -165,11 +171,11 @@ describe("package references", () => {
       code: "prompt_unavailable",
     });
     const pass = resources.read(cwd);
-    const skill = pass.skills().items.find((item) => item.name === "kit-skill");
+    const skill = pass.load("skill").items.find((item) => item.name === "kit-skill");
     expect(skill?.unavailable).toContain("${component:script:gone}");
     expect(skill === undefined ? undefined : isModelVisible(skill)).toBe(false);
     expect(
-      pass.agents().items.map((recipe) => [recipe.name, recipe.unavailable !== undefined]),
+      pass.load("agent").items.map((recipe) => [recipe.name, recipe.unavailable !== undefined]),
     ).toEqual([["kit-agent", true]]);
   });
 
@@ -198,11 +204,11 @@ describe("reading", () => {
     const { environment, resources, cwd } = setup();
     for (const id of ["one", "two", "three"]) installTree(environment, "user", toolkitTree(id));
     const pass = resources.read(cwd);
-    pass.skills();
-    pass.prompts();
-    pass.agents();
-    pass.fleets();
-    pass.skills();
+    pass.load("skill");
+    pass.load("prompt");
+    pass.load("agent");
+    pass.load("fleet");
+    pass.load("skill");
     expect(resources.stats()).toEqual({ passes: 1, treesDigested: 3 });
   });
 

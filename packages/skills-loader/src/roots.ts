@@ -2,8 +2,8 @@ import { basename, dirname, resolve } from "node:path";
 import {
   defaultResourceRoots,
   type Environment,
+  explicitRoot,
   type ResourceRoot,
-  ROOT_PRECEDENCE,
 } from "@skillshelf/core";
 
 /**
@@ -17,14 +17,7 @@ export function defaultSkillRoots(environment: Environment): ResourceRoot[] {
 
 /** Roots for paths the user named explicitly (files or folders, relative to `cwd`). */
 export function explicitSkillRoots(paths: readonly string[], cwd: string): ResourceRoot[] {
-  return paths.map((path) => ({
-    path: resolve(cwd, path),
-    scope: "cli",
-    source: "path",
-    origin: "explicit",
-    precedence: ROOT_PRECEDENCE.explicit,
-    trust: "trusted",
-  }));
+  return paths.map((path) => explicitRoot(resolve(cwd, path)));
 }
 
 /** The name a skill takes from its location: the folder of a `SKILL.md`, else the file name. */

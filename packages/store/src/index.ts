@@ -40,7 +40,7 @@ export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";
 export type { RemovePackageInput } from "./remove.js";
 export type { PackageRootSource } from "./roots.js";
-export { packageCopyRoots, snapshotRoots } from "./roots.js";
+export { packageCopyRoots, packageFolderRoots, snapshotRoots } from "./roots.js";
 export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
 export type { CopyChange } from "./snapshot.js";
 export {

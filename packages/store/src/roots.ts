@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import {
   packageRoot,
+  RESOURCE_KINDS,
   type ResourceKind,
   type ResourceRoot,
   resourceFolder,
@@ -45,4 +46,11 @@ export function packageCopyRoots(copy: PackageRootSource, kind: ResourceKind): R
         trust,
       }),
     );
+}
+
+/** The roots of one package folder for every kind: what a read of that folder alone loads. */
+export function packageFolderRoots(copy: PackageRootSource): {
+  readonly [K in ResourceKind]?: ResourceRoot[];
+} {
+  return Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, packageCopyRoots(copy, kind)]));
 }

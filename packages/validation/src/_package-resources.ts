@@ -6,22 +6,11 @@ import {
   type Environment,
   isResourceKind,
   type ResourceKind,
-  type ResourceRoot,
   resourceFolder,
 } from "@skillshelf/core";
-import { loadPromptTemplates } from "@skillshelf/prompts-loader";
-import {
-  type FleetPrerequisite,
-  fleetPrerequisites,
-  loadAgentRecipes,
-  loadFleetContracts,
-} from "@skillshelf/recipes-loader";
-import { loadSkills } from "@skillshelf/skills-loader";
-import {
-  type PackageManifest,
-  packageCopyRoots,
-  resolvePackageReferences,
-} from "@skillshelf/store";
+import { type FleetPrerequisite, fleetPrerequisites } from "@skillshelf/recipes-loader";
+import { KINDS, type KindItem, type KindPass } from "@skillshelf/resources";
+import { type PackageManifest, resolvePackageReferences } from "@skillshelf/store";
 import { resourceOf } from "./_results.js";
 import { skillCatalogValidity } from "./catalog-validity.js";
 import { strictSkillDiagnostics } from "./strict.js";
@@ -32,6 +21,8 @@ export interface PackageContext {
   readonly root: string;
   readonly manifest: PackageManifest;
   readonly environment: Environment;
+  /** The package's folders read alone, foreign resources trusted: trust does not matter to validity. */
+  readonly pass: KindPass;
   readonly mode: ValidationMode;
   readonly strictKeys: boolean;
   readonly diagnostics: Diagnostic[];
@@ -40,15 +31,14 @@ export interface PackageContext {
 
 /** Load the package's skills folders; returns the names of the skills that loaded. */
 export function checkSkills(context: PackageContext): Set<string> {
-  const roots = packageRoots(context, "skill");
-  if (roots.length === 0) return new Set();
-  const load = loadSkills({ ...context.environment, roots, trustImports: true, includeBody: true });
+  if (context.pass.roots("skill").length === 0) return new Set();
+  const load = context.pass.load("skill");
   const verdict = skillCatalogValidity(load);
   const diagnostics = [
     ...(context.mode === "strict"
       ? strictSkillDiagnostics(load.items, load.diagnostics, { strictKeys: context.strictKeys })
       : load.diagnostics),
-    ...unknownReferences(context, load.items, (skill) => skill.body),
+    ...unknownReferences(context, "skill", load.items),
   ];
   context.diagnostics.push(...diagnostics);
   if (!verdict.ok)
@@ -64,12 +54,11 @@ export function checkSkills(context: PackageContext): Set<string> {
 
 /** Load the package's prompt templates; a template that cannot run is an error. */
 export function checkPrompts(context: PackageContext): void {
-  const roots = packageRoots(context, "prompt");
-  if (roots.length === 0) return;
-  const load = loadPromptTemplates({ ...context.environment, roots, trustImports: true });
+  if (context.pass.roots("prompt").length === 0) return;
+  const load = context.pass.load("prompt");
   context.diagnostics.push(
     ...load.diagnostics,
-    ...unknownReferences(context, load.items, (template) => template.content),
+    ...unknownReferences(context, "prompt", load.items),
   );
   for (const template of load.items)
     if (template.unavailable !== undefined)
@@ -86,13 +75,9 @@ export function checkPrompts(context: PackageContext): void {
 
 /** Load the package's agent recipes and check their bound skills; returns the agents' names. */
 export function checkAgents(context: PackageContext, skills: ReadonlySet<string>): Set<string> {
-  const roots = packageRoots(context, "agent");
-  if (roots.length === 0) return new Set();
-  const load = loadAgentRecipes({ ...context.environment, roots, trustImports: true });
-  context.diagnostics.push(
-    ...load.diagnostics,
-    ...unknownReferences(context, load.items, (recipe) => recipe.persona),
-  );
+  if (context.pass.roots("agent").length === 0) return new Set();
+  const load = context.pass.load("agent");
+  context.diagnostics.push(...load.diagnostics, ...unknownReferences(context, "agent", load.items));
   const hasSkills = context.manifest.resources.some((folder) => folder.kind === "skills");
   for (const recipe of load.items) {
     if (recipe.skills.length === 0) continue;
@@ -130,9 +115,8 @@ export function checkFleets(
   context: PackageContext,
   agents: ReadonlySet<string>,
 ): FleetPrerequisite[] {
-  const roots = packageRoots(context, "fleet");
-  if (roots.length === 0) return [];
-  const load = loadFleetContracts({ ...context.environment, roots, trustImports: true });
+  if (context.pass.roots("fleet").length === 0) return [];
+  const load = context.pass.load("fleet");
   context.diagnostics.push(...load.diagnostics);
   addResources(context, "fleet", load.items, context.diagnostics);
   const merged = new Map<string, FleetPrerequisite>();
@@ -170,7 +154,7 @@ export function checkComponents(context: PackageContext): void {
       folder === undefined
         ? 0
         : component.path.slice(folder.path === "." ? 0 : folder.path.length + 1).split("/").length;
-    if (!NESTED_COMPONENTS_LOAD[kind] && depth > 1)
+    if (!KINDS[kind].nests && depth > 1)
       error(
         context,
         "component_nested",
@@ -205,23 +189,6 @@ export function checkComponents(context: PackageContext): void {
 
 // --- internal ---
 
-/** Whether each kind's loader reads below its folder's top level (agents and fleets are flat). */
-const NESTED_COMPONENTS_LOAD: Readonly<Record<ResourceKind, boolean>> = {
-  skill: true,
-  prompt: true,
-  agent: false,
-  fleet: false,
-};
-
-/** The package's roots for `kind`, by store's one rule; trust does not matter to validity. */
-function packageRoots(context: PackageContext, kind: ResourceKind): ResourceRoot[] {
-  const { id } = context.manifest;
-  return packageCopyRoots(
-    { id, dir: context.root, manifest: context.manifest, record: undefined },
-    kind,
-  );
-}
-
 function addResources(
   context: PackageContext,
   kind: ResourceKind,
@@ -238,18 +205,20 @@ function addResources(
  * `package_reference_unknown` on each resource whose body names a component the manifest does
  * not declare (`${component:kind:id}`): installed, it would be unavailable.
  */
-function unknownReferences<T extends { readonly path: string }>(
+function unknownReferences<K extends ResourceKind>(
   context: PackageContext,
-  items: readonly T[],
-  body: (item: T) => string | undefined,
+  kind: K,
+  items: readonly KindItem<K>[],
 ): Diagnostic[] {
+  const body = KINDS[kind].body;
+  if (body === undefined) return [];
   const owner = {
     id: context.manifest.id,
     dir: context.root,
     components: context.manifest.components,
   };
   return items.flatMap((item) => {
-    const text = body(item);
+    const text = body.of(item);
     const resolved =
       text === undefined ? undefined : resolvePackageReferences(text, owner, item.path);
     return resolved === undefined || resolved.ok ? [] : [resolved.diagnostic];

@@ -6,7 +6,8 @@ import {
   isSkillshelfError,
   resolveEnvironment,
 } from "@skillshelf/core";
-import { readPackageManifest } from "@skillshelf/store";
+import { beginPass } from "@skillshelf/resources";
+import { packageFolderRoots, readPackageManifest } from "@skillshelf/store";
 import {
   checkAgents,
   checkComponents,
@@ -46,6 +47,11 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
     root,
     manifest,
     environment,
+    pass: beginPass(environment, {
+      roots: packageFolderRoots({ id: manifest.id, dir: root, manifest, record: undefined }),
+      trustImports: true,
+      bodies: true,
+    }),
     mode: options.mode ?? "lenient",
     strictKeys: options.strictKeys === true,
     diagnostics: [...tree, ...read.diagnostics],

@@ -2,15 +2,13 @@ import { resolve } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
+  type Environment,
+  explicitRoot,
   hasErrors,
   type ResourceKind,
-  type ResourceRoot,
-  ROOT_PRECEDENCE,
   resolveEnvironment,
 } from "@skillshelf/core";
-import { loadPromptTemplates } from "@skillshelf/prompts-loader";
-import { loadAgentRecipes, loadFleetContracts } from "@skillshelf/recipes-loader";
-import { loadSkills } from "@skillshelf/skills-loader";
+import { beginPass, type KindPass } from "@skillshelf/resources";
 import { resourceOf, result } from "./_results.js";
 import { strictSkillDiagnostics } from "./strict.js";
 import type { ValidateOptions, ValidationResult } from "./types.js";
@@ -29,12 +27,13 @@ export function validateResources(
   const environment = resolveEnvironment({ env: {}, ...options.environment });
   const absolute = resolve(environment.cwd, path);
   const strict = options.mode === "strict";
-  const loaded = loadKind(absolute, kind, environment);
+  const pass = explicitPass(absolute, kind, environment);
+  const loaded = pass.load(kind);
   let diagnostics: Diagnostic[] = loaded.diagnostics;
   if (strict)
     diagnostics =
       kind === "skill"
-        ? strictSkillDiagnostics(loaded.skills, diagnostics, {
+        ? strictSkillDiagnostics(pass.load("skill").items, diagnostics, {
             strictKeys: options.strictKeys === true,
           })
         : diagnostics.map((diagnostic) =>
@@ -72,37 +71,7 @@ export function validateSkill(path: string, options: ValidateOptions = {}): Vali
 
 // --- internal ---
 
-function loadKind(
-  path: string,
-  kind: ResourceKind,
-  environment: ReturnType<typeof resolveEnvironment>,
-) {
-  if (kind === "skill") {
-    const loaded = loadSkills({
-      ...environment,
-      disableDiscovery: true,
-      explicitSkillPaths: [path],
-    });
-    return { items: loaded.items, diagnostics: loaded.diagnostics, skills: loaded.items };
-  }
-  const root: ResourceRoot = {
-    path,
-    scope: "cli",
-    source: "path",
-    origin: "explicit",
-    precedence: ROOT_PRECEDENCE.explicit,
-    trust: "trusted",
-  };
-  const input = { ...environment, roots: [root] };
-  const loaded =
-    kind === "prompt"
-      ? loadPromptTemplates(input)
-      : kind === "agent"
-        ? loadAgentRecipes(input)
-        : loadFleetContracts(input);
-  return {
-    items: loaded.items as readonly { name: string; path: string; description?: string }[],
-    diagnostics: loaded.diagnostics,
-    skills: [],
-  };
+/** A pass reading `kind` at `path` alone, as a trusted explicit root. */
+function explicitPass(path: string, kind: ResourceKind, environment: Environment): KindPass {
+  return beginPass(environment, { roots: { [kind]: [explicitRoot(path)] }, trustImports: false });
 }

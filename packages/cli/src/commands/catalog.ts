@@ -66,7 +66,7 @@ interface Listed {
 /** The skills Skillshelf gives a model here. */
 function ourListing(input: CommandInput): Listed {
   const context = input.context();
-  const loaded = resourcesOf(context).read(context.environment.cwd).skills();
+  const loaded = resourcesOf(context).read(context.environment.cwd).load("skill");
   return {
     skills: loaded.items.filter(isModelVisible).map(
       (skill): CatalogSkill => ({

@@ -1,43 +1,55 @@
-import { sortDiagnostics } from "@skillshelf/core";
-import type { ReadPass } from "@skillshelf/resources";
+import {
+  folderKind,
+  RESOURCE_FOLDERS,
+  type ResourceFolder,
+  resourceFolder,
+  sortDiagnostics,
+} from "@skillshelf/core";
+import { KINDS, type ReadPass } from "@skillshelf/resources";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, type PathStyle, painter } from "../format.js";
 import { packageListing } from "../listings/packages.js";
 import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
-import type { Listing, ListKind } from "../listings/rows.js";
+import { type Listing, type ListKind, plainListing } from "../listings/rows.js";
 import { skillListing } from "../listings/skills.js";
 import { resourcesOf } from "../resources.js";
 
-/** Each kind's listing, and its title when several are listed. */
-const LISTINGS: Readonly<
-  Record<
-    ListKind,
-    {
-      readonly title: string;
-      readonly list: (pass: ReadPass, all: boolean, style: PathStyle) => Listing;
-    }
-  >
-> = {
-  skills: { title: "Skills", list: skillListing },
-  prompts: { title: "Prompt templates", list: promptListing },
-  agents: { title: "Agent recipes", list: agentListing },
-  fleets: { title: "Fleet contracts", list: fleetListing },
-  packages: { title: "Installed packages", list: packageListing },
+type List = (pass: ReadPass, all: boolean, style: PathStyle) => Listing;
+
+/** The kinds with a listing of their own; any other lists the columns every kind has. */
+const LISTINGS: { readonly [F in ResourceFolder]?: List } = {
+  skills: skillListing,
+  prompts: promptListing,
+  agents: agentListing,
+  fleets: fleetListing,
 };
+
+/** `list`'s kinds in order: each resource kind, then installed packages. */
+const LIST_KINDS: readonly ListKind[] = [...RESOURCE_FOLDERS, "packages"];
+
+function listingOf(key: ListKind): { readonly title: string; readonly list: List } {
+  const kind = folderKind(key);
+  if (kind === undefined) return { title: "Installed packages", list: packageListing };
+  const many = KINDS[kind].nouns.many;
+  return {
+    title: `${many.charAt(0).toUpperCase()}${many.slice(1)}`,
+    list: LISTINGS[resourceFolder(kind)] ?? ((pass, all) => plainListing(pass, kind, all)),
+  };
+}
 
 export function runList(input: CommandInput): number {
   const { io } = input;
   const kind = stringValue(input, "kind") ?? "skills";
-  const kinds = kind === "all" ? (Object.keys(LISTINGS) as ListKind[]) : [kind as ListKind];
+  const kinds = kind === "all" ? LIST_KINDS : LIST_KINDS.filter((known) => known === kind);
   const context = input.context();
   const all = flag(input, "all");
   // identities read every skill's body: keep them from the one read instead of reading again
   const pass = resourcesOf(context).read(context.environment.cwd, {
     bodies: all && kinds.includes("skills"),
   });
-  const listings = kinds.map((key) => LISTINGS[key].list(pass, all, context.style));
+  const listings = kinds.map((key) => listingOf(key).list(pass, all, context.style));
   // a finding reaches several listings (a copy's, the snapshot's): print it once
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),
@@ -56,7 +68,8 @@ export function runList(input: CommandInput): number {
       ? (sections[0] ?? "")
       : listings
           .map(
-            (listing, index) => `${paint("bold", LISTINGS[listing.key].title)}\n${sections[index]}`,
+            (listing, index) =>
+              `${paint("bold", listingOf(listing.key).title)}\n${sections[index]}`,
           )
           .join("\n"),
   );

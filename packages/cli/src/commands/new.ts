@@ -6,31 +6,10 @@ import {
   type ResourceKind,
   SkillshelfError,
 } from "@skillshelf/core";
+import { KINDS } from "@skillshelf/resources";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { displayPath } from "../format.js";
 import { defaultScope } from "./change.js";
-
-/** What `new` scaffolds, as kind → where in a library and what it holds. */
-const SCAFFOLDS: Readonly<
-  Record<ResourceKind, (name: string) => { readonly path: string; readonly text: string }>
-> = {
-  skill: (name: string) => ({
-    path: join("skills", name, "SKILL.md"),
-    text: `---\nname: ${name}\ndescription: What ${name} does, and when to use it. Say both, in one or two sentences.\n---\n# ${name}\n\n## When to use\n\nDescribe the situations this skill is for.\n\n## Steps\n\n1. The first thing to do.\n2. The next.\n`,
-  }),
-  prompt: (name: string) => ({
-    path: join("prompts", `${name}.md`),
-    text: `---\ndescription: What /${name} asks for\nargument-hint: <what>\n---\nDo this for $1, and say what you changed.\n`,
-  }),
-  agent: (name: string) => ({
-    path: join("agents", `${name}.md`),
-    text: `---\nname: ${name}\ndescription: What the ${name} agent is for.\ntools: Read, Grep\n---\nYou are the ${name} agent. Describe how it works and what it returns.\n`,
-  }),
-  fleet: (name: string) => ({
-    path: join("fleets", `${name}.md`),
-    text: `---\nversion: 1\nname: ${name}\ndescription: What the ${name} fleet does.\nsteps:\n  - id: plan\n    agent: planner\n---\nDescribe the work for the fleet.\n`,
-  }),
-};
 
 /**
  * Scaffold a resource in the scope's library that passes `validate --strict`: a skill folder, a
@@ -50,7 +29,7 @@ export function runNew(input: CommandInput): number {
       ? "project"
       : defaultScope(environment);
   const library = scope === "user" ? environment.configDir : projectLibraryDir(environment);
-  const scaffold = SCAFFOLDS[kind](name);
+  const scaffold = KINDS[kind].scaffold(name);
   const path = join(library, scaffold.path);
   if (existsSync(kind === "skill" ? dirname(path) : path))
     throw new SkillshelfError("resource_exists", `${path} already exists; nothing was written`, {

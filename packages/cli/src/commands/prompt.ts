@@ -11,7 +11,7 @@ export function runPrompt(input: CommandInput): number {
   const context = input.context();
   const template = resourcesOf(context)
     .read(context.environment.cwd)
-    .prompts()
+    .load("prompt")
     .items.find((candidate) => candidate.name === name);
   const expansion: PromptExpansion =
     template === undefined

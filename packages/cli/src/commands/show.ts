@@ -6,7 +6,6 @@ import {
   type ResourceFolder,
   type ResourcePlace,
 } from "@skillshelf/core";
-import type { ReadPass } from "@skillshelf/resources";
 import { isModelVisible, type LoadSkillsResult } from "@skillshelf/skills-loader";
 import { type CommandInput, flag, stringValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
@@ -30,26 +29,15 @@ type Shown = ResourcePlace & {
   readonly disableModelInvocation?: boolean;
 };
 
-/** Each kind's loaded items and name clashes in one pass. */
-const LOADED: Readonly<
-  Record<
-    ResourceFolder,
-    (pass: ReadPass) => { items: Shown[]; collisions: CollisionGroup<Shown>[] }
-  >
-> = {
-  skills: (pass) => pass.skills(),
-  prompts: (pass) => pass.prompts(),
-  agents: (pass) => pass.agents(),
-  fleets: (pass) => pass.fleets(),
-};
-
 export function runShow(input: CommandInput): number {
   const { io } = input;
   const [name = ""] = input.positionals;
   const folder = (stringValue(input, "kind") ?? "skills") as ResourceFolder;
   const kind = folderKind(folder) ?? "skill";
   const context = input.context();
-  const loaded = LOADED[folder](resourcesOf(context).read(context.environment.cwd));
+  const loaded: { items: Shown[]; collisions: CollisionGroup<Shown>[] } = resourcesOf(context)
+    .read(context.environment.cwd)
+    .load(kind);
   const group = loaded.collisions.find((candidate) => candidate.name === name);
   const winner = group?.winner ?? loaded.items.find((item) => item.name === name);
   if (winner === undefined) {

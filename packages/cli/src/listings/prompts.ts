@@ -19,7 +19,7 @@ const COLUMNS: readonly Column<PromptRow>[] = [
 
 /** The effective prompt templates, each with whether it can run. */
 export function promptListing(pass: ReadPass, all: boolean): Listing {
-  const result = pass.prompts();
+  const result = pass.load("prompt");
   const rows = listedRows(
     result.items,
     result.collisions,

@@ -48,7 +48,7 @@ const FLEET_COLUMNS: readonly Column<FleetRow>[] = [
 
 /** The effective agent recipes; a bound skill the pass does not offer is a warning. */
 export function agentListing(pass: ReadPass, all: boolean): Listing {
-  const result = pass.agents();
+  const result = pass.load("agent");
   const rows = listedRows(
     result.items,
     result.collisions,
@@ -88,7 +88,7 @@ export function agentListing(pass: ReadPass, all: boolean): Listing {
 
 /** The effective fleet contracts, with their variables and prerequisites. */
 export function fleetListing(pass: ReadPass, all: boolean): Listing {
-  const result = pass.fleets();
+  const result = pass.load("fleet");
   const rows = listedRows(
     result.items,
     result.collisions,

@@ -1,5 +1,14 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, ResourceFolder, ResourceSource, Scope } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type ResourceFolder,
+  type ResourceKind,
+  type ResourcePlace,
+  type ResourceSource,
+  resourceFolder,
+  type Scope,
+} from "@skillshelf/core";
+import { KINDS, type ReadPass } from "@skillshelf/resources";
 import { displayPath, formatTable, type Paint, type PathStyle, plural } from "../format.js";
 
 /** The fields every `list --json` row has, whatever its kind. */
@@ -102,3 +111,53 @@ export function renderListing<R extends BaseRow>(options: {
 export function trustColumn(row: BaseRow): string {
   return row.trusted ? "trusted" : "discovery-only";
 }
+
+/** A kind's listing with the columns every kind has: what `list` shows of a kind with no listing of its own. */
+export function plainListing(pass: ReadPass, kind: ResourceKind, all: boolean): Listing {
+  const result: {
+    readonly items: readonly PlainItem[];
+    readonly collisions: readonly CollisionGroup<PlainItem>[];
+    readonly diagnostics: readonly Diagnostic[];
+  } = pass.load(kind);
+  const rows = listedRows(
+    result.items,
+    result.collisions,
+    all,
+    (item): BaseRow => ({
+      name: item.name,
+      description: item.description ?? null,
+      path: item.path,
+      scope: item.scope,
+      source: item.source,
+      trusted: item.trusted,
+    }),
+  );
+  const { one, many } = KINDS[kind].nouns;
+  return {
+    key: resourceFolder(kind),
+    rows,
+    diagnostics: result.diagnostics,
+    text: (style, paint) =>
+      renderListing({
+        rows,
+        noun: one,
+        nouns: many,
+        columns: PLAIN_COLUMNS,
+        style,
+        paint,
+        summary: () => "",
+      }),
+  };
+}
+
+/** What every kind's resource has. */
+type PlainItem = ResourcePlace & {
+  readonly name: string;
+  readonly description?: string | undefined;
+};
+
+const PLAIN_COLUMNS: readonly Column<BaseRow>[] = [
+  { title: "SOURCE", cell: (row) => row.source },
+  { title: "SCOPE", cell: (row) => row.scope },
+  { title: "TRUST", cell: trustColumn, status: true },
+];

@@ -1,5 +1,5 @@
 import type { ReadPass } from "@skillshelf/resources";
-import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
+import { isModelVisible, type LoadSkillsResult, type Skill } from "@skillshelf/skills-loader";
 import type { Paint, PathStyle } from "../format.js";
 import { safeLine, shortHash } from "../format.js";
 import {
@@ -78,7 +78,7 @@ function skillRow(skill: Skill): SkillRow {
  * a location of one row, and a name whose copies differ has a row per identity, flagged `drift`.
  */
 export function skillListing(pass: ReadPass, all: boolean): Listing {
-  const result = pass.skills();
+  const result = pass.load("skill");
   if (all) return identityListing(pass, result);
   const rows = listedRows(result.items, result.collisions, false, skillRow);
   return {
@@ -102,7 +102,7 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
   };
 }
 
-function identityListing(pass: ReadPass, result: ReturnType<ReadPass["skills"]>): Listing {
+function identityListing(pass: ReadPass, result: LoadSkillsResult): Listing {
   const groups = skillIdentities(pass.environment, result);
   const byName = new Map<string, SkillIdentity[]>();
   for (const group of groups) {

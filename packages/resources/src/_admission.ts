@@ -1,91 +1,28 @@
 import { basename, dirname } from "node:path";
-import type { CollisionGroup } from "@skillshelf/collision";
 import {
   type Diagnostic,
-  type Environment,
   isInside,
   type PackageCopyRef,
   type ResourceKind,
-  type ResourcePlace,
   type ResourceRoot,
 } from "@skillshelf/core";
-import { beginPass } from "@skillshelf/resources";
-import type { PackageCopy, PackageSnapshot } from "@skillshelf/store";
-import type { Availability } from "./types.js";
-
-/** One resource file as the loaders judged it, before it becomes an inventory row. */
-export interface Admitted {
-  readonly kind: ResourceKind;
-  readonly name: string;
-  readonly description: string;
-  readonly path: string;
-  readonly root: ResourceRoot;
-  readonly owner: PackageCopy | undefined;
-  readonly trusted: boolean;
-  readonly availability: Availability;
-  readonly reason?: string | undefined;
-  /** Loaded and usable by the operator only (`disable-model-invocation`). */
-  readonly operatorOnly: boolean;
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** What the loaders admit, for every kind, over the roots `resources` reads. */
-export interface Admission {
-  readonly resources: readonly Admitted[];
-  readonly diagnostics: readonly Diagnostic[];
-}
+import type { PackageCopy } from "@skillshelf/store";
+import { KINDS, type KindItem } from "./kinds.js";
+import type { Admission, Admitted, Availability, KindPass } from "./types.js";
 
 /**
- * Judge every file a `resources` read pass over `snapshot` saw (the same roots, the same package
- * references checked, the same loads): a winner is `available` (or `untrusted`, or `unavailable`
- * when it cannot run), a collision loser `shadowed`, a file a loader refused `invalid`.
+ * Judge every file of `kind` the pass saw (the same roots, the same package references checked,
+ * the same load): a winner is `available` (or `untrusted`, or `unavailable` when it cannot run),
+ * a collision loser `shadowed`, a file the loader refused `invalid`.
  */
-export function admitResources(input: {
-  readonly environment: Environment;
-  readonly snapshot: PackageSnapshot;
-  readonly trustImports: boolean;
-}): Admission {
-  const pass = beginPass(
-    input.environment,
-    { trustImports: input.trustImports, toolNames: undefined },
-    input.snapshot,
-  );
-  const judged = [
-    judge("skill", pass.roots("skill"), pass.owner, pass.skills(), {
-      unavailable: (skill) =>
-        skill.addressable ? undefined : "its name cannot be typed as /skill <name>",
-      operatorOnly: (skill) => skill.disableModelInvocation,
-    }),
-    judge("prompt", pass.roots("prompt"), pass.owner, pass.prompts()),
-    judge("agent", pass.roots("agent"), pass.owner, pass.agents()),
-    judge("fleet", pass.roots("fleet"), pass.owner, pass.fleets()),
-  ];
-  return {
-    resources: judged.flatMap((kind) => kind.resources),
-    diagnostics: judged.flatMap((kind) => kind.diagnostics),
-  };
-}
-
-// --- internal ---
-
-type Item = ResourcePlace & { readonly name: string; readonly description?: string | undefined };
-
-interface Loaded<T extends Item> {
-  readonly items: T[];
-  readonly diagnostics: Diagnostic[];
-  readonly collisions: CollisionGroup<T>[];
-}
-
-function judge<T extends Item>(
-  kind: ResourceKind,
-  roots: readonly ResourceRoot[],
+export function judgeKind<K extends ResourceKind>(
+  pass: KindPass,
+  kind: K,
   owner: (item: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined,
-  loaded: Loaded<T>,
-  rules: {
-    readonly unavailable?: (item: T) => string | undefined;
-    readonly operatorOnly?: (item: T) => boolean;
-  } = {},
 ): Admission {
+  const roots = pass.roots(kind);
+  const loaded = pass.load(kind);
+  const spec = KINDS[kind];
   // looked up per item: built once, so judging stays linear in the roots and items
   const rootsByOrigin = new Map<string, ResourceRoot>();
   for (const root of roots)
@@ -101,7 +38,7 @@ function judge<T extends Item>(
   }
   const findings = (path: string) => findingsByPath.get(path) ?? [];
   const resources: Admitted[] = [];
-  const row = (item: T, availability: Availability, reason?: string): Admitted => ({
+  const row = (item: KindItem<K>, availability: Availability, reason?: string): Admitted => ({
     kind,
     name: item.name,
     description: item.description ?? "",
@@ -111,11 +48,12 @@ function judge<T extends Item>(
     trusted: item.trusted,
     availability,
     ...(reason === undefined ? {} : { reason }),
-    operatorOnly: rules.operatorOnly?.(item) ?? false,
+    tools: spec.tools?.(item) ?? [],
+    operatorOnly: spec.operatorOnly?.(item) ?? false,
     diagnostics: findings(item.path),
   });
   for (const item of loaded.items) {
-    const unavailable = item.unavailable ?? rules.unavailable?.(item);
+    const unavailable = item.unavailable ?? spec.unusable?.(item);
     if (!item.trusted) resources.push(row(item, "untrusted", untrustedReason(rootOf(item))));
     else if (unavailable !== undefined) resources.push(row(item, "unavailable", unavailable));
     else resources.push(row(item, "available"));
@@ -144,12 +82,15 @@ function judge<T extends Item>(
       trusted: root.trust === "trusted",
       availability: "invalid",
       reason: diagnostic.code,
+      tools: [],
       operatorOnly: false,
       diagnostics: findings(path),
     });
   }
   return { resources, diagnostics: loaded.diagnostics };
 }
+
+// --- internal ---
 
 /** The deepest root holding `path`. */
 function rootHolding(roots: readonly ResourceRoot[], path: string): ResourceRoot | undefined {
