@@ -5,12 +5,14 @@ import {
   type OptionSpec,
   type OptionValue,
   optionsOf,
+  type ParsedValues,
   UsageError,
 } from "./command.js";
 
 /** A command line parsed against one command's definition. */
 export interface ParsedArguments {
-  readonly values: Readonly<Record<string, OptionValue | undefined>>;
+  /** Every option of the command: a flag not given is false, a repeatable one not given is empty. */
+  readonly values: ParsedValues;
   readonly positionals: readonly string[];
 }
 
@@ -49,8 +51,13 @@ export function parseCommandArguments(
   }
   const positionals = [...parsed.positionals, ...rest];
   const values: Record<string, OptionValue | undefined> = {};
-  for (const [name, value] of Object.entries(parsed.values))
-    values[name] = checkValue(name, value as OptionValue, specs[name] as OptionSpec);
+  for (const [name, spec] of Object.entries(specs)) {
+    const given = parsed.values[name];
+    values[name] =
+      given === undefined
+        ? absent(spec)
+        : checkValue(name, typeof given === "object" ? given.map(String) : given, spec);
+  }
   const { min, max } = command.positionals ?? { min: 0, max: 0 };
   if (positionals.length < min)
     throw new UsageError(
@@ -80,6 +87,11 @@ function splitAtFirstArgument(
     if (specs[name]?.type === "string" && !arg.includes("=")) index += 1;
   }
   return [[...args], []];
+}
+
+/** A flag not given is false, a repeatable option not given is empty, any other is absent. */
+function absent(spec: OptionSpec): OptionValue | undefined {
+  return spec.type === "boolean" ? false : spec.multiple === true ? [] : undefined;
 }
 
 function checkValue(name: string, given: OptionValue, spec: OptionSpec): OptionValue {

@@ -18,8 +18,48 @@ export interface OptionSpec {
   readonly integer?: { readonly min: number; readonly max?: number };
 }
 
-/** Options every command of its kind shares, declared once. */
-type SharedOption = "json" | "cwd" | "scope";
+/** A flag as a literal type, for the shared options' types. */
+interface Flag extends OptionSpec {
+  readonly type: "boolean";
+}
+
+/** The options every command of its kind shares, declared once, as types. */
+interface SharedSpecs {
+  readonly json: { readonly json: Flag };
+  readonly cwd: { readonly cwd: OptionSpec & { readonly type: "string" } };
+  readonly scope: { readonly user: Flag; readonly project: Flag };
+}
+
+type SharedOption = keyof SharedSpecs;
+
+/** A command's own options, by name. */
+type Options = Readonly<Record<string, OptionSpec>>;
+
+/** What an option parses to: a flag is always there, a repeatable one collects into a list. */
+type OptionValueOf<S extends OptionSpec> = S extends { readonly type: "boolean" }
+  ? boolean
+  : S extends { readonly multiple: true }
+    ? readonly string[]
+    : S extends { readonly integer: object }
+      ? number | undefined
+      : S extends { readonly choices: readonly (infer C)[] }
+        ? C | undefined
+        : string | undefined;
+
+/** The parsed values of a set of options, by name (as citty's `ParsedArgs<T>`). */
+type ValuesOf<O> = {
+  readonly [K in keyof O]: O[K] extends OptionSpec ? OptionValueOf<O[K]> : never;
+};
+
+type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (
+  whole: infer I,
+) => void
+  ? I
+  : never;
+
+/** The values of a command with options `O` that shares `S`. */
+type CommandValues<O, S extends SharedOption> = ValuesOf<O> &
+  ValuesOf<Intersection<SharedSpecs[S]>>;
 
 /** A command as data: what `--help`, the top-level usage and the parser are generated from. */
 export interface CommandDefinition {
@@ -32,29 +72,60 @@ export interface CommandDefinition {
   readonly arguments?: string;
   /** How many positional arguments it takes. Default none. */
   readonly positionals?: { readonly min: number; readonly max?: number };
-  readonly options?: Readonly<Record<string, OptionSpec>>;
+  readonly options?: Options;
   readonly shared: readonly SharedOption[];
   /** Options come before the first argument; everything from it on is the command's (`prompt`). */
   readonly passThrough?: boolean;
   /** The exit statuses, when they say more than 0 ok, 1 failed, 2 usage. */
   readonly exits?: string;
   /** The implementation, imported only when the command runs (start-up stays fast). */
-  readonly load: () => Promise<CommandRun>;
+  readonly load: () => Promise<CommandRun<ParsedValues>>;
 }
 
 /** A command's implementation: returns the exit status. */
-type CommandRun = (input: CommandInput) => number | Promise<number>;
+type CommandRun<V> = (input: CommandInput<V>) => number | Promise<number>;
 
 /** A parsed option value. */
 export type OptionValue = string | boolean | number | readonly string[];
 
-/** What a command runs with: its parsed options and arguments, the process, and its context. */
-export interface CommandInput {
-  readonly values: Readonly<Record<string, OptionValue | undefined>>;
+/** Values as the parser returns them, checked against the command's definition. */
+export type ParsedValues = Readonly<Record<string, OptionValue | undefined>>;
+
+/**
+ * What a command runs with: its options' values (typed from its definition), its arguments, the
+ * process, and its context.
+ */
+export interface CommandInput<V> {
+  readonly values: V;
   readonly positionals: readonly string[];
   readonly io: CliIo;
   /** The environment of `--cwd` and how to show its paths (resolved on first use). */
   readonly context: () => CommandContext;
+}
+
+/**
+ * A command whose implementation reads its options' values by name with their types: the
+ * definition's options (and the shared ones it takes) decide what `input.values` holds, and an
+ * implementation reading an option the definition lacks, or as another type, does not compile.
+ */
+export function defineCommand<
+  const O extends Options = Record<never, OptionSpec>,
+  const S extends SharedOption = never,
+>(
+  definition: Omit<CommandDefinition, "options" | "shared" | "load"> & {
+    readonly options?: O;
+    readonly shared: readonly S[];
+    readonly load: () => Promise<CommandRun<CommandValues<O, S>>>;
+  },
+): CommandDefinition {
+  return {
+    ...definition,
+    load: async () => {
+      const run = await definition.load();
+      // the parser checked every value against these very options (kinds, choices, ranges)
+      return (input) => run({ ...input, values: input.values as CommandValues<O, S> });
+    },
+  };
 }
 
 /** A usage mistake: a coded diagnostic, printed with the command's usage line, exit status 2. */
@@ -71,7 +142,7 @@ export class UsageError extends Error {
 }
 
 /** Shared options as specs. */
-const SHARED_OPTIONS: Readonly<Record<SharedOption, Readonly<Record<string, OptionSpec>>>> = {
+const SHARED_OPTIONS: SharedSpecs = {
   json: { json: { type: "boolean", help: "print the result as versioned JSON" } },
   cwd: {
     cwd: {
@@ -91,35 +162,16 @@ export function optionsOf(command: CommandDefinition): Readonly<Record<string, O
   return Object.assign({}, command.options, ...command.shared.map((name) => SHARED_OPTIONS[name]));
 }
 
-/** A string option's value, or `undefined`. */
-export function stringValue(input: CommandInput, name: string): string | undefined {
-  const value = input.values[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-/** A boolean option: true when given. */
-export function flag(input: CommandInput, name: string): boolean {
-  return input.values[name] === true;
-}
-
-/** An integer option's value, or `undefined`. */
-export function integerValue(input: CommandInput, name: string): number | undefined {
-  const value = input.values[name];
-  return typeof value === "number" ? value : undefined;
-}
-
-/** A repeatable option's values, in order. */
-export function listValue(input: CommandInput, name: string): readonly string[] {
-  const value = input.values[name];
-  return Array.isArray(value) ? value : [];
-}
-
 /** `--user` / `--project` as one scope, `fallback` when neither is given; both is a usage error. */
-export function scopeValue(input: CommandInput, fallback: "user" | "project"): "user" | "project" {
-  if (flag(input, "user") && flag(input, "project"))
+export function scopeValue(
+  input: CommandInput<{ readonly user: boolean; readonly project: boolean }>,
+  fallback: "user" | "project",
+): "user" | "project" {
+  const { user, project } = input.values;
+  if (user && project)
     throw new UsageError(
       "usage_invalid_value",
       "--user and --project cannot be combined; pick one scope",
     );
-  return flag(input, "project") ? "project" : flag(input, "user") ? "user" : fallback;
+  return project ? "project" : user ? "user" : fallback;
 }

@@ -1,24 +1,24 @@
-import type { CommandDefinition, OptionSpec } from "./command.js";
+import { type CommandDefinition, defineCommand, type OptionSpec } from "./command.js";
 import type { ChangeCommand } from "./commands/change.js";
 
 /** The options every change command takes. */
-const REVIEW: Readonly<Record<string, OptionSpec>> = {
+const REVIEW = {
   "dry-run": { type: "boolean", help: "print the reviewed plan and change nothing" },
   yes: {
     type: "boolean",
     help: "apply without asking (needed when no one can answer at a terminal)",
   },
-};
+} as const satisfies Readonly<Record<string, OptionSpec>>;
 
 const SCOPE_NOTE =
   "\nThe scope is --user or --project; by default the project scope inside a project (a folder\nholding .skillshelf/, or a git work tree) and the user scope elsewhere.";
 
-const AGENT_OPTION: OptionSpec = {
+const AGENT_OPTION = {
   type: "string",
   value: "IDS",
   multiple: true,
   help: "agents from the agent table, comma-separated (claude-code, codex, cursor, …: skillshelf explain --all lists them)",
-};
+} as const satisfies OptionSpec;
 
 const runLinks = (command: "link" | "unlink") => async () => {
   const { runLink } = await import("./commands/link.js");
@@ -32,7 +32,7 @@ const run = (command: ChangeCommand) => async () => {
 
 /** The commands that change a library, each printing its reviewed plan before it applies it. */
 export const CHANGE_COMMANDS: readonly CommandDefinition[] = [
-  {
+  defineCommand({
     name: "install",
     summary: "install packages or skills, or make the scope match its lock",
     description: `Install from an index (kind:name or a bare name), a local folder, a git repository (any
@@ -70,8 +70,8 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
     shared: ["scope", "json", "cwd"],
     exits: "0 every step committed, 1 refused, declined or failed, 2 usage error",
     load: run("install"),
-  },
-  {
+  }),
+  defineCommand({
     name: "update",
     summary: "update installed packages from their recorded sources",
     description: `Fetch each package again from the source it was installed from (the same ref: a branch
@@ -93,9 +93,9 @@ is out of date, for CI).${SCOPE_NOTE}`,
     },
     shared: ["scope", "json", "cwd"],
     load: run("update"),
-  },
-  ...(["enable", "disable", "remove", "rollback"] as const).map(
-    (name): CommandDefinition => ({
+  }),
+  ...(["enable", "disable", "remove", "rollback"] as const).map((name) =>
+    defineCommand({
       name,
       summary: {
         enable: "enable an installed package",
@@ -120,7 +120,7 @@ is out of date, for CI).${SCOPE_NOTE}`,
       load: run(name),
     }),
   ),
-  {
+  defineCommand({
     name: "link",
     summary: "link skills or prompt templates into other agents' folders",
     description: `Expose a skill or prompt template of this scope (the library's own, or an installed
@@ -143,8 +143,8 @@ Skillshelf did not make is ever replaced.${SCOPE_NOTE}`,
     shared: ["scope", "json", "cwd"],
     exits: "0 linked or already in place, 1 refused, declined or failed, 2 usage error",
     load: runLinks("link"),
-  },
-  {
+  }),
+  defineCommand({
     name: "unlink",
     summary: "take away links Skillshelf made",
     description: `Take away the links to each named skill or prompt template (only those into --agent when
@@ -154,8 +154,8 @@ given). A copy edited since it was made, or a link re-pointed, is left as it is 
     options: { agent: AGENT_OPTION, ...REVIEW },
     shared: ["scope", "json", "cwd"],
     load: runLinks("unlink"),
-  },
-  {
+  }),
+  defineCommand({
     name: "import",
     summary: "install a Claude Code plugin as a foreign package",
     description: `Install a Claude Code plugin folder (.claude-plugin/plugin.json) as a package of format
@@ -168,5 +168,5 @@ claude-code. It is foreign: its skills are hidden from models until you trust im
     },
     shared: ["scope", "json", "cwd"],
     load: run("import"),
-  },
+  }),
 ];

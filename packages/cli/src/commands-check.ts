@@ -1,9 +1,9 @@
 import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
-import type { CommandDefinition } from "./command.js";
+import { type CommandDefinition, defineCommand } from "./command.js";
 
 /** The commands that check and look after a library: verify, doctor, inventory, inspect, new. */
 export const CHECK_COMMANDS: readonly CommandDefinition[] = [
-  {
+  defineCommand({
     name: "verify",
     summary: "check every installed copy against its record and the lock (for CI)",
     description:
@@ -11,8 +11,8 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 everything matches, 1 a finding, 2 usage error",
     load: async () => (await import("./commands/verify.js")).runVerify,
-  },
-  {
+  }),
+  defineCommand({
     name: "doctor",
     summary: "show the folders in use and what could be wrong with them",
     description:
@@ -20,8 +20,8 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 no error found, 1 an error, 2 usage error",
     load: async () => (await import("./commands/doctor.js")).runDoctor,
-  },
-  {
+  }),
+  defineCommand({
     name: "inventory",
     summary: "what the indexes offer, what is installed, and what the loaders admit",
     description:
@@ -44,8 +44,8 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/inventory.js")).runInventory,
-  },
-  {
+  }),
+  defineCommand({
     name: "inspect",
     summary: "one installed copy's facts: state, digests, origin, resources, requirements",
     description:
@@ -55,8 +55,8 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     shared: ["scope", "json", "cwd"],
     exits: "0 found, 1 no such copy or resource, 2 usage error",
     load: async () => (await import("./commands/inspect.js")).runInspect,
-  },
-  {
+  }),
+  defineCommand({
     name: "new",
     summary: "scaffold a skill, prompt, agent or fleet that passes validate --strict",
     description:
@@ -73,5 +73,5 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["scope", "cwd"],
     load: async () => (await import("./commands/new.js")).runNew,
-  },
+  }),
 ];

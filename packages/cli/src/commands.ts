@@ -1,13 +1,20 @@
-import { AGENTS, PACKAGE_KINDS, RESOURCE_FOLDERS, RESOURCE_KINDS } from "@skillshelf/core";
-import type { CommandDefinition } from "./command.js";
+import {
+  AGENTS,
+  PACKAGE_KINDS,
+  RESOURCE_FOLDERS,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@skillshelf/core";
+import { type CommandDefinition, defineCommand } from "./command.js";
 import { CHANGE_COMMANDS } from "./commands-change.js";
 import { CHECK_COMMANDS } from "./commands-check.js";
+import type { ListKind } from "./listings/rows.js";
 
 /** `--agent` takes an agent's id or one of its aliases. */
 const AGENT_CHOICES = AGENTS.flatMap((agent) => [agent.id, ...(agent.aliases ?? [])]);
 
 /** The kinds `list` and `show` take: every resource folder name, and (for list) installed packages. */
-const LIST_KINDS: readonly string[] = [...RESOURCE_FOLDERS, "packages", "all"];
+const LIST_KINDS: readonly (ListKind | "all")[] = [...RESOURCE_FOLDERS, "packages", "all"];
 
 /** A kind named in the singular, as `--kind skill`. */
 const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
@@ -15,11 +22,15 @@ const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** What `validate` can be told a path holds. */
-const VALIDATE_KINDS: readonly string[] = [...RESOURCE_KINDS, "package", "index"];
+const VALIDATE_KINDS: readonly (ResourceKind | "package" | "index")[] = [
+  ...RESOURCE_KINDS,
+  "package",
+  "index",
+];
 
 /** The commands that read. */
 const READ_COMMANDS: readonly CommandDefinition[] = [
-  {
+  defineCommand({
     name: "catalog",
     summary: "print the skill listing a model would be given, fitted to a budget",
     description:
@@ -71,8 +82,8 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/catalog.js")).runCatalog,
-  },
-  {
+  }),
+  defineCommand({
     name: "list",
     summary: "list the effective skills, prompts, agents, fleets or installed packages",
     description:
@@ -89,8 +100,8 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/list.js")).runList,
-  },
-  {
+  }),
+  defineCommand({
     name: "prompt",
     summary: "expand a prompt template with arguments",
     description:
@@ -107,8 +118,8 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 expanded, 1 unknown, unavailable or untrusted template, 2 usage error",
     load: async () => (await import("./commands/prompt.js")).runPrompt,
-  },
-  {
+  }),
+  defineCommand({
     name: "explain",
     summary: "say what each agent would load from here, and what its listing budget cuts",
     description: `For each agent of the agent table (or the one named), what it would load from this folder
@@ -143,8 +154,8 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     exits:
       "0 explained (with --check: nothing cut past the threshold), 1 with --check: something is, 2 usage error",
     load: async () => (await import("./commands/explain.js")).runExplain,
-  },
-  {
+  }),
+  defineCommand({
     name: "search",
     summary: "search the package indexes and show what is installed where",
     description:
@@ -162,8 +173,8 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     },
     shared: ["json", "cwd"],
     load: async () => (await import("./commands/search.js")).runSearch,
-  },
-  {
+  }),
+  defineCommand({
     name: "show",
     summary: "show one resource and every copy that competed for its name",
     description:
@@ -182,8 +193,8 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     shared: ["json", "cwd"],
     exits: "0 found, 1 no resource of that name, 2 usage error",
     load: async () => (await import("./commands/show.js")).runShow,
-  },
-  {
+  }),
+  defineCommand({
     name: "sources",
     summary: "list, add, remove or update the package indexes a scope uses",
     description:
@@ -192,8 +203,8 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     positionals: { min: 1, max: 2 },
     shared: ["scope", "json", "cwd"],
     load: async () => (await import("./commands/sources.js")).runSources,
-  },
-  {
+  }),
+  defineCommand({
     name: "validate",
     summary: "check skills, prompts, agents, fleets, packages and package indexes",
     description:
@@ -214,7 +225,7 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     shared: ["json", "cwd"],
     exits: "0 valid, 1 invalid, 2 usage error",
     load: async () => (await import("./commands/validate.js")).runValidate,
-  },
+  }),
 ];
 
 /** Every command, as data, by name; each implementation is imported only when it runs. */

@@ -53,7 +53,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       ...parsed,
       io,
       context: () => {
-        context ??= commandContext(parsed.values.cwd as string | undefined, io);
+        const { cwd } = parsed.values;
+        context ??= commandContext(typeof cwd === "string" ? cwd : undefined, io);
         return context;
       },
     });

@@ -1,15 +1,18 @@
 import { AGENTS, findAgent } from "@skillshelf/core";
-import { type CommandInput, flag, listValue, UsageError } from "../command.js";
+import { type CommandInput, UsageError } from "../command.js";
 
 /** `--agent a,b` (each an agent of the table) or `--all-agents`; `undefined` when neither is given. */
 export function agentsOption(
-  input: CommandInput,
+  input: CommandInput<{
+    readonly agent?: readonly string[];
+    readonly "all-agents"?: boolean;
+  }>,
   command: string,
 ): readonly string[] | "all" | undefined {
-  const named = listValue(input, "agent")
+  const named = (input.values.agent ?? [])
     .flatMap((value) => value.split(","))
     .filter((id) => id !== "");
-  const all = flag(input, "all-agents");
+  const all = input.values["all-agents"] === true;
   if (all && named.length > 0)
     throw new UsageError(
       "usage_invalid_value",

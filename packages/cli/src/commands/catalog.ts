@@ -9,15 +9,27 @@ import type { Diagnostic } from "@skillshelf/core";
 import { type InventoryCopy, inspectCopy, readInventory } from "@skillshelf/inventory";
 import { explainAgents, isModelVisible } from "@skillshelf/skills-loader";
 import { originText } from "../_origin.js";
-import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeBlock } from "../format.js";
 import { resourcesOf } from "../resources.js";
 
-export function runCatalog(input: CommandInput): number {
+export function runCatalog(
+  input: CommandInput<{
+    readonly agent: string | undefined;
+    readonly installable: boolean;
+    readonly query: string | undefined;
+    readonly budget: number | undefined;
+    readonly offset: number | undefined;
+    readonly limit: number | undefined;
+    readonly shorten: boolean;
+    readonly format: CatalogFormat | undefined;
+    readonly json: boolean;
+  }>,
+): number {
   const { io } = input;
   const context = input.context();
-  const agent = stringValue(input, "agent");
+  const agent = input.values.agent;
   const {
     skills,
     diagnostics: found,
@@ -25,19 +37,19 @@ export function runCatalog(input: CommandInput): number {
     budget,
   } = agent === undefined ? ourListing(input) : agentListing(input, agent);
   const installable =
-    flag(input, "installable") && agent === undefined ? installableBlocks(input) : {};
+    input.values.installable && agent === undefined ? installableBlocks(input) : {};
   const view = buildCatalogView({
     skills,
     ...installable,
     format,
-    query: stringValue(input, "query"),
-    budget: integerValue(input, "budget") ?? budget,
-    offset: integerValue(input, "offset"),
-    limit: integerValue(input, "limit"),
+    query: input.values.query,
+    budget: input.values.budget ?? budget,
+    offset: input.values.offset,
+    limit: input.values.limit,
     // an agent with a budget shortens descriptions before it drops skills
-    fit: flag(input, "shorten") || budget !== undefined ? "shorten" : "drop",
+    fit: input.values.shorten || budget !== undefined ? "shorten" : "drop",
   });
-  if (flag(input, "json")) {
+  if (input.values.json) {
     const { diagnostics, ...rest } = view;
     printJson(io, context, {
       ...rest,
@@ -64,7 +76,7 @@ interface Listed {
 }
 
 /** The skills Skillshelf gives a model here. */
-function ourListing(input: CommandInput): Listed {
+function ourListing(input: CommandInput<{ readonly format: CatalogFormat | undefined }>): Listed {
   const context = input.context();
   const loaded = resourcesOf(context).read(context.environment.cwd).load("skill");
   return {
@@ -79,12 +91,15 @@ function ourListing(input: CommandInput): Listed {
       }),
     ),
     diagnostics: loaded.diagnostics,
-    format: (stringValue(input, "format") ?? "text") as CatalogFormat,
+    format: input.values.format ?? "text",
   };
 }
 
 /** The skills `agent` would give its model here, in its format and within its budget. */
-function agentListing(input: CommandInput, agent: string): Listed {
+function agentListing(
+  input: CommandInput<{ readonly format: CatalogFormat | undefined }>,
+  agent: string,
+): Listed {
   const [explained] = explainAgents({ ...input.context().environment, agent });
   const hidden = new Set(explained?.hidden.map((entry) => entry.name));
   return {
@@ -98,7 +113,7 @@ function agentListing(input: CommandInput, agent: string): Listed {
         path: skill.path,
       })),
     diagnostics: [],
-    format: (stringValue(input, "format") ?? explained?.format ?? "xml") as CatalogFormat,
+    format: input.values.format ?? explained?.format ?? "xml",
     budget: explained?.budget?.rule.chars,
   };
 }
@@ -107,7 +122,7 @@ function agentListing(input: CommandInput, agent: string): Listed {
  * The blocks of what could be given once installed or switched on: every installed package that
  * provides skills with its state, and the packages the indexes offer that nothing installed.
  */
-function installableBlocks(input: CommandInput): {
+function installableBlocks(input: CommandInput<unknown>): {
   packages: CatalogPackage[];
   marketplace: CatalogOffer[];
 } {

@@ -30,7 +30,7 @@ import {
 import { recoverScope } from "@skillshelf/store/writers";
 import { choose, confirm, progressLine } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
-import { type CommandInput, flag, listValue, stringValue, UsageError } from "../command.js";
+import { type CommandInput, UsageError } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
@@ -39,14 +39,36 @@ import { agentsOption } from "./_agents.js";
 /** A command that changes the library, each through one reviewed plan. */
 export type ChangeCommand = Operation | "import";
 
+/** The options the change commands read: each has some of them (`skill` is install's alone). */
+export interface ChangeValues {
+  readonly json: boolean;
+  readonly user: boolean;
+  readonly project: boolean;
+  readonly yes: boolean;
+  readonly "dry-run": boolean;
+  readonly force?: boolean;
+  readonly frozen?: boolean;
+  readonly check?: boolean;
+  readonly ref?: string | undefined;
+  readonly skill?: readonly string[];
+  readonly plugin?: readonly string[];
+  readonly agent?: readonly string[];
+  readonly "all-agents"?: boolean;
+  readonly "all-or-nothing"?: boolean;
+  readonly "with-requirements"?: boolean;
+}
+
 /**
  * Plan a change, print the plan, confirm it (a question on a terminal, `--yes` off one), apply
  * it and print what happened. `--dry-run` stops after the plan. Exit 0 when every step
  * committed and read back, 1 otherwise (a refused plan, a declined or unconfirmed change, a
  * failed step). `--json` prints one versioned result and never asks.
  */
-export async function runChange(input: CommandInput, command: ChangeCommand): Promise<number> {
-  if (command === "update" && flag(input, "check")) {
+export async function runChange(
+  input: CommandInput<ChangeValues>,
+  command: ChangeCommand,
+): Promise<number> {
+  if (command === "update" && input.values.check === true) {
     const { runUpdateCheck } = await import("./update-check.js");
     return runUpdateCheck(input);
   }
@@ -60,13 +82,13 @@ export async function runChange(input: CommandInput, command: ChangeCommand): Pr
 }
 
 async function changeOnce(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   command: ChangeCommand,
   fetches: SourceFetches,
 ): Promise<number> {
   const { io } = input;
   const context = input.context();
-  const json = flag(input, "json");
+  const json = input.values.json;
   const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
   const scope = chosenScope(input, context.environment, namesCopies);
   // one process making many changes: each state and lock file is parsed once, not per step
@@ -80,7 +102,7 @@ async function changeOnce(
   );
   if (interrupted.signal.aborted) return stopped(io, first);
   // a question only for a person who can answer and did not say --yes
-  const picked = json || flag(input, "yes") ? undefined : await pickFromCollection(io, first);
+  const picked = json || input.values.yes ? undefined : await pickFromCollection(io, first);
   let plan = first;
   if (picked !== undefined) {
     releasePlan(first);
@@ -93,10 +115,10 @@ async function changeOnce(
   }
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
   const report = reporter(input, context, plan, shownScope);
-  if (!plan.applicable || plan.steps.length === 0 || flag(input, "dry-run")) {
+  if (!plan.applicable || plan.steps.length === 0 || input.values["dry-run"]) {
     releasePlan(plan);
     const restoring = command === "install" && input.positionals.length === 0;
-    if (!restoring || !plan.applicable || flag(input, "dry-run")) return report(undefined, []);
+    if (!restoring || !plan.applicable || input.values["dry-run"]) return report(undefined, []);
     return restoreOnlyLinks(input, context, shownScope, report, planning.cache);
   }
   const confirmation = await confirmChange(input, plan.steps.length, () =>
@@ -122,7 +144,7 @@ async function changeOnce(
  * differ from it are the whole change, confirmed like any other.
  */
 async function restoreOnlyLinks(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   context: CommandContext,
   scope: PackageScope,
   report: ReturnType<typeof reporter>,
@@ -149,7 +171,7 @@ async function restoreOnlyLinks(
  * lock's. (`install --agent` makes its links in the same step as each install.)
  */
 function linksAfterRestore(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   command: ChangeCommand,
   target: { readonly environment: Environment; readonly scope: PackageScope },
   result: ApplyResult,
@@ -168,12 +190,12 @@ function linksAfterRestore(
  * confirmed. `refused` says why not; `asked` whether the plan was shown for the question.
  */
 export async function confirmChange(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   count: number,
   showPlan: () => void,
 ): Promise<{ readonly asked: boolean; readonly refused?: Diagnostic | undefined }> {
-  if (flag(input, "yes")) return { asked: false };
-  const asked = !flag(input, "json") && input.io.interactive;
+  if (input.values.yes) return { asked: false };
+  const asked = !input.values.json && input.io.interactive;
   if (asked) showPlan();
   const question = count === 1 ? "Apply this change?" : `Apply these ${count} changes?`;
   const accepted = asked && (await confirm(input.io, question));
@@ -222,7 +244,7 @@ async function withProgress<T>(
 
 /** The plan a command asks for; staged sources are the plan's to release. */
 async function makePlan(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   command: ChangeCommand,
   planning: {
     readonly context: CommandContext;
@@ -232,7 +254,7 @@ async function makePlan(
     readonly fetches: SourceFetches;
     readonly signal: AbortSignal;
   },
-  skills: readonly string[] = listValue(input, "skill").flatMap((names) => names.split(",")),
+  skills: readonly string[] = (input.values.skill ?? []).flatMap((names) => names.split(",")),
 ): Promise<LifecyclePlan> {
   const { context, scope, progress, cache, fetches, signal } = planning;
   const { environment } = context;
@@ -243,14 +265,14 @@ async function makePlan(
     progress,
     cache,
     fetches,
-    force: flag(input, "force"),
+    force: input.values.force,
     stage: { signal, env: input.io.env },
   };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
       environment,
       scope: scope ?? defaultScope(environment),
-      frozen: flag(input, "frozen"),
+      frozen: input.values.frozen,
       progress,
       cache,
       stage: { signal, env: input.io.env },
@@ -262,10 +284,10 @@ async function makePlan(
       ...common,
       operation: "install",
       targets,
-      withRequirements: flag(input, "with-requirements"),
-      frozen: flag(input, "frozen"),
-      allOrNothing: flag(input, "all-or-nothing"),
-      plugins: listValue(input, "plugin")
+      withRequirements: input.values["with-requirements"],
+      frozen: input.values.frozen,
+      allOrNothing: input.values["all-or-nothing"],
+      plugins: (input.values.plugin ?? [])
         .flatMap((value) => value.split(","))
         .filter((name) => name !== ""),
       skills: skills.filter((name) => name !== ""),
@@ -279,7 +301,7 @@ async function makePlan(
       command === "update" && targets.length === 0
         ? installedIds(environment, scope ?? defaultScope(environment), cache)
         : targets,
-    ref: stringValue(input, "ref"),
+    ref: input.values.ref,
   });
 }
 
@@ -309,7 +331,7 @@ async function pickFromCollection(io: CliIo, plan: LifecyclePlan): Promise<strin
 
 /** Print the plan (unless it was shown for the question) and the outcomes; the exit status. */
 function reporter(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   context: CommandContext,
   plan: LifecyclePlan,
   scope: PackageScope,
@@ -335,11 +357,11 @@ function reporter(
       (links === undefined || links.status === "committed" || links.status === "unchanged") &&
       (result === undefined
         ? plan.steps.length === 0 ||
-          (flag(input, "dry-run") && plan.steps.every((step) => step.refusal === undefined))
+          (input.values["dry-run"] && plan.steps.every((step) => step.refusal === undefined))
         : result.outcomes.every(
             (outcome) => outcome.status === "committed" && outcome.error === undefined,
           ));
-    if (flag(input, "json")) {
+    if (input.values.json) {
       io.stdout(
         `${JSON.stringify(
           {
@@ -392,17 +414,17 @@ function notConfirmed(asked: boolean): Diagnostic {
  * copies (`namesCopies`), wherever the copy is (the plan names it); else the default scope.
  */
 export function chosenScope(
-  input: CommandInput,
+  input: CommandInput<ChangeValues>,
   environment: Environment,
   namesCopies: boolean,
 ): PackageScope | undefined {
-  if (flag(input, "user") && flag(input, "project"))
+  if (input.values.user && input.values.project)
     throw new UsageError(
       "usage_invalid_value",
       "--user and --project cannot be combined; pick one scope",
     );
-  if (flag(input, "project")) return "project";
-  if (flag(input, "user")) return "user";
+  if (input.values.project) return "project";
+  if (input.values.user) return "user";
   return namesCopies ? undefined : defaultScope(environment);
 }
 

@@ -20,7 +20,7 @@ import { displayPath, formatDiagnostic, painter } from "../format.js";
  * agents' folders present, git; then per scope a lock left by a dead process, leftovers and kept
  * backups, and a state or lock file that cannot be read, each with its fix. Exit 1 on an error.
  */
-export function runDoctor(input: CommandInput): number {
+export function runDoctor(input: CommandInput<{ readonly json: boolean }>): number {
   const { io } = input;
   const context = input.context();
   const { environment, style } = context;
@@ -117,7 +117,7 @@ export function runDoctor(input: CommandInput): number {
     );
   }
   const ok = !findings.some((finding) => finding.severity === "error");
-  if (input.values.json === true) {
+  if (input.values.json) {
     printJson(io, context, {
       ok,
       folders,

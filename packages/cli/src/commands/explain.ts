@@ -1,5 +1,5 @@
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
-import { type CommandInput, flag, integerValue, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, type Paint, type PathStyle, painter, plural, safeLine } from "../format.js";
 
@@ -22,22 +22,30 @@ interface CheckFailure {
  * table with a skill folder here (every one with `--all`), what it would load from here and why. With `--check`, exit 1 when an agent's listing budget
  * would drop a skill or cut a description below the threshold (a lint for CI).
  */
-export function runExplain(input: CommandInput): number {
+export function runExplain(
+  input: CommandInput<{
+    readonly agent: string | undefined;
+    readonly all: boolean;
+    readonly check: boolean;
+    readonly "min-description": number | undefined;
+    readonly json: boolean;
+  }>,
+): number {
   const { io } = input;
   const context = input.context();
-  const named = stringValue(input, "agent");
+  const named = input.values.agent;
   const explained = explainAgents({ ...context.environment, agent: named });
   // of a table of some 80 agents, the ones with a folder here, unless asked for one or all
   const agents =
-    named !== undefined || flag(input, "all")
+    named !== undefined || input.values.all
       ? explained
       : explained.filter((agent) => agent.roots.some((root) => root.exists));
   const others = explained.length - agents.length;
-  const threshold = integerValue(input, "min-description") ?? MIN_DESCRIPTION;
+  const threshold = input.values["min-description"] ?? MIN_DESCRIPTION;
   const failures = agents.flatMap((agent) => checkFailures(agent, threshold));
-  const check = flag(input, "check");
+  const check = input.values.check;
   const status = check && failures.length > 0 ? 1 : 0;
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       agents,
       ...(check

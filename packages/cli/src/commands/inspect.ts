@@ -7,7 +7,7 @@ import {
 } from "@skillshelf/inventory";
 import type { PackageScope } from "@skillshelf/store";
 import { originText } from "../_origin.js";
-import { type CommandInput, flag } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import {
   displayPath,
@@ -25,14 +25,20 @@ import {
  * that counts, or the scope given) or by a resource key from `inventory`, which names the copy
  * owning it. Exit 0 when found, 1 when not.
  */
-export function runInspect(input: CommandInput): number {
+export function runInspect(
+  input: CommandInput<{
+    readonly user: boolean;
+    readonly project: boolean;
+    readonly json: boolean;
+  }>,
+): number {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
   const [name = ""] = input.positionals;
-  const scope: PackageScope | undefined = flag(input, "project")
+  const scope: PackageScope | undefined = input.values.project
     ? "project"
-    : flag(input, "user")
+    : input.values.user
       ? "user"
       : undefined;
   const target = copyNamed(environment, name, scope);
@@ -50,14 +56,14 @@ export function runInspect(input: CommandInput): number {
             `no copy of ${name} is installed${scope === undefined ? "" : ` in the ${scope} scope`}`,
             { details: { id: name } },
           );
-    if (flag(input, "json")) printJson(io, context, { diagnostics: [publicDiagnostic(problem)] });
+    if (input.values.json) printJson(io, context, { diagnostics: [publicDiagnostic(problem)] });
     else
       io.stderr(
         `skillshelf: ${formatDiagnostic(problem, context.style, painter(io.color)).replace(/^error /, "")}`,
       );
     return 1;
   }
-  if (flag(input, "json")) printJson(io, context, { inspection });
+  if (input.values.json) printJson(io, context, { inspection });
   else io.stdout(inspectionText(inspection, context.style, painter(io.color)));
   return 0;
 }

@@ -1,6 +1,6 @@
 import type { PackageKind, ResourceKind } from "@skillshelf/core";
 import { type Inventory, readInventory } from "@skillshelf/inventory";
-import { type CommandInput, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, formatTable, type PathStyle, painter } from "../format.js";
 
@@ -9,11 +9,17 @@ import { displayPath, formatTable, type PathStyle, painter } from "../format.js"
  * resources the loaders admit from each, body-free and bounded; `--kind`, `--scope` and a ref
  * (package ref, resource key or name) narrow it.
  */
-export function runInventory(input: CommandInput): number {
+export function runInventory(
+  input: CommandInput<{
+    readonly kind: PackageKind | ResourceKind | undefined;
+    readonly scope: "user" | "project" | undefined;
+    readonly json: boolean;
+  }>,
+): number {
   const { io } = input;
   const context = input.context();
-  const kind = stringValue(input, "kind") as PackageKind | ResourceKind | undefined;
-  const scope = stringValue(input, "scope");
+  const kind = input.values.kind;
+  const scope = input.values.scope;
   const [ref] = input.positionals;
   const inventory = readInventory({
     environment: context.environment,
@@ -23,7 +29,7 @@ export function runInventory(input: CommandInput): number {
     },
   });
   const shown = scope === undefined ? inventory : narrowed(inventory, scope);
-  if (input.values.json === true) {
+  if (input.values.json) {
     printJson(io, context, { inventory: shown });
     return 0;
   }

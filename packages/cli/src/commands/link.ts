@@ -7,18 +7,24 @@ import {
   planUnlinks,
 } from "@skillshelf/lifecycle";
 import { linkOutcomeText, linkPlanText } from "../_plan-text.js";
-import { type CommandInput, flag } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { agentsOption } from "./_agents.js";
-import { chosenScope, confirmChange, linkDiagnostics } from "./change.js";
+import { type ChangeValues, chosenScope, confirmChange, linkDiagnostics } from "./change.js";
 
 /**
  * `link <name…> --agent a,b | --all-agents [--copy]` and `unlink <name…> [--agent a,b]`: plan
  * the links, print the plan, confirm it as every change is confirmed, apply it in one step and
  * print what happened. Exit 0 when applied (or nothing to do), 1 otherwise.
  */
-export async function runLink(input: CommandInput, command: "link" | "unlink"): Promise<number> {
+/** What `link` and `unlink` read (`--copy` and `--all-agents` are link's). */
+type LinkValues = ChangeValues & { readonly copy?: boolean };
+
+export async function runLink(
+  input: CommandInput<LinkValues>,
+  command: "link" | "unlink",
+): Promise<number> {
   const context = input.context();
   const { environment } = context;
   const scope = chosenScope(input, environment, false) ?? "user";
@@ -26,10 +32,10 @@ export async function runLink(input: CommandInput, command: "link" | "unlink"): 
   const names = [...input.positionals];
   const plan =
     command === "link"
-      ? planLinks({ environment, scope, names, agents: agents ?? "all", copy: flag(input, "copy") })
+      ? planLinks({ environment, scope, names, agents: agents ?? "all", copy: input.values.copy })
       : planUnlinks({ environment, scope, names, agents: agents === "all" ? undefined : agents });
   const pending = plan.steps.filter((step) => !step.inPlace).length;
-  if (!plan.applicable || pending === 0 || flag(input, "dry-run"))
+  if (!plan.applicable || pending === 0 || input.values["dry-run"])
     return reportLinks(input, context, plan, undefined, []);
   const paint = painter(input.io.color);
   const confirmation = await confirmChange(input, pending, () =>
@@ -45,7 +51,7 @@ export async function runLink(input: CommandInput, command: "link" | "unlink"): 
  * outcome and the diagnostics; or, under `--json`, one versioned result. The exit status.
  */
 function reportLinks(
-  input: CommandInput,
+  input: CommandInput<{ readonly json: boolean }>,
   context: CommandContext,
   plan: LinkPlan,
   applied: LinkApplyResult | undefined,
@@ -58,7 +64,7 @@ function reportLinks(
     extra.length === 0 &&
     plan.applicable &&
     (applied === undefined || applied.status === "committed" || applied.status === "unchanged");
-  if (flag(input, "json")) {
+  if (input.values.json) {
     io.stdout(
       `${JSON.stringify(
         {

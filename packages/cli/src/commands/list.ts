@@ -6,7 +6,7 @@ import {
   sortDiagnostics,
 } from "@skillshelf/core";
 import { KINDS, type ReadPass } from "@skillshelf/resources";
-import { type CommandInput, flag, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, type PathStyle, painter } from "../format.js";
 import { packageListing } from "../listings/packages.js";
@@ -39,12 +39,18 @@ function listingOf(key: ListKind): { readonly title: string; readonly list: List
   };
 }
 
-export function runList(input: CommandInput): number {
+export function runList(
+  input: CommandInput<{
+    readonly kind: ListKind | "all" | undefined;
+    readonly all: boolean;
+    readonly json: boolean;
+  }>,
+): number {
   const { io } = input;
-  const kind = stringValue(input, "kind") ?? "skills";
+  const kind = input.values.kind ?? "skills";
   const kinds = kind === "all" ? LIST_KINDS : LIST_KINDS.filter((known) => known === kind);
   const context = input.context();
-  const all = flag(input, "all");
+  const all = input.values.all;
   // identities read every skill's body: keep them from the one read instead of reading again
   const pass = resourcesOf(context).read(context.environment.cwd, {
     bodies: all && kinds.includes("skills"),
@@ -54,7 +60,7 @@ export function runList(input: CommandInput): number {
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),
   ]);
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       ...Object.fromEntries(listings.map((listing) => [listing.key, listing.rows])),
       diagnostics: diagnostics.map(publicDiagnostic),

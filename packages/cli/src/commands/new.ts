@@ -7,7 +7,7 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import { KINDS } from "@skillshelf/resources";
-import { type CommandInput, flag, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { displayPath } from "../format.js";
 import { defaultScope } from "./change.js";
 
@@ -15,17 +15,23 @@ import { defaultScope } from "./change.js";
  * Scaffold a resource in the scope's library that passes `validate --strict`: a skill folder, a
  * prompt template, an agent recipe or a fleet contract. Never overwrites (`resource_exists`).
  */
-export function runNew(input: CommandInput): number {
+export function runNew(
+  input: CommandInput<{
+    readonly kind: ResourceKind | undefined;
+    readonly user: boolean;
+    readonly project: boolean;
+  }>,
+): number {
   const { io } = input;
   const context = input.context();
   const { environment, style } = context;
   const [name = ""] = input.positionals;
-  const kind = (stringValue(input, "kind") ?? "skill") as ResourceKind;
+  const kind = input.values.kind ?? "skill";
   if (!isPackageId(name) || name.includes("."))
     throw new SkillshelfError("name_invalid", `${JSON.stringify(name)} cannot name a ${kind}`);
-  const scope = flag(input, "user")
+  const scope = input.values.user
     ? "user"
-    : flag(input, "project")
+    : input.values.project
       ? "project"
       : defaultScope(environment);
   const library = scope === "user" ? environment.configDir : projectLibraryDir(environment);

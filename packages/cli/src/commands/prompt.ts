@@ -1,10 +1,12 @@
 import { invokePromptTemplate, type PromptExpansion } from "@skillshelf/prompts-loader";
-import { type CommandInput, flag } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { safeBlock, safeLine } from "../format.js";
 import { resourcesOf } from "../resources.js";
 
-export function runPrompt(input: CommandInput): number {
+export function runPrompt(
+  input: CommandInput<{ readonly "allow-untrusted": boolean; readonly json: boolean }>,
+): number {
   const { io } = input;
   const [typed = "", ...templateArgs] = input.positionals;
   const name = typed.replace(/^\//, "");
@@ -24,9 +26,9 @@ export function runPrompt(input: CommandInput): number {
       : invokePromptTemplate(
           template,
           { args: templateArgs, raw: templateArgs.join(" ") },
-          { allowUntrusted: flag(input, "allow-untrusted") },
+          { allowUntrusted: input.values["allow-untrusted"] },
         );
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, { ...expansion });
     return expansion.kind === "refused" ? 1 : 0;
   }

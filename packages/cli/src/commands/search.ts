@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { PackageKind } from "@skillshelf/core";
 import { discoverLibrary, type IndexRow, searchIndexRows } from "@skillshelf/sources";
 import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
-import { type CommandInput, flag, listValue, stringValue } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, type PathStyle, painter, plural, safeLine } from "../format.js";
 
@@ -15,12 +15,18 @@ type SearchResult = IndexRow & {
   }[];
 };
 
-export function runSearch(input: CommandInput): number {
+export function runSearch(
+  input: CommandInput<{
+    readonly kind: PackageKind | undefined;
+    readonly from: readonly string[];
+    readonly json: boolean;
+  }>,
+): number {
   const { io, positionals } = input;
-  const kind = stringValue(input, "kind") as PackageKind | undefined;
+  const kind = input.values.kind;
   const context = input.context();
   const { environment, style } = context;
-  const from = listValue(input, "from").map((path) => resolve(environment.cwd, path));
+  const from = input.values.from.map((path) => resolve(environment.cwd, path));
   const discovery = discoverLibrary(environment, { from });
   const query = positionals.join(" ");
   const found = searchIndexRows(discovery.rows, query, { kind });
@@ -29,7 +35,7 @@ export function runSearch(input: CommandInput): number {
     ...row,
     installed: installedCopies(copies, row),
   }));
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       query,
       matchMode: found.matchMode,

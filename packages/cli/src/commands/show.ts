@@ -6,8 +6,8 @@ import {
   type ResourceFolder,
   type ResourcePlace,
 } from "@skillshelf/core";
-import { isModelVisible, type LoadSkillsResult } from "@skillshelf/skills-loader";
-import { type CommandInput, flag, stringValue } from "../command.js";
+import { isModelVisible } from "@skillshelf/skills-loader";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, type PathStyle, painter, safeLine } from "../format.js";
 import { locationLine, type SkillIdentity, skillIdentities } from "../listings/identity.js";
@@ -29,15 +29,16 @@ type Shown = ResourcePlace & {
   readonly disableModelInvocation?: boolean;
 };
 
-export function runShow(input: CommandInput): number {
+export function runShow(
+  input: CommandInput<{ readonly kind: ResourceFolder | undefined; readonly json: boolean }>,
+): number {
   const { io } = input;
   const [name = ""] = input.positionals;
-  const folder = (stringValue(input, "kind") ?? "skills") as ResourceFolder;
+  const folder = input.values.kind ?? "skills";
   const kind = folderKind(folder) ?? "skill";
   const context = input.context();
-  const loaded: { items: Shown[]; collisions: CollisionGroup<Shown>[] } = resourcesOf(context)
-    .read(context.environment.cwd)
-    .load(kind);
+  const pass = resourcesOf(context).read(context.environment.cwd);
+  const loaded: { items: Shown[]; collisions: CollisionGroup<Shown>[] } = pass.load(kind);
   const group = loaded.collisions.find((candidate) => candidate.name === name);
   const winner = group?.winner ?? loaded.items.find((item) => item.name === name);
   if (winner === undefined) {
@@ -52,7 +53,7 @@ export function runShow(input: CommandInput): number {
         : { hint: `similar: ${similar.map((item) => item.name).join(", ")}` }),
       details: { kind, name },
     });
-    if (flag(input, "json"))
+    if (input.values.json)
       printJson(io, context, {
         kind,
         name,
@@ -70,11 +71,9 @@ export function runShow(input: CommandInput): number {
     ...(group?.losers.map((loss) => ({ item: loss.item, reason: loss.reason })) ?? []),
   ];
   const identities =
-    kind === "skill"
-      ? skillIdentities(context.environment, loaded as LoadSkillsResult, name)
-      : undefined;
+    kind === "skill" ? skillIdentities(context.environment, pass.load("skill"), name) : undefined;
   const drift = identities?.find((identity) => identity.drift !== undefined)?.drift;
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       kind,
       name,

@@ -23,7 +23,7 @@ import {
   sourceName,
 } from "@skillshelf/sources";
 import { progressLine } from "../_interact.js";
-import { type CommandInput, flag, scopeValue, UsageError } from "../command.js";
+import { type CommandInput, scopeValue, UsageError } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, formatTable, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
@@ -44,7 +44,10 @@ interface ListedIndex {
 
 const ACTIONS = ["list", "add", "remove", "update"] as const;
 
-export async function runSources(input: CommandInput): Promise<number> {
+/** What `sources` reads. */
+type SourcesValues = { readonly user: boolean; readonly project: boolean; readonly json: boolean };
+
+export async function runSources(input: CommandInput<SourcesValues>): Promise<number> {
   const { io } = input;
   const [action = "", name] = input.positionals;
   if (!(ACTIONS as readonly string[]).includes(action))
@@ -54,7 +57,7 @@ export async function runSources(input: CommandInput): Promise<number> {
       closestAction(action),
     );
   const context = input.context();
-  const chosen = flag(input, "user") || flag(input, "project");
+  const chosen = input.values.user || input.values.project;
   const scopes: IndexScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
   if (action === "list") {
     if (name !== undefined)
@@ -67,7 +70,7 @@ export async function runSources(input: CommandInput): Promise<number> {
       "usage_missing_argument",
       `sources ${action} needs the index to ${action}`,
     );
-  if (flag(input, "json"))
+  if (input.values.json)
     throw new UsageError("usage_invalid_value", "--json applies to sources list and update");
   const scope = scopeValue(input, "user");
   const { environment, style } = context;
@@ -109,7 +112,7 @@ export async function runSources(input: CommandInput): Promise<number> {
 
 /** Fetch the remote sources of `scopes` again (only `name` when given); 1 when any failed. */
 async function updateSources(
-  input: CommandInput,
+  input: CommandInput<SourcesValues>,
   context: CommandContext,
   scopes: readonly IndexScope[],
   name: string | undefined,
@@ -160,7 +163,7 @@ async function updateSources(
     }
   }
   const failed = results.some((result) => result.diagnostics.length > 0);
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       updated: results.map((result) => ({
         ...result,
@@ -204,7 +207,7 @@ function closestAction(action: string): string | undefined {
 /** Print the indexes as a table (or JSON) with their findings; 1 when any has an error. */
 function printIndexes(
   indexes: readonly ListedIndex[],
-  input: CommandInput,
+  input: CommandInput<SourcesValues>,
   context: CommandContext,
 ): number {
   const { io } = input;
@@ -212,7 +215,7 @@ function printIndexes(
   const failed = indexes.some((index) =>
     index.diagnostics.some((diagnostic) => diagnostic.severity === "error"),
   );
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, {
       indexes: indexes.map((index) => ({
         ...index,

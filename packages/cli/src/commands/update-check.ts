@@ -1,15 +1,15 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
-import { type CommandInput, flag } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
-import { chosenScope } from "./change.js";
+import { type ChangeValues, chosenScope } from "./change.js";
 
 /**
  * `update --check [id…]`: ask each installed package's source what it would install now, writing
  * nothing, and print the pinned and the newest commit or version of each. Exit 0 only when every
  * package was compared and is up to date; 1 when anything is out of date or could not be asked.
  */
-export async function runUpdateCheck(input: CommandInput): Promise<number> {
+export async function runUpdateCheck(input: CommandInput<ChangeValues>): Promise<number> {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
@@ -19,7 +19,7 @@ export async function runUpdateCheck(input: CommandInput): Promise<number> {
   // git runs with this command's environment, as every fetch does
   const checks = await checkUpdates({ environment, scope, ids, stage: { env: io.env } });
   const current = checks.every((check) => check.status === "up-to-date");
-  if (flag(input, "json")) {
+  if (input.values.json) {
     printJson(io, context, { checks, upToDate: current });
     return current ? 0 : 1;
   }

@@ -9,7 +9,7 @@ import {
   validatePackage,
   validateResources,
 } from "@skillshelf/validation";
-import { type CommandInput, flag, stringValue, UsageError } from "../command.js";
+import { type CommandInput, UsageError } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
 
@@ -28,17 +28,24 @@ export interface ValidateResult {
   readonly prerequisites: ValidationResult["prerequisites"];
 }
 
-export function runValidate(input: CommandInput): number {
+export function runValidate(
+  input: CommandInput<{
+    readonly kind: Kind | undefined;
+    readonly strict: boolean;
+    readonly "strict-keys": boolean;
+    readonly json: boolean;
+  }>,
+): number {
   const { io, positionals } = input;
-  if (flag(input, "strict-keys") && !flag(input, "strict"))
+  if (input.values["strict-keys"] && !input.values.strict)
     throw new UsageError("usage_invalid_value", "--strict-keys needs --strict");
-  const kind = stringValue(input, "kind") as Kind | undefined;
+  const kind = input.values.kind;
   const context = input.context();
   const { environment, style } = context;
-  const strict = flag(input, "strict");
+  const strict = input.values.strict;
   const options = {
     mode: strict ? "strict" : "lenient",
-    strictKeys: flag(input, "strict-keys"),
+    strictKeys: input.values["strict-keys"],
     environment,
   } as const;
   const results = positionals.map((path) => {
@@ -46,7 +53,7 @@ export function runValidate(input: CommandInput): number {
     return validatePath(absolute, kind ?? detectKind(absolute), options);
   });
   const valid = results.every((result) => result.valid);
-  if (flag(input, "json")) {
+  if (input.values.json) {
     const json = results.map((result) => ({
       ...result,
       diagnostics: result.diagnostics.map(publicDiagnostic),

@@ -37,7 +37,7 @@ interface VerifiedScope {
  * against its lock: content drift, a missing copy, a lock entry the state lacks or the other way
  * round, an entry that disagrees. Each finding names the command that fixes it. Exit 1 on any.
  */
-export function runVerify(input: CommandInput): number {
+export function runVerify(input: CommandInput<{ readonly json: boolean }>): number {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
@@ -111,7 +111,7 @@ export function runVerify(input: CommandInput): number {
     };
   });
   const problems = scopes.flatMap((scope) => scope.problems);
-  if (input.values.json === true) {
+  if (input.values.json) {
     printJson(io, context, {
       ok: problems.length === 0,
       scopes: scopes.map((scope) => ({ ...scope, problems: scope.problems.map(publicDiagnostic) })),
