@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { main } from "../src/main.js";
 
 /** The built bin: these tests run the real command, as a user would. */
 export const BIN: string = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.cjs");
@@ -36,6 +37,34 @@ export function runCli(
     stdout: result.stdout,
     stderr: result.stderr,
   };
+}
+
+/**
+ * Run `skillshelf` in this process through `main(argv, io)`, as the bin does, with only the given
+ * environment (plus PATH): no terminal, no colour, output collected. Faster than a child process;
+ * the spawned `runCli` stays for what needs a process of its own (the bin itself, signals, a
+ * staging folder from `TMPDIR`, loopback servers answering while git runs).
+ */
+export async function runMain(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    cwd: options.cwd ?? REPO,
+    color: false,
+    interactive: false,
+    progress: false,
+  });
+  return { status, signal: null, stdout, stderr };
 }
 
 /** The environment of the bundled example library: its home, its user library. */

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CORPUS_DIR, gitEnv, testEnvironment } from "@skillshelf/test-utils";
-import { type CliRun, runCli, runCliAsync } from "./_run.js";
+import { type CliRun, runCli, runCliAsync, runMain } from "./_run.js";
 
 /** What a change test works in. */
 export interface ChangeSandbox {
@@ -9,8 +9,8 @@ export interface ChangeSandbox {
   readonly cwd: string;
   readonly configDir: string;
   readonly env: Record<string, string>;
-  /** Run skillshelf in the project, off a terminal. */
-  readonly run: (...args: string[]) => CliRun;
+  /** Run skillshelf in the project, off a terminal, in this process (`main`). */
+  readonly run: (...args: string[]) => Promise<CliRun>;
   /** Run skillshelf with its temporary folder at `tmp`, to see what staging leaves. */
   readonly runIn: (tmp: string, ...args: string[]) => CliRun;
   /** The same, without blocking this process (for loopback servers). */
@@ -18,7 +18,7 @@ export interface ChangeSandbox {
   /** The user scope's lock entries by id. */
   readonly userLock: () => Record<string, { digest: string; enabled: boolean }>;
   /** The names `list --json` shows for skills. */
-  readonly skills: () => string[];
+  readonly skills: () => Promise<string[]>;
 }
 
 /** A private home, user library and project for the change commands; git runs with a clean config. */
@@ -31,22 +31,19 @@ export function changeSandbox(): ChangeSandbox {
     cwd,
     configDir,
     env,
-    /** Run skillshelf in the project, off a terminal. */
-    run: (...args: string[]): CliRun => runCli(args, options),
-    /** Run skillshelf with its temporary folder at `tmp`, to see what staging leaves. */
+    run: (...args: string[]): Promise<CliRun> => runMain(args, options),
     runIn: (tmp: string, ...args: string[]): CliRun =>
       runCli(args, { cwd, env: { ...env, TMPDIR: tmp } }),
-    /** The same, without blocking this process (for loopback servers). */
     runAsync: (...args: string[]): Promise<CliRun> => runCliAsync(args, options),
-    /** The user scope's lock entries by id. */
     userLock: (): Record<string, { digest: string; enabled: boolean }> => {
       const path = join(configDir, "lock.json");
       return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")).packages : {};
     },
-    /** The names `list --json` shows for skills. */
-    skills: (): string[] =>
+    skills: async (): Promise<string[]> =>
       (
-        JSON.parse(runCli(["list", "--json"], options).stdout) as { skills: { name: string }[] }
+        JSON.parse((await runMain(["list", "--json"], options)).stdout) as {
+          skills: { name: string }[];
+        }
       ).skills.map((skill) => skill.name),
   };
 }

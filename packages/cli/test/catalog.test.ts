@@ -1,14 +1,15 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
+import { EXAMPLES, exampleEnv, runMain } from "./_run.js";
 
 const project = join(EXAMPLES, "project");
 const home = join(EXAMPLES, "home");
-const cli = (...args: string[]) => runCli([...args, "--cwd", project], { env: exampleEnv() });
+const cli = async (...args: string[]) =>
+  await runMain([...args, "--cwd", project], { env: exampleEnv() });
 
 describe("skillshelf catalog", () => {
-  it("lists only what the model may see", () => {
-    const result = cli("catalog");
+  it("lists only what the model may see", async () => {
+    const result = await cli("catalog");
     expect(result.status).toBe(0);
     const names = [...result.stdout.matchAll(/^- ([a-z-]+) \(/gm)].map((match) => match[1]);
     expect(names).toEqual([
@@ -25,8 +26,10 @@ describe("skillshelf catalog", () => {
     expect(result.stdout).toContain("Suggested skill: /skill <name>");
   });
 
-  it("narrows, pages and fits a budget, and prints the whole view as JSON", () => {
-    const view = JSON.parse(cli("catalog", "--json", "--budget", "1200", "--format", "xml").stdout);
+  it("narrows, pages and fits a budget, and prints the whole view as JSON", async () => {
+    const view = JSON.parse(
+      (await cli("catalog", "--json", "--budget", "1200", "--format", "xml")).stdout,
+    );
     expect(Buffer.byteLength(view.text)).toBeLessThanOrEqual(1200);
     expect(view).toMatchObject({
       version: 1,
@@ -38,19 +41,21 @@ describe("skillshelf catalog", () => {
     expect(view.nextOffset).toBe(view.shown);
     expect(view.text.startsWith("<available_skills>")).toBe(true);
     const next = JSON.parse(
-      cli(
-        "catalog",
-        "--json",
-        "--budget",
-        "1200",
-        "--format",
-        "xml",
-        "--offset",
-        String(view.nextOffset),
+      (
+        await cli(
+          "catalog",
+          "--json",
+          "--budget",
+          "1200",
+          "--format",
+          "xml",
+          "--offset",
+          String(view.nextOffset),
+        )
       ).stdout,
     );
     expect(next.rows[0].name).not.toBe(view.rows[0].name);
-    const query = JSON.parse(cli("catalog", "--json", "--query", "staging deploy").stdout);
+    const query = JSON.parse((await cli("catalog", "--json", "--query", "staging deploy")).stdout);
     expect(query).toMatchObject({
       filtered: true,
       matchMode: "all",
@@ -58,12 +63,12 @@ describe("skillshelf catalog", () => {
     });
   });
 
-  it("prints nothing but the finding, and fails, when the budget carries no listing", () => {
-    const text = cli("catalog", "--budget", "10");
+  it("prints nothing but the finding, and fails, when the budget carries no listing", async () => {
+    const text = await cli("catalog", "--budget", "10");
     expect(text.status).toBe(1);
     expect(text.stdout).toBe("");
     expect(text.stderr).toMatch(/^warning catalog_budget_too_small\b/);
-    const json = JSON.parse(cli("catalog", "--budget", "10", "--json").stdout);
+    const json = JSON.parse((await cli("catalog", "--budget", "10", "--json")).stdout);
     expect(json).toMatchObject({ text: "", fits: false, shown: 0 });
     expect(json.diagnostics.map((d: { code: string }) => d.code)).toContain(
       "catalog_budget_too_small",
@@ -72,8 +77,8 @@ describe("skillshelf catalog", () => {
 });
 
 describe("skillshelf show", () => {
-  it("shows every candidate for a name, best first, and why each lost", () => {
-    const result = cli("show", "commit-messages", "--json");
+  it("shows every candidate for a name, best first, and why each lost", async () => {
+    const result = await cli("show", "commit-messages", "--json");
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       version: 1,
@@ -123,7 +128,7 @@ describe("skillshelf show", () => {
       ],
       drift: [expect.any(String), expect.any(String)],
     });
-    expect(cli("show", "code-review").stdout).toMatchInlineSnapshot(`
+    expect((await cli("show", "code-review")).stdout).toMatchInlineSnapshot(`
       "code-review: Review a diff against this project's rules - public API stability, error codes and tests. Use before opening or approving a pull request.
 
       Candidates, best first:
@@ -141,14 +146,16 @@ describe("skillshelf show", () => {
     `);
   });
 
-  it("shows a skill without rivals, and suggests names for an unknown one", () => {
-    expect(JSON.parse(cli("show", "pdf-forms", "--json").stdout).candidates).toHaveLength(1);
-    const unknown = cli("show", "deploy");
+  it("shows a skill without rivals, and suggests names for an unknown one", async () => {
+    expect(JSON.parse((await cli("show", "pdf-forms", "--json")).stdout).candidates).toHaveLength(
+      1,
+    );
+    const unknown = await cli("show", "deploy");
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toBe(
       'skillshelf: resource_unknown: no skill is named "deploy"\n  hint: similar: deploy-staging, smoke-tests\n',
     );
-    const json = cli("show", "deploy", "--json");
+    const json = await cli("show", "deploy", "--json");
     expect(json.status).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({
       kind: "skill",
@@ -156,6 +163,6 @@ describe("skillshelf show", () => {
       candidates: [],
       diagnostics: [{ code: "resource_unknown", hint: "similar: deploy-staging, smoke-tests" }],
     });
-    expect(cli("show").status).toBe(2);
+    expect((await cli("show")).status).toBe(2);
   });
 });

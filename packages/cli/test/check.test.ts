@@ -5,16 +5,16 @@ import { describe, expect, it } from "vitest";
 import { changeSandbox, codesOf } from "./_sandbox.js";
 
 describe("skillshelf inventory", () => {
-  it("shows what is offered, installed and admitted, narrowed by kind and scope", () => {
+  it("shows what is offered, installed and admitted, narrowed by kind and scope", async () => {
     const box = changeSandbox();
-    box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
-    box.run("install", testdir(packageTree({ id: "tools" })), "--project", "--yes");
-    const inventory = (...args: string[]) =>
-      JSON.parse(box.run("inventory", "--json", ...args).stdout).inventory as {
+    await box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
+    await box.run("install", testdir(packageTree({ id: "tools" })), "--project", "--yes");
+    const inventory = async (...args: string[]) =>
+      JSON.parse((await box.run("inventory", "--json", ...args)).stdout).inventory as {
         copies: { id: string; scope: string; state: string }[];
         resources: { kind: string; name: string; availability: string }[];
       };
-    const all = inventory();
+    const all = await inventory();
     expect(all.copies.map((copy) => [copy.id, copy.scope, copy.state])).toEqual([
       ["pdf", "user", "loadable"],
       ["tools", "project", "loadable"],
@@ -23,24 +23,26 @@ describe("skillshelf inventory", () => {
       ["skill", "pdf"],
       ["skill", "tools"],
     ]);
-    expect(inventory("--scope", "project").copies.map((copy) => copy.id)).toEqual(["tools"]);
-    expect(inventory("--kind", "prompt").resources).toEqual([]);
-    expect(box.run("inventory").stdout).toContain("Installed copies: 2");
-    expect(box.run("inventory", "--scope", "elsewhere").status).toBe(2);
+    expect((await inventory("--scope", "project")).copies.map((copy) => copy.id)).toEqual([
+      "tools",
+    ]);
+    expect((await inventory("--kind", "prompt")).resources).toEqual([]);
+    expect((await box.run("inventory")).stdout).toContain("Installed copies: 2");
+    expect((await box.run("inventory", "--scope", "elsewhere")).status).toBe(2);
   });
 });
 
 describe("skillshelf doctor", () => {
-  it("names leftovers, kept backups and an unreadable state file, each with its fix", () => {
+  it("names leftovers, kept backups and an unreadable state file, each with its fix", async () => {
     const box = changeSandbox();
-    box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
+    await box.run("install", testdir(packageTree({ id: "pdf" })), "--user", "--yes");
     const packages = join(box.configDir, "packages");
     mkdirSync(join(packages, ".pdf.install-1-0a"));
     mkdirSync(join(packages, ".pdf.backup-1-0b"));
     const project = join(box.cwd, ".skillshelf", "packages");
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, "state.json"), "{ not json");
-    const doctor = box.run("doctor", "--json");
+    const doctor = await box.run("doctor", "--json");
     expect(doctor.status).toBe(1);
     const findings = JSON.parse(doctor.stdout).findings as {
       code: string;
@@ -53,7 +55,7 @@ describe("skillshelf doctor", () => {
       ["state_invalid", join(project, "state.json")],
     ]);
     expect(findings.every((finding) => finding.hint !== undefined)).toBe(true);
-    const text = box.run("doctor");
+    const text = await box.run("doctor");
     expect(text.stdout).toContain("user library:");
     expect(text.stderr).toContain("state_invalid");
   });
@@ -62,22 +64,22 @@ describe("skillshelf doctor", () => {
 describe("skillshelf new", () => {
   it.each(["skill", "prompt", "agent", "fleet"])(
     "scaffolds a %s that passes validate --strict, and never overwrites",
-    (kind) => {
+    async (kind) => {
       const box = changeSandbox();
-      const made = box.run("new", `my-${kind}`, "--kind", kind, "--user");
+      const made = await box.run("new", `my-${kind}`, "--kind", kind, "--user");
       expect(made.status, made.stderr).toBe(0);
       const where = { skill: "skills/my-skill/SKILL.md", prompt: "prompts/my-prompt.md" }[kind];
       const path = join(box.configDir, where ?? `${kind}s/my-${kind}.md`);
-      const checked = box.run("validate", "--strict", "--json", path);
+      const checked = await box.run("validate", "--strict", "--json", path);
       expect(JSON.parse(checked.stdout).results[0]).toMatchObject({ valid: true });
-      const again = box.run("new", `my-${kind}`, "--kind", kind, "--user");
+      const again = await box.run("new", `my-${kind}`, "--kind", kind, "--user");
       expect(again.status).toBe(1);
       expect(again.stderr).toContain("resource_exists");
     },
   );
 
-  it("refuses a name that cannot name a resource", () => {
-    expect(changeSandbox().run("new", "Not A Name").stderr).toContain("name_invalid");
+  it("refuses a name that cannot name a resource", async () => {
+    expect((await changeSandbox().run("new", "Not A Name")).stderr).toContain("name_invalid");
   });
 });
 
@@ -89,16 +91,16 @@ describe("sources that are not what they claim", () => {
     expect(fake.status).toBe(1);
     expect(codesOf(fake)).toEqual(["archive_invalid"]);
     const empty = testdir({ "README.md": "no skills here" });
-    const none = box.run("install", empty, "--user", "--yes");
+    const none = await box.run("install", empty, "--user", "--yes");
     expect(none.status).toBe(1);
     expect(none.stdout).toContain("collection_empty");
     expect(none.stdout).toContain("hint: name a folder or repository holding a SKILL.md");
   });
 
-  it("exits 2 on a usage mistake", () => {
+  it("exits 2 on a usage mistake", async () => {
     const box = changeSandbox();
-    expect(box.run("install", "--bogus").status).toBe(2);
-    expect(box.run("remove").status).toBe(2);
-    expect(box.run("install", "x", "--user", "--project").status).toBe(2);
+    expect((await box.run("install", "--bogus")).status).toBe(2);
+    expect((await box.run("remove")).status).toBe(2);
+    expect((await box.run("install", "x", "--user", "--project")).status).toBe(2);
   });
 });

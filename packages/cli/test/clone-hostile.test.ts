@@ -30,9 +30,9 @@ function plant(path: string, target: string): void {
   symlinkSync(relative(dirname(path), target), path);
 }
 
-function installInto(box: ChangeSandbox): ReturnType<ChangeSandbox["run"]> {
+async function installInto(box: ChangeSandbox): ReturnType<ChangeSandbox["run"]> {
   const source = testdir({ "skills/s1/SKILL.md": skillFile("s1", "A skill to install.") });
-  return box.run("install", source, "--skill", "s1", "--project", "--yes", "--json");
+  return await box.run("install", source, "--skill", "s1", "--project", "--yes", "--json");
 }
 
 describe("a cloned project whose library folders are symlinks", () => {
@@ -45,13 +45,13 @@ describe("a cloned project whose library folders are symlinks", () => {
     [".skillshelf/packages/.gitignore", (sibling: string) => join(sibling, "victim")],
   ])(
     "refuses %s as a symlink out of the project, and the folder it points at survives",
-    (path, to) => {
+    async (path, to) => {
       const box = changeSandbox();
       const sibling = siblingProject();
       const before = readdirSync(sibling).sort();
       mkdirSync(join(box.cwd, ".git"));
       plant(join(box.cwd, path), to(sibling));
-      const run = installInto(box);
+      const run = await installInto(box);
       expect(run.status).toBe(1);
       expect(failure(run.stdout)).toEqual({
         cause: "library_symlinked",
@@ -62,7 +62,7 @@ describe("a cloned project whose library folders are symlinks", () => {
       expect(existsSync(join(sibling, "victim"))).toBe(false);
       // verify and doctor say so too, instead of "no problems"
       for (const command of ["verify", "doctor"]) {
-        const run = box.run(command, "--json");
+        const run = await box.run(command, "--json");
         expect(run.status).toBe(1);
         const found = JSON.parse(run.stdout) as {
           scopes?: { problems: { code: string; path: string }[] }[];
@@ -77,13 +77,13 @@ describe("a cloned project whose library folders are symlinks", () => {
     },
   );
 
-  it("never shows a model the packages behind a .skillshelf that links out of the project", () => {
+  it("never shows a model the packages behind a .skillshelf that links out of the project", async () => {
     const elsewhere = changeSandbox();
     mkdirSync(join(elsewhere.cwd, ".git"));
-    expect(installInto(elsewhere).status).toBe(0);
+    expect((await installInto(elsewhere)).status).toBe(0);
     const box = changeSandbox();
     plant(join(box.cwd, ".skillshelf"), join(elsewhere.cwd, ".skillshelf"));
-    const listed = JSON.parse(box.run("list", "--json").stdout) as {
+    const listed = JSON.parse((await box.run("list", "--json")).stdout) as {
       skills: { name: string }[];
       diagnostics: { code: string; path: string }[];
     };
@@ -92,28 +92,28 @@ describe("a cloned project whose library folders are symlinks", () => {
       "library_symlinked",
       join(box.cwd, ".skillshelf"),
     ]);
-    expect(box.run("catalog").stdout).not.toContain("s1");
+    expect((await box.run("catalog")).stdout).not.toContain("s1");
   });
 
-  it("follows a .skillshelf that links to a folder inside the project", () => {
+  it("follows a .skillshelf that links to a folder inside the project", async () => {
     const box = changeSandbox();
     mkdirSync(join(box.cwd, "tools", "skillshelf"), { recursive: true });
     plant(join(box.cwd, ".skillshelf"), join(box.cwd, "tools", "skillshelf"));
-    const run = installInto(box);
+    const run = await installInto(box);
     expect(run.status).toBe(0);
     expect(existsSync(join(box.cwd, "tools", "skillshelf", "packages", "s1", "SKILL.md"))).toBe(
       true,
     );
   });
 
-  it("keeps a .gitignore the project already has, and writes one where there is none", () => {
+  it("keeps a .gitignore the project already has, and writes one where there is none", async () => {
     const box = changeSandbox();
     mkdirSync(join(box.cwd, ".skillshelf", "packages"), { recursive: true });
     writeFileSync(join(box.cwd, ".skillshelf", "packages", ".gitignore"), "*\n!keep\n");
-    expect(installInto(box).status).toBe(0);
+    expect((await installInto(box)).status).toBe(0);
     const other = changeSandbox();
     mkdirSync(join(other.cwd, ".git"));
-    expect(installInto(other).status).toBe(0);
+    expect((await installInto(other)).status).toBe(0);
     expect(existsSync(join(other.cwd, ".skillshelf", "packages", ".gitignore"))).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ function expectCoded(run: CliRun, code: string): void {
 describe("a tree nested deeper than any package (issue 22, item 5)", () => {
   const deep = "d/".repeat(1950);
 
-  it("is refused before anything reaches the scope, and the scope stays usable", () => {
+  it("is refused before anything reaches the scope, and the scope stays usable", async () => {
     const box = changeSandbox();
     const source = testdir({
       "skills/deep/SKILL.md": skillFile("deep", "A skill with a very deep folder."),
@@ -44,24 +44,36 @@ describe("a tree nested deeper than any package (issue 22, item 5)", () => {
     });
     mkdirSync(join(box.cwd, ".git"));
     try {
-      const refused = box.run("install", source, "--skill", "deep", "--project", "--yes", "--json");
+      const refused = await box.run(
+        "install",
+        source,
+        "--skill",
+        "deep",
+        "--project",
+        "--yes",
+        "--json",
+      );
       expectCoded(refused, "tree_too_deep");
       expect(existsSync(join(box.cwd, ".skillshelf", "packages"))).toBe(false);
-      expect(box.run("install", source, "--skill", "fine", "--project", "--yes").status).toBe(0);
+      expect(
+        (await box.run("install", source, "--skill", "fine", "--project", "--yes")).status,
+      ).toBe(0);
     } finally {
       // a recursive removal (the test folders' own) cannot go this deep
       removeTree(join(source, "skills", "deep"));
     }
   });
 
-  it("left in the packages folder by an interrupted write, is removed by the next change", () => {
+  it("left in the packages folder by an interrupted write, is removed by the next change", async () => {
     const box = changeSandbox();
     const source = testdir({ "skills/fine/SKILL.md": skillFile("fine", "A plain skill.") });
     mkdirSync(join(box.cwd, ".git"));
-    expect(box.run("install", source, "--skill", "fine", "--project", "--yes").status).toBe(0);
+    expect((await box.run("install", source, "--skill", "fine", "--project", "--yes")).status).toBe(
+      0,
+    );
     const packages = join(box.cwd, ".skillshelf", "packages");
     writeTree(join(packages, ".fine.install-1-0a"), { [`${deep}x.md`]: "x" });
-    const removed = box.run("remove", "fine", "--project", "--yes", "--json");
+    const removed = await box.run("remove", "fine", "--project", "--yes", "--json");
     expect(removed.stderr).not.toContain("internal error");
     expect(removed.status).toBe(0);
     expect(readdirSync(packages).filter((name) => name.startsWith(".fine"))).toEqual([]);
@@ -69,26 +81,26 @@ describe("a tree nested deeper than any package (issue 22, item 5)", () => {
 });
 
 describe("JSON nested 3,000 deep (issue 22, item 6)", () => {
-  it("in a package's plugin.json is json_too_deep, for validate and install", () => {
+  it("in a package's plugin.json is json_too_deep, for validate and install", async () => {
     const box = changeSandbox();
     const source = testdir(packageTree({ id: "deep-kit" }));
     writeFileSync(
       join(source, "plugin.json"),
       `{"name":"deep-kit","version":"1.0.0","x":${deepJson(3000)}}`,
     );
-    expectCoded(box.run("validate", "--json", source), "json_too_deep");
-    expectCoded(box.run("install", source, "--user", "--yes", "--json"), "json_too_deep");
+    expectCoded(await box.run("validate", "--json", source), "json_too_deep");
+    expectCoded(await box.run("install", source, "--user", "--yes", "--json"), "json_too_deep");
   });
 
-  it("in a marketplace.json and in sources.json is json_too_deep, and search goes on", () => {
+  it("in a marketplace.json and in sources.json is json_too_deep, and search goes on", async () => {
     const box = changeSandbox();
     const index = join(testdir(), "marketplace.json");
     writeFileSync(index, `{"name":"m","plugins":${deepJson(3000)}}`);
-    const searched = box.run("search", "anything", "--from", index, "--json");
+    const searched = await box.run("search", "anything", "--from", index, "--json");
     expect(searched.stderr).not.toContain("internal error");
     expect(codes(searched)).toContain("json_too_deep");
     writeTree(box.configDir, { "sources.json": `{"version":1,"sources":${deepJson(3000)}}` });
-    const listed = box.run("sources", "list", "--json");
+    const listed = await box.run("sources", "list", "--json");
     expect(listed.stderr).not.toContain("internal error");
     expect(codes(listed)).toContain("json_too_deep");
   });
@@ -98,7 +110,7 @@ describe("JSON nested 3,000 deep (issue 22, item 6)", () => {
     ["lock.json", "lock.json", ["verify", "--json"]],
   ])(
     "in a cloned project's %s (with a \\u escape) is json_too_deep for every command reading it",
-    (_, file, reader) => {
+    async (_, file, reader) => {
       const box: ChangeSandbox = changeSandbox();
       const library = join(box.cwd, ".skillshelf");
       writeTree(library, { [file]: `{"version":1,"note":"\\u0041","x":${deepJson(3000)}}` });
@@ -109,7 +121,7 @@ describe("JSON nested 3,000 deep (issue 22, item 6)", () => {
         ["install", "--project", "--yes", "--json"],
         ["install", source, "--skill", "fine", "--project", "--yes", "--json"],
       ]) {
-        const run = box.run(...args);
+        const run = await box.run(...args);
         expect(run.stderr, args.join(" ")).not.toContain("internal error");
         expect(codes(run), args.join(" ")).toContain("json_too_deep");
       }

@@ -15,10 +15,10 @@ function claudeSkills(home: string, count: number, length: number): void {
 }
 
 describe("skillshelf explain", () => {
-  it("passes --check when every agent's listing fits, and says why each skill loads", () => {
+  it("passes --check when every agent's listing fits, and says why each skill loads", async () => {
     const box = changeSandbox();
     claudeSkills(box.home, 3, 40);
-    const run = box.run("explain", "--check", "--json");
+    const run = await box.run("explain", "--check", "--json");
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.check).toEqual({ minDescription: 100, ok: true, failures: [] });
@@ -29,13 +29,13 @@ describe("skillshelf explain", () => {
       "skill-002",
     ]);
     expect(claude.budget).toMatchObject({ fits: true, dropped: [], shortened: [] });
-    expect(box.run("explain", "--agent", "claude-code").stdout).toContain("it fits");
+    expect((await box.run("explain", "--agent", "claude-code")).stdout).toContain("it fits");
   });
 
-  it("fails --check when a budget would cut descriptions past the threshold or drop skills", () => {
+  it("fails --check when a budget would cut descriptions past the threshold or drop skills", async () => {
     const box = changeSandbox();
     claudeSkills(box.home, 120, 200);
-    const run = box.run("explain", "--check", "--agent", "claude-code", "--json");
+    const run = await box.run("explain", "--check", "--agent", "claude-code", "--json");
     expect(run.status).toBe(1);
     const { check, agents } = JSON.parse(run.stdout);
     expect(check.ok).toBe(false);
@@ -51,45 +51,51 @@ describe("skillshelf explain", () => {
     expect(claude.budget.dropped.at(-1)).toBe("skill-119");
     // a looser threshold does not excuse a dropped skill
     expect(
-      box.run("explain", "--check", "--agent", "claude-code", "--min-description", "0").status,
+      (await box.run("explain", "--check", "--agent", "claude-code", "--min-description", "0"))
+        .status,
     ).toBe(1);
   });
 
-  it("passes --check with a threshold the cut descriptions still meet", () => {
+  it("passes --check with a threshold the cut descriptions still meet", async () => {
     const box = changeSandbox();
     claudeSkills(box.home, 40, 300);
-    const json = JSON.parse(box.run("explain", "--agent", "claude-code", "--json").stdout);
+    const json = JSON.parse((await box.run("explain", "--agent", "claude-code", "--json")).stdout);
     const [claude] = json.agents;
     expect(claude.budget.dropped).toEqual([]);
     const cut = claude.budget.shortened[0].to as number;
     expect(cut).toBeGreaterThan(0);
-    expect(
-      box.run("explain", "--check", "--agent", "claude-code", "--min-description", String(cut))
-        .status,
-    ).toBe(0);
-    expect(
-      box.run("explain", "--check", "--agent", "claude-code", "--min-description", String(cut + 1))
-        .status,
-    ).toBe(1);
+    const check = async (min: number) =>
+      (
+        await box.run(
+          "explain",
+          "--check",
+          "--agent",
+          "claude-code",
+          "--min-description",
+          String(min),
+        )
+      ).status;
+    expect(await check(cut)).toBe(0);
+    expect(await check(cut + 1)).toBe(1);
   });
 
-  it("renders what an agent would list, in its format and within its budget (catalog --agent)", () => {
+  it("renders what an agent would list, in its format and within its budget (catalog --agent)", async () => {
     const box = changeSandbox();
     claudeSkills(box.home, 2, 20);
-    const claude = box.run("catalog", "--agent", "claude-code");
+    const claude = await box.run("catalog", "--agent", "claude-code");
     expect(claude.status, claude.stderr).toBe(0);
     expect(claude.stdout).toContain("<available_skills>");
     expect(claude.stdout).toContain("skill-001");
     // Codex does not read ~/.claude/skills
-    expect(box.run("catalog", "--agent", "codex").stdout).not.toContain("skill-001");
-    expect(box.run("catalog", "--agent", "nobody").status).toBe(2);
+    expect((await box.run("catalog", "--agent", "codex")).stdout).not.toContain("skill-001");
+    expect((await box.run("catalog", "--agent", "nobody")).status).toBe(2);
   });
 });
 
 describe("explain's sources (issue 23, item 13)", () => {
-  it("cite each agent's public docs, never a file outside the repository", () => {
+  it("cite each agent's public docs, never a file outside the repository", async () => {
     const box = changeSandbox();
-    const { agents } = JSON.parse(box.run("explain", "--all", "--json").stdout) as {
+    const { agents } = JSON.parse((await box.run("explain", "--all", "--json")).stdout) as {
       agents: { agent: string; source: string; budget?: { rule: { source: string } } }[];
     };
     expect(agents.length).toBe(AGENTS.length);
@@ -98,28 +104,30 @@ describe("explain's sources (issue 23, item 13)", () => {
         expect(source, agent.agent).toMatch(/^https:\/\//);
         expect(source, agent.agent).not.toMatch(/shared\/|reference\/|ecosystem/);
       }
-    expect(box.run("explain", "--agent", "codex").stdout).toContain(
+    expect((await box.run("explain", "--agent", "codex")).stdout).toContain(
       "source: https://developers.openai.com/codex/skills",
     );
   });
 });
 
 describe("explain over the whole agent table (issue 25, item 3)", () => {
-  it("shows the agents with a skill folder here, every one with --all, one by --agent or an alias", () => {
+  it("shows the agents with a skill folder here, every one with --all, one by --agent or an alias", async () => {
     const box = changeSandbox();
     claudeSkills(box.home, 1, 10);
     writeTree(join(box.cwd, ".cursor", "skills", "pdf"), { "SKILL.md": skillFile("pdf", "PDFs.") });
-    const ids = (...args: string[]) =>
+    const ids = async (...args: string[]) =>
       (
-        JSON.parse(box.run("explain", "--json", ...args).stdout) as { agents: { agent: string }[] }
+        JSON.parse((await box.run("explain", "--json", ...args)).stdout) as {
+          agents: { agent: string }[];
+        }
       ).agents.map((agent) => agent.agent);
     // every agent reading ~/.claude/skills or .cursor/skills, and no other
-    const here = ids();
+    const here = await ids();
     expect(here).toEqual(expect.arrayContaining(["claude-code", "cursor", "opencode", "amp"]));
     expect(here).not.toContain("goose");
-    expect(ids("--all")).toEqual(AGENTS.map((agent) => agent.id));
-    expect(ids("--agent", "github-copilot")).toEqual(["copilot"]);
-    const text = box.run("explain");
+    expect(await ids("--all")).toEqual(AGENTS.map((agent) => agent.id));
+    expect(await ids("--agent", "github-copilot")).toEqual(["copilot"]);
+    const text = await box.run("explain");
     expect(text.status).toBe(0);
     expect(text.stdout).toContain(`${AGENTS.length - here.length} other agents`);
   });

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chainedLinkTree, packageTree, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./_run.js";
+import { runCli, runMain } from "./_run.js";
 
 // Each case is a defect issue 8 reports, reproduced before it was fixed.
 
@@ -19,9 +19,9 @@ function homeEnv(): Record<string, string> {
 }
 
 describe("item 1: skillshelf validate on a chained .. link", () => {
-  it("calls the package invalid with tree_link_escape", () => {
+  it("calls the package invalid with tree_link_escape", async () => {
     const dir = testdir(chainedLinkTree());
-    const run = runCli(["validate", "--json", dir], { env: homeEnv() });
+    const run = await runMain(["validate", "--json", dir], { env: homeEnv() });
     expect(run.status).toBe(1);
     const codes = JSON.parse(run.stdout).results[0].diagnostics.map(
       (d: { code: string }) => d.code,
@@ -31,16 +31,17 @@ describe("item 1: skillshelf validate on a chained .. link", () => {
 });
 
 describe("item 5: a FIFO never blocks a command", () => {
-  it("validate on a package whose plugin.json is a FIFO ends with not_a_file", () => {
+  it("validate on a package whose plugin.json is a FIFO ends with not_a_file", async () => {
     const dir = testdir(packageTree({ id: "pdf" }));
     execFileSync("sh", ["-c", "rm plugin.json && mkfifo plugin.json"], { cwd: dir });
+    // a process of its own: a read that blocked would block this one too
     const run = runCli(["validate", "--json", dir], { env: homeEnv(), timeoutMs: 20_000 });
     expect(run.signal).toBeNull();
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('"not_a_file"');
   });
 
-  it("list with a SKILL.md that is a FIFO ends", () => {
+  it("list with a SKILL.md that is a FIFO ends", async () => {
     const cwd = testdir({ ".skillshelf/skills/good/SKILL.md": skillFile("good", "Fine.") });
     mkdirSync(join(cwd, ".skillshelf/skills/pipe"));
     execFileSync("mkfifo", [join(cwd, ".skillshelf/skills/pipe/SKILL.md")]);
@@ -75,30 +76,33 @@ describe("item 6: terminal output cannot be hijacked", () => {
     ["show with a hostile name", ["show", `nope${ESC}[2J`]],
     ["search", ["search", "row"]],
     ["sources list", ["sources", "list"]],
-  ])("%s prints no raw control byte", (_name, args) => {
-    const run = runCli(args, { cwd: project(), env: homeEnv() });
+  ])("%s prints no raw control byte", async (_name, args) => {
+    const run = await runMain(args, { cwd: project(), env: homeEnv() });
     expect(RAW_CONTROL.test(run.stdout), run.stdout).toBe(false);
     expect(RAW_CONTROL.test(run.stderr), run.stderr).toBe(false);
   });
 
-  it("shows the escapes instead, and keeps every row on one line", () => {
+  it("shows the escapes instead, and keeps every row on one line", async () => {
     const cwd = project();
-    const shown = runCli(["show", "hostile"], { cwd, env: homeEnv() }).stdout;
+    const shown = (await runMain(["show", "hostile"], { cwd, env: homeEnv() })).stdout;
     expect(shown).toContain("\\x1b[2J\\x1b[31mred\\x1b]0;title\\x07 \\u202eevil\\x9b");
-    const listed = runCli(["list"], { cwd, env: homeEnv() }).stdout;
+    const listed = (await runMain(["list"], { cwd, env: homeEnv() })).stdout;
     const row = listed.split("\n").find((line) => line.startsWith("split"));
     expect(row).toContain("evil\\x1b[31m\\nname");
   });
 
-  it("validate prints a folder name with a newline on one line", () => {
+  it("validate prints a folder name with a newline on one line", async () => {
     const cwd = project();
-    const run = runCli(["validate", `.skillshelf/skills/${folder}`], { cwd, env: homeEnv() });
+    const run = await runMain(["validate", `.skillshelf/skills/${folder}`], {
+      cwd,
+      env: homeEnv(),
+    });
     expect(RAW_CONTROL.test(run.stdout)).toBe(false);
     expect(run.stdout.split("\n")[0]).toContain("evil\\x1b[31m\\nname");
   });
 
-  it("keeps JSON output exact", () => {
-    const run = runCli(["list", "--json"], { cwd: project(), env: homeEnv() });
+  it("keeps JSON output exact", async () => {
+    const run = await runMain(["list", "--json"], { cwd: project(), env: homeEnv() });
     const skills = JSON.parse(run.stdout).skills as {
       name: string;
       description: string;
@@ -110,9 +114,9 @@ describe("item 6: terminal output cannot be hijacked", () => {
     expect(skills.find((skill) => skill.name === "split")?.path).toContain(folder);
   });
 
-  it("prompt escapes what it prints but keeps the template's lines", () => {
+  it("prompt escapes what it prints but keeps the template's lines", async () => {
     const cwd = testdir({ ".skillshelf/prompts/go.md": `Line one ${ESC}[2J\r\nLine two\n` });
-    const run = runCli(["prompt", "go"], { cwd, env: homeEnv() });
+    const run = await runMain(["prompt", "go"], { cwd, env: homeEnv() });
     expect(run.stdout).toBe("Line one \\x1b[2J\r\nLine two\n");
   });
 });

@@ -30,7 +30,7 @@ function place(base: string, folder: string, name: string): string {
 }
 
 describe("one identity per skill", () => {
-  it("groups equal copies across agents and scopes, flags drift, and marks our links", () => {
+  it("groups equal copies across agents and scopes, flags drift, and marks our links", async () => {
     const box = changeSandbox();
     // brand-guidelines: the same content in three agents' folders, user and project
     place(box.home, ".claude/skills", "brand-guidelines");
@@ -44,9 +44,11 @@ describe("one identity per skill", () => {
     );
     // doc-coauthoring: in our library, linked into pi
     place(box.configDir, "skills", "doc-coauthoring");
-    expect(box.run("link", "doc-coauthoring", "--agent", "pi", "--user", "--yes").status).toBe(0);
+    expect(
+      (await box.run("link", "doc-coauthoring", "--agent", "pi", "--user", "--yes")).status,
+    ).toBe(0);
 
-    const run = box.run("list", "--all", "--json");
+    const run = await box.run("list", "--all", "--json");
     expect(run.status, run.stderr).toBe(0);
     const rows = JSON.parse(run.stdout).skills as Row[];
     const of = (name: string) => rows.filter((row) => row.name === name);
@@ -81,11 +83,11 @@ describe("one identity per skill", () => {
       ["pi", true],
     ]);
 
-    const text = box.run("list", "--all").stdout;
+    const text = (await box.run("list", "--all")).stdout;
     expect(text).toContain("drift");
     expect(text).toContain("Locations:");
 
-    const shown = JSON.parse(box.run("show", "internal-comms", "--json").stdout);
+    const shown = JSON.parse((await box.run("show", "internal-comms", "--json")).stdout);
     expect(shown.drift).toEqual(digests);
     expect(shown.locations).toHaveLength(2);
   });

@@ -146,28 +146,31 @@ describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
       ],
       ["a"],
     ],
-  ])("installs the rest and refuses the linked one alone: %s", (_, target, steps, installed) => {
-    const box = changeSandbox();
-    const root = testdir({
-      "source/skills/a/SKILL.md": skillFile("a", "The a skill."),
-      "source/skills/b/SKILL.md": link(target),
-      "outside/SKILL.md": skillFile("b", "A skill outside the collection."),
-    });
-    const run = box.run(
-      "install",
-      join(root, "source"),
-      "--skill",
-      "*",
-      "--user",
-      "--yes",
-      "--json",
-    );
-    expect(run.stderr).not.toContain("internal error");
-    expect(run.status).toBe(1);
-    const result = JSON.parse(run.stdout) as {
-      plan: { steps: { id: string; refusal?: { code: string } }[] };
-    };
-    expect(result.plan.steps.map((step) => [step.id, step.refusal?.code])).toEqual(steps);
-    expect(Object.keys(box.userLock())).toEqual(installed);
-  });
+  ])(
+    "installs the rest and refuses the linked one alone: %s",
+    async (_, target, steps, installed) => {
+      const box = changeSandbox();
+      const root = testdir({
+        "source/skills/a/SKILL.md": skillFile("a", "The a skill."),
+        "source/skills/b/SKILL.md": link(target),
+        "outside/SKILL.md": skillFile("b", "A skill outside the collection."),
+      });
+      const run = await box.run(
+        "install",
+        join(root, "source"),
+        "--skill",
+        "*",
+        "--user",
+        "--yes",
+        "--json",
+      );
+      expect(run.stderr).not.toContain("internal error");
+      expect(run.status).toBe(1);
+      const result = JSON.parse(run.stdout) as {
+        plan: { steps: { id: string; refusal?: { code: string } }[] };
+      };
+      expect(result.plan.steps.map((step) => [step.id, step.refusal?.code])).toEqual(steps);
+      expect(Object.keys(box.userLock())).toEqual(installed);
+    },
+  );
 });

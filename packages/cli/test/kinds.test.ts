@@ -3,18 +3,19 @@ import { createResources } from "@skillshelf/resources";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { plainListing } from "../src/listings/rows.js";
-import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
+import { EXAMPLES, exampleEnv, runMain } from "./_run.js";
 
 const project = join(EXAMPLES, "project");
 const home = join(EXAMPLES, "home");
-const listJson = (kind: string) =>
+const listJson = async (kind: string) =>
   JSON.parse(
-    runCli(["list", "--kind", kind, "--json", "--cwd", project], { env: exampleEnv() }).stdout,
+    (await runMain(["list", "--kind", kind, "--json", "--cwd", project], { env: exampleEnv() }))
+      .stdout,
   );
 
 describe("skillshelf list --kind", () => {
-  it("prints prompt templates in the documented shape", () => {
-    const output = listJson("prompts");
+  it("prints prompt templates in the documented shape", async () => {
+    const output = await listJson("prompts");
     expect(Object.keys(output)).toEqual(["version", "project", "prompts", "diagnostics"]);
     expect(output.project).toBe(project);
     for (const row of output.prompts) {
@@ -54,8 +55,8 @@ describe("skillshelf list --kind", () => {
     ).toEqual([["frontmatter_recovered", join(project, ".claude/commands/deploy-check.md")]]);
   });
 
-  it("prints agent recipes and fleet contracts with their own fields", () => {
-    const agents = listJson("agent");
+  it("prints agent recipes and fleet contracts with their own fields", async () => {
+    const agents = await listJson("agent");
     expect(
       agents.agents.map(
         (row: { name: string; source: string; tools: string[]; skills: string[] }) => [
@@ -71,7 +72,7 @@ describe("skillshelf list --kind", () => {
       ["test-runner", "claude-code", ["Bash", "Read"], []],
     ]);
     expect(agents.diagnostics).toEqual([]);
-    const fleets = listJson("fleets");
+    const fleets = await listJson("fleets");
     expect(fleets.fleets).toEqual([
       {
         name: "release",
@@ -92,8 +93,8 @@ describe("skillshelf list --kind", () => {
     ]);
   });
 
-  it("prints every kind with --kind all, each under its own key, diagnostics merged", () => {
-    const output = listJson("all");
+  it("prints every kind with --kind all, each under its own key, diagnostics merged", async () => {
+    const output = await listJson("all");
     expect(Object.keys(output)).toEqual([
       "version",
       "project",
@@ -111,7 +112,8 @@ describe("skillshelf list --kind", () => {
       output.fleets.length,
       output.packages.length,
     ]).toEqual([12, 4, 3, 1, 0]);
-    const text = runCli(["list", "--kind", "all", "--cwd", project], { env: exampleEnv() }).stdout;
+    const text = (await runMain(["list", "--kind", "all", "--cwd", project], { env: exampleEnv() }))
+      .stdout;
     expect(text.split("\n").filter((line) => /^[A-Z][a-z]/.test(line))).toEqual([
       "Skills",
       "Prompt templates",
@@ -124,8 +126,8 @@ describe("skillshelf list --kind", () => {
 });
 
 describe("skillshelf prompt", () => {
-  const prompt = (...args: string[]) =>
-    runCli(["prompt", "--cwd", project, ...args], { env: exampleEnv() });
+  const prompt = async (...args: string[]) =>
+    await runMain(["prompt", "--cwd", project, ...args], { env: exampleEnv() });
 
   it.each([
     [
@@ -153,8 +155,8 @@ describe("skillshelf prompt", () => {
       0,
       "Check the health of the prod deploy: error rates, latency, and the last five log lines.\n",
     ],
-  ])("%j expands", (args, status, stdout) => {
-    const result = prompt(...args);
+  ])("%j expands", async (args, status, stdout) => {
+    const result = await prompt(...args);
     expect(result.status).toBe(status);
     expect(result.stdout).toBe(stdout);
   });
@@ -168,15 +170,15 @@ describe("skillshelf prompt", () => {
     [["nope"], 1, /^skillshelf: prompt_unknown: /],
     [[], 2, /^skillshelf: usage_missing_argument: /],
     [["--loud", "review"], 2, /^skillshelf: usage_unknown_option: --loud /],
-  ])("%j fails with a reason", (args, status, stderr) => {
-    const result = prompt(...args);
+  ])("%j fails with a reason", async (args, status, stderr) => {
+    const result = await prompt(...args);
     expect(result.status).toBe(status);
     expect(result.stderr).toMatch(stderr);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("prints JSON, refusals included", () => {
-    expect(JSON.parse(prompt("--json", "help").stdout)).toEqual({
+  it("prints JSON, refusals included", async () => {
+    expect(JSON.parse((await prompt("--json", "help")).stdout)).toEqual({
       version: 1,
       project,
       kind: "display",
@@ -184,14 +186,14 @@ describe("skillshelf prompt", () => {
       text: "/review <file> [focus]   review one file\n/git:commit [notes]      write a commit message\n/help                    this card",
       input: "",
     });
-    const refused = prompt("--json", "deploy-check");
+    const refused = await prompt("--json", "deploy-check");
     expect(refused.status).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ kind: "refused", code: "prompt_untrusted" });
   });
 
-  it("says why an unavailable template cannot run", () => {
+  it("says why an unavailable template cannot run", async () => {
     const dir = testdir({ ".skillshelf/prompts/binary.md": Buffer.from([0x2d, 0x00]) });
-    const result = runCli(["prompt", "--cwd", dir, "binary"], { env: { HOME: home } });
+    const result = await runMain(["prompt", "--cwd", dir, "binary"], { env: { HOME: home } });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(
       /^skillshelf: prompt_unavailable: prompt template \/binary cannot run: /,
@@ -210,8 +212,11 @@ describe("skillshelf validate on other kinds", () => {
       "---\nversion: 1\nname: loop\nsteps:\n  - id: a\n    agent: x\n    dependencies: [a]\n---\nGo.\n",
     "notes/card.md": "Just text\n",
   });
-  const validate = (...args: string[]) => {
-    const result = runCli(["validate", "--json", ...args], { cwd: dir, env: { HOME: home } });
+  const validate = async (...args: string[]) => {
+    const result = await runMain(["validate", "--json", ...args], {
+      cwd: dir,
+      env: { HOME: home },
+    });
     return { status: result.status, output: JSON.parse(result.stdout) };
   };
   const summary = (output: {
@@ -236,27 +241,28 @@ describe("skillshelf validate on other kinds", () => {
     [["notes/card.md"], 0, [["prompt", true, ["card"], []]]],
     [["--kind", "agent", "notes/card.md"], 1, [["agent", false, [], ["frontmatter_missing"]]]],
     [["prompts/absent.md"], 1, [["prompt", false, [], ["path_missing"]]]],
-  ])("%j", (args, status, expected) => {
-    const { status: actual, output } = validate(...args);
+  ])("%j", async (args, status, expected) => {
+    const { status: actual, output } = await validate(...args);
     expect(actual).toBe(status);
     expect(summary(output)).toEqual(expected);
   });
 
-  it("refuses an unknown --kind", () => {
+  it("refuses an unknown --kind", async () => {
     expect(
-      runCli(["validate", "--kind", "theme", "x"], { cwd: dir, env: { HOME: home } }).status,
+      (await runMain(["validate", "--kind", "theme", "x"], { cwd: dir, env: { HOME: home } }))
+        .status,
     ).toBe(2);
   });
 });
 
 describe("a kind without a listing of its own", () => {
-  it("lists what every kind has: the same rows, by the same fields, as its own listing", () => {
+  it("lists what every kind has: the same rows, by the same fields, as its own listing", async () => {
     const resources = createResources({
       environment: { home, configDir: join(home, ".config", "skillshelf"), env: {} },
     });
     const plain = plainListing(resources.read(project), "fleet", true);
     expect(plain.key).toBe("fleets");
-    const own = listJson("fleets").fleets as Record<string, unknown>[];
+    const own = (await listJson("fleets")).fleets as Record<string, unknown>[];
     expect(own.length).toBeGreaterThan(0);
     expect(plain.rows).toEqual(
       own.map(({ name, description, path, scope, source, trusted, shadows }) => ({

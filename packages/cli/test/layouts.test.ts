@@ -21,12 +21,12 @@ interface Installed {
   readonly locked: Record<string, { source: { path?: string } }>;
 }
 
-function install(
+async function install(
   box: ReturnType<typeof changeSandbox>,
   source: string,
   ...options: string[]
-): Installed {
-  const run = box.run("install", source, "--project", "--yes", "--json", ...options);
+): Promise<Installed> {
+  const run = await box.run("install", source, "--project", "--yes", "--json", ...options);
   expect(run.stderr).not.toContain("internal error");
   const result = JSON.parse(run.stdout) as {
     plan: { steps: Installed["steps"]; diagnostics: Installed["diagnostics"] };
@@ -50,22 +50,22 @@ const refusals = (result: Installed) =>
     .map((step) => [step.ref, step.refusal?.code]);
 
 describe("a repository's skills, wherever its authors keep them", () => {
-  it("installs skill folders that sit directly at the root", () => {
+  it("installs skill folders that sit directly at the root", async () => {
     const box = changeSandbox();
     const tree: Record<string, Tree[string]> = {
       "README.md": "# skills\n",
       "docs/guide.md": "text\n",
     };
     for (const name of ["alpha", "beta", "gamma"]) tree[`${name}/SKILL.md`] = skill(name);
-    const result = install(box, repoUrl(tree), "--skill", "*");
+    const result = await install(box, repoUrl(tree), "--skill", "*");
     expect(result.status).toBe(0);
     expect(Object.keys(result.locked).sort()).toEqual(["alpha", "beta", "gamma"]);
     expect(result.locked.beta?.source.path).toBe("beta");
   });
 
-  it("installs skills four category folders deep", () => {
+  it("installs skills four category folders deep", async () => {
     const box = changeSandbox();
-    const result = install(
+    const result = await install(
       box,
       repoUrl({
         "cli-tool/components/skills/data/csv-tools/SKILL.md": skill("csv-tools"),
@@ -83,7 +83,7 @@ describe("a repository's skills, wherever its authors keep them", () => {
     expect(result.locked.query?.source.path).toBe("cli-tool/components/skills/data/sql/query");
   });
 
-  it("follows agents' folders linked inside the repository, each skill once by its real folder", () => {
+  it("follows agents' folders linked inside the repository, each skill once by its real folder", async () => {
     const box = changeSandbox();
     const tree: Record<string, Tree[string]> = {};
     for (const name of ["review", "deploy"]) {
@@ -91,27 +91,27 @@ describe("a repository's skills, wherever its authors keep them", () => {
       tree[`.codex/skills/${name}`] = link(`../../engineering-team/${name}`);
       tree[`.claude/skills/${name}`] = link(`../../engineering-team/${name}`);
     }
-    const result = install(box, repoUrl(tree), "--skill", "*");
+    const result = await install(box, repoUrl(tree), "--skill", "*");
     expect(result.status).toBe(0);
     expect(result.steps.map((step) => step.id).sort()).toEqual(["deploy", "review"]);
     expect(result.locked.review?.source.path).toBe("engineering-team/review");
   });
 
-  it("refuses a skill linked out of the repository alone, commits the rest and exits 1 listing it; with --all-or-nothing, nothing", () => {
+  it("refuses a skill linked out of the repository alone, commits the rest and exits 1 listing it; with --all-or-nothing, nothing", async () => {
     const repo = repoUrl({
       "skills/kept/SKILL.md": skill("kept"),
       "skills/escape": link(outsideSkill()),
     });
-    const result = install(changeSandbox(), repo, "--skill", "*");
+    const result = await install(changeSandbox(), repo, "--skill", "*");
     expect(result.status).toBe(1);
     expect(refusals(result)).toEqual([["skills/escape", "collection_link_outside"]]);
     expect(Object.keys(result.locked)).toEqual(["kept"]);
-    const none = install(changeSandbox(), repo, "--skill", "*", "--all-or-nothing");
+    const none = await install(changeSandbox(), repo, "--skill", "*", "--all-or-nothing");
     expect(none.status).toBe(1);
     expect(none.locked).toEqual({});
   });
 
-  it("stops at a link loop and at the depth limit, each named with its code and path", () => {
+  it("stops at a link loop and at the depth limit, each named with its code and path", async () => {
     const box = changeSandbox();
     const dir = testdir({
       "cats/a/real/SKILL.md": skill("real"),
@@ -124,7 +124,7 @@ describe("a repository's skills, wherever its authors keep them", () => {
       join(dir, "cats"),
     ]);
     try {
-      const result = install(box, dir, "--skill", "*");
+      const result = await install(box, dir, "--skill", "*");
       expect(result.status).toBe(0);
       expect(Object.keys(result.locked)).toEqual(["real"]);
       const found = result.diagnostics.map((d) => [d.code, d.path]);
@@ -135,9 +135,9 @@ describe("a repository's skills, wherever its authors keep them", () => {
     }
   });
 
-  it("names the layouts it looked in when a repository has no skills anywhere", () => {
+  it("names the layouts it looked in when a repository has no skills anywhere", async () => {
     const box = changeSandbox();
-    const result = install(
+    const result = await install(
       box,
       repoUrl({ "README.md": "nothing here\n", "src/index.js": "1\n" }),
       "--skill",
@@ -177,9 +177,9 @@ describe("a marketplace repository whose plugins share skill names", () => {
       ...plugin("linear", ["access", "configure", "issue"]),
     });
 
-  it("installs every uniquely named skill and refuses each shared name with all its paths", () => {
+  it("installs every uniquely named skill and refuses each shared name with all its paths", async () => {
     const box = changeSandbox();
-    const result = install(box, marketplace(), "--skill", "*");
+    const result = await install(box, marketplace(), "--skill", "*");
     expect(result.status).toBe(1);
     expect(Object.keys(result.locked).sort()).toEqual(["issue", "post", "pr"]);
     expect(refusals(result)).toEqual([
@@ -195,20 +195,20 @@ describe("a marketplace repository whose plugins share skill names", () => {
     ]);
   });
 
-  it("installs one of a shared name picked by its path", () => {
+  it("installs one of a shared name picked by its path", async () => {
     const box = changeSandbox();
-    const result = install(box, marketplace(), "--skill", "plugins/github/skills/access");
+    const result = await install(box, marketplace(), "--skill", "plugins/github/skills/access");
     expect(result.status).toBe(0);
     expect(result.locked.access?.source.path).toBe("plugins/github/skills/access");
   });
 
-  it("installs a plugin whole with --plugin, and refuses a name the marketplace does not list", () => {
+  it("installs a plugin whole with --plugin, and refuses a name the marketplace does not list", async () => {
     const box = changeSandbox();
-    const result = install(box, marketplace(), "--plugin", "github");
+    const result = await install(box, marketplace(), "--plugin", "github");
     expect(result.status).toBe(0);
     expect(Object.keys(result.locked)).toEqual(["github"]);
     expect(result.locked.github?.source.path).toBe("plugins/github");
-    const typo = install(changeSandbox(), marketplace(), "--plugin", "githb");
+    const typo = await install(changeSandbox(), marketplace(), "--plugin", "githb");
     expect(typo.status).toBe(1);
     expect(refusals(typo)).toEqual([["plugin:githb", "plugin_unknown"]]);
     expect(typo.steps[0]?.refusal?.details?.suggestion).toBe("github");

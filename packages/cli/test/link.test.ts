@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { AGENTS, agentNeedsCopy, agentSkillFolder } from "@skillshelf/core";
 import { copyCorpus, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./_run.js";
+import { runMain } from "./_run.js";
 import { changeSandbox, codesOf } from "./_sandbox.js";
 
 const BRAND = "skills/anthropics-skills/skills/brand-guidelines";
@@ -25,8 +25,8 @@ function corpusSkill(relative: string, name: string): string {
   return dir;
 }
 
-const verifyCodes = (box: ReturnType<typeof changeSandbox>) => {
-  const run = box.run("verify", "--json");
+const verifyCodes = async (box: ReturnType<typeof changeSandbox>) => {
+  const run = await box.run("verify", "--json");
   const result = JSON.parse(run.stdout) as {
     scopes: { problems: { code: string; path: string }[] }[];
   };
@@ -37,17 +37,17 @@ const verifyCodes = (box: ReturnType<typeof changeSandbox>) => {
 };
 
 describe("install once, link everywhere", () => {
-  it("links at install with --agent, and verify passes", () => {
+  it("links at install with --agent, and verify passes", async () => {
     const box = changeSandbox();
     const dir = corpusSkill(BRAND, "brand-guidelines");
-    const run = box.run("install", dir, "--user", "--yes", "--agent", "claude-code,codex");
+    const run = await box.run("install", dir, "--user", "--yes", "--agent", "claude-code,codex");
     expect(run.status, run.stderr).toBe(0);
     for (const folder of [".claude/skills", ".agents/skills"]) {
       const path = join(box.home, folder, "brand-guidelines");
       expect(readlinkSync(path)).toBe("../../.config/skillshelf/packages/brand-guidelines");
       expect(readFileSync(join(path, "SKILL.md"), "utf8")).toContain("name: brand-guidelines");
     }
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
     const lock = JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8"));
     expect(Object.keys(lock.links)).toEqual([
       ".agents/skills/brand-guidelines",
@@ -55,17 +55,25 @@ describe("install once, link everywhere", () => {
     ]);
   });
 
-  it("links in the install's own step, and a re-run makes the links missing (issue 22, item 7)", () => {
+  it("links in the install's own step, and a re-run makes the links missing (issue 22, item 7)", async () => {
     const box = changeSandbox();
     const dir = corpusSkill(BRAND, "brand-guidelines");
-    expect(box.run("install", dir, "--user", "--yes").status).toBe(0);
+    expect((await box.run("install", dir, "--user", "--yes")).status).toBe(0);
     const lockBefore = readFileSync(join(box.configDir, "lock.json"), "utf8");
     // a typo in an option is refused before anything is staged or written
-    const typo = box.run("install", dir, "--user", "--yes", "--agent", "claude", "--json");
+    const typo = await box.run("install", dir, "--user", "--yes", "--agent", "claude", "--json");
     expect(typo.status).toBe(2);
     expect(readFileSync(join(box.configDir, "lock.json"), "utf8")).toBe(lockBefore);
     // the package is there: only its links are made, in one step
-    const linked = box.run("install", dir, "--user", "--yes", "--agent", "claude-code", "--json");
+    const linked = await box.run(
+      "install",
+      dir,
+      "--user",
+      "--yes",
+      "--agent",
+      "claude-code",
+      "--json",
+    );
     expect(linked.status, linked.stdout).toBe(0);
     const plan = JSON.parse(linked.stdout) as {
       plan: { steps: { links: { key: string; inPlace: boolean }[] }[] };
@@ -76,23 +84,25 @@ describe("install once, link everywhere", () => {
     const link = join(box.home, ".claude", "skills", "brand-guidelines");
     expect(readlinkSync(link)).toBe("../../.config/skillshelf/packages/brand-guidelines");
     execFileSync("rm", [link]);
-    expect(box.run("install", dir, "--user", "--yes", "--agent", "claude-code").status).toBe(0);
+    expect(
+      (await box.run("install", dir, "--user", "--yes", "--agent", "claude-code")).status,
+    ).toBe(0);
     expect(readlinkSync(link)).toBe("../../.config/skillshelf/packages/brand-guidelines");
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
   });
 
-  it("verify and doctor find a link into the library that nothing records (issue 22, item 2)", () => {
+  it("verify and doctor find a link into the library that nothing records (issue 22, item 2)", async () => {
     const box = changeSandbox();
     expect(
-      box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes").status,
+      (await box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes")).status,
     ).toBe(0);
     const stray = join(box.home, ".claude", "skills", "stray");
     execFileSync("mkdir", ["-p", join(box.home, ".claude", "skills")]);
     execFileSync("ln", ["-s", "../../.config/skillshelf/packages/brand-guidelines", stray]);
     // a user's own link elsewhere is none of Skillshelf's business
     execFileSync("ln", ["-s", testdir(), join(box.home, ".claude", "skills", "mine")]);
-    expect(verifyCodes(box)).toEqual({ status: 1, problems: [["link_unrecorded", stray]] });
-    const doctor = JSON.parse(box.run("doctor", "--json").stdout) as {
+    expect(await verifyCodes(box)).toEqual({ status: 1, problems: [["link_unrecorded", stray]] });
+    const doctor = JSON.parse((await box.run("doctor", "--json")).stdout) as {
       findings: { code: string; path: string }[];
     };
     expect(doctor.findings.map((finding) => [finding.code, finding.path])).toContainEqual([
@@ -101,15 +111,24 @@ describe("install once, link everywhere", () => {
     ]);
   });
 
-  it("links, copies and unlinks by name, and verify names every link fault", () => {
+  it("links, copies and unlinks by name, and verify names every link fault", async () => {
     const box = changeSandbox();
-    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    await box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
     // off a terminal a link needs --yes like every change
-    const unconfirmed = box.run("link", "brand-guidelines", "--agent", "pi", "--user", "--json");
+    const unconfirmed = await box.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "pi",
+      "--user",
+      "--json",
+    );
     expect(unconfirmed.status).toBe(1);
     expect(codesOf(unconfirmed)).toEqual(["confirmation_required"]);
-    expect(box.run("link", "brand-guidelines", "--agent", "pi", "--user", "--yes").status).toBe(0);
-    const copied = box.run(
+    expect(
+      (await box.run("link", "brand-guidelines", "--agent", "pi", "--user", "--yes")).status,
+    ).toBe(0);
+    const copied = await box.run(
       "link",
       "brand-guidelines",
       "--agent",
@@ -122,72 +141,81 @@ describe("install once, link everywhere", () => {
     expect(copied.stdout).toContain("copied");
     const copy = join(box.home, ".config", "opencode", "skills", "brand-guidelines");
     expect(lstatSync(copy).isDirectory()).toBe(true);
-    expect(verifyCodes(box).status).toBe(0);
+    expect((await verifyCodes(box)).status).toBe(0);
     appendFileSync(join(copy, "SKILL.md"), "\nedited\n");
     execFileSync("rm", ["-r", join(box.home, ".agents", "skills", "brand-guidelines")]);
     const pi = join(box.home, ".pi", "agent", "skills", "brand-guidelines");
     execFileSync("rm", [pi]);
     execFileSync("ln", ["-s", testdir(), pi]);
-    const verified = verifyCodes(box);
+    const verified = await verifyCodes(box);
     expect(verified.status).toBe(1);
     expect(verified.problems).toEqual([
       ["link_missing", join(box.home, ".agents", "skills", "brand-guidelines")],
       ["link_changed", copy],
       ["link_repointed", pi],
     ]);
-    const unlink = box.run("unlink", "brand-guidelines", "--agent", "agents", "--user", "--yes");
+    const unlink = await box.run(
+      "unlink",
+      "brand-guidelines",
+      "--agent",
+      "agents",
+      "--user",
+      "--yes",
+    );
     expect(unlink.status, unlink.stderr).toBe(0);
-    expect(verifyCodes(box).problems.map(([code]) => code)).toEqual([
+    expect((await verifyCodes(box)).problems.map(([code]) => code)).toEqual([
       "link_changed",
       "link_repointed",
     ]);
   });
 
-  it("unlinks by the name link took, and by the link's own folder name (issue 22, item 9)", () => {
+  it("unlinks by the name link took, and by the link's own folder name (issue 22, item 9)", async () => {
     const box = changeSandbox();
     // a skill named nl in a folder named otherwise
     writeTree(join(box.configDir, "skills", "nl-tool"), {
       "SKILL.md": "---\nname: nl\ndescription: Natural language helper.\n---\nBody.\n",
     });
-    const linkNl = () =>
-      box.run("link", "nl", "--agent", "claude-code,codex", "--user", "--yes", "--json");
-    expect(linkNl().status).toBe(0);
-    const byName = box.run("unlink", "nl", "--agent", "codex", "--user", "--yes", "--json");
+    const linkNl = async () =>
+      await box.run("link", "nl", "--agent", "claude-code,codex", "--user", "--yes", "--json");
+    expect((await linkNl()).status).toBe(0);
+    const byName = await box.run("unlink", "nl", "--agent", "codex", "--user", "--yes", "--json");
     expect(byName.status, byName.stdout).toBe(0);
     expect(existsSync(join(box.home, ".agents", "skills", "nl-tool"))).toBe(false);
-    const byFolder = box.run("unlink", "nl-tool", "--user", "--yes", "--json");
+    const byFolder = await box.run("unlink", "nl-tool", "--user", "--yes", "--json");
     expect(byFolder.status, byFolder.stdout).toBe(0);
     expect(existsSync(join(box.home, ".claude", "skills", "nl-tool"))).toBe(false);
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
   });
 
-  it("repairs with install alone what verify reports: a copy and a link gone (issue 22, item 8)", () => {
+  it("repairs with install alone what verify reports: a copy and a link gone (issue 22, item 8)", async () => {
     const box = changeSandbox();
     const dir = corpusSkill(BRAND, "brand-guidelines");
-    expect(box.run("install", dir, "--user", "--yes", "--agent", "claude-code").status).toBe(0);
+    expect(
+      (await box.run("install", dir, "--user", "--yes", "--agent", "claude-code")).status,
+    ).toBe(0);
     execFileSync("rm", ["-r", join(box.configDir, "packages", "brand-guidelines")]);
     execFileSync("rm", [join(box.home, ".claude", "skills", "brand-guidelines")]);
-    const broken = box.run("verify", "--json");
+    const broken = await box.run("verify", "--json");
     expect(broken.status).toBe(1);
     const problems = (
       JSON.parse(broken.stdout) as { scopes: { problems: { code: string; hint: string }[] }[] }
     ).scopes.flatMap((scope) => scope.problems);
     expect(problems.map((problem) => problem.code)).toEqual(["copy_missing", "link_missing"]);
     expect(problems[0]?.hint).toContain("skillshelf install --user");
-    const repaired = box.run("install", "--user", "--yes");
+    const repaired = await box.run("install", "--user", "--yes");
     expect(repaired.status, repaired.stdout + repaired.stderr).toBe(0);
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
     expect(
       readFileSync(join(box.home, ".claude", "skills", "brand-guidelines", "SKILL.md"), "utf8"),
     ).toContain("brand-guidelines");
   });
 
-  it("leaves a user's own folder in the way untouched (link_conflict)", () => {
+  it("leaves a user's own folder in the way untouched (link_conflict)", async () => {
     const box = changeSandbox();
-    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    await box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
     const own = join(box.home, ".claude", "skills", "brand-guidelines");
     writeTree(own, { "SKILL.md": "my own notes\n" });
-    const run = box.run(
+    const run = await box.run(
       "link",
       "brand-guidelines",
       "--agent",
@@ -203,7 +231,7 @@ describe("install once, link everywhere", () => {
     // an agent folder that is a symlink is refused and left as it is
     const elsewhere = testdir();
     execFileSync("ln", ["-s", elsewhere, join(box.home, ".agents")]);
-    const unsafe = box.run(
+    const unsafe = await box.run(
       "link",
       "brand-guidelines",
       "--agent",
@@ -216,19 +244,21 @@ describe("install once, link everywhere", () => {
     expect(existsSync(join(elsewhere, "skills"))).toBe(false);
     // a name that is not a resource of the scope
     expect(
-      codesOf(box.run("link", "nowhere", "--agent", "pi", "--user", "--yes", "--json")),
+      codesOf(await box.run("link", "nowhere", "--agent", "pi", "--user", "--yes", "--json")),
     ).toEqual(["link_source_unknown"]);
-    expect(box.run("link", "brand-guidelines", "--agent", "nobody", "--user").status).toBe(2);
+    expect((await box.run("link", "brand-guidelines", "--agent", "nobody", "--user")).status).toBe(
+      2,
+    );
   });
 
-  it("keeps links live through update and rollback, and remove takes them away", () => {
+  it("keeps links live through update and rollback, and remove takes them away", async () => {
     const box = changeSandbox();
     const brand = copyCorpus(BRAND);
     const repo = gitRepo(
       [{ tree: { "brand-guidelines/SKILL.md": readFileSync(join(brand, "SKILL.md"), "utf8") } }],
       box.env,
     );
-    const install = box.run(
+    const install = await box.run(
       "install",
       `file://${repo.path}//brand-guidelines`,
       "--user",
@@ -237,7 +267,7 @@ describe("install once, link everywhere", () => {
       "claude-code",
     );
     expect(install.status, install.stderr).toBe(0);
-    box.run("link", "brand-guidelines", "--agent", "codex", "--copy", "--user", "--yes");
+    await box.run("link", "brand-guidelines", "--agent", "codex", "--copy", "--user", "--yes");
     writeFileSync(
       join(repo.path, "brand-guidelines", "SKILL.md"),
       readFileSync(join(brand, "SKILL.md"), "utf8").replace(
@@ -246,18 +276,18 @@ describe("install once, link everywhere", () => {
       ),
     );
     execFileSync("git", ["commit", "--quiet", "-am", "update"], { cwd: repo.path, env: box.env });
-    const update = box.run("update", "brand-guidelines", "--user", "--yes");
+    const update = await box.run("update", "brand-guidelines", "--user", "--yes");
     expect(update.status, update.stderr).toBe(0);
     const linked = join(box.home, ".claude", "skills", "brand-guidelines", "SKILL.md");
     const copied = join(box.home, ".agents", "skills", "brand-guidelines", "SKILL.md");
     expect(readFileSync(linked, "utf8")).toContain("Updated.");
     expect(readFileSync(copied, "utf8")).toContain("Updated.");
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
-    expect(box.run("rollback", "brand-guidelines", "--user", "--yes").status).toBe(0);
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect((await box.run("rollback", "brand-guidelines", "--user", "--yes")).status).toBe(0);
     expect(readFileSync(linked, "utf8")).not.toContain("Updated.");
     expect(readFileSync(copied, "utf8")).not.toContain("Updated.");
-    expect(verifyCodes(box)).toEqual({ status: 0, problems: [] });
-    expect(box.run("remove", "brand-guidelines", "--user", "--yes").status).toBe(0);
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    expect((await box.run("remove", "brand-guidelines", "--user", "--yes")).status).toBe(0);
     expect(existsSync(join(box.home, ".claude", "skills", "brand-guidelines"))).toBe(false);
     expect(existsSync(join(box.home, ".agents", "skills", "brand-guidelines"))).toBe(false);
     expect(
@@ -265,13 +295,13 @@ describe("install once, link everywhere", () => {
     ).toBeUndefined();
   });
 
-  it("makes a fresh clone's links again with install alone (project scope)", () => {
+  it("makes a fresh clone's links again with install alone (project scope)", async () => {
     const box = changeSandbox();
     const git = (cwd: string, ...args: string[]) =>
       execFileSync("git", args, { cwd, env: box.env, encoding: "utf8" });
     git(box.cwd, "init", "--quiet", "--initial-branch=main");
     const comms = corpusSkill(COMMS, "internal-comms");
-    const run = box.run("install", comms, "--yes", "--agent", "claude-code,copilot");
+    const run = await box.run("install", comms, "--yes", "--agent", "claude-code,copilot");
     expect(run.status, run.stderr).toBe(0);
     expect(readlinkSync(join(box.cwd, ".github", "skills", "internal-comms"))).toBe(
       "../../.skillshelf/packages/internal-comms",
@@ -280,26 +310,28 @@ describe("install once, link everywhere", () => {
     git(box.cwd, "commit", "--quiet", "-m", "lock");
     const clone = join(testdir(), "clone");
     git(box.cwd, "clone", "--quiet", box.cwd, clone);
-    const restored = runCli(["install", "--yes"], { cwd: clone, env: box.env });
+    const restored = await runMain(["install", "--yes"], { cwd: clone, env: box.env });
     expect(restored.status, restored.stderr).toBe(0);
     for (const folder of [".claude/skills", ".github/skills"])
       expect(realpathSync(join(clone, folder, "internal-comms"))).toBe(
         realpathSync(join(clone, ".skillshelf", "packages", "internal-comms")),
       );
-    expect(runCli(["verify"], { cwd: clone, env: box.env }).status).toBe(0);
+    expect((await runMain(["verify"], { cwd: clone, env: box.env })).status).toBe(0);
     // a link the lock lists but the disk lost is made again by install alone, confirmed
     execFileSync("rm", [join(clone, ".claude", "skills", "internal-comms")]);
-    const unconfirmed = runCli(["install", "--json"], { cwd: clone, env: box.env });
+    const unconfirmed = await runMain(["install", "--json"], { cwd: clone, env: box.env });
     expect(codesOf(unconfirmed)).toEqual(["confirmation_required"]);
-    const relinked = runCli(["install", "--yes", "--json"], { cwd: clone, env: box.env });
+    const relinked = await runMain(["install", "--yes", "--json"], { cwd: clone, env: box.env });
     expect(relinked.status, relinked.stderr).toBe(0);
     expect(JSON.parse(relinked.stdout).links.status).toBe("committed");
     expect(existsSync(join(clone, ".claude", "skills", "internal-comms", "SKILL.md"))).toBe(true);
     expect(
-      JSON.parse(runCli(["install", "--yes", "--json"], { cwd: clone, env: box.env }).stdout).links,
+      JSON.parse(
+        (await runMain(["install", "--yes", "--json"], { cwd: clone, env: box.env })).stdout,
+      ).links,
     ).toBeUndefined();
     // unlink in the project scope: the link and its lock entry go, the other stays
-    const unlinked = runCli(["unlink", "internal-comms", "--agent", "copilot", "--yes"], {
+    const unlinked = await runMain(["unlink", "internal-comms", "--agent", "copilot", "--yes"], {
       cwd: clone,
       env: box.env,
     });
@@ -309,17 +341,17 @@ describe("install once, link everywhere", () => {
     expect(Object.keys(lock.links)).toEqual([".claude/skills/internal-comms"]);
   });
 
-  it("links a prompt template into agents with prompt folders, and --all-agents into existing folders", () => {
+  it("links a prompt template into agents with prompt folders, and --all-agents into existing folders", async () => {
     const box = changeSandbox();
     writeTree(join(box.configDir, "prompts"), {
       "review.md": "---\ndescription: Review.\n---\nReview $1.\n",
     });
-    const run = box.run("link", "review", "--agent", "opencode", "--user", "--yes");
+    const run = await box.run("link", "review", "--agent", "opencode", "--user", "--yes");
     expect(run.status, run.stderr).toBe(0);
     expect(readlinkSync(join(box.home, ".config", "opencode", "command", "review.md"))).toBe(
       "../../skillshelf/prompts/review.md",
     );
-    const unsupported = box.run(
+    const unsupported = await box.run(
       "link",
       "review",
       "--agent",
@@ -330,9 +362,16 @@ describe("install once, link everywhere", () => {
     );
     expect(codesOf(unsupported)).toEqual(["link_agent_unsupported"]);
     // --all-agents: only the agents whose skill folder exists
-    box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
+    await box.run("install", corpusSkill(BRAND, "brand-guidelines"), "--user", "--yes");
     execFileSync("mkdir", ["-p", join(box.home, ".agents", "skills")]);
-    const all = box.run("link", "brand-guidelines", "--all-agents", "--user", "--yes", "--json");
+    const all = await box.run(
+      "link",
+      "brand-guidelines",
+      "--all-agents",
+      "--user",
+      "--yes",
+      "--json",
+    );
     expect(all.status, all.stderr).toBe(0);
     // Codex and the shared .agents read one folder: one link serves both
     expect(JSON.parse(all.stdout).outcomes.map((o: { agent: string }) => o.agent)).toEqual([
@@ -351,14 +390,22 @@ describe("a link goes where the agent reads, in the form it reads (issue 23 item
     sample.flatMap((agent) =>
       (["user", "project"] as const).map((scope) => [agent, scope] as const),
     ),
-  )("$0.id, %s scope: explain --agent shows the linked skill loaded", (agent, scope) => {
+  )("$0.id, %s scope: explain --agent shows the linked skill loaded", async (agent, scope) => {
     const box = changeSandbox();
     execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
     const library = scope === "user" ? box.configDir : join(box.cwd, ".skillshelf");
     writeTree(join(library, "skills", "pdf"), {
       "SKILL.md": "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\nBody.\n",
     });
-    const linked = box.run("link", "pdf", "--agent", agent.id, `--${scope}`, "--yes", "--json");
+    const linked = await box.run(
+      "link",
+      "pdf",
+      "--agent",
+      agent.id,
+      `--${scope}`,
+      "--yes",
+      "--json",
+    );
     if (agentSkillFolder(agent, scope) === undefined) {
       // Eve has no user folder: refused by its code, nothing written
       expect(linked.status).toBe(1);
@@ -366,7 +413,9 @@ describe("a link goes where the agent reads, in the form it reads (issue 23 item
       return;
     }
     expect(linked.status, linked.stdout).toBe(0);
-    const explained = JSON.parse(box.run("explain", "--agent", agent.id, "--json").stdout) as {
+    const explained = JSON.parse(
+      (await box.run("explain", "--agent", agent.id, "--json")).stdout,
+    ) as {
       agents: { loaded: { name: string; path: string }[] }[];
     };
     const loaded = explained.agents[0]?.loaded ?? [];
@@ -381,7 +430,7 @@ describe("a link goes where the agent reads, in the form it reads (issue 23 item
 });
 
 describe("link --all-agents over the whole agent table (issue 25, item 3)", () => {
-  it("leaves every agent's folder holding the skill in the form that agent reads", () => {
+  it("leaves every agent's folder holding the skill in the form that agent reads", async () => {
     const box = changeSandbox();
     execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
     writeTree(join(box.cwd, ".skillshelf", "skills", "pdf"), {
@@ -393,7 +442,7 @@ describe("link --all-agents over the whole agent table (issue 25, item 3)", () =
       if (folder !== undefined) folders.set(folder, [...(folders.get(folder) ?? []), agent]);
     }
     for (const folder of folders.keys()) execFileSync("mkdir", ["-p", join(box.cwd, folder)]);
-    const linked = box.run("link", "pdf", "--all-agents", "--project", "--yes", "--json");
+    const linked = await box.run("link", "pdf", "--all-agents", "--project", "--yes", "--json");
     expect(linked.status, linked.stdout).toBe(0);
     // one link per folder, however many agents read it
     const { plan } = JSON.parse(linked.stdout) as { plan: { steps: { key: string }[] } };
@@ -406,7 +455,7 @@ describe("link --all-agents over the whole agent table (issue 25, item 3)", () =
       // a copy where any agent reading it needs one, else a symlink
       expect(lstatSync(path).isSymbolicLink(), folder).toBe(!readers.some(agentNeedsCopy));
     }
-    const explained = JSON.parse(box.run("explain", "--all", "--json").stdout) as {
+    const explained = JSON.parse((await box.run("explain", "--all", "--json")).stdout) as {
       agents: { agent: string; loaded: { name: string }[] }[];
     };
     for (const agent of explained.agents)

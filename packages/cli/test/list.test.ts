@@ -1,26 +1,33 @@
 import { join } from "node:path";
 import { skillFile, testdir } from "@skillshelf/test-utils";
-import { describe, expect, it } from "vitest";
-import { EXAMPLES, exampleEnv, runCli } from "./_run.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, EXAMPLES, exampleEnv, runMain } from "./_run.js";
 
 const project = join(EXAMPLES, "project");
 const home = join(EXAMPLES, "home");
 
+/** What `list --json` prints for skills. */
+interface ListedSkills {
+  version: number;
+  skills: {
+    name: string;
+    path: string;
+    scope: string;
+    source: string;
+    trusted: boolean;
+    modelVisible: boolean;
+    shadows: string[];
+  }[];
+  diagnostics: { severity: string; code: string; message: string; path: string }[];
+}
+
 describe("skillshelf list on the example library", () => {
-  const json = runCli(["list", "--json", "--cwd", project], { env: exampleEnv() });
-  const parsed = JSON.parse(json.stdout) as {
-    version: number;
-    skills: {
-      name: string;
-      path: string;
-      scope: string;
-      source: string;
-      trusted: boolean;
-      modelVisible: boolean;
-      shadows: string[];
-    }[];
-    diagnostics: { severity: string; code: string; message: string; path: string }[];
-  };
+  let json: CliRun;
+  let parsed: ListedSkills;
+  beforeAll(async () => {
+    json = await runMain(["list", "--json", "--cwd", project], { env: exampleEnv() });
+    parsed = JSON.parse(json.stdout) as ListedSkills;
+  });
 
   it("prints the documented JSON shape", () => {
     expect(json.status).toBe(0);
@@ -98,14 +105,14 @@ describe("skillshelf list on the example library", () => {
     ]);
   });
 
-  it("is byte-identical across runs", () => {
-    expect(runCli(["list", "--json", "--cwd", project], { env: exampleEnv() }).stdout).toBe(
-      json.stdout,
-    );
+  it("is byte-identical across runs", async () => {
+    expect(
+      (await runMain(["list", "--json", "--cwd", project], { env: exampleEnv() })).stdout,
+    ).toBe(json.stdout);
   });
 
-  it("shows name, source, scope and model visibility as text, diagnostics on stderr", () => {
-    const text = runCli(["list", "--cwd", project], { env: exampleEnv() });
+  it("shows name, source, scope and model visibility as text, diagnostics on stderr", async () => {
+    const text = await runMain(["list", "--cwd", project], { env: exampleEnv() });
     expect(text.status).toBe(0);
     expect(text.stdout).toMatchInlineSnapshot(`
       "NAME               SOURCE       SCOPE    MODEL           PATH
@@ -141,9 +148,9 @@ describe("skillshelf list on the example library", () => {
     expect(text.stdout + text.stderr).not.toContain("\u001b[");
   });
 
-  it("lists the shadowed copies with --all", () => {
+  it("lists the shadowed copies with --all", async () => {
     const all = JSON.parse(
-      runCli(["list", "--all", "--json", "--cwd", project], { env: exampleEnv() }).stdout,
+      (await runMain(["list", "--all", "--json", "--cwd", project], { env: exampleEnv() })).stdout,
     ) as {
       skills: { name: string; path: string; shadowedBy?: string }[];
     };
@@ -167,33 +174,35 @@ describe("skillshelf list on the example library", () => {
 });
 
 describe("skillshelf list elsewhere", () => {
-  it("says so when there are no skills, and reads SKILLSHELF_HOME and XDG_CONFIG_HOME", () => {
+  it("says so when there are no skills, and reads SKILLSHELF_HOME and XDG_CONFIG_HOME", async () => {
     const emptyHome = testdir();
-    expect(runCli(["list", "--cwd", emptyHome], { env: { HOME: emptyHome } }).stdout).toBe(
+    expect((await runMain(["list", "--cwd", emptyHome], { env: { HOME: emptyHome } })).stdout).toBe(
       "No skills found.\n",
     );
     const xdg = testdir({ "skillshelf/skills/x/SKILL.md": skillFile("x", "From XDG.") });
     const viaXdg = JSON.parse(
-      runCli(["list", "--json", "--cwd", emptyHome], {
-        env: { HOME: emptyHome, XDG_CONFIG_HOME: xdg },
-      }).stdout,
+      (
+        await runMain(["list", "--json", "--cwd", emptyHome], {
+          env: { HOME: emptyHome, XDG_CONFIG_HOME: xdg },
+        })
+      ).stdout,
     );
     expect(viaXdg.skills.map((skill: { name: string }) => skill.name)).toEqual(["x"]);
   });
 
-  it("uses the process folder without --cwd", () => {
+  it("uses the process folder without --cwd", async () => {
     const dir = testdir({
       ".skillshelf/skills/here/SKILL.md": skillFile("here", "In the project."),
     });
     const result = JSON.parse(
-      runCli(["list", "--json"], { cwd: dir, env: { HOME: testdir() } }).stdout,
+      (await runMain(["list", "--json"], { cwd: dir, env: { HOME: testdir() } })).stdout,
     );
     expect(
       result.skills.map((skill: { name: string; scope: string }) => [skill.name, skill.scope]),
     ).toEqual([["here", "project"]]);
   });
 
-  it("reads frontmatter the fast path leaves to the full YAML parser", () => {
+  it("reads frontmatter the fast path leaves to the full YAML parser", async () => {
     const dir = testdir({
       ".skillshelf/skills/anchored/SKILL.md":
         "---\nname: anchored\ndescription: &text Reads YAML anchors.\nmetadata: { summary: *text }\n---\nbody\n",
@@ -201,7 +210,7 @@ describe("skillshelf list elsewhere", () => {
         "---\nname: repeated\ndescription: one\ndescription: two\n---\nbody\n",
     });
     const result = JSON.parse(
-      runCli(["list", "--json", "--cwd", dir], { env: { HOME: testdir() } }).stdout,
+      (await runMain(["list", "--json", "--cwd", dir], { env: { HOME: testdir() } })).stdout,
     );
     expect(
       result.skills.map((skill: { name: string; description: string }) => [

@@ -42,43 +42,29 @@ function pluginRepo(): string {
 }
 
 describe("--skill on a repository that is one package (item 3)", () => {
-  it("is refused with the skills it offers and a did-you-mean, and a skill's folder installs alone", () => {
+  it("is refused with the skills it offers and a did-you-mean, and a skill's folder installs alone", async () => {
     const box = changeSandbox();
     const repo = pluginRepo();
-    const picked = box.run(
-      "install",
-      `${repo}#main`,
-      "--skill",
-      "brainstorming",
-      "--user",
-      "--yes",
-      "--json",
-    );
+    const pick = (skill: string, ...more: string[]) =>
+      box.run("install", `${repo}#main`, "--skill", skill, "--user", "--yes", ...more);
+    const picked = await pick("brainstorming", "--json");
     expect(picked.status).toBe(1);
     const refusal = refusalOf(picked);
     expect(refusal?.code).toBe("package_not_collection");
     const offered = (refusal?.details?.skills ?? []) as { name: string }[];
     expect(offered.map((skill) => skill.name)).toEqual(["brainstorming", "debugging"]);
     expect(refusal?.details?.folder).toBe("skills/brainstorming");
-    const typo = box.run(
-      "install",
-      `${repo}#main`,
-      "--skill",
-      "brainstorm",
-      "--user",
-      "--yes",
-      "--json",
-    );
+    const typo = await pick("brainstorm", "--json");
     expect(refusalOf(typo)?.details?.unknown).toEqual([
       { name: "brainstorm", suggestion: "brainstorming" },
     ]);
     // in text too: the real reason and the did-you-mean, not every description
-    const text = box.run("install", `${repo}#main`, "--skill", "brainstorm", "--user", "--yes");
+    const text = await pick("brainstorm");
     expect(text.stdout).toContain("package_not_collection");
     expect(text.stdout).toContain("did you mean brainstorming?");
     expect(text.stdout).not.toContain("Find the cause of a bug.");
     expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
-    const one = box.run(
+    const one = await box.run(
       "install",
       `${repo}//skills/brainstorming#main`,
       "--user",
@@ -90,7 +76,7 @@ describe("--skill on a repository that is one package (item 3)", () => {
     expect(Object.keys(lock.packages)).toEqual(["brainstorming"]);
   });
 
-  it("an unknown --skill of a collection gets a did-you-mean", () => {
+  it("an unknown --skill of a collection gets a did-you-mean", async () => {
     const box = changeSandbox();
     const repo = gitRepo([
       {
@@ -100,7 +86,15 @@ describe("--skill on a repository that is one package (item 3)", () => {
         },
       },
     ]).path;
-    const run = box.run("install", `${repo}#main`, "--skill", "pfd", "--user", "--yes", "--json");
+    const run = await box.run(
+      "install",
+      `${repo}#main`,
+      "--skill",
+      "pfd",
+      "--user",
+      "--yes",
+      "--json",
+    );
     expect(refusalOf(run)).toMatchObject({
       code: "collection_skill_unknown",
       details: { unknown: [{ name: "pfd", suggestion: "pdf" }] },
@@ -109,11 +103,11 @@ describe("--skill on a repository that is one package (item 3)", () => {
 });
 
 describe("options are checked before anything is staged (item 2)", () => {
-  it("a mistyped --agent is a usage error for a real run and a dry run alike", () => {
+  it("a mistyped --agent is a usage error for a real run and a dry run alike", async () => {
     const box = changeSandbox();
     const repo = gitRepo([{ tree: packageTree({ id: "tools" }) }]).path;
     for (const extra of [["--yes"], ["--dry-run"]]) {
-      const run = box.run("install", `${repo}#main`, "--user", "--agent", "claude", ...extra);
+      const run = await box.run("install", `${repo}#main`, "--user", "--agent", "claude", ...extra);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain("usage_invalid_value");
     }
@@ -123,10 +117,10 @@ describe("options are checked before anything is staged (item 2)", () => {
 });
 
 describe("what never reaches the model is said (item 4)", () => {
-  it("a Claude Code plugin's plan says its skills are not given to a model, why, and what to do", () => {
+  it("a Claude Code plugin's plan says its skills are not given to a model, why, and what to do", async () => {
     const box = changeSandbox();
     const repo = pluginRepo();
-    const run = box.run("install", `${repo}#main`, "--user", "--yes", "--json");
+    const run = await box.run("install", `${repo}#main`, "--user", "--yes", "--json");
     expect(run.status, run.stdout).toBe(0);
     const step = (
       JSON.parse(run.stdout) as {
@@ -135,76 +129,77 @@ describe("what never reaches the model is said (item 4)", () => {
     ).plan.steps[0];
     expect(step?.model.given).toBe(false);
     expect(step?.model.next).toContain(`${repo}//skills/<name>`);
-    const text = box.run("install", `${repo}#main`, "--project", "--dry-run");
+    const text = await box.run("install", `${repo}#main`, "--project", "--dry-run");
     expect(text.stdout).toContain("not given to a model");
     // and indeed the catalog offers none of them, while a skill's folder installed alone is given
-    expect(box.run("catalog").stdout).not.toContain("brainstorming");
-    expect(box.run("install", `${repo}//skills/brainstorming#main`, "--user", "--yes").status).toBe(
-      0,
-    );
-    expect(box.run("catalog").stdout).toContain("brainstorming");
+    expect((await box.run("catalog")).stdout).not.toContain("brainstorming");
+    expect(
+      (await box.run("install", `${repo}//skills/brainstorming#main`, "--user", "--yes")).status,
+    ).toBe(0);
+    expect((await box.run("catalog")).stdout).toContain("brainstorming");
   });
 });
 
 describe("disable takes a package's links out of the agents' folders (item 5)", () => {
-  it("and enable puts them back; verify flags a link left to a disabled copy", () => {
+  it("and enable puts them back; verify flags a link left to a disabled copy", async () => {
     const box = changeSandbox();
     const repo = gitRepo([{ tree: packageTree({ id: "tools", skills: ["pdf"] }) }]).path;
     expect(
-      box.run("install", `${repo}#main`, "--user", "--agent", "claude-code", "--yes").status,
+      (await box.run("install", `${repo}#main`, "--user", "--agent", "claude-code", "--yes"))
+        .status,
     ).toBe(0);
-    expect(box.run("link", "pdf", "--agent", "opencode", "--copy", "--user", "--yes").status).toBe(
-      0,
-    );
+    expect(
+      (await box.run("link", "pdf", "--agent", "opencode", "--copy", "--user", "--yes")).status,
+    ).toBe(0);
     const claude = join(box.home, ".claude", "skills", "pdf");
     const opencode = join(box.home, ".config", "opencode", "skills", "pdf");
     const lockText = () => readFileSync(join(box.configDir, "lock.json"), "utf8");
     const links = Object.keys(JSON.parse(lockText()).links);
     // a dry run says which links go (item 13)
-    const dry = box.run("disable", "tools", "--user", "--dry-run");
+    const dry = await box.run("disable", "tools", "--user", "--dry-run");
     expect(dry.stdout).toContain("unlink from claude-code: ~/.claude/skills/pdf");
     expect(dry.stdout).toContain("unlink from opencode: ~/.config/opencode/skills/pdf");
-    expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
+    expect((await box.run("disable", "tools", "--user", "--yes")).status).toBe(0);
     expect(existsSync(claude)).toBe(false);
     expect(existsSync(opencode)).toBe(false);
     // still recorded: the lock keeps them for when the package is on again
     expect(Object.keys(JSON.parse(lockText()).links)).toEqual(links);
-    const verify = () =>
+    const verify = async () =>
       (
-        JSON.parse(box.run("verify", "--json").stdout) as {
+        JSON.parse((await box.run("verify", "--json")).stdout) as {
           scopes: { problems: { code: string; path: string }[] }[];
         }
       ).scopes.flatMap((scope) => scope.problems.map((problem) => [problem.code, problem.path]));
-    expect(verify()).toEqual([]);
+    expect(await verify()).toEqual([]);
     // a restore leaves a disabled package's links out too
-    expect(box.run("install", "--user", "--yes").status).toBe(0);
+    expect((await box.run("install", "--user", "--yes")).status).toBe(0);
     expect(existsSync(claude)).toBe(false);
-    expect(box.run("enable", "tools", "--user", "--yes").status).toBe(0);
+    expect((await box.run("enable", "tools", "--user", "--yes")).status).toBe(0);
     expect(existsSync(join(claude, "SKILL.md"))).toBe(true);
     expect(existsSync(join(opencode, "SKILL.md"))).toBe(true);
-    expect(verify()).toEqual([]);
+    expect(await verify()).toEqual([]);
     // a link put back by hand while the package is off is flagged
-    expect(box.run("disable", "tools", "--user", "--yes").status).toBe(0);
+    expect((await box.run("disable", "tools", "--user", "--yes")).status).toBe(0);
     execFileSync("ln", ["-s", "../../.config/skillshelf/packages/tools/skills/pdf", claude]);
-    expect(verify()).toEqual([["link_to_disabled", claude]]);
+    expect(await verify()).toEqual([["link_to_disabled", claude]]);
   });
 });
 
 describe("rollback (item 7)", () => {
-  it("shows what it changes like update does, and a second one has nothing earlier to go to", () => {
+  it("shows what it changes like update does, and a second one has nothing earlier to go to", async () => {
     const box = changeSandbox();
     const repo = gitRepo([{ tree: packageTree({ id: "tools", skills: ["pdf"] }) }]);
-    expect(box.run("install", `${repo.path}#main`, "--user", "--yes").status).toBe(0);
+    expect((await box.run("install", `${repo.path}#main`, "--user", "--yes")).status).toBe(0);
     writeTree(repo.path, {
       "skills/pdf/SKILL.md": skillFile("pdf", "Fill, read and merge PDF files."),
     });
     execFileSync("git", ["-C", repo.path, "commit", "-qam", "v2"], { env: gitEnv() });
-    expect(box.run("update", "tools", "--user", "--yes").status).toBe(0);
-    const back = box.run("rollback", "tools", "--user", "--yes");
+    expect((await box.run("update", "tools", "--user", "--yes")).status).toBe(0);
+    const back = await box.run("rollback", "tools", "--user", "--yes");
     expect(back.status, back.stdout).toBe(0);
     expect(back.stdout).toContain("what a model is given changes");
     expect(back.stdout).toContain("skill pdf: description changed");
-    const again = box.run("rollback", "tools", "--user", "--yes", "--json");
+    const again = await box.run("rollback", "tools", "--user", "--yes", "--json");
     expect(again.status).toBe(1);
     expect(refusalOf(again)?.code).toBe("no_previous_version");
   });
@@ -233,7 +228,7 @@ describe("a user library outside the home folder (item 6)", () => {
 });
 
 describe("a repository of commands and agents (item 8)", () => {
-  it("installs its templates and agents as packages, chosen by name, and restores them from the lock", () => {
+  it("installs its templates and agents as packages, chosen by name, and restores them from the lock", async () => {
     const box = changeSandbox();
     execFileSync("mkdir", ["-p", join(box.cwd, ".git")]);
     const repo = gitRepo([
@@ -247,9 +242,24 @@ describe("a repository of commands and agents (item 8)", () => {
         },
       },
     ]).path;
-    const one = box.run("install", `${repo}#main`, "--skill", "git:commit", "--project", "--yes");
+    const one = await box.run(
+      "install",
+      `${repo}#main`,
+      "--skill",
+      "git:commit",
+      "--project",
+      "--yes",
+    );
     expect(one.status, one.stdout + one.stderr).toBe(0);
-    const all = box.run("install", `${repo}#main`, "--skill", "*", "--project", "--yes", "--json");
+    const all = await box.run(
+      "install",
+      `${repo}#main`,
+      "--skill",
+      "*",
+      "--project",
+      "--yes",
+      "--json",
+    );
     // git-commit is there already, which is said; the rest install
     expect(all.status, all.stdout).toBe(0);
     const steps = (JSON.parse(all.stdout) as { plan: { steps: { id: string; kind: string }[] } })
@@ -261,8 +271,8 @@ describe("a repository of commands and agents (item 8)", () => {
     expect(codesOf(all)).toContain("already_installed");
     // the name that cannot be a package id is left out, and says why
     expect(all.stdout).toContain("collection_skill_invalid");
-    box.run("install", `${repo}#main`, "--skill", "review,tester", "--project", "--yes");
-    const listed = JSON.parse(box.run("list", "--kind", "all", "--json").stdout) as {
+    await box.run("install", `${repo}#main`, "--skill", "review,tester", "--project", "--yes");
+    const listed = JSON.parse((await box.run("list", "--kind", "all", "--json")).stdout) as {
       prompts: { name: string }[];
       agents: { name: string }[];
     };
@@ -270,19 +280,19 @@ describe("a repository of commands and agents (item 8)", () => {
       expect.arrayContaining(["git:commit", "review"]),
     );
     expect(listed.agents.map((agent) => agent.name)).toContain("tester");
-    expect(box.run("prompt", "git:commit", "the fix").stdout).toContain(
+    expect((await box.run("prompt", "git:commit", "the fix")).stdout).toContain(
       "Write a commit message for the fix.",
     );
     // a fresh clone gets them back from the lock alone
     execFileSync("rm", ["-r", join(box.cwd, ".skillshelf", "packages")]);
-    expect(box.run("install", "--project", "--yes").status).toBe(0);
-    expect(box.run("verify").status).toBe(0);
+    expect((await box.run("install", "--project", "--yes")).status).toBe(0);
+    expect((await box.run("verify")).status).toBe(0);
   });
 
-  it("refuses a repository with nothing it can install, naming the real reason in text", () => {
+  it("refuses a repository with nothing it can install, naming the real reason in text", async () => {
     const box = changeSandbox();
     const repo = gitRepo([{ tree: { "commands/Do Things.md": "Do things.\n" } }]).path;
-    const run = box.run("install", `${repo}#main`, "--user", "--yes");
+    const run = await box.run("install", `${repo}#main`, "--user", "--yes");
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("collection_empty");
     expect(run.stdout).toContain("collection_skill_invalid");
@@ -291,7 +301,7 @@ describe("a repository of commands and agents (item 8)", () => {
 });
 
 describe("sub-agents link like skills (item 9)", () => {
-  it("into the agents with an agent folder, and elsewhere refused for the right reason", () => {
+  it("into the agents with an agent folder, and elsewhere refused for the right reason", async () => {
     const box = changeSandbox();
     const repo = gitRepo([
       {
@@ -301,35 +311,35 @@ describe("sub-agents link like skills (item 9)", () => {
         },
       },
     ]).path;
-    expect(box.run("install", `${repo}#main`, "--user", "--yes").status).toBe(0);
-    const linked = box.run("link", "tester", "--agent", "claude-code", "--user", "--yes");
+    expect((await box.run("install", `${repo}#main`, "--user", "--yes")).status).toBe(0);
+    const linked = await box.run("link", "tester", "--agent", "claude-code", "--user", "--yes");
     expect(linked.status, linked.stdout).toBe(0);
     expect(readFileSync(join(box.home, ".claude", "agents", "tester.md"), "utf8")).toContain(
       "You write tests.",
     );
-    const codex = box.run("link", "tester", "--agent", "codex", "--user", "--yes", "--json");
+    const codex = await box.run("link", "tester", "--agent", "codex", "--user", "--yes", "--json");
     expect(codex.status).toBe(1);
     expect(
       (JSON.parse(codex.stdout) as { plan: { steps: { refusal?: { code: string } }[] } }).plan
         .steps[0]?.refusal?.code,
     ).toBe("link_agent_unsupported");
-    expect(box.run("verify").status).toBe(0);
-    expect(box.run("unlink", "tester", "--user", "--yes").status).toBe(0);
+    expect((await box.run("verify")).status).toBe(0);
+    expect((await box.run("unlink", "tester", "--user", "--yes")).status).toBe(0);
     expect(existsSync(join(box.home, ".claude", "agents", "tester.md"))).toBe(false);
   });
 });
 
 describe("links and copies Skillshelf made (item 10)", () => {
-  it("are the skill they link, not a clash", () => {
+  it("are the skill they link, not a clash", async () => {
     const box = changeSandbox();
     writeTree(join(box.configDir, "skills", "pdf"), {
       "SKILL.md": skillFile("pdf", "Fill and read PDF forms."),
     });
     expect(
-      box.run("link", "pdf", "--agent", "claude-code", "--copy", "--user", "--yes").status,
+      (await box.run("link", "pdf", "--agent", "claude-code", "--copy", "--user", "--yes")).status,
     ).toBe(0);
-    expect(box.run("link", "pdf", "--agent", "opencode", "--user", "--yes").status).toBe(0);
-    const listed = JSON.parse(box.run("list", "--json").stdout) as {
+    expect((await box.run("link", "pdf", "--agent", "opencode", "--user", "--yes")).status).toBe(0);
+    const listed = JSON.parse((await box.run("list", "--json")).stdout) as {
       skills: { name: string }[];
       diagnostics: { code: string }[];
     };
@@ -339,17 +349,17 @@ describe("links and copies Skillshelf made (item 10)", () => {
 });
 
 describe("validate reads a folder as install does (item 11)", () => {
-  it("finds skills in an agent's hidden folder instead of saying path_missing", () => {
+  it("finds skills in an agent's hidden folder instead of saying path_missing", async () => {
     const box = changeSandbox();
     const folder = testdir({
       ".claude/skills/tidy/SKILL.md": skillFile("tidy", "Tidy a repository."),
       ".agents/skills/lint/SKILL.md": skillFile("lint", "Lint the code."),
     });
-    const run = box.run("validate", folder, "--json");
+    const run = await box.run("validate", folder, "--json");
     expect(run.status, run.stdout).toBe(0);
     const result = (JSON.parse(run.stdout) as { results: { names: string[] }[] }).results[0];
     expect(result?.names.sort()).toEqual(["lint", "tidy"]);
-    const installed = box.run("install", folder, "--skill", "*", "--user", "--yes", "--json");
+    const installed = await box.run("install", folder, "--skill", "*", "--user", "--yes", "--json");
     expect(installed.status).toBe(0);
   });
 });
@@ -434,22 +444,22 @@ describe("Ctrl-C while a source is fetched (item 12)", () => {
 });
 
 describe("installing what is installed (item 13)", () => {
-  it("the same package again is already installed, exit 0; other content is refused unless --force", () => {
+  it("the same package again is already installed, exit 0; other content is refused unless --force", async () => {
     const box = changeSandbox();
     const source = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.") });
-    expect(box.run("install", source, "--user", "--yes").status).toBe(0);
-    const again = box.run("install", source, "--user", "--yes");
+    expect((await box.run("install", source, "--user", "--yes")).status).toBe(0);
+    const again = await box.run("install", source, "--user", "--yes");
     expect(again.status, again.stdout + again.stderr).toBe(0);
     expect(again.stderr).toContain("already_installed");
     expect(again.stdout).toContain("nothing to change");
-    const json = box.run("install", source, "--user", "--yes", "--json");
+    const json = await box.run("install", source, "--user", "--yes", "--json");
     expect(codesOf(json)).toEqual(["already_installed"]);
     const other = testdir({ "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF forms.") });
-    const refused = box.run("install", other, "--user", "--yes", "--json");
+    const refused = await box.run("install", other, "--user", "--yes", "--json");
     expect(refused.status).toBe(1);
     expect(codesOf(refused)).toEqual(["installed_differs"]);
     const digest = box.userLock().pdf?.digest;
-    const forced = box.run("install", other, "--user", "--yes", "--force");
+    const forced = await box.run("install", other, "--user", "--yes", "--force");
     expect(forced.status, forced.stdout + forced.stderr).toBe(0);
     expect(box.userLock().pdf?.digest).not.toBe(digest);
   });

@@ -6,7 +6,7 @@ import { installPackage } from "@skillshelf/store/writers";
 import { testdir, testEnvironment } from "@skillshelf/test-utils";
 import { validateIndex, validatePackage } from "@skillshelf/validation";
 import { describe, expect, it } from "vitest";
-import { REPO, runCli } from "./_run.js";
+import { REPO, runMain } from "./_run.js";
 
 const LIBRARY = join(REPO, "examples", "library");
 const EXAMPLE_INDEX = join(LIBRARY, "library.yaml");
@@ -14,8 +14,8 @@ const EXAMPLE_INDEX = join(LIBRARY, "library.yaml");
 /** A private home and project; `run` runs skillshelf in the project with that home. */
 function sandbox() {
   const { home, cwd, configDir } = testEnvironment();
-  const run = (...args: string[]) =>
-    runCli(args, { cwd, env: { HOME: home, SKILLSHELF_HOME: configDir } });
+  const run = async (...args: string[]) =>
+    await runMain(args, { cwd, env: { HOME: home, SKILLSHELF_HOME: configDir } });
   return {
     home,
     cwd,
@@ -47,9 +47,9 @@ describe("the example index", () => {
 });
 
 describe("skillshelf validate, packages and indexes", () => {
-  it("tells packages and indexes by their files and reports their findings", () => {
+  it("tells packages and indexes by their files and reports their findings", async () => {
     const { run } = sandbox();
-    const good = run(
+    const good = await run(
       "validate",
       "--json",
       join(LIBRARY, "packages", "release-kit"),
@@ -69,15 +69,15 @@ describe("skillshelf validate, packages and indexes", () => {
       { type: "command", identifier: "build-release", steps: ["build"] },
     ]);
     const broken = testdir({ "plugin.json": '{"name":"x"}' });
-    const bad = run("validate", broken);
+    const bad = await run("validate", broken);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain("key_missing");
-    expect(run("validate", "--kind", "nonsense", broken).status).toBe(2);
+    expect((await run("validate", "--kind", "nonsense", broken)).status).toBe(2);
   });
 });
 
 describe("skillshelf sources", () => {
-  it("adds, lists and removes an index of a scope", () => {
+  it("adds, lists and removes an index of a scope", async () => {
     const { run } = sandbox();
     const market = testdir({
       ".claude-plugin/marketplace.json": JSON.stringify({
@@ -85,26 +85,26 @@ describe("skillshelf sources", () => {
         plugins: [{ name: "tools", source: "./tools", description: "Handy tools" }],
       }),
     });
-    expect(run("sources", "add", market, "--project")).toMatchObject({
+    expect(await run("sources", "add", market, "--project")).toMatchObject({
       status: 0,
       stdout: expect.stringContaining("added"),
     });
-    expect(run("sources", "add", market, "--project").stdout).toContain("already");
-    const listed = JSON.parse(run("sources", "list", "--json").stdout) as {
+    expect((await run("sources", "add", market, "--project")).stdout).toContain("already");
+    const listed = JSON.parse((await run("sources", "list", "--json")).stdout) as {
       indexes: { scope: string; kind: string; format: string; rows: number; path: string }[];
     };
     expect(
       listed.indexes.map((index) => [index.scope, index.kind, index.format, index.rows]),
     ).toEqual([["project", "added", "marketplace", 1]]);
     expect(listed.indexes[0]?.path).toBe(join(market, ".claude-plugin", "marketplace.json"));
-    expect(run("sources", "remove", market, "--project").status).toBe(0);
-    expect(run("sources", "remove", market, "--project").status).toBe(1);
-    expect(run("sources", "add", testdir(), "--user")).toMatchObject({
+    expect((await run("sources", "remove", market, "--project")).status).toBe(0);
+    expect((await run("sources", "remove", market, "--project")).status).toBe(1);
+    expect(await run("sources", "add", testdir(), "--user")).toMatchObject({
       status: 1,
       stderr: expect.stringContaining("index_missing"),
     });
-    expect(run("sources", "add", market, "--user", "--project").status).toBe(2);
-    expect(run("sources", "frobnicate").status).toBe(2);
+    expect((await run("sources", "add", market, "--user", "--project")).status).toBe(2);
+    expect((await run("sources", "frobnicate")).status).toBe(2);
   });
 });
 
@@ -125,17 +125,17 @@ function installExample(
 }
 
 describe("skillshelf list --kind packages", () => {
-  it("lists installed copies with their state, the overridden ones with --all", () => {
+  it("lists installed copies with their state, the overridden ones with --all", async () => {
     const { run, environment } = sandbox();
     installExample(environment, "user", "semver-check");
     installExample(environment, "project", "semver-check");
     const damaged = installExample(environment, "user", "pdf-forms");
     writeFileSync(join(damaged.dir, "SKILL.md"), "edited\n");
     type Row = { name: string; scope: string; state: string; version: string; shadowedBy?: string };
-    const rows = (all: boolean) =>
+    const rows = async (all: boolean) =>
       (
         JSON.parse(
-          run("list", "--kind", "packages", "--json", ...(all ? ["--all"] : [])).stdout,
+          (await run("list", "--kind", "packages", "--json", ...(all ? ["--all"] : []))).stdout,
         ) as { packages: Row[] }
       ).packages.map((row) => [
         row.name,
@@ -144,23 +144,23 @@ describe("skillshelf list --kind packages", () => {
         row.version,
         row.shadowedBy === undefined ? "" : "overridden",
       ]);
-    expect(rows(false)).toEqual([
+    expect(await rows(false)).toEqual([
       ["pdf-forms", "user", "damaged", "1.2.0", ""],
       ["semver-check", "project", "loadable", "0.3.1", ""],
     ]);
-    expect(rows(true)).toEqual([
+    expect(await rows(true)).toEqual([
       ["pdf-forms", "user", "damaged", "1.2.0", ""],
       ["semver-check", "project", "loadable", "0.3.1", ""],
       ["semver-check", "user", "shadowed", "0.3.1", "overridden"],
     ]);
-    const text = run("list", "--kind", "packages");
+    const text = await run("list", "--kind", "packages");
     expect(text.stdout).toContain("2 installed packages: 1 loadable.");
     expect(text.stderr).toContain("content_drift");
   });
 });
 
 describe("skillshelf search", () => {
-  it("searches every index and shows where a package is installed", () => {
+  it("searches every index and shows where a package is installed", async () => {
     const { run, environment } = sandbox();
     installExample(environment, "user", "semver-check");
     const extra = join(testdir(), "index.yaml");
@@ -178,9 +178,9 @@ describe("skillshelf search", () => {
       ]),
     );
     // the example index is the demo's: a real user's search never sees it
-    expect(JSON.parse(run("search", "pdf", "--json").stdout).results).toEqual([]);
+    expect(JSON.parse((await run("search", "pdf", "--json")).stdout).results).toEqual([]);
     const found = JSON.parse(
-      run("search", "version", "--json", "--from", extra, "--from", EXAMPLE_INDEX).stdout,
+      (await run("search", "version", "--json", "--from", extra, "--from", EXAMPLE_INDEX)).stdout,
     ) as {
       matchMode: string;
       results: {
@@ -194,12 +194,12 @@ describe("skillshelf search", () => {
       ["versioning-guide", "from", []],
       ["semver-check", "from", [{ scope: "user", state: "loadable", version: "0.3.1" }]],
     ]);
-    const text = run("search", "semver", "--from", EXAMPLE_INDEX);
+    const text = await run("search", "semver", "--from", EXAMPLE_INDEX);
     expect(text.stdout).toContain("installed: user loadable");
     expect(
-      run("search", "release", "--kind", "fleet", "--json", "--from", EXAMPLE_INDEX).stdout,
+      (await run("search", "release", "--kind", "fleet", "--json", "--from", EXAMPLE_INDEX)).stdout,
     ).toContain('"name": "release-kit"');
-    expect(run("search").status).toBe(2);
-    expect(run("search", "x", "--kind", "theme").status).toBe(2);
+    expect((await run("search")).status).toBe(2);
+    expect((await run("search", "x", "--kind", "theme")).status).toBe(2);
   });
 });

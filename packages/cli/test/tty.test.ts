@@ -27,7 +27,7 @@ describe("a change at a terminal", () => {
     expect(existsSync(join(box.configDir, "packages", "pdf"))).toBe(false);
   });
 
-  it("applies once the person says yes, showing progress on the terminal", () => {
+  it("applies once the person says yes, showing progress on the terminal", async () => {
     const box = changeSandbox();
     const dir = testdir(packageTree({ id: "pdf" }));
     const run = runCliInPty(["install", dir, "--user"], {
@@ -38,10 +38,10 @@ describe("a change at a terminal", () => {
     expect(run.status, run.output).toBe(0);
     expect(run.output).toContain("fetching");
     expect(run.output).toContain("applying 1/1");
-    expect(box.skills()).toEqual(["pdf"]);
+    expect(await box.skills()).toEqual(["pdf"]);
   });
 
-  it("asks which skills of a collection to install", () => {
+  it("asks which skills of a collection to install", async () => {
     const box = changeSandbox();
     const dir = testdir({
       "skills/alpha/SKILL.md": skillFile("alpha", "The alpha skill."),
@@ -53,10 +53,10 @@ describe("a change at a terminal", () => {
       answers: PICK_FIRST_AND_APPLY,
     });
     expect(run.status, run.output).toBe(0);
-    expect(box.skills()).toEqual(["alpha"]);
+    expect(await box.skills()).toEqual(["alpha"]);
   });
 
-  it("offers a name two skills share by each one's path (issue 25, item 1)", () => {
+  it("offers a name two skills share by each one's path (issue 25, item 1)", async () => {
     const box = changeSandbox();
     const dir = testdir({
       "skills/team-a/access/SKILL.md": skillFile("access", "Access, the a way."),
@@ -71,7 +71,7 @@ describe("a change at a terminal", () => {
     });
     expect(run.status, run.output).toBe(0);
     expect(run.output).toContain("skills/team-a/access");
-    expect(box.skills()).toEqual(["access"]);
+    expect(await box.skills()).toEqual(["access"]);
   });
 
   it("fetches the collection once for the question and the install (issue 23, item 13)", async () => {
@@ -94,7 +94,7 @@ describe("a change at a terminal", () => {
       answers: PICK_FIRST_AND_APPLY,
     });
     expect(run.status, run.output).toBe(0);
-    expect(box.skills()).toEqual(["alpha"]);
+    expect(await box.skills()).toEqual(["alpha"]);
     expect(fetches).toBe(1);
     expect(readdirSync(tmp)).toEqual([]);
   });

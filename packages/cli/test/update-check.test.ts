@@ -24,7 +24,7 @@ const commit = (repo: string, files: Record<string, string>, tag?: string) => {
 };
 
 describe("update --check", () => {
-  it("says which repositories moved on, writes nothing, and exits 1 until they are updated", () => {
+  it("says which repositories moved on, writes nothing, and exits 1 until they are updated", async () => {
     const box = changeSandbox();
     const moving = gitRepo([{ tree: packageTree({ id: "moving", files: { "a.md": "v1" } }) }]);
     const pinned = gitRepo([
@@ -36,8 +36,8 @@ describe("update --check", () => {
       `${pathToFileURL(pinned.path).href}#v1`,
       local,
     ])
-      expect(box.run("install", source, "--user", "--yes").status).toBe(0);
-    const first = JSON.parse(box.run("update", "--check", "--user", "--json").stdout) as {
+      expect((await box.run("install", source, "--user", "--yes")).status).toBe(0);
+    const first = JSON.parse((await box.run("update", "--check", "--user", "--json")).stdout) as {
       checks: Checked[];
     };
     expect(first.checks.map((check) => [check.id, check.status])).toEqual([
@@ -49,7 +49,7 @@ describe("update --check", () => {
     commit(pinned.path, { "a.md": "v2" }, "v2");
     writeTree(local, { "a.md": "v2" });
     const lock = JSON.stringify(box.userLock());
-    const run = box.run("update", "--check", "--user", "--json");
+    const run = await box.run("update", "--check", "--user", "--json");
     expect(run.status).toBe(1);
     const { checks } = JSON.parse(run.stdout) as { checks: Checked[] };
     const byId = Object.fromEntries(checks.map((check) => [check.id, check]));
@@ -66,20 +66,20 @@ describe("update --check", () => {
     expect(byId.local?.status).toBe("out-of-date");
     // nothing was written
     expect(JSON.stringify(box.userLock())).toBe(lock);
-    const text = box.run("update", "--check", "--user");
+    const text = await box.run("update", "--check", "--user");
     expect(text.status).toBe(1);
     expect(text.stdout).toContain("out of date");
     expect(text.stdout).toContain(`${moving.commits[0]?.slice(0, 12)} → ${moved.slice(0, 12)}`);
 
     // update says what it changed, commit and files before and after
-    const updated = box.run("update", "moving", "--user", "--yes");
+    const updated = await box.run("update", "moving", "--user", "--yes");
     expect(updated.status).toBe(0);
     expect(updated.stdout).toContain(
       `commit ${moving.commits[0]?.slice(0, 12)} → ${moved.slice(0, 12)}`,
     );
     expect(updated.stdout).toMatch(/files [0-9a-f]{12} → [0-9a-f]{12}/);
     // and when nothing changed, why
-    const again = box.run("update", "moving", "--user", "--yes", "--json");
+    const again = await box.run("update", "moving", "--user", "--yes", "--json");
     const { plan } = JSON.parse(again.stdout) as {
       plan: { steps: unknown[]; diagnostics: { code: string; message: string }[] };
     };
@@ -88,15 +88,17 @@ describe("update --check", () => {
     expect(plan.diagnostics[0]?.message).toContain(
       `main still names the installed commit ${moved}`,
     );
-    expect(box.run("update", "--check", "--user", "moving").status).toBe(0);
+    expect((await box.run("update", "--check", "--user", "moving")).status).toBe(0);
   });
 
-  it("is unknown, with the code, when a repository cannot be asked", () => {
+  it("is unknown, with the code, when a repository cannot be asked", async () => {
     const box = changeSandbox();
     const repo = gitRepo([{ tree: packageTree({ id: "gone", files: { "a.md": "v1" } }) }]);
-    expect(box.run("install", pathToFileURL(repo.path).href, "--user", "--yes").status).toBe(0);
+    expect(
+      (await box.run("install", pathToFileURL(repo.path).href, "--user", "--yes")).status,
+    ).toBe(0);
     execFileSync("rm", ["-rf", repo.path]);
-    const run = box.run("update", "--check", "--user", "--json");
+    const run = await box.run("update", "--check", "--user", "--json");
     expect(run.status).toBe(1);
     const { checks } = JSON.parse(run.stdout) as {
       checks: (Checked & { error?: { code: string } })[];

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { BIN, EXAMPLES, REPO, runCli } from "./_run.js";
+import { BIN, EXAMPLES, REPO, runMain } from "./_run.js";
 
 describe("usage and help", () => {
   it.each([
@@ -13,20 +13,20 @@ describe("usage and help", () => {
     [["list", "--help"], 0, /^Usage: skillshelf list/],
     [["validate", "-h"], 0, /^Usage: skillshelf validate/],
     [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
-  ])("%j exits %i", (args, status, pattern) => {
-    const result = runCli(args as string[], { env: { HOME: "/nonexistent" } });
+  ])("%j exits %i", async (args, status, pattern) => {
+    const result = await runMain(args as string[], { env: { HOME: "/nonexistent" } });
     expect(result.status).toBe(status);
     expect(result.stdout).toMatch(pattern);
   });
 
-  it("generates every command's help from its definition, shared options included", () => {
-    const help = runCli(["list", "--help"]).stdout;
+  it("generates every command's help from its definition, shared options included", async () => {
+    const help = (await runMain(["list", "--help"])).stdout;
     expect(help).toMatch(
       /^Usage: skillshelf list \[--kind KIND\] \[--all\] \[--json\] \[--cwd DIR\]\n/,
     );
     expect(help).toContain("--cwd DIR");
     expect(help).toContain("Exit status: ");
-    const top = runCli(["--help"]).stdout;
+    const top = (await runMain(["--help"])).stdout;
     for (const name of ["catalog", "list", "prompt", "search", "show", "sources", "validate"])
       expect(top).toMatch(new RegExp(`\\n  ${name} +\\S`));
   });
@@ -59,15 +59,15 @@ describe("usage mistakes are coded diagnostics", () => {
     ["search", [], "usage_missing_argument", undefined],
     ["prompt", [], "usage_missing_argument", undefined],
     ["prompt", ["--loud", "review"], "usage_unknown_option", undefined],
-  ])("%s %j is %s", (command, args, code, hint) => {
+  ])("%s %j is %s", async (command, args, code, hint) => {
     const env = { HOME: "/nonexistent" };
-    const json = runCli([command, "--json", ...args], { env });
+    const json = await runMain([command, "--json", ...args], { env });
     expect(json.status).toBe(2);
     const [diagnostic] = JSON.parse(json.stdout).diagnostics;
     expect(diagnostic).toMatchObject({ severity: "error", code });
     if (hint !== undefined) expect(diagnostic.hint).toBe(hint);
     else expect(diagnostic.hint).not.toMatch(/did you mean/);
-    const text = runCli([command, ...args], { env });
+    const text = await runMain([command, ...args], { env });
     expect(text.status).toBe(2);
     expect(text.stderr).toMatch(new RegExp(`^skillshelf: ${code}`));
     expect(text.stderr).toContain("hint: ");

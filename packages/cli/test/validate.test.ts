@@ -7,8 +7,8 @@ import {
   strictVerdicts,
   testdir,
 } from "@skillshelf/test-utils";
-import { describe, expect, it } from "vitest";
-import { runCli } from "./_run.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runMain } from "./_run.js";
 
 type Verdict = {
   valid: boolean;
@@ -22,8 +22,14 @@ type Verdict = {
   }[];
 };
 
-function validate(args: string[], cwd: string): { status: number | null; verdict: Verdict } {
-  const result = runCli(["validate", "--json", ...args], { cwd, env: { HOME: "/nonexistent" } });
+async function validate(
+  args: string[],
+  cwd: string,
+): Promise<{ status: number | null; verdict: Verdict }> {
+  const result = await runMain(["validate", "--json", ...args], {
+    cwd,
+    env: { HOME: "/nonexistent" },
+  });
   return { status: result.status, verdict: JSON.parse(result.stdout) as Verdict };
 }
 
@@ -57,11 +63,11 @@ describe("skillshelf validate", () => {
     ["broken", 1, 1, ["error:description_missing"]],
     ["upper", 0, 1, ["error:skill_file_name"]],
     ["absent", 1, 1, ["error:path_missing"]],
-  ])("%s: lenient %i, strict %i %j", (path, lenientStatus, strictStatus, strictCodes) => {
-    const lenient = validate([path], dir);
+  ])("%s: lenient %i, strict %i %j", async (path, lenientStatus, strictStatus, strictCodes) => {
+    const lenient = await validate([path], dir);
     expect(lenient.status).toBe(lenientStatus);
     expect(lenient.verdict.valid).toBe(lenientStatus === 0);
-    const strict = validate(["--strict", path], dir);
+    const strict = await validate(["--strict", path], dir);
     expect(strict.status).toBe(strictStatus);
     expect(
       strict.verdict.results[0]?.diagnostics.map(
@@ -71,12 +77,12 @@ describe("skillshelf validate", () => {
     expect(strict.verdict.results[0]?.path).toBe(join(dir, path));
   });
 
-  it("turns unknown keys into errors with --strict-keys", () => {
-    expect(validate(["--strict", "--strict-keys", "extra"], dir).status).toBe(1);
+  it("turns unknown keys into errors with --strict-keys", async () => {
+    expect((await validate(["--strict", "--strict-keys", "extra"], dir)).status).toBe(1);
   });
 
-  it("validates several paths and a folder of skills at once", () => {
-    const { status, verdict } = validate(["good", "mismatch", "."], dir);
+  it("validates several paths and a folder of skills at once", async () => {
+    const { status, verdict } = await validate(["good", "mismatch", "."], dir);
     expect(status).toBe(1);
     // "." is read as install reads it: skill folders at its root (upper/SKILL.MD is no SKILL.md)
     expect(verdict.results.map((result) => [result.valid, result.names.length])).toEqual([
@@ -86,8 +92,8 @@ describe("skillshelf validate", () => {
     ]);
   });
 
-  it("prints a readable report without --json", () => {
-    const result = runCli(["validate", "good", "broken"], {
+  it("prints a readable report without --json", async () => {
+    const result = await runMain(["validate", "good", "broken"], {
       cwd: dir,
       env: { HOME: "/nonexistent" },
     });
@@ -125,7 +131,10 @@ describe("strict mode agrees with the Agent Skills reference validator on the co
   const verdicts = strictVerdicts();
   const flowAllowed = flowStyleAllowedVerdicts();
   const files = corpusFiles("skill").map((file) => file.path);
-  const { verdict } = validate(["--strict", "--strict-keys", ...files], CORPUS_DIR);
+  let verdict: Verdict;
+  beforeAll(async () => {
+    ({ verdict } = await validate(["--strict", "--strict-keys", ...files], CORPUS_DIR));
+  });
 
   it.each(files.map((path, index) => [path, index] as const))("%s", (path, index) => {
     const reference = verdicts.get(path);
