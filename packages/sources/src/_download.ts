@@ -1,7 +1,7 @@
 import { SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge } from "./_archive.js";
 
-/** Most redirects followed for one download (docs/decisions.md, "Redirects"). */
+/** Most redirects followed for one download (docs/decisions.md, "Downloads"). */
 const MAX_REDIRECTS = 5;
 
 /**
