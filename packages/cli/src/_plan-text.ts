@@ -45,7 +45,9 @@ export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint)
     if (outcome.status === "committed" && outcome.error === undefined)
       return `${paint("green", "done")}      ${what}${kept}`;
     if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
-    return `${paint("red", outcome.status)}    ${what}: ${outcome.error.code}${outcome.error.cause === undefined ? "" : ` (${outcome.error.cause})`}: ${safeLine(outcome.error.message)}\n          next: ${safeLine(outcome.error.next)}`;
+    const { code, message, hint, details } = outcome.error;
+    const cause = typeof details?.cause === "string" ? ` (${details.cause})` : "";
+    return `${paint("red", outcome.status)}    ${what}: ${code}${cause}: ${safeLine(message)}\n          next: ${safeLine(hint)}`;
   });
   return `${lines.join("\n")}\n`;
 }

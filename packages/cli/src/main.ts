@@ -3,6 +3,7 @@ import {
   codedWriteError,
   createDiagnostic,
   type Diagnostic,
+  errorDiagnostic,
   isSkillshelfError,
 } from "@skillshelf/core";
 import { commandHelp, topLevelHelp, usageLine } from "./_help.js";
@@ -102,12 +103,7 @@ function report(thrown: unknown, io: CliIo, command: CommandDefinition, json: bo
     );
   }
   if (isSkillshelfError(error)) {
-    const diagnostic = createDiagnostic("error", error.code, error.message, {
-      path: error.path,
-      hint: error.hint,
-      details: error.details,
-    });
-    return printFailure([diagnostic], io, json, 1);
+    return printFailure([errorDiagnostic(error)], io, json, 1);
   }
   const detail =
     io.env.SKILLSHELF_DEBUG === "1" && error instanceof Error ? `\n${error.stack}` : "";

@@ -12,10 +12,10 @@ function failure(
   stdout: string,
 ): { cause?: string | undefined; path?: string | undefined } | undefined {
   const result = JSON.parse(stdout) as {
-    outcomes: { error?: { cause?: string; path?: string } }[];
+    outcomes: { error?: { details?: { cause?: string }; path?: string } }[];
   };
   const error = result.outcomes.find((outcome) => outcome.error !== undefined)?.error;
-  return error === undefined ? undefined : { cause: error.cause, path: error.path };
+  return error === undefined ? undefined : { cause: error.details?.cause, path: error.path };
 }
 
 /** A folder beside the project that must survive: a sibling project with a file in it. */

@@ -1,4 +1,5 @@
 import { CODES, type Code } from "./codes.js";
+import type { SkillshelfError } from "./errors.js";
 import type { Diagnostic, DiagnosticPlace, Severity } from "./types.js";
 
 /**
@@ -10,7 +11,7 @@ export function createDiagnostic(
   code: Code,
   message: string,
   place: DiagnosticPlace = {},
-): Diagnostic {
+): Diagnostic & { readonly hint: string } {
   const { path, line, column, details } = place;
   return {
     severity,
@@ -22,6 +23,18 @@ export function createDiagnostic(
     hint: place.hint ?? CODES[code].hint,
     ...(details === undefined ? {} : { details }),
   };
+}
+
+/**
+ * A `SkillshelfError` as the finding it reports: one failure shape for refusals, step errors and
+ * what the command line prints.
+ */
+export function errorDiagnostic(error: SkillshelfError): Diagnostic & { readonly hint: string } {
+  return createDiagnostic("error", error.code, error.message, {
+    path: error.path,
+    hint: error.hint,
+    details: error.details,
+  });
 }
 
 /** True when any diagnostic is an error. */

@@ -36,7 +36,13 @@ export {
 } from "./containment.js";
 export type { CopyTreeOptions } from "./copy-tree.js";
 export { copyTree } from "./copy-tree.js";
-export { compareText, createDiagnostic, hasErrors, sortDiagnostics } from "./diagnostics.js";
+export {
+  compareText,
+  createDiagnostic,
+  errorDiagnostic,
+  hasErrors,
+  sortDiagnostics,
+} from "./diagnostics.js";
 export {
   findProject,
   projectLibraryDir,

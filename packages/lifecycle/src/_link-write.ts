@@ -1,4 +1,4 @@
-import { type Code, isSkillshelfError } from "@skillshelf/core";
+import { type Diagnostic, errorDiagnostic, isSkillshelfError } from "@skillshelf/core";
 import { agentFolder, type LinkKind, type PackageScope } from "@skillshelf/store";
 import type { LinkWriteResult } from "@skillshelf/store/writers";
 
@@ -6,9 +6,7 @@ import type { LinkWriteResult } from "@skillshelf/store/writers";
 export interface LinkApplyResult {
   readonly status: "committed" | "failed" | "refused" | "unchanged";
   readonly result?: LinkWriteResult | undefined;
-  readonly error?:
-    | { readonly code: Code; readonly message: string; readonly path?: string | undefined }
-    | undefined;
+  readonly error?: Diagnostic | undefined;
 }
 
 /** Run a store link writer; a `SkillshelfError` it throws becomes a failed outcome. */
@@ -19,11 +17,7 @@ export function applyWrite(write: () => LinkWriteResult): LinkApplyResult {
     if (!isSkillshelfError(error)) throw error;
     return {
       status: "failed",
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.path === undefined ? {} : { path: error.path }),
-      },
+      error: errorDiagnostic(error),
     };
   }
 }

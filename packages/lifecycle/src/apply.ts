@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import {
-  CODES,
+  createDiagnostic,
   type Environment,
   isSkillshelfError,
   resolveEnvironment,
@@ -65,10 +65,13 @@ export async function applyLifecycle(
           step: identity(step),
           diagnostics: [],
           // the refusal's own hint says what to do about it
-          error: {
-            ...outcomeError("refused", step.refusal.message, step.refusal.code),
-            next: step.refusal.hint,
-          },
+          error: outcomeError(
+            "refused",
+            step.refusal.message,
+            step.refusal.code,
+            undefined,
+            step.refusal,
+          ),
         });
         index += 1;
         continue;
@@ -134,17 +137,18 @@ function outcomeError(
   message: string,
   cause?: string,
   changed?: Readonly<Record<string, unknown>>,
-  error?: SkillshelfError,
+  found?: { readonly hint?: string | undefined; readonly path?: string | undefined },
 ): NonNullable<StepOutcome["error"]> {
   const caused = cause !== undefined && cause !== code;
+  const details = { ...(caused ? { cause } : {}), ...(changed === undefined ? {} : { changed }) };
   return {
+    ...createDiagnostic("error", code, message, {
+      path: found?.path,
+      // a writer's own refusal says best what to do about it
+      hint: caused ? found?.hint : undefined,
+      details: Object.keys(details).length === 0 ? undefined : details,
+    }),
     code,
-    message,
-    // a writer's own refusal says best what to do about it
-    next: caused && error !== undefined ? error.hint : CODES[code].hint,
-    ...(caused ? { cause: cause as never } : {}),
-    ...(error?.path === undefined ? {} : { path: error.path }),
-    ...(changed === undefined ? {} : { changed }),
   };
 }
 

@@ -1,4 +1,9 @@
-import { CODES, type Code, type Environment, isSkillshelfError } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type Environment,
+  errorDiagnostic,
+  isSkillshelfError,
+} from "@skillshelf/core";
 import {
   askNewest,
   describeSource,
@@ -39,7 +44,7 @@ export interface UpdateCheck {
   readonly status: "up-to-date" | "out-of-date" | "unknown";
   /** Why, in words: "the same commit", "a commit does not move", "main moved", "the index offers 1.2.0". */
   readonly reason: string;
-  readonly error?: { readonly code: Code; readonly message: string; readonly hint: string };
+  readonly error?: (Diagnostic & { readonly hint: string }) | undefined;
 }
 
 /** What to check. */
@@ -92,11 +97,7 @@ export async function checkUpdates(request: UpdateCheckRequest): Promise<UpdateC
         ...base,
         status: "unknown",
         reason: "the source could not be asked",
-        error: {
-          code: error.code,
-          message: error.message,
-          hint: error.hint ?? CODES[error.code].hint,
-        },
+        error: errorDiagnostic(error),
       });
     }
   }
@@ -167,12 +168,7 @@ async function checkOne(
       source,
     );
     if ("refusal" in staged) {
-      const { code, message, hint } = staged.refusal;
-      return {
-        status: "unknown",
-        reason: "the source could not be read",
-        error: { code, message, hint },
-      };
+      return { status: "unknown", reason: "the source could not be read", error: staged.refusal };
     }
     const newest = { digest: staged.staged.digest, version: staged.manifest.version };
     return staged.staged.digest === record.contentDigest

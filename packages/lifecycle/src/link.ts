@@ -1,10 +1,9 @@
 import { basename, dirname, join } from "node:path";
 import {
-  CODES,
-  type Code,
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  errorDiagnostic,
   isSkillshelfError,
   LINKABLE_KINDS,
   resolveEnvironment,
@@ -26,6 +25,7 @@ import {
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
 import { existingAgentFolders, linkForms } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
+import { refusal } from "./_refusal.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
 
@@ -180,9 +180,11 @@ export function planUnlinks(
 export function applyLinks(linkPlan: LinkPlan): LinkApplyResult {
   if (!linkPlan.applicable) {
     const refused = linkPlan.steps.find((step) => step.refusal !== undefined);
-    const code = refused?.refusal?.code ?? "link_conflict";
-    const message = refused?.refusal?.message ?? "the link plan was refused";
-    return { status: "refused", error: { code, message, path: refused?.path || undefined } };
+    const error =
+      refused?.refusal === undefined
+        ? createDiagnostic("error", "link_conflict", "the link plan was refused")
+        : { ...refused.refusal, ...(refused.path === "" ? {} : { path: refused.path }) };
+    return { status: "refused", error };
   }
   const environment = resolveEnvironment({ ...linkPlan.environment, env: {} });
   const { scope } = linkPlan;
@@ -275,12 +277,7 @@ function linkStep(
       path: error.path ?? join(linkBase(environment, scope), key),
       key,
       inPlace: false,
-      refusal: {
-        code: error.code,
-        message: error.message,
-        hint: error.hint ?? CODES[error.code].hint,
-        ...(error.details === undefined ? {} : { details: error.details }),
-      },
+      refusal: errorDiagnostic(error),
     };
   }
 }
@@ -305,10 +302,6 @@ function unknownStep(
       `no skill, prompt template or agent named ${name} is in the ${request.scope} library or its installed packages`,
     ),
   };
-}
-
-function refusal(code: Code, message: string): Refusal {
-  return { code, message, hint: CODES[code].hint };
 }
 
 function requestOf(step: LinkStep): LinkRequest {

@@ -1,4 +1,4 @@
-import type { Code, Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
+import type { Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
 import type { Availability, InventoryCopyState } from "@skillshelf/inventory";
 import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
 import type {
@@ -94,11 +94,8 @@ export interface StepLink {
 }
 
 /** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
-export interface Refusal {
-  readonly code: Code;
-  readonly message: string;
+export interface Refusal extends Diagnostic {
   readonly hint: string;
-  readonly details?: Readonly<Record<string, unknown>> | undefined;
   /**
    * It refuses its own step only (one skill of a collection): the plan's other steps still
    * apply, unless the request asked for all or nothing.
@@ -230,19 +227,13 @@ export interface StepOutcome {
   /** Where changed files were kept. */
   readonly recovery?: { readonly packageBackup?: string | undefined } | undefined;
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Why it did not commit cleanly, as a finding: its `hint` says what to do next, its `details`
+   * the underlying `cause` (`dependents`, `digest_mismatch`, …) and, for `stale_plan`, the fact
+   * that `changed`.
+   */
   readonly error?:
-    | {
-        readonly code: OutcomeErrorCode;
-        readonly message: string;
-        /** What to do next (one table for all). */
-        readonly next: string;
-        /** For `stale_plan`: the fact that changed. */
-        readonly changed?: Readonly<Record<string, unknown>> | undefined;
-        /** The underlying code (`dependents`, `digest_mismatch`, …). */
-        readonly cause?: Code | undefined;
-        /** The file or folder the failure concerns, when it names one. */
-        readonly path?: string | undefined;
-      }
+    | (Diagnostic & { readonly code: OutcomeErrorCode; readonly hint: string })
     | undefined;
 }
 

@@ -155,7 +155,10 @@ describe("applying a plan", () => {
       "failed",
       "unattempted",
     ]);
-    expect(result.outcomes[1]?.error).toMatchObject({ code: "writer", cause: "digest_mismatch" });
+    expect(result.outcomes[1]?.error).toMatchObject({
+      code: "writer",
+      details: { cause: "digest_mismatch" },
+    });
     expect(refreshed).toBe(1);
     expect(result.refresh.status).toBe("refreshed");
     expect(result.outcomes[0]?.verification).toMatchObject({
@@ -208,7 +211,7 @@ describe("applying a plan", () => {
     const result = await applyLifecycle(reviewed);
     expect(result.outcomes[0]?.error).toMatchObject({
       code: "stale_plan",
-      changed: { fact: "enabled", expected: true, observed: false },
+      details: { changed: { fact: "enabled", expected: true, observed: false } },
     });
     expect(readScopeState(env, "user")).toEqual(before);
   });
@@ -257,7 +260,7 @@ describe("enable, disable and remove", () => {
     const result = await applyLifecycle(allowed);
     expect(result.outcomes[0]).toMatchObject({
       status: "failed",
-      error: { code: "refused", cause: "dependents" },
+      error: { code: "refused", details: { cause: "dependents" } },
     });
   });
 

@@ -1,9 +1,9 @@
 import { lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import {
-  createDiagnostic,
   type Diagnostic,
   type Environment,
+  errorDiagnostic,
   isInside,
   isSkillshelfError,
   projectLibraryDir,
@@ -57,10 +57,7 @@ export function scopeFolderProblem(
     return undefined;
   } catch (error) {
     if (!isSkillshelfError(error)) throw error;
-    return createDiagnostic("error", error.code, error.message, {
-      path: error.path,
-      ...(error.details === undefined ? {} : { details: error.details }),
-    });
+    return errorDiagnostic(error);
   }
 }
 

@@ -463,12 +463,6 @@ export function linkDiagnostics(links: LinkApplyResult | undefined): Diagnostic[
   if (links === undefined) return [];
   return [
     ...(links.result?.diagnostics ?? []),
-    ...(links.error === undefined
-      ? []
-      : [
-          createDiagnostic("error", links.error.code, links.error.message, {
-            path: links.error.path,
-          }),
-        ]),
+    ...(links.error === undefined ? [] : [links.error]),
   ];
 }
