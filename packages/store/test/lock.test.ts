@@ -123,8 +123,7 @@ describe("withScopeLock", () => {
       });`,
       { environment, held, done },
     );
-    while (!existsSync(held)) await new Promise((resolve) => setTimeout(resolve, 10));
-    const pid = Number(readFileSync(held, "utf8"));
+    const pid = await writtenPid(held);
     process.kill(pid, "SIGSTOP");
     try {
       // a lock untouched for an hour was stale by the clock the old lock kept
@@ -152,7 +151,7 @@ describe("withScopeLock", () => {
       { environment, held, finished },
     );
     while (!existsSync(held)) await new Promise((resolve) => setTimeout(resolve, 10));
-    const pid = Number(
+    const pid = holderPid(
       readFileSync(join(packagesDir(environment, "user"), ".lock", "owner.json"), "utf8").match(
         /"pid":(\d+)/,
       )?.[1],
@@ -198,3 +197,22 @@ describe("withScopeLock", () => {
     );
   });
 });
+
+/**
+ * The pid a child wrote to `file`, once all of it is there: the file exists as soon as it is
+ * created, and an empty read is pid 0, which `process.kill` takes as this whole process group.
+ */
+async function writtenPid(file: string): Promise<number> {
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    if (/^\d+$/.test(text)) return holderPid(text);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A pid to signal: a positive number, never 0 or -1 (a process group, or every process). */
+function holderPid(text: string | undefined): number {
+  const pid = Number(text);
+  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`not a holder's pid: ${text}`);
+  return pid;
+}
