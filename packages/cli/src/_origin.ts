@@ -6,14 +6,15 @@ export function originText(origin: Origin, style: PathStyle): string {
   switch (origin.kind) {
     case "index":
       return `the index ${displayPath(origin.index, style)} (${origin.source})`;
-    case "git":
-      return `git ${safeLine(origin.url)}${origin.ref === undefined ? "" : `#${safeLine(origin.ref)}`}${origin.commit === undefined ? "" : ` at ${origin.commit}`}`;
-    case "archive":
-      return `archive ${safeLine(origin.url)}`;
-    case "local":
     case "import":
-      return `${origin.kind} ${displayPath(origin.path, style)}`;
+      return `import ${displayPath(origin.path, style)}`;
     case "loose":
       return `loose ${displayPath(origin.root, style)}`;
+    default: {
+      // a source's origin: its folder, or its URL with the ref and commit that apply
+      const { kind, path, url, ref, commit } = origin;
+      const place = url === undefined ? displayPath(path ?? "", style) : safeLine(url);
+      return `${kind} ${place}${ref === undefined ? "" : `#${safeLine(ref)}`}${commit === undefined ? "" : ` at ${commit}`}`;
+    }
   }
 }

@@ -390,13 +390,11 @@ function showOrigin(origin: Origin, show: (path: string) => string): Origin {
   switch (origin.kind) {
     case "index":
       return { ...origin, index: hidden(origin.index) };
-    case "local":
-    case "import":
-      return { ...origin, path: hidden(origin.path) };
     case "loose":
       return { ...origin, root: hidden(origin.root) };
     default:
-      return origin;
+      // an import's folder, a folder a copy was installed from
+      return origin.path === undefined ? origin : { ...origin, path: hidden(origin.path) };
   }
 }
 

@@ -1,11 +1,5 @@
-import {
-  AGENTS,
-  type PackageSource,
-  type ResourceSource,
-  type SourceOf,
-  type SourceType,
-} from "@skillshelf/core";
-import type { IndexRow } from "@skillshelf/sources";
+import { AGENTS, type ResourceSource, type SourceType } from "@skillshelf/core";
+import { type IndexRow, type SourceOrigin, sourceOrigin } from "@skillshelf/sources";
 import type { InstallRecord, PackageFormat } from "@skillshelf/store";
 
 /**
@@ -15,14 +9,7 @@ import type { InstallRecord, PackageFormat } from "@skillshelf/store";
  */
 export type Origin =
   | { readonly kind: "index"; readonly index: string; readonly source: SourceType }
-  | { readonly kind: "local"; readonly path: string }
-  | {
-      readonly kind: "git";
-      readonly url: string;
-      readonly ref?: string | undefined;
-      readonly commit?: string | undefined;
-    }
-  | { readonly kind: "archive"; readonly url: string }
+  | SourceOrigin
   | { readonly kind: "import"; readonly path: string }
   | { readonly kind: "loose"; readonly root: string };
 
@@ -73,30 +60,4 @@ export function classifyOrigin(evidence: OriginEvidence): {
     origin: { kind: "loose", root: root.path },
     format: agent === undefined ? "skillshelf" : agent.id,
   };
-}
-
-// --- internal ---
-
-// the origin each kind of source gives an installed copy: one entry per kind of source
-const SOURCE_ORIGINS: {
-  readonly [T in SourceType]: (source: SourceOf<T>, commit: string | undefined) => Origin;
-} = {
-  local: (source) => ({ kind: "local", path: source.path }),
-  git: (source, commit) => ({
-    kind: "git",
-    url: source.url,
-    ...(source.ref === undefined ? {} : { ref: source.ref }),
-    ...(commit === undefined ? {} : { commit }),
-  }),
-  archive: (source) => ({ kind: "archive", url: source.url }),
-};
-
-function originOf<T extends SourceType>(
-  type: T,
-): (source: SourceOf<T>, commit: string | undefined) => Origin {
-  return SOURCE_ORIGINS[type];
-}
-
-function sourceOrigin(source: PackageSource, commit: string | undefined): Origin {
-  return originOf(source.type)(source, commit);
 }

@@ -27,8 +27,7 @@ export function resolveInstallTarget(
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
     // a bare repository is fetched with git, any other folder copied
     const spec = parseSourceSpec(text, environment.cwd);
-    const source =
-      spec.ok && spec.source.type === "git" ? spec.source : { type: "local" as const, path };
+    const source = spec.ok ? spec.source : { type: "local" as const, path };
     return { kind: "source", text, source };
   }
   const ref = parseRequirementRef(text);

@@ -1,7 +1,9 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { canonicalJson, isPackageId, isSemver, normalizeRelativePath } from "@skillshelf/core";
 import { type RowReporter, reportRow, stringList } from "./_rows.js";
-import { gitSource, invalidSource, type ParsedSource, parseSourceUrl } from "./source-url.js";
+import { gitSource } from "./fetchers/_git-syntax.js";
+import { invalidSource, type ParsedSource } from "./fetchers/_syntax.js";
+import { parseSourceUrl } from "./source-url.js";
 import type { IndexOrigin, IndexRow, ProvidedResource } from "./types.js";
 
 /**

@@ -8,7 +8,7 @@ export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
-export type { Fetcher, FetchInto } from "./fetchers/_fetcher.js";
+export type { Fetcher, FetchInto, SourceOrigin } from "./fetchers/_fetcher.js";
 export {
   askNewest,
   describeSource,
@@ -17,6 +17,7 @@ export {
   isPinnedTo,
   SOURCE_FETCHERS,
   sourceAtRef,
+  sourceOrigin,
   sourcePinnedAt,
   sourceWithin,
 } from "./fetchers/index.js";

@@ -1,4 +1,4 @@
-import { parseSourceUrl } from "@skillshelf/sources";
+import { parseSourceUrl, SOURCE_FETCHERS } from "@skillshelf/sources";
 import { describe, expect, it } from "vitest";
 
 describe("parseSourceUrl", () => {
@@ -59,5 +59,42 @@ describe("parseSourceUrl", () => {
     "https://exa mple.com/x.tar.gz",
   ])("refuses %j", (text) => {
     expect(parseSourceUrl(text, "/base").ok).toBe(false);
+  });
+});
+
+describe("each fetcher parses its own syntax", () => {
+  const claims = (text: string) =>
+    Object.entries(SOURCE_FETCHERS)
+      .filter(([, fetcher]) => fetcher.parse(text, "/base") !== undefined)
+      .map(([type]) => type);
+
+  it.each([
+    ["./skills", ["local"]],
+    ["/abs/skills", ["local"]],
+    ["git+https://example.com/r.git#main", ["git"]],
+    // a folder's path is asked last and takes any text that is no URL
+    ["git@example.com:o/r.git", ["git", "local"]],
+    ["ssh://example.com/r.git", ["git"]],
+    ["https://example.com/r.git//skills#v1", ["git"]],
+    ["https://gitlab.com/o/r", ["git"]],
+    ["https://example.com/pack.tar.gz#path=skills", ["archive"]],
+    ["ext::sh -c x", ["git", "local"]],
+    // a repository page and an archive of one host: the record's order gives it to the archive
+    ["https://codeberg.org/o/r.tar.gz", ["archive", "git"]],
+    ["https://example.com/page", []],
+    ["ftp://example.com/x", []],
+  ])("%s is taken by %j", (text, types) => {
+    expect(claims(text)).toEqual(types);
+  });
+
+  it("asks them in the record's order, and names what each takes when none does", () => {
+    expect(parseSourceUrl("https://codeberg.org/o/r.tar.gz", "/base")).toEqual({
+      ok: true,
+      source: { type: "archive", url: "https://codeberg.org/o/r.tar.gz" },
+    });
+    const none = parseSourceUrl("ftp://example.com/x", "/base");
+    expect(none).toMatchObject({ ok: false, code: "source_invalid" });
+    for (const fetcher of Object.values(SOURCE_FETCHERS))
+      expect(none.ok ? "" : none.problem).toContain(fetcher.syntax);
   });
 });

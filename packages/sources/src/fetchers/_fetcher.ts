@@ -1,8 +1,21 @@
 import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { StageOptions } from "../stage.js";
+import type { ParsedSource } from "./_syntax.js";
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 120_000;
+
+/**
+ * Where an installed copy came from, as its source says (inventory's `origin`): the kind, and
+ * the folder or URL, ref and commit that apply.
+ */
+export interface SourceOrigin {
+  readonly kind: SourceType;
+  readonly path?: string | undefined;
+  readonly url?: string | undefined;
+  readonly ref?: string | undefined;
+  readonly commit?: string | undefined;
+}
 
 /** Where a fetch writes: `dir` (which must not exist yet) inside `container`, its private folder. */
 export interface FetchInto {
@@ -17,6 +30,14 @@ export interface FetchInto {
  * `SOURCE_FETCHERS`.
  */
 export interface Fetcher<T extends SourceType> {
+  /** What its source texts look like, for the message when a text is no kind's. */
+  readonly syntax: string;
+  /**
+   * `text` (trimmed) read as this kind's source, a refusal when it is this kind's syntax but
+   * wrong, or `undefined` when it is not this kind's: the fetchers are asked in their record's
+   * order and the first to answer decides.
+   */
+  parse(text: string, baseDir: string): ParsedSource | undefined;
   /** Fetch `source` into `into.dir`: its commit when it has one, its digest when it was computed as the files were written. */
   fetch(
     source: SourceOf<T>,
@@ -25,6 +46,8 @@ export interface Fetcher<T extends SourceType> {
   ): Promise<{ readonly commit?: string; readonly digest?: string }>;
   /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
   describe(source: SourceOf<T>): string;
+  /** Where a copy installed from `source` (at `commit`, when it has commits) came from. */
+  origin(source: SourceOf<T>, commit: string | undefined): SourceOrigin;
   /**
    * The folder on this machine `source` is, for a collection to be read where it is (only its
    * chosen skills copied); absent for a source that must be fetched first.

@@ -8,9 +8,9 @@ import {
   type SourceOf,
 } from "@skillshelf/core";
 import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
-import { usesRemoteHelper } from "../source-url.js";
 import type { StageOptions } from "../stage.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher } from "./_fetcher.js";
+import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
 import { subfolderWithin } from "./_subfolder.js";
 
 /**
@@ -19,6 +19,9 @@ import { subfolderWithin } from "./_subfolder.js";
  * commit with `git ls-remote`.
  */
 export const GIT_FETCHER: Fetcher<"git"> = {
+  syntax:
+    "a git repository (git+<url or path>, a URL ending in .git, ssh://, git@host:, a GitHub, GitLab, Bitbucket or Codeberg page; //<subfolder>, #<ref>)",
+  parse: parseGit,
   fetch: async (source, into, options) => {
     refuseRemoteHelper(source.url);
     // the whole commit is checked out beside `dir`, and the folder the source names moved in
@@ -35,6 +38,12 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     if (checkout !== into.dir) removeTree(checkout);
     return { commit };
   },
+  origin: (source, commit) => ({
+    kind: "git",
+    url: source.url,
+    ...(source.ref === undefined ? {} : { ref: source.ref }),
+    ...(commit === undefined ? {} : { commit }),
+  }),
   describe: (source) =>
     `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.ref === undefined ? "" : `#${source.ref}`}`,
   within: subfolderWithin,

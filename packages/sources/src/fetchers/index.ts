@@ -1,21 +1,28 @@
 import { canonicalJson, type PackageSource, type SourceType } from "@skillshelf/core";
 import { codedFailure } from "../_failure.js";
 import type { StageOptions } from "../stage.js";
-import type { Fetcher } from "./_fetcher.js";
+import type { Fetcher, SourceOrigin } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
 
 /** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
 export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
-  local: LOCAL_FETCHER,
-  git: GIT_FETCHER,
+  // asked in this order to parse a source text: an archive's URL before a repository page of the
+  // same host, and a folder's path last (it takes any text that is no URL)
   archive: ARCHIVE_FETCHER,
+  git: GIT_FETCHER,
+  local: LOCAL_FETCHER,
 };
 
 /** The fetcher of one type of source. */
 export function fetcherOf<T extends SourceType>(type: T): Fetcher<T> {
   return SOURCE_FETCHERS[type];
+}
+
+/** Where a copy installed from `source` at `commit` came from (inventory's `origin`). */
+export function sourceOrigin(source: PackageSource, commit: string | undefined): SourceOrigin {
+  return fetcherOf(source.type).origin(source, commit);
 }
 
 /** A source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */

@@ -1,15 +1,28 @@
 import { statSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { copyTree, SkillshelfError } from "@skillshelf/core";
 import { skipGit } from "../_git.js";
 import type { Fetcher } from "./_fetcher.js";
 
 /** A folder on this machine: copied, and digested as it is written. */
 export const LOCAL_FETCHER: Fetcher<"local"> = {
+  syntax: "a folder's path",
+  // asked last: any text that is not a URL is a path
+  parse: (text, baseDir) =>
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+      ? undefined
+      : {
+          ok: true,
+          source: {
+            type: "local",
+            path: isAbsolute(text) ? resolve(text) : resolve(baseDir, text),
+          },
+        },
   fetch: async (source, into) => ({
     digest: copyTree(existingFolder(source.path), into.dir, { skip: skipGit }).digest,
   }),
   describe: (source) => source.path,
+  origin: (source) => ({ kind: "local", path: source.path }),
   readInPlace: (source) => source.path,
   within: (source, path) => ({ ...source, path: join(source.path, ...path.split("/")) }),
 };

@@ -1,0 +1,102 @@
+import { normalizeRelativePath, type PackageSource } from "@skillshelf/core";
+
+/**
+ * A source text resolved, or why it cannot be: `source_invalid` (not a source Skillshelf reads),
+ * `source_protocol_refused` (a git transport that runs commands, such as `ext::` or `fd::`) or
+ * `source_ref_invalid` (a ref or fragment that is not a plain branch, tag or commit).
+ */
+export type ParsedSource =
+  | { readonly ok: true; readonly source: PackageSource }
+  | {
+      readonly ok: false;
+      readonly code: "source_invalid" | "source_protocol_refused" | "source_ref_invalid";
+      readonly problem: string;
+    };
+
+/** A source that cannot be read, and why. */
+export type SourceRefusal = Extract<ParsedSource, { readonly ok: false }>;
+
+/** `git@host:path`, the scp-like address ssh and git take. */
+export const SCP_LIKE: RegExp = /^[\w.-]+@[\w.-]+:/;
+
+/** Starts with a URL scheme (`https:`, `git+ssh:`, `ext::`): not a path. */
+export function hasScheme(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(text);
+}
+
+/** The `source_invalid` refusal. */
+export function invalidSource(problem: string): SourceRefusal {
+  return { ok: false, code: "source_invalid", problem };
+}
+
+/** The `source_ref_invalid` refusal. */
+export function refInvalid(problem: string): SourceRefusal {
+  return { ok: false, code: "source_ref_invalid", problem };
+}
+
+/** `source` narrowed to `path`, which must stay inside what it names. */
+export function withSubfolder(
+  source: PackageSource & { type: "git" | "archive" },
+  path: string | undefined,
+): ParsedSource {
+  if (path === undefined) return { ok: true, source };
+  const normalized = normalizeRelativePath(path);
+  if (normalized === undefined)
+    return invalidSource(`the subfolder ${path} must be a relative path inside the repository`);
+  return { ok: true, source: normalized === "." ? source : { ...source, path: normalized } };
+}
+
+/**
+ * `<url>//<subfolder>` into its two parts (git's and pnpm's way to name a folder of a
+ * repository); the `//` of a scheme and the root `/` of a `file:///` path do not count.
+ */
+export function splitSubfolder(url: string): [string, string | undefined] {
+  const scheme = url.indexOf("://");
+  const at = url.indexOf("//", scheme === -1 ? 1 : scheme + 4);
+  return at === -1 ? [url, undefined] : [url.slice(0, at), url.slice(at + 2)];
+}
+
+/** `text#fragment` into its two parts. */
+export function splitFragment(text: string): [string, string | undefined] {
+  const at = text.indexOf("#");
+  return at === -1 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+/**
+ * `#v1.2` (a bare value for `bare`) or `#ref=v1.2&path=sub` into fields; any other key, a key
+ * given twice, or a bare value with `=` in it is `source_ref_invalid` rather than dropped.
+ */
+export function fragmentFields(
+  fragment: string | undefined,
+  bare: "ref" | "path",
+): { ok: true; ref?: string; path?: string } | SourceRefusal {
+  if (fragment === undefined || fragment === "") return { ok: true };
+  const refused = (problem: string) =>
+    refInvalid(`the fragment #${fragment} ${problem}; write #<ref> or #ref=<ref>&path=<folder>`);
+  if (!URL_KEYS.test(fragment)) {
+    if (fragment.includes("=")) return refused("is not a ref");
+    if (!canDecode(fragment)) return refused("is not valid percent-encoding");
+    return { ok: true, [bare]: decodeURIComponent(fragment) };
+  }
+  const fields: { ok: true; ref?: string; path?: string } = { ok: true };
+  for (const [key, value] of new URLSearchParams(fragment)) {
+    if (key !== "ref" && key !== "path") return refused(`has the key ${JSON.stringify(key)}`);
+    if (fields[key] !== undefined) return refused(`names ${key} twice`);
+    fields[key] = value;
+  }
+  return fields;
+}
+
+// --- internal ---
+
+// a fragment of keys: `ref=…` or `path=…` first, then `&`-joined pairs
+const URL_KEYS = /^[^=&]*=/;
+
+function canDecode(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
