@@ -79,7 +79,7 @@ function unknownCommand(name: string, io: CliIo, json: boolean): number {
     "error",
     "usage_unknown_command",
     `"${name}" is not a skillshelf command`,
-    suggestion === undefined ? {} : { hint: `did you mean skillshelf ${suggestion}?` },
+    { details: { suggestion } },
   );
   return printFailure([diagnostic], io, json, 2, USAGE);
 }

@@ -54,14 +54,18 @@ export const CHECK_CODES = {
   lock_disagrees: {
     owner: "cli",
     hint: "skillshelf install makes the scope match its lock; commit the lock if the copy is what you want",
+    hintWith: "skillshelf install --{scope} brings it to what the lock pins",
   },
   lock_entry_missing: {
     owner: "cli",
     hint: "install the package again so the lock records it, or remove it",
+    hintWith:
+      "remove it (skillshelf remove or unlink --{scope}), or install or link it again so the {scope} lock records it",
   },
   resource_unknown: {
     owner: "cli",
     hint: "skillshelf list --kind <kind> shows the names in use",
+    hintWith: "similar: {similar}",
   },
   usage_extra_argument: {
     owner: "cli",
@@ -75,7 +79,11 @@ export const CHECK_CODES = {
     owner: "cli",
     hint: "add what the command needs; skillshelf <command> --help shows its arguments",
   },
-  usage_unknown_command: { owner: "cli", hint: "skillshelf --help lists the commands" },
+  usage_unknown_command: {
+    owner: "cli",
+    hint: "skillshelf --help lists the commands",
+    hintWith: "did you mean skillshelf {suggestion}?",
+  },
   usage_unknown_option: {
     owner: "cli",
     hint: "skillshelf <command> --help lists the command's options",

@@ -21,7 +21,7 @@ export const CORE_CODES = {
   file_not_utf8: { owner: "core", hint: "save the file as UTF-8 text" },
   file_too_large: {
     owner: "core",
-    hint: "split the file, or move detail into other files it points to",
+    hint: "make the file smaller (split it, or move detail into files it points to), or check that the right file is named",
   },
   tree_too_deep: {
     owner: "core",
@@ -48,6 +48,7 @@ export const CORE_CODES = {
   frontmatter_recovered: {
     owner: "core",
     hint: "quote the values the message names to make the frontmatter valid YAML",
+    hintWith: "quote the value of {keys} to make the frontmatter valid YAML",
   },
   frontmatter_too_large: {
     owner: "core",

@@ -35,6 +35,7 @@ export const RUNTIME_CODES = {
   lock_ahead: {
     owner: "lifecycle",
     hint: "run skillshelf install with no package named to install what the lock lists, then retry",
+    hintWith: "skillshelf install --{scope} makes the scope match its lock",
   },
   lock_frozen: {
     owner: "lifecycle",

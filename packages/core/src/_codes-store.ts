@@ -19,8 +19,14 @@ export const STORE_CODES = {
   content_drift: {
     owner: "store",
     hint: "reinstall the package to restore it, or update it to keep your edits in a backup",
+    hintWith:
+      "skillshelf install --{scope} puts back the pinned files (your edits are kept in a backup); skillshelf update {id} --force takes the source's",
   },
-  copy_missing: { owner: "store", hint: "reinstall the package, or remove it" },
+  copy_missing: {
+    owner: "store",
+    hint: "reinstall the package, or remove it",
+    hintWith: "skillshelf install --{scope} fetches it again from its locked source",
+  },
   copy_unrecorded: {
     owner: "store",
     hint: "install the package properly, or remove the folder",
@@ -28,6 +34,7 @@ export const STORE_CODES = {
   dependents: {
     owner: "store",
     hint: "change the dependents first, or install another copy of what they need",
+    hintWith: "{change} the dependents first, or install another copy of what they need",
   },
   digest_mismatch: {
     owner: "store",
@@ -40,7 +47,7 @@ export const STORE_CODES = {
   },
   journal_unreadable: {
     owner: "store",
-    hint: "check the copy, then move the journal file aside",
+    hint: "look at the file and the copy it names, move it out of the packages folder, then retry",
   },
   kind_change: { owner: "store", hint: "a package's kind cannot change in place; remove it first" },
   kind_mismatch: { owner: "store", hint: "reinstall the package" },
@@ -60,10 +67,12 @@ export const STORE_CODES = {
   link_to_disabled: {
     owner: "store",
     hint: "disable the package again to take the link away, or remove the link yourself",
+    hintWith: "skillshelf disable its package --{scope} again to take it away, or remove {path}",
   },
   link_unrecorded: {
     owner: "store",
     hint: "link it again with skillshelf link to keep it, or remove it from the agent's folder",
+    hintWith: "skillshelf link it --{scope} to keep it, or remove it",
   },
   locked: {
     owner: "store",
@@ -139,6 +148,7 @@ export const STORE_CODES = {
   link_changed: {
     owner: "store",
     hint: "the copy in the agent's folder was edited: move it away, then run skillshelf link again",
+    hintWith: "move what is at {path} away, then skillshelf install --{scope}",
   },
   link_conflict: {
     owner: "store",
@@ -147,10 +157,12 @@ export const STORE_CODES = {
   link_missing: {
     owner: "store",
     hint: "run skillshelf install (it recreates recorded links) or skillshelf link again",
+    hintWith: "skillshelf install --{scope} makes it again",
   },
   link_repointed: {
     owner: "store",
     hint: "the link was replaced or points elsewhere: move what is there away, then run skillshelf link again",
+    hintWith: "move what is at {path} away, then skillshelf install --{scope}",
   },
   link_target_invalid: {
     owner: "store",
@@ -195,6 +207,7 @@ export const STORE_CODES = {
   target_unsafe: {
     owner: "store",
     hint: "installed packages must live in a real folder; replace the symlink with a folder",
+    hintWith: "Skillshelf keeps a {kind} there; move what is there aside, then retry",
   },
   unchanged: { owner: "store", hint: "nothing to do: the copy is already as asked" },
   verification: {

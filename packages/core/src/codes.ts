@@ -27,6 +27,11 @@ export type CodeOwner =
 export interface CodeEntry {
   readonly owner: CodeOwner;
   readonly hint: string;
+  /**
+   * The hint when a finding's `details` name every `{placeholder}` in it (`did you mean
+   * skillshelf {suggestion}?`); otherwise `hint`. Hints live here, never at a call site.
+   */
+  readonly hintWith?: string;
 }
 
 /**
@@ -46,6 +51,20 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
 
 /** A diagnostic or error code. */
 export type Code = keyof typeof CODES;
+
+/** What to do next about `code`: its `hintWith` filled from `details` when they name every placeholder, else its `hint`. */
+export function hintOf(code: Code, details?: Readonly<Record<string, unknown>>): string {
+  const entry: CodeEntry = CODES[code];
+  const template = entry.hintWith;
+  if (template === undefined || details === undefined) return entry.hint;
+  let complete = true;
+  const filled = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = details[name];
+    if (value === undefined) complete = false;
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  });
+  return complete ? filled : entry.hint;
+}
 
 /** True for a string that is a code of the catalogue (for codes read back from JSON). */
 export function isCode(text: string): text is Code {

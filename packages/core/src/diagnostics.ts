@@ -1,4 +1,4 @@
-import { CODES, type Code } from "./codes.js";
+import { type Code, hintOf } from "./codes.js";
 import type { SkillshelfError } from "./errors.js";
 import type { Diagnostic, DiagnosticPlace, Severity } from "./types.js";
 
@@ -20,7 +20,7 @@ export function createDiagnostic(
     ...(path === undefined ? {} : { path }),
     ...(line === undefined ? {} : { line }),
     ...(column === undefined ? {} : { column }),
-    hint: place.hint ?? CODES[code].hint,
+    hint: place.hint ?? hintOf(code, details),
     ...(details === undefined ? {} : { details }),
   };
 }

@@ -1,4 +1,4 @@
-import { CODES, type Code } from "./codes.js";
+import { type Code, hintOf } from "./codes.js";
 
 /** Options of a `SkillshelfError`: what to do next, the underlying error, the path involved. */
 export interface SkillshelfErrorOptions {
@@ -24,7 +24,7 @@ export class SkillshelfError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SkillshelfError";
     this.code = code;
-    this.hint = options.hint ?? CODES[code].hint;
+    this.hint = options.hint ?? hintOf(code, options.details);
     this.path = options.path;
     this.details = options.details;
   }

@@ -125,7 +125,6 @@ export function parseFrontmatter(
         {
           path,
           ...position(parsed),
-          hint: `quote the value of ${keys} to make the frontmatter valid YAML`,
           details: { keys: recovered.keys },
         },
       );

@@ -142,7 +142,6 @@ function tooLarge(path: string, size: number, maxBytes: number): SkillshelfError
     {
       path,
       details: { size },
-      hint: "make the file smaller, or check that the right file is named",
     },
   );
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CODES, type CodeOwner, isCode } from "@skillshelf/core";
+import { CODES, type CodeOwner, createDiagnostic, isCode } from "@skillshelf/core";
 import { describe, expect, it } from "vitest";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -13,7 +13,7 @@ function renderCodes(): string {
   for (const [code, entry] of Object.entries(CODES).sort(([a], [b]) => (a < b ? -1 : 1)))
     owners.set(entry.owner, [
       ...(owners.get(entry.owner) ?? []),
-      `| \`${code}\` | ${entry.hint.replaceAll("|", "\\|")} |`,
+      `| \`${code}\` | ${[entry.hint, ...(entry.hintWith === undefined ? [] : [`with its details: ${entry.hintWith}`])].join("; ").replaceAll("|", "\\|")} |`,
     ]);
   const sections = [...owners].map(
     ([owner, rows]) =>
@@ -23,7 +23,8 @@ function renderCodes(): string {
     "# Diagnostic and error codes",
     "",
     "Every `code` a Skillshelf diagnostic or error carries, by the package that produces it, with",
-    "the hint it carries unless a more precise one is given. Generated from `CODES` in",
+    "the hint it carries (filled from the finding's details where the catalogue has a form with",
+    "`{placeholders}` and the details name them all). Generated from `CODES` in",
     "`packages/core/src/codes.ts`; a test fails when this file differs (run",
     "`UPDATE_CODES=1 pnpm vitest run packages/core/test/codes.test.ts` to rewrite it).",
     "",
@@ -85,5 +86,22 @@ describe("the code catalogue", () => {
     expect(isCode("symlink_escape")).toBe(true);
     expect(isCode("symlink_escaped")).toBe(false);
     expect(isCode("constructor")).toBe(false);
+  });
+});
+
+describe("a hint with placeholders", () => {
+  it("is filled from the finding's details when they name every placeholder, else the plain hint", () => {
+    const found = createDiagnostic("error", "usage_unknown_command", "x", {
+      details: { suggestion: "list" },
+    });
+    expect(found.hint).toBe("did you mean skillshelf list?");
+    const none = createDiagnostic("error", "usage_unknown_command", "x", {
+      details: { suggestion: undefined },
+    });
+    expect(none.hint).toBe(CODES.usage_unknown_command.hint);
+    expect(
+      createDiagnostic("warning", "frontmatter_recovered", "x", { details: { keys: ["a", "b"] } })
+        .hint,
+    ).toBe("quote the value of a, b to make the frontmatter valid YAML");
   });
 });

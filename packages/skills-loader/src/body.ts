@@ -31,7 +31,6 @@ export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | 
       {
         path: skill.path,
         cause: error,
-        hint: "reload the skills; the file may have been removed",
       },
     );
   }

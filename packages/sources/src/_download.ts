@@ -101,7 +101,6 @@ function fetchFailed(url: URL, error: unknown): SkillshelfError {
     cancelled ? "download_timeout" : "download_failed",
     `could not download ${url.href} (${reason})`,
     {
-      hint: "check the URL and the network, then retry",
       cause: error,
       details: { url: url.href },
     },

@@ -349,7 +349,7 @@ async function git(args: readonly string[], options: GitOptions, url?: string): 
             new SkillshelfError(
               "git_timeout",
               `git did not finish fetching ${what} within ${options.timeoutMs} ms`,
-              { hint: "check the network and the URL, then retry", cause: error },
+              { cause: error },
             ),
           );
         const message = stderr.trim().split("\n").slice(-3).join(" ") || error.message;

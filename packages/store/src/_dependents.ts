@@ -23,8 +23,7 @@ export function assertNoBrokenDependents(input: {
     "dependents",
     `${input.change === "remove" ? "removing" : "disabling"} ${input.scope}:${input.id} would break ${names.join("; ")}`,
     {
-      hint: `${input.change} the dependents first, or install another copy of what they need`,
-      details: { dependents: broken },
+      details: { dependents: broken, change: input.change },
     },
   );
 }

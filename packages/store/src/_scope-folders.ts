@@ -72,7 +72,7 @@ export function assertPlainEntry(path: string, kind: "folder" | "file"): void {
   if (kind === "folder" ? !stats.isDirectory() : !stats.isFile())
     throw new SkillshelfError("target_unsafe", `${path} is not a ${kind}`, {
       path,
-      hint: `Skillshelf keeps a ${kind} there; move what is there aside, then retry`,
+      details: { kind },
     });
 }
 

@@ -254,6 +254,6 @@ function journalInTheWay(path: string): SkillshelfError {
   return new SkillshelfError(
     "journal_unreadable",
     `${path} is not a journal this version can read, so nothing in this scope can be changed safely`,
-    { path, hint: "look at the file, move it out of the packages folder, then retry" },
+    { path },
   );
 }

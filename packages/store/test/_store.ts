@@ -84,11 +84,14 @@ export function facts(environment: Environment, scope: PackageScope, id: string)
 }
 
 /** The `code` of the SkillshelfError `action` throws, or `undefined` if it does not throw. */
-export function errorOf(action: () => unknown): { code: string; details: unknown } | undefined {
+export function errorOf(
+  action: () => unknown,
+): { code: string; details: unknown; hint: string } | undefined {
   try {
     action();
   } catch (error) {
-    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
+    if (isSkillshelfError(error))
+      return { code: error.code, details: error.details, hint: error.hint };
     throw error;
   }
   return undefined;

@@ -230,7 +230,10 @@ describe("setEnabled and removePackage", () => {
     expect(disable?.code).toBe("dependents");
     expect(disable?.details).toEqual({
       dependents: [{ id: "app", scope: "user", missing: ["skill:base"] }],
+      change: "disable",
     });
+    // the catalogue's hint, filled from the details
+    expect(disable?.hint).toMatch(/^disable the dependents first/);
     expect(errorOf(() => remove(environment, "user", "base"))?.code).toBe("dependents");
     switchCopy(environment, "user", "app", false);
     remove(environment, "user", "base");

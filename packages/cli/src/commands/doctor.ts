@@ -95,10 +95,7 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
               "info",
               "backup_kept",
               `a copy's edited files were kept at ${left.path}`,
-              {
-                path: left.path,
-                hint: "look through it and delete it when you no longer need it",
-              },
+              { path: left.path },
             ),
       );
     for (const fault of inspectLinks(environment, scope).faults)
@@ -106,7 +103,7 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
         findings.push(
           createDiagnostic("warning", fault.code, fault.message, {
             path: fault.path,
-            hint: `skillshelf link it --${scope} to keep it, or remove it`,
+            details: { scope },
           }),
         );
     const state = readScopeState(environment, scope);

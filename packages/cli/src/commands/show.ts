@@ -48,10 +48,11 @@ export function runShow(
       (item) => `${item.name.replaceAll("-", " ")} ${item.description ?? ""}`,
     ).items.slice(0, 5);
     const unknown = createDiagnostic("error", "resource_unknown", `no ${kind} is named "${name}"`, {
-      ...(similar.length === 0
-        ? {}
-        : { hint: `similar: ${similar.map((item) => item.name).join(", ")}` }),
-      details: { kind, name },
+      details: {
+        kind,
+        name,
+        ...(similar.length === 0 ? {} : { similar: similar.map((item) => item.name) }),
+      },
     });
     if (input.values.json)
       printJson(io, context, {

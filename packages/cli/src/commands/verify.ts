@@ -6,7 +6,6 @@ import {
 } from "@skillshelf/core";
 import {
   inspectLinks,
-  type LinkFault,
   type LockedLink,
   lockEntryOf,
   lockLinkOf,
@@ -42,7 +41,6 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
   const context = input.context();
   const { environment } = context;
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
-    const flagName = `--${scope}`;
     // a library folder that leads out of the scope is a problem in itself, and is not read through
     const unsafe = scopeFolderProblem(environment, scope, "write");
     if (unsafe !== undefined) return { scope, copies: 0, locked: 0, links: 0, problems: [unsafe] };
@@ -56,12 +54,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
         links: 0,
         problems: [...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics)],
       };
-    const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state).map(
-      (problem) => ({
-        ...problem,
-        hint: fixFor(problem.code, String(problem.details?.id), flagName),
-      }),
-    );
+    const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state);
     const installed = state.value.state.installed;
     const locked = lock.value.value.packages;
     const root = lockRoot(environment, scope);
@@ -76,7 +69,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
             "lock_entry_missing",
             `${id} is installed in the ${scope} scope but its lock does not list it`,
             path,
-            `skillshelf remove ${id} ${flagName}, or install it again so the lock records it`,
+            scope,
           ),
         );
       else if (expected === null)
@@ -85,7 +78,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
             "lock_ahead",
             `the ${scope} lock lists ${id}, which is not installed`,
             path,
-            `skillshelf install ${flagName}`,
+            scope,
           ),
         );
       else if (canonicalJson(entry) !== canonicalJson(expected))
@@ -94,7 +87,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
             "lock_disagrees",
             `the ${scope} lock pins ${id} otherwise than it is installed`,
             path,
-            `skillshelf install ${flagName} (to what the lock pins)`,
+            scope,
           ),
         );
     }
@@ -140,15 +133,6 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
  * Each recorded link checked on disk (`link_missing`, `link_changed`, `link_repointed`) and
  * against the lock's links, with the command that fixes it.
  */
-/** What fixes each kind of link fault, given its path and the scope's flag. */
-const LINK_FIX: Record<LinkFault["code"], (path: string, flag: string) => string> = {
-  link_missing: (_, flag) => `skillshelf install ${flag} makes it again`,
-  link_changed: (path, flag) => `move what is at ${path} away, then skillshelf install ${flag}`,
-  link_repointed: (path, flag) => `move what is at ${path} away, then skillshelf install ${flag}`,
-  link_unrecorded: (path, flag) => `skillshelf link it ${flag} to keep it, or remove ${path}`,
-  link_to_disabled: (path, flag) =>
-    `skillshelf disable its package ${flag} again to take it away, or remove ${path}`,
-};
 
 function linkProblems(
   environment: Environment,
@@ -157,9 +141,8 @@ function linkProblems(
   locked: Readonly<Record<string, LockedLink>>,
   lockPath: string,
 ): Diagnostic[] {
-  const flagName = `--${scope}`;
   const problems = inspectLinks(environment, scope).faults.map((fault) =>
-    problem(fault.code, fault.message, fault.path, LINK_FIX[fault.code](fault.path, flagName)),
+    problem(fault.code, fault.message, fault.path, scope),
   );
   const links = state.links ?? {};
   for (const key of [...new Set([...Object.keys(links), ...Object.keys(locked)])].sort()) {
@@ -170,7 +153,7 @@ function linkProblems(
           "lock_entry_missing",
           `the link ${key} is made in the ${scope} scope but its lock does not list it`,
           lockPath,
-          `skillshelf unlink it ${flagName}, or link it again so the lock records it`,
+          scope,
         ),
       );
     else if (links[key] === undefined)
@@ -179,7 +162,7 @@ function linkProblems(
           "lock_ahead",
           `the ${scope} lock lists the link ${key}, which is not made`,
           lockPath,
-          `skillshelf install ${flagName}`,
+          scope,
         ),
       );
     else if (canonicalJson(entry) !== canonicalJson(lockLinkOf(state, key)))
@@ -188,27 +171,19 @@ function linkProblems(
           "lock_disagrees",
           `the ${scope} lock pins the link ${key} otherwise than it is made`,
           lockPath,
-          `skillshelf install ${flagName} (to what the lock pins)`,
+          scope,
         ),
       );
   }
   return problems;
 }
 
-function problem(code: Diagnostic["code"], message: string, path: string, fix: string): Diagnostic {
-  return createDiagnostic("error", code, message, { path, hint: fix });
-}
-
-/** The command that repairs a copy's finding. */
-function fixFor(code: string, id: string, flagName: string): string {
-  switch (code) {
-    case "content_drift":
-      return `skillshelf install ${flagName} puts back the pinned files (your edits are kept in a backup); skillshelf update ${id} --force takes the source's`;
-    case "copy_missing":
-      return `skillshelf install ${flagName} fetches it again from its locked source`;
-    case "operation_pending":
-      return "any change in this scope settles it first (skillshelf doctor shows what is left)";
-    default:
-      return `skillshelf remove ${id} ${flagName}, then install it again`;
-  }
+/** A finding of `scope`: its hint, from the catalogue, names the scope's flag and the path. */
+function problem(
+  code: Diagnostic["code"],
+  message: string,
+  path: string,
+  scope: PackageScope,
+): Diagnostic {
+  return createDiagnostic("error", code, message, { path, details: { scope, path } });
 }
