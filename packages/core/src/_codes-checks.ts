@@ -67,6 +67,10 @@ export const CHECK_CODES = {
     hint: "skillshelf list --kind <kind> shows the names in use",
     hintWith: "similar: {similar}",
   },
+  source_not_added: {
+    owner: "cli",
+    hint: "skillshelf sources list prints the remote sources by URL",
+  },
   usage_extra_argument: {
     owner: "cli",
     hint: "remove the extra arguments; skillshelf <command> --help shows what it takes",

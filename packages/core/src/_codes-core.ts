@@ -77,6 +77,7 @@ export const CORE_CODES = {
   tree_link_escape: {
     owner: "core",
     hint: "replace the symlink with the file it points to, or make it a relative link that stays inside the package",
+    hintWith: "name a real folder of the repository instead of {subfolder}",
   },
   tree_missing: { owner: "core", hint: "check the path of the package folder" },
   tree_not_directory: {

@@ -45,6 +45,8 @@ export const LOADER_CODES = {
   requirement_missing: {
     owner: "skills-loader",
     hint: "install the skill it needs, or remove the requirement",
+    hintWith:
+      "install {missing} first (plan again with --with-requirements), or remove the requirement",
   },
   skill_name_unaddressable: {
     owner: "skills-loader",

@@ -71,7 +71,11 @@ export const SOURCES_CODES = {
   index_key_unknown: { owner: "sources", hint: "remove the key or check its spelling" },
   index_missing: {
     owner: "sources",
-    hint: "name an index file, or a folder holding library.yaml or marketplace.json",
+    hint: "name an index file (library.yaml, library.json, a marketplace.json), or a folder or repository holding one",
+  },
+  index_in_subfolder: {
+    owner: "sources",
+    hint: "name the repository that holds .claude-plugin/marketplace.json or library.yaml at its root",
   },
   index_requirement_invalid: {
     owner: "sources",

@@ -147,7 +147,7 @@ export const STORE_CODES = {
   },
   link_changed: {
     owner: "store",
-    hint: "the copy in the agent's folder was edited: move it away, then run skillshelf link again",
+    hint: "the copy in the agent's folder was edited since it was made: move it away yourself, then run the command again",
     hintWith: "move what is at {path} away, then skillshelf install --{scope}",
   },
   link_conflict: {
@@ -161,7 +161,7 @@ export const STORE_CODES = {
   },
   link_repointed: {
     owner: "store",
-    hint: "the link was replaced or points elsewhere: move what is there away, then run skillshelf link again",
+    hint: "the link was replaced or points elsewhere: move what is there away yourself, then run the command again",
     hintWith: "move what is at {path} away, then skillshelf install --{scope}",
   },
   link_target_invalid: {

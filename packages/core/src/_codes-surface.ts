@@ -15,7 +15,7 @@ export const SURFACE_CODES = {
   },
   provider_duplicate: {
     owner: "registry",
-    hint: "give each provider of a layer a name of its own",
+    hint: "give each provider of a layer a unique name",
   },
   provider_failed: {
     owner: "registry",
@@ -23,7 +23,7 @@ export const SURFACE_CODES = {
   },
   provider_invalid: {
     owner: "registry",
-    hint: "a provider needs a name, a rank and a list function",
+    hint: "a provider needs a unique name, a list function and a get function",
   },
   provider_reserved: { owner: "registry", hint: "choose another provider name" },
   runtime_duplicate: {

@@ -339,7 +339,6 @@ function requirementRefusal(
           missing: needed,
         },
       ),
-      hint: "plan again with requirements (--with-requirements) to install them first",
     };
   return undefined;
 }

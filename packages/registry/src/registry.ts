@@ -249,9 +249,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
       };
       const refuse = (code: Code, message: string): never => {
         controller.abort(new Error(`registration failed: ${message}`));
-        throw new SkillshelfError(code, message, {
-          hint: "give each provider a unique name and both list and get",
-        });
+        throw new SkillshelfError(code, message);
       };
       let provider: SkillProvider;
       try {

@@ -113,7 +113,7 @@ async function gunzip(gzipped: Uint8Array, maxUnpackedBytes: number): Promise<Bu
     throw new SkillshelfError(
       "archive_invalid",
       `the download is not a gzip archive (${(error as Error).message})`,
-      { hint: "the URL must name a .tar.gz or a .zip", cause: error },
+      { cause: error },
     );
   }
 }

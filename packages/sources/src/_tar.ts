@@ -95,7 +95,6 @@ export function readTar(archive: Uint8Array, maxEntries: number): Promise<Archiv
 /** A refused archive, naming the member. */
 export function refusal(code: Code, message: string, entry: string): SkillshelfError {
   return new SkillshelfError(code, message, {
-    hint: "ask the publisher for a plain archive of the package's files",
     details: { entry },
   });
 }

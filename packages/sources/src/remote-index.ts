@@ -12,13 +12,7 @@ import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
 import { DEFAULT_FETCH_TIMEOUT_MS } from "./fetchers/_fetcher.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
-import {
-  assertIndex,
-  INDEX_FILE_NAMES,
-  locateIndex,
-  remoteCache,
-  type ScopeSource,
-} from "./scope-sources.js";
+import { assertIndex, locateIndex, remoteCache, type ScopeSource } from "./scope-sources.js";
 import { parseSourceSpec } from "./source-url.js";
 import { type StageOptions, stageSource } from "./stage.js";
 import type { IndexRow } from "./types.js";
@@ -42,9 +36,8 @@ export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undef
   if (!parsed.ok || parsed.source.type !== "git") return undefined;
   if (parsed.source.path !== undefined)
     throw new SkillshelfError(
-      "source_invalid",
+      "index_in_subfolder",
       `${text} names a subfolder; an index is read from the repository's root`,
-      { hint: "name the repository that holds .claude-plugin/marketplace.json or library.yaml" },
     );
   return {
     url: parsed.source.url,
@@ -90,7 +83,6 @@ export async function fetchRemoteIndex(
     const index = locateIndex(fresh);
     if (index === undefined)
       throw new SkillshelfError("index_missing", `${remote.url} holds no package index`, {
-        hint: `a repository of indexes holds one of ${INDEX_FILE_NAMES.join(", ")}`,
         details: { url: remote.url },
       });
     const { rows } = assertIndex(index, remote.url);

@@ -125,7 +125,6 @@ export function addScopeSource(environment: Environment, scope: IndexScope, path
       `${absolute} is not an index file or a folder holding one`,
       {
         path: absolute,
-        hint: `name a library.yaml or marketplace.json, or a folder holding ${INDEX_FILE_NAMES.join(", ")}`,
       },
     );
   assertIndex(located, path);
@@ -187,7 +186,6 @@ export function assertIndex(path: string, named: string): IndexResult {
       `${named} is not a package index: ${problems[0]?.message ?? "it has no rows"}`,
       {
         path,
-        hint: "name a library.yaml or a .claude-plugin/marketplace.json",
         details: { diagnostics: problems },
       },
     );

@@ -169,7 +169,6 @@ export function unlinkResources(
       if (fault !== undefined && fault.code !== "link_missing")
         throw new SkillshelfError(fault.code, fault.message, {
           path: fault.path,
-          hint: "it was changed since it was made; move it out of the agent's folder yourself, then unlink",
         });
       return { key, present: fault === undefined, record };
     });

@@ -128,9 +128,7 @@ async function updateSources(
     ),
   );
   if (name !== undefined && remotes.length === 0)
-    throw new SkillshelfError("index_missing", `${name} is not a remote source of this scope`, {
-      hint: "skillshelf sources list prints the remote sources by URL",
-    });
+    throw new SkillshelfError("source_not_added", `${name} is not a remote source of this scope`);
   const results: { name: string; scope: IndexScope; rows: number; diagnostics: Diagnostic[] }[] =
     [];
   for (const { scope, source } of remotes) {

@@ -82,7 +82,7 @@ function subfolderOf(clone: string, path: string | undefined): string {
     throw new SkillshelfError(
       "tree_link_escape",
       `the folder ${path} leads outside the repository through a symlink`,
-      { hint: "name a real folder of the repository" },
+      { details: { subfolder: path } },
     );
   if (resolved.status === "missing" || !statSync(resolved.real).isDirectory())
     throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`);
