@@ -101,7 +101,7 @@ function checkValue(name: string, given: OptionValue, spec: OptionSpec): OptionV
     throw new UsageError(
       "usage_invalid_value",
       `--${name} ${value} is not one of ${spec.choices.join(", ")}`,
-      closestHint(value, spec.choices, (choice) => `--${name} ${choice}`),
+      suggestion(value, spec.choices, (choice) => `--${name} ${choice}`),
     );
   if (spec.integer === undefined) return value;
   const number = Number(value);
@@ -126,16 +126,15 @@ function usageMistake(
     return new UsageError(
       "usage_unknown_option",
       `${option} is not an option of skillshelf ${command.name}`,
-      closestHint(option.replace(/^--?/, ""), Object.keys(specs), (name) => `--${name}`),
+      suggestion(option.replace(/^--?/, ""), Object.keys(specs), (name) => `--${name}`),
     );
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const option = /'(--?[a-z-]+)/.exec(message)?.[1] ?? "the option";
     if (message.includes("ambiguous"))
       return new UsageError(
-        "usage_invalid_value",
+        "usage_value_starts_with_dash",
         `the value after ${option} starts with "-"`,
-        `write ${option}=<value> for a value that starts with "-"`,
       );
     return message.includes("argument missing")
       ? new UsageError("usage_missing_argument", `${option} needs a value`)
@@ -146,11 +145,12 @@ function usageMistake(
   return error;
 }
 
-function closestHint(
+/** The closest candidate to what was typed, as the catalogue's did-you-mean fills it in. */
+function suggestion(
   typed: string,
   candidates: readonly string[],
   show: (candidate: string) => string,
-): string | undefined {
+): { readonly suggestion?: string } {
   const found = closest(typed, candidates);
-  return found === undefined ? undefined : `did you mean ${show(found)}?`;
+  return found === undefined ? {} : { suggestion: show(found) };
 }

@@ -132,12 +132,13 @@ export function defineCommand<
 export class UsageError extends Error {
   override readonly name = "UsageError";
   readonly code: Code;
-  readonly hint: string | undefined;
+  /** What the catalogue's hint is filled from (`suggestion`: the closest valid spelling). */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: Code, message: string, hint?: string) {
+  constructor(code: Code, message: string, details?: Readonly<Record<string, unknown>>) {
     super(message);
     this.code = code;
-    this.hint = hint;
+    this.details = details;
   }
 }
 

@@ -88,12 +88,9 @@ function report(thrown: unknown, io: CliIo, command: CommandDefinition, json: bo
   // a full disk is the user's to fix wherever it was met, never an internal error
   const error = codedWriteError(thrown);
   if (error instanceof UsageError) {
-    const diagnostic = createDiagnostic(
-      "error",
-      error.code,
-      error.message,
-      error.hint === undefined ? {} : { hint: error.hint },
-    );
+    const diagnostic = createDiagnostic("error", error.code, error.message, {
+      details: error.details,
+    });
     return printFailure(
       [diagnostic],
       io,

@@ -49,7 +49,7 @@ describe("usage mistakes are coded diagnostics", () => {
     ["validate", ["--strict-keys", "x"], "usage_invalid_value", undefined],
     ["catalog", ["--limit", "500"], "usage_invalid_value", undefined],
     ["catalog", ["--limit", "0"], "usage_invalid_value", undefined],
-    ["catalog", ["--budget", "-5"], "usage_invalid_value", undefined],
+    ["catalog", ["--budget", "-5"], "usage_value_starts_with_dash", undefined],
     ["catalog", ["--format", "html"], "usage_invalid_value", undefined],
     ["show", [], "usage_missing_argument", undefined],
     ["show", ["a", "b"], "usage_extra_argument", undefined],

@@ -78,6 +78,11 @@ export const CHECK_CODES = {
   usage_invalid_value: {
     owner: "cli",
     hint: "give a value the option accepts; skillshelf <command> --help lists them",
+    hintWith: "did you mean {suggestion}?",
+  },
+  usage_value_starts_with_dash: {
+    owner: "cli",
+    hint: 'write --<option>=<value> for a value that starts with "-"',
   },
   usage_missing_argument: {
     owner: "cli",
@@ -91,5 +96,6 @@ export const CHECK_CODES = {
   usage_unknown_option: {
     owner: "cli",
     hint: "skillshelf <command> --help lists the command's options",
+    hintWith: "did you mean {suggestion}?",
   },
 } as const;

@@ -5,6 +5,10 @@ export const CORE_CODES = {
     owner: "core",
     hint: "free space on the device that holds the path, then run the command again",
   },
+  disk_full_after_commit: {
+    owner: "core",
+    hint: "the change is committed; free space, then run skillshelf verify to see it finished",
+  },
   field_invalid: { owner: "core", hint: "give the field a value of the type the format expects" },
   option_invalid: {
     owner: "core",
@@ -56,7 +60,11 @@ export const CORE_CODES = {
   },
   frontmatter_unclosed: { owner: "core", hint: "add a `---` line after the last key" },
   key_missing: { owner: "core", hint: "add the key the format requires" },
-  key_unknown: { owner: "core", hint: "remove the key or check its spelling" },
+  key_unknown: {
+    owner: "core",
+    hint: "remove the key or check its spelling",
+    hintWith: "move {keys} under `metadata`: the specification does not name them",
+  },
   not_a_file: {
     owner: "core",
     hint: "replace it with a regular file (not a FIFO, device, socket or folder)",

@@ -39,6 +39,7 @@ export const STORE_CODES = {
   digest_mismatch: {
     owner: "store",
     hint: "the source's files changed since they were pinned; review the change, then update the pin",
+    hintWith: "{copied} changed after it was reviewed; stage it again",
   },
   id_mismatch: { owner: "store", hint: "a copy's folder must be named after its package id" },
   identity_mismatch: {
@@ -77,6 +78,11 @@ export const STORE_CODES = {
   locked: {
     owner: "store",
     hint: "another skillshelf is changing this scope; retry when it is done",
+    hintWith: "retry when the other operation finishes; if {otherHost} runs none, remove {lock}",
+  },
+  lock_lost: {
+    owner: "store",
+    hint: "nothing more was written; review the scope and retry",
   },
   manifest_invalid: {
     owner: "store",

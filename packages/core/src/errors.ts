@@ -49,16 +49,19 @@ export function errnoCode(error: unknown): string | undefined {
  */
 export function codedWriteError(
   error: unknown,
-  options: { readonly path?: string | undefined; readonly hint?: string | undefined } = {},
+  options: {
+    readonly path?: string | undefined;
+    /** The change was committed before the disk filled: what is left is finishing it. */
+    readonly committed?: boolean | undefined;
+  } = {},
 ): unknown {
   const code = errnoCode(error);
   if (code !== "ENOSPC" && code !== "EDQUOT") return error;
   const own = (error as { path?: unknown }).path;
   const where = typeof own === "string" ? own : options.path;
-  const hint = options.hint;
   return new SkillshelfError(
-    "disk_full",
+    options.committed === true ? "disk_full_after_commit" : "disk_full",
     `no space is left on the device to write ${where ?? "a file"}`,
-    { path: where, cause: error, ...(hint === undefined ? {} : { hint }) },
+    { path: where, cause: error },
   );
 }

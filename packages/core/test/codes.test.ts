@@ -74,6 +74,16 @@ describe("the code catalogue", () => {
     expect(misowned).toEqual([]);
   });
 
+  it("is the only place hints are written: no call site passes one of its own", () => {
+    const written = [...sourceTexts()].flatMap(([file, text]) =>
+      text
+        .split("\n")
+        .filter((line) => /\bhint:\s*["'`]/.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(written).toEqual([]);
+  });
+
   it("gives every code an owner and a hint that says what to do", () => {
     for (const [code, entry] of Object.entries(CODES)) {
       expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);

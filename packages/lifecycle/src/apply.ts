@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import {
+  type Code,
   createDiagnostic,
   type Environment,
   isSkillshelfError,
@@ -223,13 +224,16 @@ function committedOutcome(step: PlanStep, result: WriteResult): StepOutcome {
   };
 }
 
+/** The outcome error a writer's refusal is reported as; any other is `writer`. */
+const OUTCOME_OF: { readonly [C in Code]?: OutcomeErrorCode } = {
+  stale_plan: "stale_plan",
+  locked: "locked",
+  lock_lost: "locked",
+  dependents: "refused",
+};
+
 function failedOutcome(step: PlanStep, error: SkillshelfError): StepOutcome {
-  const code: OutcomeErrorCode =
-    error.code === "stale_plan" || error.code === "locked"
-      ? error.code
-      : error.code === "dependents"
-        ? "refused"
-        : "writer";
+  const code = OUTCOME_OF[error.code] ?? "writer";
   return {
     status: "failed",
     step: identity(step),

@@ -102,9 +102,7 @@ export function commitStep(context: WriterContext, step: Step): StepResult {
     fault("committed");
     return finishStep(context, journal, step.state, { prepared, verified: true });
   } catch (error) {
-    throw codedWriteError(error, {
-      hint: "the change is committed; free space, then run skillshelf verify to see it finished",
-    });
+    throw codedWriteError(error, { committed: true });
   }
 }
 

@@ -131,8 +131,7 @@ export function stageCopy(
       `the files copied from ${source} digest to ${staged}, not the reviewed ${digest}`,
       {
         path: source,
-        hint: "the staged folder changed after it was reviewed; stage it again",
-        details: { expected: digest, observed: staged },
+        details: { expected: digest, observed: staged, copied: source },
       },
     );
   }

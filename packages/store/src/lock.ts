@@ -73,9 +73,9 @@ export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T
       assertHeld: () => {
         if (readOwner(lockDir)?.token !== owner.token)
           throw new SkillshelfError(
-            "locked",
+            "lock_lost",
             `the lock on ${dir} was taken over by another operation`,
-            { path: lockDir, hint: "nothing more was written; review the scope and retry" },
+            { path: lockDir },
           );
       },
     });
@@ -164,11 +164,13 @@ function take(dir: string, lockDir: string, owner: LockOwner, diagnostics: Diagn
     `another operation holds the lock on ${dir}${holder === undefined ? "" : ` (process ${holder.pid} on ${holder.hostname} since ${holder.since})`}`,
     {
       path: lockDir,
-      hint:
-        holder !== undefined && holder.hostname !== hostname()
-          ? `retry when the other operation finishes; if ${holder.hostname} runs none, remove ${lockDir}`
-          : "retry when the other operation finishes",
-      details: holder === undefined ? {} : { ...holder },
+      details: {
+        ...holder,
+        // the catalogue's hint names the other host and the lock to remove if it runs nothing
+        ...(holder !== undefined && holder.hostname !== hostname()
+          ? { otherHost: holder.hostname, lock: lockDir }
+          : {}),
+      },
     },
   );
 }

@@ -86,6 +86,8 @@ describe("withScopeLock", () => {
     plantLock(dir, { pid: 1, hostname: "elsewhere.example", token: "t", since: "then" }, 3_600_000);
     const refused = errorOf(() => withScopeLock({ environment, scope: "user" }, () => 1));
     expect(refused).toMatchObject({ code: "locked", details: { hostname: "elsewhere.example" } });
+    // the catalogue's hint names the host and the lock to remove if it runs nothing
+    expect(refused?.hint).toContain(`if elsewhere.example runs none, remove ${join(dir, ".lock")}`);
   });
 
   it("recovers the lock of a pid that is now another program, and one naming no holder", () => {

@@ -79,7 +79,6 @@ function frontmatterProblems(
         `keys outside the Agent Skills specification: ${unknown.join(", ")}`,
         {
           path,
-          hint: "move keys the specification does not name under `metadata`",
           details: { keys: unknown },
         },
       ),

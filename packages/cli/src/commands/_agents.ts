@@ -1,4 +1,4 @@
-import { AGENTS, findAgent } from "@skillshelf/core";
+import { AGENTS, closest, findAgent } from "@skillshelf/core";
 import { type CommandInput, UsageError } from "../command.js";
 
 /** `--agent a,b` (each an agent of the table) or `--all-agents`; `undefined` when neither is given. */
@@ -22,8 +22,13 @@ export function agentsOption(
     if (findAgent(id) === undefined)
       throw new UsageError(
         "usage_invalid_value",
-        `${id} is not an agent of the agent table`,
-        `use one of ${AGENTS.map((agent) => agent.id).join(", ")}`,
+        `${id} is not an agent of the agent table (skillshelf explain --all lists them)`,
+        {
+          suggestion: closest(
+            id,
+            AGENTS.map((agent) => agent.id),
+          ),
+        },
       );
   if (command === "link" && !all && named.length === 0)
     throw new UsageError("usage_missing_argument", "link needs --agent a,b or --all-agents");

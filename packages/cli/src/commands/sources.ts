@@ -54,7 +54,7 @@ export async function runSources(input: CommandInput<SourcesValues>): Promise<nu
     throw new UsageError(
       "usage_invalid_value",
       `${JSON.stringify(action)} is not an action of skillshelf sources; use list, add <source>, remove <source> or update [source]`,
-      closestAction(action),
+      { suggestion: closestAction(action) },
     );
   const context = input.context();
   const chosen = input.values.user || input.values.project;
@@ -199,7 +199,7 @@ async function fetchWithProgress(
 
 function closestAction(action: string): string | undefined {
   const found = closest(action, ACTIONS);
-  return found === undefined ? undefined : `did you mean skillshelf sources ${found}?`;
+  return found === undefined ? undefined : `skillshelf sources ${found}`;
 }
 
 /** Print the indexes as a table (or JSON) with their findings; 1 when any has an error. */
