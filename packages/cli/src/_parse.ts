@@ -6,8 +6,8 @@ import {
   type OptionValue,
   optionsOf,
   type ParsedValues,
-  UsageError,
 } from "./command.js";
+import { UsageError } from "./usage-error.js";
 
 /** A command line parsed against one command's definition. */
 export interface ParsedArguments {

@@ -1,6 +1,6 @@
-import type { Code } from "@skillshelf/core";
 import type { CommandContext } from "./context.js";
 import type { CliIo } from "./io.js";
+import { UsageError } from "./usage-error.js";
 
 /** One option of a command, as parsed and as `--help` shows it. */
 export interface OptionSpec {
@@ -126,20 +126,6 @@ export function defineCommand<
       return (input) => run({ ...input, values: input.values as CommandValues<O, S> });
     },
   };
-}
-
-/** A usage mistake: a coded diagnostic, printed with the command's usage line, exit status 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-  readonly code: Code;
-  /** What the catalogue's hint is filled from (`suggestion`: the closest valid spelling). */
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(code: Code, message: string, details?: Readonly<Record<string, unknown>>) {
-    super(message);
-    this.code = code;
-    this.details = details;
-  }
 }
 
 /** Shared options as specs. */

@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Diagnostic, type Environment, resolveEnvironment } from "@skillshelf/core";
-import { UsageError } from "./command.js";
 import type { PathStyle } from "./format.js";
 import type { CliIo } from "./io.js";
+import { UsageError } from "./usage-error.js";
 
 /** What every command works in: the environment of `--cwd` (its project found), and how to show its paths. */
 export interface CommandContext {

@@ -1,26 +1,11 @@
 import { dirname } from "node:path";
 import { digestTree, type PackageSource } from "@skillshelf/core";
-import type { SourceLimits } from "./_archive.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
+import type { StageOptions } from "./fetchers/_fetcher.js";
 import { fetcherOf } from "./fetchers/index.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
-/** How `stageSource` fetches. */
-export interface StageOptions {
-  /** Where staging folders are made. Default: the OS temporary folder. */
-  readonly tempDir?: string | undefined;
-  /** Environment variables for `git` (PATH, HOME, proxies). Default: `process.env`. */
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** Longest a git fetch or a download may take. Default 120 s. */
-  readonly timeoutMs?: number | undefined;
-  /**
-   * How much a source may bring in: the download (an archive, or what git fetches), what it
-   * unpacks to (an archive's members, or the checked-out commit) and how many entries. Default
-   * for archives 50 MiB, 200 MiB and 10,000; for git 500 MiB, 1 GiB and 100,000.
-   */
-  readonly limits?: Partial<SourceLimits> | undefined;
-  readonly signal?: AbortSignal | undefined;
-}
+export type { StageOptions } from "./fetchers/_fetcher.js";
 
 /**
  * Fetch a package source into a private staging folder and digest it: a local folder is copied,

@@ -1,5 +1,6 @@
 import { AGENTS, closest, findAgent } from "@skillshelf/core";
-import { type CommandInput, UsageError } from "../command.js";
+import type { CommandInput } from "../command.js";
+import { UsageError } from "../usage-error.js";
 
 /** `--agent a,b` (each an agent of the table) or `--all-agents`; `undefined` when neither is given. */
 export function agentsOption(

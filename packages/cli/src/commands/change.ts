@@ -30,11 +30,12 @@ import {
 import { recoverScope } from "@skillshelf/store/writers";
 import { choose, confirm, progressLine } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
-import { type CommandInput, UsageError } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
 import { agentsOption } from "./_agents.js";
+import { chosenScope, defaultScope } from "./_scope.js";
 
 /** A command that changes the library, each through one reviewed plan. */
 export type ChangeCommand = Operation | "import";
@@ -407,33 +408,6 @@ function notConfirmed(asked: boolean): Diagnostic {
         "confirmation_required",
         "not applied: a change needs --yes when no one can answer at a terminal",
       );
-}
-
-/**
- * The scope a command changes: `--user` or `--project`; else, for a command naming installed
- * copies (`namesCopies`), wherever the copy is (the plan names it); else the default scope.
- */
-export function chosenScope(
-  input: CommandInput<ChangeValues>,
-  environment: Environment,
-  namesCopies: boolean,
-): PackageScope | undefined {
-  if (input.values.user && input.values.project)
-    throw new UsageError(
-      "usage_invalid_value",
-      "--user and --project cannot be combined; pick one scope",
-    );
-  if (input.values.project) return "project";
-  if (input.values.user) return "user";
-  return namesCopies ? undefined : defaultScope(environment);
-}
-
-/** The project scope inside a project (a folder holding `.skillshelf/`, or a git work tree), else the user scope. */
-export function defaultScope(environment: Environment): PackageScope {
-  const { project } = environment;
-  return existsSync(join(project, ".skillshelf")) || existsSync(join(project, ".git"))
-    ? "project"
-    : "user";
 }
 
 /** The ids recorded in a scope's state (its copies are read by the plan, not here). */

@@ -11,7 +11,8 @@ import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { agentsOption } from "./_agents.js";
-import { type ChangeValues, chosenScope, confirmChange, linkDiagnostics } from "./change.js";
+import { chosenScope } from "./_scope.js";
+import { type ChangeValues, confirmChange, linkDiagnostics } from "./change.js";
 
 /**
  * `link <name…> --agent a,b | --all-agents [--copy]` and `unlink <name…> [--agent a,b]`: plan

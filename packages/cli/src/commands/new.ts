@@ -9,7 +9,7 @@ import {
 import { KINDS } from "@skillshelf/resources";
 import type { CommandInput } from "../command.js";
 import { displayPath } from "../format.js";
-import { defaultScope } from "./change.js";
+import { defaultScope } from "./_scope.js";
 
 /**
  * Scaffold a resource in the scope's library that passes `validate --strict`: a skill folder, a

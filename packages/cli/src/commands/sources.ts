@@ -23,10 +23,11 @@ import {
   sourceName,
 } from "@skillshelf/sources";
 import { progressLine } from "../_interact.js";
-import { type CommandInput, scopeValue, UsageError } from "../command.js";
+import { type CommandInput, scopeValue } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, formatTable, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
+import { UsageError } from "../usage-error.js";
 
 /** One index in `sources list --json`. */
 interface ListedIndex {

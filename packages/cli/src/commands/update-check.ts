@@ -2,14 +2,20 @@ import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
-import { type ChangeValues, chosenScope } from "./change.js";
+import { chosenScope } from "./_scope.js";
 
 /**
  * `update --check [id…]`: ask each installed package's source what it would install now, writing
  * nothing, and print the pinned and the newest commit or version of each. Exit 0 only when every
  * package was compared and is up to date; 1 when anything is out of date or could not be asked.
  */
-export async function runUpdateCheck(input: CommandInput<ChangeValues>): Promise<number> {
+export async function runUpdateCheck(
+  input: CommandInput<{
+    readonly user: boolean;
+    readonly project: boolean;
+    readonly json: boolean;
+  }>,
+): Promise<number> {
   const { io } = input;
   const context = input.context();
   const { environment } = context;

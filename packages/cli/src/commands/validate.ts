@@ -9,9 +9,10 @@ import {
   validatePackage,
   validateResources,
 } from "@skillshelf/validation";
-import { type CommandInput, UsageError } from "../command.js";
+import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
+import { UsageError } from "../usage-error.js";
 
 type Kind = ResourceKind | "package" | "index";
 const INDEX_NAMES = new Set(["library.yaml", "library.yml", "library.json", "marketplace.json"]);

@@ -8,8 +8,7 @@ import {
   type SourceOf,
 } from "@skillshelf/core";
 import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
-import type { StageOptions } from "../stage.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher } from "./_fetcher.js";
+import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
 import { subfolderWithin } from "./_subfolder.js";
 

@@ -1,7 +1,6 @@
 import { canonicalJson, type PackageSource, type SourceType } from "@skillshelf/core";
 import { codedFailure } from "../_failure.js";
-import type { StageOptions } from "../stage.js";
-import type { Fetcher, SourceOrigin } from "./_fetcher.js";
+import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
