@@ -22,8 +22,8 @@ describe("a fake kind of source", () => {
   it("compiles everywhere once it has its fields and its fetcher, and fails only at the fetchers' record before", () => {
     workspace.edit(
       "packages/core/src/types.ts",
-      '  archive: { url: "text", path: "optional" },\n',
-      '  archive: { url: "text", path: "optional" },\n  bucket: { url: "text" },\n',
+      '  archive: { url: "text", path: "optional", sha256: "optional" },\n',
+      '  archive: { url: "text", path: "optional", sha256: "optional" },\n  bucket: { url: "text" },\n',
     );
     const missing = workspace.typeErrors();
     // every record keyed by the source types says what it lacks, and nothing else breaks

@@ -98,6 +98,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "write #<branch, tag or commit> or #ref=<ref>&path=<folder>",
   },
+  source_insecure: {
+    owner: "sources",
+    hint: "use the https:// URL; plain http:// is fetched only from this machine (localhost, 127.0.0.1, ::1)",
+  },
   source_subfolder_missing: { owner: "sources", hint: "check the subfolder in the source" },
   source_too_large: {
     owner: "sources",

@@ -92,7 +92,7 @@ export function isOwnedSource(source: ResourceSource): boolean {
 export const SOURCE_FIELDS = {
   local: { path: "folder" },
   git: { url: "text", ref: "optional", path: "optional" },
-  archive: { url: "text", path: "optional" },
+  archive: { url: "text", path: "optional", sha256: "optional" },
 } as const;
 
 /** The type of a package source: a key of `SOURCE_FIELDS`. */

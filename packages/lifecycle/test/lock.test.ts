@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -99,6 +100,38 @@ describe("restoreFromLock: a fresh clone made to match the lock", () => {
     );
     expect(result.committed).toBe(1);
     expect(digests(clone)).toEqual(digests(env));
+  });
+
+  it("pins an archive by its sha256 in the lock, and checks it again on a restore's download", async () => {
+    const kit = (body: string) =>
+      tarGz([
+        { path: "kit/plugin.json", content: packageTree({ id: "kit" })["plugin.json"] as string },
+        {
+          path: "kit/skills/kit/SKILL.md",
+          content: `---\nname: kit\ndescription: d\n---\n${body}\n`,
+        },
+      ]);
+    let served = kit("one");
+    const pin = createHash("sha256").update(served).digest("hex");
+    const base = await serve({ "/kit.tar.gz": (_request, response) => response.end(served) });
+    const env = environment();
+    await change(env, {
+      operation: "install",
+      targets: [`${base}/kit.tar.gz#sha256=${pin}`],
+      scope: "project",
+    });
+    const lock = JSON.parse(readFileSync(lockFilePath(env, "project"), "utf8"));
+    expect(lock.packages.kit.source).toEqual({
+      type: "archive",
+      url: `${base}/kit.tar.gz`,
+      sha256: pin,
+    });
+    served = kit("two");
+    const restore = await restoreFromLock({ environment: freshClone(env), scope: "project" });
+    expect(restore.steps[0]?.refusal).toMatchObject({
+      code: "digest_mismatch",
+      details: { expected: pin },
+    });
   });
 
   it("fails with digest_mismatch when the source no longer yields the pinned tree", async () => {

@@ -98,3 +98,27 @@ describe("each fetcher parses its own syntax", () => {
       expect(none.ok ? "" : none.problem).toContain(fetcher.syntax);
   });
 });
+
+describe("an archive's pin and its scheme", () => {
+  const pin = "ab".repeat(32);
+
+  it.each([
+    [`https://example.com/kit.tar.gz#sha256=${pin.toUpperCase()}`, { sha256: pin }],
+    [`https://example.com/kit.zip#path=skills&sha256=${pin}`, { path: "skills", sha256: pin }],
+    ["http://127.0.0.1:8080/kit.tar.gz", {}],
+    ["http://localhost/kit.tar.gz", {}],
+  ])("%s is an archive", (text, fields) => {
+    expect(parseSourceUrl(text, "/base")).toEqual({
+      ok: true,
+      source: { type: "archive", url: text.split("#")[0], ...fields },
+    });
+  });
+
+  it.each([
+    ["https://example.com/kit.tar.gz#sha256=abc", "source_invalid"],
+    ["https://example.com/kit.tar.gz#sha=abc", "source_ref_invalid"],
+    ["http://example.com/kit.tar.gz", "source_insecure"],
+  ])("%s is refused with %s", (text, code) => {
+    expect(parseSourceUrl(text, "/base")).toMatchObject({ ok: false, code });
+  });
+});

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -305,6 +305,25 @@ describe("stageSource from an HTTP(S) archive", () => {
     });
     expect(staged.digest).toBe(digestTree(expected).digest);
     staged.release();
+  });
+
+  it("checks a pinned archive's sha256 on every download, before anything is unpacked", async () => {
+    const base = await serve({ "/pdf.tar.gz": good });
+    const url = `${base}/pdf.tar.gz`;
+    const pin = createHash("sha256").update(good).digest("hex");
+    const staged = await stageSource({ type: "archive", url, sha256: pin });
+    staged.release();
+    const tempDir = testdir();
+    const wrong = "0".repeat(64);
+    const refused = await stageSource({ type: "archive", url, sha256: wrong }, { tempDir }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isSkillshelfError(refused) ? [refused.code, refused.details] : refused).toEqual([
+      "digest_mismatch",
+      { url, expected: wrong, observed: pin },
+    ]);
+    expect(leftovers(tempDir)).toEqual([]);
   });
 
   it("selects a subfolder", async () => {

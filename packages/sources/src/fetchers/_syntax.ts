@@ -9,7 +9,11 @@ export type ParsedSource =
   | { readonly ok: true; readonly source: PackageSource }
   | {
       readonly ok: false;
-      readonly code: "source_invalid" | "source_protocol_refused" | "source_ref_invalid";
+      readonly code:
+        | "source_invalid"
+        | "source_protocol_refused"
+        | "source_ref_invalid"
+        | "source_insecure";
       readonly problem: string;
     };
 
@@ -23,6 +27,21 @@ export const SCP_LIKE: RegExp = /^[\w.-]+@[\w.-]+:/;
 export function hasScheme(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(text);
 }
+
+/**
+ * `source_insecure` for a plain `http://` URL to anything but this machine (as docker and npm
+ * allow it only for a local registry), `undefined` for https or loopback.
+ */
+export function insecureUrl(url: URL): SourceRefusal | undefined {
+  if (url.protocol !== "http:" || LOOPBACK.has(url.hostname)) return undefined;
+  return {
+    ok: false,
+    code: "source_insecure",
+    problem: `${url.href} is plain http to another host; only https is fetched from other hosts`,
+  };
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** The `source_invalid` refusal. */
 export function invalidSource(problem: string): SourceRefusal {
@@ -62,27 +81,34 @@ export function splitFragment(text: string): [string, string | undefined] {
   return at === -1 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
+/** The keys a source's fragment may hold. */
+type FragmentKey = "ref" | "path" | "sha256";
+
 /**
- * `#v1.2` (a bare value for `bare`) or `#ref=v1.2&path=sub` into fields; any other key, a key
- * given twice, or a bare value with `=` in it is `source_ref_invalid` rather than dropped.
+ * `#v1.2` (a bare value for `bare`) or `#ref=v1.2&path=sub` into fields; any key not in `keys`,
+ * a key given twice, or a bare value with `=` in it is `source_ref_invalid` rather than dropped.
  */
 export function fragmentFields(
   fragment: string | undefined,
   bare: "ref" | "path",
-): { ok: true; ref?: string; path?: string } | SourceRefusal {
+  keys: readonly FragmentKey[] = ["ref", "path"],
+): ({ ok: true } & { [K in FragmentKey]?: string }) | SourceRefusal {
   if (fragment === undefined || fragment === "") return { ok: true };
   const refused = (problem: string) =>
-    refInvalid(`the fragment #${fragment} ${problem}; write #<ref> or #ref=<ref>&path=<folder>`);
+    refInvalid(
+      `the fragment #${fragment} ${problem}; write #<${bare}> or ${keys.map((key) => `${key}=…`).join("&")}`,
+    );
   if (!URL_KEYS.test(fragment)) {
     if (fragment.includes("=")) return refused("is not a ref");
     if (!canDecode(fragment)) return refused("is not valid percent-encoding");
     return { ok: true, [bare]: decodeURIComponent(fragment) };
   }
-  const fields: { ok: true; ref?: string; path?: string } = { ok: true };
+  const fields: { ok: true } & { [K in FragmentKey]?: string } = { ok: true };
   for (const [key, value] of new URLSearchParams(fragment)) {
-    if (key !== "ref" && key !== "path") return refused(`has the key ${JSON.stringify(key)}`);
-    if (fields[key] !== undefined) return refused(`names ${key} twice`);
-    fields[key] = value;
+    const known = keys.find((candidate) => candidate === key);
+    if (known === undefined) return refused(`has the key ${JSON.stringify(key)}`);
+    if (fields[known] !== undefined) return refused(`names ${key} twice`);
+    fields[known] = value;
   }
   return fields;
 }
