@@ -18,6 +18,23 @@ export const SOURCES_CODES = {
     hint: "raise the member limit only for a source you trust",
   },
   archive_truncated: { owner: "sources", hint: "download the archive again; it is cut short" },
+  auth_refused: {
+    owner: "sources",
+    hint: "the host refused the credentials configured for it; check them in the user library's hosts.json",
+  },
+  auth_required: {
+    owner: "sources",
+    hint: "configure headers for the host in the user library's hosts.json (skillshelf doctor names the file)",
+    hintWith: "configure headers for {host} in the user library's hosts.json",
+  },
+  credentials_helper_failed: {
+    owner: "sources",
+    hint: "run the headersHelper named in hosts.json yourself: it must print a JSON object of headers",
+  },
+  credentials_invalid: {
+    owner: "sources",
+    hint: 'write hosts.json as {"version":1,"hosts":{"host":{"headers":{…}}}} and set the variables its headers name',
+  },
   collection_duplicate: {
     owner: "sources",
     hint: "pick one by its path: --skill <path>, as the details list them",

@@ -14,14 +14,24 @@ export async function download(
   url: string,
   maxBytes: number,
   signal: AbortSignal,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<Uint8Array> {
-  let current = new URL(url);
+  const origin = new URL(url);
+  const credentials = Object.keys(headers).length > 0;
+  let current = origin;
   for (let redirects = 0; ; redirects++) {
-    const response = await request(current, signal);
+    const response = await request(current, signal, headers);
     const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
-    if (location === null) return readBody(response, current, maxBytes);
+    if (location === null) return readBody(response, current, maxBytes, credentials);
     await response.body?.cancel();
     current = redirectTarget(current, location, redirects);
+    // credentials go only to the host they were configured for
+    if (credentials && current.host !== origin.host)
+      throw new SkillshelfError(
+        "download_redirect_refused",
+        `downloading ${origin.href} was redirected to another host (${current.host}) with credentials for ${origin.host}`,
+        { details: { url: origin.href, location: current.href } },
+      );
   }
 }
 
@@ -29,9 +39,13 @@ export async function download(
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-async function request(url: URL, signal: AbortSignal): Promise<Response> {
+async function request(
+  url: URL,
+  signal: AbortSignal,
+  headers: Readonly<Record<string, string>>,
+): Promise<Response> {
   try {
-    return await fetch(url, { signal, redirect: "manual" });
+    return await fetch(url, { signal, redirect: "manual", headers });
   } catch (error) {
     throw fetchFailed(url, error);
   }
@@ -58,7 +72,20 @@ function redirectTarget(from: URL, location: string, redirects: number): URL {
   return to;
 }
 
-async function readBody(response: Response, url: URL, maxBytes: number): Promise<Uint8Array> {
+async function readBody(
+  response: Response,
+  url: URL,
+  maxBytes: number,
+  credentials: boolean,
+): Promise<Uint8Array> {
+  if (response.status === 401 || response.status === 403) {
+    await response.body?.cancel();
+    throw new SkillshelfError(
+      credentials ? "auth_refused" : "auth_required",
+      `downloading ${url.href} answered HTTP ${response.status}: ${credentials ? "the credentials configured" : "no credentials are configured"} for ${url.host}`,
+      { details: { url: url.href, status: response.status, host: url.host } },
+    );
+  }
   if (!response.ok || response.body === null) {
     await response.body?.cancel();
     throw new SkillshelfError(

@@ -6,6 +6,8 @@ export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./c
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";
+export type { HostHeaders } from "./credentials.js";
+export { hostHeaders, hostsFile } from "./credentials.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export type { Fetcher, FetchInto, SourceOrigin } from "./fetchers/_fetcher.js";

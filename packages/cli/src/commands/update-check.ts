@@ -1,4 +1,5 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
+import { hostHeaders } from "@skillshelf/sources";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
@@ -23,7 +24,12 @@ export async function runUpdateCheck(
   // with ids and no scope named, the copies of those ids in either scope
   const scope = chosenScope(input, environment, ids !== undefined);
   // git runs with this command's environment, as every fetch does
-  const checks = await checkUpdates({ environment, scope, ids, stage: { env: io.env } });
+  const checks = await checkUpdates({
+    environment,
+    scope,
+    ids,
+    stage: { env: io.env, headers: hostHeaders(environment) },
+  });
   const current = checks.every((check) => check.status === "up-to-date");
   if (input.values.json) {
     printJson(io, context, { checks, upToDate: current });

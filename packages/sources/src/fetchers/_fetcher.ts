@@ -1,5 +1,6 @@
 import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
+import type { HostHeaders } from "../credentials.js";
 import type { ParsedSource } from "./_syntax.js";
 
 /** How `stageSource` fetches. */
@@ -17,6 +18,8 @@ export interface StageOptions {
    */
   readonly limits?: Partial<SourceLimits> | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The headers a download carries for its host (`hostHeaders`: credentials the user configured). */
+  readonly headers?: HostHeaders | undefined;
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */

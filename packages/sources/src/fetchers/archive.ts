@@ -21,8 +21,14 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
     if (!/^https?:\/\//i.test(text)) return undefined;
     const [url = "", fragment] = splitFragment(text);
     if (!URL.canParse(url) || !ARCHIVE.test(new URL(url).pathname)) return undefined;
-    const insecure = insecureUrl(new URL(url));
+    const parsed = new URL(url);
+    const insecure = insecureUrl(parsed);
     if (insecure !== undefined) return insecure;
+    // credentials in a URL would be written to the lock and shown in every message
+    if (parsed.username !== "" || parsed.password !== "")
+      return invalidSource(
+        `${parsed.host} is named with credentials in the URL; configure them in hosts.json instead`,
+      );
     const fields = fragmentFields(fragment, "path", ["ref", "path", "sha256"]);
     if (!fields.ok) return fields;
     if (fields.ref !== undefined)
@@ -43,7 +49,13 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
       AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
       ...(options.signal === undefined ? [] : [options.signal]),
     ];
-    const bytes = await download(source.url, limits.maxDownloadBytes, AbortSignal.any(signals));
+    const headers = await options.headers?.(new URL(source.url));
+    const bytes = await download(
+      source.url,
+      limits.maxDownloadBytes,
+      AbortSignal.any(signals),
+      headers,
+    );
     // a pinned archive is checked on every download, before any of it is unpacked
     const observed = source.sha256 === undefined ? undefined : sha256(bytes);
     if (observed !== undefined && observed !== source.sha256)
