@@ -118,7 +118,20 @@ describe("an archive's pin and its scheme", () => {
     ["https://example.com/kit.tar.gz#sha256=abc", "source_invalid"],
     ["https://example.com/kit.tar.gz#sha=abc", "source_ref_invalid"],
     ["http://example.com/kit.tar.gz", "source_insecure"],
+    // a source is written to the lock and shown in messages: no credentials in it
+    ["https://user:t0ken@example.com/kit.tar.gz", "source_invalid"],
+    ["https://oauth2:t0ken@gitlab.com/team/skills.git", "source_invalid"],
   ])("%s is refused with %s", (text, code) => {
     expect(parseSourceUrl(text, "/base")).toMatchObject({ ok: false, code });
+  });
+
+  it("never repeats the credentials of a URL it refuses", () => {
+    for (const text of [
+      "https://user:t0ken@example.com/kit.tar.gz",
+      "https://oauth2:t0ken@gitlab.com/team/skills.git",
+    ]) {
+      const parsed = parseSourceUrl(text, "/base");
+      expect(parsed.ok ? "" : parsed.problem).not.toContain("t0ken");
+    }
   });
 });

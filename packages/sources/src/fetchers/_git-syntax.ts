@@ -8,6 +8,7 @@ import {
   SCP_LIKE,
   splitFragment,
   splitSubfolder,
+  urlWithCredentials,
   withSubfolder,
 } from "./_syntax.js";
 
@@ -55,6 +56,8 @@ export function parseGit(text: string, baseDir: string): ParsedSource | undefine
   if (!/^https?:\/\//i.test(text)) return undefined;
   const [url = "", fragment] = splitFragment(text);
   if (!URL.canParse(url)) return undefined;
+  const withCredentials = urlWithCredentials(new URL(url));
+  if (withCredentials !== undefined) return withCredentials;
   const [location, subfolder] = splitSubfolder(url);
   if (location.endsWith(".git")) return gitAt(location, fragment, subfolder);
   const hosted = HOSTED_REPOSITORY.exec(location);

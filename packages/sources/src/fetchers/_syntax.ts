@@ -43,6 +43,18 @@ export function insecureUrl(url: URL): SourceRefusal | undefined {
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/**
+ * `source_invalid` for an http(s) URL carrying a user or password: a source is written to the
+ * lock and shown in every message, so credentials go in `hosts.json` (or git's ssh keys), never
+ * in a URL.
+ */
+export function urlWithCredentials(url: URL): SourceRefusal | undefined {
+  if (url.username === "" && url.password === "") return undefined;
+  return invalidSource(
+    `a URL of ${url.host} holds credentials; configure them in the user library's hosts.json, or use ssh`,
+  );
+}
+
 /** The `source_invalid` refusal. */
 export function invalidSource(problem: string): SourceRefusal {
   return { ok: false, code: "source_invalid", problem };

@@ -9,6 +9,7 @@ import {
   invalidSource,
   refInvalid,
   splitFragment,
+  urlWithCredentials,
   withSubfolder,
 } from "./_syntax.js";
 
@@ -24,11 +25,8 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
     const parsed = new URL(url);
     const insecure = insecureUrl(parsed);
     if (insecure !== undefined) return insecure;
-    // credentials in a URL would be written to the lock and shown in every message
-    if (parsed.username !== "" || parsed.password !== "")
-      return invalidSource(
-        `${parsed.host} is named with credentials in the URL; configure them in hosts.json instead`,
-      );
+    const withCredentials = urlWithCredentials(parsed);
+    if (withCredentials !== undefined) return withCredentials;
     const fields = fragmentFields(fragment, "path", ["ref", "path", "sha256"]);
     if (!fields.ok) return fields;
     if (fields.ref !== undefined)
