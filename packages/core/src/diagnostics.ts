@@ -1,6 +1,6 @@
 import { type Code, hintOf } from "./codes.js";
 import type { SkillshelfError } from "./errors.js";
-import type { Diagnostic, DiagnosticPlace, Severity } from "./types.js";
+import type { Diagnostic, DiagnosticPlace, HintedDiagnostic, Severity } from "./types.js";
 
 /**
  * Build a diagnostic. `hint` defaults to the code's hint from the catalogue; fields that are not
@@ -11,7 +11,7 @@ export function createDiagnostic(
   code: Code,
   message: string,
   place: DiagnosticPlace = {},
-): Diagnostic & { readonly hint: string } {
+): HintedDiagnostic {
   const { path, line, column, details } = place;
   return {
     severity,
@@ -29,7 +29,7 @@ export function createDiagnostic(
  * A `SkillshelfError` as the finding it reports: one failure shape for refusals, step errors and
  * what the command line prints.
  */
-export function errorDiagnostic(error: SkillshelfError): Diagnostic & { readonly hint: string } {
+export function errorDiagnostic(error: SkillshelfError): HintedDiagnostic {
   return createDiagnostic("error", error.code, error.message, {
     path: error.path,
     hint: error.hint,

@@ -131,6 +131,7 @@ export type {
   DiagnosticPlace,
   Environment,
   EnvironmentInput,
+  HintedDiagnostic,
   PackageSource,
   ReadResult,
   ResourceSource,

@@ -24,6 +24,9 @@ export interface Diagnostic {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
+/** A finding whose hint is always there: what `createDiagnostic` makes, and what a refusal is. */
+export type HintedDiagnostic = Diagnostic & { readonly hint: string };
+
 /**
  * What reading something that can fail gives (a file, a manifest, a state): the value with any
  * warnings, or the findings that refused it (at least one error).

@@ -1,7 +1,7 @@
 import {
-  type Diagnostic,
   type Environment,
   errorDiagnostic,
+  type HintedDiagnostic,
   isSkillshelfError,
 } from "@skillshelf/core";
 import {
@@ -44,7 +44,7 @@ export interface UpdateCheck {
   readonly status: "up-to-date" | "out-of-date" | "unknown";
   /** Why, in words: "the same commit", "a commit does not move", "main moved", "the index offers 1.2.0". */
   readonly reason: string;
-  readonly error?: (Diagnostic & { readonly hint: string }) | undefined;
+  readonly error?: HintedDiagnostic | undefined;
 }
 
 /** What to check. */

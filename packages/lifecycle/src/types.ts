@@ -1,4 +1,10 @@
-import type { Diagnostic, Environment, PackageKind, PackageSource } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  Environment,
+  HintedDiagnostic,
+  PackageKind,
+  PackageSource,
+} from "@skillshelf/core";
 import type { Availability, InventoryCopyState } from "@skillshelf/inventory";
 import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
 import type {
@@ -94,8 +100,7 @@ export interface StepLink {
 }
 
 /** Why a step will not be applied: a code from the catalogue, what happened and what to do next. */
-export interface Refusal extends Diagnostic {
-  readonly hint: string;
+export interface Refusal extends HintedDiagnostic {
   /**
    * It refuses its own step only (one skill of a collection): the plan's other steps still
    * apply, unless the request asked for all or nothing.
@@ -232,9 +237,7 @@ export interface StepOutcome {
    * the underlying `cause` (`dependents`, `digest_mismatch`, …) and, for `stale_plan`, the fact
    * that `changed`.
    */
-  readonly error?:
-    | (Diagnostic & { readonly code: OutcomeErrorCode; readonly hint: string })
-    | undefined;
+  readonly error?: (HintedDiagnostic & { readonly code: OutcomeErrorCode }) | undefined;
 }
 
 /** A host refresh: what the caller's runtime did after the commits. */

@@ -1,7 +1,12 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, parseJsonDocument, SkillshelfError } from "@skillshelf/core";
+import {
+  type Environment,
+  parseJsonDocument,
+  readRegularFile,
+  SkillshelfError,
+} from "@skillshelf/core";
 
 /**
  * The headers a download of `url` carries: what the user configured for its host, never anything
@@ -24,9 +29,12 @@ export function hostsFile(environment: Environment): string {
  */
 export function hostHeaders(environment: Environment): HostHeaders {
   const path = hostsFile(environment);
+  // read on the first download that asks, once for every download of this provider
+  let hosts: Readonly<Record<string, HostEntry>> | undefined;
   return async (url) => {
-    if (!existsSync(path)) return undefined;
-    const host = readHosts(path)[url.host];
+    if (hosts === undefined && !existsSync(path)) return undefined;
+    hosts ??= readHosts(path);
+    const host = hosts[url.host];
     if (host === undefined) return undefined;
     const helped =
       host.headersHelper === undefined ? {} : await runHelper(host.headersHelper, url, environment);
@@ -35,6 +43,9 @@ export function hostHeaders(environment: Environment): HostHeaders {
 }
 
 // --- internal ---
+
+/** hosts.json holds a few headers per host; anything past this is not one. */
+const MAX_HOSTS_BYTES = 1024 * 1024;
 
 interface HostEntry {
   readonly headers?: Readonly<Record<string, string>>;
@@ -45,7 +56,8 @@ function readHosts(path: string): Readonly<Record<string, HostEntry>> {
   const invalid = (problem: string): never => {
     throw new SkillshelfError("credentials_invalid", `${path} ${problem}`, { path });
   };
-  const parsed = parseJsonDocument(readFileSync(path, "utf8"));
+  // a regular file only: a FIFO in its place never blocks a download
+  const parsed = parseJsonDocument(readRegularFile(path, MAX_HOSTS_BYTES).toString("utf8"));
   if (!parsed.ok) return invalid("is not JSON");
   const document = parsed.value;
   if (!isRecord(document) || document.version !== 1 || !isRecord(document.hosts))
