@@ -121,6 +121,7 @@ describe("an archive's pin and its scheme", () => {
     // a source is written to the lock and shown in messages: no credentials in it
     ["https://user:t0ken@example.com/kit.tar.gz", "source_invalid"],
     ["https://oauth2:t0ken@gitlab.com/team/skills.git", "source_invalid"],
+    ["git+https://oauth2:t0ken@example.com/team/skills#main", "source_invalid"],
   ])("%s is refused with %s", (text, code) => {
     expect(parseSourceUrl(text, "/base")).toMatchObject({ ok: false, code });
   });
@@ -129,6 +130,7 @@ describe("an archive's pin and its scheme", () => {
     for (const text of [
       "https://user:t0ken@example.com/kit.tar.gz",
       "https://oauth2:t0ken@gitlab.com/team/skills.git",
+      "git+https://oauth2:t0ken@example.com/team/skills#main",
     ]) {
       const parsed = parseSourceUrl(text, "/base");
       expect(parsed.ok ? "" : parsed.problem).not.toContain("t0ken");

@@ -56,8 +56,6 @@ export function parseGit(text: string, baseDir: string): ParsedSource | undefine
   if (!/^https?:\/\//i.test(text)) return undefined;
   const [url = "", fragment] = splitFragment(text);
   if (!URL.canParse(url)) return undefined;
-  const withCredentials = urlWithCredentials(new URL(url));
-  if (withCredentials !== undefined) return withCredentials;
   const [location, subfolder] = splitSubfolder(url);
   if (location.endsWith(".git")) return gitAt(location, fragment, subfolder);
   const hosted = HOSTED_REPOSITORY.exec(location);
@@ -85,6 +83,10 @@ export function gitSource(
   fields: { readonly ref?: string | undefined; readonly path?: string | undefined },
 ): ParsedSource {
   if (url.startsWith("-")) return invalidSource(`${url} is not a repository URL`);
+  // every spelling (`git+https://…`, a page, a `.git` URL) ends here, so one check covers them
+  const web = /^https?:\/\//i.test(url) && URL.canParse(url) ? new URL(url) : undefined;
+  const withCredentials = web === undefined ? undefined : urlWithCredentials(web);
+  if (withCredentials !== undefined) return withCredentials;
   if (fields.ref !== undefined && !isGitRef(fields.ref))
     return refInvalid(
       `${JSON.stringify(fields.ref)} is not a branch, tag or commit name Skillshelf can fetch`,
