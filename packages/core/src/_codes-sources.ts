@@ -119,6 +119,18 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "use the https:// URL; plain http:// is fetched only from this machine (localhost, 127.0.0.1, ::1)",
   },
+  site_index_invalid: {
+    owner: "sources",
+    hint: "the site's index must list skills as the discovery RFC writes them (name, type, url, digest); tell its publisher",
+  },
+  site_index_missing: {
+    owner: "sources",
+    hint: "check the site's URL; it must serve /.well-known/agent-skills/index.json (or wk:<url> for a site below a path)",
+  },
+  site_skill_missing: {
+    owner: "sources",
+    hint: "run skillshelf install <site> to list the site's skills, then choose one by its name",
+  },
   source_subfolder_missing: { owner: "sources", hint: "check the subfolder in the source" },
   source_too_large: {
     owner: "sources",

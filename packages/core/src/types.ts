@@ -90,12 +90,15 @@ export function isOwnedSource(source: ResourceSource): boolean {
  * (a lock writes it relative to its scope's folder), `text` a value it always has, `optional` one
  * it may have. `local` is a folder; `git` a repository at any URL the `git` CLI accepts with an
  * optional ref (branch, tag or commit) and subfolder; `archive` an HTTPS `.tar.gz` or `.zip`
- * with an optional subfolder. What is done with each is `sources`' `SOURCE_FETCHERS`.
+ * with an optional subfolder and pinned digest; `well-known` a site's `/.well-known` skills index
+ * (its URL) with the one skill chosen from it. What is done with each is `sources`'
+ * `SOURCE_FETCHERS`.
  */
 export const SOURCE_FIELDS = {
   local: { path: "folder" },
   git: { url: "text", ref: "optional", path: "optional" },
   archive: { url: "text", path: "optional", sha256: "optional" },
+  "well-known": { url: "text", path: "optional" },
 } as const;
 
 /** The type of a package source: a key of `SOURCE_FIELDS`. */

@@ -86,6 +86,13 @@ export function archiveFormat(url: string): "tar.gz" | "zip" {
   return /\.zip$/i.test(new URL(url).pathname) ? "zip" : "tar.gz";
 }
 
+/** The format of an archive by its first bytes: a zip's local header, else gzip (as served with any name). */
+export function archiveFormatOf(bytes: Uint8Array): "tar.gz" | "zip" {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04
+    ? "zip"
+    : "tar.gz";
+}
+
 /** The `archive_too_large` error, for a download or an unpacked stream past its limit. */
 export function archiveTooLarge(problem: string, url?: string): SkillshelfError {
   return new SkillshelfError("archive_too_large", `the archive is too large: ${problem}`, {

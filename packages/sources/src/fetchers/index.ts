@@ -4,13 +4,15 @@ import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
+import { WELL_KNOWN_FETCHER } from "./well-known.js";
 
 /** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
 export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   // asked in this order to parse a source text: an archive's URL before a repository page of the
-  // same host, and a folder's path last (it takes any text that is no URL)
+  // same host, a site's root after both, and a folder's path last (it takes any text that is no URL)
   archive: ARCHIVE_FETCHER,
   git: GIT_FETCHER,
+  "well-known": WELL_KNOWN_FETCHER,
   local: LOCAL_FETCHER,
 };
 

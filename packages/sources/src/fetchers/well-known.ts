@@ -1,0 +1,180 @@
+import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { errnoCode, SkillshelfError, sha256 } from "@skillshelf/core";
+import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
+import { download } from "../_download.js";
+import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
+import { MAX_INDEX_BYTES } from "../index-file.js";
+import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
+import { subfolderWithin } from "./_subfolder.js";
+import {
+  fragmentFields,
+  insecureUrl,
+  invalidSource,
+  refInvalid,
+  splitFragment,
+  splitSubfolder,
+  urlWithCredentials,
+  withSubfolder,
+} from "./_syntax.js";
+
+// where a site lists its skills: the discovery RFC's folder, then the older one
+const INDEX_PATHS = ["/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"];
+const WELL_KNOWN_PATH = /\/\.well-known\/(agent-)?skills(\/(index\.json)?)?$/;
+
+/**
+ * A site that lists its skills at `/.well-known/agent-skills/index.json` (or the older
+ * `/.well-known/skills/index.json`): each chosen skill's `SKILL.md` or archive is downloaded and
+ * checked against the digest the index gives before anything is written; an archive is then
+ * unpacked under every rule an archive source has.
+ */
+export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
+  syntax: "a site's https URL (https://host, or wk:<url> for a site below a path)//<skill>",
+  parse: (text) => {
+    const explicit = text.startsWith("wk:");
+    const [url = "", fragment] = splitFragment(explicit ? text.slice(3) : text);
+    const [location, subfolder] = splitSubfolder(url);
+    const site =
+      /^https?:\/\//i.test(location) && URL.canParse(location) ? new URL(location) : undefined;
+    if (site === undefined)
+      return explicit ? invalidSource(`${text}: wk: takes a site's https URL`) : undefined;
+    if (!explicit && !isSiteUrl(site)) return undefined;
+    const refused = insecureUrl(site) ?? urlWithCredentials(site);
+    if (refused !== undefined) return refused;
+    const fields = fragmentFields(fragment, "path", ["path"]);
+    if (!fields.ok) return fields;
+    if (subfolder !== undefined && fields.path !== undefined)
+      return refInvalid(
+        `${location} names its skill twice (//${subfolder} and #path=${fields.path})`,
+      );
+    return withSubfolder(
+      { type: "well-known", url: location.replace(/\/+$/, "") },
+      subfolder ?? fields.path,
+    );
+  },
+  fetch: async (source, into, options) => {
+    const get = downloader(options);
+    const { url, skills } = await readIndex(source.url, get);
+    const [name, ...inside] = source.path?.split("/") ?? [];
+    const chosen = name === undefined ? skills : skills.filter((skill) => skill.name === name);
+    if (chosen.length === 0 && name !== undefined)
+      throw new SkillshelfError("site_skill_missing", `${url} lists no skill ${name}`, {
+        details: { url, skill: name },
+      });
+    // one skill is written beside the folder it becomes, then moved there (narrowed to `inside`)
+    const root = name === undefined ? into.dir : join(into.container, "site");
+    mkdirSync(root);
+    for (const skill of chosen) await writeSkill(skill, join(root, skill.name), get);
+    if (name !== undefined) {
+      const folder = join(root, name, ...inside);
+      if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+        throw new SkillshelfError(
+          "source_subfolder_missing",
+          `the skill ${name} of ${url} has no folder ${inside.join("/")}`,
+          { details: { url } },
+        );
+      renameSync(folder, into.dir);
+    }
+    return {};
+  },
+  describe: (source) =>
+    `${isSiteUrl(new URL(source.url)) ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
+  origin: (source) => ({ kind: "well-known", url: source.url }),
+  within: subfolderWithin,
+};
+
+// --- internal ---
+
+/** Downloads of one fetch: each carries its host's headers, and all share one byte budget. */
+interface Downloader {
+  (url: string, maxBytes?: number): Promise<Uint8Array>;
+  readonly limits: typeof DEFAULT_ARCHIVE_LIMITS;
+}
+
+function downloader(options: StageOptions): Downloader {
+  const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+  const signal = AbortSignal.any([
+    AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
+    ...(options.signal === undefined ? [] : [options.signal]),
+  ]);
+  let budget = limits.maxDownloadBytes;
+  const get = async (url: string, maxBytes = budget) => {
+    const refused = insecureUrl(new URL(url));
+    if (refused !== undefined)
+      throw new SkillshelfError(refused.code, refused.problem, { details: { url } });
+    const bytes = await download(
+      url,
+      Math.min(maxBytes, budget),
+      signal,
+      await options.headers?.(new URL(url)),
+    );
+    budget -= bytes.byteLength;
+    return bytes;
+  };
+  return Object.assign(get, { limits });
+}
+
+/** True for a site's root or its `.well-known` skills folder or index: what `install <url>` reads as a site. */
+function isSiteUrl(url: URL): boolean {
+  return url.search === "" && (url.pathname === "/" || WELL_KNOWN_PATH.test(url.pathname));
+}
+
+/** The first index the site serves (an index URL is read as it is) and its skills. */
+async function readIndex(
+  site: string,
+  get: Downloader,
+): Promise<{ readonly url: string; readonly skills: readonly SiteSkill[] }> {
+  const path = new URL(site).pathname;
+  const candidates = WELL_KNOWN_PATH.test(path)
+    ? [site.endsWith("index.json") ? site : `${site}/index.json`]
+    : INDEX_PATHS.map((index) => `${site}${index}`);
+  for (const url of candidates) {
+    try {
+      return { url, skills: parseSiteIndex(await get(url, MAX_INDEX_BYTES), url) };
+    } catch (error) {
+      const status = error instanceof SkillshelfError ? error.details?.status : undefined;
+      if (status !== 404) throw error;
+    }
+  }
+  throw new SkillshelfError(
+    "site_index_missing",
+    `${site} serves no skills index (${candidates.join(", ")} answered 404)`,
+    { details: { url: site } },
+  );
+}
+
+/** Write `skill` into the new folder `dir`, every download checked against its digest first. */
+async function writeSkill(skill: SiteSkill, dir: string, get: Downloader): Promise<void> {
+  if (skill.type === "files") {
+    if (skill.files.length > get.limits.maxEntries)
+      throw new SkillshelfError(
+        "archive_too_many_entries",
+        `the skill ${skill.name} lists ${skill.files.length} files, over the limit of ${get.limits.maxEntries}`,
+      );
+    for (const file of skill.files) writeMember(join(dir, file.path), await get(file.url));
+    return;
+  }
+  const bytes = await get(skill.url);
+  const observed = sha256(bytes);
+  if (observed !== skill.sha256)
+    throw new SkillshelfError(
+      "digest_mismatch",
+      `${skill.url} downloads as sha256 ${observed}, not the sha256 ${skill.sha256} its index lists`,
+      { details: { url: skill.url, expected: skill.sha256, observed } },
+    );
+  if (skill.type === "skill-md") writeMember(join(dir, "SKILL.md"), bytes);
+  else await unpackArchive(bytes, dir, { ...get.limits, format: archiveFormatOf(bytes) });
+}
+
+function writeMember(path: string, bytes: Uint8Array): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, bytes, { flag: "wx", mode: 0o644 });
+  } catch (error) {
+    throw new SkillshelfError(
+      "stage_write_failed",
+      `could not write ${path} (${errnoCode(error) ?? String(error)})`,
+      { path, cause: error },
+    );
+  }
+}
