@@ -1,7 +1,7 @@
 import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
 import { type CommandDefinition, defineCommand } from "./command.js";
 
-/** The commands that check and look after a library: verify, doctor, inventory, inspect, new. */
+/** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish. */
 export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   defineCommand({
     name: "verify",
@@ -73,5 +73,22 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     },
     shared: ["scope", "cwd"],
     load: async () => (await import("./commands/new.js")).runNew,
+  }),
+  defineCommand({
+    name: "publish",
+    summary: "publish a skill, a collection or a package's skills where a team shares them",
+    description:
+      "Validate the folder strictly (any error refuses it; nothing is written), then publish its\nskills: to a static site folder (site:DIR) as .well-known/agent-skills/index.json with each\nskill's sha256 digest, a lone SKILL.md as it is and any other skill as a .tar.gz. Copy the\nfolder to any web server or bucket and skillshelf install https://<host> reads it.",
+    arguments: "<folder> <destination>",
+    positionals: { min: 2, max: 2 },
+    options: {
+      "dry-run": {
+        type: "boolean",
+        help: "list what would be written, with digests, and write nothing",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 published (or, dry, publishable), 1 refused, 2 usage error",
+    load: async () => (await import("./commands/publish.js")).runPublish,
   }),
 ];

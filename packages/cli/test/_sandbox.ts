@@ -16,7 +16,7 @@ export interface ChangeSandbox {
   /** The same, without blocking this process (for loopback servers). */
   readonly runAsync: (...args: string[]) => Promise<CliRun>;
   /** The user scope's lock entries by id. */
-  readonly userLock: () => Record<string, { digest: string; enabled: boolean }>;
+  readonly userLock: () => Record<string, { digest: string; enabled: boolean; source: unknown }>;
   /** The names `list --json` shows for skills. */
   readonly skills: () => Promise<string[]>;
 }
@@ -35,7 +35,7 @@ export function changeSandbox(): ChangeSandbox {
     runIn: (tmp: string, ...args: string[]): CliRun =>
       runCli(args, { cwd, env: { ...env, TMPDIR: tmp } }),
     runAsync: (...args: string[]): Promise<CliRun> => runCliAsync(args, options),
-    userLock: (): Record<string, { digest: string; enabled: boolean }> => {
+    userLock: (): Record<string, { digest: string; enabled: boolean; source: unknown }> => {
       const path = join(configDir, "lock.json");
       return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")).packages : {};
     },

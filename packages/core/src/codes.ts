@@ -1,6 +1,7 @@
 import { CHECK_CODES } from "./_codes-checks.js";
 import { CORE_CODES } from "./_codes-core.js";
 import { LOADER_CODES } from "./_codes-loaders.js";
+import { PUBLISH_CODES } from "./_codes-publish.js";
 import { RUNTIME_CODES } from "./_codes-runtime.js";
 import { SOURCES_CODES } from "./_codes-sources.js";
 import { STORE_CODES } from "./_codes-store.js";
@@ -21,6 +22,7 @@ export type CodeOwner =
   | "inventory"
   | "validation"
   | "lifecycle"
+  | "publish"
   | "cli";
 
 /** One entry of the catalogue: the package that owns the code and what to do next by default. */
@@ -47,6 +49,7 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
   ...SOURCES_CODES,
   ...RUNTIME_CODES,
   ...CHECK_CODES,
+  ...PUBLISH_CODES,
 };
 
 /** A diagnostic or error code. */
@@ -80,4 +83,5 @@ type CodeName =
   | keyof typeof STORE_CODES
   | keyof typeof SOURCES_CODES
   | keyof typeof RUNTIME_CODES
-  | keyof typeof CHECK_CODES;
+  | keyof typeof CHECK_CODES
+  | keyof typeof PUBLISH_CODES;

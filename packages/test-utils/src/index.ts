@@ -20,6 +20,6 @@ export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";
 export { serve, serveHttps } from "./serve.js";
 export type { SiteEntry } from "./site.js";
-export { siteRoutes } from "./site.js";
+export { folderRoutes, siteRoutes } from "./site.js";
 export type { FileSpec, LinkSpec, Tree, TreeEntry } from "./testdir.js";
 export { link, testdir, writeTree } from "./testdir.js";

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { RequestListener } from "node:http";
+import { join, sep } from "node:path";
 
 /** One skill a test site lists: a `SKILL.md` or an archive's bytes, and the digest to list (default: theirs). */
 export interface SiteEntry {
@@ -34,5 +36,15 @@ export function siteRoutes(
       skills,
     }),
   );
+  return routes;
+}
+
+/** Every file below `dir` as a route (`/<path>`), for `serve`: a static site as a web server would serve it. */
+export function folderRoutes(dir: string): Record<string, Buffer> {
+  const routes: Record<string, Buffer> = {};
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const path = join(dir, name);
+    if (statSync(path).isFile()) routes[`/${name.split(sep).join("/")}`] = readFileSync(path);
+  }
   return routes;
 }

@@ -1,0 +1,81 @@
+import { resolve } from "node:path";
+import { type Diagnostic, type EnvironmentInput, resolveEnvironment } from "@skillshelf/core";
+import { publishableSkills } from "./_publishable.js";
+import type { PublishDestination, PublishedArtifact } from "./destinations/_destination.js";
+import { destinationOf, parseDestination } from "./destinations/index.js";
+
+export type {
+  DestinationKind,
+  PublishDestination,
+  PublishedArtifact,
+} from "./destinations/_destination.js";
+export { PUBLISH_DESTINATIONS, parseDestination } from "./destinations/index.js";
+
+/** What to publish, and where. */
+export interface PublishRequest {
+  /** A skill's folder, a folder of skills, or a package's folder. */
+  readonly folder: string;
+  /** Where to: `site:<dir>` (see `PUBLISH_DESTINATIONS`). */
+  readonly destination: string;
+  /** Say what would be written, and write nothing. */
+  readonly dryRun?: boolean | undefined;
+  readonly environment?: EnvironmentInput | undefined;
+  /** Where staging folders are made. Default: the OS temporary folder. */
+  readonly tempDir?: string | undefined;
+}
+
+/** What `publish` did (or, dry, would do). */
+export interface PublishResult {
+  readonly destination: PublishDestination;
+  /** False when validation refused the folder: nothing was written. */
+  readonly published: boolean;
+  readonly dryRun: boolean;
+  /** Each skill published and its tree digest (`sha256:<hex>`), what an install of it records. */
+  readonly skills: readonly { readonly name: string; readonly digest: string }[];
+  readonly artifacts: readonly PublishedArtifact[];
+  /** Strict validation's findings (errors when `published` is false). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Publish the skills of `request.folder` to `request.destination`: validated strictly first (any
+ * error refuses the whole publish, nothing written), each skill staged as `install` would copy
+ * it, then written by the destination's kind. Throws a `SkillshelfError` for a destination it
+ * cannot read or write (`publish_destination_invalid`, `publish_destination_unreadable`).
+ */
+export async function publish(request: PublishRequest): Promise<PublishResult> {
+  const environment = resolveEnvironment(request.environment);
+  const destination = parseDestination(request.destination, environment.cwd);
+  const dryRun = request.dryRun === true;
+  const found = await publishableSkills(resolve(environment.cwd, request.folder), {
+    environment: request.environment,
+    tempDir: request.tempDir,
+  });
+  if (!found.ok)
+    return {
+      destination,
+      published: false,
+      dryRun,
+      skills: [],
+      artifacts: [],
+      diagnostics: found.diagnostics,
+    };
+  try {
+    const artifacts = await destinationOf(destination.kind).write(found.skills, destination, {
+      dryRun,
+    });
+    return {
+      destination,
+      published: !dryRun,
+      dryRun,
+      skills: found.skills.map((skill) => ({
+        name: skill.name,
+        digest: `sha256:${skill.staged.digest}`,
+      })),
+      artifacts,
+      diagnostics: found.diagnostics,
+    };
+  } finally {
+    for (const skill of found.skills) skill.staged.release();
+  }
+}
