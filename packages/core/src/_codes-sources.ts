@@ -119,6 +119,18 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "use the https:// URL; plain http:// is fetched only from this machine (localhost, 127.0.0.1, ::1)",
   },
+  npm_config_invalid: {
+    owner: "sources",
+    hint: "fix or move the .npmrc named; npm must be able to read it too",
+  },
+  npm_package_missing: {
+    owner: "sources",
+    hint: "check the package's name and the registry your .npmrc names for its scope",
+  },
+  npm_version_missing: {
+    owner: "sources",
+    hint: "check the version range; npm view <name> versions lists what is published",
+  },
   site_index_invalid: {
     owner: "sources",
     hint: "the site's index must list skills as the discovery RFC writes them (name, type, url, digest); tell its publisher",

@@ -91,7 +91,8 @@ export function isOwnedSource(source: ResourceSource): boolean {
  * it may have. `local` is a folder; `git` a repository at any URL the `git` CLI accepts with an
  * optional ref (branch, tag or commit) and subfolder; `archive` an HTTPS `.tar.gz` or `.zip`
  * with an optional subfolder and pinned digest; `well-known` a site's `/.well-known` skills index
- * (its URL) with the one skill chosen from it. What is done with each is `sources`'
+ * (its URL) with the one skill chosen from it; `npm` a registry package by name, with an optional
+ * version range, folder and (pinned by a lock) integrity. What is done with each is `sources`'
  * `SOURCE_FETCHERS`.
  */
 export const SOURCE_FIELDS = {
@@ -99,6 +100,7 @@ export const SOURCE_FIELDS = {
   git: { url: "text", ref: "optional", path: "optional" },
   archive: { url: "text", path: "optional", sha256: "optional" },
   "well-known": { url: "text", path: "optional" },
+  npm: { name: "text", range: "optional", path: "optional", integrity: "optional" },
 } as const;
 
 /** The type of a package source: a key of `SOURCE_FIELDS`. */

@@ -7,6 +7,8 @@ import {
   readRegularFile,
   SkillshelfError,
 } from "@skillshelf/core";
+import type { StageOptions } from "./fetchers/_fetcher.js";
+import { npmConfig } from "./npm-config.js";
 
 /**
  * The headers a download of `url` carries: what the user configured for its host, never anything
@@ -148,4 +150,14 @@ function textRecord(value: unknown): Record<string, string> | undefined {
 
 function isText(value: unknown): value is string {
   return typeof value === "string";
+}
+
+/**
+ * How a fetch reaches what the user configured, for `StageOptions`: headers per host
+ * (`hostHeaders`) and npm's settings (`npmConfig`), each read only when a fetch first asks.
+ */
+export function sourceAccess(
+  environment: Environment,
+): Required<Pick<StageOptions, "headers" | "npm">> {
+  return { headers: hostHeaders(environment), npm: npmConfig(environment) };
 }

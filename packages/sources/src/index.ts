@@ -7,7 +7,7 @@ export { createStagingArea, readCollection, stageCollectionSkill } from "./colle
 export type { CollectionResource } from "./collection-resources.js";
 export { stageCollectionResource } from "./collection-resources.js";
 export type { HostHeaders } from "./credentials.js";
-export { hostHeaders, hostsFile } from "./credentials.js";
+export { hostHeaders, hostsFile, sourceAccess } from "./credentials.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
 export type { Fetcher, FetchInto, SourceOrigin } from "./fetchers/_fetcher.js";
@@ -24,6 +24,8 @@ export {
   sourceWithin,
 } from "./fetchers/index.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
+export type { NpmConfig } from "./npm-config.js";
+export { npmConfig } from "./npm-config.js";
 export type { RemoteIndex } from "./remote-index.js";
 export { fetchRemoteIndex, parseRemoteIndex } from "./remote-index.js";
 export type { RepositoryPlugin } from "./repository-plugins.js";

@@ -17,7 +17,13 @@ const archive: PackageSource = { type: "archive", url: "https://example.com/kit.
 
 describe("the record of source fetchers (issue 26, item 2)", () => {
   it("has one fetcher for every kind of source", () => {
-    expect(Object.keys(SOURCE_FETCHERS).sort()).toEqual(["archive", "git", "local", "well-known"]);
+    expect(Object.keys(SOURCE_FETCHERS).sort()).toEqual([
+      "archive",
+      "git",
+      "local",
+      "npm",
+      "well-known",
+    ]);
   });
 
   it("names each source as a user types it, its folder and ref included", () => {

@@ -15,6 +15,8 @@ export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
 export { bareClone, gitEnv, gitRepo } from "./git.js";
 export { chainedLinkTarMembers, chainedLinkTree } from "./hostile.js";
+export type { NpmRegistry } from "./npm-registry.js";
+export { startNpmRegistry } from "./npm-registry.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";

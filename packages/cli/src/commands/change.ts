@@ -21,7 +21,7 @@ import {
   restoreLinks,
   type SourceFetches,
 } from "@skillshelf/lifecycle";
-import { hostHeaders } from "@skillshelf/sources";
+import { sourceAccess } from "@skillshelf/sources";
 import {
   createScopeCache,
   type PackageScope,
@@ -268,7 +268,7 @@ async function makePlan(
     cache,
     fetches,
     force: input.values.force,
-    stage: { signal, env: input.io.env, headers: hostHeaders(environment) },
+    stage: { signal, env: input.io.env, ...sourceAccess(environment) },
   };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
@@ -277,7 +277,7 @@ async function makePlan(
       frozen: input.values.frozen,
       progress,
       cache,
-      stage: { signal, env: input.io.env, headers: hostHeaders(environment) },
+      stage: { signal, env: input.io.env, ...sourceAccess(environment) },
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);

@@ -1,5 +1,5 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
-import { hostHeaders } from "@skillshelf/sources";
+import { sourceAccess } from "@skillshelf/sources";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
@@ -28,7 +28,7 @@ export async function runUpdateCheck(
     environment,
     scope,
     ids,
-    stage: { env: io.env, headers: hostHeaders(environment) },
+    stage: { env: io.env, ...sourceAccess(environment) },
   });
   const current = checks.every((check) => check.status === "up-to-date");
   if (input.values.json) {

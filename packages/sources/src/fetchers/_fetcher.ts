@@ -1,6 +1,7 @@
 import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
 import type { HostHeaders } from "../credentials.js";
+import type { NpmConfig } from "../npm-config.js";
 import type { ParsedSource } from "./_syntax.js";
 
 /** How `stageSource` fetches. */
@@ -20,6 +21,8 @@ export interface StageOptions {
   readonly signal?: AbortSignal | undefined;
   /** The headers a download carries for its host (`hostHeaders`: credentials the user configured). */
   readonly headers?: HostHeaders | undefined;
+  /** The user's npm settings, for an npm source (`npmConfig`). */
+  readonly npm?: NpmConfig | undefined;
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */

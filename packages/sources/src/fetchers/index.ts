@@ -4,6 +4,7 @@ import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
+import { NPM_FETCHER } from "./npm.js";
 import { WELL_KNOWN_FETCHER } from "./well-known.js";
 
 /** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
@@ -13,6 +14,7 @@ export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   archive: ARCHIVE_FETCHER,
   git: GIT_FETCHER,
   "well-known": WELL_KNOWN_FETCHER,
+  npm: NPM_FETCHER,
   local: LOCAL_FETCHER,
 };
 

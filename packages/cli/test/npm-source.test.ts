@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, runCliAsync } from "./_run.js";
+import { changeSandbox, codesOf } from "./_sandbox.js";
+
+/** How an .npmrc names the token's variable. */
+const TOKEN_VARIABLE = ["$", "{NPM_TOKEN}"].join("");
+let registry: NpmRegistry;
+
+/** Publish @team/skills at `version`, its pdf skill saying `steps`. */
+async function publishSkills(version: string, steps: string): Promise<void> {
+  await registry.publish(
+    testdir({
+      "package.json": JSON.stringify({ name: "@team/skills", version }),
+      "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.", "", `# pdf\n\n${steps}\n`),
+      "skills/deploy/SKILL.md": skillFile("deploy", "Deploy the site."),
+    }),
+  );
+}
+
+beforeAll(async () => {
+  registry = await startNpmRegistry();
+  await publishSkills("1.0.0", "One step.");
+}, 120_000);
+
+afterAll(() => registry?.close());
+
+/** Every file under `dir`, as text. */
+function everyFile(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, "utf8"));
+}
+
+describe("install, check, update and restore from a private npm registry (issue 27, item 1)", () => {
+  it("uses the user's .npmrc, pins version and integrity in the lock, and never shows the token", async () => {
+    const box = changeSandbox();
+    // the user's own npm configuration: a scoped registry, and its token from the environment
+    writeFileSync(
+      join(box.home, ".npmrc"),
+      `@team:registry=${registry.url}\n${registry.authLine.replace(registry.token, TOKEN_VARIABLE)}\n`,
+    );
+    const runs: CliRun[] = [];
+    const cli =
+      (env: Record<string, string>) =>
+      async (...args: string[]) => {
+        const run = await runCliAsync(args, { cwd: box.cwd, env });
+        runs.push(run);
+        return run;
+      };
+    const withToken = cli({ ...box.env, NPM_TOKEN: registry.token });
+
+    const refused = await cli(box.env)(
+      "install",
+      "npm:@team/skills@^1.0.0",
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(refused.status).toBe(1);
+    expect(codesOf(refused)).toContain("npm_config_invalid");
+    const wrong = await cli({ ...box.env, NPM_TOKEN: "not-the-token" })(
+      "install",
+      "npm:@team/skills@^1.0.0",
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(codesOf(wrong)).toContain("auth_refused");
+
+    const installed = await withToken(
+      "install",
+      "npm:@team/skills@^1.0.0",
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+    );
+    expect(installed.status, installed.stderr).toBe(0);
+    const lock = box.userLock() as Record<string, { source: unknown; commit?: string }>;
+    expect(Object.keys(lock).sort()).toEqual(["deploy", "pdf"]);
+    expect(lock.pdf?.source).toEqual({
+      type: "npm",
+      name: "@team/skills",
+      range: "^1.0.0",
+      path: "skills/pdf",
+    });
+    expect(lock.pdf?.commit).toMatch(/^1\.0\.0@sha512-/);
+
+    expect((await withToken("update", "--check", "--user")).status).toBe(0);
+    await publishSkills("1.1.0", "Two steps.");
+    const stale = await withToken("update", "--check", "--user", "--json");
+    expect(stale.status).toBe(1);
+    const checks = JSON.parse(stale.stdout).checks as {
+      id: string;
+      status: string;
+      newest?: { commit?: string };
+    }[];
+    const pdf = checks.find((check) => check.id === "pdf");
+    expect(pdf?.status).toBe("out-of-date");
+    expect(pdf?.newest?.commit).toMatch(/^1\.1\.0@sha512-/);
+
+    const updated = await withToken("update", "pdf", "--user", "--yes");
+    expect(updated.status, updated.stderr).toBe(0);
+    const after = box.userLock() as Record<string, { commit?: string }>;
+    expect(after.pdf?.commit).toMatch(/^1\.1\.0@sha512-/);
+    expect(after.deploy?.commit).toMatch(/^1\.0\.0@sha512-/);
+
+    // a restore fetches exactly the pinned versions again
+    rmSync(join(box.configDir, "packages"), { recursive: true });
+    const restored = await withToken("install", "--user", "--yes");
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(readFileSync(join(box.configDir, "packages/pdf/SKILL.md"), "utf8")).toContain(
+      "Two steps.",
+    );
+    expect(readFileSync(join(box.configDir, "packages/deploy/SKILL.md"), "utf8")).toContain(
+      "deploy",
+    );
+    expect((await withToken("verify")).status).toBe(0);
+
+    for (const run of runs) expect(run.stdout + run.stderr).not.toContain(registry.token);
+    for (const text of everyFile(box.configDir)) expect(text).not.toContain(registry.token);
+  });
+});

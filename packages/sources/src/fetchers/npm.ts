@@ -1,0 +1,175 @@
+import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
+import npa from "npm-package-arg";
+import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
+import { npmFailure } from "../_npm-failure.js";
+import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
+import { subfolderWithin } from "./_subfolder.js";
+import {
+  fragmentFields,
+  invalidSource,
+  refInvalid,
+  splitFragment,
+  splitSubfolder,
+  withSubfolder,
+} from "./_syntax.js";
+
+// what a registry spec may be: a range, an exact version or a dist-tag (never git, a file or a URL)
+const REGISTRY_SPECS = new Set(["range", "version", "tag"]);
+
+/**
+ * A package of an npm registry, `npm:<name>[@range]`, resolved and fetched by npm's own client
+ * (`pacote`) with the user's npm configuration; the tarball is checked against its integrity
+ * (the registry's, or the lock's on a restore), then unpacked under every archive rule. Its
+ * revision is `<version>@<integrity>`, what the lock pins.
+ */
+export const NPM_FETCHER: Fetcher<"npm"> = {
+  syntax: "npm:<name>[@range]//<folder>",
+  parse: (text) => {
+    if (!text.startsWith("npm:")) return undefined;
+    const [body = "", fragment] = splitFragment(text.slice(4));
+    const [spec, subfolder] = splitSubfolder(body);
+    let parsed: npa.Result;
+    try {
+      parsed = npa(spec);
+    } catch {
+      return invalidSource(`${text} is not an npm package name with an optional version range`);
+    }
+    if (!parsed.registry || !REGISTRY_SPECS.has(parsed.type) || parsed.name === null)
+      return invalidSource(
+        `${text} names no package of a registry; git, file and URL specs are not fetched through npm`,
+      );
+    const fields = fragmentFields(fragment, "path", ["path"]);
+    if (!fields.ok) return fields;
+    if (subfolder !== undefined && fields.path !== undefined)
+      return refInvalid(`${text} names its folder twice (//${subfolder} and #path=${fields.path})`);
+    const range = parsed.rawSpec === "" || parsed.rawSpec === "*" ? undefined : parsed.rawSpec;
+    return withSubfolder(
+      { type: "npm", name: parsed.name, ...(range === undefined ? {} : { range }) },
+      subfolder ?? fields.path,
+    );
+  },
+  fetch: async (source, into, options) => {
+    const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+    const pacote = await import("pacote");
+    const settings = clientOptions(options);
+    const spec = `${source.name}@${source.range ?? "latest"}`;
+    let bytes: Buffer;
+    let revision: string;
+    try {
+      const manifest = await pacote.manifest(spec, settings);
+      const integrity = source.integrity ?? manifest._integrity;
+      bytes = await pacote.tarball(`${source.name}@${manifest.version}`, {
+        ...settings,
+        integrity,
+        resolved: manifest._resolved,
+      });
+      revision = `${manifest.version}@${integrity}`;
+    } catch (error) {
+      throw npmFailure(error, spec, settings);
+    }
+    if (bytes.byteLength > limits.maxDownloadBytes)
+      throw archiveTooLarge(
+        `the package is ${bytes.byteLength} bytes, over the ${limits.maxDownloadBytes}-byte limit`,
+        spec,
+      );
+    if (source.path !== undefined) {
+      await unpackArchive(bytes, into.dir, { ...limits, format: "tar.gz", subfolder: source.path });
+      return { commit: revision };
+    }
+    const unpacked = join(into.container, "npm-package");
+    await unpackArchive(bytes, unpacked, { ...limits, format: "tar.gz" });
+    keepDeclaredSkills(unpacked, into.dir);
+    return { commit: revision };
+  },
+  describe: (source) =>
+    `npm:${source.name}${source.range === undefined ? "" : `@${source.range}`}${source.path === undefined ? "" : `//${source.path}`}`,
+  origin: (source, commit) => ({
+    kind: "npm",
+    url: source.name,
+    ...(source.range === undefined ? {} : { ref: source.range }),
+    ...(commit === undefined ? {} : { commit }),
+  }),
+  within: subfolderWithin,
+  atRef: (source, ref) => ({ ...source, range: ref, integrity: undefined }),
+  pinnedAt: (source, revision) => {
+    const at = revision.indexOf("@");
+    return { ...source, range: revision.slice(0, at), integrity: revision.slice(at + 1) };
+  },
+  newest: async (source, options) => {
+    const pacote = await import("pacote");
+    const settings = clientOptions(options);
+    const spec = `${source.name}@${source.range ?? "latest"}`;
+    try {
+      const manifest = await pacote.manifest(spec, settings);
+      return `${manifest.version}@${manifest._integrity}`;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ETARGET") return undefined;
+      throw npmFailure(error, spec, settings);
+    }
+  },
+};
+
+// --- internal ---
+
+/** pacote's options: the user's npm settings, this fetch's timeout, and no scripts ever run. */
+function clientOptions(options: StageOptions): Record<string, unknown> {
+  return {
+    ...options.npm?.(),
+    timeout: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+    ignoreScripts: true,
+    fullMetadata: false,
+  };
+}
+
+/**
+ * The unpacked package as the collection to read: the folders its `package.json` lists in
+ * `skills` (a path or a list of paths inside it) when it has that field, else all of it.
+ */
+function keepDeclaredSkills(unpacked: string, dir: string): void {
+  const declared = declaredSkills(unpacked);
+  if (declared === undefined) {
+    renameSync(unpacked, dir);
+    return;
+  }
+  mkdirSync(dir);
+  for (const path of declared) {
+    const from = join(unpacked, ...path.split("/"));
+    if (statSync(from, { throwIfNoEntry: false })?.isDirectory() !== true)
+      throw new SkillshelfError(
+        "source_subfolder_missing",
+        `the package's skills field names ${path}, which is not a folder in it`,
+      );
+    const to = join(dir, ...path.split("/"));
+    mkdirSync(dirname(to), { recursive: true });
+    renameSync(from, to);
+  }
+}
+
+function declaredSkills(unpacked: string): readonly string[] | undefined {
+  let skills: unknown;
+  try {
+    skills = (
+      JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as { skills?: unknown }
+    ).skills;
+  } catch {
+    return undefined;
+  }
+  if (skills === undefined) return undefined;
+  const paths = typeof skills === "string" ? [skills] : skills;
+  if (!Array.isArray(paths) || paths.some((path) => typeof path !== "string"))
+    throw new SkillshelfError(
+      "source_invalid",
+      "the package's skills field is neither a path nor a list of paths",
+    );
+  return paths.map((path: string) => {
+    const normalized = normalizeRelativePath(path.replace(/^\.\//, ""));
+    if (normalized === undefined || normalized === ".")
+      throw new SkillshelfError(
+        "source_invalid",
+        `the package's skills field names ${JSON.stringify(path)}, which is not a folder inside it`,
+      );
+    return normalized;
+  });
+}

@@ -1,0 +1,164 @@
+import { readdirSync } from "node:fs";
+import { isSkillshelfError, type PackageSource, resolveEnvironment } from "@skillshelf/core";
+import {
+  askNewest,
+  npmConfig,
+  parseSourceUrl,
+  readCollection,
+  type StageOptions,
+  sourcePinnedAt,
+  stageSource,
+} from "@skillshelf/sources";
+import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** A folder `npm publish` takes: a package.json and `files`. */
+function npmPackage(name: string, version: string, files: Record<string, string>, extra = {}) {
+  return testdir({
+    "package.json": JSON.stringify({ name, version, ...extra }),
+    ...files,
+  });
+}
+
+/** How an .npmrc names the token's variable. */
+const TOKEN_VARIABLE = ["$", "{NPM_TOKEN}"].join("");
+let registry: NpmRegistry;
+
+beforeAll(async () => {
+  registry = await startNpmRegistry();
+  const skills = (steps: string) => ({
+    "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files.", "", `# pdf\n\n${steps}\n`),
+    "skills/deploy/SKILL.md": skillFile("deploy", "Deploy the site."),
+  });
+  await registry.publish(npmPackage("@team/skills", "1.0.0", skills("One step.")));
+  await registry.publish(npmPackage("@team/skills", "1.1.0", skills("Two steps.")));
+  await registry.publish(
+    npmPackage(
+      "@team/declared",
+      "1.0.0",
+      {
+        "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files."),
+        "examples/demo/SKILL.md": skillFile("demo", "Only an example."),
+      },
+      { skills: ["./skills/pdf"] },
+    ),
+  );
+}, 120_000);
+
+afterAll(() => registry?.close());
+
+/** Stage options as the CLI gives them: the user's own .npmrc, naming the registry for @team and its token. */
+function userOptions(token = TOKEN_VARIABLE, tokenValue = registry.token): StageOptions {
+  const home = testdir({
+    ".npmrc": `@team:registry=${registry.url}\n${registry.authLine.replace(registry.token, token)}\n`,
+  });
+  const environment = resolveEnvironment({ cwd: home, home, env: { NPM_TOKEN: tokenValue } });
+  return { npm: npmConfig(environment), tempDir: testdir() };
+}
+
+async function stageError(source: PackageSource, options: StageOptions) {
+  try {
+    (await stageSource(source, options)).release();
+  } catch (error) {
+    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
+    throw error;
+  }
+  return undefined;
+}
+
+const source = (text: string): PackageSource => {
+  const parsed = parseSourceUrl(text, "/");
+  if (!parsed.ok) throw new Error(parsed.problem);
+  return parsed.source;
+};
+
+describe("npm packages as sources (issue 27, item 1)", () => {
+  it("reads npm:<name>[@range]//<folder>, and refuses specs that are not a registry's", () => {
+    expect(source("npm:@team/skills@^1.0.0//skills/pdf")).toEqual({
+      type: "npm",
+      name: "@team/skills",
+      range: "^1.0.0",
+      path: "skills/pdf",
+    });
+    expect(source("npm:left-pad")).toEqual({ type: "npm", name: "left-pad" });
+    for (const text of ["npm:git+https://example.com/x.git", "npm:./folder", "npm:Not A Name"]) {
+      const parsed = parseSourceUrl(text, "/");
+      expect(parsed.ok ? parsed.source : parsed.code).toBe("source_invalid");
+    }
+  });
+
+  it("fetches the newest version in the range with the user's .npmrc, and pins version and integrity", async () => {
+    const options = userOptions();
+    const staged = await stageSource(source("npm:@team/skills@^1.0.0"), options);
+    try {
+      expect(staged.commit).toMatch(/^1\.1\.0@sha512-/);
+      expect(
+        readCollection(staged.dir)
+          .skills.map((skill) => skill.name)
+          .sort(),
+      ).toEqual(["deploy", "pdf"]);
+    } finally {
+      staged.release();
+    }
+    const narrowed = await stageSource(source("npm:@team/skills@~1.0.0//skills/pdf"), options);
+    try {
+      expect(narrowed.commit).toMatch(/^1\.0\.0@sha512-/);
+      expect(readdirSync(narrowed.dir)).toEqual(["SKILL.md"]);
+      // what the lock pins fetches that version again, checked against that integrity
+      const again = await stageSource(
+        sourcePinnedAt(source("npm:@team/skills@^1.0.0//skills/pdf"), narrowed.commit),
+        options,
+      );
+      expect(again.digest).toBe(narrowed.digest);
+      again.release();
+    } finally {
+      narrowed.release();
+    }
+    expect(readdirSync(options.tempDir as string)).toEqual([]);
+  });
+
+  it("refuses a tarball that is not the integrity a lock pinned, writing nothing", async () => {
+    const options = userOptions();
+    const pinned = sourcePinnedAt(source("npm:@team/skills"), `1.0.0@sha512-${"A".repeat(86)}==`);
+    expect((await stageError(pinned, options))?.code).toBe("digest_mismatch");
+    expect(readdirSync(options.tempDir as string)).toEqual([]);
+  });
+
+  it("tells whether a newer version is in the range without fetching it", async () => {
+    const options = userOptions();
+    expect((await askNewest(source("npm:@team/skills@^1.0.0"), options))?.commit).toMatch(
+      /^1\.1\.0@sha512-/,
+    );
+    expect((await askNewest(source("npm:@team/skills@~1.0.0"), options))?.commit).toMatch(
+      /^1\.0\.0@sha512-/,
+    );
+    expect(await askNewest(source("npm:@team/skills@^2.0.0"), options)).toEqual({
+      commit: undefined,
+    });
+  });
+
+  it("stages only the folders a package.json skills field names", async () => {
+    const staged = await stageSource(source("npm:@team/declared"), userOptions());
+    try {
+      expect(readCollection(staged.dir).skills.map((skill) => skill.path)).toEqual(["skills/pdf"]);
+    } finally {
+      staged.release();
+    }
+  });
+
+  it("names the registry that asks for credentials, refuses others, and a package it lacks", async () => {
+    const host = new URL(registry.url).host;
+    const without = await stageError(source("npm:@team/skills"), userOptions("", ""));
+    expect(without).toMatchObject({ code: "auth_required", details: { host } });
+    const wrong = await stageError(source("npm:@team/skills"), userOptions(TOKEN_VARIABLE, "bad"));
+    expect(wrong).toMatchObject({ code: "auth_refused", details: { host } });
+    for (const outcome of [without, wrong])
+      expect(JSON.stringify(outcome)).not.toContain(registry.token);
+    expect((await stageError(source("npm:@team/nothing"), userOptions()))?.code).toBe(
+      "npm_package_missing",
+    );
+    expect((await stageError(source("npm:@team/skills@^9"), userOptions()))?.code).toBe(
+      "npm_version_missing",
+    );
+  });
+});
