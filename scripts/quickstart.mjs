@@ -46,6 +46,7 @@ if (job === "demo") {
   run(pnpm, ["run", "lint"]);
   run(pnpm, ["run", "build"]);
   run(pnpm, ["run", "typecheck"]);
+  ensureTestTools();
   mkdirSync(join(root, ".ci-out"), { recursive: true });
   run(pnpm, [
     "exec",
@@ -55,6 +56,44 @@ if (job === "demo") {
     "--reporter=json",
     "--outputFile.json=.ci-out/vitest.json",
   ]);
+}
+
+/**
+ * The registries the tests start are real ones from Debian packages: the CNCF distribution
+ * registry (`docker-registry`), `skopeo` as an independent OCI client, and `htpasswd` for the
+ * registry's user. Missing ones are installed with apt-get (as root, or through `sudo -n`);
+ * where that cannot be done, say what to install and stop.
+ */
+function ensureTestTools() {
+  const tools = {
+    "docker-registry": "docker-registry",
+    skopeo: "skopeo",
+    htpasswd: "apache2-utils",
+  };
+  const missing = Object.entries(tools)
+    .filter(([command]) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0)
+    .map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  const asRoot = process.getuid?.() === 0;
+  const apt = asRoot ? ["apt-get"] : ["sudo", "-n", "apt-get"];
+  console.log(
+    `\n$ ${apt.join(" ")} install ${missing.join(" ")}   (the registries the tests start)`,
+  );
+  const [command, ...prefix] = apt;
+  const quiet = { ...env, DEBIAN_FRONTEND: "noninteractive" };
+  const updated = spawnSync(command, [...prefix, "update", "-q"], { stdio: "inherit", env: quiet });
+  const installed =
+    updated.status === 0 &&
+    spawnSync(command, [...prefix, "install", "-y", "-q", "--no-install-recommends", ...missing], {
+      stdio: "inherit",
+      env: quiet,
+    }).status === 0;
+  if (!installed) {
+    console.error(
+      `the tests need the Debian packages ${missing.join(", ")}: install them and run npm test again`,
+    );
+    process.exit(1);
+  }
 }
 
 /**

@@ -131,6 +131,14 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "check the version range; npm view <name> versions lists what is published",
   },
+  oci_manifest_unsupported: {
+    owner: "sources",
+    hint: "push the skill as one gzipped tar layer (skillshelf publish writes the ToolHive skillet shape)",
+  },
+  oci_not_found: {
+    owner: "sources",
+    hint: "check the repository and the tag or digest; skopeo list-tags lists what is there",
+  },
   site_index_invalid: {
     owner: "sources",
     hint: "the site's index must list skills as the discovery RFC writes them (name, type, url, digest); tell its publisher",

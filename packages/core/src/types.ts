@@ -92,7 +92,8 @@ export function isOwnedSource(source: ResourceSource): boolean {
  * optional ref (branch, tag or commit) and subfolder; `archive` an HTTPS `.tar.gz` or `.zip`
  * with an optional subfolder and pinned digest; `well-known` a site's `/.well-known` skills index
  * (its URL) with the one skill chosen from it; `npm` a registry package by name, with an optional
- * version range, folder and (pinned by a lock) integrity. What is done with each is `sources`'
+ * version range, folder and (pinned by a lock) integrity; `oci` a registry repository with a tag
+ * or manifest digest. What is done with each is `sources`'
  * `SOURCE_FETCHERS`.
  */
 export const SOURCE_FIELDS = {
@@ -101,6 +102,7 @@ export const SOURCE_FIELDS = {
   archive: { url: "text", path: "optional", sha256: "optional" },
   "well-known": { url: "text", path: "optional" },
   npm: { name: "text", range: "optional", path: "optional", integrity: "optional" },
+  oci: { url: "text", ref: "optional", digest: "optional", path: "optional" },
 } as const;
 
 /** The type of a package source: a key of `SOURCE_FIELDS`. */

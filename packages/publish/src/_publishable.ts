@@ -7,6 +7,8 @@ import { validateCollection } from "@skillshelf/validation";
 export interface PublishedSkill {
   readonly name: string;
   readonly description: string;
+  /** Its frontmatter's version (`0.0.0` when it gives none). */
+  readonly version: string;
   readonly staged: StagedSource;
 }
 
@@ -62,6 +64,7 @@ export async function publishableSkills(
       skills.push({
         name: skill.name,
         description: skill.description,
+        version: skill.version,
         staged: await stageSource(
           { type: "local", path: join(folder, skill.path) },
           { tempDir: options.tempDir },

@@ -9,13 +9,17 @@ export type {
   PublishDestination,
   PublishedArtifact,
 } from "./destinations/_destination.js";
-export { PUBLISH_DESTINATIONS, parseDestination } from "./destinations/index.js";
+export {
+  describeDestination,
+  PUBLISH_DESTINATIONS,
+  parseDestination,
+} from "./destinations/index.js";
 
 /** What to publish, and where. */
 export interface PublishRequest {
   /** A skill's folder, a folder of skills, or a package's folder. */
   readonly folder: string;
-  /** Where to: `site:<dir>` (see `PUBLISH_DESTINATIONS`). */
+  /** Where to: `site:<dir>` or `oci://host/repository[:tag]` (see `PUBLISH_DESTINATIONS`). */
   readonly destination: string;
   /** Say what would be written, and write nothing. */
   readonly dryRun?: boolean | undefined;
@@ -63,6 +67,7 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
   try {
     const artifacts = await destinationOf(destination.kind).write(found.skills, destination, {
       dryRun,
+      environment,
     });
     return {
       destination,

@@ -9,6 +9,7 @@ import {
 } from "@skillshelf/core";
 import type { StageOptions } from "./fetchers/_fetcher.js";
 import { npmConfig } from "./npm-config.js";
+import { ociCredentials } from "./oci-credentials.js";
 
 /**
  * The headers a download of `url` carries: what the user configured for its host, never anything
@@ -154,10 +155,15 @@ function isText(value: unknown): value is string {
 
 /**
  * How a fetch reaches what the user configured, for `StageOptions`: headers per host
- * (`hostHeaders`) and npm's settings (`npmConfig`), each read only when a fetch first asks.
+ * (`hostHeaders`), npm's settings (`npmConfig`) and registry credentials (`ociCredentials`),
+ * each read only when a fetch first asks.
  */
 export function sourceAccess(
   environment: Environment,
-): Required<Pick<StageOptions, "headers" | "npm">> {
-  return { headers: hostHeaders(environment), npm: npmConfig(environment) };
+): Required<Pick<StageOptions, "headers" | "npm" | "oci">> {
+  return {
+    headers: hostHeaders(environment),
+    npm: npmConfig(environment),
+    oci: ociCredentials(environment),
+  };
 }

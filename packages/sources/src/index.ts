@@ -2,6 +2,9 @@ export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
 export { COLLECTION_LAYOUTS, MARKETPLACE_FILES, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
 export { orphanedStaging } from "./_failure.js";
+export type { OciReference } from "./_oci-client.js";
+export { blobDigest, ociSession } from "./_oci-client.js";
+export { MEDIA } from "./_oci-shapes.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";
@@ -23,9 +26,12 @@ export {
   sourcePinnedAt,
   sourceWithin,
 } from "./fetchers/index.js";
+export { referenceOf as ociReference } from "./fetchers/oci.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export type { NpmConfig } from "./npm-config.js";
 export { npmConfig } from "./npm-config.js";
+export type { OciCredentials } from "./oci-credentials.js";
+export { ociCredentials } from "./oci-credentials.js";
 export type { RemoteIndex } from "./remote-index.js";
 export { fetchRemoteIndex, parseRemoteIndex } from "./remote-index.js";
 export type { RepositoryPlugin } from "./repository-plugins.js";

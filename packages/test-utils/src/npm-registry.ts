@@ -1,9 +1,9 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { freePort, startDaemon } from "./_daemon.js";
 import { testdir } from "./testdir.js";
 
 /** A private npm registry on loopback (Verdaccio), with one user whose token it gave. */
@@ -52,21 +52,17 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     "bin",
     "verdaccio",
   );
-  const child = spawn(
+  const daemon = await startDaemon(
     process.execPath,
     [bin, "--config", config, "--listen", `127.0.0.1:${port}`],
     {
       cwd: dir,
       env: { PATH: process.env.PATH, HOME: dir },
-      stdio: ["ignore", "pipe", "pipe"],
+      ready: async () => (await fetch(`${url}-/ping`)).ok,
     },
   );
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const close = () => stop(child);
+  const close = () => daemon.close();
   try {
-    await ready(url, child, () => output);
     const token = await createUser(url);
     const authLine = `//127.0.0.1:${port}/:_authToken=${token}`;
     const npmrc = join(dir, "publisher.npmrc");
@@ -92,28 +88,6 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
 
 // --- internal ---
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Wait until the registry answers, or its process ends (then throw with what it printed). */
-async function ready(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`verdaccio did not start:\n${output()}`);
-    try {
-      if ((await fetch(`${url}-/ping`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function createUser(url: string): Promise<string> {
   const response = await fetch(`${url}-/user/org.couchdb.user:team`, {
     method: "PUT",
@@ -123,11 +97,4 @@ async function createUser(url: string): Promise<string> {
   const body = (await response.json()) as { token?: string };
   if (body.token === undefined) throw new Error(`verdaccio gave no token: ${JSON.stringify(body)}`);
   return body.token;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }

@@ -22,7 +22,22 @@ export async function serve(routes: Record<string, Buffer | RequestListener>): P
 export async function serveHttps(
   routes: Record<string, Buffer | RequestListener>,
 ): Promise<{ url: string; certificate: string }> {
-  const dir = testdir();
+  const { key, certificate } = throwawayCertificate(testdir());
+  const server = createHttpsServer(
+    { key: readFileSync(key), cert: readFileSync(certificate) },
+    answer(routes),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(() => server.closeAllConnections());
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate };
+}
+
+/**
+ * A fresh self-signed certificate for 127.0.0.1 and its key, written into `dir` with `openssl`:
+ * the certificate is its own CA, for `NODE_EXTRA_CA_CERTS` or a client's CA folder.
+ */
+export function throwawayCertificate(dir: string): { key: string; certificate: string } {
   const key = `${dir}/key.pem`;
   const certificate = `${dir}/cert.pem`;
   execFileSync(
@@ -34,14 +49,7 @@ export async function serveHttps(
     ],
     { stdio: "ignore" },
   );
-  const server = createHttpsServer(
-    { key: readFileSync(key), cert: readFileSync(certificate) },
-    answer(routes),
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  onTestFinished(() => server.closeAllConnections());
-  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate };
+  return { key, certificate };
 }
 
 // --- internal ---

@@ -1,4 +1,4 @@
-import { PUBLISH_DESTINATIONS, publish } from "@skillshelf/publish";
+import { describeDestination, publish } from "@skillshelf/publish";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, safeLine } from "../format.js";
@@ -21,7 +21,7 @@ export async function runPublish(
     environment,
   });
   const refused = !result.dryRun && !result.published;
-  const where = PUBLISH_DESTINATIONS[result.destination.kind].describe(result.destination);
+  const where = describeDestination(result.destination);
   if (input.values.json) {
     printJson(io, context, {
       published: result.published,

@@ -1,7 +1,13 @@
+import type { Environment } from "@skillshelf/core";
 import type { PublishedSkill } from "../_publishable.js";
 
-/** Where `publish` writes: a folder made into a static site's `.well-known` skills index. */
-export type PublishDestination = { readonly kind: "site"; readonly dir: string };
+/**
+ * Where `publish` writes: a folder made into a static site's `.well-known` skills index, or an
+ * OCI repository (`oci://host/repository`, `oci+http://` on this machine) and the tag to push.
+ */
+export type PublishDestination =
+  | { readonly kind: "site"; readonly dir: string }
+  | { readonly kind: "oci"; readonly url: string; readonly tag: string };
 
 /** The kind of a destination: a key of `PUBLISH_DESTINATIONS`. */
 export type DestinationKind = PublishDestination["kind"];
@@ -32,6 +38,6 @@ export interface Destination<K extends DestinationKind> {
   write(
     skills: readonly PublishedSkill[],
     destination: Extract<PublishDestination, { kind: K }>,
-    options: { readonly dryRun: boolean },
+    options: { readonly dryRun: boolean; readonly environment: Environment },
   ): Promise<readonly PublishedArtifact[]>;
 }

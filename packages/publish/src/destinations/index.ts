@@ -1,10 +1,12 @@
 import { SkillshelfError } from "@skillshelf/core";
 import type { Destination, DestinationKind, PublishDestination } from "./_destination.js";
+import { OCI_DESTINATION } from "./oci.js";
 import { SITE_DESTINATION } from "./site.js";
 
 /** Every kind of place `publish` writes to (DESIGN §13): one entry each. */
 export const PUBLISH_DESTINATIONS: { readonly [K in DestinationKind]: Destination<K> } = {
   site: SITE_DESTINATION,
+  oci: OCI_DESTINATION,
 };
 
 /** The destination `text` names (each kind asked in turn), or `publish_destination_invalid`. */
@@ -24,4 +26,10 @@ export function parseDestination(text: string, baseDir: string): PublishDestinat
 /** The destination of its kind. */
 export function destinationOf<K extends DestinationKind>(kind: K): Destination<K> {
   return PUBLISH_DESTINATIONS[kind] as Destination<K>;
+}
+
+/** A destination as a user types it. */
+export function describeDestination(destination: PublishDestination): string {
+  const describe = destinationOf(destination.kind).describe as (one: PublishDestination) => string;
+  return describe(destination);
 }

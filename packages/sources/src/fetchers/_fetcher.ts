@@ -2,6 +2,7 @@ import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
 import type { HostHeaders } from "../credentials.js";
 import type { NpmConfig } from "../npm-config.js";
+import type { OciCredentials } from "../oci-credentials.js";
 import type { ParsedSource } from "./_syntax.js";
 
 /** How `stageSource` fetches. */
@@ -23,6 +24,8 @@ export interface StageOptions {
   readonly headers?: HostHeaders | undefined;
   /** The user's npm settings, for an npm source (`npmConfig`). */
   readonly npm?: NpmConfig | undefined;
+  /** Registry credentials as OCI clients keep them, for an OCI source (`ociCredentials`). */
+  readonly oci?: OciCredentials | undefined;
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */

@@ -5,6 +5,7 @@ import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
 import { NPM_FETCHER } from "./npm.js";
+import { OCI_FETCHER } from "./oci.js";
 import { WELL_KNOWN_FETCHER } from "./well-known.js";
 
 /** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
@@ -15,6 +16,7 @@ export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   git: GIT_FETCHER,
   "well-known": WELL_KNOWN_FETCHER,
   npm: NPM_FETCHER,
+  oci: OCI_FETCHER,
   local: LOCAL_FETCHER,
 };
 

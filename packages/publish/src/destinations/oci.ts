@@ -1,0 +1,114 @@
+import { gunzipSync } from "node:zlib";
+import { SkillshelfError } from "@skillshelf/core";
+import {
+  blobDigest,
+  MEDIA,
+  ociCredentials,
+  ociReference,
+  ociSession,
+  parseSourceUrl,
+} from "@skillshelf/sources";
+import { packTree } from "../_pack.js";
+import type { PublishedSkill } from "../_publishable.js";
+import type { Destination, PublishedArtifact } from "./_destination.js";
+
+/**
+ * An OCI registry: each skill pushed to `<repository>/<skill name>:<tag>` (the tag `latest` when
+ * the destination names none) as a ToolHive skillet artifact — an image manifest whose
+ * `artifactType` says skill, an image config (so Kubernetes image volumes mount it) and one
+ * reproducible gzipped tar of the skill's files — annotated with its name, description and
+ * version. Blobs the registry has are not sent again.
+ */
+export const OCI_DESTINATION: Destination<"oci"> = {
+  syntax: "an OCI repository to push skills below (oci://host/repository[:tag])",
+  parse: (text, baseDir) => {
+    if (!/^oci(\+http)?:\/\//i.test(text)) return undefined;
+    const parsed = parseSourceUrl(text, baseDir);
+    if (
+      !parsed.ok ||
+      parsed.source.type !== "oci" ||
+      parsed.source.digest !== undefined ||
+      parsed.source.path !== undefined
+    )
+      throw new SkillshelfError(
+        "publish_destination_invalid",
+        `${text} is not an OCI repository to push to (oci://host/repository[:tag], no digest or folder)`,
+        { details: { destination: text } },
+      );
+    return { kind: "oci", url: parsed.source.url, tag: parsed.source.ref ?? "latest" };
+  },
+  describe: (destination) => `${destination.url}:${destination.tag}`,
+  write: async (skills, destination, { dryRun, environment }) => {
+    const artifacts: PublishedArtifact[] = [];
+    for (const skill of skills) {
+      const { blobs, manifest } = await skillArtifact(skill);
+      const url = `${destination.url}/${skill.name}`;
+      const reference = ociReference({ url });
+      const digest = blobDigest(manifest);
+      if (!dryRun) {
+        const session = ociSession(reference, {
+          credentials: ociCredentials(environment),
+          push: true,
+        });
+        for (const blob of blobs)
+          if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
+            const started = await session.send("POST", "blobs/uploads/");
+            const location = started.headers.get("location");
+            if (location === null)
+              throw new SkillshelfError("download_failed", `${url} gave no upload location`, {
+                details: { url },
+              });
+            const upload = new URL(location, `${reference.protocol}//${reference.host}`);
+            upload.searchParams.set("digest", blobDigest(blob));
+            await session.send("PUT", upload.href, blob, "application/octet-stream");
+          }
+        await session.send("PUT", `manifests/${destination.tag}`, manifest, MEDIA.manifest);
+      }
+      artifacts.push({
+        skill: skill.name,
+        location: `${url}:${destination.tag}@${digest}`,
+        digest,
+        bytes: manifest.length,
+      });
+    }
+    return artifacts;
+  },
+};
+
+// --- internal ---
+
+/** The skill's layer and config, and the manifest naming them: the same bytes for the same tree. */
+async function skillArtifact(
+  skill: PublishedSkill,
+): Promise<{ blobs: Buffer[]; manifest: Buffer }> {
+  const layer = await packTree(skill.staged.dir);
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: "amd64",
+      os: "linux",
+      config: {},
+      rootfs: { type: "layers", diff_ids: [blobDigest(gunzipSync(layer))] },
+    }),
+  );
+  const descriptor = (mediaType: string, bytes: Buffer) => ({
+    mediaType,
+    digest: blobDigest(bytes),
+    size: bytes.length,
+  });
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MEDIA.manifest,
+      artifactType: MEDIA.skillet,
+      config: descriptor(MEDIA.imageConfig, config),
+      layers: [descriptor(MEDIA.layer, layer)],
+      annotations: {
+        "org.opencontainers.image.title": skill.name,
+        "org.stacklok.skillet.skill.name": skill.name,
+        "org.stacklok.skillet.skill.description": skill.description,
+        "org.stacklok.skillet.skill.version": skill.version,
+      },
+    }),
+  );
+  return { blobs: [config, layer], manifest };
+}

@@ -1,0 +1,245 @@
+import { SkillshelfError, sha256 } from "@skillshelf/core";
+import type { OciCredentials } from "./oci-credentials.js";
+
+/** A repository of an OCI registry, and what of it is named: a tag, a digest, or both. */
+export interface OciReference {
+  /** `https:`, or `http:` for a registry on this machine. */
+  readonly protocol: "https:" | "http:";
+  /** `host[:port]`. */
+  readonly host: string;
+  readonly repository: string;
+  readonly tag?: string | undefined;
+  /** `sha256:<hex>`. */
+  readonly digest?: string | undefined;
+}
+
+/** How a session reaches its registry. */
+export interface OciSessionOptions {
+  readonly credentials?: OciCredentials | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Also ask to push (publishing), not only to pull. */
+  readonly push?: boolean | undefined;
+}
+
+/** One repository's requests, signed in once (HTTP Basic, or a registry's bearer token). */
+export interface OciSession {
+  /** GET `/v2/<repository>/<path>`, its body within `maxBytes` (a 404 is `oci_not_found`). */
+  get(path: string, maxBytes: number, accept?: string): Promise<{ bytes: Buffer; type: string }>;
+  /** True when `/v2/<repository>/<path>` exists (HEAD). */
+  has(path: string): Promise<boolean>;
+  /** Send `body` to `/v2/<repository>/<path>` (or an upload URL the registry gave). */
+  send(method: "POST" | "PUT", pathOrUrl: string, body?: Buffer, type?: string): Promise<Response>;
+}
+
+/** Most redirects followed for one request (a blob is often served from a bucket elsewhere). */
+const MAX_REDIRECTS = 5;
+
+/**
+ * A session with `reference`'s repository, speaking the OCI distribution API directly (no
+ * maintained Node client exists: docs/decisions.md). A 401 is answered once with the user's
+ * credentials for the host — HTTP Basic, or the bearer token the registry's realm gives for them
+ * — and never carried to another host on a redirect.
+ */
+export function ociSession(reference: OciReference, options: OciSessionOptions = {}): OciSession {
+  const base = `${reference.protocol}//${reference.host}/v2/${reference.repository}/`;
+  let authorization: string | undefined;
+  const call = async (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ) => {
+    let response = await follow(method, url, headers, body, authorization, options.signal);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      authorization = await signIn(reference, response.headers.get("www-authenticate"), options);
+      response = await follow(method, url, headers, body, authorization, options.signal);
+    }
+    if (response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      throw authFailure(reference, url, response.status, authorization !== undefined);
+    }
+    return response;
+  };
+  return {
+    get: async (path, maxBytes, accept) => {
+      const url = base + path;
+      const response = await call("GET", url, accept === undefined ? {} : { accept });
+      if (!response.ok) throw await httpFailure(response, url);
+      return {
+        bytes: await readLimited(response, maxBytes, url),
+        type: response.headers.get("content-type") ?? "",
+      };
+    },
+    has: async (path) => {
+      const response = await call("HEAD", base + path, {});
+      await response.body?.cancel();
+      return response.ok;
+    },
+    send: async (method, pathOrUrl, body, type) => {
+      const url = new URL(pathOrUrl, base).href;
+      const response = await call(
+        method,
+        url,
+        type === undefined ? {} : { "content-type": type },
+        body,
+      );
+      if (!response.ok) throw await httpFailure(response, url);
+      return response;
+    },
+  };
+}
+
+/** `sha256:<hex>` of `bytes`, the form registries write. */
+export function blobDigest(bytes: Uint8Array): string {
+  return `sha256:${sha256(bytes)}`;
+}
+
+// --- internal ---
+
+async function follow(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  authorization: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const origin = new URL(url).host;
+  let current = url;
+  for (let redirects = 0; ; redirects++) {
+    // credentials go only to the registry's own host
+    const signed = authorization !== undefined && new URL(current).host === origin;
+    let response: Response;
+    try {
+      response = await fetch(current, {
+        method,
+        headers: { ...headers, ...(signed ? { authorization } : {}) },
+        ...(body === undefined ? {} : { body }),
+        redirect: "manual",
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      const cancelled = name === "TimeoutError" || name === "AbortError";
+      throw new SkillshelfError(
+        cancelled ? "download_timeout" : "download_failed",
+        `could not reach ${current} (${cancelled ? "it took too long or was cancelled" : String((error as Error).cause ?? error)})`,
+        { cause: error, details: { url: current } },
+      );
+    }
+    const location = response.headers.get("location");
+    if (
+      ![301, 302, 303, 307, 308].includes(response.status) ||
+      location === null ||
+      method === "PUT" ||
+      method === "POST"
+    )
+      return response;
+    await response.body?.cancel();
+    const next = new URL(location, current);
+    if (
+      redirects >= MAX_REDIRECTS ||
+      (next.protocol !== "https:" && next.protocol !== "http:") ||
+      (new URL(current).protocol === "https:" && next.protocol === "http:")
+    )
+      throw new SkillshelfError(
+        "download_redirect_refused",
+        `${current} redirected to ${next.href}, which is not followed`,
+        {
+          details: { url: current, location: next.href },
+        },
+      );
+    current = next.href;
+  }
+}
+
+/** The Authorization header a 401's challenge asks for, made from the user's credentials for the host. */
+async function signIn(
+  reference: OciReference,
+  challenge: string | null,
+  options: OciSessionOptions,
+): Promise<string | undefined> {
+  const credentials = await options.credentials?.(reference.host);
+  const basic =
+    credentials === undefined
+      ? undefined
+      : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
+  if (challenge === null || !/^bearer\s/i.test(challenge)) return basic;
+  const fields = Object.fromEntries(
+    [...challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map(([, key = "", value = ""]) => [
+      key.toLowerCase(),
+      value,
+    ]),
+  );
+  if (fields.realm === undefined || !URL.canParse(fields.realm)) return basic;
+  const realm = new URL(fields.realm);
+  if (fields.service !== undefined) realm.searchParams.set("service", fields.service);
+  realm.searchParams.set(
+    "scope",
+    `repository:${reference.repository}:${options.push === true ? "pull,push" : "pull"}`,
+  );
+  const response = await fetch(realm, {
+    headers:
+      basic === undefined ||
+      (realm.host !== reference.host && !sameSite(realm.host, reference.host))
+        ? {}
+        : { authorization: basic },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw authFailure(reference, realm.href, response.status, credentials !== undefined);
+  }
+  const body = (await response.json()) as { token?: unknown; access_token?: unknown };
+  const token = typeof body.token === "string" ? body.token : body.access_token;
+  return typeof token === "string" ? `Bearer ${token}` : basic;
+}
+
+// a registry's token service often sits on a sibling host (auth.example.com for example.com)
+function sameSite(a: string, b: string): boolean {
+  const site = (host: string) => host.split(":")[0]?.split(".").slice(-2).join(".");
+  return site(a) === site(b);
+}
+
+function authFailure(
+  reference: OciReference,
+  url: string,
+  status: number,
+  signed: boolean,
+): SkillshelfError {
+  return new SkillshelfError(
+    signed ? "auth_refused" : "auth_required",
+    `the registry ${reference.host} answered HTTP ${status} for ${reference.repository}: ${signed ? "the credentials configured" : "no credentials are configured"} for it`,
+    { details: { url, status, host: reference.host } },
+  );
+}
+
+async function httpFailure(response: Response, url: string): Promise<SkillshelfError> {
+  await response.body?.cancel();
+  return new SkillshelfError(
+    response.status === 404 ? "oci_not_found" : "download_failed",
+    `${url} answered HTTP ${response.status}`,
+    { details: { url, status: response.status } },
+  );
+}
+
+async function readLimited(response: Response, maxBytes: number, url: string): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body === null) return Buffer.alloc(0);
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      throw new SkillshelfError(
+        "archive_too_large",
+        `${url} is larger than the ${maxBytes}-byte limit`,
+        {
+          details: { url },
+        },
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

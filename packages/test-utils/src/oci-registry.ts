@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { join } from "node:path";
+import { freePort, startDaemon } from "./_daemon.js";
+import { throwawayCertificate } from "./serve.js";
+import { testdir } from "./testdir.js";
+
+/** A CNCF distribution registry on loopback, with one user (htpasswd). */
+export interface OciRegistry {
+  /** `127.0.0.1:<port>`. */
+  readonly host: string;
+  /** `oci://host` (TLS) or `oci+http://host`: what a source names it by. */
+  readonly base: string;
+  readonly username: string;
+  readonly password: string;
+  /** With TLS: its certificate (its own CA), for `NODE_EXTRA_CA_CERTS`, and a folder holding it as `ca.crt` (skopeo's `--cert-dir`). */
+  readonly certificate?: string | undefined;
+  readonly certDir?: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the registry of Debian's `docker-registry` package (CNCF distribution) on a free loopback
+ * port with a throwaway storage folder and htpasswd auth, over TLS with a throwaway certificate
+ * unless `tls` is false. Ready when `/v2/` answers (401 asks for the user). Call `close()`.
+ */
+export async function startOciRegistry(
+  options: { readonly tls?: boolean } = {},
+): Promise<OciRegistry> {
+  const tls = options.tls !== false;
+  const dir = testdir();
+  const username = "team";
+  const password = "team-registry-pass";
+  writeFileSync(
+    join(dir, "htpasswd"),
+    execFileSync("htpasswd", ["-Bbn", username, password], { encoding: "utf8" }),
+  );
+  const certDir = testdir();
+  const pem = tls ? throwawayCertificate(certDir) : undefined;
+  if (pem !== undefined) writeFileSync(join(certDir, "ca.crt"), readFileSync(pem.certificate));
+  const port = await freePort();
+  const host = `127.0.0.1:${port}`;
+  writeFileSync(
+    join(dir, "config.yml"),
+    [
+      "version: 0.1",
+      "log: { level: error }",
+      `storage: { filesystem: { rootdirectory: ${join(dir, "data")} } }`,
+      "http:",
+      `  addr: ${host}`,
+      ...(pem === undefined ? [] : [`  tls: { certificate: ${pem.certificate}, key: ${pem.key} }`]),
+      `auth: { htpasswd: { realm: test, path: ${join(dir, "htpasswd")} } }`,
+      "",
+    ].join("\n"),
+  );
+  const daemon = await startDaemon("docker-registry", ["serve", join(dir, "config.yml")], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir },
+    ready: () => answers(host, pem?.certificate),
+  });
+  return {
+    host,
+    base: tls ? `oci://${host}` : `oci+http://${host}`,
+    username,
+    password,
+    certificate: pem?.certificate,
+    certDir: pem === undefined ? undefined : certDir,
+    close: () => daemon.close(),
+  };
+}
+
+// --- internal ---
+
+/** True when `/v2/` answers (200, or 401 asking for the user). */
+async function answers(host: string, certificate: string | undefined): Promise<boolean> {
+  if (certificate === undefined)
+    return [200, 401].includes((await fetch(`http://${host}/v2/`)).status);
+  const [hostname, port] = host.split(":");
+  return new Promise((resolve) => {
+    const asked = request(
+      { hostname, port, path: "/v2/", ca: readFileSync(certificate) },
+      (response) => {
+        response.resume();
+        resolve([200, 401].includes(response.statusCode ?? 0));
+      },
+    );
+    asked.on("error", () => resolve(false));
+    asked.end();
+  });
+}
