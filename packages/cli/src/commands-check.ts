@@ -78,7 +78,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "publish",
     summary: "publish a skill, a collection or a package's skills where a team shares them",
     description:
-      "Validate the folder strictly (any error refuses it; nothing is written), then publish its\nskills: to a static site folder (site:DIR) as .well-known/agent-skills/index.json with each\nskill's sha256 digest, a lone SKILL.md as it is and any other skill as a .tar.gz. Copy the\nfolder to any web server or bucket and skillshelf install https://<host> reads it.",
+      "Validate the folder strictly (any error refuses it; nothing is written), then publish its\nskills with their digests: to a static site folder (site:DIR) as\n.well-known/agent-skills/index.json, a lone SKILL.md as it is and any other skill as a\n.tar.gz, ready to copy to any web server or bucket; to an OCI registry\n(oci://HOST/REPOSITORY[:TAG]), each skill a ToolHive skillet artifact at REPOSITORY/NAME;\nor to a git repository (git+URL[//FOLDER][#BRANCH]), committed under skills/NAME, tagged\nNAME@VERSION and pushed. Whatever was published installs back to the same tree digest.",
     arguments: "<folder> <destination>",
     positionals: { min: 2, max: 2 },
     options: {

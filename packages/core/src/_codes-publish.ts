@@ -2,7 +2,7 @@
 export const PUBLISH_CODES = {
   publish_destination_invalid: {
     owner: "publish",
-    hint: "name a folder for a static site (site:<dir>)",
+    hint: "name a static site folder (site:<dir>), an OCI repository (oci://host/repository[:tag]) or a git repository (git+<url or path>)",
   },
   publish_destination_unreadable: {
     owner: "publish",
@@ -11,6 +11,10 @@ export const PUBLISH_CODES = {
   publish_invalid: {
     owner: "publish",
     hint: "fix what skillshelf validate --strict reports for the folder, then publish again",
+  },
+  publish_tag_exists: {
+    owner: "publish",
+    hint: "a published version does not change: raise the skill's metadata.version and publish again",
   },
   publish_nothing: {
     owner: "publish",

@@ -68,6 +68,7 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
     const artifacts = await destinationOf(destination.kind).write(found.skills, destination, {
       dryRun,
       environment,
+      tempDir: request.tempDir,
     });
     return {
       destination,

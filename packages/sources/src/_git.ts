@@ -13,6 +13,8 @@ export interface GitOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** Also pass the user's `GIT_AUTHOR_*` and `GIT_COMMITTER_*` variables (a publish commits). */
+  readonly identity?: boolean | undefined;
 }
 
 /** A git source's limits: 500 MiB fetched, 1 GiB and 100,000 entries checked out. */
@@ -22,13 +24,11 @@ export const DEFAULT_GIT_LIMITS: SourceLimits = {
   maxEntries: 100_000,
 };
 
-// Settings for every git call: no hooks, no credential helpers or prompts, no ext:: transport,
-// and no background maintenance after a fetch.
-const SAFE_CONFIG = [
+// Settings for every git call: no hooks, prompts or ext:: transport, and no background
+// maintenance after a fetch; a fetch uses no credential helper either (PUBLISH_CONFIG does).
+const PUBLISH_CONFIG = [
   "-c",
   "core.hooksPath=/dev/null",
-  "-c",
-  "credential.helper=",
   "-c",
   "protocol.ext.allow=never",
   "-c",
@@ -40,6 +40,7 @@ const SAFE_CONFIG = [
   "-c",
   "gc.auto=0",
 ];
+const SAFE_CONFIG = [...PUBLISH_CONFIG, "-c", "credential.helper="];
 
 /**
  * Check out one commit of a repository into `dir`, a folder that must not exist yet, keeping
@@ -190,12 +191,21 @@ const GIT_ENV_ALLOWED: readonly string[] = [
   "GIT_CONFIG_NOSYSTEM",
 ];
 
+/** Who a commit is by, when the user sets it in the environment rather than git's config. */
+const GIT_IDENTITY: readonly string[] = [
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+];
+
 /** The environment git runs with: the allowed variables of the caller's, then our fixed settings. */
 function gitEnvironment(
   callerEnv: Readonly<Record<string, string | undefined>>,
+  identity = false,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of GIT_ENV_ALLOWED) {
+  for (const name of identity ? [...GIT_ENV_ALLOWED, ...GIT_IDENTITY] : GIT_ENV_ALLOWED) {
     const value = callerEnv[name];
     if (value !== undefined) env[name] = value;
   }
@@ -208,6 +218,20 @@ function gitEnvironment(
     GCM_INTERACTIVE: "never",
     GIT_SSH_COMMAND: env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
   };
+}
+
+/**
+ * Run `git` for `publish` (which clones, commits, tags and pushes to a repository the user named):
+ * the settings every call here has (no hooks, prompts or `ext::`) but the user's own credential
+ * helper, which a push to an https host needs; the allowed environment and the commit identity
+ * variables. `what` names the repository in a failure (`git_failed`, `git_missing`, `git_timeout`).
+ */
+export function runGit(
+  args: readonly string[],
+  options: GitOptions,
+  what: string,
+): Promise<string> {
+  return git([...PUBLISH_CONFIG, ...args], { ...options, identity: true }, what);
 }
 
 // --- internal ---
@@ -316,7 +340,7 @@ function checkedOutCommit(gitDir: string): string | undefined {
 }
 
 async function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
-  const env = gitEnvironment(options.env);
+  const env = gitEnvironment(options.env, options.identity);
   // loaded when a git source is fetched, so other sources start without it
   const { execFile } = await import("node:child_process");
   return new Promise((resolve, reject) => {
@@ -354,7 +378,7 @@ async function git(args: readonly string[], options: GitOptions, url?: string): 
           );
         const message = stderr.trim().split("\n").slice(-3).join(" ") || error.message;
         reject(
-          new SkillshelfError("git_failed", `git could not fetch ${what}: ${message}`, {
+          new SkillshelfError("git_failed", `git failed on ${what}: ${message}`, {
             cause: error,
           }),
         );

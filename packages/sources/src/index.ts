@@ -2,6 +2,8 @@ export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
 export { COLLECTION_LAYOUTS, MARKETPLACE_FILES, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
 export { orphanedStaging } from "./_failure.js";
+export type { GitOptions } from "./_git.js";
+export { runGit } from "./_git.js";
 export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
 export { MEDIA } from "./_oci-shapes.js";

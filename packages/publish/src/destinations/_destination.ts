@@ -2,12 +2,19 @@ import type { Environment } from "@skillshelf/core";
 import type { PublishedSkill } from "../_publishable.js";
 
 /**
- * Where `publish` writes: a folder made into a static site's `.well-known` skills index, or an
- * OCI repository (`oci://host/repository`, `oci+http://` on this machine) and the tag to push.
+ * Where `publish` writes: a folder made into a static site's `.well-known` skills index, an OCI
+ * repository (`oci://host/repository`, `oci+http://` on this machine) and the tag to push, or a
+ * git repository, the folder in it and the branch.
  */
 export type PublishDestination =
   | { readonly kind: "site"; readonly dir: string }
-  | { readonly kind: "oci"; readonly url: string; readonly tag: string };
+  | { readonly kind: "oci"; readonly url: string; readonly tag: string }
+  | {
+      readonly kind: "git";
+      readonly url: string;
+      readonly folder: string;
+      readonly branch?: string | undefined;
+    };
 
 /** The kind of a destination: a key of `PUBLISH_DESTINATIONS`. */
 export type DestinationKind = PublishDestination["kind"];
@@ -38,6 +45,11 @@ export interface Destination<K extends DestinationKind> {
   write(
     skills: readonly PublishedSkill[],
     destination: Extract<PublishDestination, { kind: K }>,
-    options: { readonly dryRun: boolean; readonly environment: Environment },
+    options: {
+      readonly dryRun: boolean;
+      readonly environment: Environment;
+      /** Where a working folder is made (a git clone). Default: the OS temporary folder. */
+      readonly tempDir?: string | undefined;
+    },
   ): Promise<readonly PublishedArtifact[]>;
 }

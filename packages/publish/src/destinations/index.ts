@@ -1,5 +1,6 @@
 import { SkillshelfError } from "@skillshelf/core";
 import type { Destination, DestinationKind, PublishDestination } from "./_destination.js";
+import { GIT_REPOSITORY } from "./git.js";
 import { OCI_DESTINATION } from "./oci.js";
 import { SITE_DESTINATION } from "./site.js";
 
@@ -7,6 +8,7 @@ import { SITE_DESTINATION } from "./site.js";
 export const PUBLISH_DESTINATIONS: { readonly [K in DestinationKind]: Destination<K> } = {
   site: SITE_DESTINATION,
   oci: OCI_DESTINATION,
+  git: GIT_REPOSITORY,
 };
 
 /** The destination `text` names (each kind asked in turn), or `publish_destination_invalid`. */

@@ -1,13 +1,7 @@
-import {
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { removeTree, SkillshelfError, sha256, writeFileAtomic } from "@skillshelf/core";
+import { realFolder } from "../_folders.js";
 import { packTree } from "../_pack.js";
 import type { Destination, PublishedArtifact } from "./_destination.js";
 
@@ -116,21 +110,6 @@ function unreadable(path: string, problem: string): SkillshelfError {
 function isSingleSkillFile(dir: string): boolean {
   const names = readdirSync(dir);
   return names.length === 1 && names[0] === "SKILL.md";
-}
-
-/** Make `parts` below `root` as real folders; a symlink on the way is refused, never written through. */
-function realFolder(root: string, parts: readonly string[]): void {
-  let path = root;
-  for (const part of ["", ...parts]) {
-    path = part === "" ? path : join(path, part);
-    mkdirSync(path, { recursive: true });
-    if (!lstatSync(path).isDirectory())
-      throw new SkillshelfError(
-        "publish_destination_invalid",
-        `${path} is a link; publish writes only into real folders`,
-        { path },
-      );
-  }
 }
 
 function compare(a: string, b: string): number {
