@@ -22,6 +22,7 @@ describe("the record of source fetchers (issue 26, item 2)", () => {
       "git",
       "local",
       "npm",
+      "oci",
       "well-known",
     ]);
   });
