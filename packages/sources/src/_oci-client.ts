@@ -23,7 +23,7 @@ export interface OciSessionOptions {
 
 /** One repository's requests, signed in once (HTTP Basic, or a registry's bearer token). */
 export interface OciSession {
-  /** GET `/v2/<repository>/<path>`, its body within `maxBytes` (a 404 is `oci_not_found`). */
+  /** GET `/v2/<repository>/<path>` (or an absolute path: `/v2/_catalog`), its body within `maxBytes` (a 404 is `oci_not_found`). */
   get(path: string, maxBytes: number, accept?: string): Promise<{ bytes: Buffer; type: string }>;
   /** True when `/v2/<repository>/<path>` exists (HEAD). */
   has(path: string): Promise<boolean>;
@@ -63,7 +63,7 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
   };
   return {
     get: async (path, maxBytes, accept) => {
-      const url = base + path;
+      const url = new URL(path, base).href;
       const response = await call("GET", url, accept === undefined ? {} : { accept });
       if (!response.ok) throw await httpFailure(response, url);
       return {
@@ -72,7 +72,7 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
       };
     },
     has: async (path) => {
-      const response = await call("HEAD", base + path, {});
+      const response = await call("HEAD", new URL(path, base).href, {});
       await response.body?.cancel();
       return response.ok;
     },

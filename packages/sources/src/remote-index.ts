@@ -11,9 +11,11 @@ import {
 import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
 import { DEFAULT_FETCH_TIMEOUT_MS } from "./fetchers/_fetcher.js";
+import { describeSource } from "./fetchers/index.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
+import { offeredSkills, offersSkills } from "./offered-skills.js";
 import { assertIndex, locateIndex, remoteCache, type ScopeSource } from "./scope-sources.js";
-import { parseSourceSpec } from "./source-url.js";
+import { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 import { type StageOptions, stageSource } from "./stage.js";
 import type { IndexRow } from "./types.js";
 
@@ -27,12 +29,15 @@ export interface RemoteIndex {
 const INDEX_FILE_URL = /^https:\/\/[^#]+\.(json|ya?ml)$/i;
 
 /**
- * Read what `sources add` was given as a remote index, or `undefined` for a local path: an
+ * Read what `sources add` was given as a remote index, or `undefined` for a local path: a site
+ * with a `.well-known` skills index or an OCI repository (their skills become the index), an
  * `https://` URL of an index file, or a git repository (`owner/repo`, any git URL, `#ref`).
  */
 export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undefined {
-  if (INDEX_FILE_URL.test(text)) return { url: text };
   const parsed = parseSourceSpec(text, cwd);
+  // a site's .well-known index or an OCI repository: the skills they offer become the index
+  if (parsed.ok && offersSkills(parsed.source)) return { url: describeSource(parsed.source) };
+  if (INDEX_FILE_URL.test(text)) return { url: text };
   if (!parsed.ok || parsed.source.type !== "git") return undefined;
   if (parsed.source.path !== undefined)
     throw new SkillshelfError(
@@ -60,7 +65,12 @@ export async function fetchRemoteIndex(
   mkdirSync(dirname(cache), { recursive: true });
   const fresh = `${cache}.fetch-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    if (INDEX_FILE_URL.test(remote.url)) {
+    const offering = parseSourceUrl(remote.url, environment.cwd);
+    if (offering.ok && offersSkills(offering.source)) {
+      const rows = await offeredSkills(offering.source, options);
+      mkdirSync(fresh);
+      writeFileSync(`${fresh}${sep}library.json`, JSON.stringify(rows, null, 2));
+    } else if (INDEX_FILE_URL.test(remote.url)) {
       const signal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
       const bytes = await download(remote.url, MAX_INDEX_BYTES, signal);
       mkdirSync(fresh);

@@ -20,6 +20,7 @@ import {
   readScopeSources,
   removeScopeSource,
   scopeIndexPath,
+  sourceAccess,
   sourceName,
 } from "@skillshelf/sources";
 import { progressLine } from "../_interact.js";
@@ -190,7 +191,10 @@ async function fetchWithProgress(
   const progress = progressLine(io);
   progress.update(`fetching ${safeLine(remote.url)} …`);
   try {
-    return await fetchRemoteIndex(environment, remote, { env: io.env });
+    return await fetchRemoteIndex(environment, remote, {
+      env: io.env,
+      ...sourceAccess(environment),
+    });
   } finally {
     progress.done();
   }
