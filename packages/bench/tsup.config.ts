@@ -1,4 +1,10 @@
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
-export default defineConfig({ ...baseConfig, entry: ["src/run.ts", "src/memory.ts"], dts: false });
+// test-utils is source only: bundled, for the registries the registry benchmark starts
+export default defineConfig({
+  ...baseConfig,
+  entry: ["src/run.ts", "src/memory.ts"],
+  dts: false,
+  noExternal: ["@skillshelf/test-utils"],
+});

@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { runLayoutsBench } from "./layouts-bench.js";
 import { runLifecycleBench } from "./lifecycle-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
+import { runRegistriesBench } from "./registries-bench.js";
 import { runResourcesBench } from "./resources-bench.js";
 import { runRestoreBench } from "./restore-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
@@ -50,6 +51,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   cli: runCliBench,
   layouts: runLayoutsBench,
   agents: runAgentsBench,
+  registries: runRegistriesBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

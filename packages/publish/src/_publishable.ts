@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { Diagnostic, EnvironmentInput } from "@skillshelf/core";
-import { readCollection, type StagedSource, stageSource } from "@skillshelf/sources";
+import { copyTree, type Diagnostic, type EnvironmentInput } from "@skillshelf/core";
+import { createStagingArea, readCollection } from "@skillshelf/sources";
 import { validateCollection } from "@skillshelf/validation";
 
 /** One skill to publish: its name and description, and a staged copy of its folder with its tree digest. */
@@ -9,12 +9,22 @@ export interface PublishedSkill {
   readonly description: string;
   /** Its frontmatter's version (`0.0.0` when it gives none). */
   readonly version: string;
-  readonly staged: StagedSource;
+  /** Its copy (links kept inside, `.git` left out) and that copy's tree digest. */
+  readonly staged: { readonly dir: string; readonly digest: string };
+}
+
+/** The skills to publish, copied into one staging area; `release()` removes them all. */
+export interface PublishableSkills {
+  readonly ok: true;
+  readonly skills: readonly PublishedSkill[];
+  readonly diagnostics: readonly Diagnostic[];
+  release(): void;
 }
 
 /**
  * The skills of `folder` (one skill, a collection, or a package's skills, found as `install`
- * finds them), when strict validation finds no error; else the findings, and nothing staged.
+ * finds them), when strict validation finds no error, each copied as `install` copies a folder
+ * (one staging area for all); else the findings, and nothing copied.
  */
 export async function publishableSkills(
   folder: string,
@@ -23,12 +33,7 @@ export async function publishableSkills(
     readonly tempDir?: string | undefined;
   },
 ): Promise<
-  | {
-      readonly ok: true;
-      readonly skills: readonly PublishedSkill[];
-      readonly diagnostics: readonly Diagnostic[];
-    }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] }
+  PublishableSkills | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] }
 > {
   const checked = validateCollection(folder, { mode: "strict", environment: options.environment });
   if (checked === undefined)
@@ -58,21 +63,23 @@ export async function publishableSkills(
         },
       ],
     };
-  const skills: PublishedSkill[] = [];
+  const area = createStagingArea(options.tempDir);
   try {
-    for (const skill of readCollection(folder).skills)
-      skills.push({
+    const skills = readCollection(folder).skills.map((skill): PublishedSkill => {
+      const dir = join(area.dir, skill.name);
+      const { digest } = copyTree(join(folder, skill.path), dir, {
+        skip: (name) => name === ".git",
+      });
+      return {
         name: skill.name,
         description: skill.description,
         version: skill.version,
-        staged: await stageSource(
-          { type: "local", path: join(folder, skill.path) },
-          { tempDir: options.tempDir },
-        ),
-      });
+        staged: { dir, digest },
+      };
+    });
+    return { ok: true, skills, diagnostics: checked.diagnostics, release: area.release };
   } catch (error) {
-    for (const skill of skills) skill.staged.release();
+    area.release();
     throw error;
   }
-  return { ok: true, skills, diagnostics: checked.diagnostics };
 }

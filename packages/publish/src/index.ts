@@ -82,6 +82,6 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
       diagnostics: found.diagnostics,
     };
   } finally {
-    for (const skill of found.skills) skill.staged.release();
+    found.release();
   }
 }
