@@ -24,8 +24,6 @@ import {
   verdict,
 } from "./measure.js";
 
-const SKILLS = 50;
-
 /**
  * Where teams publish (DESIGN §16): `skillshelf install … --skill '*'` of a 50-skill set from a
  * local npm registry (Verdaccio) and a local OCI registry (the CNCF distribution registry), each
@@ -38,7 +36,9 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   const dir = join(options.workDir, "registries");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const set = skillSet(join(dir, "set"), SKILLS);
+  // 50 at the default count; a smoke run's few
+  const skills = Math.max(3, Math.min(50, Math.round(options.count / 200)));
+  const set = skillSet(join(dir, "set"), skills);
   const bin = join(
     dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
     "dist",
@@ -54,7 +54,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
       stdio: "ignore",
     });
 
-  console.log(`bench: ${SKILLS} skills from a local npm registry, ${rounds} rounds side by side`);
+  console.log(`bench: ${skills} skills from a local npm registry, ${rounds} rounds side by side`);
   const npm = await startNpmRegistry();
   let npmTimes: Record<string, number[]>;
   try {
@@ -89,7 +89,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
     await npm.close();
   }
 
-  console.log(`bench: ${SKILLS} skills from a local OCI registry, ${rounds} rounds side by side`);
+  console.log(`bench: ${skills} skills from a local OCI registry, ${rounds} rounds side by side`);
   const oci = await startOciRegistry({ tls: false });
   let ociTimes: Record<string, number[]>;
   try {
@@ -137,7 +137,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
     await oci.close();
   }
 
-  const sizes = [10, 50, 250];
+  const sizes = [10, 50, 250].map((size) => Math.max(2, Math.round((size * skills) / 50)));
   const publishing = [];
   for (const size of sizes) {
     const from = skillSet(join(dir, `publish-${size}`), size);
@@ -157,10 +157,10 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   return [
     "## Where teams publish: npm and OCI registries, static sites",
     "",
-    `\`skillshelf install … --skill '*' --user --yes\` of ${SKILLS} skills (each a SKILL.md and two reference files) into a fresh home each run, from registries started on loopback, medians of ${rounds} rounds side by side:`,
+    `\`skillshelf install … --skill '*' --user --yes\` of ${skills} skills (each a SKILL.md and two reference files) into a fresh home each run, from registries started on loopback, medians of ${rounds} rounds side by side:`,
     "",
     `- ${line("npm (Verdaccio), `npm:@bench/skills@1.0.0`", npmTimes, "`node -e 0`, `npm pack` of the same package, `tar -xzf`, `sha256sum` of the files")}`,
-    `- ${line("OCI (CNCF distribution registry), one image of the 50 skills", ociTimes, "`node -e 0`, `skopeo copy` to a folder, `tar -xzf` of the layer, `sha256sum` of the files")}`,
+    `- ${line(`OCI (CNCF distribution registry), one image of the ${skills} skills`, ociTimes, "`node -e 0`, `skopeo copy` to a folder, `tar -xzf` of the layer, `sha256sum` of the files")}`,
     "",
     "`publish <folder> site:<dir>` (in-process), medians:",
     "",

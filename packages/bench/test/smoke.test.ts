@@ -74,6 +74,13 @@ describe("benchmark smoke run", () => {
     expect(output).toMatch(/\| 10 \| 10 \| [\d.]+ \| [\d.]+ \|/);
     expect(output).toMatch(/\| skillshelf list --all --json \| \d+ \| [\d.]+× \|/);
     expect(output).toMatch(/`list --all` found \d+ locations in \d+ identity rows/);
+    expect(output).toMatch(
+      /- npm \(Verdaccio\), `npm:@bench\/skills@1.0.0`: \d+ ms against \d+ ms/,
+    );
+    expect(output).toMatch(
+      /- OCI \(CNCF distribution registry\), one image of the 3 skills: \d+ ms/,
+    );
+    expect(output).toMatch(/\| 15 \| [\d.]+ \| \d+ \|/);
     // every suite once, each spawning the CLI: bounded, but slow when the whole suite runs beside it
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -61,7 +61,11 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
       ready: async () => (await fetch(`${url}-/ping`)).ok,
     },
   );
-  const close = () => daemon.close();
+  // its folder goes too: a benchmark outside vitest has no test to clean up after
+  const close = async () => {
+    await daemon.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const token = await createUser(url);
     const authLine = `//127.0.0.1:${port}/:_authToken=${token}`;

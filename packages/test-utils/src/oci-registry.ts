@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { join } from "node:path";
 import { freePort, startDaemon } from "./_daemon.js";
@@ -66,7 +66,11 @@ export async function startOciRegistry(
     password,
     certificate: pem?.certificate,
     certDir: pem === undefined ? undefined : certDir,
-    close: () => daemon.close(),
+    // its folders go too: a benchmark outside vitest has no test to clean up after
+    close: async () => {
+      await daemon.close();
+      for (const folder of [dir, certDir]) rmSync(folder, { recursive: true, force: true });
+    },
   };
 }
 
