@@ -58,10 +58,8 @@ export function npmFailure(
   );
 }
 
-// --- internal ---
-
 /** The registry a spec is fetched from: its scope's, else the configured one, else npm's. */
-function registryOf(spec: string, settings: Readonly<Record<string, unknown>>): URL {
+export function registryOf(spec: string, settings: Readonly<Record<string, unknown>>): URL {
   const scope = /^(@[^/]+)\//.exec(spec)?.[1];
   const configured =
     (scope === undefined ? undefined : settings[`${scope}:registry`]) ?? settings.registry;

@@ -161,4 +161,14 @@ describe("npm packages as sources (issue 27, item 1)", () => {
       "npm_version_missing",
     );
   });
+
+  it("refuses a registry over plain http to another host, asking nothing of it", async () => {
+    const home = testdir({ ".npmrc": "registry=http://registry.example.com/\n" });
+    const environment = resolveEnvironment({ cwd: home, home, env: {} });
+    const refused = await stageError(source("npm:left-pad"), { npm: npmConfig(environment) });
+    expect(refused).toMatchObject({
+      code: "source_insecure",
+      details: { spec: "left-pad@latest" },
+    });
+  });
 });

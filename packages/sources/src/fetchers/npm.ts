@@ -3,11 +3,12 @@ import { dirname, join } from "node:path";
 import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
 import npa from "npm-package-arg";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
-import { npmFailure } from "../_npm-failure.js";
+import { npmFailure, registryOf } from "../_npm-failure.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
+  insecureUrl,
   invalidSource,
   refInvalid,
   splitFragment,
@@ -53,8 +54,8 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
     const pacote = await import("pacote");
-    const settings = clientOptions(options);
     const spec = `${source.name}@${source.range ?? "latest"}`;
+    const settings = clientOptions(options, spec);
     let bytes: Buffer;
     let revision: string;
     try {
@@ -99,8 +100,8 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   },
   newest: async (source, options) => {
     const pacote = await import("pacote");
-    const settings = clientOptions(options);
     const spec = `${source.name}@${source.range ?? "latest"}`;
+    const settings = clientOptions(options, spec);
     try {
       const manifest = await pacote.manifest(spec, settings);
       return `${manifest.version}@${manifest._integrity}`;
@@ -113,10 +114,20 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
 
 // --- internal ---
 
-/** pacote's options: the user's npm settings, this fetch's timeout, and no scripts ever run. */
-function clientOptions(options: StageOptions): Record<string, unknown> {
+/**
+ * pacote's options: the user's npm settings, this fetch's timeout, and no scripts ever run. A
+ * registry for `spec` over plain http to another host is refused (`source_insecure`), as npm's
+ * own advice and docker's rule for registries have it.
+ */
+function clientOptions(options: StageOptions, spec: string): Record<string, unknown> {
+  const settings = options.npm?.() ?? {};
+  const refused = insecureUrl(registryOf(spec, settings));
+  if (refused !== undefined)
+    throw new SkillshelfError(refused.code, `the npm registry for ${spec}: ${refused.problem}`, {
+      details: { spec },
+    });
   return {
-    ...options.npm?.(),
+    ...settings,
     timeout: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
     ignoreScripts: true,
     fullMetadata: false,
