@@ -1,4 +1,5 @@
 import { SkillshelfError, sha256 } from "@skillshelf/core";
+import { type HttpResponse, httpRequest } from "./_http.js";
 import type { OciCredentials } from "./oci-credentials.js";
 
 /** A repository of an OCI registry, and what of it is named: a tag, a digest, or both. */
@@ -27,8 +28,13 @@ export interface OciSession {
   get(path: string, maxBytes: number, accept?: string): Promise<{ bytes: Buffer; type: string }>;
   /** True when `/v2/<repository>/<path>` exists (HEAD). */
   has(path: string): Promise<boolean>;
-  /** Send `body` to `/v2/<repository>/<path>` (or an upload URL the registry gave). */
-  send(method: "POST" | "PUT", pathOrUrl: string, body?: Buffer, type?: string): Promise<Response>;
+  /** Send `body` to `/v2/<repository>/<path>` (or an upload URL the registry gave); the answer's body is dropped. */
+  send(
+    method: "POST" | "PUT",
+    pathOrUrl: string,
+    body?: Buffer,
+    type?: string,
+  ): Promise<HttpResponse>;
 }
 
 /** Most redirects followed for one request (a blob is often served from a bucket elsewhere). */
@@ -51,12 +57,12 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
   ) => {
     let response = await follow(method, url, headers, body, authorization, options.signal);
     if (response.status === 401) {
-      await response.body?.cancel();
-      authorization = await signIn(reference, response.headers.get("www-authenticate"), options);
+      response.discard();
+      authorization = await signIn(reference, response.header("www-authenticate"), options);
       response = await follow(method, url, headers, body, authorization, options.signal);
     }
     if (response.status === 401 || response.status === 403) {
-      await response.body?.cancel();
+      response.discard();
       throw authFailure(reference, url, response.status, authorization !== undefined);
     }
     return response;
@@ -68,12 +74,12 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
       if (!response.ok) throw await httpFailure(response, url);
       return {
         bytes: await readLimited(response, maxBytes, url),
-        type: response.headers.get("content-type") ?? "",
+        type: response.header("content-type") ?? "",
       };
     },
     has: async (path) => {
       const response = await call("HEAD", new URL(path, base).href, {});
-      await response.body?.cancel();
+      response.discard();
       return response.ok;
     },
     send: async (method, pathOrUrl, body, type) => {
@@ -85,6 +91,8 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
         body,
       );
       if (!response.ok) throw await httpFailure(response, url);
+      // only the status and headers are wanted; an unread body would hold its connection open
+      response.discard();
       return response;
     },
   };
@@ -104,20 +112,19 @@ async function follow(
   body: Buffer | undefined,
   authorization: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<Response> {
+): Promise<HttpResponse> {
   const origin = new URL(url).host;
   let current = url;
   for (let redirects = 0; ; redirects++) {
     // credentials go only to the registry's own host
     const signed = authorization !== undefined && new URL(current).host === origin;
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await fetch(current, {
+      response = await httpRequest(current, {
         method,
         headers: { ...headers, ...(signed ? { authorization } : {}) },
-        ...(body === undefined ? {} : { body }),
-        redirect: "manual",
-        ...(signal === undefined ? {} : { signal }),
+        body,
+        signal,
       });
     } catch (error) {
       const name = error instanceof Error ? error.name : "";
@@ -128,15 +135,15 @@ async function follow(
         { cause: error, details: { url: current } },
       );
     }
-    const location = response.headers.get("location");
+    const location = response.header("location");
     if (
       ![301, 302, 303, 307, 308].includes(response.status) ||
-      location === null ||
+      location === undefined ||
       method === "PUT" ||
       method === "POST"
     )
       return response;
-    await response.body?.cancel();
+    response.discard();
     const next = new URL(location, current);
     if (
       redirects >= MAX_REDIRECTS ||
@@ -157,7 +164,7 @@ async function follow(
 /** The Authorization header a 401's challenge asks for, made from the user's credentials for the host. */
 async function signIn(
   reference: OciReference,
-  challenge: string | null,
+  challenge: string | undefined,
   options: OciSessionOptions,
 ): Promise<string | undefined> {
   const credentials = await options.credentials?.(reference.host);
@@ -165,7 +172,7 @@ async function signIn(
     credentials === undefined
       ? undefined
       : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
-  if (challenge === null || !/^bearer\s/i.test(challenge)) return basic;
+  if (challenge === undefined || !/^bearer\s/i.test(challenge)) return basic;
   const fields = Object.fromEntries(
     [...challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map(([, key = "", value = ""]) => [
       key.toLowerCase(),
@@ -179,19 +186,24 @@ async function signIn(
     "scope",
     `repository:${reference.repository}:${options.push === true ? "pull,push" : "pull"}`,
   );
-  const response = await fetch(realm, {
+  const response = await httpRequest(realm.href, {
     headers:
       basic === undefined ||
       (realm.host !== reference.host && !sameSite(realm.host, reference.host))
         ? {}
         : { authorization: basic },
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    signal: options.signal,
   });
   if (!response.ok) {
-    await response.body?.cancel();
+    response.discard();
     throw authFailure(reference, realm.href, response.status, credentials !== undefined);
   }
-  const body = (await response.json()) as { token?: unknown; access_token?: unknown };
+  const body = JSON.parse(
+    (await readLimited(response, 1024 * 1024, realm.href)).toString("utf8"),
+  ) as {
+    token?: unknown;
+    access_token?: unknown;
+  };
   const token = typeof body.token === "string" ? body.token : body.access_token;
   return typeof token === "string" ? `Bearer ${token}` : basic;
 }
@@ -215,8 +227,8 @@ function authFailure(
   );
 }
 
-async function httpFailure(response: Response, url: string): Promise<SkillshelfError> {
-  await response.body?.cancel();
+async function httpFailure(response: HttpResponse, url: string): Promise<SkillshelfError> {
+  response.discard();
   return new SkillshelfError(
     response.status === 404 ? "oci_not_found" : "download_failed",
     `${url} answered HTTP ${response.status}`,
@@ -224,13 +236,13 @@ async function httpFailure(response: Response, url: string): Promise<SkillshelfE
   );
 }
 
-async function readLimited(response: Response, maxBytes: number, url: string): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
+async function readLimited(response: HttpResponse, maxBytes: number, url: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
   let total = 0;
-  if (response.body === null) return Buffer.alloc(0);
-  for await (const chunk of response.body) {
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
     total += chunk.byteLength;
     if (total > maxBytes) {
+      response.body.destroy();
       throw new SkillshelfError(
         "archive_too_large",
         `${url} is larger than the ${maxBytes}-byte limit`,

@@ -53,8 +53,8 @@ export const OCI_DESTINATION: Destination<"oci"> = {
         for (const blob of blobs)
           if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
             const started = await session.send("POST", "blobs/uploads/");
-            const location = started.headers.get("location");
-            if (location === null)
+            const location = started.header("location");
+            if (location === undefined)
               throw new SkillshelfError("download_failed", `${url} gave no upload location`, {
                 details: { url },
               });
