@@ -10,10 +10,16 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { publish } from "@skillshelf/publish";
-import { blobDigest, MEDIA } from "@skillshelf/sources";
-import { startNpmRegistry, startOciRegistry, tarBytes } from "@skillshelf/test-utils";
+import { blobDigest } from "@skillshelf/sources";
+import {
+  startNpmRegistry,
+  startOciRegistry,
+  tarBytes,
+  writeDockerAuth,
+  writeImageLayout,
+} from "@skillshelf/test-utils";
 import { sha256sumTree, writeBenchSkill } from "./cli-bench.js";
 import {
   type BenchOptions,
@@ -99,16 +105,11 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
       `${oci.username}:${oci.password}`,
       join(dir, "layout"),
     );
-    const auth = Buffer.from(`${oci.username}:${oci.password}`).toString("base64");
     ociTimes = timeSideBySide(
       {
         install: () => {
           const home = fresh();
-          mkdirSync(join(home, ".docker"));
-          writeFileSync(
-            join(home, ".docker/config.json"),
-            JSON.stringify({ auths: { [oci.host]: { auth } } }),
-          );
+          writeDockerAuth(home, oci);
           cli(home, "install", `${oci.base}/${image}`, "--skill", "*", "--user", "--yes");
         },
         floor: () => {
@@ -208,40 +209,7 @@ function pushImage(
   const layer = gzipSync(
     tarBytes(files.map((path) => ({ path, content: readFileSync(join(set, path), "utf8") }))),
   );
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: "amd64",
-      os: "linux",
-      rootfs: { type: "layers", diff_ids: [blobDigest(gunzipSync(layer))] },
-    }),
-  );
-  mkdirSync(join(layout, "blobs", "sha256"), { recursive: true });
-  const blob = (bytes: Buffer) => {
-    writeFileSync(join(layout, "blobs", "sha256", blobDigest(bytes).slice(7)), bytes);
-    return { digest: blobDigest(bytes), size: bytes.length };
-  };
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MEDIA.manifest,
-      config: { mediaType: MEDIA.imageConfig, ...blob(config) },
-      layers: [{ mediaType: MEDIA.layer, ...blob(layer) }],
-    }),
-  );
-  writeFileSync(join(layout, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
-  writeFileSync(
-    join(layout, "index.json"),
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: MEDIA.manifest,
-          ...blob(manifest),
-          annotations: { "org.opencontainers.image.ref.name": "1" },
-        },
-      ],
-    }),
-  );
+  writeImageLayout(layout, layer, "1");
   execFileSync(
     "skopeo",
     [

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CORPUS_DIR, gitEnv, testEnvironment } from "@skillshelf/test-utils";
 import { type CliRun, runCli, runCliAsync, runMain } from "./_run.js";
@@ -67,4 +67,12 @@ export function codesOf(run: CliRun): string[] {
     ...(result.plan?.steps.flatMap((step) => (step.refusal ? [step.refusal.code] : [])) ?? []),
     ...result.diagnostics.map((diagnostic) => diagnostic.code),
   ];
+}
+
+/** Every file under `dir`, as text (to look for what must never be written, such as a credential). */
+export function everyFileText(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, "utf8"));
 }

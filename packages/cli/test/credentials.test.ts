@@ -1,10 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { serve, skillFile, tarGz } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { type CliRun, runMain } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { changeSandbox, codesOf, everyFileText } from "./_sandbox.js";
 
 const TOKEN = "s3cr3t-t0ken-value";
 const archive = tarGz([{ path: "kit/SKILL.md", content: skillFile("kit", "The kit skill.") }]);
@@ -23,14 +23,6 @@ function guarded(request: IncomingMessage, response: ServerResponse): void {
 function writeHosts(configDir: string, hosts: Record<string, unknown>): void {
   mkdirSync(configDir, { recursive: true });
   writeFileSync(join(configDir, "hosts.json"), JSON.stringify({ version: 1, hosts }));
-}
-
-/** Every file under `dir`, as text. */
-function everyFile(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => readFileSync(path, "utf8"));
 }
 
 describe("credentials for an archive's host (hosts.json)", () => {
@@ -58,7 +50,7 @@ describe("credentials for an archive's host (hosts.json)", () => {
     expect(installed.status).toBe(0);
     expect(Object.keys(box.userLock())).toEqual(["kit"]);
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(TOKEN);
-    for (const text of everyFile(join(box.configDir, "packages")))
+    for (const text of everyFileText(join(box.configDir, "packages")))
       expect(text).not.toContain(TOKEN);
     expect(readFileSync(join(box.configDir, "lock.json"), "utf8")).not.toContain(TOKEN);
   });

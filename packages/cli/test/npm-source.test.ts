@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { changeSandbox, codesOf, everyFileText } from "./_sandbox.js";
 
 /** How an .npmrc names the token's variable. */
 const TOKEN_VARIABLE = ["$", "{NPM_TOKEN}"].join("");
@@ -26,14 +26,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => registry?.close());
-
-/** Every file under `dir`, as text. */
-function everyFile(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => readFileSync(path, "utf8"));
-}
 
 describe("install, check, update and restore from a private npm registry (issue 27, item 1)", () => {
   it("uses the user's .npmrc, pins version and integrity in the lock, and never shows the token", async () => {
@@ -126,6 +118,6 @@ describe("install, check, update and restore from a private npm registry (issue 
     expect((await withToken("verify")).status).toBe(0);
 
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(registry.token);
-    for (const text of everyFile(box.configDir)) expect(text).not.toContain(registry.token);
+    for (const text of everyFileText(box.configDir)) expect(text).not.toContain(registry.token);
   });
 });

@@ -1,31 +1,15 @@
-import {
-  appendFileSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type OciRegistry, skillFile, startOciRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliAsync } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { changeSandbox, everyFileText } from "./_sandbox.js";
 
 let registry: OciRegistry;
 beforeAll(async () => {
   registry = await startOciRegistry();
 }, 60_000);
 afterAll(() => registry?.close());
-
-/** Every file under `dir`, as text. */
-function everyFile(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => readFileSync(path, "utf8"));
-}
 
 describe("publish to and install from an OCI registry over TLS (issue 27, items 4 and 5)", () => {
   it("finds credentials through the docker config's credential helper, pins the manifest digest, and never shows the password", async () => {
@@ -85,6 +69,6 @@ describe("publish to and install from an OCI registry over TLS (issue 27, items 
     expect((await cli("verify")).status).toBe(0);
 
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(registry.password);
-    for (const text of everyFile(box.configDir)) expect(text).not.toContain(registry.password);
+    for (const text of everyFileText(box.configDir)) expect(text).not.toContain(registry.password);
   });
 });

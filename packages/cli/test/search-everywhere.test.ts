@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   folderRoutes,
   type OciRegistry,
@@ -7,6 +5,7 @@ import {
   skillFile,
   startOciRegistry,
   testdir,
+  writeDockerAuth,
 } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliAsync } from "./_run.js";
@@ -46,12 +45,7 @@ describe("search covers .well-known sites and OCI repositories added as sources 
 
   it("finds every repository below an OCI namespace and installs one by name", async () => {
     const box = changeSandbox();
-    mkdirSync(join(box.home, ".docker"), { recursive: true });
-    const auth = Buffer.from(`${registry.username}:${registry.password}`).toString("base64");
-    writeFileSync(
-      join(box.home, ".docker/config.json"),
-      JSON.stringify({ auths: { [registry.host]: { auth } } }),
-    );
+    writeDockerAuth(box.home, registry);
     const env = { ...box.env, NODE_EXTRA_CA_CERTS: registry.certificate ?? "" };
     const cli = (...args: string[]) => runCliAsync(args, { cwd: box.cwd, env });
     expect((await cli("publish", collection(), `${registry.base}/team:1.0.0`)).status).toBe(0);

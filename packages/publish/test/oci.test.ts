@@ -1,9 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { publish } from "@skillshelf/publish";
 import { MEDIA, stageSource } from "@skillshelf/sources";
-import { type OciRegistry, skillFile, startOciRegistry, testdir } from "@skillshelf/test-utils";
+import {
+  type OciRegistry,
+  skillFile,
+  startOciRegistry,
+  testdir,
+  writeDockerAuth,
+} from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let registry: OciRegistry;
@@ -15,12 +19,7 @@ afterAll(() => registry?.close());
 /** A home whose docker config holds the registry's user, as `docker login` writes it. */
 function dockerHome(): string {
   const home = testdir();
-  mkdirSync(join(home, ".docker"));
-  const auth = Buffer.from(`${registry.username}:${registry.password}`).toString("base64");
-  writeFileSync(
-    join(home, ".docker/config.json"),
-    JSON.stringify({ auths: { [registry.host]: { auth } } }),
-  );
+  writeDockerAuth(home, registry);
   return home;
 }
 

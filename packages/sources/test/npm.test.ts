@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { isSkillshelfError, type PackageSource, resolveEnvironment } from "@skillshelf/core";
+import { resolveEnvironment } from "@skillshelf/core";
 import {
   askNewest,
   npmConfig,
@@ -11,6 +11,7 @@ import {
 } from "@skillshelf/sources";
 import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillNames, sourceOf, stageFailure } from "./_staging.js";
 
 /** A folder `npm publish` takes: a package.json and `files`. */
 function npmPackage(name: string, version: string, files: Record<string, string>, extra = {}) {
@@ -56,31 +57,15 @@ function userOptions(token = TOKEN_VARIABLE, tokenValue = registry.token): Stage
   return { npm: npmConfig(environment), tempDir: testdir() };
 }
 
-async function stageError(source: PackageSource, options: StageOptions) {
-  try {
-    (await stageSource(source, options)).release();
-  } catch (error) {
-    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
-    throw error;
-  }
-  return undefined;
-}
-
-const source = (text: string): PackageSource => {
-  const parsed = parseSourceUrl(text, "/");
-  if (!parsed.ok) throw new Error(parsed.problem);
-  return parsed.source;
-};
-
 describe("npm packages as sources (issue 27, item 1)", () => {
   it("reads npm:<name>[@range]//<folder>, and refuses specs that are not a registry's", () => {
-    expect(source("npm:@team/skills@^1.0.0//skills/pdf")).toEqual({
+    expect(sourceOf("npm:@team/skills@^1.0.0//skills/pdf")).toEqual({
       type: "npm",
       name: "@team/skills",
       range: "^1.0.0",
       path: "skills/pdf",
     });
-    expect(source("npm:left-pad")).toEqual({ type: "npm", name: "left-pad" });
+    expect(sourceOf("npm:left-pad")).toEqual({ type: "npm", name: "left-pad" });
     for (const text of ["npm:git+https://example.com/x.git", "npm:./folder", "npm:Not A Name"]) {
       const parsed = parseSourceUrl(text, "/");
       expect(parsed.ok ? parsed.source : parsed.code).toBe("source_invalid");
@@ -89,24 +74,20 @@ describe("npm packages as sources (issue 27, item 1)", () => {
 
   it("fetches the newest version in the range with the user's .npmrc, and pins version and integrity", async () => {
     const options = userOptions();
-    const staged = await stageSource(source("npm:@team/skills@^1.0.0"), options);
+    const staged = await stageSource(sourceOf("npm:@team/skills@^1.0.0"), options);
     try {
       expect(staged.commit).toMatch(/^1\.1\.0@sha512-/);
-      expect(
-        readCollection(staged.dir)
-          .skills.map((skill) => skill.name)
-          .sort(),
-      ).toEqual(["deploy", "pdf"]);
+      expect(skillNames(staged.dir)).toEqual(["deploy", "pdf"]);
     } finally {
       staged.release();
     }
-    const narrowed = await stageSource(source("npm:@team/skills@~1.0.0//skills/pdf"), options);
+    const narrowed = await stageSource(sourceOf("npm:@team/skills@~1.0.0//skills/pdf"), options);
     try {
       expect(narrowed.commit).toMatch(/^1\.0\.0@sha512-/);
       expect(readdirSync(narrowed.dir)).toEqual(["SKILL.md"]);
       // what the lock pins fetches that version again, checked against that integrity
       const again = await stageSource(
-        sourcePinnedAt(source("npm:@team/skills@^1.0.0//skills/pdf"), narrowed.commit),
+        sourcePinnedAt(sourceOf("npm:@team/skills@^1.0.0//skills/pdf"), narrowed.commit),
         options,
       );
       expect(again.digest).toBe(narrowed.digest);
@@ -119,26 +100,26 @@ describe("npm packages as sources (issue 27, item 1)", () => {
 
   it("refuses a tarball that is not the integrity a lock pinned, writing nothing", async () => {
     const options = userOptions();
-    const pinned = sourcePinnedAt(source("npm:@team/skills"), `1.0.0@sha512-${"A".repeat(86)}==`);
-    expect((await stageError(pinned, options))?.code).toBe("digest_mismatch");
+    const pinned = sourcePinnedAt(sourceOf("npm:@team/skills"), `1.0.0@sha512-${"A".repeat(86)}==`);
+    expect((await stageFailure(pinned, options))?.code).toBe("digest_mismatch");
     expect(readdirSync(options.tempDir as string)).toEqual([]);
   });
 
   it("tells whether a newer version is in the range without fetching it", async () => {
     const options = userOptions();
-    expect((await askNewest(source("npm:@team/skills@^1.0.0"), options))?.commit).toMatch(
+    expect((await askNewest(sourceOf("npm:@team/skills@^1.0.0"), options))?.commit).toMatch(
       /^1\.1\.0@sha512-/,
     );
-    expect((await askNewest(source("npm:@team/skills@~1.0.0"), options))?.commit).toMatch(
+    expect((await askNewest(sourceOf("npm:@team/skills@~1.0.0"), options))?.commit).toMatch(
       /^1\.0\.0@sha512-/,
     );
-    expect(await askNewest(source("npm:@team/skills@^2.0.0"), options)).toEqual({
+    expect(await askNewest(sourceOf("npm:@team/skills@^2.0.0"), options)).toEqual({
       commit: undefined,
     });
   });
 
   it("stages only the folders a package.json skills field names", async () => {
-    const staged = await stageSource(source("npm:@team/declared"), userOptions());
+    const staged = await stageSource(sourceOf("npm:@team/declared"), userOptions());
     try {
       expect(readCollection(staged.dir).skills.map((skill) => skill.path)).toEqual(["skills/pdf"]);
     } finally {
@@ -148,16 +129,19 @@ describe("npm packages as sources (issue 27, item 1)", () => {
 
   it("names the registry that asks for credentials, refuses others, and a package it lacks", async () => {
     const host = new URL(registry.url).host;
-    const without = await stageError(source("npm:@team/skills"), userOptions("", ""));
+    const without = await stageFailure(sourceOf("npm:@team/skills"), userOptions("", ""));
     expect(without).toMatchObject({ code: "auth_required", details: { host } });
-    const wrong = await stageError(source("npm:@team/skills"), userOptions(TOKEN_VARIABLE, "bad"));
+    const wrong = await stageFailure(
+      sourceOf("npm:@team/skills"),
+      userOptions(TOKEN_VARIABLE, "bad"),
+    );
     expect(wrong).toMatchObject({ code: "auth_refused", details: { host } });
     for (const outcome of [without, wrong])
       expect(JSON.stringify(outcome)).not.toContain(registry.token);
-    expect((await stageError(source("npm:@team/nothing"), userOptions()))?.code).toBe(
+    expect((await stageFailure(sourceOf("npm:@team/nothing"), userOptions()))?.code).toBe(
       "npm_package_missing",
     );
-    expect((await stageError(source("npm:@team/skills@^9"), userOptions()))?.code).toBe(
+    expect((await stageFailure(sourceOf("npm:@team/skills@^9"), userOptions()))?.code).toBe(
       "npm_version_missing",
     );
   });
@@ -165,7 +149,7 @@ describe("npm packages as sources (issue 27, item 1)", () => {
   it("refuses a registry over plain http to another host, asking nothing of it", async () => {
     const home = testdir({ ".npmrc": "registry=http://registry.example.com/\n" });
     const environment = resolveEnvironment({ cwd: home, home, env: {} });
-    const refused = await stageError(source("npm:left-pad"), { npm: npmConfig(environment) });
+    const refused = await stageFailure(sourceOf("npm:left-pad"), { npm: npmConfig(environment) });
     expect(refused).toMatchObject({
       code: "source_insecure",
       details: { spec: "left-pad@latest" },

@@ -1,15 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { isSkillshelfError, type PackageSource } from "@skillshelf/core";
+import { readdirSync } from "node:fs";
 import {
   askNewest,
   blobDigest,
   MEDIA,
   type OciCredentials,
   parseSourceUrl,
-  readCollection,
   type StageOptions,
   sourcePinnedAt,
   stageSource,
@@ -20,8 +16,10 @@ import {
   startOciRegistry,
   tarGz,
   testdir,
+  writeImageLayout,
 } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillNames, sourceOf, stageFailure } from "./_staging.js";
 
 let registry: OciRegistry;
 beforeAll(async () => {
@@ -95,33 +93,17 @@ const skillet = (layers: Buffer[]) => ({
   layers,
 });
 
-const source = (text: string): PackageSource => {
-  const parsed = parseSourceUrl(text, "/");
-  if (!parsed.ok) throw new Error(parsed.problem);
-  return parsed.source;
-};
-
-async function stageError(staged: PackageSource, stageOptions: StageOptions) {
-  try {
-    (await stageSource(staged, stageOptions)).release();
-  } catch (error) {
-    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
-    throw error;
-  }
-  return undefined;
-}
-
 describe("OCI registries as sources (issue 27, item 4)", () => {
   it("reads oci://host/repository[:tag][@sha256:…]//<folder>, and refuses what is not one", () => {
     const digest = `sha256:${"a".repeat(64)}`;
-    expect(source(`oci://registry.example.com:5000/team/skills/pdf:1.0@${digest}//sub`)).toEqual({
+    expect(sourceOf(`oci://registry.example.com:5000/team/skills/pdf:1.0@${digest}//sub`)).toEqual({
       type: "oci",
       url: "oci://registry.example.com:5000/team/skills/pdf",
       ref: "1.0",
       digest,
       path: "sub",
     });
-    expect(source("oci+http://127.0.0.1:5000/pdf")).toEqual({
+    expect(sourceOf("oci+http://127.0.0.1:5000/pdf")).toEqual({
       type: "oci",
       url: "oci+http://127.0.0.1:5000/pdf",
     });
@@ -152,7 +134,7 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
     };
     for (const [name, shape] of Object.entries(shapes)) {
       const digest = await push(`shapes/${name}`, "1.0", shape);
-      const staged = await stageSource(source(`${registry.base}/shapes/${name}:1.0`), options());
+      const staged = await stageSource(sourceOf(`${registry.base}/shapes/${name}:1.0`), options());
       try {
         expect(readdirSync(staged.dir)).toEqual(["SKILL.md"]);
         expect(`sha256:${staged.commit}`).toBe(digest);
@@ -169,40 +151,7 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
       { path: "skills/deploy/SKILL.md", content: skillFile("deploy", "Deploy the site.") },
     ]);
     const layout = testdir();
-    const blob = (bytes: Buffer) => {
-      mkdirSync(join(layout, "blobs/sha256"), { recursive: true });
-      writeFileSync(join(layout, "blobs/sha256", blobDigest(bytes).slice(7)), bytes);
-      return { digest: blobDigest(bytes), size: bytes.length };
-    };
-    const config = Buffer.from(
-      JSON.stringify({
-        architecture: "amd64",
-        os: "linux",
-        rootfs: { type: "layers", diff_ids: [blobDigest(gunzipSync(layer))] },
-      }),
-    );
-    const manifest = Buffer.from(
-      JSON.stringify({
-        schemaVersion: 2,
-        mediaType: MEDIA.manifest,
-        config: { mediaType: MEDIA.imageConfig, ...blob(config) },
-        layers: [{ mediaType: MEDIA.layer, ...blob(layer) }],
-      }),
-    );
-    writeFileSync(join(layout, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
-    writeFileSync(
-      join(layout, "index.json"),
-      JSON.stringify({
-        schemaVersion: 2,
-        manifests: [
-          {
-            mediaType: MEDIA.manifest,
-            ...blob(manifest),
-            annotations: { "org.opencontainers.image.ref.name": "v1" },
-          },
-        ],
-      }),
-    );
+    writeImageLayout(layout, layer, "v1");
     execFileSync(
       "skopeo",
       [
@@ -215,13 +164,9 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
       ],
       { stdio: "pipe" },
     );
-    const staged = await stageSource(source(`${registry.base}/plain/skills:v1`), options());
+    const staged = await stageSource(sourceOf(`${registry.base}/plain/skills:v1`), options());
     try {
-      expect(
-        readCollection(staged.dir)
-          .skills.map((skill) => skill.name)
-          .sort(),
-      ).toEqual(["deploy", "pdf"]);
+      expect(skillNames(staged.dir)).toEqual(["deploy", "pdf"]);
     } finally {
       staged.release();
     }
@@ -238,14 +183,15 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
     const tempDir = testdir();
     for (const repository of ["odd/helm", "odd/layers"])
       expect(
-        (await stageError(source(`${registry.base}/${repository}:1`), options({ tempDir })))?.code,
+        (await stageFailure(sourceOf(`${registry.base}/${repository}:1`), options({ tempDir })))
+          ?.code,
       ).toBe("oci_manifest_unsupported");
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
   it("pins the manifest digest, sees a tag move, and fetches exactly the pinned manifest again", async () => {
     const first = await push("moving/pdf", "stable", skillet([skillLayer("pdf", "One step.")]));
-    const tagged = source(`${registry.base}/moving/pdf:stable`);
+    const tagged = sourceOf(`${registry.base}/moving/pdf:stable`);
     expect((await askNewest(tagged, options()))?.commit).toBe(first.slice(7));
     const second = await push("moving/pdf", "stable", skillet([skillLayer("pdf", "Two steps.")]));
     expect((await askNewest(tagged, options()))?.commit).toBe(second.slice(7));
@@ -255,27 +201,27 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
     } finally {
       pinned.release();
     }
-    expect(await askNewest(source(`${registry.base}/moving/pdf:gone`), options())).toEqual({
+    expect(await askNewest(sourceOf(`${registry.base}/moving/pdf:gone`), options())).toEqual({
       commit: undefined,
     });
   });
 
   it("names the registry that wants credentials, refuses wrong ones, and a layer past the limit", async () => {
     await push("guarded/pdf", "1", skillet([skillLayer("pdf")]));
-    const guarded = source(`${registry.base}/guarded/pdf:1`);
-    expect(await stageError(guarded, {})).toMatchObject({
+    const guarded = sourceOf(`${registry.base}/guarded/pdf:1`);
+    expect(await stageFailure(guarded, {})).toMatchObject({
       code: "auth_required",
       details: { host: registry.host },
     });
     const wrong: OciCredentials = async () => ({ username: registry.username, password: "wrong" });
-    expect(await stageError(guarded, { oci: wrong })).toMatchObject({
+    expect(await stageFailure(guarded, { oci: wrong })).toMatchObject({
       code: "auth_refused",
       details: { host: registry.host },
     });
-    expect((await stageError(source(`${registry.base}/guarded/none:1`), options()))?.code).toBe(
+    expect((await stageFailure(sourceOf(`${registry.base}/guarded/none:1`), options()))?.code).toBe(
       "oci_not_found",
     );
-    expect((await stageError(guarded, options({ limits: { maxDownloadBytes: 10 } })))?.code).toBe(
+    expect((await stageFailure(guarded, options({ limits: { maxDownloadBytes: 10 } })))?.code).toBe(
       "archive_too_large",
     );
   });

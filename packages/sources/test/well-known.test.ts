@@ -1,33 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { RequestListener } from "node:http";
 import { join } from "node:path";
-import { isSkillshelfError, type PackageSource } from "@skillshelf/core";
-import {
-  describeSource,
-  parseSourceUrl,
-  readCollection,
-  type StageOptions,
-  sourceWithin,
-  stageSource,
-} from "@skillshelf/sources";
+import type { PackageSource } from "@skillshelf/core";
+import { describeSource, parseSourceUrl, sourceWithin, stageSource } from "@skillshelf/sources";
 import { serve, siteRoutes, skillFile, tarGz, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { skillNames, stageFailure } from "./_staging.js";
 
 const pdf = Buffer.from(skillFile("pdf", "Read PDF files."));
 const deploy = tarGz([
   { path: "deploy/SKILL.md", content: skillFile("deploy", "Deploy the site.") },
   { path: "deploy/scripts/run.sh", content: "echo run\n", mode: 0o755 },
 ]);
-
-async function stageError(source: PackageSource, options: StageOptions = {}) {
-  try {
-    (await stageSource(source, options)).release();
-  } catch (error) {
-    if (isSkillshelfError(error)) return { code: error.code, details: error.details };
-    throw error;
-  }
-  return undefined;
-}
 
 /** A loopback site and the requests it answered, by path. */
 async function site(routes: Parameters<typeof serve>[0]) {
@@ -99,11 +83,7 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
       expect(readdirSync(staged.dir).sort()).toEqual(["deploy", "pdf"]);
       expect(readFileSync(join(staged.dir, "pdf/SKILL.md"))).toEqual(pdf);
       expect(existsSync(join(staged.dir, "deploy/scripts/run.sh"))).toBe(true);
-      expect(
-        readCollection(staged.dir)
-          .skills.map((skill) => skill.name)
-          .sort(),
-      ).toEqual(["deploy", "pdf"]);
+      expect(skillNames(staged.dir)).toEqual(["deploy", "pdf"]);
     } finally {
       staged.release();
     }
@@ -154,7 +134,7 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
       ]),
     );
     const tempDir = testdir();
-    expect(await stageError(source, { tempDir })).toEqual({
+    expect(await stageFailure(source, { tempDir })).toEqual({
       code: "digest_mismatch",
       details: expect.objectContaining({
         url: `${base}/.well-known/agent-skills/deploy/deploy.tar.gz`,
@@ -191,7 +171,7 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
   ])("refuses %s (nothing written)", async (_case, index, code) => {
     const { base, source } = await site({ "/.well-known/agent-skills/index.json": index });
     const tempDir = testdir();
-    expect(await stageError(source, { tempDir })).toEqual({
+    expect(await stageFailure(source, { tempDir })).toEqual({
       code,
       details: { url: `${base}/.well-known/agent-skills/index.json` },
     });
@@ -200,16 +180,16 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
 
   it("names the site that serves no index, the skill it does not list, and a server failure", async () => {
     const empty = await site({});
-    expect((await stageError(empty.source))?.code).toBe("site_index_missing");
+    expect((await stageFailure(empty.source))?.code).toBe("site_index_missing");
     const listed = await site(siteRoutes([{ name: "pdf", type: "skill-md", bytes: pdf }]));
-    expect(await stageError(sourceWithin(listed.source, "docx"))).toEqual({
+    expect(await stageFailure(sourceWithin(listed.source, "docx"))).toEqual({
       code: "site_skill_missing",
       details: { url: `${listed.base}/.well-known/agent-skills/index.json`, skill: "docx" },
     });
     const failing = await site({
       "/.well-known/agent-skills/index.json": (_request, response) => response.writeHead(503).end(),
     });
-    expect(await stageError(failing.source)).toEqual({
+    expect(await stageFailure(failing.source)).toEqual({
       code: "download_failed",
       details: { url: `${failing.base}/.well-known/agent-skills/index.json`, status: 503 },
     });
@@ -221,9 +201,9 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
       { path: "link", type: "symlink", target: "../../etc/passwd" },
     ]);
     const { source } = await site(siteRoutes([{ name: "evil", type: "archive", bytes: hostile }]));
-    expect((await stageError(source))?.code).toBe("archive_entry_refused");
+    expect((await stageFailure(source))?.code).toBe("archive_entry_refused");
     const big = await site(siteRoutes([{ name: "pdf", type: "skill-md", bytes: pdf }]));
-    expect((await stageError(big.source, { limits: { maxDownloadBytes: 300 } }))?.code).toBe(
+    expect((await stageFailure(big.source, { limits: { maxDownloadBytes: 300 } }))?.code).toBe(
       "archive_too_large",
     );
   });
@@ -241,7 +221,7 @@ describe("a site's .well-known skills index as a source (issue 27, item 2)", () 
     );
     const { base, source } = await site(guarded);
     const host = new URL(base).host;
-    expect(await stageError(source)).toEqual({
+    expect(await stageFailure(source)).toEqual({
       code: "auth_required",
       details: expect.objectContaining({ host }),
     });

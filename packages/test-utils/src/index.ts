@@ -18,7 +18,7 @@ export { chainedLinkTarMembers, chainedLinkTree } from "./hostile.js";
 export type { NpmRegistry } from "./npm-registry.js";
 export { startNpmRegistry } from "./npm-registry.js";
 export type { OciRegistry } from "./oci-registry.js";
-export { startOciRegistry } from "./oci-registry.js";
+export { startOciRegistry, writeDockerAuth, writeImageLayout } from "./oci-registry.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { pick, seededRandom } from "./random.js";

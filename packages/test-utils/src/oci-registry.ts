@@ -1,10 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { freePort, startDaemon } from "./_daemon.js";
 import { throwawayCertificate } from "./serve.js";
 import { testdir } from "./testdir.js";
+
+const IMAGE_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
 
 /** A CNCF distribution registry on loopback, with one user (htpasswd). */
 export interface OciRegistry {
@@ -92,4 +96,57 @@ async function answers(host: string, certificate: string | undefined): Promise<b
     asked.on("error", () => resolve(false));
     asked.end();
   });
+}
+
+/**
+ * Write an OCI image layout at `layout` holding one plain image — an image config and the one
+ * gzipped tar layer `layer` — tagged `tag`, for `skopeo copy oci:<layout>:<tag> …` to push as an
+ * independent client would.
+ */
+export function writeImageLayout(layout: string, layer: Buffer, tag: string): void {
+  const digest = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  const blob = (bytes: Buffer) => {
+    mkdirSync(join(layout, "blobs", "sha256"), { recursive: true });
+    writeFileSync(join(layout, "blobs", "sha256", digest(bytes).slice(7)), bytes);
+    return { digest: digest(bytes), size: bytes.length };
+  };
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: "amd64",
+      os: "linux",
+      rootfs: { type: "layers", diff_ids: [digest(gunzipSync(layer))] },
+    }),
+  );
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: IMAGE_MANIFEST,
+      config: { mediaType: "application/vnd.oci.image.config.v1+json", ...blob(config) },
+      layers: [{ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", ...blob(layer) }],
+    }),
+  );
+  writeFileSync(join(layout, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
+  writeFileSync(
+    join(layout, "index.json"),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: IMAGE_MANIFEST,
+          ...blob(manifest),
+          annotations: { "org.opencontainers.image.ref.name": tag },
+        },
+      ],
+    }),
+  );
+}
+
+/** Write `home/.docker/config.json` holding the registry's user, as `docker login` does. */
+export function writeDockerAuth(home: string, registry: OciRegistry): void {
+  mkdirSync(join(home, ".docker"), { recursive: true });
+  const auth = Buffer.from(`${registry.username}:${registry.password}`).toString("base64");
+  writeFileSync(
+    join(home, ".docker", "config.json"),
+    JSON.stringify({ auths: { [registry.host]: { auth } } }),
+  );
 }
