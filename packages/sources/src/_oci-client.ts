@@ -161,57 +161,55 @@ async function follow(
   }
 }
 
-/** The Authorization header a 401's challenge asks for, made from the user's credentials for the host. */
+/**
+ * The Authorization header a 401's challenge asks for: HTTP Basic with the user's credentials for
+ * the registry's host, or a bearer token from the challenge's realm — asked with the credentials
+ * configured for the realm's own host (the registry's, when it is the same host), anonymously when
+ * none are: credentials go only to the host they were configured for.
+ */
 async function signIn(
   reference: OciReference,
   challenge: string | undefined,
   options: OciSessionOptions,
 ): Promise<string | undefined> {
-  const credentials = await options.credentials?.(reference.host);
-  const basic =
-    credentials === undefined
-      ? undefined
-      : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
-  if (challenge === undefined || !/^bearer\s/i.test(challenge)) return basic;
   const fields = Object.fromEntries(
-    [...challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map(([, key = "", value = ""]) => [
+    [...(challenge ?? "").slice(7).matchAll(/(\w+)="([^"]*)"/g)].map(([, key = "", value = ""]) => [
       key.toLowerCase(),
       value,
     ]),
   );
-  if (fields.realm === undefined || !URL.canParse(fields.realm)) return basic;
-  const realm = new URL(fields.realm);
+  const bearer =
+    /^bearer\s/i.test(challenge ?? "") && fields.realm !== undefined && URL.canParse(fields.realm);
+  if (!bearer) return basicFor(reference.host, options);
+  const realm = new URL(fields.realm as string);
   if (fields.service !== undefined) realm.searchParams.set("service", fields.service);
   realm.searchParams.set(
     "scope",
     `repository:${reference.repository}:${options.push === true ? "pull,push" : "pull"}`,
   );
+  const basic = await basicFor(realm.host, options);
   const response = await httpRequest(realm.href, {
-    headers:
-      basic === undefined ||
-      (realm.host !== reference.host && !sameSite(realm.host, reference.host))
-        ? {}
-        : { authorization: basic },
+    headers: basic === undefined ? {} : { authorization: basic },
     signal: options.signal,
   });
   if (!response.ok) {
     response.discard();
-    throw authFailure(reference, realm.href, response.status, credentials !== undefined);
+    throw authFailure(reference, realm.href, response.status, basic !== undefined);
   }
   const body = JSON.parse(
     (await readLimited(response, 1024 * 1024, realm.href)).toString("utf8"),
-  ) as {
-    token?: unknown;
-    access_token?: unknown;
-  };
+  ) as { token?: unknown; access_token?: unknown };
   const token = typeof body.token === "string" ? body.token : body.access_token;
-  return typeof token === "string" ? `Bearer ${token}` : basic;
+  if (typeof token !== "string") throw authFailure(reference, realm.href, 401, basic !== undefined);
+  return `Bearer ${token}`;
 }
 
-// a registry's token service often sits on a sibling host (auth.example.com for example.com)
-function sameSite(a: string, b: string): boolean {
-  const site = (host: string) => host.split(":")[0]?.split(".").slice(-2).join(".");
-  return site(a) === site(b);
+/** `Basic <user:password>` for `host`, from the user's credentials for exactly that host. */
+async function basicFor(host: string, options: OciSessionOptions): Promise<string | undefined> {
+  const credentials = await options.credentials?.(host);
+  return credentials === undefined
+    ? undefined
+    : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
 }
 
 function authFailure(

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, createPrivateKey, randomBytes, sign, X509Certificate } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { request } from "node:https";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { freePort, startDaemon } from "./_daemon.js";
@@ -21,16 +23,21 @@ export interface OciRegistry {
   /** With TLS: its certificate (its own CA), for `NODE_EXTRA_CA_CERTS`, and a folder holding it as `ca.crt` (skopeo's `--cert-dir`). */
   readonly certificate?: string | undefined;
   readonly certDir?: string | undefined;
+  /** With token auth: the token service's `host:port`, where the user's credentials go. */
+  readonly tokenHost?: string | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Start the registry of Debian's `docker-registry` package (CNCF distribution) on a free loopback
- * port with a throwaway storage folder and htpasswd auth, over TLS with a throwaway certificate
- * unless `tls` is false. Ready when `/v2/` answers (401 asks for the user). Call `close()`.
+ * port with a throwaway storage folder, over TLS with a throwaway certificate unless `tls` is
+ * false. It asks for its user with htpasswd (HTTP Basic), or with `auth: "token"` sends clients to
+ * a token service on another loopback port (`tokenHost`) that takes the user with HTTP Basic and
+ * answers with a token the registry checks (a JWT signed with a throwaway key it trusts), as
+ * Docker Hub and most hosted registries do. Ready when `/v2/` answers. Call `close()`.
  */
 export async function startOciRegistry(
-  options: { readonly tls?: boolean } = {},
+  options: { readonly tls?: boolean; readonly auth?: "htpasswd" | "token" } = {},
 ): Promise<OciRegistry> {
   const tls = options.tls !== false;
   const dir = testdir();
@@ -45,6 +52,10 @@ export async function startOciRegistry(
   if (pem !== undefined) writeFileSync(join(certDir, "ca.crt"), readFileSync(pem.certificate));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
+  const tokens =
+    options.auth === "token"
+      ? await startTokenService(testdir(), { username, password })
+      : undefined;
   writeFileSync(
     join(dir, "config.yml"),
     [
@@ -54,7 +65,9 @@ export async function startOciRegistry(
       "http:",
       `  addr: ${host}`,
       ...(pem === undefined ? [] : [`  tls: { certificate: ${pem.certificate}, key: ${pem.key} }`]),
-      `auth: { htpasswd: { realm: test, path: ${join(dir, "htpasswd")} } }`,
+      tokens === undefined
+        ? `auth: { htpasswd: { realm: test, path: ${join(dir, "htpasswd")} } }`
+        : `auth: { token: { realm: "${tokens.realm}", service: ${TOKEN_SERVICE}, issuer: ${TOKEN_ISSUER}, rootcertbundle: ${tokens.certificate} } }`,
       "",
     ].join("\n"),
   );
@@ -70,15 +83,75 @@ export async function startOciRegistry(
     password,
     certificate: pem?.certificate,
     certDir: pem === undefined ? undefined : certDir,
+    tokenHost: tokens?.host,
     // its folders go too: a benchmark outside vitest has no test to clean up after
     close: async () => {
       await daemon.close();
+      await tokens?.close();
       for (const folder of [dir, certDir]) rmSync(folder, { recursive: true, force: true });
     },
   };
 }
 
 // --- internal ---
+
+const TOKEN_SERVICE = "test-registry";
+const TOKEN_ISSUER = "test-issuer";
+
+/**
+ * A token service on loopback: `GET /token?service=…&scope=repository:<name>:<actions>` with the
+ * user's HTTP Basic credentials answers `{"token": <JWT>}` granting that scope, signed (ES256)
+ * with a throwaway key whose certificate rides in the token's `x5c` and is the registry's root.
+ */
+async function startTokenService(
+  dir: string,
+  user: { readonly username: string; readonly password: string },
+): Promise<{ realm: string; host: string; certificate: string; close(): Promise<void> }> {
+  const { key, certificate } = throwawayCertificate(dir);
+  const signingKey = createPrivateKey(readFileSync(key));
+  const der = new X509Certificate(readFileSync(certificate)).raw.toString("base64");
+  const expected = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}`;
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://token");
+    if (url.pathname !== "/token" || request.headers.authorization !== expected) {
+      response.writeHead(401).end();
+      return;
+    }
+    const [type, name, actions] = (url.searchParams.get("scope") ?? "").split(":");
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: TOKEN_ISSUER,
+      sub: user.username,
+      aud: url.searchParams.get("service"),
+      exp: now + 600,
+      nbf: now - 60,
+      iat: now,
+      jti: randomBytes(8).toString("hex"),
+      access: [{ type, name, actions: (actions ?? "").split(",") }],
+    };
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const signed = `${encode({ typ: "JWT", alg: "ES256", x5c: [der] })}.${encode(claims)}`;
+    const signature = sign("sha256", Buffer.from(signed), {
+      key: signingKey,
+      dsaEncoding: "ieee-p1363",
+    });
+    response
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ token: `${signed}.${signature.toString("base64url")}` }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    realm: `http://${host}/token`,
+    host,
+    certificate,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** True when `/v2/` answers (200, or 401 asking for the user). */
 async function answers(host: string, certificate: string | undefined): Promise<boolean> {
