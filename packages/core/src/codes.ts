@@ -1,3 +1,4 @@
+import { AUDIT_CODES } from "./_codes-audit.js";
 import { CHECK_CODES } from "./_codes-checks.js";
 import { CORE_CODES } from "./_codes-core.js";
 import { LOADER_CODES } from "./_codes-loaders.js";
@@ -18,6 +19,7 @@ export type CodeOwner =
   | "registry"
   | "store"
   | "sources"
+  | "audit"
   | "resources"
   | "inventory"
   | "validation"
@@ -50,6 +52,7 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
   ...RUNTIME_CODES,
   ...CHECK_CODES,
   ...PUBLISH_CODES,
+  ...AUDIT_CODES,
 };
 
 /** A diagnostic or error code. */
@@ -84,4 +87,5 @@ type CodeName =
   | keyof typeof SOURCES_CODES
   | keyof typeof RUNTIME_CODES
   | keyof typeof CHECK_CODES
-  | keyof typeof PUBLISH_CODES;
+  | keyof typeof PUBLISH_CODES
+  | keyof typeof AUDIT_CODES;

@@ -1,0 +1,225 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+} from "node:fs";
+import { join } from "node:path";
+import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
+import { AUDIT_RULES, type AuditRule, SEVERITIES, type Severity } from "./rules.js";
+
+/** One thing a rule found: where, how bad, and what to do. */
+export interface AuditFinding {
+  readonly rule: string;
+  readonly severity: Severity;
+  /** The file, relative to the audited folder, `/`-separated. */
+  readonly file: string;
+  /** 1-based, for a rule that reads lines. */
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  /** The line, shortened, its invisible characters written as `\u{…}`. */
+  readonly excerpt?: string | undefined;
+  readonly hint: string;
+}
+
+/** What an audit of one folder read and found. */
+export interface AuditReport {
+  readonly root: string;
+  readonly files: number;
+  readonly bytes: number;
+  /** In file order, then line order. */
+  readonly findings: readonly AuditFinding[];
+  /** Files it could not read as they are (too large, not a regular file, unreadable). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Options of `auditTree`. */
+export interface AuditOptions {
+  /** Largest file read; a larger one is reported (`audit_file_too_large`), not read. Default 10 MiB. */
+  readonly maxFileBytes?: number | undefined;
+}
+
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+// a file whose first bytes hold a NUL is binary: only file rules look at it
+const SNIFF_BYTES = 8192;
+const MAX_EXCERPT = 160;
+
+/**
+ * Read every file below `root` (never following a link, never running anything) against every
+ * rule of `AUDIT_RULES`: line rules over text files, frontmatter rules over each `SKILL.md`'s
+ * frontmatter, file rules over each file's first bytes and mode. A file past `maxFileBytes`, a
+ * FIFO, socket or device, or one that cannot be read is a diagnostic naming it; nothing throws
+ * for what is on disk.
+ */
+export function auditTree(root: string, options: AuditOptions = {}): AuditReport {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const findings: AuditFinding[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let files = 0;
+  let bytes = 0;
+  for (const path of filesBelow(root, diagnostics)) {
+    const read = readFile(join(root, ...path.split("/")), maxFileBytes, diagnostics);
+    if (read === undefined) continue;
+    files += 1;
+    bytes += read.content.length;
+    findings.push(...fileFindings(path, read.content, read.executable));
+  }
+  return { root, files, bytes, findings, diagnostics };
+}
+
+/** The highest severity among `findings`, or `undefined` for none. */
+export function highestSeverity(findings: readonly AuditFinding[]): Severity | undefined {
+  let highest: number | undefined;
+  for (const finding of findings) {
+    const rank = SEVERITIES.indexOf(finding.severity);
+    if (highest === undefined || rank > highest) highest = rank;
+  }
+  return highest === undefined ? undefined : SEVERITIES[highest];
+}
+
+/** True when `severity` is `threshold` or worse. */
+export function atOrAbove(severity: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(threshold);
+}
+
+// --- internal ---
+
+const LINE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "lines");
+const FRONTMATTER_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "frontmatter");
+const FILE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "file");
+
+function fileFindings(path: string, content: Buffer, executable: boolean): AuditFinding[] {
+  const found: AuditFinding[] = [];
+  const facts = { path, head: content.subarray(0, SNIFF_BYTES), executable };
+  for (const rule of FILE_RULES)
+    if (rule.match.on === "file" && rule.match.test(facts)) found.push(finding(rule, path));
+  if (facts.head.includes(0)) return found;
+  const lines = content.toString("utf8").split("\n");
+  const frontmatterEnd = /(?:^|\/)SKILL\.md$/.test(path) ? frontmatterLines(lines) : 0;
+  lines.forEach((line, at) => {
+    const rules =
+      at > 0 && at < frontmatterEnd ? [...LINE_RULES, ...FRONTMATTER_RULES] : LINE_RULES;
+    for (const rule of rules) {
+      const match = (rule.match as { readonly pattern: RegExp }).pattern.exec(line);
+      if (match !== null) found.push(finding(rule, path, at + 1, match.index + 1, line));
+    }
+  });
+  return found;
+}
+
+/** How many lines open the file as its frontmatter (the closing `---` line's index), or 0. */
+function frontmatterLines(lines: readonly string[]): number {
+  if (lines[0]?.trim() !== "---") return 0;
+  const end = lines.findIndex((line, at) => at > 0 && line.trim() === "---");
+  return end === -1 ? 0 : end;
+}
+
+function finding(
+  rule: AuditRule,
+  file: string,
+  line?: number,
+  column?: number,
+  text?: string,
+): AuditFinding {
+  return {
+    rule: rule.id,
+    severity: rule.severity,
+    file,
+    ...(line === undefined ? {} : { line, column, excerpt: excerpt(text ?? "") }),
+    hint: rule.remedy,
+  };
+}
+
+/** The line shortened, with every invisible or control character written out. */
+function excerpt(line: string): string {
+  const shown = line.trim().replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it writes out
+    /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|[\u{E0000}-\u{E007F}]/gu,
+    (character) => `\\u{${(character.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
+  );
+  return shown.length > MAX_EXCERPT ? `${shown.slice(0, MAX_EXCERPT)}…` : shown;
+}
+
+/** Every regular file and special file below `root` (links and `.git` left out), `/`-separated. */
+function filesBelow(root: string, diagnostics: Diagnostic[], prefix = ""): string[] {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(join(root, prefix), { withFileTypes: true });
+  } catch (error) {
+    diagnostics.push(unreadable(join(root, prefix), error));
+    return [];
+  }
+  return entries
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((entry) => {
+      const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isSymbolicLink() || entry.name === ".git") return [];
+      return entry.isDirectory() ? filesBelow(root, diagnostics, path) : [path];
+    });
+}
+
+/** A file's bytes and executable bit, or `undefined` (with a diagnostic) when it is not read. */
+function readFile(
+  path: string,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): { content: Buffer; executable: boolean } | undefined {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  if (!stats.isFile()) {
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "audit_file_special",
+        `${path} is not a regular file; it was not read`,
+        {
+          path,
+        },
+      ),
+    );
+    return undefined;
+  }
+  if (stats.size > maxBytes) {
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "audit_file_too_large",
+        `${path} is ${stats.size} bytes, over the ${maxBytes}-byte limit; it was not read`,
+        { path },
+      ),
+    );
+    return undefined;
+  }
+  let descriptor: number | undefined;
+  try {
+    // never blocks on a FIFO swapped in after the check, never follows a link
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const opened = fstatSync(descriptor);
+    if (!opened.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EINVAL" });
+    const content = Buffer.alloc(Math.min(opened.size, maxBytes));
+    let offset = 0;
+    while (offset < content.length) {
+      const read = readSync(descriptor, content, offset, content.length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return { content: content.subarray(0, offset), executable: (opened.mode & 0o111) !== 0 };
+  } catch (error) {
+    diagnostics.push(unreadable(path, error));
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+function unreadable(path: string, error: unknown): Diagnostic {
+  return createDiagnostic(
+    "warning",
+    "audit_file_unreadable",
+    `${path} could not be read (${errnoCode(error) ?? String(error)})`,
+    { path },
+  );
+}

@@ -1,0 +1,203 @@
+/** How bad a finding is, lowest first. */
+export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
+
+/** A finding's severity. */
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * What a rule looks at: each line of a text file (`lines`, matched by `pattern`), only the lines
+ * of a `SKILL.md`'s frontmatter (`frontmatter`), or a file's first bytes and mode (`file`).
+ */
+export type RuleMatch =
+  | { readonly on: "lines"; readonly pattern: RegExp }
+  | { readonly on: "frontmatter"; readonly pattern: RegExp }
+  | { readonly on: "file"; readonly test: (file: FileFacts) => boolean };
+
+/** What a file rule is shown of a file: its path inside the tree, its first bytes and whether it is executable. */
+export interface FileFacts {
+  readonly path: string;
+  readonly head: Uint8Array;
+  readonly executable: boolean;
+}
+
+/** One rule of the audit: data, with why it exists and what to do about a finding. */
+export interface AuditRule {
+  readonly id: string;
+  readonly severity: Severity;
+  readonly title: string;
+  /** Why the rule exists: the attack it catches. */
+  readonly rationale: string;
+  /** What to do about a finding (a finding's `hint`). */
+  readonly remedy: string;
+  readonly match: RuleMatch;
+}
+
+const MAGIC = {
+  elf: [0x7f, 0x45, 0x4c, 0x46],
+  pe: [0x4d, 0x5a],
+  machO: [0xcf, 0xfa, 0xed, 0xfe],
+  machOFat: [0xca, 0xfe, 0xba, 0xbe],
+  zip: [0x50, 0x4b, 0x03, 0x04],
+  gzip: [0x1f, 0x8b],
+  sevenZip: [0x37, 0x7a, 0xbc, 0xaf],
+  rar: [0x52, 0x61, 0x72, 0x21],
+} as const;
+
+const startsWith = (head: Uint8Array, magic: readonly number[]) =>
+  magic.every((byte, at) => head[at] === byte);
+
+/** The hosts where pasted text and dropped files are served to whoever has the link. */
+const PASTE_HOSTS = [
+  "pastebin\\.com",
+  "paste\\.ee",
+  "hastebin\\.com",
+  "ghostbin\\.\\w+",
+  "termbin\\.com",
+  "0x0\\.st",
+  "transfer\\.sh",
+  "file\\.io",
+  "gofile\\.io",
+  "temp\\.sh",
+  "anonfiles\\.\\w+",
+  "catbox\\.moe",
+  "rentry\\.(co|org)",
+  "dpaste\\.(com|org)",
+];
+
+/**
+ * Every rule of the audit, compiled once. Each has a hostile sample and a benign near-miss in
+ * the tests; docs/audit-rules.md is generated from this table.
+ */
+export const AUDIT_RULES: readonly AuditRule[] = [
+  {
+    id: "hidden-unicode",
+    severity: "high",
+    title: "Hidden Unicode",
+    rationale:
+      "Tag characters, bidirectional overrides and runs of zero-width characters are invisible to a person reviewing the file but read by the model: instructions can be smuggled past a review.",
+    remedy: "remove the invisible characters; review the file in a viewer that shows them",
+    match: {
+      on: "lines",
+      pattern:
+        /[\u{E0000}-\u{E007F}]|[\u202A-\u202E\u2066-\u2069]|[\u200B-\u200D\u2060\uFEFF]{2,}/u,
+    },
+  },
+  {
+    id: "concealed-instruction",
+    severity: "high",
+    title: "Instructions that hide actions or override earlier ones",
+    rationale:
+      "A skill that tells the agent to keep something from the user, or to disregard the instructions it was given, is how the 2026 skill-malware campaign ran its payloads unseen.",
+    remedy:
+      "a skill should never ask the agent to hide what it does or to ignore its other instructions; do not install it",
+    match: {
+      on: "lines",
+      pattern:
+        /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|guidelines)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|alert|notify)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b|\bhide\s+(?:this|it|the\s+output)\s+from\s+the\s+user\b/i,
+    },
+  },
+  {
+    id: "download-and-run",
+    severity: "critical",
+    title: "Download and run",
+    rationale:
+      "Fetching a script and piping it to a shell runs whatever the host serves at that moment, unreviewed; it is the most common payload of malicious skills.",
+    remedy:
+      "download the script, review it, pin it by digest and run the reviewed copy, or do not install the skill",
+    match: {
+      on: "lines",
+      pattern:
+        /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|invoke-webrequest|net\.webclient)|\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\beval\s+"?\$\((?:curl|wget)\b|\bpowershell(?:\.exe)?\s+[^\n]*-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}/i,
+    },
+  },
+  {
+    id: "credential-read",
+    severity: "high",
+    title: "Reads of credentials",
+    rationale:
+      "SSH keys, cloud and registry credentials, wallets and agents' own memory and auth files are what stealer skills read first.",
+    remedy:
+      "a skill has no need to read credentials; if it truly does, name the one file and why, and review it",
+    match: {
+      on: "lines",
+      pattern:
+        /~?\/?\.ssh\/(?:id_\w+|authorized_keys|known_hosts)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.aws\/credentials\b|\.config\/gcloud\b|\.azure\/\w+|\.kube\/config\b|\.docker\/config\.json\b|(?:^|[\s"'`(])~?\/?\.(?:npmrc|netrc|pypirc|git-credentials)\b|\b(?:cat|source|read|open|less|more|head|tail|grep|cp|scp|upload)\b[^\n]*(?:^|[\s"'`/])\.env\b(?!\.(?:example|sample|template))|wallet\.dat\b|\.electrum\b|\bmetamask\b[^\n]*(?:vault|seed|mnemonic)|~\/\.(?:claude|codex|gemini)\/(?:\.credentials|auth|projects)/i,
+    },
+  },
+  {
+    id: "exfiltration",
+    severity: "high",
+    title: "Sending files or secrets to a host",
+    rationale:
+      "Uploading a file, an environment variable or a command's output to a remote host is how stolen data leaves the machine.",
+    remedy:
+      "a skill should not send local files or secrets anywhere; do not install it unless you know the host and the data",
+    match: {
+      on: "lines",
+      pattern:
+        /\bcurl\b[^\n]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s+["']?(?:[\w.-]+=)?@|\$\((?:cat|env|printenv)\b|\$\{?(?:AWS_SECRET|GITHUB_TOKEN|NPM_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b)|\bwget\b[^\n]*--post-file\b|\b(?:nc|ncat|netcat)\s+[\w.-]+\s+\d+\s*<|\bInvoke-RestMethod\b[^\n]*-InFile\b/i,
+    },
+  },
+  {
+    id: "paste-site-link",
+    severity: "medium",
+    title: "Links to paste and file-drop sites",
+    rationale:
+      "Paste and file-drop sites serve whatever is uploaded under a link and change without notice; malicious skills fetch their second stage from them.",
+    remedy: "fetch nothing from paste or file-drop sites; ship what the skill needs inside it",
+    match: { on: "lines", pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\b`, "i") },
+  },
+  {
+    id: "broad-allowed-tools",
+    severity: "medium",
+    title: "allowed-tools wider than any skill needs",
+    rationale:
+      "`allowed-tools` runs the listed tools without asking the user; `Bash(*)`, a bare `Bash` or `*` pre-approves any command at all.",
+    remedy: "narrow allowed-tools to the commands the skill runs, as Bash(git status:*)",
+    match: {
+      on: "frontmatter",
+      pattern:
+        /^\s*(?:allowed-tools:|-)\s*.*(?:\bBash\s*\(\s*\*\s*\)|\bBash\b(?!\s*\()|(?:^|[\s,:[])\*(?:$|[\s,\]]))/,
+    },
+  },
+  {
+    id: "executable-binary",
+    severity: "high",
+    title: "Executable binaries",
+    rationale:
+      "A compiled program cannot be reviewed as text; a skill that ships one asks to run code nobody read.",
+    remedy:
+      "ship source the user can read instead of a binary, or build it from a pinned, reviewed source",
+    match: {
+      on: "file",
+      test: (file) =>
+        startsWith(file.head, MAGIC.elf) ||
+        startsWith(file.head, MAGIC.machO) ||
+        startsWith(file.head, MAGIC.machOFat) ||
+        (startsWith(file.head, MAGIC.pe) && /\.(?:exe|dll|scr|com|sys)$/i.test(file.path)),
+    },
+  },
+  {
+    id: "embedded-archive",
+    severity: "medium",
+    title: "Archives inside a skill",
+    rationale:
+      "An archive hides its contents from review and from this audit; it is unpacked only when something runs.",
+    remedy: "unpack the archive into the skill so its files can be read and audited",
+    match: {
+      on: "file",
+      test: (file) =>
+        [MAGIC.zip, MAGIC.gzip, MAGIC.sevenZip, MAGIC.rar].some((magic) =>
+          startsWith(file.head, magic),
+        ) && !/\.(?:docx|xlsx|pptx|odt|ods|odp|epub|jar)$/i.test(file.path),
+    },
+  },
+  {
+    id: "executable-file",
+    severity: "low",
+    title: "Executable files",
+    rationale: "A file marked executable is meant to be run; it should be read before it is.",
+    remedy: "read every executable file of the skill before you allow it to run",
+    match: { on: "file", test: (file) => file.executable },
+  },
+];
