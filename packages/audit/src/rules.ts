@@ -46,6 +46,10 @@ const MAGIC = {
 const startsWith = (head: Uint8Array, magic: readonly number[]) =>
   magic.every((byte, at) => head[at] === byte);
 
+// a word that reads, copies, packs or sends what follows it on the line
+const READ_VERB =
+  "\\b(?:cat|less|more|head|tail|grep|source|read|open|load|cp|scp|rsync|tar|zip|base64|upload|send|copy|exfiltrate)\\b";
+
 /** The hosts where pasted text and dropped files are served to whoever has the link. */
 const PASTE_HOSTS = [
   "pastebin\\.com",
@@ -93,7 +97,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       on: "lines",
       pattern:
-        /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|guidelines)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|alert|notify)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b|\bhide\s+(?:this|it|the\s+output)\s+from\s+the\s+user\b/i,
+        /(?<!["'\u201c\u2018]\s*)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|guidelines)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|alert|notify)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b|\bhide\s+(?:this|it|the\s+output)\s+from\s+the\s+user\b/i,
     },
   },
   {
@@ -115,13 +119,30 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "high",
     title: "Reads of credentials",
     rationale:
-      "SSH keys, cloud and registry credentials, wallets and agents' own memory and auth files are what stealer skills read first.",
+      'SSH keys, cloud and registry credentials, wallets and agents\' own memory and auth files are what stealer skills read first. A line that names one of them and reads, copies, packs or sends it is flagged; a mention alone ("leave ~/.netrc alone") is not.',
     remedy:
       "a skill has no need to read credentials; if it truly does, name the one file and why, and review it",
     match: {
       on: "lines",
+      pattern: new RegExp(
+        `${READ_VERB}[^\\n]*(?:~?\\/?\\.ssh\\/(?:id_\\w+|authorized_keys)\\b(?!\\.pub)|\\bid_(?:rsa|ed25519|ecdsa|dsa)\\b(?!\\.pub)|\\.aws\\/credentials\\b|\\.config\\/gcloud\\b|\\.azure\\/|\\.kube\\/config\\b|\\.docker\\/config\\.json\\b|\\.(?:npmrc|netrc|pypirc|git-credentials)\\b|wallet\\.dat\\b|\\.electrum\\b|keystore\\b|~\\/\\.(?:claude\\/(?:\\.credentials|projects)|claude\\.json|codex\\/auth|gemini\\/oauth))`,
+        "i",
+      ),
+    },
+  },
+  {
+    id: "env-file-read",
+    severity: "low",
+    title: "Reads of a .env file",
+    rationale:
+      "A project's .env holds its secrets. Many honest skills read it for their own settings (it fires on about 4% of the shared corpus, every one of them that), so it is low: read what the skill does with the values.",
+    remedy:
+      "check what the skill does with the values it reads from .env; it should name the variables it needs",
+    match: {
+      on: "lines",
+      // no copy verbs: `cp .env.example .env` writes the file, it does not read it
       pattern:
-        /~?\/?\.ssh\/(?:id_\w+|authorized_keys|known_hosts)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.aws\/credentials\b|\.config\/gcloud\b|\.azure\/\w+|\.kube\/config\b|\.docker\/config\.json\b|(?:^|[\s"'`(])~?\/?\.(?:npmrc|netrc|pypirc|git-credentials)\b|\b(?:cat|source|read|open|less|more|head|tail|grep|cp|scp|upload)\b[^\n]*(?:^|[\s"'`/])\.env\b(?!\.(?:example|sample|template))|wallet\.dat\b|\.electrum\b|\bmetamask\b[^\n]*(?:vault|seed|mnemonic)|~\/\.(?:claude|codex|gemini)\/(?:\.credentials|auth|projects)/i,
+        /\b(?:cat|less|more|head|tail|grep|source|read|open|load|base64|upload|send)\b[^\n]*(?:^|[\s"'\x60/])\.env\b(?!\.(?:example|sample|template))/i,
     },
   },
   {
@@ -145,14 +166,15 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     rationale:
       "Paste and file-drop sites serve whatever is uploaded under a link and change without notice; malicious skills fetch their second stage from them.",
     remedy: "fetch nothing from paste or file-drop sites; ship what the skill needs inside it",
-    match: { on: "lines", pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\b`, "i") },
+    // a host followed by a path: a link, not a file that happens to be called temp.sh
+    match: { on: "lines", pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\/`, "i") },
   },
   {
     id: "broad-allowed-tools",
     severity: "medium",
     title: "allowed-tools wider than any skill needs",
     rationale:
-      "`allowed-tools` runs the listed tools without asking the user; `Bash(*)`, a bare `Bash` or `*` pre-approves any command at all.",
+      "`allowed-tools` runs the listed tools without asking the user; `Bash(*)`, a bare `Bash` or `*` pre-approves any command at all. It fires on about 5% of the shared corpus: each is such a grant, kept at medium because authors grant it without meaning harm.",
     remedy: "narrow allowed-tools to the commands the skill runs, as Bash(git status:*)",
     match: {
       on: "frontmatter",

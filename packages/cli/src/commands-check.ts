@@ -1,7 +1,8 @@
+import { SEVERITIES } from "@skillshelf/audit";
 import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
 import { type CommandDefinition, defineCommand } from "./command.js";
 
-/** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish. */
+/** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish, audit. */
 export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   defineCommand({
     name: "verify",
@@ -90,5 +91,24 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 published (or, dry, publishable), 1 refused, 2 usage error",
     load: async () => (await import("./commands/publish.js")).runPublish,
+  }),
+  defineCommand({
+    name: "audit",
+    summary: "read skills and packages for danger, running nothing",
+    description:
+      "Read every file of the named folders — by default every folder this scope's skills,\nprompts, agents and fleets are read from, installed packages included — and report each\nfinding with its rule, severity, file, line and hint: hidden Unicode, instructions that\nhide actions or override others, download-and-run, credential reads, sending data to a\nhost, paste-site links, allowed-tools wider than needed, binaries, archives and executables.\nNothing is run and no link is followed.",
+    arguments: "[path…]",
+    positionals: { min: 0 },
+    options: {
+      "fail-on": {
+        type: "string",
+        value: "SEVERITY",
+        help: "exit 1 at this severity or worse (default high)",
+        choices: SEVERITIES,
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 nothing at or above --fail-on, 1 a finding that is, 2 usage error",
+    load: async () => (await import("./commands/audit.js")).runAudit,
   }),
 ];

@@ -1,0 +1,73 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { atOrAbove, auditTree, highestSeverity, type Severity } from "@skillshelf/audit";
+import { type Environment, RESOURCE_KINDS } from "@skillshelf/core";
+import { beginPass } from "@skillshelf/resources";
+import type { CommandInput } from "../command.js";
+import { printJson, publicDiagnostic } from "../context.js";
+import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
+
+/**
+ * Read the named folders — by default every folder the scope's resources are read from, the
+ * installed packages' included — for danger, running nothing; list each finding with its rule,
+ * severity, file, line and hint. Exit 1 when a finding is at or above `--fail-on` (default high).
+ */
+export function runAudit(
+  input: CommandInput<{ readonly json: boolean; readonly "fail-on": Severity | undefined }>,
+): number {
+  const { io } = input;
+  const context = input.context();
+  const { environment, style } = context;
+  const threshold = input.values["fail-on"] ?? "high";
+  const folders =
+    input.positionals.length > 0
+      ? input.positionals.map((path) => resolve(environment.cwd, path))
+      : readFolders(environment);
+  const reports = folders.map((folder) => auditTree(folder));
+  const findings = reports.flatMap((report) => report.findings);
+  const failing = findings.some((finding) => atOrAbove(finding.severity, threshold));
+  if (input.values.json) {
+    printJson(io, context, {
+      failOn: threshold,
+      reports: reports.map((report) => ({
+        ...report,
+        diagnostics: report.diagnostics.map(publicDiagnostic),
+      })),
+    });
+    return failing ? 1 : 0;
+  }
+  const paint = painter(io.color);
+  for (const report of reports) {
+    if (report.findings.length === 0 && report.diagnostics.length === 0) continue;
+    io.stdout(`${displayPath(report.root, style)}\n`);
+    for (const finding of report.findings) {
+      const place = `${safeLine(finding.file)}${finding.line === undefined ? "" : `:${finding.line}:${finding.column}`}`;
+      const mark = atOrAbove(finding.severity, threshold)
+        ? paint("red", finding.severity)
+        : finding.severity;
+      io.stdout(
+        `  ${mark} ${finding.rule} ${place}${finding.excerpt === undefined ? "" : `  ${safeLine(finding.excerpt)}`}\n`,
+      );
+      io.stdout(`    hint: ${finding.hint}\n`);
+    }
+    for (const diagnostic of report.diagnostics)
+      io.stdout(formatDiagnostic(diagnostic, style, paint).replace(/^(?=.)/gm, "  "));
+  }
+  const files = reports.reduce((sum, report) => sum + report.files, 0);
+  const highest = highestSeverity(findings);
+  io.stdout(
+    `audited ${plural(files, "file")} in ${plural(reports.length, "folder")}: ${plural(findings.length, "finding")}${highest === undefined ? "" : ` (highest ${highest}; failing at ${threshold})`}\n`,
+  );
+  return failing ? 1 : 0;
+}
+
+// --- internal ---
+
+/** Every folder the scope's resources of every kind are read from and that exists, once each. */
+function readFolders(environment: Environment): string[] {
+  const pass = beginPass(environment, { trustImports: false });
+  const folders = RESOURCE_KINDS.flatMap((kind) => pass.roots(kind).map((root) => root.path));
+  return [...new Set(folders)].filter((folder) =>
+    statSync(folder, { throwIfNoEntry: false })?.isDirectory(),
+  );
+}
