@@ -1,3 +1,6 @@
+/** The version of the rule table: raised whenever a rule is added or changes what it finds (a verdict is bound to it). */
+export const AUDIT_RULES_VERSION = "1";
+
 /** How bad a finding is, lowest first. */
 export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
 

@@ -106,6 +106,10 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         help: "exit 1 at this severity or worse (default high)",
         choices: SEVERITIES,
       },
+      sarif: {
+        type: "boolean",
+        help: "print the findings as a SARIF 2.1.0 log (for code scanning)",
+      },
     },
     shared: ["json", "cwd"],
     exits: "0 nothing at or above --fail-on, 1 a finding that is, 2 usage error",

@@ -1,6 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { atOrAbove, auditTree, highestSeverity, type Severity } from "@skillshelf/audit";
+import {
+  atOrAbove,
+  auditSarif,
+  auditTree,
+  highestSeverity,
+  type Severity,
+} from "@skillshelf/audit";
 import { type Environment, RESOURCE_KINDS } from "@skillshelf/core";
 import { beginPass } from "@skillshelf/resources";
 import type { CommandInput } from "../command.js";
@@ -13,7 +19,11 @@ import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../for
  * severity, file, line and hint. Exit 1 when a finding is at or above `--fail-on` (default high).
  */
 export function runAudit(
-  input: CommandInput<{ readonly json: boolean; readonly "fail-on": Severity | undefined }>,
+  input: CommandInput<{
+    readonly json: boolean;
+    readonly sarif: boolean;
+    readonly "fail-on": Severity | undefined;
+  }>,
 ): number {
   const { io } = input;
   const context = input.context();
@@ -26,6 +36,10 @@ export function runAudit(
   const reports = folders.map((folder) => auditTree(folder));
   const findings = reports.flatMap((report) => report.findings);
   const failing = findings.some((finding) => atOrAbove(finding.severity, threshold));
+  if (input.values.sarif) {
+    io.stdout(`${auditSarif(reports)}\n`);
+    return failing ? 1 : 0;
+  }
   if (input.values.json) {
     printJson(io, context, {
       failOn: threshold,
