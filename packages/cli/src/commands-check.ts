@@ -110,6 +110,12 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         type: "boolean",
         help: "print the findings as a SARIF 2.1.0 log (for code scanning)",
       },
+      scanner: {
+        type: "string",
+        value: "CMD",
+        multiple: true,
+        help: "also run CMD on each folder (no shell; the folder appended) and add the SARIF it prints",
+      },
     },
     shared: ["json", "cwd"],
     exits: "0 nothing at or above --fail-on, 1 a finding that is, 2 usage error",

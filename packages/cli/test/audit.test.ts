@@ -42,4 +42,36 @@ describe("skillshelf audit (issue 28, item 1)", () => {
       join(box.cwd, ".claude", "skills"),
     );
   });
+
+  it("adds the findings of an external scanner that prints SARIF, and names one that prints none", async () => {
+    const box = changeSandbox();
+    const dir = testdir({ "ok/SKILL.md": skillFile("ok", "Fine.") });
+    const scanner = testdir({
+      "scan.mjs": [
+        "import { pathToFileURL } from 'node:url';",
+        "const folder = process.argv[2];",
+        "const uri = pathToFileURL(folder + '/ok/SKILL.md').href;",
+        "const result = { ruleId: 'T1', level: 'error', message: { text: 'seen' }, locations: [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 2 } } }] };",
+        "console.log(JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'other' } }, results: [result] }] }));",
+      ].join("\n"),
+    });
+    const run = await box.run(
+      "audit",
+      dir,
+      "--json",
+      "--scanner",
+      `${process.execPath} ${join(scanner, "scan.mjs")}`,
+    );
+    expect(run.status).toBe(1);
+    const [report] = JSON.parse(run.stdout).reports as {
+      findings: { rule: string; file: string; line: number; severity: string }[];
+    }[];
+    expect(report?.findings).toEqual([
+      expect.objectContaining({ rule: "other/T1", file: "ok/SKILL.md", line: 2, severity: "high" }),
+    ]);
+    const silent = await box.run("audit", dir, "--json", "--scanner", `${process.execPath} -e 0`);
+    expect(
+      JSON.parse(silent.stdout).reports[0].diagnostics.map((one: { code: string }) => one.code),
+    ).toEqual(["audit_scanner_failed"]);
+  });
 });

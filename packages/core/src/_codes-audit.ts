@@ -8,6 +8,10 @@ export const AUDIT_CODES = {
     owner: "audit",
     hint: "a skill has no need for a file this large; remove it, or audit it with the external scanner of your choice",
   },
+  audit_scanner_failed: {
+    owner: "audit",
+    hint: "run the scanner command on the folder yourself: it must print a SARIF log on its standard output",
+  },
   audit_file_unreadable: {
     owner: "audit",
     hint: "check the file's permissions, then audit again",

@@ -1,9 +1,11 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import {
+  type AuditReport,
   atOrAbove,
   auditSarif,
   auditTree,
+  externalFindings,
   highestSeverity,
   type Severity,
 } from "@skillshelf/audit";
@@ -18,13 +20,14 @@ import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../for
  * installed packages' included — for danger, running nothing; list each finding with its rule,
  * severity, file, line and hint. Exit 1 when a finding is at or above `--fail-on` (default high).
  */
-export function runAudit(
+export async function runAudit(
   input: CommandInput<{
     readonly json: boolean;
     readonly sarif: boolean;
+    readonly scanner: readonly string[];
     readonly "fail-on": Severity | undefined;
   }>,
-): number {
+): Promise<number> {
   const { io } = input;
   const context = input.context();
   const { environment, style } = context;
@@ -33,7 +36,20 @@ export function runAudit(
     input.positionals.length > 0
       ? input.positionals.map((path) => resolve(environment.cwd, path))
       : readFolders(environment);
-  const reports = folders.map((folder) => auditTree(folder));
+  const scanners = input.values.scanner.map((command) => command.trim().split(/\s+/));
+  const reports: AuditReport[] = [];
+  for (const folder of folders) {
+    const report = auditTree(folder);
+    // an external scanner's SARIF findings join the audit's own
+    const external = await Promise.all(
+      scanners.map((command) => externalFindings(command, folder, io.env)),
+    );
+    reports.push({
+      ...report,
+      findings: [...report.findings, ...external.flatMap((one) => one.findings)],
+      diagnostics: [...report.diagnostics, ...external.flatMap((one) => one.diagnostics)],
+    });
+  }
   const findings = reports.flatMap((report) => report.findings);
   const failing = findings.some((finding) => atOrAbove(finding.severity, threshold));
   if (input.values.sarif) {
