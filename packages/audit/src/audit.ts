@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-} from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
 import { AUDIT_RULES, type AuditRule, SEVERITIES, type Severity } from "./rules.js";
@@ -60,8 +52,13 @@ export function auditTree(root: string, options: AuditOptions = {}): AuditReport
   const diagnostics: Diagnostic[] = [];
   let files = 0;
   let bytes = 0;
-  for (const path of filesBelow(root, diagnostics)) {
-    const read = readFile(join(root, ...path.split("/")), maxFileBytes, diagnostics);
+  for (const { path, special } of filesBelow(root, diagnostics)) {
+    const absolute = join(root, ...path.split("/"));
+    if (special) {
+      diagnostics.push(notRegular(absolute));
+      continue;
+    }
+    const read = readFile(absolute, maxFileBytes, diagnostics);
     if (read === undefined) continue;
     files += 1;
     bytes += read.content.length;
@@ -90,6 +87,18 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
 const LINE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "lines");
 const FRONTMATTER_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "frontmatter");
 const FILE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "file");
+// every line rule's keywords in one pattern, compiled once
+const KEYWORDS = new RegExp(
+  [
+    ...new Set(
+      LINE_RULES.flatMap((rule) => (rule.match.on === "lines" ? (rule.match.keywords ?? []) : [])),
+    ),
+  ]
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+    .join("|"),
+  // matched against the lower-cased text: a case-insensitive pattern of many words is far slower
+  "g",
+);
 
 function fileFindings(path: string, content: Buffer, executable: boolean): AuditFinding[] {
   const found: AuditFinding[] = [];
@@ -97,11 +106,21 @@ function fileFindings(path: string, content: Buffer, executable: boolean): Audit
   for (const rule of FILE_RULES)
     if (rule.match.on === "file" && rule.match.test(facts)) found.push(finding(rule, path));
   if (facts.head.includes(0)) return found;
-  const lines = content.toString("utf8").split("\n");
+  const text = content.toString("utf8");
+  // one pass over the file finds the keywords it holds; a rule whose keywords it lacks cannot
+  // match any of its lines, so its pattern is not run
+  const present = new Set<string>();
+  for (const [word] of text.toLowerCase().matchAll(KEYWORDS)) present.add(word);
+  const lineRules = LINE_RULES.filter(
+    (rule) =>
+      rule.match.on !== "lines" ||
+      rule.match.keywords === undefined ||
+      rule.match.keywords.some((word) => present.has(word)),
+  );
+  const lines = text.split("\n");
   const frontmatterEnd = /(?:^|\/)SKILL\.md$/.test(path) ? frontmatterLines(lines) : 0;
   lines.forEach((line, at) => {
-    const rules =
-      at > 0 && at < frontmatterEnd ? [...LINE_RULES, ...FRONTMATTER_RULES] : LINE_RULES;
+    const rules = at > 0 && at < frontmatterEnd ? [...lineRules, ...FRONTMATTER_RULES] : lineRules;
     for (const rule of rules) {
       const match = (rule.match as { readonly pattern: RegExp }).pattern.exec(line);
       if (match !== null) found.push(finding(rule, path, at + 1, match.index + 1, line));
@@ -143,8 +162,15 @@ function excerpt(line: string): string {
   return shown.length > MAX_EXCERPT ? `${shown.slice(0, MAX_EXCERPT)}…` : shown;
 }
 
-/** Every regular file and special file below `root` (links and `.git` left out), `/`-separated. */
-function filesBelow(root: string, diagnostics: Diagnostic[], prefix = ""): string[] {
+/**
+ * Every file below `root` (links and `.git` left out), `/`-separated, and whether it is a FIFO,
+ * socket or device rather than a regular file, as the folder listing says.
+ */
+function filesBelow(
+  root: string,
+  diagnostics: Diagnostic[],
+  prefix = "",
+): { readonly path: string; readonly special: boolean }[] {
   let entries: import("node:fs").Dirent[];
   try {
     entries = readdirSync(join(root, prefix), { withFileTypes: true });
@@ -157,7 +183,9 @@ function filesBelow(root: string, diagnostics: Diagnostic[], prefix = ""): strin
     .flatMap((entry) => {
       const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isSymbolicLink() || entry.name === ".git") return [];
-      return entry.isDirectory() ? filesBelow(root, diagnostics, path) : [path];
+      return entry.isDirectory()
+        ? filesBelow(root, diagnostics, path)
+        : [{ path, special: !entry.isFile() }];
     });
 }
 
@@ -167,38 +195,26 @@ function readFile(
   maxBytes: number,
   diagnostics: Diagnostic[],
 ): { content: Buffer; executable: boolean } | undefined {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  if (stats === undefined) return undefined;
-  if (!stats.isFile()) {
-    diagnostics.push(
-      createDiagnostic(
-        "warning",
-        "audit_file_special",
-        `${path} is not a regular file; it was not read`,
-        {
-          path,
-        },
-      ),
-    );
-    return undefined;
-  }
-  if (stats.size > maxBytes) {
-    diagnostics.push(
-      createDiagnostic(
-        "warning",
-        "audit_file_too_large",
-        `${path} is ${stats.size} bytes, over the ${maxBytes}-byte limit; it was not read`,
-        { path },
-      ),
-    );
-    return undefined;
-  }
   let descriptor: number | undefined;
   try {
     // never blocks on a FIFO swapped in after the check, never follows a link
     descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const opened = fstatSync(descriptor);
-    if (!opened.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EINVAL" });
+    if (!opened.isFile()) {
+      diagnostics.push(notRegular(path));
+      return undefined;
+    }
+    if (opened.size > maxBytes) {
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "audit_file_too_large",
+          `${path} is ${opened.size} bytes, over the ${maxBytes}-byte limit; it was not read`,
+          { path },
+        ),
+      );
+      return undefined;
+    }
     const content = Buffer.alloc(Math.min(opened.size, maxBytes));
     let offset = 0;
     while (offset < content.length) {
@@ -213,6 +229,15 @@ function readFile(
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+function notRegular(path: string): Diagnostic {
+  return createDiagnostic(
+    "warning",
+    "audit_file_special",
+    `${path} is not a regular file; it was not read`,
+    { path },
+  );
 }
 
 function unreadable(path: string, error: unknown): Diagnostic {

@@ -8,11 +8,12 @@ export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 /**
- * What a rule looks at: each line of a text file (`lines`, matched by `pattern`), only the lines
- * of a `SKILL.md`'s frontmatter (`frontmatter`), or a file's first bytes and mode (`file`).
+ * What a rule looks at: each line of a text file (`lines`, matched by `pattern`; with `keywords`,
+ * only in a file whose lower-cased text holds one of them, a fast test before the pattern), only
+ * the lines of a `SKILL.md`'s frontmatter (`frontmatter`), or a file's first bytes and mode (`file`).
  */
 export type RuleMatch =
-  | { readonly on: "lines"; readonly pattern: RegExp }
+  | { readonly on: "lines"; readonly pattern: RegExp; readonly keywords?: readonly string[] }
   | { readonly on: "frontmatter"; readonly pattern: RegExp }
   | { readonly on: "file"; readonly test: (file: FileFacts) => boolean };
 
@@ -99,6 +100,19 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill should never ask the agent to hide what it does or to ignore its other instructions; do not install it",
     match: {
       on: "lines",
+      keywords: [
+        "ignore",
+        "disregard",
+        "forget",
+        "tell",
+        "inform",
+        "mention",
+        "show",
+        "alert",
+        "notify",
+        "without",
+        "hide",
+      ],
       pattern:
         /(?<!["'\u201c\u2018]\s*)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|guidelines)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|alert|notify)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b|\bhide\s+(?:this|it|the\s+output)\s+from\s+the\s+user\b/i,
     },
@@ -113,6 +127,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "download the script, review it, pin it by digest and run the reviewed copy, or do not install the skill",
     match: {
       on: "lines",
+      keywords: ["curl", "wget", "iex", "invoke-expression", "base64", "eval", "powershell"],
       pattern:
         /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|invoke-webrequest|net\.webclient)|\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\beval\s+"?\$\((?:curl|wget)\b|\bpowershell(?:\.exe)?\s+[^\n]*-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}/i,
     },
@@ -127,6 +142,25 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill has no need to read credentials; if it truly does, name the one file and why, and review it",
     match: {
       on: "lines",
+      keywords: [
+        ".ssh",
+        "id_",
+        ".aws",
+        "gcloud",
+        ".azure",
+        ".kube",
+        ".docker",
+        ".npmrc",
+        ".netrc",
+        ".pypirc",
+        "git-credentials",
+        "wallet",
+        "electrum",
+        "keystore",
+        "/.claude",
+        "/.codex",
+        "/.gemini",
+      ],
       pattern: new RegExp(
         `${READ_VERB}[^\\n]*(?:~?\\/?\\.ssh\\/(?:id_\\w+|authorized_keys)\\b(?!\\.pub)|\\bid_(?:rsa|ed25519|ecdsa|dsa)\\b(?!\\.pub)|\\.aws\\/credentials\\b|\\.config\\/gcloud\\b|\\.azure\\/|\\.kube\\/config\\b|\\.docker\\/config\\.json\\b|\\.(?:npmrc|netrc|pypirc|git-credentials)\\b|wallet\\.dat\\b|\\.electrum\\b|keystore\\b|~\\/\\.(?:claude\\/(?:\\.credentials|projects)|claude\\.json|codex\\/auth|gemini\\/oauth))`,
         "i",
@@ -143,6 +177,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "check what the skill does with the values it reads from .env; it should name the variables it needs",
     match: {
       on: "lines",
+      keywords: [".env"],
       // no copy verbs: `cp .env.example .env` writes the file, it does not read it
       pattern:
         /\b(?:cat|less|more|head|tail|grep|source|read|open|load|base64|upload|send)\b[^\n]*(?:^|[\s"'\x60/])\.env\b(?!\.(?:example|sample|template))/i,
@@ -158,6 +193,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill should not send local files or secrets anywhere; do not install it unless you know the host and the data",
     match: {
       on: "lines",
+      keywords: ["curl", "wget", "nc ", "ncat", "netcat", "invoke-restmethod"],
       pattern:
         /\bcurl\b[^\n]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s+["']?(?:[\w.-]+=)?@|\$\((?:cat|env|printenv)\b|\$\{?(?:AWS_SECRET|GITHUB_TOKEN|NPM_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b)|\bwget\b[^\n]*--post-file\b|\b(?:nc|ncat|netcat)\s+[\w.-]+\s+\d+\s*<|\bInvoke-RestMethod\b[^\n]*-InFile\b/i,
     },
@@ -170,7 +206,26 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "Paste and file-drop sites serve whatever is uploaded under a link and change without notice; malicious skills fetch their second stage from them.",
     remedy: "fetch nothing from paste or file-drop sites; ship what the skill needs inside it",
     // a host followed by a path: a link, not a file that happens to be called temp.sh
-    match: { on: "lines", pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\/`, "i") },
+    match: {
+      on: "lines",
+      keywords: [
+        "pastebin",
+        "paste.ee",
+        "hastebin",
+        "ghostbin",
+        "termbin",
+        "0x0.st",
+        "transfer.sh",
+        "file.io",
+        "gofile",
+        "temp.sh",
+        "anonfiles",
+        "catbox",
+        "rentry",
+        "dpaste",
+      ],
+      pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\/`, "i"),
+    },
   },
   {
     id: "broad-allowed-tools",

@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries,audit] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runAgentsBench } from "./agents-bench.js";
+import { runAuditBench } from "./audit-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runCliBench } from "./cli-bench.js";
 import { runDigestBench } from "./digest-bench.js";
@@ -52,6 +53,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   layouts: runLayoutsBench,
   agents: runAgentsBench,
   registries: runRegistriesBench,
+  audit: runAuditBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

@@ -81,6 +81,7 @@ describe("benchmark smoke run", () => {
       /- OCI \(CNCF distribution registry\), one image of the 3 skills: \d+ ms/,
     );
     expect(output).toMatch(/\| 15 \| [\d.]+ \| \d+ \|/);
+    expect(output).toMatch(/`auditTree` over 10 skills .* median ratio [\d.]+× \(0 findings\)/);
     // every suite once, each spawning the CLI: bounded, but slow when the whole suite runs beside it
   });
 });
