@@ -35,23 +35,14 @@ export async function download(
   }
 }
 
-// --- internal ---
+/** The statuses that redirect. */
+export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-async function request(
-  url: URL,
-  signal: AbortSignal,
-  headers: Readonly<Record<string, string>>,
-): Promise<Response> {
-  try {
-    return await fetch(url, { signal, redirect: "manual", headers });
-  } catch (error) {
-    throw fetchFailed(url, error);
-  }
-}
-
-function redirectTarget(from: URL, location: string, redirects: number): URL {
+/**
+ * Where a redirect from `from` to `location` leads, or `download_redirect_refused`: past
+ * `MAX_REDIRECTS`, to anything but `http:` or `https:`, or from `https:` down to `http:`.
+ */
+export function redirectTarget(from: URL, location: string, redirects: number): URL {
   const refuse = (problem: string): never => {
     throw new SkillshelfError(
       "download_redirect_refused",
@@ -70,6 +61,62 @@ function redirectTarget(from: URL, location: string, redirects: number): URL {
   if (from.protocol === "https:" && to.protocol === "http:")
     refuse(`from https to plain http (${to.href})`);
   return to;
+}
+
+/**
+ * A response body read into memory, `archive_too_large` once it passes `maxBytes` (the stream is
+ * let go), `download_failed` or `download_timeout` when it breaks off.
+ */
+export async function readWithin(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  url: URL,
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body) {
+      total += chunk.byteLength;
+      if (total > maxBytes)
+        throw archiveTooLarge(`the download passed the ${maxBytes}-byte limit`, url.href);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof SkillshelfError) throw error;
+    throw fetchFailed(url, error);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A request that failed or timed out, while connecting or while its body arrived. */
+export function fetchFailed(url: URL, error: unknown): SkillshelfError {
+  const name = error instanceof Error ? error.name : "";
+  const cancelled = name === "TimeoutError" || name === "AbortError";
+  const reason = cancelled
+    ? "it took too long or was cancelled"
+    : String((error as Error).cause ?? error);
+  return new SkillshelfError(
+    cancelled ? "download_timeout" : "download_failed",
+    `could not download ${url.href} (${reason})`,
+    {
+      cause: error,
+      details: { url: url.href },
+    },
+  );
+}
+
+// --- internal ---
+
+async function request(
+  url: URL,
+  signal: AbortSignal,
+  headers: Readonly<Record<string, string>>,
+): Promise<Response> {
+  try {
+    return await fetch(url, { signal, redirect: "manual", headers });
+  } catch (error) {
+    throw fetchFailed(url, error);
+  }
 }
 
 async function readBody(
@@ -102,34 +149,5 @@ async function readBody(
       url.href,
     );
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of response.body) {
-      total += chunk.byteLength;
-      if (total > maxBytes)
-        throw archiveTooLarge(`the download passed the ${maxBytes}-byte limit`, url.href);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof SkillshelfError) throw error;
-    throw fetchFailed(url, error);
-  }
-  return Buffer.concat(chunks);
-}
-
-function fetchFailed(url: URL, error: unknown): SkillshelfError {
-  const name = error instanceof Error ? error.name : "";
-  const cancelled = name === "TimeoutError" || name === "AbortError";
-  const reason = cancelled
-    ? "it took too long or was cancelled"
-    : String((error as Error).cause ?? error);
-  return new SkillshelfError(
-    cancelled ? "download_timeout" : "download_failed",
-    `could not download ${url.href} (${reason})`,
-    {
-      cause: error,
-      details: { url: url.href },
-    },
-  );
+  return readWithin(response.body, maxBytes, url);
 }

@@ -1,4 +1,5 @@
 import { SkillshelfError, sha256 } from "@skillshelf/core";
+import { fetchFailed, REDIRECTS, readWithin, redirectTarget } from "./_download.js";
 import { type HttpResponse, httpRequest } from "./_http.js";
 import type { OciCredentials } from "./oci-credentials.js";
 
@@ -37,9 +38,6 @@ export interface OciSession {
   ): Promise<HttpResponse>;
 }
 
-/** Most redirects followed for one request (a blob is often served from a bucket elsewhere). */
-const MAX_REDIRECTS = 5;
-
 /**
  * A session with `reference`'s repository, speaking the OCI distribution API directly (no
  * maintained Node client exists: docs/decisions.md). A 401 is answered once with the user's
@@ -73,7 +71,7 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
       const response = await call("GET", url, accept === undefined ? {} : { accept });
       if (!response.ok) throw await httpFailure(response, url);
       return {
-        bytes: await readLimited(response, maxBytes, url),
+        bytes: await readWithin(response.body, maxBytes, new URL(url)),
         type: response.header("content-type") ?? "",
       };
     },
@@ -127,37 +125,19 @@ async function follow(
         signal,
       });
     } catch (error) {
-      const name = error instanceof Error ? error.name : "";
-      const cancelled = name === "TimeoutError" || name === "AbortError";
-      throw new SkillshelfError(
-        cancelled ? "download_timeout" : "download_failed",
-        `could not reach ${current} (${cancelled ? "it took too long or was cancelled" : String((error as Error).cause ?? error)})`,
-        { cause: error, details: { url: current } },
-      );
+      throw fetchFailed(new URL(current), error);
     }
     const location = response.header("location");
+    // an upload's redirect is not followed: its body is not sent twice
     if (
-      ![301, 302, 303, 307, 308].includes(response.status) ||
+      !REDIRECTS.has(response.status) ||
       location === undefined ||
       method === "PUT" ||
       method === "POST"
     )
       return response;
     response.discard();
-    const next = new URL(location, current);
-    if (
-      redirects >= MAX_REDIRECTS ||
-      (next.protocol !== "https:" && next.protocol !== "http:") ||
-      (new URL(current).protocol === "https:" && next.protocol === "http:")
-    )
-      throw new SkillshelfError(
-        "download_redirect_refused",
-        `${current} redirected to ${next.href}, which is not followed`,
-        {
-          details: { url: current, location: next.href },
-        },
-      );
-    current = next.href;
+    current = redirectTarget(new URL(current), location, redirects).href;
   }
 }
 
@@ -197,7 +177,7 @@ async function signIn(
     throw authFailure(reference, realm.href, response.status, basic !== undefined);
   }
   const body = JSON.parse(
-    (await readLimited(response, 1024 * 1024, realm.href)).toString("utf8"),
+    (await readWithin(response.body, 1024 * 1024, realm)).toString("utf8"),
   ) as { token?: unknown; access_token?: unknown };
   const token = typeof body.token === "string" ? body.token : body.access_token;
   if (typeof token !== "string") throw authFailure(reference, realm.href, 401, basic !== undefined);
@@ -232,24 +212,4 @@ async function httpFailure(response: HttpResponse, url: string): Promise<Skillsh
     `${url} answered HTTP ${response.status}`,
     { details: { url, status: response.status } },
   );
-}
-
-async function readLimited(response: HttpResponse, maxBytes: number, url: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      response.body.destroy();
-      throw new SkillshelfError(
-        "archive_too_large",
-        `${url} is larger than the ${maxBytes}-byte limit`,
-        {
-          details: { url },
-        },
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

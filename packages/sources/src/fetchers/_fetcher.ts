@@ -31,6 +31,14 @@ export interface StageOptions {
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 120_000;
 
+/** The signal that ends a fetch: its timeout, or the caller's signal, whichever comes first. */
+export function fetchSignal(options: StageOptions): AbortSignal {
+  return AbortSignal.any([
+    AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
+    ...(options.signal === undefined ? [] : [options.signal]),
+  ]);
+}
+
 /**
  * Where an installed copy came from, as its source says (inventory's `origin`): the kind, and
  * the folder or URL, ref and commit that apply.

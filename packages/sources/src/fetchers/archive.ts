@@ -1,7 +1,7 @@
 import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormat, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher } from "./_fetcher.js";
+import { type Fetcher, fetchSignal } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -43,15 +43,11 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
   },
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-    const signals = [
-      AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
-      ...(options.signal === undefined ? [] : [options.signal]),
-    ];
     const headers = await options.headers?.(new URL(source.url));
     const bytes = await download(
       source.url,
       limits.maxDownloadBytes,
-      AbortSignal.any(signals),
+      fetchSignal(options),
       headers,
     );
     // a pinned archive is checked on every download, before any of it is unpacked

@@ -2,7 +2,7 @@ import { SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { type OciReference, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
+import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   insecureUrl,
@@ -133,9 +133,6 @@ function nameOf(source: {
 function sessionOptions(options: StageOptions) {
   return {
     credentials: options.oci,
-    signal: AbortSignal.any([
-      AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
-      ...(options.signal === undefined ? [] : [options.signal]),
-    ]),
+    signal: fetchSignal(options),
   };
 }

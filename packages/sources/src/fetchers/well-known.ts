@@ -5,7 +5,7 @@ import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_arch
 import { download } from "../_download.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
+import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -93,10 +93,7 @@ interface Downloader {
 
 function downloader(options: StageOptions): Downloader {
   const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-  const signal = AbortSignal.any([
-    AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
-    ...(options.signal === undefined ? [] : [options.signal]),
-  ]);
+  const signal = fetchSignal(options);
   let budget = limits.maxDownloadBytes;
   const get = async (url: string, maxBytes = budget) => {
     const refused = insecureUrl(new URL(url));
