@@ -40,16 +40,15 @@ export const OCI_DESTINATION: Destination<"oci"> = {
   describe: (destination) => `${destination.url}:${destination.tag}`,
   write: async (skills, destination, { dryRun, environment }) => {
     const artifacts: PublishedArtifact[] = [];
+    // the docker config is read once for every skill pushed
+    const credentials = ociCredentials(environment);
     for (const skill of skills) {
       const { blobs, manifest } = await skillArtifact(skill);
       const url = `${destination.url}/${skill.name}`;
       const reference = ociReference({ url });
       const digest = blobDigest(manifest);
       if (!dryRun) {
-        const session = ociSession(reference, {
-          credentials: ociCredentials(environment),
-          push: true,
-        });
+        const session = ociSession(reference, { credentials, push: true });
         for (const blob of blobs)
           if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
             const started = await session.send("POST", "blobs/uploads/");
