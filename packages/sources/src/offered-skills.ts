@@ -1,4 +1,5 @@
 import type { PackageSource } from "@skillshelf/core";
+import { maxSatisfying } from "semver";
 import { type OciReference, ociSession } from "./_oci-client.js";
 import { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
@@ -103,15 +104,6 @@ async function offeredTag(
   const names = (Array.isArray(tags) ? tags : []).filter(
     (tag): tag is string => typeof tag === "string",
   );
-  const versions = names
-    .map((tag) => ({ tag, parts: /^v?(\d+)\.(\d+)\.(\d+)$/.exec(tag)?.slice(1).map(Number) }))
-    .filter((one): one is { tag: string; parts: number[] } => one.parts !== undefined)
-    .sort((a, b) => compareParts(b.parts, a.parts));
-  return versions[0]?.tag ?? (names.includes("latest") ? "latest" : undefined);
-}
-
-function compareParts(a: readonly number[], b: readonly number[]): number {
-  for (let at = 0; at < 3; at++)
-    if ((a[at] ?? 0) !== (b[at] ?? 0)) return (a[at] ?? 0) - (b[at] ?? 0);
-  return 0;
+  // npm's semver: the highest release (no pre-release), tags such as v1.2.0 included
+  return maxSatisfying(names, "*") ?? (names.includes("latest") ? "latest" : undefined);
 }
