@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
-import { AUDIT_RULES, type AuditRule, SEVERITIES, type Severity } from "./rules.js";
+import { AUDIT_RULES, type AuditRule, type FileFacts, SEVERITIES, type Severity } from "./rules.js";
 
 /** One thing a rule found: where, how bad, and what to do. */
 export interface AuditFinding {
@@ -62,7 +62,11 @@ export function auditTree(root: string, options: AuditOptions = {}): AuditReport
     if (read === undefined) continue;
     files += 1;
     bytes += read.content.length;
-    findings.push(...fileFindings(path, read.content, read.executable));
+    findings.push(
+      ...(read.whole
+        ? fileFindings(path, read.content, read.executable)
+        : headFindings({ path, head: read.content, executable: read.executable })),
+    );
   }
   return { root, files, bytes, findings, diagnostics };
 }
@@ -100,11 +104,16 @@ const KEYWORDS = new RegExp(
   "g",
 );
 
+/** What the file rules find in a file's first bytes and mode. */
+function headFindings(facts: FileFacts): AuditFinding[] {
+  return FILE_RULES.filter((rule) => rule.match.on === "file" && rule.match.test(facts)).map(
+    (rule) => finding(rule, facts.path),
+  );
+}
+
 function fileFindings(path: string, content: Buffer, executable: boolean): AuditFinding[] {
-  const found: AuditFinding[] = [];
   const facts = { path, head: content.subarray(0, SNIFF_BYTES), executable };
-  for (const rule of FILE_RULES)
-    if (rule.match.on === "file" && rule.match.test(facts)) found.push(finding(rule, path));
+  const found = headFindings(facts);
   if (facts.head.includes(0)) return found;
   const text = content.toString("utf8");
   // one pass over the file finds the keywords it holds; a rule whose keywords it lacks cannot
@@ -189,12 +198,16 @@ function filesBelow(
     });
 }
 
-/** A file's bytes and executable bit, or `undefined` (with a diagnostic) when it is not read. */
+/**
+ * A file's bytes and executable bit, or `undefined` (with a diagnostic) when it is not read. Of a
+ * file past `maxBytes` only the first bytes are read (`whole: false`), for the file rules, with a
+ * diagnostic saying the rest was not.
+ */
 function readFile(
   path: string,
   maxBytes: number,
   diagnostics: Diagnostic[],
-): { content: Buffer; executable: boolean } | undefined {
+): { content: Buffer; executable: boolean; whole: boolean } | undefined {
   let descriptor: number | undefined;
   try {
     // never blocks on a FIFO swapped in after the check, never follows a link
@@ -204,25 +217,24 @@ function readFile(
       diagnostics.push(notRegular(path));
       return undefined;
     }
-    if (opened.size > maxBytes) {
+    const whole = opened.size <= maxBytes;
+    if (!whole)
       diagnostics.push(
         createDiagnostic(
           "warning",
           "audit_file_too_large",
-          `${path} is ${opened.size} bytes, over the ${maxBytes}-byte limit; it was not read`,
+          `${path} is ${opened.size} bytes, over the ${maxBytes}-byte limit; only its first ${SNIFF_BYTES} bytes were read`,
           { path },
         ),
       );
-      return undefined;
-    }
-    const content = Buffer.alloc(Math.min(opened.size, maxBytes));
+    const content = Buffer.alloc(whole ? opened.size : SNIFF_BYTES);
     let offset = 0;
     while (offset < content.length) {
       const read = readSync(descriptor, content, offset, content.length - offset, offset);
       if (read === 0) break;
       offset += read;
     }
-    return { content: content.subarray(0, offset), executable: (opened.mode & 0o111) !== 0 };
+    return { content: content.subarray(0, offset), executable: (opened.mode & 0o111) !== 0, whole };
   } catch (error) {
     diagnostics.push(unreadable(path, error));
     return undefined;

@@ -1,11 +1,13 @@
+import { AUDIT_SEVERITIES, type AuditSeverity } from "@skillshelf/core";
+
 /** The version of the rule table: raised whenever a rule is added or changes what it finds (a verdict is bound to it). */
 export const AUDIT_RULES_VERSION = "1";
 
-/** How bad a finding is, lowest first. */
-export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
+/** How bad a finding is, lowest first (core's list: a lock records it too). */
+export const SEVERITIES: typeof AUDIT_SEVERITIES = AUDIT_SEVERITIES;
 
 /** A finding's severity. */
-export type Severity = (typeof SEVERITIES)[number];
+export type Severity = AuditSeverity;
 
 /**
  * What a rule looks at: each line of a text file (`lines`, matched by `pattern`; with `keywords`,

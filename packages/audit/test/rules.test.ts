@@ -144,8 +144,18 @@ describe("files the audit does not read as they are (bad input)", () => {
       ["audit_file_too_large", join(dir, "big.md")],
     ]);
     // invalid UTF-8 is read with replacement characters, like any other text
-    expect(report.files).toBe(2);
+    expect(report.files).toBe(3);
     expect(report.findings).toEqual([]);
+  });
+
+  it("still reads the first bytes of a file past the limit for the file rules", () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(4096)]);
+    const dir = testdir({ "SKILL.md": skill("Fine.\n"), "tool.dat": elf });
+    const report = auditTree(dir, { maxFileBytes: 1024 });
+    expect(report.findings.map((one) => [one.rule, one.file])).toEqual([
+      ["executable-binary", "tool.dat"],
+    ]);
+    expect(report.diagnostics.map((one) => one.code)).toEqual(["audit_file_too_large"]);
   });
 
   it("never follows a link out of the folder", () => {

@@ -5,6 +5,7 @@ import type {
   LifecyclePlan,
   LinkPlan,
   PlanStep,
+  StepAudit,
 } from "@skillshelf/lifecycle";
 import { describeSource } from "@skillshelf/sources";
 import type { LinkOutcome } from "@skillshelf/store/writers";
@@ -13,6 +14,7 @@ import {
   displayText,
   type Paint,
   type PathStyle,
+  plural,
   safeLine,
   shortHash,
 } from "./format.js";
@@ -54,6 +56,8 @@ export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint)
 
 // --- internal ---
 
+const MAX_FINDINGS_SHOWN = 5;
+
 function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   const version = step.version === undefined ? "" : ` ${safeLine(step.version)}`;
   const from = step.source === undefined ? "" : ` from ${sourceText(step.source.source, style)}`;
@@ -63,6 +67,7 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   if (step.note !== undefined) lines.push(`    ${displayText(step.note, style)}`);
   if (step.operation === "update") lines.push(...beforeAfterLines(step));
   if (step.capabilities !== undefined) lines.push(...capabilityLines(step.capabilities));
+  if (step.audit !== undefined) lines.push(...auditLines(step.audit, paint));
   if (step.model?.given === false) {
     lines.push(
       `    ${paint("yellow", "not given to a model")}: ${displayText(step.model.reason ?? "", style)}`,
@@ -89,6 +94,28 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
     lines.push(...choiceLines(step.refusal.details));
     lines.push(`    hint: ${safeLine(step.refusal.hint)}`);
   }
+  return lines;
+}
+
+/** The audit's verdict on a staged tree: clean, or each finding (the first few) and what is approved. */
+function auditLines(audit: StepAudit, paint: Paint): string[] {
+  const files = plural(audit.files, "file");
+  if (audit.findings.length === 0 && audit.unread.length === 0)
+    return [`    audit: ${paint("dim", `clean (${files})`)}`];
+  const approved =
+    audit.approved.length === 0 ? "" : `; approved: ${audit.approved.map(safeLine).join(", ")}`;
+  const lines = [
+    `    audit: ${plural(audit.findings.length, "finding")} in ${files}${audit.highest === undefined ? "" : `, highest ${audit.highest}`} (refusing at ${audit.threshold}${approved})`,
+  ];
+  for (const finding of audit.findings.slice(0, MAX_FINDINGS_SHOWN)) {
+    const at = `${safeLine(finding.file)}${finding.line === undefined ? "" : `:${finding.line}`}`;
+    const excerpt = finding.excerpt === undefined ? "" : `  ${safeLine(finding.excerpt)}`;
+    lines.push(`      ${finding.severity} ${finding.rule} ${at}${excerpt}`);
+  }
+  if (audit.findings.length > MAX_FINDINGS_SHOWN)
+    lines.push(`      and ${audit.findings.length - MAX_FINDINGS_SHOWN} more`);
+  for (const file of audit.unread)
+    lines.push(`      ${paint("yellow", "not read whole")}: ${safeLine(file.path)} (${file.code})`);
   return lines;
 }
 

@@ -20,6 +20,16 @@ const AGENT_OPTION = {
   help: "agents from the agent table, comma-separated (claude-code, codex, cursor, …: skillshelf explain --all lists them)",
 } as const satisfies OptionSpec;
 
+const APPROVE_OPTION = {
+  type: "string",
+  value: "RULES",
+  multiple: true,
+  help: "approve audit findings of these rules, comma-separated (skillshelf audit --rules lists them), for what this change installs",
+} as const satisfies OptionSpec;
+
+const AUDIT_NOTE =
+  "\nEverything staged is audited first (skillshelf audit): a finding at or above high refuses\nits step until you approve its rule, on the terminal or with --approve.";
+
 const runLinks = (command: "link" | "unlink") => async () => {
   const { runLink } = await import("./commands/link.js");
   return (input: Parameters<typeof runLink>[0]) => runLink(input, command);
@@ -41,7 +51,7 @@ URL, owner/repo for GitHub, a local bare repository; #ref and //subfolder), or a
 skills, found where authors keep them (skills/, agents' folders, a marketplace, folders at the
 root, category folders): --skill picks from it, and on a terminal you are asked. A skill that
 cannot be installed (two of one name, a link out of the repository) is refused alone. With nothing named, installs
-what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
+what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${SCOPE_NOTE}`,
     arguments: "[what…]",
     positionals: { min: 0 },
     options: {
@@ -65,6 +75,7 @@ what the scope's lock.json lists (a fresh clone, a new machine).${SCOPE_NOTE}`,
       force: { type: "boolean", help: "replace a copy that is already installed" },
       frozen: { type: "boolean", help: "refuse any change to the lock (for CI)" },
       agent: AGENT_OPTION,
+      approve: APPROVE_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
@@ -79,7 +90,7 @@ moves, a tag or commit does not; --ref changes it) and show what would change in
 is given before applying. With no id, every copy of the scope. The replaced tree is kept for
 skillshelf rollback. With --check nothing is fetched or written: each package's pinned and
 newest commit or version is printed, "up to date" only after comparing (exit 1 when anything
-is out of date, for CI).${SCOPE_NOTE}`,
+is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
     arguments: "[id…]",
     positionals: { min: 0 },
     options: {
@@ -89,6 +100,7 @@ is out of date, for CI).${SCOPE_NOTE}`,
         help: "only ask each source what it would install now (git ls-remote for a repository); exit 1 when anything is out of date",
       },
       force: { type: "boolean", help: "replace a copy whose files were changed locally" },
+      approve: APPROVE_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
@@ -164,6 +176,7 @@ claude-code. It is foreign: its skills are hidden from models until you trust im
     positionals: { min: 1, max: 1 },
     options: {
       force: { type: "boolean", help: "replace a copy that is already installed" },
+      approve: APPROVE_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],

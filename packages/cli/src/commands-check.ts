@@ -8,7 +8,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "verify",
     summary: "check every installed copy against its record and the lock (for CI)",
     description:
-      "Digest every installed copy of both scopes again and compare it with its install record,\nand each scope's state with its lock.json: edited files (content drift), a missing copy, a\nlock entry the state lacks or the other way round. Each finding names the command that\nfixes it.",
+      "Digest every installed copy of both scopes again and compare it with its install record,\nand each scope's state with its lock.json: edited files (content drift), a missing copy, a\nlock entry the state lacks or the other way round, an audit approval whose files changed.\nA copy whose audit verdict is missing or from an older rule table is audited again. Each\nfinding names the command that fixes it.",
     shared: ["json", "cwd"],
     exits: "0 everything matches, 1 a finding, 2 usage error",
     load: async () => (await import("./commands/verify.js")).runVerify,
@@ -115,6 +115,10 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         value: "CMD",
         multiple: true,
         help: "also run CMD on each folder (no shell; the folder appended) and add the SARIF it prints",
+      },
+      rules: {
+        type: "boolean",
+        help: "list the rules (id, severity, what each finds) and read nothing",
       },
     },
     shared: ["json", "cwd"],

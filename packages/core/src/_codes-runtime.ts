@@ -12,6 +12,18 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "run skillshelf validate on the source to see each problem, and fix the package",
   },
+  audit_refused: {
+    owner: "lifecycle",
+    hint: "read each finding (skillshelf audit on the source shows them all); if you accept what it does, approve its rules by id with --approve RULE, or answer yes on a terminal",
+  },
+  audit_approval_stale: {
+    owner: "lifecycle",
+    hint: "the files are no longer the ones approved: reinstall the package to put them back (skillshelf install restores the locked files), or audit the new files and install them with --approve",
+  },
+  audit_findings: {
+    owner: "lifecycle",
+    hint: "read the findings with skillshelf audit on the copy's folder; remove the package, or install it again with --approve RULE to record that you accept them",
+  },
   installed_differs: {
     owner: "lifecycle",
     hint: "use update to change an installed copy, or --force to replace it",

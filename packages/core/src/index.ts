@@ -59,8 +59,15 @@ export type {
 } from "./frontmatter.js";
 export { parseFrontmatter, readRawYamlValue, splitFrontmatter } from "./frontmatter.js";
 export { sha256 } from "./hash.js";
-export type { FileResourceKind, PackageKind, ResourceFolder, ResourceKind } from "./kinds.js";
+export type {
+  AuditSeverity,
+  FileResourceKind,
+  PackageKind,
+  ResourceFolder,
+  ResourceKind,
+} from "./kinds.js";
 export {
+  AUDIT_SEVERITIES,
   FILE_RESOURCE_KINDS,
   folderKind,
   isPackageKind,

@@ -37,6 +37,17 @@ export const PACKAGE_KINDS: readonly ["plugin", ...typeof RESOURCE_KINDS] = [
 /** A package kind. */
 export type PackageKind = (typeof PACKAGE_KINDS)[number];
 
+/** How bad an audit finding is, lowest first (DESIGN §14): what an audit reports and a lock records. */
+export const AUDIT_SEVERITIES: readonly ["low", "medium", "high", "critical"] = [
+  "low",
+  "medium",
+  "high",
+  "critical",
+];
+
+/** An audit finding's severity. */
+export type AuditSeverity = (typeof AUDIT_SEVERITIES)[number];
+
 /** The folder a kind of resource lives in, in a library and in a package: `skills`, `prompts`, … */
 export type ResourceFolder = `${ResourceKind}s`;
 

@@ -27,6 +27,7 @@ export interface Planning {
     | "progress"
     | "links"
     | "fetches"
+    | "audit"
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
@@ -103,6 +104,7 @@ export function finishPlan(
       ...(request.skills === undefined ? {} : { skills: [...request.skills] }),
       ...(request.plugins === undefined ? {} : { plugins: [...request.plugins] }),
       ...(request.links === undefined ? {} : { links: request.links }),
+      ...(request.audit === undefined ? {} : { audit: request.audit }),
     },
     steps,
     applicable,

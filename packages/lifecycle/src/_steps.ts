@@ -1,6 +1,7 @@
 // The steps of a plan: an install or update of a staged package, a change to an installed copy, a refusal.
 import { join } from "node:path";
 import {
+  canonicalJson,
   createDiagnostic,
   type Environment,
   type PackageKind,
@@ -29,6 +30,7 @@ import {
   readScopeState,
   snapshotAfter,
 } from "@skillshelf/store";
+import { auditStaged } from "./_audit.js";
 import { contentRefusal } from "./_content.js";
 import { stepLinks } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
@@ -56,12 +58,18 @@ export function installStep(
       readonly digest?: string | undefined;
     };
     readonly refusal?: Refusal | undefined;
+    /** Rules approved earlier for exactly these bytes (the lock's, on a restore). */
+    readonly approved?: readonly string[] | undefined;
   },
 ): PlanStep | undefined {
   const { environment, snapshot } = planning;
   const { scope, staged, manifest, operation } = input;
   const id = manifest.id;
   const existing = copyOf(snapshot, scope, id);
+  const audited = auditStaged(staged.dir, planning.request.audit, [
+    ...(input.approved ?? []),
+    ...approvedBefore(existing?.record, staged.digest),
+  ]);
   const record: InstallRecord = {
     kind: manifest.kind,
     ...(manifest.version === undefined ? {} : { version: manifest.version }),
@@ -70,6 +78,7 @@ export function installStep(
     origin: input.origin,
     contentDigest: staged.digest,
     trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+    audit: audited.record,
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
@@ -86,7 +95,8 @@ export function installStep(
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned) ??
-    contentRefusal(environment, staged.dir, manifest);
+    contentRefusal(environment, staged.dir, manifest) ??
+    audited.refusal;
   const wanted =
     planning.request.links === undefined || refused !== undefined
       ? undefined
@@ -102,7 +112,9 @@ export function installStep(
     // package; one that holds exactly it is left as it is, and only the links missing are made
     const same =
       existing.record.contentDigest === staged.digest && existing.observedDigest === staged.digest;
-    if (same && links?.some((link) => !link.inPlace) !== true) {
+    // a verdict that differs (a newer rule table, new approvals) is recorded anew
+    const sameVerdict = canonicalJson(existing.record.audit) === canonicalJson(audited.record);
+    if (same && sameVerdict && links?.some((link) => !link.inPlace) !== true) {
       planning.diagnostics.push(
         createDiagnostic("info", "already_installed", `${scope}:${id} is already installed`, {
           path: existing.dir,
@@ -158,6 +170,7 @@ export function installStep(
           ? "nothing to recover; the destination is empty"
           : "files in the current tree that differ from its record are kept beside it as a backup",
     ...(capabilities === undefined ? {} : { capabilities }),
+    audit: audited.audit,
     lock: {
       before: "entry" in before ? before.entry : null,
       after: entryFor(environment, scope, id, record, enabledAfter),
@@ -383,6 +396,11 @@ export function originOf(staged: StagedSource, row: IndexRow | undefined): Packa
 }
 
 // --- internal ---
+
+/** The rules approved for the copy's recorded tree, when the staged tree is that same tree. */
+function approvedBefore(record: InstallRecord | undefined, digest: string): readonly string[] {
+  return record?.contentDigest === digest ? (record.audit?.approved ?? []) : [];
+}
 
 function pinRefusal(
   manifest: PackageManifest,

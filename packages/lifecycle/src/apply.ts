@@ -285,6 +285,8 @@ function installInput(
     expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },
     keepPrevious: step.operation === "update",
     enabled: step.enabled,
+    // the verdict the plan reviewed, as its lock entry shows it
+    audit: step.lock.after?.audit,
     // every committed step is read back by `verifySteps`
     readBack: false,
     ...(step.links === undefined

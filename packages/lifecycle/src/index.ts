@@ -1,6 +1,8 @@
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";
+export type { InstalledAudit } from "./audit-installed.js";
+export { auditInstalled } from "./audit-installed.js";
 export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
 export { capabilityDiff } from "./capabilities.js";
 export type { UpdateCheck, UpdateCheckRequest } from "./check.js";
@@ -13,6 +15,7 @@ export { linksBehindLock, restoreLinks } from "./restore-links.js";
 export type {
   ApplyOptions,
   ApplyResult,
+  AuditRequest,
   LifecyclePlan,
   LifecycleProgress,
   LifecycleRequest,
@@ -22,6 +25,7 @@ export type {
   RefreshResult,
   Refusal,
   ReviewedFact,
+  StepAudit,
   StepLink,
   StepOutcome,
   StepSource,

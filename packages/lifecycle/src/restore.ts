@@ -39,6 +39,7 @@ export async function restoreFromLock(input: {
   readonly stage?: StageOptions | undefined;
   readonly cache?: ScopeCache | undefined;
   readonly progress?: LifecycleRequest["progress"];
+  readonly audit?: LifecycleRequest["audit"];
 }): Promise<LifecyclePlan> {
   const { environment, scope, cache, progress } = input;
   const planning: Planning = {
@@ -51,6 +52,7 @@ export async function restoreFromLock(input: {
       stage: input.stage,
       cache,
       progress,
+      audit: input.audit,
     },
     snapshot: readPackageSnapshot(environment, { cache }),
     discovery: input.discovery ?? discoverLibrary(environment),
@@ -124,6 +126,8 @@ export async function restoreFromLock(input: {
         },
         pinned: { version: entry.version, digest: entry.digest },
         refusal: mismatch,
+        // the lock's approvals hold for the bytes it pins, which a mismatch refuses otherwise
+        approved: entry.audit?.approved,
       });
       if (step === undefined) continue;
       steps.push({

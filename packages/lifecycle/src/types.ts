@@ -1,3 +1,4 @@
+import type { AuditFinding, Severity } from "@skillshelf/audit";
 import type {
   Diagnostic,
   Environment,
@@ -81,6 +82,31 @@ export interface LifecycleRequest {
   readonly links?:
     | { readonly agents: readonly string[] | "all"; readonly copy?: boolean }
     | undefined;
+  /** How an install or update's audit judges what it stages (DESIGN §14). */
+  readonly audit?: AuditRequest | undefined;
+}
+
+/**
+ * What an install or update's audit refuses: findings at or above `threshold` (default `high`),
+ * unless their rule is approved, by id, here or earlier for the same bytes.
+ */
+export interface AuditRequest {
+  readonly threshold?: Severity | undefined;
+  readonly approve?: readonly string[] | undefined;
+}
+
+/** What the audit of a step's staged tree found, as the plan shows it. */
+export interface StepAudit {
+  /** The rule table's version (`AUDIT_RULES_VERSION`). */
+  readonly rules: string;
+  readonly files: number;
+  readonly threshold: Severity;
+  readonly highest?: Severity | undefined;
+  readonly findings: readonly AuditFinding[];
+  /** The rules found at or above the threshold that are approved. */
+  readonly approved: readonly string[];
+  /** Files not read whole (too large, not a regular file, unreadable). */
+  readonly unread: readonly { readonly code: string; readonly path: string }[];
 }
 
 /**
@@ -164,6 +190,8 @@ export interface PlanStep {
   readonly model?:
     | { readonly given: boolean; readonly reason?: string; readonly next?: string }
     | undefined;
+  /** For an install or update: what the audit of the staged tree found. */
+  readonly audit?: StepAudit | undefined;
   /** The links an install or update makes in the same step (`LifecycleRequest.links`). */
   readonly links?: readonly StepLink[] | undefined;
   readonly refusal?: Refusal | undefined;
@@ -195,6 +223,7 @@ export interface LifecyclePlan {
     readonly skills?: readonly string[] | undefined;
     readonly plugins?: readonly string[] | undefined;
     readonly links?: LifecycleRequest["links"];
+    readonly audit?: AuditRequest | undefined;
   };
   readonly steps: readonly PlanStep[];
   /** Some step applies and no refusal stops the plan (a refusal `alone` stops only its step, without `allOrNothing`). */

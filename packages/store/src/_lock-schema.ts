@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import {
+  audit,
   byLinkPath,
   byPackageId,
   commit,
@@ -24,6 +25,7 @@ const entry = z.strictObject({
   index: z.optional(text),
   digest,
   trust,
+  audit,
   enabled: z.boolean(),
   requires: z.array(text),
 });

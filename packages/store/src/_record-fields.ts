@@ -1,4 +1,5 @@
 import {
+  AUDIT_SEVERITIES,
   isPackageId,
   isPackageSource,
   isSemver,
@@ -40,6 +41,20 @@ export const commit = z.optional(
       ),
     ),
 );
+/**
+ * The audit verdict on the tree a record digests (DESIGN §14): the rule table's version it was
+ * read with, the rules that found something (`highest`: the worst severity among them) and the
+ * rules a person or a policy approved. Bound to the record's digest: a new tree is audited anew.
+ */
+export const audit = z.optional(
+  z.strictObject({
+    rules: text,
+    highest: z.optional(z.enum(AUDIT_SEVERITIES)),
+    found: z.optional(z.array(text)),
+    approved: z.optional(z.array(text)),
+  }),
+);
+
 export const digest = z
   .string()
   .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"));

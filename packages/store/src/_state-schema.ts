@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import {
+  audit,
   byLinkPath,
   byPackageId,
   commit,
@@ -24,6 +25,7 @@ const recordShape = {
   origin: z.strictObject({ source, commit, index: z.optional(text) }),
   contentDigest: digest,
   trust,
+  audit,
   // the manifest's requirements, so the lock can be written from the state alone
   requires: z.optional(z.array(text)),
   // each file's own fingerprint, so verify can name the files that changed (a plain record, as

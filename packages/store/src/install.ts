@@ -48,6 +48,8 @@ export interface InstallPackageInput extends ScopeTarget {
   readonly enabled?: boolean | undefined;
   /** Install time for the record. Default: now. */
   readonly now?: Date | undefined;
+  /** The audit verdict on the staged tree, for the record (DESIGN §14). */
+  readonly audit?: InstallRecord["audit"];
   /**
    * Digest the copy again once it is in place and report a `verification` diagnostic when it
    * differs (default). `false` when the caller reads every copy back itself.
@@ -220,7 +222,14 @@ function installChange(
     before?.contentDigest === input.staged.digest &&
     treeMatches(context, id, before)
   )
-    return { id, operation: "install", staging: null, before, record: before, links };
+    return {
+      id,
+      operation: "install",
+      staging: null,
+      before,
+      record: input.audit === undefined ? before : { ...before, audit: input.audit },
+      links,
+    };
   const { staging, files } = stageCopy(
     context,
     id,
@@ -240,6 +249,7 @@ function installChange(
     origin: input.origin,
     contentDigest: input.staged.digest,
     trust: manifest.format === "claude-code" ? "foreign" : "trusted",
+    ...(input.audit === undefined ? {} : { audit: input.audit }),
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
     ...(files === undefined ? {} : { files }),
     ...(previous === undefined ? {} : { previous }),

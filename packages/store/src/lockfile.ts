@@ -97,7 +97,7 @@ export function applied(lock: LockFile, change: LockChange): LockFile {
 
 /**
  * What the lock says for package `id` given a state: its kind, version, format, source (a local
- * folder inside `root` written relative to it, as `./…`), commit, index, digest, trust, whether it
+ * folder inside `root` written relative to it, as `./…`), commit, index, digest, trust, audit verdict, whether it
  * is enabled and its requirements; `null` when the state does not hold it.
  */
 export function lockEntryOf(state: ScopeState, id: string, root: string): LockedPackage | null {
@@ -113,6 +113,7 @@ export function lockEntryOf(state: ScopeState, id: string, root: string): Locked
     ...(index === undefined ? {} : { index }),
     digest: record.contentDigest,
     trust: record.trust,
+    ...(record.audit === undefined ? {} : { audit: record.audit }),
     enabled: !state.disabled.includes(id),
     requires: [...(record.requires ?? [])].sort(),
   };

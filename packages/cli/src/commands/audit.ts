@@ -1,6 +1,8 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import {
+  AUDIT_RULES,
+  AUDIT_RULES_VERSION,
   type AuditReport,
   atOrAbove,
   auditSarif,
@@ -26,11 +28,13 @@ export async function runAudit(
     readonly sarif: boolean;
     readonly scanner: readonly string[];
     readonly "fail-on": Severity | undefined;
+    readonly rules: boolean;
   }>,
 ): Promise<number> {
   const { io } = input;
   const context = input.context();
   const { environment, style } = context;
+  if (input.values.rules) return printRules(input);
   const threshold = input.values["fail-on"] ?? "high";
   const folders =
     input.positionals.length > 0
@@ -92,6 +96,28 @@ export async function runAudit(
 }
 
 // --- internal ---
+
+/** The rule table: what `--approve` takes, each rule with its severity and what it finds. */
+function printRules(input: CommandInput<{ readonly json: boolean }>): number {
+  const context = input.context();
+  if (input.values.json) {
+    printJson(input.io, context, {
+      version: AUDIT_RULES_VERSION,
+      rules: AUDIT_RULES.map(({ id, severity, title, rationale, remedy }) => ({
+        id,
+        severity,
+        title,
+        rationale,
+        remedy,
+      })),
+    });
+    return 0;
+  }
+  const width = Math.max(...AUDIT_RULES.map((rule) => rule.id.length));
+  for (const rule of AUDIT_RULES)
+    input.io.stdout(`${rule.id.padEnd(width)}  ${rule.severity.padEnd(8)}  ${rule.title}\n`);
+  return 0;
+}
 
 /** Every folder the scope's resources of every kind are read from and that exists, once each. */
 function readFolders(environment: Environment): string[] {

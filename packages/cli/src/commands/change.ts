@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { AUDIT_RULES } from "@skillshelf/audit";
 import {
+  closest,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -35,6 +37,7 @@ import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
+import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
 import { chosenScope, defaultScope } from "./_scope.js";
 
@@ -58,6 +61,7 @@ export interface ChangeValues {
   readonly "all-agents"?: boolean;
   readonly "all-or-nothing"?: boolean;
   readonly "with-requirements"?: boolean;
+  readonly approve?: readonly string[];
 }
 
 /**
@@ -103,19 +107,37 @@ async function changeOnce(
     ),
   );
   if (interrupted.signal.aborted) return stopped(io, first);
-  // a question only for a person who can answer and did not say --yes
-  const picked = json || input.values.yes ? undefined : await pickFromCollection(io, first);
-  let plan = first;
-  if (picked !== undefined) {
-    releasePlan(first);
-    plan = await untilInterrupted(io, interrupted, () =>
+  const asking = !json && !input.values.yes;
+  const replan = async (choices: PlanChoices) => {
+    const next = await untilInterrupted(io, interrupted, () =>
       withProgress(io, (progress) =>
-        makePlan(input, command, { ...planning, progress, signal: interrupted.signal }, picked),
+        makePlan(input, command, { ...planning, progress, signal: interrupted.signal }, choices),
       ),
     );
+    return next;
+  };
+  // a question only for a person who can answer and did not say --yes
+  const picked = asking ? await pickFromCollection(io, first) : undefined;
+  let plan = first;
+  let choices: PlanChoices = { approve: approvedRules(input.values.approve ?? []) };
+  if (picked !== undefined) {
+    releasePlan(plan);
+    choices = { ...choices, skills: picked };
+    plan = await replan(choices);
     if (interrupted.signal.aborted) return stopped(io, plan);
   }
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
+  const approving = asking
+    ? await approveFindings(io, plan, () =>
+        io.stdout(planText(plan, shownScope, context.style, painter(io.color))),
+      )
+    : [];
+  if (approving.length > 0) {
+    releasePlan(plan);
+    choices = { ...choices, approve: [...choices.approve, ...approving] };
+    plan = await replan(choices);
+    if (interrupted.signal.aborted) return stopped(io, plan);
+  }
   const report = reporter(input, context, plan, shownScope);
   if (!plan.applicable || plan.steps.length === 0 || input.values["dry-run"]) {
     releasePlan(plan);
@@ -256,17 +278,20 @@ async function makePlan(
     readonly fetches: SourceFetches;
     readonly signal: AbortSignal;
   },
-  skills: readonly string[] = (input.values.skill ?? []).flatMap((names) => names.split(",")),
+  choices: PlanChoices = { approve: approvedRules(input.values.approve ?? []) },
 ): Promise<LifecyclePlan> {
   const { context, scope, progress, cache, fetches, signal } = planning;
   const { environment } = context;
   const targets = input.positionals;
+  const skills = choices.skills ?? (input.values.skill ?? []).flatMap((names) => names.split(","));
+  const audit = { approve: choices.approve };
   const common = {
     environment,
     scope,
     progress,
     cache,
     fetches,
+    audit,
     force: input.values.force,
     stage: { signal, env: input.io.env, ...sourceAccess(environment) },
   };
@@ -277,6 +302,7 @@ async function makePlan(
       frozen: input.values.frozen,
       progress,
       cache,
+      audit,
       stage: { signal, env: input.io.env, ...sourceAccess(environment) },
     });
   if (command === "install" || command === "import") {
@@ -305,6 +331,54 @@ async function makePlan(
         : targets,
     ref: input.values.ref,
   });
+}
+
+/** What a person chose that a plan is made again for: skills from a collection, audit rules approved. */
+interface PlanChoices {
+  readonly skills?: readonly string[] | undefined;
+  readonly approve: readonly string[];
+}
+
+/** `--approve` values, comma-separated, each the id of an audit rule (a usage error otherwise). */
+function approvedRules(values: readonly string[]): string[] {
+  const ids = AUDIT_RULES.map((rule) => rule.id);
+  const rules = values.flatMap((value) => value.split(",")).filter((rule) => rule !== "");
+  for (const rule of rules)
+    if (!ids.includes(rule)) {
+      const near = closest(rule, ids);
+      throw new UsageError(
+        "usage_invalid_value",
+        `--approve ${rule}: no audit rule has this id (skillshelf audit --rules lists them)`,
+        near === undefined ? undefined : { suggestion: `--approve ${near}` },
+      );
+    }
+  return rules;
+}
+
+/**
+ * On a terminal, steps refused by the audit become a question: the plan with its findings is
+ * shown (`showPlan`), then whether to approve the rules refused. The rules approved, or none.
+ */
+async function approveFindings(
+  io: CliIo,
+  plan: LifecyclePlan,
+  showPlan: () => void,
+): Promise<string[]> {
+  const refused = plan.steps.filter((step) => step.refusal?.code === "audit_refused");
+  // only a plan the audit alone stops, or whose audited steps it alone leaves out
+  const others = plan.steps.some(
+    (step) =>
+      step.refusal !== undefined &&
+      step.refusal.code !== "audit_refused" &&
+      step.refusal.alone !== true,
+  );
+  if (refused.length === 0 || others || !io.interactive) return [];
+  const rules = [
+    ...new Set(refused.flatMap((step) => (step.refusal?.details?.rules ?? []) as string[])),
+  ].sort();
+  showPlan();
+  const question = `Approve ${rules.map(safeLine).join(", ")} for ${refused.map((step) => safeLine(step.ref)).join(", ")}, for exactly these files?`;
+  return (await confirm(io, question)) ? rules : [];
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   type Diagnostic,
   type Environment,
 } from "@skillshelf/core";
+import { auditInstalled } from "@skillshelf/lifecycle";
 import {
   inspectLinks,
   type LockedLink,
@@ -28,6 +29,8 @@ interface VerifiedScope {
   readonly copies: number;
   readonly locked: number;
   readonly links: number;
+  /** The copies whose files were audited again (no verdict recorded, or one from an older rule table). */
+  readonly audited: readonly string[];
   readonly problems: readonly Diagnostic[];
 }
 
@@ -43,7 +46,8 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
     // a library folder that leads out of the scope is a problem in itself, and is not read through
     const unsafe = scopeFolderProblem(environment, scope, "write");
-    if (unsafe !== undefined) return { scope, copies: 0, locked: 0, links: 0, problems: [unsafe] };
+    if (unsafe !== undefined)
+      return { scope, copies: 0, locked: 0, links: 0, audited: [], problems: [unsafe] };
     const state = readScopeState(environment, scope);
     const lock = readLockFile(environment, scope);
     if (!state.ok || !lock.ok)
@@ -52,9 +56,18 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
         copies: 0,
         locked: 0,
         links: 0,
+        audited: [],
         problems: [...(state.ok ? [] : state.diagnostics), ...(lock.ok ? [] : lock.diagnostics)],
       };
     const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state);
+    // the audit verdicts: read again only where the rule table moved on or none was recorded
+    const drifted = new Set(
+      problems
+        .filter((problem) => problem.code === "content_drift")
+        .map((problem) => problem.details?.id as string),
+    );
+    const audit = auditInstalled(environment, scope, state.value.state, { drifted });
+    problems.push(...audit.problems);
     const installed = state.value.state.installed;
     const locked = lock.value.value.packages;
     const root = lockRoot(environment, scope);
@@ -100,6 +113,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
       copies: Object.keys(installed).length,
       locked: Object.keys(locked).length,
       links: Object.keys(links).length,
+      audited: audit.audited,
       problems,
     };
   });

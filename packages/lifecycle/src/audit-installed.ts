@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import { AUDIT_RULES_VERSION, atOrAbove, auditTree, type Severity } from "@skillshelf/audit";
+import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
+import { type PackageScope, packagesDir, type ScopeState } from "@skillshelf/store";
+import { DEFAULT_AUDIT_THRESHOLD } from "./_audit.js";
+
+/** What `auditInstalled` found in a scope, and which copies it read again. */
+export interface InstalledAudit {
+  readonly problems: readonly Diagnostic[];
+  /** The ids whose trees were audited again: those whose verdict is missing or from another rule table. */
+  readonly audited: readonly string[];
+}
+
+/**
+ * Check each installed copy's audit verdict (DESIGN §14), reading again only what needs it: a
+ * copy whose files changed (`drifted`, as `recheckCopies` found) loses the approvals its record
+ * holds (`audit_approval_stale`); a copy whose verdict was made with the same rule table is
+ * taken at its record's word; any other (no verdict, an older table) is audited again, and a
+ * finding at or above `threshold` whose rule is not approved is `audit_findings`.
+ */
+export function auditInstalled(
+  environment: Environment,
+  scope: PackageScope,
+  state: ScopeState,
+  options: { readonly drifted: ReadonlySet<string>; readonly threshold?: Severity | undefined },
+): InstalledAudit {
+  const threshold = options.threshold ?? DEFAULT_AUDIT_THRESHOLD;
+  const problems: Diagnostic[] = [];
+  const audited: string[] = [];
+  for (const [id, record] of Object.entries(state.installed).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const path = join(packagesDir(environment, scope), id);
+    const approved = record.audit?.approved ?? [];
+    if (options.drifted.has(id)) {
+      if (approved.length > 0)
+        problems.push(
+          createDiagnostic(
+            "error",
+            "audit_approval_stale",
+            `${id} was approved for ${approved.join(", ")} as it was installed, and its files changed since: the approval no longer holds`,
+            { path, details: { id, scope, approved } },
+          ),
+        );
+      continue;
+    }
+    if (record.audit?.rules === AUDIT_RULES_VERSION) continue;
+    audited.push(id);
+    const unapproved = [
+      ...new Set(
+        auditTree(path)
+          .findings.filter(
+            (finding) => atOrAbove(finding.severity, threshold) && !approved.includes(finding.rule),
+          )
+          .map((finding) => finding.rule),
+      ),
+    ].sort();
+    if (unapproved.length > 0)
+      problems.push(
+        createDiagnostic(
+          "error",
+          "audit_findings",
+          `${id}, installed ${record.audit === undefined ? "before it was audited" : `under audit rules ${record.audit.rules}`}, has findings no one approved: ${unapproved.join(", ")}`,
+          { path, details: { id, scope, rules: unapproved, threshold } },
+        ),
+      );
+  }
+  return { problems, audited };
+}
