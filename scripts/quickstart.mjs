@@ -61,7 +61,7 @@ if (job === "demo") {
 /**
  * The registries the tests start are real ones from Debian packages: the CNCF distribution
  * registry (`docker-registry`), `skopeo` as an independent OCI client, and `htpasswd` for the
- * registry's user. Missing ones are installed with apt-get (as root, or through `sudo -n`);
+ * registry's user; `ssh-keygen` makes and checks the SSH signatures of signed skills. Missing ones are installed with apt-get (as root, or through `sudo -n`);
  * where that cannot be done, say what to install and stop.
  */
 function ensureTestTools() {
@@ -69,6 +69,7 @@ function ensureTestTools() {
     "docker-registry": "docker-registry",
     skopeo: "skopeo",
     htpasswd: "apache2-utils",
+    "ssh-keygen": "openssh-client",
   };
   const missing = Object.entries(tools)
     .filter(([command]) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0)

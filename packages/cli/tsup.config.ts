@@ -38,6 +38,15 @@ export default defineConfig([
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
+      // the CycloneDX library's optional plug-ins (XML, schema validation): never used by sbom
+      options.external = [
+        ...(options.external ?? []),
+        "ajv",
+        "ajv-formats",
+        "ajv-formats-draft2019",
+        "libxmljs2",
+        "xmlbuilder2",
+      ];
     },
   },
   {

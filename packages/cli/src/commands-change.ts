@@ -168,10 +168,37 @@ given). A copy edited since it was made, or a link re-pointed, is left as it is 
     load: runLinks("unlink"),
   }),
   defineCommand({
+    name: "trust",
+    summary: "give a model a foreign package or another agent's folder, bound to its content",
+    description: `Trust an installed foreign package (an imported Claude Code plugin), an agent's folders in
+the scope (an agent id such as claude-code), or one such folder (its path) for the model. It is
+audited first, as an install is (--approve RULE for findings at or above high), and bound to
+the digest of its content: list, catalog, explain and resources give it to a model while its
+content is the same, and any change takes the trust back and says so (trust_revoked). Kept in
+the scope's trust.json. With nothing named, lists what is trusted and whether it holds.${SCOPE_NOTE}`,
+    arguments: "[package-id | agent | folder]",
+    positionals: { min: 0, max: 1 },
+    options: { approve: APPROVE_OPTION },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 trusted (or everything listed holds), 1 refused or revoked, 2 usage error",
+    load: async () => (await import("./commands/trust.js")).runTrust,
+  }),
+  defineCommand({
+    name: "untrust",
+    summary: "take back what trust gave",
+    description: `Take back the trust given to a package, an agent's folders or one folder, whether or not
+it still exists.${SCOPE_NOTE}`,
+    arguments: "<package-id | agent | folder>",
+    positionals: { min: 1, max: 1 },
+    shared: ["scope", "json", "cwd"],
+    load: async () => (await import("./commands/trust.js")).runUntrust,
+  }),
+  defineCommand({
     name: "import",
     summary: "install a Claude Code plugin as a foreign package",
     description: `Install a Claude Code plugin folder (.claude-plugin/plugin.json) as a package of format
-claude-code. It is foreign: its skills are hidden from models until you trust imports.${SCOPE_NOTE}`,
+claude-code. It is foreign: its skills are hidden from models until you trust it (skillshelf
+trust <id>).${AUDIT_NOTE}${SCOPE_NOTE}`,
     arguments: "<claude-plugin-path>",
     positionals: { min: 1, max: 1 },
     options: {

@@ -87,10 +87,35 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         type: "boolean",
         help: "list what would be written, with digests, and write nothing",
       },
+      sign: {
+        type: "string",
+        value: "KEY",
+        help: "sign each artifact with this SSH key (a private key, or a public key ssh-agent holds); ssh-keygen -Y verify checks it (sites only)",
+      },
     },
     shared: ["json", "cwd"],
     exits: "0 published (or, dry, publishable), 1 refused, 2 usage error",
     load: async () => (await import("./commands/publish.js")).runPublish,
+  }),
+  defineCommand({
+    name: "sbom",
+    summary: "write a CycloneDX bill of materials of what is installed",
+    description:
+      "Write a CycloneDX 1.6 JSON bill of materials of the packages installed in both scopes (or\nthe one named): each with its id, version, package URL, SHA-256 tree digest, licence,\nsource, commit, signer and audit verdict. The same install gives the same document.",
+    options: {
+      output: { type: "string", value: "FILE", help: "write it to FILE instead of stdout" },
+    },
+    shared: ["scope", "cwd"],
+    load: async () => (await import("./commands/sbom.js")).runSbom,
+  }),
+  defineCommand({
+    name: "policy",
+    summary: "show the policy in force and where each rule comes from",
+    description:
+      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the user library and the project library, each only able to\ntighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required. A file that does not read refuses every change.",
+    shared: ["json", "cwd"],
+    exits: "0 the policy reads, 1 a policy file does not, 2 usage error",
+    load: async () => (await import("./commands/policy.js")).runPolicy,
   }),
   defineCommand({
     name: "audit",

@@ -20,4 +20,8 @@ export const PUBLISH_CODES = {
     owner: "publish",
     hint: "name a folder holding a SKILL.md, skill folders or a plugin.json with skills",
   },
+  publish_sign_unsupported: {
+    owner: "publish",
+    hint: "publish signed skills to a site (site:<dir>); signatures for OCI and git destinations are not made yet",
+  },
 } as const;

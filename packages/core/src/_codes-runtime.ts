@@ -24,6 +24,14 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "read the findings with skillshelf audit on the copy's folder; remove the package, or install it again with --approve RULE to record that you accept them",
   },
+  trust_revoked: {
+    owner: "resources",
+    hint: "its content changed since it was trusted: read it again (skillshelf audit on its folder), then skillshelf trust it again, or untrust it",
+  },
+  trust_target_unknown: {
+    owner: "lifecycle",
+    hint: "name an installed package's id, an agent id (claude-code, cursor, …), or the path of another agent's folder in this scope; skillshelf explain lists the folders read",
+  },
   installed_differs: {
     owner: "lifecycle",
     hint: "use update to change an installed copy, or --force to replace it",

@@ -190,6 +190,14 @@ export const STORE_CODES = {
     owner: "store",
     hint: "fix lock.json (or restore it from version control); nothing overwrites it until then",
   },
+  trust_file_invalid: {
+    owner: "store",
+    hint: "fix trust.json (or delete it and trust again what you want given to a model); nothing in it counts until then",
+  },
+  trust_file_unsafe: {
+    owner: "store",
+    hint: "make trust.json a plain file: move the link or folder aside",
+  },
   lock_unsafe: {
     owner: "store",
     hint: "make lock.json a plain file: move the link or folder aside",

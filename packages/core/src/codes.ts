@@ -2,6 +2,7 @@ import { AUDIT_CODES } from "./_codes-audit.js";
 import { CHECK_CODES } from "./_codes-checks.js";
 import { CORE_CODES } from "./_codes-core.js";
 import { LOADER_CODES } from "./_codes-loaders.js";
+import { POLICY_CODES } from "./_codes-policy.js";
 import { PUBLISH_CODES } from "./_codes-publish.js";
 import { RUNTIME_CODES } from "./_codes-runtime.js";
 import { SOURCES_CODES } from "./_codes-sources.js";
@@ -20,6 +21,7 @@ export type CodeOwner =
   | "store"
   | "sources"
   | "audit"
+  | "policy"
   | "resources"
   | "inventory"
   | "validation"
@@ -53,6 +55,7 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
   ...CHECK_CODES,
   ...PUBLISH_CODES,
   ...AUDIT_CODES,
+  ...POLICY_CODES,
 };
 
 /** A diagnostic or error code. */
@@ -88,4 +91,5 @@ type CodeName =
   | keyof typeof RUNTIME_CODES
   | keyof typeof CHECK_CODES
   | keyof typeof PUBLISH_CODES
-  | keyof typeof AUDIT_CODES;
+  | keyof typeof AUDIT_CODES
+  | keyof typeof POLICY_CODES;

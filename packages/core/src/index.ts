@@ -128,6 +128,7 @@ export {
 } from "./roots.js";
 export type { SchemaIssue } from "./schema-issues.js";
 export { schemaDiagnostics } from "./schema-issues.js";
+export { sshKeyFingerprint } from "./ssh-keys.js";
 export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";

@@ -11,7 +11,7 @@ import {
 } from "@skillshelf/sources";
 import type { PackageManifest } from "@skillshelf/store";
 import { packageSkills } from "./_package-skills.js";
-import type { Unread } from "./_planning.js";
+import type { StagePlanning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
@@ -21,7 +21,7 @@ import type { Refusal } from "./types.js";
  * skill's folder alone (`<source>//<folder>`, a collection of one skill).
  */
 export function pickFromPackage(
-  planning: Unread,
+  planning: StagePlanning,
   source: PackageSource,
   staged: StagedSource,
   manifest: PackageManifest,

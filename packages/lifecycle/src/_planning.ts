@@ -1,6 +1,7 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import { randomBytes } from "node:crypto";
 import { canonicalJson, type Diagnostic, type Environment } from "@skillshelf/core";
+import type { EffectivePolicy } from "@skillshelf/policy";
 import type { LibraryDiscovery } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
@@ -31,6 +32,8 @@ export interface Planning {
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
+  /** The policy in force (DESIGN §14), read once per plan. */
+  readonly policy: EffectivePolicy;
   readonly staging: StagingSet;
   readonly diagnostics: Diagnostic[];
 }
@@ -38,8 +41,11 @@ export interface Planning {
 /** Planning before the snapshot is read. */
 export type Unread = Omit<Planning, "snapshot">;
 
+/** What staging a source needs of planning (no snapshot, no policy). */
+export type StagePlanning = Omit<Unread, "policy">;
+
 /**
- * Seal a plan: refuse steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
+ * Seal a plan: refuse every step when a policy file does not read (`policy_invalid`), steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
  * the plan is the one that catches up) or any change to a lock under `frozen`, drop reviewed facts
  * of copies an earlier step writes (a plan cannot stale itself), release the staging of a plan
  * that cannot be applied, and attach the staging as a property outside the data.
@@ -56,7 +62,7 @@ export function finishPlan(
   const steps = built.map((step) => {
     const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
     written.add(`${step.scope}:${step.id}`);
-    let refused = step.refusal;
+    let refused = planning.policy.invalid ?? step.refusal;
     if (refused === undefined && operation !== "restore") {
       const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, request.cache);
       ahead.set(step.scope, pending);
@@ -108,7 +114,7 @@ export function finishPlan(
     },
     steps,
     applicable,
-    diagnostics: planning.diagnostics,
+    diagnostics: [...planning.policy.diagnostics, ...planning.diagnostics],
   };
   // the staging is the plan's, but not part of its data: JSON and canonical JSON leave it out
   return Object.defineProperty(plan, "staging", {

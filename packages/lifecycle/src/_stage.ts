@@ -26,12 +26,12 @@ import {
   skillPackageManifest,
 } from "@skillshelf/store";
 import { chooseSkills, pickFromPackage } from "./_choose.js";
-import type { Unread } from "./_planning.js";
+import type { StagePlanning } from "./_planning.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
 /** Stage a source for a step; a failure is the step's refusal. */
-export async function stage(planning: Unread, source: PackageSource): Promise<Staged> {
+export async function stage(planning: StagePlanning, source: PackageSource): Promise<Staged> {
   // a recorded source names one package, or one skill's folder: never a choice to make
   return (await stagePackages(planning, source, undefined))[0] as Staged;
 }
@@ -51,7 +51,7 @@ export type Staged =
  * gives that one and one of several is refused with the skills listed.
  */
 export async function stagePackages(
-  planning: Unread,
+  planning: StagePlanning,
   source: PackageSource,
   pick: readonly string[] | undefined,
   plugins?: readonly string[] | undefined,
@@ -120,7 +120,7 @@ export async function stagePackages(
  * not list (`plugin_unknown`, with a did-you-mean) is refused.
  */
 async function stagePlugins(
-  planning: Unread,
+  planning: StagePlanning,
   fetched: FetchedSource,
   names: readonly string[],
 ): Promise<Staged[]> {
@@ -191,7 +191,7 @@ async function stagePlugins(
 
 /** A manifest read here is the one the read-back finds in the installed copy of these bytes. */
 function known(
-  planning: Unread,
+  planning: StagePlanning,
   one: StagedSource,
 ): { readonly digest: string; readonly cache: ScopeCache } | undefined {
   const { cache } = planning.request;
@@ -208,8 +208,8 @@ function isRealFolder(path: string): boolean {
  * they are when no other chosen skill lies inside.
  */
 function stageSkills(
-  planning: Unread,
-  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
+  planning: StagePlanning,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "signers">,
   pick: readonly string[] | undefined,
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {

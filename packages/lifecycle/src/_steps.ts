@@ -34,6 +34,7 @@ import { auditStaged } from "./_audit.js";
 import { contentRefusal } from "./_content.js";
 import { stepLinks } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
+import { auditThreshold, policyRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
 import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
@@ -60,16 +61,20 @@ export function installStep(
     readonly refusal?: Refusal | undefined;
     /** Rules approved earlier for exactly these bytes (the lock's, on a restore). */
     readonly approved?: readonly string[] | undefined;
+    /** The signer the lock records, on a restore: the fetch must find the same. */
+    readonly signer?: string | undefined;
   },
 ): PlanStep | undefined {
   const { environment, snapshot } = planning;
   const { scope, staged, manifest, operation } = input;
   const id = manifest.id;
   const existing = copyOf(snapshot, scope, id);
-  const audited = auditStaged(staged.dir, planning.request.audit, [
-    ...(input.approved ?? []),
-    ...approvedBefore(existing?.record, staged.digest),
-  ]);
+  const audited = auditStaged(
+    staged.dir,
+    { ...planning.request.audit, threshold: auditThreshold(planning) },
+    [...(input.approved ?? []), ...approvedBefore(existing?.record, staged.digest)],
+  );
+  const signer = staged.signers?.["."];
   const record: InstallRecord = {
     kind: manifest.kind,
     ...(manifest.version === undefined ? {} : { version: manifest.version }),
@@ -79,6 +84,7 @@ export function installStep(
     contentDigest: staged.digest,
     trust: manifest.format === "claude-code" ? "foreign" : "trusted",
     audit: audited.record,
+    ...(signer === undefined ? {} : { signer }),
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
@@ -96,6 +102,8 @@ export function installStep(
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned) ??
     contentRefusal(environment, staged.dir, manifest) ??
+    signerRefusal(id, signer, input.signer) ??
+    policyRefusal(planning, { id, staged, manifest, highest: audited.audit.highest }) ??
     audited.refusal;
   const wanted =
     planning.request.links === undefined || refused !== undefined
@@ -229,7 +237,7 @@ function modelView(
       given: false,
       reason:
         "it is a Claude Code plugin, installed as foreign: its skills are listed but never given to a model, since Skillshelf does not run the hooks and servers such a plugin may rely on",
-      next: `no command trusts a foreign package yet; to give a model one of its skills, install that skill's folder alone: skillshelf install ${describeSource(
+      next: `once installed, skillshelf trust ${manifest.id} gives its skills to a model (bound to its files); or install one skill's folder alone: skillshelf install ${describeSource(
         sourceWithin(source, "skills/<name>"),
       )}`,
     };
@@ -396,6 +404,20 @@ export function originOf(staged: StagedSource, row: IndexRow | undefined): Packa
 }
 
 // --- internal ---
+
+/** A restore's refusal when the lock records a signer and what was fetched is not signed by it. */
+function signerRefusal(
+  id: string,
+  signer: string | undefined,
+  locked: string | undefined,
+): Refusal | undefined {
+  if (locked === undefined || locked === signer) return undefined;
+  return refusal(
+    signer === undefined ? "signature_missing" : "signature_invalid",
+    `the lock records ${id} as signed by ${locked}, and what was fetched ${signer === undefined ? "is not signed" : `is signed by ${signer}`}`,
+    { expected: locked, ...(signer === undefined ? {} : { observed: signer }) },
+  );
+}
 
 /** The rules approved for the copy's recorded tree, when the staged tree is that same tree. */
 function approvedBefore(record: InstallRecord | undefined, digest: string): readonly string[] {

@@ -287,6 +287,7 @@ function installInput(
     enabled: step.enabled,
     // the verdict the plan reviewed, as its lock entry shows it
     audit: step.lock.after?.audit,
+    signer: step.lock.after?.signer,
     // every committed step is read back by `verifySteps`
     readBack: false,
     ...(step.links === undefined

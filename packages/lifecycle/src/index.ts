@@ -12,6 +12,8 @@ export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";
 export { restoreFromLock } from "./restore.js";
 export { linksBehindLock, restoreLinks } from "./restore-links.js";
+export type { TrustedItem, TrustRequest, TrustResult } from "./trust.js";
+export { trustTarget, untrustTarget } from "./trust.js";
 export type {
   ApplyOptions,
   ApplyResult,

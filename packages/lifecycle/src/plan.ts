@@ -1,4 +1,5 @@
 import { createDiagnostic, type PackageSource } from "@skillshelf/core";
+import { readPolicy } from "@skillshelf/policy";
 import {
   describeSource,
   discoverLibrary,
@@ -37,18 +38,25 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     environment,
     request,
     discovery: request.discovery ?? discoverLibrary(environment),
+    policy: readPolicy(environment),
     staging: createStagingSet(),
     diagnostics: [],
   };
   try {
+    // a policy that does not read refuses every change before anything is fetched
+    const invalid = unread.policy.invalid;
     // an install reads only the copies it concerns, once its targets are staged
     const steps =
-      request.operation === "install"
-        ? await installSteps(unread)
-        : await copySteps(
-            { ...unread, snapshot: readPackageSnapshot(environment, { cache: request.cache }) },
-            request.operation,
-          );
+      invalid !== undefined
+        ? request.targets.map((target) =>
+            refusedStep(target, request.scope ?? "user", request.operation, invalid),
+          )
+        : request.operation === "install"
+          ? await installSteps(unread)
+          : await copySteps(
+              { ...unread, snapshot: readPackageSnapshot(environment, { cache: request.cache }) },
+              request.operation,
+            );
     return finishPlan(unread, request.operation, steps);
   } catch (error) {
     unread.staging.release();

@@ -1,4 +1,5 @@
 import { type Environment, mapSourceFolders, type PackageSource } from "@skillshelf/core";
+import { readPolicy } from "@skillshelf/policy";
 import {
   discoverLibrary,
   type LibraryDiscovery,
@@ -56,6 +57,7 @@ export async function restoreFromLock(input: {
     },
     snapshot: readPackageSnapshot(environment, { cache }),
     discovery: input.discovery ?? discoverLibrary(environment),
+    policy: readPolicy(environment),
     staging: createStagingSet(),
     diagnostics: [],
   };
@@ -128,6 +130,7 @@ export async function restoreFromLock(input: {
         refusal: mismatch,
         // the lock's approvals hold for the bytes it pins, which a mismatch refuses otherwise
         approved: entry.audit?.approved,
+        signer: entry.signer,
       });
       if (step === undefined) continue;
       steps.push({

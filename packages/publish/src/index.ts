@@ -1,8 +1,14 @@
 import { resolve } from "node:path";
-import { type Diagnostic, type EnvironmentInput, resolveEnvironment } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type EnvironmentInput,
+  resolveEnvironment,
+  SkillshelfError,
+} from "@skillshelf/core";
+import { sshSign } from "@skillshelf/sources";
 import { publishableSkills } from "./_publishable.js";
 import type { PublishDestination, PublishedArtifact } from "./destinations/_destination.js";
-import { destinationOf, parseDestination } from "./destinations/index.js";
+import { describeDestination, destinationOf, parseDestination } from "./destinations/index.js";
 
 export type {
   DestinationKind,
@@ -26,6 +32,12 @@ export interface PublishRequest {
   readonly environment?: EnvironmentInput | undefined;
   /** Where staging folders are made. Default: the OS temporary folder. */
   readonly tempDir?: string | undefined;
+  /**
+   * Sign what is published with this SSH key (a private key file, or a public key file whose
+   * private half ssh-agent holds): a detached signature beside each artifact, which installs
+   * verify. Only a destination that carries signatures takes it (`publish_sign_unsupported`).
+   */
+  readonly sign?: string | undefined;
 }
 
 /** What `publish` did (or, dry, would do). */
@@ -51,6 +63,13 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
   const environment = resolveEnvironment(request.environment);
   const destination = parseDestination(request.destination, environment.cwd);
   const dryRun = request.dryRun === true;
+  const key = request.sign === undefined ? undefined : resolve(environment.cwd, request.sign);
+  if (key !== undefined && !destinationOf(destination.kind).signs)
+    throw new SkillshelfError(
+      "publish_sign_unsupported",
+      `${describeDestination(destination)} carries no signatures yet; publish signed skills to a site`,
+      { details: { destination: describeDestination(destination) } },
+    );
   const found = await publishableSkills(resolve(environment.cwd, request.folder), {
     environment: request.environment,
     tempDir: request.tempDir,
@@ -69,6 +88,9 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
       dryRun,
       environment,
       tempDir: request.tempDir,
+      ...(key === undefined
+        ? {}
+        : { sign: (bytes: Uint8Array) => sshSign(bytes, key, environment.env) }),
     });
     return {
       destination,

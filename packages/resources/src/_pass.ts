@@ -19,6 +19,7 @@ import {
   withPackageReferences,
 } from "@skillshelf/store";
 import { judgeKind } from "./_admission.js";
+import { consentedRoots, consentStatus } from "./_consents.js";
 import { KINDS, type KindLoadInput, type KindLoads } from "./kinds.js";
 import type { KindPass, ReadPass } from "./types.js";
 
@@ -41,7 +42,8 @@ export type PassRoots = { readonly [K in ResourceKind]?: readonly ResourceRoot[]
  * Begin a read pass: the one way anything above the loaders runs them. With `roots`, the pass
  * reads those folders alone (a package being validated, compared or inspected). Without, it
  * reads one package snapshot (each installed tree digested once) and every kind's loadable
- * copies' roots (store's `snapshotRoots`) before its default roots. Either way each kind is
+ * copies' roots (store's `snapshotRoots`) before its default roots, each foreign package or other
+ * agent's folder a person trusted (`trust.json`, while its digest holds) lifted to trusted. Either way each kind is
  * loaded at most once, on first ask, by its entry in `KINDS`.
  */
 export function beginPass(
@@ -58,15 +60,20 @@ export function beginPass(
     return kindPass(environment, settings, (kind) => [...(given[kind] ?? [])], noOwner);
   const snapshot = settings.snapshot ?? readPackageSnapshot(environment);
   const owner = loadableOwner(snapshot);
-  const roots = (kind: ResourceKind) => [
-    ...snapshotRoots(snapshot, kind),
-    ...KINDS[kind].defaultRoots(environment),
-  ];
+  const consents = consentStatus(environment, snapshot);
+  const consented = consentedRoots(consents, environment);
+  const roots = (kind: ResourceKind) =>
+    [...snapshotRoots(snapshot, kind), ...KINDS[kind].defaultRoots(environment)].map(consented);
   const pass: KindPass = kindPass(environment, settings, roots, owner, {
     copiesOf: () => new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
     knownSkills: () => pass.load("skill").items.map((skill) => skill.name),
   });
-  return { ...pass, snapshot, diagnostics: snapshotDiagnostics(snapshot), owner };
+  return {
+    ...pass,
+    snapshot,
+    diagnostics: sortDiagnostics([...snapshotDiagnostics(snapshot), ...consents.diagnostics]),
+    owner,
+  };
 }
 
 // --- internal ---

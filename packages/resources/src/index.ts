@@ -1,6 +1,8 @@
 // the reference expansion lives in store (inventory checks it too); hosts find it here
 export type { PackageOwner, ResolvedReferences } from "@skillshelf/store";
 export { resolvePackageReferences } from "@skillshelf/store";
+export type { ConsentState, ConsentStatus } from "./_consents.js";
+export { consentStatus } from "./_consents.js";
 export type { PassRoots, PassSettings } from "./_pass.js";
 export { beginPass } from "./_pass.js";
 export { createResources } from "./create.js";

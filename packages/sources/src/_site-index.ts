@@ -11,6 +11,8 @@ export type SiteSkill =
       readonly type: "skill-md" | "archive";
       readonly url: string;
       readonly sha256: string;
+      /** Where its detached SSH signature of the downloaded bytes is (`signature`, an extension). */
+      readonly signature?: string | undefined;
     }
   | { readonly name: string; readonly type: "files"; readonly files: readonly SiteFile[] };
 
@@ -69,12 +71,23 @@ function siteSkill(
   invalid: (problem: string) => SkillshelfError,
 ): SiteSkill | undefined {
   if (Array.isArray(entry.files)) return { name, type: "files", files: siteFiles(entry.files) };
-  const { type, url, digest } = entry;
+  const { type, url, digest, signature } = entry;
   if (type !== "skill-md" && type !== "archive") return undefined;
   if (typeof url !== "string" || !URL.canParse(url, indexUrl)) throw invalid("has no URL");
   const pin = typeof digest === "string" ? DIGEST.exec(digest)?.[1] : undefined;
   if (pin === undefined) throw invalid("has no digest of the form sha256:<64 lower-case hex>");
-  return { name, type, url: new URL(url, indexUrl).href, sha256: pin };
+  if (
+    signature !== undefined &&
+    (typeof signature !== "string" || !URL.canParse(signature, indexUrl))
+  )
+    throw invalid("has a signature that is not a URL");
+  return {
+    name,
+    type,
+    url: new URL(url, indexUrl).href,
+    sha256: pin,
+    ...(signature === undefined ? {} : { signature: new URL(signature, indexUrl).href }),
+  };
 
   function siteFiles(files: readonly unknown[]): SiteFile[] {
     // an older index serves a skill's files below /.well-known/skills/<name>/

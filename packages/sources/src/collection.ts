@@ -150,7 +150,7 @@ export function readCollection(dir: string): Collection {
  * `release()` removes it from the collection.
  */
 export function stageCollectionSkill(
-  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "signers">,
   skill: CollectionSkill,
   options: {
     readonly tempDir?: string | undefined;
@@ -159,6 +159,7 @@ export function stageCollectionSkill(
   } = {},
 ): StagedSource {
   const from = join(collection.dir, skill.path);
+  const signer = collection.signers?.[skill.path];
   const manifestText = skillPackageManifestText(skill);
   const removing = (dir: string) => ({
     dir,
@@ -180,6 +181,8 @@ export function stageCollectionSkill(
           : copiedWithManifest(from, dir, manifestText),
       source: sourceWithin(collection.source, skill.path),
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
+      // the skill's own signer, when what was fetched signed its folder
+      ...(signer === undefined ? {} : { signers: { ".": signer } }),
       release,
     };
   } catch (error) {

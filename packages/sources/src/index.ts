@@ -56,6 +56,7 @@ export type { IndexSearch } from "./search.js";
 export { searchIndexRows } from "./search.js";
 export type { ParsedSource } from "./source-url.js";
 export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
+export { MAX_SIGNATURE_BYTES, SIGNATURE_NAMESPACE, sshSign, sshVerify } from "./ssh-signature.js";
 export type { StageOptions } from "./stage.js";
 export { digested, fetchSource, stageSource } from "./stage.js";
 export type {

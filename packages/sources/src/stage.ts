@@ -52,7 +52,7 @@ export async function fetchSource(
 ): Promise<FetchedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
-    const { commit, digest } = await fetcherOf(source.type).fetch(
+    const { commit, digest, signers } = await fetcherOf(source.type).fetch(
       source,
       { dir, container: dirname(dir) },
       options,
@@ -62,6 +62,7 @@ export async function fetchSource(
       ...(digest === undefined ? {} : { digest }),
       source,
       ...(commit === undefined ? {} : { commit }),
+      ...(signers === undefined ? {} : { signers }),
       release,
     };
   } catch (error) {

@@ -75,6 +75,11 @@ export interface FetchedSource {
   readonly source: PackageSource;
   /** The commit a git source resolved to. */
   readonly commit?: string | undefined;
+  /**
+   * Who signed what was fetched, where a signature came with it and verified: the signing key's
+   * fingerprint (`ssh:SHA256:…`) by the folder it signs, relative to `dir` (`.`: all of it).
+   */
+  readonly signers?: Readonly<Record<string, string>> | undefined;
   /** Delete the staged files; safe to call more than once. */
   release(): void;
 }

@@ -9,6 +9,7 @@ import {
   format,
   kind,
   linkShape,
+  signer,
   source,
   text,
   trust,
@@ -26,6 +27,7 @@ const entry = z.strictObject({
   digest,
   trust,
   audit,
+  signer,
   enabled: z.boolean(),
   requires: z.array(text),
 });

@@ -55,6 +55,11 @@ export const audit = z.optional(
   }),
 );
 
+/** Who signed what was installed: the signing key's fingerprint (`ssh:SHA256:…`). */
+export const signer = z.optional(
+  z.string().check(z.regex(/^ssh:SHA256:[A-Za-z0-9+/]+$/, "must be ssh:SHA256:<fingerprint>")),
+);
+
 export const digest = z
   .string()
   .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"));

@@ -10,6 +10,7 @@ import {
   kind,
   linkShape,
   packageId,
+  signer,
   source,
   text,
   trust,
@@ -26,6 +27,7 @@ const recordShape = {
   contentDigest: digest,
   trust,
   audit,
+  signer,
   // the manifest's requirements, so the lock can be written from the state alone
   requires: z.optional(z.array(text)),
   // each file's own fingerprint, so verify can name the files that changed (a plain record, as

@@ -2,6 +2,16 @@ export { previousCopyDir } from "./_previous.js";
 export { scopeFolderProblem } from "./_scope-folders.js";
 export type { CachedParse, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
+export type { Consent, ConsentFile } from "./consents.js";
+export {
+  consentFilePath,
+  consentFolder,
+  EMPTY_CONSENTS,
+  folderConsentKey,
+  packageConsentKey,
+  readConsents,
+  writeConsent,
+} from "./consents.js";
 export type { SetEnabledInput } from "./enable.js";
 export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
 // the writers and the scope lock have their own entry: "@skillshelf/store/writers"

@@ -50,6 +50,8 @@ export interface InstallPackageInput extends ScopeTarget {
   readonly now?: Date | undefined;
   /** The audit verdict on the staged tree, for the record (DESIGN §14). */
   readonly audit?: InstallRecord["audit"];
+  /** Who signed what was staged, for the record. */
+  readonly signer?: string | undefined;
   /**
    * Digest the copy again once it is in place and report a `verification` diagnostic when it
    * differs (default). `false` when the caller reads every copy back itself.
@@ -250,6 +252,7 @@ function installChange(
     contentDigest: input.staged.digest,
     trust: manifest.format === "claude-code" ? "foreign" : "trusted",
     ...(input.audit === undefined ? {} : { audit: input.audit }),
+    ...(input.signer === undefined ? {} : { signer: input.signer }),
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
     ...(files === undefined ? {} : { files }),
     ...(previous === undefined ? {} : { previous }),

@@ -114,6 +114,7 @@ export function lockEntryOf(state: ScopeState, id: string, root: string): Locked
     digest: record.contentDigest,
     trust: record.trust,
     ...(record.audit === undefined ? {} : { audit: record.audit }),
+    ...(record.signer === undefined ? {} : { signer: record.signer }),
     enabled: !state.disabled.includes(id),
     requires: [...(record.requires ?? [])].sort(),
   };

@@ -1,8 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AUDIT_RULES } from "@skillshelf/audit";
 import {
-  closest,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -37,8 +35,8 @@ import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
-import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
+import { approvedRules } from "./_approve.js";
 import { chosenScope, defaultScope } from "./_scope.js";
 
 /** A command that changes the library, each through one reviewed plan. */
@@ -337,22 +335,6 @@ async function makePlan(
 interface PlanChoices {
   readonly skills?: readonly string[] | undefined;
   readonly approve: readonly string[];
-}
-
-/** `--approve` values, comma-separated, each the id of an audit rule (a usage error otherwise). */
-function approvedRules(values: readonly string[]): string[] {
-  const ids = AUDIT_RULES.map((rule) => rule.id);
-  const rules = values.flatMap((value) => value.split(",")).filter((rule) => rule !== "");
-  for (const rule of rules)
-    if (!ids.includes(rule)) {
-      const near = closest(rule, ids);
-      throw new UsageError(
-        "usage_invalid_value",
-        `--approve ${rule}: no audit rule has this id (skillshelf audit --rules lists them)`,
-        near === undefined ? undefined : { suggestion: `--approve ${near}` },
-      );
-    }
-  return rules;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
+import { consentFolder } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, type Paint, type PathStyle, painter, plural, safeLine } from "../format.js";
@@ -35,6 +37,13 @@ export function runExplain(
   const context = input.context();
   const named = input.values.agent;
   const explained = explainAgents({ ...context.environment, agent: named });
+  // the folders a person trusted for Skillshelf's own listing (`trust`), and whether that holds
+  const consents = consentStatus(context.environment).consents.filter((one) =>
+    one.key.startsWith("folder:"),
+  );
+  const trusted = new Map(
+    consents.map((one) => [consentFolder(context.environment, one.scope, one.key), one.holds]),
+  );
   // of a table of some 80 agents, the ones with a folder here, unless asked for one or all
   const agents =
     named !== undefined || input.values.all
@@ -48,6 +57,7 @@ export function runExplain(
   if (input.values.json) {
     printJson(io, context, {
       agents,
+      trusted: consents,
       ...(check
         ? { check: { minDescription: threshold, ok: failures.length === 0, failures } }
         : {}),
@@ -55,7 +65,7 @@ export function runExplain(
     return status;
   }
   const paint = painter(io.color);
-  io.stdout(agents.map((agent) => agentText(agent, context.style, paint)).join("\n"));
+  io.stdout(agents.map((agent) => agentText(agent, trusted, context.style, paint)).join("\n"));
   if (others > 0)
     io.stdout(
       `${agents.length === 0 ? "" : "\n"}${plural(others, "other agent has", "other agents have")} no skill folder here (--all shows them, --agent ID one)\n`,
@@ -102,7 +112,16 @@ const SYMLINKS: Readonly<Record<AgentExplanation["symlinks"], string>> = {
   unknown: "a symlink (whether it follows one is not documented)",
 };
 
-function agentText(agent: AgentExplanation, style: PathStyle, paint: Paint): string {
+/**
+ * One agent's view; `trusted`: the folders trusted for Skillshelf's listing by path, and whether
+ * that trust still holds.
+ */
+function agentText(
+  agent: AgentExplanation,
+  trusted: ReadonlyMap<string, boolean>,
+  style: PathStyle,
+  paint: Paint,
+): string {
   const lines = [`${paint("bold", agent.label)} (${agent.agent})`, `  source: ${agent.source}`];
   lines.push(
     agent.unknown.includes("order")
@@ -113,8 +132,15 @@ function agentText(agent: AgentExplanation, style: PathStyle, paint: Paint): str
     const found = root.exists ? plural(root.found, "skill", "skills") : paint("dim", "missing");
     const shared = root.readBy.filter((id) => id !== agent.agent);
     const also = shared.length === 0 ? "" : paint("dim", ` (also read by ${shared.join(", ")})`);
+    const held = trusted.get(root.path);
+    const trust =
+      held === undefined
+        ? ""
+        : held
+          ? paint("green", "; trusted by you for Skillshelf's listing")
+          : paint("yellow", "; its trust was revoked: it changed since (skillshelf trust)");
     lines.push(
-      `    ${index + 1}. ${displayPath(root.path, style)} (${root.scope}): ${found}${also}`,
+      `    ${index + 1}. ${displayPath(root.path, style)} (${root.scope}): ${found}${also}${trust}`,
     );
   });
   lines.push(`  linked skills: ${SYMLINKS[agent.symlinks]}`);

@@ -8,7 +8,11 @@ import { displayPath, formatDiagnostic, painter, safeLine } from "../format.js";
  * `--dry-run`, would write) is listed with each digest. Exit 1 when validation refused it.
  */
 export async function runPublish(
-  input: CommandInput<{ readonly json: boolean; readonly "dry-run": boolean }>,
+  input: CommandInput<{
+    readonly json: boolean;
+    readonly "dry-run": boolean;
+    readonly sign: string | undefined;
+  }>,
 ): Promise<number> {
   const { io } = input;
   const [folder = "", destination = ""] = input.positionals;
@@ -18,6 +22,7 @@ export async function runPublish(
     folder,
     destination,
     dryRun: input.values["dry-run"],
+    sign: input.values.sign,
     environment,
   });
   const refused = !result.dryRun && !result.published;

@@ -38,6 +38,7 @@ export const GIT_REPOSITORY: Destination<"git"> = {
       ...(ref === undefined ? {} : { branch: ref }),
     };
   },
+  signs: false,
   describe: (destination) =>
     `${destination.url}//${destination.folder}${destination.branch === undefined ? "" : `#${destination.branch}`}`,
   write: async (skills, destination, { dryRun, environment, tempDir }) => {

@@ -37,6 +37,7 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       );
     return { kind: "oci", url: parsed.source.url, tag: parsed.source.ref ?? "latest" };
   },
+  signs: false,
   describe: (destination) => `${destination.url}:${destination.tag}`,
   write: async (skills, destination, { dryRun, environment }) => {
     const artifacts: PublishedArtifact[] = [];

@@ -19,8 +19,9 @@ export const SITE_DESTINATION: Destination<"site"> = {
   syntax: "a folder for a static site (site:<dir>)",
   parse: (text, baseDir) =>
     text.startsWith("site:") ? { kind: "site", dir: resolve(baseDir, text.slice(5)) } : undefined,
+  signs: true,
   describe: (destination) => `site:${destination.dir}`,
-  write: async (skills, destination, { dryRun }) => {
+  write: async (skills, destination, { dryRun, sign }) => {
     const folder = join(destination.dir, ...WELL_KNOWN);
     const indexPath = join(folder, "index.json");
     const previous = readPrevious(indexPath);
@@ -44,12 +45,24 @@ export const SITE_DESTINATION: Destination<"site"> = {
         digest,
         bytes: bytes.length,
       });
+      // a detached SSH signature of the bytes served, beside them
+      const signature = sign === undefined ? undefined : Buffer.from(await sign(bytes));
+      if (signature !== undefined) {
+        files.push({ path: join(folder, skill.name, `${file}.sig`), bytes: signature });
+        artifacts.push({
+          skill: skill.name,
+          location: join(folder, skill.name, `${file}.sig`),
+          digest: `sha256:${sha256(signature)}`,
+          bytes: signature.length,
+        });
+      }
       entries.push({
         name: skill.name,
         type: single ? "skill-md" : "archive",
         description: skill.description,
         url: `${skill.name}/${file}`,
         digest,
+        ...(signature === undefined ? {} : { signature: `${skill.name}/${file}.sig` }),
       });
     }
     entries.sort((a, b) => compare(String(a.name), String(b.name)));

@@ -72,12 +72,19 @@ export interface Fetcher<T extends SourceType> {
    * order and the first to answer decides.
    */
   parse(text: string, baseDir: string): ParsedSource | undefined;
-  /** Fetch `source` into `into.dir`: its commit when it has one, its digest when it was computed as the files were written. */
+  /**
+   * Fetch `source` into `into.dir`: its commit when it has one, its digest when it was computed
+   * as the files were written, and who signed which folder when signatures came with it.
+   */
   fetch(
     source: SourceOf<T>,
     into: FetchInto,
     options: StageOptions,
-  ): Promise<{ readonly commit?: string; readonly digest?: string }>;
+  ): Promise<{
+    readonly commit?: string;
+    readonly digest?: string;
+    readonly signers?: Readonly<Record<string, string>>;
+  }>;
   /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
   describe(source: SourceOf<T>): string;
   /** Where a copy installed from `source` (at `commit`, when it has commits) came from. */

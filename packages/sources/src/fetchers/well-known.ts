@@ -5,6 +5,7 @@ import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_arch
 import { download } from "../_download.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
+import { MAX_SIGNATURE_BYTES, sshVerify } from "../ssh-signature.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
@@ -64,7 +65,12 @@ export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
     // one skill is written beside the folder it becomes, then moved there (narrowed to `inside`)
     const root = name === undefined ? into.dir : join(into.container, "site");
     mkdirSync(root);
-    for (const skill of chosen) await writeSkill(skill, join(root, skill.name), get);
+    // each signed skill's signer, by its folder in what is fetched ("." for one skill)
+    const signers: Record<string, string> = {};
+    for (const skill of chosen) {
+      const signer = await writeSkill(skill, join(root, skill.name), get, options.tempDir);
+      if (signer !== undefined) signers[name === undefined ? skill.name : "."] = signer;
+    }
     if (name !== undefined) {
       const folder = join(root, name, ...inside);
       if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
@@ -75,7 +81,7 @@ export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
         );
       renameSync(folder, into.dir);
     }
-    return {};
+    return Object.keys(signers).length === 0 ? {} : { signers };
   },
   describe: (source) =>
     `${isSiteUrl(new URL(source.url)) ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
@@ -140,8 +146,17 @@ async function readIndex(
   );
 }
 
-/** Write `skill` into the new folder `dir`, every download checked against its digest first. */
-async function writeSkill(skill: SiteSkill, dir: string, get: Downloader): Promise<void> {
+/**
+ * Write `skill` into the new folder `dir`, every download checked against its digest first, and
+ * a signed one's signature checked over the bytes downloaded: its signer's key fingerprint, or
+ * `undefined` when it is not signed. A signature that does not verify is `signature_invalid`.
+ */
+async function writeSkill(
+  skill: SiteSkill,
+  dir: string,
+  get: Downloader,
+  tempDir: string | undefined,
+): Promise<string | undefined> {
   if (skill.type === "files") {
     if (skill.files.length > get.limits.maxEntries)
       throw new SkillshelfError(
@@ -149,7 +164,7 @@ async function writeSkill(skill: SiteSkill, dir: string, get: Downloader): Promi
         `the skill ${skill.name} lists ${skill.files.length} files, over the limit of ${get.limits.maxEntries}`,
       );
     for (const file of skill.files) writeMember(join(dir, file.path), await get(file.url));
-    return;
+    return undefined;
   }
   const bytes = await get(skill.url);
   const observed = sha256(bytes);
@@ -159,8 +174,34 @@ async function writeSkill(skill: SiteSkill, dir: string, get: Downloader): Promi
       `${skill.url} downloads as sha256 ${observed}, not the sha256 ${skill.sha256} its index lists`,
       { details: { url: skill.url, expected: skill.sha256, observed } },
     );
+  const signer =
+    skill.signature === undefined
+      ? undefined
+      : await signerOf(
+          bytes,
+          skill.signature,
+          await get(skill.signature, MAX_SIGNATURE_BYTES),
+          tempDir,
+        );
   if (skill.type === "skill-md") writeMember(join(dir, "SKILL.md"), bytes);
   else await unpackArchive(bytes, dir, { ...get.limits, format: archiveFormatOf(bytes) });
+  return signer;
+}
+
+async function signerOf(
+  bytes: Uint8Array,
+  url: string,
+  signature: Uint8Array,
+  tempDir: string | undefined,
+): Promise<string> {
+  const checked = await sshVerify(bytes, signature, tempDir);
+  if ("invalid" in checked)
+    throw new SkillshelfError(
+      "signature_invalid",
+      `${url} does not sign what was downloaded: ${checked.invalid}`,
+      { details: { url } },
+    );
+  return `ssh:${checked.fingerprint}`;
 }
 
 function writeMember(path: string, bytes: Uint8Array): void {

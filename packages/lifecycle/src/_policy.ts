@@ -1,0 +1,56 @@
+// The policy in force (DESIGN §14), applied to an install or update step when it is planned.
+import { atOrAbove, type Severity } from "@skillshelf/audit";
+import { policyThreshold, policyViolations } from "@skillshelf/policy";
+import type { StagedSource } from "@skillshelf/sources";
+import type { PackageManifest } from "@skillshelf/store";
+import { packageSkills } from "./_package-skills.js";
+import type { Planning } from "./_planning.js";
+import { refusal } from "./_refusal.js";
+import type { Refusal } from "./types.js";
+
+/** The threshold a step's audit refuses at: the request's or the policy's, whichever is lower. */
+export function auditThreshold(planning: Pick<Planning, "request" | "policy">): Severity {
+  const byPolicy = policyThreshold(planning.policy);
+  const asked = planning.request.audit?.threshold;
+  return asked !== undefined && !atOrAbove(asked, byPolicy) ? asked : byPolicy;
+}
+
+/**
+ * Why the policy refuses a staged package: the first rule it breaks, named with the file that
+ * sets it (every rule broken in `details.violations`); `undefined` when it may be installed. A
+ * package's skills are read only when a rule concerns them.
+ */
+export function policyRefusal(
+  planning: Pick<Planning, "environment" | "policy">,
+  step: {
+    readonly id: string;
+    readonly staged: StagedSource;
+    readonly manifest: PackageManifest;
+    readonly highest?: Severity | undefined;
+  },
+): Refusal | undefined {
+  const { policy } = planning;
+  const signer = step.staged.signers?.["."];
+  const concernsSkills = policy.blockedSkills.length > 0 || policy.allowedTools.length > 0;
+  const skills = concernsSkills
+    ? packageSkills(planning.environment, {
+        id: step.id,
+        dir: step.staged.dir,
+        manifest: step.manifest,
+      }).map((skill) => ({ name: skill.name, allowedTools: skill.allowedTools }))
+    : [];
+  const violations = policyViolations(policy, {
+    id: step.id,
+    source: step.staged.source,
+    skills,
+    highest: step.highest,
+    signature: signer === undefined ? { missing: true } : { fingerprint: signer },
+  });
+  const [first] = violations;
+  if (first === undefined) return undefined;
+  return refusal(first.code, `${first.message} (${first.rule}, set in ${first.file})`, {
+    rule: first.rule,
+    file: first.file,
+    violations,
+  });
+}

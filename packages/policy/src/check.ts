@@ -1,0 +1,186 @@
+import {
+  AUDIT_SEVERITIES,
+  type AuditSeverity,
+  type PackageSource,
+  sshKeyFingerprint,
+} from "@skillshelf/core";
+import type { EffectivePolicy } from "./read.js";
+
+/** What a policy judges of a package about to be installed. */
+export interface PackageFacts {
+  readonly id: string;
+  readonly source: PackageSource;
+  /** Each skill it offers, with the tools it asks for. */
+  readonly skills: readonly {
+    readonly name: string;
+    readonly allowedTools?: readonly string[] | undefined;
+  }[];
+  /** The worst severity its audit found. */
+  readonly highest?: AuditSeverity | undefined;
+  /** The signature checked: the fingerprint of the key that made it (`ssh:SHA256:…`), or none. */
+  readonly signature?:
+    | { readonly fingerprint: string }
+    | { readonly missing: true }
+    | { readonly invalid: string }
+    | undefined;
+}
+
+/** One rule a package breaks: which, the file it came from, and in words. */
+export interface PolicyViolation {
+  readonly code: "policy_refused" | "signature_missing" | "signature_invalid";
+  /** The rule's key in `policy.yaml`, as `sources.allow`. */
+  readonly rule: string;
+  readonly file: string;
+  readonly message: string;
+}
+
+/** Every rule of `policy` that `facts` breaks (none when it may be installed). */
+export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): PolicyViolation[] {
+  const found: PolicyViolation[] = [];
+  const refuse = (rule: string, file: string, message: string) =>
+    found.push({ code: "policy_refused", rule, file, message });
+  for (const allowed of policy.allowedSources)
+    if (!allowed.value.some((pattern) => sourceMatches(pattern, facts.source)))
+      refuse("sources.allow", allowed.file, `${placeOf(facts.source)} is not an allowed source`);
+  for (const blocked of policy.blockedPackages)
+    if (blocked.value === facts.id)
+      refuse("block.packages", blocked.file, `${facts.id} is blocked`);
+  for (const blocked of policy.blockedSkills)
+    if (facts.skills.some((skill) => skill.name === blocked.value))
+      refuse("block.skills", blocked.file, `the skill ${blocked.value} is blocked`);
+  const max = policy.maxSeverity;
+  if (max !== undefined && facts.highest !== undefined && rank(facts.highest) > rank(max.value))
+    refuse(
+      "audit.max-severity",
+      max.file,
+      `the audit found a ${facts.highest} finding; at most ${max.value} is allowed`,
+    );
+  for (const allowed of policy.allowedTools)
+    for (const skill of facts.skills)
+      for (const tool of skill.allowedTools ?? [])
+        if (!allowed.value.some((widest) => toolCovers(widest, tool)))
+          refuse(
+            "allowed-tools.widest",
+            allowed.file,
+            `the skill ${skill.name} asks for ${tool}, wider than allowed`,
+          );
+  if (policy.pinsRequired !== undefined && !isPinned(facts.source))
+    refuse(
+      "pins.required",
+      policy.pinsRequired.file,
+      `${placeOf(facts.source)} is not pinned to a commit, an exact version or a digest`,
+    );
+  const required = policy.signaturesRequired;
+  const signature = facts.signature;
+  if (required !== undefined) {
+    if (signature === undefined || "missing" in signature)
+      found.push({
+        code: "signature_missing",
+        rule: "signatures.required",
+        file: required.file,
+        message: `${facts.id} is not signed`,
+      });
+    else if ("invalid" in signature)
+      found.push({
+        code: "signature_invalid",
+        rule: "signatures.required",
+        file: required.file,
+        message: `${facts.id}'s signature does not verify: ${signature.invalid}`,
+      });
+  }
+  if (signature !== undefined && "fingerprint" in signature)
+    for (const keys of policy.signatureKeys)
+      if (!keys.value.some((key) => `ssh:${sshKeyFingerprint(key)}` === signature.fingerprint))
+        found.push({
+          code: "signature_invalid",
+          rule: "signatures.keys",
+          file: keys.file,
+          message: `${facts.id} is signed by a key the policy does not name`,
+        });
+  return found;
+}
+
+/**
+ * Whether `pattern` allows `source`: `kind:<type>` (every source of that type), `npm:<name>` or
+ * `npm:@scope/*`, or a place: `<host>`, `<host>/<owner>/*`, `<host>/<owner>/<repo>`.
+ */
+export function sourceMatches(pattern: string, source: PackageSource): boolean {
+  if (pattern.startsWith("kind:")) return source.type === pattern.slice("kind:".length);
+  const place = placeOf(source);
+  if (pattern.endsWith("/*")) return place.startsWith(pattern.slice(0, -1));
+  return place === pattern || place.startsWith(`${pattern}/`);
+}
+
+/** The threshold an audit refuses at under `policy`: the default `high`, or lower when its maximum is. */
+export function policyThreshold(policy: EffectivePolicy): AuditSeverity {
+  const max = policy.maxSeverity?.value;
+  const next = max === undefined ? undefined : AUDIT_SEVERITIES[rank(max) + 1];
+  return next !== undefined && rank(next) < rank("high") ? next : "high";
+}
+
+// --- internal ---
+
+function rank(severity: AuditSeverity): number {
+  return AUDIT_SEVERITIES.indexOf(severity);
+}
+
+/** Where a source is, as a policy names it: `npm:<name>`, `local:<path>`, or host and path. */
+function placeOf(source: PackageSource): string {
+  switch (source.type) {
+    case "npm":
+      return `npm:${source.name}`;
+    case "local":
+      return `local:${source.path}`;
+    default:
+      return urlPlace(source.url);
+  }
+}
+
+function urlPlace(url: string): string {
+  // git@host:owner/repo(.git)
+  const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(url);
+  const [host, path] =
+    scp === null
+      ? (() => {
+          try {
+            const parsed = new URL(url);
+            return [parsed.host, parsed.pathname];
+          } catch {
+            return [url, ""];
+          }
+        })()
+      : [scp[1] as string, scp[2] as string];
+  const trimmed = path.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "");
+  return trimmed === "" ? host : `${host}/${trimmed}`;
+}
+
+function isPinned(source: PackageSource): boolean {
+  switch (source.type) {
+    case "git":
+      return /^[0-9a-f]{40,64}$/.test(source.ref ?? "");
+    case "npm":
+      return /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(source.range ?? "");
+    case "oci":
+      return source.digest !== undefined || (source.ref ?? "").startsWith("sha256:");
+    case "archive":
+      return source.sha256 !== undefined;
+    case "local":
+      // the user's own folder: what it held is pinned by the lock's digest
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Whether the widest form `widest` covers the tool grant `tool` (`Bash` covers `Bash(git:*)`). */
+function toolCovers(widest: string, tool: string): boolean {
+  if (widest === tool) return true;
+  const open = widest.indexOf("(");
+  if (open === -1) return tool === widest || tool.startsWith(`${widest}(`);
+  const name = widest.slice(0, open);
+  const inner = widest.slice(open + 1, -1);
+  if (!tool.startsWith(`${name}(`)) return false;
+  const asked = tool.slice(name.length + 1, -1);
+  const prefix = inner.replace(/:?\*$/, "");
+  return inner === "*" || asked === inner || (inner.endsWith("*") && asked.startsWith(prefix));
+}

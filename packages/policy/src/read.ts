@@ -1,0 +1,199 @@
+import { join } from "node:path";
+import {
+  AUDIT_SEVERITIES,
+  type AuditSeverity,
+  createDiagnostic,
+  type Diagnostic,
+  decodeText,
+  type Environment,
+  errnoCode,
+  type HintedDiagnostic,
+  parseYamlMapping,
+  readRegularFile,
+  schemaDiagnostics,
+} from "@skillshelf/core";
+import * as z from "zod/mini";
+
+/** Where a policy file sits, strictest first: managed by the machine, the user's, the project's. */
+export type PolicyLevel = "system" | "user" | "project";
+
+/** The managed policy's path when `SKILLSHELF_SYSTEM_POLICY` does not name another. */
+export const SYSTEM_POLICY_PATH = "/etc/skillshelf/policy.yaml";
+
+const list = z.array(z.string().check(z.minLength(1)));
+
+/** One policy file's rules, as written (`policy.yaml`: every key optional, none unknown). */
+export interface PolicyRules {
+  readonly sources?: { readonly allow: readonly string[] } | undefined;
+  readonly block?:
+    | {
+        readonly packages?: readonly string[] | undefined;
+        readonly skills?: readonly string[] | undefined;
+      }
+    | undefined;
+  readonly audit?: { readonly "max-severity": AuditSeverity } | undefined;
+  readonly "allowed-tools"?: { readonly widest: readonly string[] } | undefined;
+  readonly signatures?:
+    | { readonly required?: boolean | undefined; readonly keys?: readonly string[] | undefined }
+    | undefined;
+  readonly pins?: { readonly required: boolean } | undefined;
+}
+
+const policySchema: z.ZodMiniType<PolicyRules> = z.strictObject({
+  sources: z.optional(z.strictObject({ allow: list })),
+  block: z.optional(z.strictObject({ packages: z.optional(list), skills: z.optional(list) })),
+  audit: z.optional(z.strictObject({ "max-severity": z.enum(AUDIT_SEVERITIES) })),
+  "allowed-tools": z.optional(z.strictObject({ widest: list })),
+  signatures: z.optional(
+    z.strictObject({ required: z.optional(z.boolean()), keys: z.optional(list) }),
+  ),
+  pins: z.optional(z.strictObject({ required: z.boolean() })),
+});
+
+/** One policy file read. */
+export interface PolicyFile {
+  readonly level: PolicyLevel;
+  readonly path: string;
+  readonly rules: PolicyRules;
+}
+
+/** A rule's value and the file it came from. */
+export interface FromFile<T> {
+  readonly value: T;
+  readonly file: string;
+}
+
+/**
+ * The policy in force: each file's rules combined so that a lower file only tightens: sources
+ * and tools must be allowed by every file that lists them, blocks add up, the lowest severity
+ * and any `required` win, keys must be in every list. `invalid`: a policy file that does not
+ * read, which refuses every change.
+ */
+export interface EffectivePolicy {
+  readonly files: readonly PolicyFile[];
+  readonly allowedSources: readonly FromFile<readonly string[]>[];
+  readonly blockedPackages: readonly FromFile<string>[];
+  readonly blockedSkills: readonly FromFile<string>[];
+  readonly maxSeverity?: FromFile<AuditSeverity> | undefined;
+  readonly allowedTools: readonly FromFile<readonly string[]>[];
+  readonly signaturesRequired?: FromFile<true> | undefined;
+  readonly signatureKeys: readonly FromFile<readonly string[]>[];
+  readonly pinsRequired?: FromFile<true> | undefined;
+  /** A lower file's attempt to loosen a rule above it (ignored), and files that do not read. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly invalid?: HintedDiagnostic | undefined;
+}
+
+/** The policy files that apply in `environment`, strictest first. */
+export function policyPaths(
+  environment: Environment,
+): readonly { readonly level: PolicyLevel; readonly path: string }[] {
+  return [
+    { level: "system", path: environment.env.SKILLSHELF_SYSTEM_POLICY ?? SYSTEM_POLICY_PATH },
+    { level: "user", path: join(environment.configDir, "policy.yaml") },
+    { level: "project", path: join(environment.project, ".skillshelf", "policy.yaml") },
+  ];
+}
+
+/** Read every policy file of `environment` (an absent one has no rules) and combine them. */
+export function readPolicy(environment: Environment): EffectivePolicy {
+  const files: PolicyFile[] = [];
+  const problems: HintedDiagnostic[] = [];
+  for (const { level, path } of policyPaths(environment)) {
+    const read = readPolicyFile(path);
+    if ("problem" in read) problems.push(read.problem);
+    else if (read.rules !== undefined) files.push({ level, path, rules: read.rules });
+  }
+  return { ...combine(files), ...(problems[0] === undefined ? {} : { invalid: problems[0] }) };
+}
+
+// --- internal ---
+
+const MAX_POLICY_BYTES = 256 * 1024;
+
+function readPolicyFile(
+  path: string,
+): { readonly rules: PolicyRules | undefined } | { readonly problem: HintedDiagnostic } {
+  const invalid = (why: string, line?: number) =>
+    ({
+      problem: createDiagnostic("error", "policy_invalid", `${path} ${why}`, {
+        path,
+        ...(line === undefined ? {} : { line }),
+      }),
+    }) as const;
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(path, MAX_POLICY_BYTES);
+  } catch (error) {
+    return errnoCode(error) === "ENOENT"
+      ? { rules: undefined }
+      : invalid(`cannot be read (${errnoCode(error) ?? String(error)})`);
+  }
+  const text = decodeText(bytes);
+  if (!text.ok) return invalid("is not UTF-8 text");
+  const parsed = parseYamlMapping(text.text, { fastPath: false });
+  if (!parsed.ok) return invalid(`is not a YAML mapping: ${parsed.message}`, parsed.line);
+  const checked = policySchema.safeParse(parsed.value);
+  if (!checked.success) {
+    const [first] = schemaDiagnostics(checked.error.issues, parsed.value, path, "the policy");
+    return invalid(`does not follow the policy format: ${first?.message ?? "invalid"}`);
+  }
+  return { rules: checked.data };
+}
+
+function combine(files: readonly PolicyFile[]): Omit<EffectivePolicy, "invalid"> {
+  const diagnostics: Diagnostic[] = [];
+  let maxSeverity: FromFile<AuditSeverity> | undefined;
+  let signaturesRequired: FromFile<true> | undefined;
+  let pinsRequired: FromFile<true> | undefined;
+  const loosened = (file: string, rule: string, kept: string) =>
+    diagnostics.push(
+      createDiagnostic(
+        "warning",
+        "policy_loosening_ignored",
+        `${file} sets ${rule} looser than ${kept} does; the stricter rule holds`,
+        { path: file, details: { rule, kept } },
+      ),
+    );
+  for (const { path, rules } of files) {
+    const severity = rules.audit?.["max-severity"];
+    if (severity !== undefined) {
+      if (maxSeverity === undefined || rank(severity) <= rank(maxSeverity.value))
+        maxSeverity = { value: severity, file: path };
+      else loosened(path, "audit.max-severity", maxSeverity.file);
+    }
+    const signatures = rules.signatures?.required;
+    if (signatures === true) signaturesRequired ??= { value: true, file: path };
+    else if (signatures === false && signaturesRequired !== undefined)
+      loosened(path, "signatures.required", signaturesRequired.file);
+    const pins = rules.pins?.required;
+    if (pins === true) pinsRequired ??= { value: true, file: path };
+    else if (pins === false && pinsRequired !== undefined)
+      loosened(path, "pins.required", pinsRequired.file);
+  }
+  const each = <T>(pick: (rules: PolicyRules) => T | undefined): FromFile<T>[] =>
+    files.flatMap(({ path, rules }) => {
+      const value = pick(rules);
+      return value === undefined ? [] : [{ value, file: path }];
+    });
+  return {
+    files,
+    allowedSources: each((rules) => rules.sources?.allow),
+    blockedPackages: each((rules) => rules.block?.packages).flatMap(({ value, file }) =>
+      value.map((name) => ({ value: name, file })),
+    ),
+    blockedSkills: each((rules) => rules.block?.skills).flatMap(({ value, file }) =>
+      value.map((name) => ({ value: name, file })),
+    ),
+    ...(maxSeverity === undefined ? {} : { maxSeverity }),
+    allowedTools: each((rules) => rules["allowed-tools"]?.widest),
+    ...(signaturesRequired === undefined ? {} : { signaturesRequired }),
+    signatureKeys: each((rules) => rules.signatures?.keys),
+    ...(pinsRequired === undefined ? {} : { pinsRequired }),
+    diagnostics,
+  };
+}
+
+function rank(severity: AuditSeverity): number {
+  return AUDIT_SEVERITIES.indexOf(severity);
+}

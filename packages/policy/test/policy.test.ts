@@ -1,0 +1,155 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Environment, type PackageSource, sshKeyFingerprint } from "@skillshelf/core";
+import { testEnvironment } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { policyThreshold, policyViolations, readPolicy, sourceMatches } from "../src/index.js";
+
+/** An environment whose three policy files (managed, user, project) hold the given text. */
+function withPolicies(files: {
+  readonly system?: string;
+  readonly user?: string;
+  readonly project?: string;
+}): { environment: Environment; paths: Record<"system" | "user" | "project", string> } {
+  const { home, cwd, configDir } = testEnvironment();
+  const paths = {
+    system: join(home, "etc", "policy.yaml"),
+    user: join(configDir, "policy.yaml"),
+    project: join(cwd, ".skillshelf", "policy.yaml"),
+  };
+  for (const level of ["system", "user", "project"] as const) {
+    const text = files[level];
+    if (text === undefined) continue;
+    mkdirSync(dirname(paths[level]), { recursive: true });
+    writeFileSync(paths[level], text);
+  }
+  const environment: Environment = {
+    cwd,
+    project: cwd,
+    home,
+    configDir,
+    env: { SKILLSHELF_SYSTEM_POLICY: paths.system },
+  };
+  return { environment, paths };
+}
+
+const git = (url: string, ref?: string): PackageSource =>
+  ref === undefined ? { type: "git", url } : { type: "git", url, ref };
+
+describe("policy files, each only tightening the one above", () => {
+  it("keeps the stricter rule and names the file a looser one was ignored in", () => {
+    const { environment, paths } = withPolicies({
+      system: "signatures:\n  required: true\n",
+      user: "audit:\n  max-severity: low\npins:\n  required: true\n",
+      project:
+        "audit:\n  max-severity: critical\nsignatures:\n  required: false\npins:\n  required: false\n",
+    });
+    const policy = readPolicy(environment);
+    expect(policy.invalid).toBeUndefined();
+    expect(policy.maxSeverity).toEqual({ value: "low", file: paths.user });
+    expect(policy.signaturesRequired?.file).toBe(paths.system);
+    expect(policy.pinsRequired?.file).toBe(paths.user);
+    expect(policy.diagnostics.map((one) => [one.code, one.path, one.details?.rule])).toEqual([
+      ["policy_loosening_ignored", paths.project, "audit.max-severity"],
+      ["policy_loosening_ignored", paths.project, "signatures.required"],
+      ["policy_loosening_ignored", paths.project, "pins.required"],
+    ]);
+    expect(policyThreshold(policy)).toBe("medium");
+  });
+
+  it("allows a source only when every file's list allows it", () => {
+    const { environment, paths } = withPolicies({
+      user: "sources:\n  allow: [github.com/acme/*, kind:local]\n",
+      project: "sources:\n  allow: [github.com/acme/tools, github.com/evil/*]\n",
+    });
+    const policy = readPolicy(environment);
+    const judge = (source: PackageSource) =>
+      policyViolations(policy, { id: "x", source, skills: [] }).map((one) => [one.rule, one.file]);
+    expect(judge(git("https://github.com/acme/tools.git"))).toEqual([]);
+    expect(judge(git("https://github.com/evil/tools"))).toEqual([["sources.allow", paths.user]]);
+    expect(judge(git("git@github.com:acme/other.git"))).toEqual([["sources.allow", paths.project]]);
+    expect(judge({ type: "local", path: "/tmp/x" })).toEqual([["sources.allow", paths.project]]);
+  });
+
+  it("blocks packages and skills, tools wider than allowed, findings above the maximum, floating refs", () => {
+    const { environment, paths } = withPolicies({
+      user: [
+        "block:\n  packages: [evil]\n  skills: [wallet-helper]",
+        "allowed-tools:\n  widest: [Read, 'Bash(git:*)']",
+        "audit:\n  max-severity: medium",
+        "pins:\n  required: true",
+        "",
+      ].join("\n"),
+    });
+    const policy = readPolicy(environment);
+    const rules = (facts: Parameters<typeof policyViolations>[1]) =>
+      policyViolations(policy, facts).map((one) => `${one.rule}@${one.file === paths.user}`);
+    const pinned = git("https://example.invalid/r.git", "a".repeat(40));
+    expect(rules({ id: "evil", source: pinned, skills: [] })).toEqual(["block.packages@true"]);
+    expect(rules({ id: "ok", source: pinned, skills: [{ name: "wallet-helper" }] })).toEqual([
+      "block.skills@true",
+    ]);
+    expect(
+      rules({
+        id: "ok",
+        source: pinned,
+        skills: [{ name: "s", allowedTools: ["Read", "Bash(git status:*)", "Bash(rm:*)"] }],
+      }),
+    ).toEqual(["allowed-tools.widest@true"]);
+    expect(rules({ id: "ok", source: pinned, skills: [], highest: "high" })).toEqual([
+      "audit.max-severity@true",
+    ]);
+    expect(rules({ id: "ok", source: pinned, skills: [], highest: "medium" })).toEqual([]);
+    expect(
+      rules({ id: "ok", source: git("https://example.invalid/r.git", "main"), skills: [] }),
+    ).toEqual(["pins.required@true"]);
+    expect(
+      rules({ id: "ok", source: { type: "npm", name: "@a/b", range: "1.2.3" }, skills: [] }),
+    ).toEqual([]);
+    expect(
+      rules({ id: "ok", source: { type: "npm", name: "@a/b", range: "^1.2.3" }, skills: [] }),
+    ).toEqual(["pins.required@true"]);
+  });
+
+  it("requires signatures by the keys every file names", () => {
+    const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKey1 ci@acme";
+    const { environment } = withPolicies({
+      user: `signatures:\n  required: true\n  keys: ['${key}']\n`,
+    });
+    const policy = readPolicy(environment);
+    const source = { type: "local", path: "/x" } as const;
+    const codes = (signature: Parameters<typeof policyViolations>[1]["signature"]) =>
+      policyViolations(policy, { id: "p", source, skills: [], signature }).map((one) => one.code);
+    expect(codes(undefined)).toEqual(["signature_missing"]);
+    expect(codes({ invalid: "bad" })).toEqual(["signature_invalid"]);
+    const fingerprint = (line: string) => `ssh:${sshKeyFingerprint(line)}`;
+    expect(codes({ fingerprint: fingerprint(`${key} other-comment`) })).toEqual([]);
+    expect(
+      codes({ fingerprint: fingerprint("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOther") }),
+    ).toEqual(["signature_invalid"]);
+  });
+
+  it("matches sources by kind, npm scope, host, owner and repository", () => {
+    expect(sourceMatches("kind:npm", { type: "npm", name: "x" })).toBe(true);
+    expect(sourceMatches("npm:@acme/*", { type: "npm", name: "@acme/skills" })).toBe(true);
+    expect(sourceMatches("npm:@acme/*", { type: "npm", name: "@other/skills" })).toBe(false);
+    expect(sourceMatches("github.com", git("https://github.com/a/b"))).toBe(true);
+    expect(sourceMatches("github.com", git("https://github.com.evil.invalid/a/b"))).toBe(false);
+    expect(sourceMatches("ghcr.io/acme/*", { type: "oci", url: "oci://ghcr.io/acme/skills" })).toBe(
+      true,
+    );
+  });
+});
+
+describe("a policy file that does not read (bad input)", () => {
+  it("is invalid with its path: not YAML, an unknown key, a wrong value", () => {
+    for (const text of ["sources: [", "allow: []\n", "audit:\n  max-severity: fatal\n"]) {
+      const { environment, paths } = withPolicies({ project: text });
+      const policy = readPolicy(environment);
+      expect([policy.invalid?.code, policy.invalid?.path]).toEqual([
+        "policy_invalid",
+        paths.project,
+      ]);
+    }
+  });
+});

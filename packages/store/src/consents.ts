@@ -1,0 +1,133 @@
+import { dirname, join, relative, sep } from "node:path";
+import {
+  canonicalJsonFile,
+  type Environment,
+  nullPrototypeRecord,
+  type ReadResult,
+  SkillshelfError,
+} from "@skillshelf/core";
+import * as z from "zod/mini";
+import { writeScopeFile } from "./_atomic.js";
+import { faultHook } from "./_faults.js";
+import { audit, digest, text } from "./_record-fields.js";
+import { readStrictFile, type StrictFile } from "./_strict-file.js";
+import { ENGLISH } from "./_zod-english.js";
+import type { ScopeCache } from "./cache.js";
+import { withScopeLock } from "./lock.js";
+import { lockRoot } from "./lockfile.js";
+import { packagesDir } from "./scopes.js";
+import type { PackageScope } from "./types.js";
+
+// what a person trusted for the model, by key: `package:<id>` (a foreign package of the scope) or
+// `folder:<path>` (another agent's folder, relative to the scope's folder), bound to its digest
+const consent = z.strictObject({
+  digest,
+  at: z.iso.datetime({ offset: true }),
+  // the agent whose folder it is
+  agent: z.optional(text),
+  // the audit verdict on the content when it was trusted
+  audit,
+});
+
+const consentKey = z.string().check(
+  z.regex(/^(package|folder):[^\0]+$/, "must be package:<id> or folder:<path>"),
+  z.refine((key) => !key.split("/").includes(".."), "must not hold a `..` segment"),
+);
+
+const consentsSchema = z.strictObject({
+  version: z.literal(1, "must be 1, the trust format this reader supports"),
+  trusted: z.record(consentKey, consent).check(z.overwrite(nullPrototypeRecord)),
+});
+
+/** A scope's `trust.json`: what a person approved for the model beyond its own library (DESIGN §14). */
+export type ConsentFile = z.infer<typeof consentsSchema>;
+
+/** One thing trusted, bound to the digest of its content when it was trusted. */
+export type Consent = z.infer<typeof consent>;
+
+/** No consent given. */
+export const EMPTY_CONSENTS: ConsentFile = { version: 1, trusted: {} };
+
+const MAX_CONSENT_BYTES = 4 * 1024 * 1024;
+
+/** Where a scope's consents are: `trust.json` in its library, beside `lock.json`. */
+export function consentFilePath(environment: Environment, scope: PackageScope): string {
+  return join(dirname(packagesDir(environment, scope)), "trust.json");
+}
+
+/** The key of a consent to an installed package. */
+export function packageConsentKey(id: string): string {
+  return `package:${id}`;
+}
+
+/**
+ * The key of a consent to the folder `path` of a scope: `folder:` and the path relative to the
+ * scope's folder (home, or the project; see `lockRoot`), `/`-separated.
+ */
+export function folderConsentKey(
+  environment: Environment,
+  scope: PackageScope,
+  path: string,
+): string {
+  return `folder:${relative(lockRoot(environment, scope), path).split(sep).join("/")}`;
+}
+
+/** The folder a `folder:` consent key of a scope names. */
+export function consentFolder(environment: Environment, scope: PackageScope, key: string): string {
+  return join(lockRoot(environment, scope), ...key.slice("folder:".length).split("/"));
+}
+
+/**
+ * Read a scope's `trust.json` strictly: absent is no consent; a symlink or hard link is
+ * `trust_file_unsafe`; anything off the format is `trust_file_invalid`, and nothing is trusted
+ * from it (it is never overwritten until fixed).
+ */
+export function readConsents(
+  environment: Environment,
+  scope: PackageScope,
+  cache?: ScopeCache,
+): ReadResult<StrictFile<ConsentFile>> {
+  return readStrictFile({
+    path: consentFilePath(environment, scope),
+    what: "trust file",
+    maxBytes: MAX_CONSENT_BYTES,
+    empty: EMPTY_CONSENTS,
+    parse: (value) => consentsSchema.safeParse(value, ENGLISH),
+    codes: { invalid: "trust_file_invalid", unsafe: "trust_file_unsafe" },
+    consequence: "nothing in it is trusted, and nothing will overwrite it until it is fixed",
+    cache,
+  });
+}
+
+/**
+ * Set (or, with `null`, take back) the consent `key` of a scope, inside the scope's lock: the file
+ * is read strictly (one that does not parse is refused, never overwritten) and written atomically.
+ * The consents after the change.
+ */
+export function writeConsent(
+  target: { readonly environment: Environment; readonly scope: PackageScope },
+  key: string,
+  value: Consent | null,
+): ConsentFile {
+  return withScopeLock(target, () => {
+    const read = readConsents(target.environment, target.scope);
+    if (!read.ok) {
+      const [first] = read.diagnostics;
+      throw new SkillshelfError(first?.code ?? "trust_file_invalid", first?.message ?? "", {
+        path: first?.path,
+      });
+    }
+    const trusted: Record<string, Consent> = { ...read.value.value.trusted };
+    if (value === null) delete trusted[key];
+    else trusted[key] = value;
+    const next: ConsentFile = { version: 1, trusted };
+    writeScopeFile({
+      path: read.value.path,
+      text: canonicalJsonFile(next),
+      expected: read.value.text,
+      fault: faultHook(target),
+      point: "trust-written",
+    });
+    return next;
+  });
+}
