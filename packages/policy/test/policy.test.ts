@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Environment, type PackageSource, sshKeyFingerprint } from "@skillshelf/core";
 import { testEnvironment } from "@skillshelf/test-utils";
@@ -138,6 +138,21 @@ describe("policy files, each only tightening the one above", () => {
     expect(sourceMatches("ghcr.io/acme/*", { type: "oci", url: "oci://ghcr.io/acme/skills" })).toBe(
       true,
     );
+  });
+});
+
+describe("the README's company policy", () => {
+  it("reads as it is written, with every rule it shows", () => {
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "..", "README.md"), "utf8");
+    const example = /A company's might say:\n\n```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const { environment, paths } = withPolicies({ system: example as string });
+    const policy = readPolicy(environment);
+    expect(policy.invalid).toBeUndefined();
+    expect(policy.maxSeverity).toEqual({ value: "low", file: paths.system });
+    expect(policy.pinsRequired?.file).toBe(paths.system);
+    expect(policy.signatureKeys).toHaveLength(1);
+    expect(policy.allowedSources[0]?.value).toContain("npm:@acme/*");
   });
 });
 
