@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
+import { keywordScanner } from "./_keywords.js";
 import { AUDIT_RULES, type AuditRule, type FileFacts, SEVERITIES, type Severity } from "./rules.js";
 
 /** One thing a rule found: where, how bad, and what to do. */
@@ -91,17 +92,19 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
 const LINE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "lines");
 const FRONTMATTER_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "frontmatter");
 const FILE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "file");
-// every line rule's keywords in one pattern, compiled once
-const KEYWORDS = new RegExp(
-  [
-    ...new Set(
-      LINE_RULES.flatMap((rule) => (rule.match.on === "lines" ? (rule.match.keywords ?? []) : [])),
-    ),
-  ]
-    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
-    .join("|"),
-  // matched against the lower-cased text: a case-insensitive pattern of many words is far slower
-  "g",
+// each line rule's bit (one 32-bit mask holds them all); a rule with no keywords is always run
+if (LINE_RULES.length > 31) throw new Error("audit: more line rules than a keyword mask holds");
+const RULE_BIT = new Map(LINE_RULES.map((rule, index) => [rule, 1 << index]));
+const ALWAYS = LINE_RULES.filter(
+  (rule) => rule.match.on !== "lines" || rule.match.keywords === undefined,
+).reduce((bits, rule) => bits | (RULE_BIT.get(rule) ?? 0), 0);
+// every line rule's keywords in one automaton, built once
+const KEYWORDS = keywordScanner(
+  LINE_RULES.flatMap((rule) =>
+    rule.match.on === "lines"
+      ? (rule.match.keywords ?? []).map((word) => [word, RULE_BIT.get(rule) ?? 0] as const)
+      : [],
+  ),
 );
 
 /** What the file rules find in a file's first bytes and mode. */
@@ -115,19 +118,16 @@ function fileFindings(path: string, content: Buffer, executable: boolean): Audit
   const facts = { path, head: content.subarray(0, SNIFF_BYTES), executable };
   const found = headFindings(facts);
   if (facts.head.includes(0)) return found;
+  // one pass over the bytes finds the keywords the file holds; a rule whose keywords it lacks
+  // cannot match any of its lines, so its pattern is not run, and a file no rule can match is
+  // not even decoded (unless it is a SKILL.md, whose frontmatter has rules of its own)
+  const present = KEYWORDS.scan(content) | ALWAYS;
+  const lineRules = LINE_RULES.filter((rule) => ((RULE_BIT.get(rule) ?? 0) & present) !== 0);
+  const isSkill = /(?:^|\/)SKILL\.md$/.test(path);
+  if (lineRules.length === 0 && !isSkill) return found;
   const text = content.toString("utf8");
-  // one pass over the file finds the keywords it holds; a rule whose keywords it lacks cannot
-  // match any of its lines, so its pattern is not run
-  const present = new Set<string>();
-  for (const [word] of text.toLowerCase().matchAll(KEYWORDS)) present.add(word);
-  const lineRules = LINE_RULES.filter(
-    (rule) =>
-      rule.match.on !== "lines" ||
-      rule.match.keywords === undefined ||
-      rule.match.keywords.some((word) => present.has(word)),
-  );
   const lines = text.split("\n");
-  const frontmatterEnd = /(?:^|\/)SKILL\.md$/.test(path) ? frontmatterLines(lines) : 0;
+  const frontmatterEnd = isSkill ? frontmatterLines(lines) : 0;
   lines.forEach((line, at) => {
     const rules = at > 0 && at < frontmatterEnd ? [...lineRules, ...FRONTMATTER_RULES] : lineRules;
     for (const rule of rules) {

@@ -56,6 +56,20 @@ const startsWith = (head: Uint8Array, magic: readonly number[]) =>
 const READ_VERB =
   "\\b(?:cat|less|more|head|tail|grep|source|read|open|load|cp|scp|rsync|tar|zip|base64|upload|send|copy|exfiltrate)\\b";
 
+/** Every character the hidden-Unicode rule looks for: tag characters, bidirectional controls, zero-width ones. */
+const INVISIBLE: readonly string[] = [
+  ...codePoints(0xe0000, 0xe007f),
+  ...codePoints(0x202a, 0x202e),
+  ...codePoints(0x2066, 0x2069),
+  ...codePoints(0x200b, 0x200d),
+  "\u2060",
+  "\ufeff",
+];
+
+function codePoints(first: number, last: number): string[] {
+  return Array.from({ length: last - first + 1 }, (_, at) => String.fromCodePoint(first + at));
+}
+
 /** The hosts where pasted text and dropped files are served to whoever has the link. */
 const PASTE_HOSTS = [
   "pastebin\\.com",
@@ -90,6 +104,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       on: "lines",
       pattern:
         /[\u{E0000}-\u{E007F}]|[\u202A-\u202E\u2066-\u2069]|[\u200B-\u200D\u2060\uFEFF]{2,}/u,
+      keywords: INVISIBLE,
     },
   },
   {

@@ -32,7 +32,7 @@ export function runAuditBench(options: BenchOptions): string {
   return [
     "## Audit",
     "",
-    `\`auditTree\` over ${skills} skills (each a SKILL.md and two reference files, every rule on every file), in process, beside \`find -exec cat\` of the same files; medians of ${options.rounds} rounds: ${median(times.audit ?? []).toFixed(0)} ms against ${median(times.cat ?? []).toFixed(0)} ms; median ratio ${ratio.toFixed(2)}× (${findings} findings).`,
+    `\`auditTree\` over ${skills} skills (each a SKILL.md and two reference files; every file read whole and judged by every rule, keywords first), in process, beside \`find -exec cat\` of the same files; medians of ${options.rounds} rounds: ${median(times.audit ?? []).toFixed(0)} ms against ${median(times.cat ?? []).toFixed(0)} ms; median ratio ${ratio.toFixed(2)}× (${findings} findings).`,
     `Target: at most 2× reading the bytes: ${verdict(ratio <= 2)}.`,
   ].join("\n");
 }
