@@ -32,23 +32,22 @@ export function keywordScanner(
     }
     bits[state] = (bits[state] ?? 0) | wordBits;
   }
-  // breadth first, each state's missing moves are its failure state's; a state also ends every
-  // keyword its failure state ends
+  // breadth first, each state's row starts as its failure state's row (the moves it lacks), then
+  // takes its own children; a state also ends every keyword its failure state ends
   const next = new Int32Array(children.length * 256);
   const failure = new Int32Array(children.length);
   const queue: number[] = [0];
   for (let at = 0; at < queue.length; at++) {
     const state = queue[at] as number;
-    if (state !== 0) bits[state] = (bits[state] ?? 0) | (bits[failure[state] as number] ?? 0);
-    for (let byte = 0; byte < 256; byte++) {
-      const child = children[state]?.get(byte);
-      const fallback = state === 0 ? 0 : (next[(failure[state] as number) * 256 + byte] as number);
-      if (child === undefined) next[state * 256 + byte] = fallback;
-      else {
-        next[state * 256 + byte] = child;
-        failure[child] = fallback;
-        queue.push(child);
-      }
+    const fallback = failure[state] as number;
+    if (state !== 0) {
+      bits[state] = (bits[state] ?? 0) | (bits[fallback] ?? 0);
+      next.copyWithin(state * 256, fallback * 256, fallback * 256 + 256);
+    }
+    for (const [byte, child] of children[state] ?? []) {
+      failure[child] = state === 0 ? 0 : (next[fallback * 256 + byte] as number);
+      next[state * 256 + byte] = child;
+      queue.push(child);
     }
   }
   // the table the scan reads: a state as its row's offset, negative when keywords end there

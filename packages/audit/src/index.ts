@@ -2,5 +2,4 @@ export type { AuditFinding, AuditOptions, AuditReport } from "./audit.js";
 export { atOrAbove, auditTree, highestSeverity } from "./audit.js";
 export type { AuditRule, FileFacts, RuleMatch, Severity } from "./rules.js";
 export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES } from "./rules.js";
-export { auditSarif } from "./sarif.js";
 export { externalFindings } from "./scanner.js";

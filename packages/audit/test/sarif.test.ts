@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { auditSarif, auditTree } from "@skillshelf/audit";
+import { auditTree } from "@skillshelf/audit";
+import { auditSarif } from "@skillshelf/audit/sarif";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
 import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
 import { observeCopyFacts } from "@skillshelf/store";
 import { installPackage } from "@skillshelf/store/writers";
@@ -39,7 +40,8 @@ export function writePackage(dir: string, id: string, index: number, padding = 0
 
 /**
  * A fresh environment under `dir` whose user scope holds `count` packages `pkg-<n>` of one skill
- * each, installed through the store's writer (the setup, not what is timed).
+ * each, installed through the store's writer with the clean audit verdict an install records
+ * (the setup, not what is timed).
  */
 export function installedPackages(
   dir: string,
@@ -57,6 +59,8 @@ export function installedPackages(
       staged: { dir: staged, digest: digestTree(staged).digest },
       origin: { source: { type: "local", path: staged } },
       reviewed: observeCopyFacts({ environment, scope: "user", id }),
+      // the verdict an install of today records (the generated skills are clean)
+      audit: { rules: AUDIT_RULES_VERSION },
     });
   }
   return environment;

@@ -5,7 +5,6 @@ import {
   AUDIT_RULES_VERSION,
   type AuditReport,
   atOrAbove,
-  auditSarif,
   auditTree,
   externalFindings,
   highestSeverity,
@@ -57,6 +56,7 @@ export async function runAudit(
   const findings = reports.flatMap((report) => report.findings);
   const failing = findings.some((finding) => atOrAbove(finding.severity, threshold));
   if (input.values.sarif) {
+    const { auditSarif } = await import("@skillshelf/audit/sarif");
     io.stdout(`${auditSarif(reports)}\n`);
     return failing ? 1 : 0;
   }
