@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AUDIT_RULES, auditTree, highestSeverity } from "@skillshelf/audit";
 import { skillFile, type Tree, testdir } from "@skillshelf/test-utils";
@@ -146,6 +147,18 @@ describe("files the audit does not read as they are (bad input)", () => {
     // invalid UTF-8 is read with replacement characters, like any other text
     expect(report.files).toBe(3);
     expect(report.findings).toEqual([]);
+  });
+
+  it("reads only the head of a 100 MB file, at the default limit", () => {
+    const dir = testdir({ "SKILL.md": skill("Fine.\n") });
+    // sparse: 100 MB on paper, nothing on disk
+    writeFileSync(join(dir, "huge.md"), "");
+    truncateSync(join(dir, "huge.md"), 100 * 1024 * 1024);
+    const report = auditTree(dir);
+    expect(report.diagnostics.map((one) => [one.code, one.path])).toEqual([
+      ["audit_file_too_large", join(dir, "huge.md")],
+    ]);
+    expect(report.bytes).toBeLessThan(64 * 1024);
   });
 
   it("still reads the first bytes of a file past the limit for the file rules", () => {
