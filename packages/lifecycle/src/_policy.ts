@@ -9,7 +9,10 @@ import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
 /** The threshold a step's audit refuses at: the request's or the policy's, whichever is lower. */
-export function auditThreshold(planning: Pick<Planning, "request" | "policy">): Severity {
+export function auditThreshold(planning: {
+  readonly request: Pick<Planning["request"], "audit">;
+  readonly policy: Planning["policy"];
+}): Severity {
   const byPolicy = policyThreshold(planning.policy);
   const asked = planning.request.audit?.threshold;
   return asked !== undefined && !atOrAbove(asked, byPolicy) ? asked : byPolicy;

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { atOrAbove } from "@skillshelf/audit";
 import {
-  type Diagnostic,
   digestTree,
   type Environment,
   findAgent,
   RESOURCE_KINDS,
   type ResourceRoot,
 } from "@skillshelf/core";
+import { type EffectivePolicy, readPolicy } from "@skillshelf/policy";
 import { KINDS } from "@skillshelf/resources";
 import {
   copyOf,
@@ -19,6 +20,7 @@ import {
   writeConsent,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
+import { auditThreshold } from "./_policy.js";
 import { refusal } from "./_refusal.js";
 import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 
@@ -46,19 +48,30 @@ export interface TrustedItem {
 
 /** What `trust` did: each thing trusted, or why nothing was (every item is audited first). */
 export type TrustResult =
-  | { readonly trusted: readonly TrustedItem[]; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly trusted: readonly TrustedItem[] }
   | { readonly refusal: Refusal; readonly audit?: StepAudit | undefined };
 
 /**
  * Trust a foreign package or another agent's folder for the model, bound to its content's
  * digest: it is audited first like an install (findings at or above the threshold refuse it with
- * `audit_refused` unless approved), then recorded in the scope's `trust.json`. Any change to its
- * content afterwards revokes it (the read pass says `trust_revoked`).
+ * `audit_refused` unless approved; above the policy's highest severity with `policy_refused`),
+ * then recorded in the scope's `trust.json`. A policy file that does not read refuses it. Any
+ * change to its content afterwards revokes it (the read pass says `trust_revoked`).
  */
 export function trustTarget(request: TrustRequest): TrustResult {
+  const policy = readPolicy(request.environment);
+  if (policy.invalid !== undefined) return { refusal: policy.invalid };
   const found = trustables(request);
   if ("refusal" in found) return found;
-  const checked = found.items.map((item) => ({ item, ...auditStaged(item.path, request.audit) }));
+  const threshold = auditThreshold({ request, policy });
+  const checked = found.items.map((item) => {
+    const audited = auditStaged(item.path, { ...request.audit, threshold });
+    return {
+      item,
+      ...audited,
+      refusal: beyondPolicy(policy, item, audited.audit) ?? audited.refusal,
+    };
+  });
   const refused = checked.find((one) => one.refusal !== undefined);
   if (refused?.refusal !== undefined) return { refusal: refused.refusal, audit: refused.audit };
   const at = new Date().toISOString();
@@ -69,10 +82,7 @@ export function trustTarget(request: TrustRequest): TrustResult {
       ...(item.agent === undefined ? {} : { agent: item.agent }),
       audit: record,
     });
-  return {
-    trusted: checked.map(({ item, audit }) => ({ ...item, audit })),
-    diagnostics: found.diagnostics,
-  };
+  return { trusted: checked.map(({ item, audit }) => ({ ...item, audit })) };
 }
 
 /**
@@ -115,12 +125,27 @@ export function untrustTarget(
 
 type Trustable = Omit<TrustedItem, "audit">;
 
+/** The policy's refusal of content whose audit found worse than its highest severity allows. */
+function beyondPolicy(
+  policy: EffectivePolicy,
+  item: Trustable,
+  audit: StepAudit,
+): Refusal | undefined {
+  const max = policy.maxSeverity;
+  // above the highest allowed: the highest allowed is not at or above what was found
+  if (max === undefined || audit.highest === undefined || atOrAbove(max.value, audit.highest))
+    return undefined;
+  return refusal(
+    "policy_refused",
+    `${item.path} has a ${audit.highest} finding; at most ${max.value} is allowed (audit.max-severity, set in ${max.file})`,
+    { rule: "audit.max-severity", file: max.file },
+  );
+}
+
 /** What `target` names in the scope: a foreign package, or other agents' folders that exist. */
 function trustables(
   request: Omit<TrustRequest, "audit">,
-):
-  | { readonly items: readonly Trustable[]; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly refusal: Refusal } {
+): { readonly items: readonly Trustable[] } | { readonly refusal: Refusal } {
   const { environment, scope, target } = request;
   const snapshot = readPackageSnapshot(environment, { ids: [target] });
   const copy = copyOf(snapshot, scope, target);
@@ -141,7 +166,6 @@ function trustables(
           digest: copy.record.contentDigest,
         },
       ],
-      diagnostics: [],
     };
   }
   const agent = findAgent(target);
@@ -164,7 +188,6 @@ function trustables(
       digest: digestTree(root.path).digest,
       agent: root.source,
     })),
-    diagnostics: [],
   };
 }
 

@@ -99,29 +99,26 @@ async function changeOnce(
   const planning = { context, scope, cache: createScopeCache(), fetches };
   // Ctrl-C while sources are fetched stops the fetch and removes what was staged
   const interrupted = new AbortController();
-  const first = await untilInterrupted(io, interrupted, () =>
-    withProgress(io, (progress) =>
-      makePlan(input, command, { ...planning, progress, signal: interrupted.signal }),
-    ),
-  );
-  if (interrupted.signal.aborted) return stopped(io, first);
-  const asking = !json && !input.values.yes;
-  const replan = async (choices: PlanChoices) => {
-    const next = await untilInterrupted(io, interrupted, () =>
+  const makeOne = (choices: PlanChoices) =>
+    untilInterrupted(io, interrupted, () =>
       withProgress(io, (progress) =>
         makePlan(input, command, { ...planning, progress, signal: interrupted.signal }, choices),
       ),
     );
-    return next;
+  let choices: PlanChoices = {
+    skills: (input.values.skill ?? []).flatMap((names) => names.split(",")),
+    approve: approvedRules(input.values.approve ?? []),
   };
+  const first = await makeOne(choices);
+  if (interrupted.signal.aborted) return stopped(io, first);
+  const asking = !json && !input.values.yes;
   // a question only for a person who can answer and did not say --yes
   const picked = asking ? await pickFromCollection(io, first) : undefined;
   let plan = first;
-  let choices: PlanChoices = { approve: approvedRules(input.values.approve ?? []) };
   if (picked !== undefined) {
     releasePlan(plan);
     choices = { ...choices, skills: picked };
-    plan = await replan(choices);
+    plan = await makeOne(choices);
     if (interrupted.signal.aborted) return stopped(io, plan);
   }
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
@@ -133,7 +130,7 @@ async function changeOnce(
   if (approving.length > 0) {
     releasePlan(plan);
     choices = { ...choices, approve: [...choices.approve, ...approving] };
-    plan = await replan(choices);
+    plan = await makeOne(choices);
     if (interrupted.signal.aborted) return stopped(io, plan);
   }
   const report = reporter(input, context, plan, shownScope);
@@ -276,12 +273,12 @@ async function makePlan(
     readonly fetches: SourceFetches;
     readonly signal: AbortSignal;
   },
-  choices: PlanChoices = { approve: approvedRules(input.values.approve ?? []) },
+  choices: PlanChoices,
 ): Promise<LifecyclePlan> {
   const { context, scope, progress, cache, fetches, signal } = planning;
   const { environment } = context;
   const targets = input.positionals;
-  const skills = choices.skills ?? (input.values.skill ?? []).flatMap((names) => names.split(","));
+  const { skills } = choices;
   const audit = { approve: choices.approve };
   const common = {
     environment,
@@ -333,7 +330,7 @@ async function makePlan(
 
 /** What a person chose that a plan is made again for: skills from a collection, audit rules approved. */
 interface PlanChoices {
-  readonly skills?: readonly string[] | undefined;
+  readonly skills: readonly string[];
   readonly approve: readonly string[];
 }
 

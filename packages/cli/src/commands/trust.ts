@@ -5,7 +5,7 @@ import { consentStatus } from "@skillshelf/resources";
 import { PACKAGE_SCOPES, type PackageScope } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, painter, safeLine, shortHash } from "../format.js";
+import { displayPath, formatDiagnostic, painter, plural, safeLine, shortHash } from "../format.js";
 import { approvedRules } from "./_approve.js";
 import { chosenScope } from "./_scope.js";
 
@@ -33,7 +33,7 @@ export function runTrust(input: CommandInput<TrustValues>): number {
     done.trusted
       .map(
         (item) =>
-          `trusted ${safeLine(item.key)} in the ${done.scope} scope, bound to ${shortHash(item.digest)} (audit: ${item.audit.findings.length === 0 ? "clean" : `${item.audit.findings.length} finding(s), highest ${item.audit.highest}`})\n`,
+          `trusted ${safeLine(item.key)} in the ${done.scope} scope, bound to ${shortHash(item.digest)} (audit: ${item.audit.findings.length === 0 ? "clean" : `${plural(item.audit.findings.length, "finding")}, highest ${item.audit.highest}`})\n`,
       )
       .join(""),
   );
