@@ -446,6 +446,31 @@ describe("stageSource from an HTTP(S) archive", () => {
   });
 });
 
+describe("a fetch's timeout (bad input: a server that never answers)", () => {
+  it("fires however often memory is collected meanwhile", async () => {
+    // Node 20 may collect an AbortSignal.timeout joined by AbortSignal.any before it fires
+    // (nodejs/node#57736): collected every 10 ms, the fetch must still time out
+    const run = await runSourcesChild(
+      `const http = await import("node:http");
+      const server = http.createServer(() => {});
+      await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const collecting = setInterval(() => globalThis.gc(), 10);
+      const url = "http://127.0.0.1:" + server.address().port + "/never.tar.gz";
+      const code = await sources.stageSource({ type: "archive", url }, { timeoutMs: 300 }).then(
+        () => "staged",
+        (error) => error.code,
+      );
+      clearInterval(collecting);
+      server.closeAllConnections();
+      server.close();
+      console.log(code);`,
+      {},
+      { timeoutMs: 60_000, env: { NODE_OPTIONS: "--expose-gc" } },
+    );
+    expect(run.stdout.trim(), run.stderr).toBe("download_timeout");
+  });
+});
+
 describe("stageSource from a .zip", () => {
   /** A zip of `members` made with yazl; `patch` then rewrites bytes yazl would refuse to write. */
   async function zip(

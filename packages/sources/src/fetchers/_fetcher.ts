@@ -31,12 +31,23 @@ export interface StageOptions {
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 120_000;
 
-/** The signal that ends a fetch: its timeout, or the caller's signal, whichever comes first. */
+/**
+ * The signal that ends a fetch: its timeout, or the caller's signal, whichever comes first. The
+ * timer is an ordinary one (unref'd, so it never keeps the process alive) holding the controller:
+ * Node 20 may collect an `AbortSignal.timeout` joined by `AbortSignal.any` before it fires
+ * (nodejs/node#57736), and a fetch from a server that never answers then hangs for good.
+ */
 export function fetchSignal(options: StageOptions): AbortSignal {
-  return AbortSignal.any([
-    AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS),
-    ...(options.signal === undefined ? [] : [options.signal]),
-  ]);
+  const controller = new AbortController();
+  const ms = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  setTimeout(
+    () => controller.abort(new DOMException(`the fetch took longer than ${ms} ms`, "TimeoutError")),
+    ms,
+  ).unref();
+  const outer = options.signal;
+  if (outer?.aborted === true) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+  return controller.signal;
 }
 
 /**
