@@ -54,7 +54,8 @@ export function auditTree(root: string, options: AuditOptions = {}): AuditReport
   let files = 0;
   let bytes = 0;
   for (const { path, special } of filesBelow(root, diagnostics)) {
-    const absolute = join(root, ...path.split("/"));
+    // `/`-separated names from the listing: join reads them on every platform
+    const absolute = join(root, path);
     if (special) {
       diagnostics.push(notRegular(absolute));
       continue;
@@ -227,7 +228,8 @@ function readFile(
           { path },
         ),
       );
-    const content = Buffer.alloc(whole ? opened.size : SNIFF_BYTES);
+    // not zeroed: only the bytes read are kept (`subarray(0, offset)` below)
+    const content = Buffer.allocUnsafe(whole ? opened.size : SNIFF_BYTES);
     let offset = 0;
     while (offset < content.length) {
       const read = readSync(descriptor, content, offset, content.length - offset, offset);
