@@ -22,6 +22,6 @@ export const PUBLISH_CODES = {
   },
   publish_sign_unsupported: {
     owner: "publish",
-    hint: "publish signed skills to a site (site:<dir>); signatures for OCI and git destinations are not made yet",
+    hint: "publish signed skills to a site (site:<dir>) or an OCI registry; git destinations carry no signatures yet (sign the commits with git itself)",
   },
 } as const;

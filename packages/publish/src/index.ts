@@ -67,7 +67,7 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
   if (key !== undefined && !destinationOf(destination.kind).signs)
     throw new SkillshelfError(
       "publish_sign_unsupported",
-      `${describeDestination(destination)} carries no signatures yet; publish signed skills to a site`,
+      `${describeDestination(destination)} carries no signatures yet; publish signed skills to a site or an OCI registry`,
       { details: { destination: describeDestination(destination) } },
     );
   const found = await publishableSkills(resolve(environment.cwd, request.folder), {

@@ -18,6 +18,9 @@ export const MEDIA = {
   imageConfig: "application/vnd.oci.image.config.v1+json",
   layer: "application/vnd.oci.image.layer.v1.tar+gzip",
   skillet: "application/vnd.stacklok.skillet.skill.v1",
+  // a detached SSH signature of a manifest's digest (Skillshelf's, pushed as cosign pushes its own)
+  sshSignature: "application/vnd.skillshelf.ssh-signature.v1",
+  empty: "application/vnd.oci.empty.v1+json",
 } as const;
 
 /**
@@ -54,7 +57,8 @@ const SHAPES: readonly {
   },
 ];
 
-interface OciManifest {
+/** A manifest or index as read: the fields the shapes and signatures look at. */
+export interface OciManifest {
   readonly mediaType?: string;
   readonly artifactType?: string;
   readonly config?: OciDescriptor;
@@ -135,7 +139,7 @@ export async function verifiedBlob(
 
 // --- internal ---
 
-async function readManifest(
+export async function readManifest(
   session: OciSession,
   reference: string,
   where: string,

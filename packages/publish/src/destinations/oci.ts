@@ -7,6 +7,8 @@ import {
   ociReference,
   ociSession,
   parseSourceUrl,
+  signatureArtifact,
+  signatureTag,
 } from "@skillshelf/sources";
 import { packTree } from "../_pack.js";
 import type { PublishedSkill } from "../_publishable.js";
@@ -37,9 +39,9 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       );
     return { kind: "oci", url: parsed.source.url, tag: parsed.source.ref ?? "latest" };
   },
-  signs: false,
+  signs: true,
   describe: (destination) => `${destination.url}:${destination.tag}`,
-  write: async (skills, destination, { dryRun, environment }) => {
+  write: async (skills, destination, { dryRun, environment, sign }) => {
     const artifacts: PublishedArtifact[] = [];
     // the docker config is read once for every skill pushed
     const credentials = ociCredentials(environment);
@@ -48,21 +50,20 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       const url = `${destination.url}/${skill.name}`;
       const reference = ociReference({ url });
       const digest = blobDigest(manifest);
+      // a detached signature of the manifest's digest, pushed where cosign keeps its own
+      const signature =
+        sign === undefined ? undefined : signatureArtifact(await sign(Buffer.from(digest)));
       if (!dryRun) {
         const session = ociSession(reference, { credentials, push: true });
-        for (const blob of blobs)
-          if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
-            const started = await session.send("POST", "blobs/uploads/");
-            const location = started.header("location");
-            if (location === undefined)
-              throw new SkillshelfError("download_failed", `${url} gave no upload location`, {
-                details: { url },
-              });
-            const upload = new URL(location, `${reference.protocol}//${reference.host}`);
-            upload.searchParams.set("digest", blobDigest(blob));
-            await session.send("PUT", upload.href, blob, "application/octet-stream");
-          }
-        await session.send("PUT", `manifests/${destination.tag}`, manifest, MEDIA.manifest);
+        await pushArtifact(session, reference, blobs, manifest, destination.tag);
+        if (signature !== undefined)
+          await pushArtifact(
+            session,
+            reference,
+            signature.blobs,
+            signature.manifest,
+            signatureTag(digest),
+          );
       }
       artifacts.push({
         skill: skill.name,
@@ -70,12 +71,44 @@ export const OCI_DESTINATION: Destination<"oci"> = {
         digest,
         bytes: manifest.length,
       });
+      if (signature !== undefined)
+        artifacts.push({
+          skill: skill.name,
+          location: `${url}:${signatureTag(digest)}@${blobDigest(signature.manifest)}`,
+          digest: blobDigest(signature.manifest),
+          bytes: signature.manifest.length,
+        });
     }
     return artifacts;
   },
 };
 
 // --- internal ---
+
+/** Push `blobs` the registry lacks, then `manifest` under `tag`. */
+async function pushArtifact(
+  session: ReturnType<typeof ociSession>,
+  reference: ReturnType<typeof ociReference>,
+  blobs: readonly Buffer[],
+  manifest: Buffer,
+  tag: string,
+): Promise<void> {
+  for (const blob of blobs)
+    if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
+      const started = await session.send("POST", "blobs/uploads/");
+      const location = started.header("location");
+      if (location === undefined)
+        throw new SkillshelfError(
+          "download_failed",
+          `${reference.host}/${reference.repository} gave no upload location`,
+          { details: { url: `${reference.host}/${reference.repository}` } },
+        );
+      const upload = new URL(location, `${reference.protocol}//${reference.host}`);
+      upload.searchParams.set("digest", blobDigest(blob));
+      await session.send("PUT", upload.href, blob, "application/octet-stream");
+    }
+  await session.send("PUT", `manifests/${tag}`, manifest, MEDIA.manifest);
+}
 
 /** The skill's layer and config, and the manifest naming them: the same bytes for the same tree. */
 async function skillArtifact(

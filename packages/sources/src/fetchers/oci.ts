@@ -2,6 +2,7 @@ import { SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { type OciReference, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
+import { ociSigner } from "../_oci-signature.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
@@ -68,8 +69,13 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
         where,
       );
     const bytes = await verifiedBlob(session, layer, limits.maxDownloadBytes);
+    // a signature pushed for the manifest is checked before anything is written
+    const signer = await ociSigner(session, digest, where, options.tempDir);
     await unpackArchive(bytes, into.dir, { ...limits, format: "tar.gz", subfolder: source.path });
-    return { commit: digest.slice("sha256:".length) };
+    return {
+      commit: digest.slice("sha256:".length),
+      ...(signer === undefined ? {} : { signers: { ".": signer } }),
+    };
   },
   describe: (source) => describe(source),
   origin: (source, commit) => ({
