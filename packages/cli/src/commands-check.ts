@@ -90,7 +90,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
       sign: {
         type: "string",
         value: "KEY",
-        help: "sign each artifact with this SSH key (a private key, or a public key ssh-agent holds); ssh-keygen -Y verify checks it (sites and OCI registries)",
+        help: "sign each artifact with this SSH key (a private key, or a public key ssh-agent holds); ssh-keygen -Y verify checks it; a git commit is signed as git does",
       },
     },
     shared: ["json", "cwd"],

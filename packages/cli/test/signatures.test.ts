@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   folderRoutes,
+  gitRepo,
   type OciRegistry,
   serve,
   skillFile,
@@ -166,20 +168,34 @@ describe("signed skills, from publish to install", () => {
     expect(codesOf(restored)).toContain("signature_missing");
   });
 
-  it("refuses to sign for a destination that carries no signatures", async () => {
+  it("signs the commit it publishes to a git repository, as git does; git verify-commit agrees and the install records the signer", async () => {
     const box = changeSandbox();
     const key = makeKey("publisher");
+    const remote = gitRepo([{ tree: { "README.md": "skills\n" } }]).path;
+    execFileSync("git", ["-C", remote, "config", "receive.denyCurrentBranch", "ignore"]);
     const skill = join(testdir({ "pdf/SKILL.md": skillFile("pdf", "Read PDF files.") }), "pdf");
-    const run = await box.run(
-      "publish",
-      skill,
-      "git+file:///nowhere/skills.git",
-      "--sign",
-      key.path,
-      "--dry-run",
+    const url = pathToFileURL(remote).href;
+    const published = await box.run("publish", skill, `git+${url}`, "--sign", key.path);
+    expect(published.status, published.stderr).toBe(0);
+    const signers = join(testdir(), "allowed_signers");
+    writeFileSync(signers, `publisher ${key.publicKey}\n`);
+    const verified = execFileSync(
+      "git",
+      ["-C", remote, "-c", `gpg.ssh.allowedSignersFile=${signers}`, "verify-commit", "pdf@0.0.0"],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: box.env },
     );
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain("publish_sign_unsupported");
+    expect(verified).toBe("");
+    requireSignatures(box, [key.publicKey]);
+    const installed = await box.run(
+      "install",
+      `${url}#pdf@0.0.0`,
+      "--skill",
+      "pdf",
+      "--user",
+      "--yes",
+    );
+    expect(installed.status, installed.stderr).toBe(0);
+    expect((box.userLock().pdf as { signer?: string }).signer).toBe(`ssh:${fingerprintOf(key)}`);
   });
 });
 

@@ -20,8 +20,4 @@ export const PUBLISH_CODES = {
     owner: "publish",
     hint: "name a folder holding a SKILL.md, skill folders or a plugin.json with skills",
   },
-  publish_sign_unsupported: {
-    owner: "publish",
-    hint: "publish signed skills to a site (site:<dir>) or an OCI registry; git destinations carry no signatures yet (sign the commits with git itself)",
-  },
 } as const;

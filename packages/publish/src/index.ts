@@ -1,14 +1,8 @@
 import { resolve } from "node:path";
-import {
-  type Diagnostic,
-  type EnvironmentInput,
-  resolveEnvironment,
-  SkillshelfError,
-} from "@skillshelf/core";
-import { sshSign } from "@skillshelf/sources";
+import { type Diagnostic, type EnvironmentInput, resolveEnvironment } from "@skillshelf/core";
 import { publishableSkills } from "./_publishable.js";
 import type { PublishDestination, PublishedArtifact } from "./destinations/_destination.js";
-import { describeDestination, destinationOf, parseDestination } from "./destinations/index.js";
+import { destinationOf, parseDestination } from "./destinations/index.js";
 
 export type {
   DestinationKind,
@@ -34,8 +28,8 @@ export interface PublishRequest {
   readonly tempDir?: string | undefined;
   /**
    * Sign what is published with this SSH key (a private key file, or a public key file whose
-   * private half ssh-agent holds): a detached signature beside each artifact, which installs
-   * verify. Only a destination that carries signatures takes it (`publish_sign_unsupported`).
+   * private half ssh-agent holds): a detached signature beside each artifact on a site or in a
+   * registry, a signed commit in a git repository; installs verify it.
    */
   readonly sign?: string | undefined;
 }
@@ -64,12 +58,6 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
   const destination = parseDestination(request.destination, environment.cwd);
   const dryRun = request.dryRun === true;
   const key = request.sign === undefined ? undefined : resolve(environment.cwd, request.sign);
-  if (key !== undefined && !destinationOf(destination.kind).signs)
-    throw new SkillshelfError(
-      "publish_sign_unsupported",
-      `${describeDestination(destination)} carries no signatures yet; publish signed skills to a site or an OCI registry`,
-      { details: { destination: describeDestination(destination) } },
-    );
   const found = await publishableSkills(resolve(environment.cwd, request.folder), {
     environment: request.environment,
     tempDir: request.tempDir,
@@ -88,9 +76,7 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
       dryRun,
       environment,
       tempDir: request.tempDir,
-      ...(key === undefined
-        ? {}
-        : { sign: (bytes: Uint8Array) => sshSign(bytes, key, environment.env) }),
+      ...(key === undefined ? {} : { signingKey: key }),
     });
     return {
       destination,

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
 import type { SourceLimits } from "./_archive.js";
+import { sshVerify } from "./ssh-signature.js";
 
 /** How `git` is run while staging. */
 export interface GitOptions {
@@ -123,6 +124,46 @@ export async function fetchCommit(
     checkedOutCommit(gitDir) ??
     (await git(["--git-dir", gitDir, "rev-parse", "HEAD"], options)).trim()
   );
+}
+
+/**
+ * Who signed `commit` (in the repository at `gitDir`) with an SSH key, as git signs commits
+ * (`gpg.format=ssh`): the key's fingerprint (`ssh:SHA256:…`), or `undefined` for a commit with
+ * no SSH signature. A signature that does not verify is `signature_invalid`.
+ */
+export async function commitSigner(
+  options: GitOptions & {
+    readonly gitDir: string;
+    readonly commit: string;
+    readonly url: string;
+    readonly tempDir?: string | undefined;
+  },
+): Promise<string | undefined> {
+  const object = await git(
+    ["--git-dir", options.gitDir, "cat-file", "commit", options.commit],
+    options,
+  );
+  // the signature is the `gpgsig` header, its lines after the first indented by one space; what
+  // it signs is the object without that header
+  const lines = object.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("gpgsig -----BEGIN SSH SIGNATURE-----"));
+  if (start === -1) return undefined;
+  let end = start + 1;
+  while (end < lines.length && lines[end]?.startsWith(" ")) end++;
+  const signature = [
+    (lines[start] as string).slice("gpgsig ".length),
+    ...lines.slice(start + 1, end).map((line) => line.slice(1)),
+    "",
+  ].join("\n");
+  const payload = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+  const checked = await sshVerify(Buffer.from(payload), signature, options.tempDir, "git");
+  if ("invalid" in checked)
+    throw new SkillshelfError(
+      "signature_invalid",
+      `commit ${options.commit} of ${options.url} carries an SSH signature that does not verify: ${checked.invalid}`,
+      { details: { url: options.url, commit: options.commit } },
+    );
+  return `ssh:${checked.fingerprint}`;
 }
 
 /**

@@ -159,7 +159,8 @@ export function stageCollectionSkill(
   } = {},
 ): StagedSource {
   const from = join(collection.dir, skill.path);
-  const signer = collection.signers?.[skill.path];
+  // signed as its own folder, or as part of all that was fetched (a signed commit or artifact)
+  const signer = collection.signers?.[skill.path] ?? collection.signers?.["."];
   const manifestText = skillPackageManifestText(skill);
   const removing = (dir: string) => ({
     dir,

@@ -36,24 +36,24 @@ export async function sshSign(
 }
 
 /**
- * Check that `signature` (armored SSHSIG) signs `message` in Skillshelf's namespace: the signing
- * key's fingerprint (`SHA256:…`), or why it does not (a garbage signature, other bytes, another
- * namespace). Which keys count is the caller's to decide (a policy names them).
+ * Check that `signature` (armored SSHSIG) signs `message` in `namespace` (Skillshelf's, or `git`
+ * for a signed commit): the signing key's fingerprint (`SHA256:…`), or why it does not (a garbage
+ * signature, other bytes, another namespace). Which keys count is the caller's to decide (a
+ * policy names them).
  */
 export async function sshVerify(
   message: Uint8Array,
   signature: Uint8Array | string,
   tempDir: string = tmpdir(),
+  namespace: string = SIGNATURE_NAMESPACE,
 ): Promise<{ readonly fingerprint: string } | { readonly invalid: string }> {
   const dir = mkdtempSync(join(tempDir, "skillshelf-sig-"));
   try {
     const file = join(dir, "signature.sig");
     writeFileSync(file, signature, { mode: 0o600 });
-    const run = await sshKeygen(
-      ["-Y", "check-novalidate", "-n", SIGNATURE_NAMESPACE, "-s", file],
-      message,
-      { PATH: process.env.PATH },
-    );
+    const run = await sshKeygen(["-Y", "check-novalidate", "-n", namespace, "-s", file], message, {
+      PATH: process.env.PATH,
+    });
     const good = /^Good "[^"]*" signature with \S+ key (SHA256:[A-Za-z0-9+/]+)/m.exec(run.stdout);
     return run.status === 0 && good !== null
       ? { fingerprint: good[1] as string }

@@ -41,8 +41,6 @@ export interface Destination<K extends DestinationKind> {
   parse(text: string, baseDir: string): Extract<PublishDestination, { kind: K }> | undefined;
   /** The destination as a user types it. */
   describe(destination: Extract<PublishDestination, { kind: K }>): string;
-  /** Whether it carries signatures (`publish --sign`): a detached signature beside each artifact. */
-  readonly signs: boolean;
   /** Write `skills` there (with `dryRun`, only say what would be written). */
   write(
     skills: readonly PublishedSkill[],
@@ -52,8 +50,11 @@ export interface Destination<K extends DestinationKind> {
       readonly environment: Environment;
       /** Where a working folder is made (a git clone). Default: the OS temporary folder. */
       readonly tempDir?: string | undefined;
-      /** Sign an artifact's bytes (`publish --sign`): the armored detached signature. */
-      readonly sign?: ((bytes: Uint8Array) => Promise<string>) | undefined;
+      /**
+       * The SSH key to sign with (`publish --sign`): a private key file, or a public key file
+       * whose private half ssh-agent holds.
+       */
+      readonly signingKey?: string | undefined;
     },
   ): Promise<readonly PublishedArtifact[]>;
 }

@@ -38,10 +38,9 @@ export const GIT_REPOSITORY: Destination<"git"> = {
       ...(ref === undefined ? {} : { branch: ref }),
     };
   },
-  signs: false,
   describe: (destination) =>
     `${destination.url}//${destination.folder}${destination.branch === undefined ? "" : `#${destination.branch}`}`,
-  write: async (skills, destination, { dryRun, environment, tempDir }) => {
+  write: async (skills, destination, { dryRun, environment, tempDir, signingKey }) => {
     const artifacts = skills.map(
       (skill): PublishedArtifact => ({
         skill: skill.name,
@@ -87,8 +86,20 @@ export const GIT_REPOSITORY: Destination<"git"> = {
       }
       await git("add", "--all", "--", destination.folder);
       const changed = await git("status", "--porcelain", "--", destination.folder);
-      if (changed.trim() !== "")
-        await git("commit", "--quiet", "-m", `Publish ${skills.map(tagOf).join(", ")}`);
+      // signed as git signs commits with an SSH key: what is tagged is always a signed commit
+      const signing =
+        signingKey === undefined
+          ? []
+          : ["-c", "gpg.format=ssh", "-c", `user.signingkey=${signingKey}`];
+      if (changed.trim() !== "" || signingKey !== undefined)
+        await git(
+          ...signing,
+          "commit",
+          "--quiet",
+          ...(signingKey === undefined ? [] : ["--allow-empty", "-S"]),
+          "-m",
+          `Publish ${skills.map(tagOf).join(", ")}`,
+        );
       for (const skill of skills) await git("tag", tagOf(skill));
       await git(
         "push",

@@ -9,6 +9,7 @@ import {
   parseSourceUrl,
   signatureArtifact,
   signatureTag,
+  sshSign,
 } from "@skillshelf/sources";
 import { packTree } from "../_pack.js";
 import type { PublishedSkill } from "../_publishable.js";
@@ -39,9 +40,8 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       );
     return { kind: "oci", url: parsed.source.url, tag: parsed.source.ref ?? "latest" };
   },
-  signs: true,
   describe: (destination) => `${destination.url}:${destination.tag}`,
-  write: async (skills, destination, { dryRun, environment, sign }) => {
+  write: async (skills, destination, { dryRun, environment, signingKey }) => {
     const artifacts: PublishedArtifact[] = [];
     // the docker config is read once for every skill pushed
     const credentials = ociCredentials(environment);
@@ -52,7 +52,9 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       const digest = blobDigest(manifest);
       // a detached signature of the manifest's digest, pushed where cosign keeps its own
       const signature =
-        sign === undefined ? undefined : signatureArtifact(await sign(Buffer.from(digest)));
+        signingKey === undefined
+          ? undefined
+          : signatureArtifact(await sshSign(Buffer.from(digest), signingKey, environment.env));
       if (!dryRun) {
         const session = ociSession(reference, { credentials, push: true });
         await pushArtifact(session, reference, blobs, manifest, destination.tag);

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { removeTree, SkillshelfError, sha256, writeFileAtomic } from "@skillshelf/core";
+import { sshSign } from "@skillshelf/sources";
 import { realFolder } from "../_folders.js";
 import { packTree } from "../_pack.js";
 import type { Destination, PublishedArtifact } from "./_destination.js";
@@ -19,9 +20,8 @@ export const SITE_DESTINATION: Destination<"site"> = {
   syntax: "a folder for a static site (site:<dir>)",
   parse: (text, baseDir) =>
     text.startsWith("site:") ? { kind: "site", dir: resolve(baseDir, text.slice(5)) } : undefined,
-  signs: true,
   describe: (destination) => `site:${destination.dir}`,
-  write: async (skills, destination, { dryRun, sign }) => {
+  write: async (skills, destination, { dryRun, environment, signingKey }) => {
     const folder = join(destination.dir, ...WELL_KNOWN);
     const indexPath = join(folder, "index.json");
     const previous = readPrevious(indexPath);
@@ -46,7 +46,10 @@ export const SITE_DESTINATION: Destination<"site"> = {
         bytes: bytes.length,
       });
       // a detached SSH signature of the bytes served, beside them
-      const signature = sign === undefined ? undefined : Buffer.from(await sign(bytes));
+      const signature =
+        signingKey === undefined
+          ? undefined
+          : Buffer.from(await sshSign(bytes, signingKey, environment.env));
       if (signature !== undefined) {
         files.push({ path: join(folder, skill.name, `${file}.sig`), bytes: signature });
         artifacts.push({

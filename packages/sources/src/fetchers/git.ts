@@ -7,7 +7,7 @@ import {
   SkillshelfError,
   type SourceOf,
 } from "@skillshelf/core";
-import { DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
+import { commitSigner, DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
 import { subfolderWithin } from "./_subfolder.js";
@@ -26,16 +26,24 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     // the whole commit is checked out beside `dir`, and the folder the source names moved in
     // (the digest that follows checks its symlinks as a copy would)
     const checkout = source.path === undefined ? into.dir : join(into.container, "checkout");
+    const gitDir = join(into.container, "git");
     const commit = await fetchCommit({
       ...gitOptions(source, options),
       dir: checkout,
-      gitDir: join(into.container, "git"),
+      gitDir,
       limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
     });
+    // a commit signed with an SSH key (git's gpg.format=ssh) names its signer for all it holds
+    const signer = await commitSigner({
+      ...gitOptions(source, options),
+      gitDir,
+      commit,
+      tempDir: options.tempDir,
+    });
     if (checkout !== into.dir) renameSync(subfolderOf(checkout, source.path), into.dir);
-    removeTree(join(into.container, "git"));
+    removeTree(gitDir);
     if (checkout !== into.dir) removeTree(checkout);
-    return { commit };
+    return { commit, ...(signer === undefined ? {} : { signers: { ".": signer } }) };
   },
   origin: (source, commit) => ({
     kind: "git",
