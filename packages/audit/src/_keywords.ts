@@ -9,18 +9,19 @@ export interface KeywordScanner {
 }
 
 /**
- * Compile `keywords` (each a string and the rule bits it stands for; matched as its UTF-8 bytes,
- * so a keyword may be an invisible character) into a scanner.
+ * Compile `keywords` (each a string, matched as its lower-cased UTF-8 bytes, so a keyword may be
+ * an invisible character, or raw bytes, such as the lead bytes a range of characters shares; and
+ * the rule bits it stands for) into a scanner.
  */
 export function keywordScanner(
-  keywords: readonly (readonly [word: string, bits: number])[],
+  keywords: readonly (readonly [word: string | Uint8Array, bits: number])[],
 ): KeywordScanner {
   // the trie: each state's children by byte, and the bits of the keywords ending there
   const children: Map<number, number>[] = [new Map()];
   const bits: number[] = [0];
   for (const [word, wordBits] of keywords) {
     let state = 0;
-    for (const byte of Buffer.from(word.toLowerCase(), "utf8")) {
+    for (const byte of typeof word === "string" ? Buffer.from(word.toLowerCase(), "utf8") : word) {
       let next = children[state]?.get(byte);
       if (next === undefined) {
         next = children.length;
@@ -51,13 +52,13 @@ export function keywordScanner(
     }
   }
   // the table the scan reads: a state as its row's offset, negative when keywords end there
+  const encoded = Int32Array.from(bits, (ends, state) =>
+    ends === 0 ? state * 256 : -(state * 256) - 1,
+  );
   const table = new Int32Array(next.length);
-  for (let state = 0; state < children.length; state++)
-    for (let byte = 0; byte < 256; byte++) {
-      // upper-case ASCII moves as its lower case does
-      const to = next[state * 256 + (byte >= 65 && byte <= 90 ? byte + 32 : byte)] as number;
-      table[state * 256 + byte] = (bits[to] ?? 0) === 0 ? to * 256 : -(to * 256) - 1;
-    }
+  for (let at = 0; at < next.length; at++) table[at] = encoded[next[at] as number] as number;
+  // upper-case ASCII moves as its lower case does
+  for (let row = 0; row < next.length; row += 256) table.copyWithin(row + 65, row + 97, row + 123);
   const ending = Int32Array.from(bits);
   return {
     scan(bytes) {

@@ -15,7 +15,11 @@ export type Severity = AuditSeverity;
  * the lines of a `SKILL.md`'s frontmatter (`frontmatter`), or a file's first bytes and mode (`file`).
  */
 export type RuleMatch =
-  | { readonly on: "lines"; readonly pattern: RegExp; readonly keywords?: readonly string[] }
+  | {
+      readonly on: "lines";
+      readonly pattern: RegExp;
+      readonly keywords?: readonly (string | Uint8Array)[];
+    }
   | { readonly on: "frontmatter"; readonly pattern: RegExp }
   | { readonly on: "file"; readonly test: (file: FileFacts) => boolean };
 
@@ -56,9 +60,13 @@ const startsWith = (head: Uint8Array, magic: readonly number[]) =>
 const READ_VERB =
   "\\b(?:cat|less|more|head|tail|grep|source|read|open|load|cp|scp|rsync|tar|zip|base64|upload|send|copy|exfiltrate)\\b";
 
-/** Every character the hidden-Unicode rule looks for: tag characters, bidirectional controls, zero-width ones. */
-const INVISIBLE: readonly string[] = [
-  ...codePoints(0xe0000, 0xe007f),
+/**
+ * What the hidden-Unicode rule looks for: the tag characters (U+E0000–E007F, by the first three
+ * bytes of their UTF-8 they share), bidirectional controls and zero-width characters.
+ */
+const INVISIBLE: readonly (string | Uint8Array)[] = [
+  Uint8Array.of(0xf3, 0xa0, 0x80),
+  Uint8Array.of(0xf3, 0xa0, 0x81),
   ...codePoints(0x202a, 0x202e),
   ...codePoints(0x2066, 0x2069),
   ...codePoints(0x200b, 0x200d),
