@@ -8,8 +8,12 @@ import { describe, expect, it } from "vitest";
 const require = createRequire(import.meta.url);
 const schema = require("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json") as object;
 const Ajv = require("ajv-draft-04") as typeof import("ajv-draft-04").default;
-// the schema's language-tag pattern is not valid in a Unicode regular expression
-const validate = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false }).compile(schema);
+const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
+// the schema's language-tag pattern is not valid in a Unicode regular expression; its date-time
+// and URI formats are checked too
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+addFormats(ajv);
+const validate = ajv.compile(schema);
 
 describe("SARIF output (issue 28, item 1)", () => {
   it("is a valid SARIF 2.1.0 log with every rule and each finding at its file and line", () => {
