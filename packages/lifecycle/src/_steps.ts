@@ -256,11 +256,17 @@ function modelView(
   return { given: true };
 }
 
-/** A step that changes only state or trees already on disk: enable, disable, remove, rollback. */
+/**
+ * A step that changes only state or trees already on disk: enable, disable, remove, rollback.
+ * `together`: the snapshot once every step of the same plan has made its change (several ids
+ * removed or disabled at once), so a dependent removed in the same plan breaks nothing, and a
+ * step is refused only for the dependents that need its own package.
+ */
 export function copyStep(
   planning: Planning,
   operation: "enable" | "disable" | "remove" | "rollback",
   copy: PackageCopy,
+  together?: PackageSnapshot,
 ): PlanStep {
   const { environment, snapshot } = planning;
   const { scope, id } = copy;
@@ -280,13 +286,15 @@ export function copyStep(
     preexisting: [] as string[],
   };
   if (operation === "enable" || operation === "disable" || operation === "remove") {
-    after = snapshotAfter(snapshot, { scope, id, change: operation });
+    after = together ?? snapshotAfter(snapshot, { scope, id, change: operation });
     lockAfter =
       operation === "remove" || record === undefined
         ? null
         : entryFor(environment, scope, id, record, operation === "enable");
     if (operation !== "enable") {
-      for (const broken of newlyBrokenDependents(snapshot, after))
+      for (const broken of newlyBrokenDependents(snapshot, after).filter(
+        (one) => together === undefined || one.missing.includes(`${kind}:${id}`),
+      ))
         dependents.newlyBroken.push({
           ref: `${refKind(after, broken.id, broken.scope)}:${broken.id}`,
           scope: broken.scope,

@@ -12,9 +12,11 @@ import {
 import {
   copyOf,
   isRequirementMet,
+  type PackageCopy,
   type PackageManifest,
   type PackageScope,
   readPackageSnapshot,
+  snapshotAfter,
 } from "@skillshelf/store";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
@@ -76,14 +78,31 @@ async function copySteps(
   operation: Exclude<Operation, "install">,
 ): Promise<PlanStep[]> {
   if (operation === "update") return updateSteps(planning);
-  const steps: PlanStep[] = [];
-  for (const target of planning.request.targets) {
+  const found = planning.request.targets.map((target) => {
     const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
     const scope = copyScope(planning.snapshot, id, planning.request.scope);
-    const copy = scope === undefined ? undefined : copyOf(planning.snapshot, scope, id);
-    if (copy === undefined || scope === undefined)
-      steps.push(
-        refusedStep(
+    return {
+      target,
+      id,
+      scope,
+      copy: scope === undefined ? undefined : copyOf(planning.snapshot, scope, id),
+    };
+  });
+  const copies = found.flatMap((one) => (one.copy === undefined ? [] : [one.copy]));
+  // several removed or disabled at once are judged together: one needing another breaks nothing
+  const together =
+    (operation === "remove" || operation === "disable") && copies.length > 1
+      ? copies.reduce(
+          (after, copy) =>
+            snapshotAfter(after, { scope: copy.scope, id: copy.id, change: operation }),
+          planning.snapshot,
+        )
+      : undefined;
+  // applied one at a time, each as its writer checks it: a package goes after those needing it
+  const ordered = together === undefined ? found : neededLast(found);
+  return ordered.map(({ target, id, scope, copy }) =>
+    copy === undefined || scope === undefined
+      ? refusedStep(
           target,
           scope ?? "user",
           operation,
@@ -91,11 +110,9 @@ async function copySteps(
             "not_installed",
             `${id} is not installed${scope === undefined ? "" : ` in the ${scope} scope`}`,
           ),
-        ),
-      );
-    else steps.push(copyStep(planning, operation, copy));
-  }
-  return steps;
+        )
+      : copyStep(planning, operation, copy, together),
+  );
 }
 
 async function installSteps(unread: Unread): Promise<PlanStep[]> {
@@ -188,6 +205,24 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
     pushStep(steps, own ? { ...step, refusal: { ...step.refusal, alone: true } } : step);
   }
   return steps;
+}
+
+/**
+ * `found` ordered so that each copy comes after every copy of the list that needs it (a copy
+ * needed by none first), otherwise as given; a cycle keeps the order given.
+ */
+function neededLast<T extends { readonly copy: PackageCopy | undefined }>(
+  found: readonly T[],
+): T[] {
+  const refOf = (copy: PackageCopy) => `${copy.manifest?.kind ?? copy.record?.kind}:${copy.id}`;
+  const ordered: T[] = [];
+  const left = [...found];
+  while (left.length > 0) {
+    const needed = new Set(left.flatMap((one) => one.copy?.manifest?.requires ?? []));
+    const next = left.findIndex((one) => one.copy === undefined || !needed.has(refOf(one.copy)));
+    ordered.push(...left.splice(next === -1 ? 0 : next, 1));
+  }
+  return ordered;
 }
 
 /** The package ids `refs` name, with every requirement the index rows name for them, transitively. */
