@@ -27,6 +27,12 @@ const APPROVE_OPTION = {
   help: "approve audit findings of these rules, comma-separated (skillshelf audit --rules lists them), for what this change installs",
 } as const satisfies OptionSpec;
 
+const FROM_OPTION = {
+  type: "string",
+  value: "SOURCE",
+  help: "every package of the scope installed from this source (a repository, site, registry repository, npm package or folder), with the ids named",
+} as const satisfies OptionSpec;
+
 const AUDIT_NOTE =
   "\nEverything staged is audited first (skillshelf audit): a finding at or above high refuses\nits step until you approve its rule, on the terminal or with --approve.";
 
@@ -101,6 +107,7 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
       },
       force: { type: "boolean", help: "replace a copy whose files were changed locally" },
       approve: APPROVE_OPTION,
+      from: FROM_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
@@ -126,8 +133,8 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
         }[name]
       }\nSeveral ids change together, in one reviewed plan (a package removed or disabled with\nthe one it needs breaks nothing). Without --user or --project, the copy that counts here is\nchanged.`,
       arguments: "<id…>",
-      positionals: { min: 1 },
-      options: REVIEW,
+      positionals: { min: 0 },
+      options: { from: FROM_OPTION, ...REVIEW },
       shared: ["scope", "json", "cwd"],
       load: run(name),
     }),

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { packageTree, testdir } from "@skillshelf/test-utils";
+import { pathToFileURL } from "node:url";
+import { gitRepo, packageTree, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { changeSandbox, codesOf } from "./_sandbox.js";
 
-// Issue 31, item 0 (first part): remove, enable, disable and rollback take several ids, planned
-// and committed as one reviewed plan.
+// Issue 31, item 0 (first part): remove, enable, disable and rollback take several ids, or
+// --from <source> (every package installed from it), planned and committed as one reviewed plan.
 
 async function installed(ids: readonly { id: string; requires?: string[] }[]) {
   const box = changeSandbox();
@@ -59,5 +60,44 @@ describe("several ids in one change", () => {
     expect(run.status).toBe(1);
     expect(codesOf(run)).toContain("not_installed");
     expect(Object.keys(box.userLock())).toEqual(["base"]);
+  });
+});
+
+describe("--from SOURCE", () => {
+  it("changes every package installed from one repository, whatever folder each came from", async () => {
+    const box = changeSandbox();
+    const repo = gitRepo([
+      {
+        tree: {
+          "skills/alpha/SKILL.md": skillFile("alpha", "Use for alpha."),
+          "skills/beta/SKILL.md": skillFile("beta", "Use for beta."),
+        },
+      },
+    ]);
+    const url = pathToFileURL(repo.path).href;
+    expect((await box.run("install", url, "--skill", "*", "--user", "--yes")).status).toBe(0);
+    const solo = testdir(packageTree({ id: "solo" }));
+    expect((await box.run("install", solo, "--user", "--yes")).status).toBe(0);
+    const disabled = await box.run("disable", "--from", url, "--user", "--yes", "--json");
+    expect(disabled.status, disabled.stdout).toBe(0);
+    const lock = box.userLock() as Record<string, { enabled: boolean }>;
+    expect(Object.entries(lock).map(([id, entry]) => [id, entry.enabled])).toEqual([
+      ["alpha", false],
+      ["beta", false],
+      ["solo", true],
+    ]);
+    const removed = await box.run("remove", "--from", url, "--user", "--yes");
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(Object.keys(box.userLock())).toEqual(["solo"]);
+  });
+
+  it("is a usage error when nothing came from the source, or nothing is named at all", async () => {
+    const box = changeSandbox();
+    const none = await box.run("remove", "--from", "https://github.com/acme/nothing.git", "--user");
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("usage_invalid_value");
+    const bare = await box.run("remove", "--user");
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain("usage_missing_argument");
   });
 });

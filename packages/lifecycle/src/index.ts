@@ -7,6 +7,7 @@ export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.j
 export { capabilityDiff } from "./capabilities.js";
 export type { UpdateCheck, UpdateCheckRequest } from "./check.js";
 export { checkUpdates } from "./check.js";
+export { installedFrom } from "./installed-from.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";

@@ -10,6 +10,7 @@ import {
   type ApplyResult,
   applyLifecycle,
   createSourceFetches,
+  installedFrom,
   type LifecyclePlan,
   type LifecycleProgress,
   type LinkApplyResult,
@@ -21,7 +22,7 @@ import {
   restoreLinks,
   type SourceFetches,
 } from "@skillshelf/lifecycle";
-import { sourceAccess } from "@skillshelf/sources";
+import { parseSourceUrl, sourceAccess } from "@skillshelf/sources";
 import {
   createScopeCache,
   type PackageScope,
@@ -35,6 +36,7 @@ import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
+import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
 import { approvedRules } from "./_approve.js";
 import { chosenScope, defaultScope } from "./_scope.js";
@@ -60,6 +62,7 @@ export interface ChangeValues {
   readonly "all-or-nothing"?: boolean;
   readonly "with-requirements"?: boolean;
   readonly approve?: readonly string[];
+  readonly from?: string | undefined;
 }
 
 /**
@@ -72,6 +75,9 @@ export async function runChange(
   input: CommandInput<ChangeValues>,
   command: ChangeCommand,
 ): Promise<number> {
+  const namesCopiesOnly = ["enable", "disable", "remove", "rollback"].includes(command);
+  if (namesCopiesOnly && input.positionals.length === 0 && input.values.from === undefined)
+    throw new UsageError("usage_missing_argument", `${command} needs <id…> or --from SOURCE`);
   if (command === "update" && input.values.check === true) {
     const { runUpdateCheck } = await import("./update-check.js");
     return runUpdateCheck(input);
@@ -321,9 +327,14 @@ async function makePlan(
     ...common,
     operation: command,
     targets:
-      command === "update" && targets.length === 0
-        ? installedIds(environment, scope ?? defaultScope(environment), cache)
-        : targets,
+      input.values.from !== undefined
+        ? [
+            ...targets,
+            ...idsFrom(environment, scope ?? defaultScope(environment), input.values.from, cache),
+          ]
+        : command === "update" && targets.length === 0
+          ? installedIds(environment, scope ?? defaultScope(environment), cache)
+          : targets,
     ref: input.values.ref,
   });
 }
@@ -468,6 +479,24 @@ function notConfirmed(asked: boolean): Diagnostic {
 function installedIds(environment: Environment, scope: PackageScope, cache: ScopeCache): string[] {
   const state = readScopeState(environment, scope, cache);
   return state.ok ? Object.keys(state.value.state.installed) : [];
+}
+
+/** `--from SOURCE`: every id installed from it in the scope (a usage error when none is). */
+function idsFrom(
+  environment: Environment,
+  scope: PackageScope,
+  from: string,
+  cache: ScopeCache,
+): string[] {
+  const parsed = parseSourceUrl(from, environment.cwd);
+  if (!parsed.ok) throw new UsageError("usage_invalid_value", `--from ${from}: ${parsed.problem}`);
+  const ids = installedFrom(environment, scope, parsed.source, cache);
+  if (ids.length === 0)
+    throw new UsageError(
+      "usage_invalid_value",
+      `--from ${from}: no package in the ${scope} scope was installed from it`,
+    );
+  return ids;
 }
 
 function assertClaudePlugin(environment: Environment, path: string): void {

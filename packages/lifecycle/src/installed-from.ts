@@ -1,0 +1,37 @@
+import { canonicalJson, type Environment, isInside, type PackageSource } from "@skillshelf/core";
+import { type PackageScope, readScopeState, type ScopeCache } from "@skillshelf/store";
+
+// what a source names wherever it is narrowed, moved or pinned: the fields that do not say where
+const PLACE_ONLY = new Set(["path", "ref", "digest", "integrity", "range", "sha256", "resource"]);
+
+/**
+ * The ids installed in `scope` from `source` (`--from`): the same repository, site, registry
+ * repository, archive or npm package whatever folder, ref or version each came from; for a local
+ * folder, every copy from it or a folder inside it.
+ */
+export function installedFrom(
+  environment: Environment,
+  scope: PackageScope,
+  source: PackageSource,
+  cache?: ScopeCache,
+): string[] {
+  const state = readScopeState(environment, scope, cache);
+  if (!state.ok) return [];
+  return Object.entries(state.value.state.installed)
+    .filter(([, record]) => sameOrigin(record.origin.source, source))
+    .map(([id]) => id)
+    .sort();
+}
+
+// --- internal ---
+
+function sameOrigin(installed: PackageSource, named: PackageSource): boolean {
+  if (installed.type !== named.type) return false;
+  if (installed.type === "local" && named.type === "local")
+    return isInside(named.path, installed.path);
+  const where = (source: PackageSource) =>
+    canonicalJson(
+      Object.fromEntries(Object.entries(source).filter(([key]) => !PLACE_ONLY.has(key))),
+    );
+  return where(installed) === where(named);
+}
