@@ -24,6 +24,34 @@ export const MEDIA = {
 } as const;
 
 /**
+ * An image manifest of `config` and `layers` (each a media type and its bytes), with the blobs to
+ * push before it: the same bytes for the same parts.
+ */
+export function ociArtifact(parts: {
+  readonly artifactType: string;
+  readonly config: readonly [mediaType: string, bytes: Buffer];
+  readonly layers: readonly (readonly [mediaType: string, bytes: Buffer])[];
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
+}): { blobs: Buffer[]; manifest: Buffer } {
+  const descriptor = ([mediaType, bytes]: readonly [string, Buffer]) => ({
+    mediaType,
+    digest: blobDigest(bytes),
+    size: bytes.length,
+  });
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MEDIA.manifest,
+      artifactType: parts.artifactType,
+      config: descriptor(parts.config),
+      layers: parts.layers.map(descriptor),
+      ...(parts.annotations === undefined ? {} : { annotations: parts.annotations }),
+    }),
+  );
+  return { blobs: [parts.config[1], ...parts.layers.map(([, bytes]) => bytes)], manifest };
+}
+
+/**
  * The skill artifacts in use (ecosystem-2026 §3.1), as data: how each is told apart, and which
  * of its layers holds the skill's files (a gzipped tar). Skillshelf writes the first.
  */

@@ -2,8 +2,8 @@
 // `sha256-<hex>.sig` in the same repository, its one layer the armored signature of the signed
 // manifest's digest (`sha256:<hex>`, as text).
 import { SkillshelfError } from "@skillshelf/core";
-import { blobDigest, type OciSession } from "./_oci-client.js";
-import { MEDIA, readManifest, verifiedBlob } from "./_oci-shapes.js";
+import type { OciSession } from "./_oci-client.js";
+import { MEDIA, ociArtifact, readManifest, verifiedBlob } from "./_oci-shapes.js";
 import { MAX_SIGNATURE_BYTES, sshVerify } from "./ssh-signature.js";
 
 /** The tag a manifest's signature is pushed under: `sha256-<hex>.sig`. */
@@ -13,23 +13,11 @@ export function signatureTag(digest: string): string {
 
 /** The blobs and the manifest that carry `signature` (armored SSHSIG), ready to push. */
 export function signatureArtifact(signature: string): { blobs: Buffer[]; manifest: Buffer } {
-  const config = Buffer.from("{}");
-  const layer = Buffer.from(signature);
-  const descriptor = (mediaType: string, bytes: Buffer) => ({
-    mediaType,
-    digest: blobDigest(bytes),
-    size: bytes.length,
+  return ociArtifact({
+    artifactType: MEDIA.sshSignature,
+    config: [MEDIA.empty, Buffer.from("{}")],
+    layers: [[MEDIA.sshSignature, Buffer.from(signature)]],
   });
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MEDIA.manifest,
-      artifactType: MEDIA.sshSignature,
-      config: descriptor(MEDIA.empty, config),
-      layers: [descriptor(MEDIA.sshSignature, layer)],
-    }),
-  );
-  return { blobs: [config, layer], manifest };
 }
 
 /**

@@ -6,7 +6,7 @@ export type { GitOptions } from "./_git.js";
 export { runGit } from "./_git.js";
 export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
-export { MEDIA } from "./_oci-shapes.js";
+export { MEDIA, ociArtifact } from "./_oci-shapes.js";
 export { signatureArtifact, signatureTag } from "./_oci-signature.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";

@@ -3,6 +3,7 @@ import { SkillshelfError } from "@skillshelf/core";
 import {
   blobDigest,
   MEDIA,
+  ociArtifact,
   ociCredentials,
   ociReference,
   ociSession,
@@ -125,25 +126,15 @@ async function skillArtifact(
       rootfs: { type: "layers", diff_ids: [blobDigest(gunzipSync(layer))] },
     }),
   );
-  const descriptor = (mediaType: string, bytes: Buffer) => ({
-    mediaType,
-    digest: blobDigest(bytes),
-    size: bytes.length,
+  return ociArtifact({
+    artifactType: MEDIA.skillet,
+    config: [MEDIA.imageConfig, config],
+    layers: [[MEDIA.layer, layer]],
+    annotations: {
+      "org.opencontainers.image.title": skill.name,
+      "org.stacklok.skillet.skill.name": skill.name,
+      "org.stacklok.skillet.skill.description": skill.description,
+      "org.stacklok.skillet.skill.version": skill.version,
+    },
   });
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MEDIA.manifest,
-      artifactType: MEDIA.skillet,
-      config: descriptor(MEDIA.imageConfig, config),
-      layers: [descriptor(MEDIA.layer, layer)],
-      annotations: {
-        "org.opencontainers.image.title": skill.name,
-        "org.stacklok.skillet.skill.name": skill.name,
-        "org.stacklok.skillet.skill.description": skill.description,
-        "org.stacklok.skillet.skill.version": skill.version,
-      },
-    }),
-  );
-  return { blobs: [config, layer], manifest };
 }
