@@ -13,7 +13,7 @@ import { refusal } from "./_refusal.js";
 import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 
 /** The threshold when neither the request nor a policy sets one. */
-export const DEFAULT_AUDIT_THRESHOLD: Severity = "high";
+const DEFAULT_AUDIT_THRESHOLD: Severity = "high";
 
 /**
  * Audit the staged tree at `dir`: the plan's summary, the verdict the install record keeps (bound

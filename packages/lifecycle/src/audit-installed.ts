@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { AUDIT_RULES_VERSION, atOrAbove, auditTree, type Severity } from "@skillshelf/audit";
+import { AUDIT_RULES_VERSION, type Severity } from "@skillshelf/audit";
 import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
 import { type PackageScope, packagesDir, type ScopeState } from "@skillshelf/store";
-import { DEFAULT_AUDIT_THRESHOLD } from "./_audit.js";
+import { auditStaged } from "./_audit.js";
 
 /** What `auditInstalled` found in a scope, and which copies it read again. */
 export interface InstalledAudit {
@@ -24,7 +24,6 @@ export function auditInstalled(
   state: ScopeState,
   options: { readonly drifted: ReadonlySet<string>; readonly threshold?: Severity | undefined },
 ): InstalledAudit {
-  const threshold = options.threshold ?? DEFAULT_AUDIT_THRESHOLD;
   const problems: Diagnostic[] = [];
   const audited: string[] = [];
   for (const [id, record] of Object.entries(state.installed).sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -44,22 +43,15 @@ export function auditInstalled(
     }
     if (record.audit?.rules === AUDIT_RULES_VERSION) continue;
     audited.push(id);
-    const unapproved = [
-      ...new Set(
-        auditTree(path)
-          .findings.filter(
-            (finding) => atOrAbove(finding.severity, threshold) && !approved.includes(finding.rule),
-          )
-          .map((finding) => finding.rule),
-      ),
-    ].sort();
-    if (unapproved.length > 0)
+    // audited as an install would be, with the approvals its record holds for these bytes
+    const refused = auditStaged(path, { threshold: options.threshold }, approved).refusal;
+    if (refused !== undefined)
       problems.push(
         createDiagnostic(
           "error",
           "audit_findings",
-          `${id}, installed ${record.audit === undefined ? "before it was audited" : `under audit rules ${record.audit.rules}`}, has findings no one approved: ${unapproved.join(", ")}`,
-          { path, details: { id, scope, rules: unapproved, threshold } },
+          `${id}, installed ${record.audit === undefined ? "before it was audited" : `under audit rules ${record.audit.rules}`}, has findings no one approved: ${[refused.details?.rules ?? []].flat().join(", ")}`,
+          { path, details: { id, scope, ...refused.details } },
         ),
       );
   }
