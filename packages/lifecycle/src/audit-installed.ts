@@ -45,12 +45,13 @@ export function auditInstalled(
     audited.push(id);
     // audited as an install would be, with the approvals its record holds for these bytes
     const refused = auditStaged(path, { threshold: options.threshold }, approved).refusal;
+    const rules = (refused?.details?.rules ?? []) as readonly string[];
     if (refused !== undefined)
       problems.push(
         createDiagnostic(
           "error",
           "audit_findings",
-          `${id}, installed ${record.audit === undefined ? "before it was audited" : `under audit rules ${record.audit.rules}`}, has findings no one approved: ${[refused.details?.rules ?? []].flat().join(", ")}`,
+          `${id}, installed ${record.audit === undefined ? "before it was audited" : `under audit rules ${record.audit.rules}`}, has findings no one approved: ${rules.join(", ")}`,
           { path, details: { id, scope, ...refused.details } },
         ),
       );
