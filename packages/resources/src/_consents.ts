@@ -42,29 +42,41 @@ export interface ConsentStatus {
 /**
  * Read both scopes' consents and check each against what is there now: a package's against its
  * copy's recorded and observed digest, a folder's against the folder digested again (only what
- * was trusted is digested). A consent that no longer holds is `trust_revoked`.
+ * was trusted is digested; without `snapshot`, only the trusted packages are read). A consent
+ * that no longer holds is `trust_revoked`.
  */
-export function consentStatus(
-  environment: Environment,
-  snapshot: PackageSnapshot = readPackageSnapshot(environment),
-): ConsentStatus {
+export function consentStatus(environment: Environment, snapshot?: PackageSnapshot): ConsentStatus {
+  const read = PACKAGE_SCOPES.map((scope) => ({ scope, read: readConsents(environment, scope) }));
+  const trusted = read.flatMap(({ scope, read: one }) =>
+    one.ok
+      ? Object.entries(one.value.value.trusted).map(([key, consent]) => ({
+          scope,
+          key,
+          consent,
+          file: one.value.path,
+        }))
+      : [],
+  );
+  const packageIds = trusted
+    .filter(({ key }) => key.startsWith("package:"))
+    .map(({ key }) => key.slice("package:".length));
+  // the installed copies trusted packages are checked against, read once when first needed
+  let copies = snapshot;
+  const copiesNow = () => {
+    copies ??= readPackageSnapshot(environment, { ids: packageIds });
+    return copies;
+  };
   const consents: ConsentState[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const scope of PACKAGE_SCOPES) {
-    const read = readConsents(environment, scope);
-    if (!read.ok) {
-      diagnostics.push(...read.diagnostics);
-      continue;
-    }
-    const file = read.value.path;
-    for (const [key, consent] of Object.entries(read.value.value.trusted)) {
-      const now = key.startsWith("package:")
-        ? packageDigest(snapshot, scope, key.slice("package:".length))
-        : folderDigest(consentFolder(environment, scope, key));
-      const holds = now === consent.digest;
-      consents.push({ ...consent, scope, key, file, holds });
-      if (!holds) diagnostics.push(revoked(file, scope, key, consent, now));
-    }
+  const diagnostics: Diagnostic[] = read.flatMap(({ read: one }) =>
+    one.ok ? [] : one.diagnostics,
+  );
+  for (const { scope, key, consent, file } of trusted) {
+    const now = key.startsWith("package:")
+      ? packageDigest(copiesNow(), scope, key.slice("package:".length))
+      : folderDigest(consentFolder(environment, scope, key));
+    const holds = now === consent.digest;
+    consents.push({ ...consent, scope, key, file, holds });
+    if (!holds) diagnostics.push(revoked(file, scope, key, consent, now));
   }
   return { consents, diagnostics };
 }
