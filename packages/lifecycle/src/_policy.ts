@@ -1,11 +1,11 @@
 // The policy in force (DESIGN §14), applied to an install or update step when it is planned.
 import { atOrAbove, type Severity } from "@skillshelf/audit";
-import { policyThreshold, policyViolations } from "@skillshelf/policy";
+import { createDiagnostic } from "@skillshelf/core";
+import { type PolicyViolation, policyThreshold, policyViolations } from "@skillshelf/policy";
 import type { StagedSource } from "@skillshelf/sources";
 import type { PackageManifest } from "@skillshelf/store";
 import { packageSkills } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
-import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
 
 /** The threshold a step's audit refuses at: the request's or the policy's, whichever is lower. */
@@ -49,11 +49,26 @@ export function policyRefusal(
     highest: step.highest,
     signature: signer === undefined ? { missing: true } : { fingerprint: signer },
   });
+  return violationRefusal(violations);
+}
+
+/**
+ * The refusal for the first rule of `violations` (all of them in its details), naming `path`,
+ * what it judged, when given; or none.
+ */
+export function violationRefusal(
+  violations: readonly PolicyViolation[],
+  path?: string,
+): Refusal | undefined {
   const [first] = violations;
   if (first === undefined) return undefined;
-  return refusal(first.code, `${first.message} (${first.rule}, set in ${first.file})`, {
-    rule: first.rule,
-    file: first.file,
-    violations,
-  });
+  return createDiagnostic(
+    "error",
+    first.code,
+    `${path === undefined ? "" : `${path}: `}${first.message} (${first.rule}, set in ${first.file})`,
+    {
+      ...(path === undefined ? {} : { path }),
+      details: { rule: first.rule, file: first.file, violations },
+    },
+  );
 }

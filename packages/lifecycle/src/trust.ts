@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { atOrAbove } from "@skillshelf/audit";
 import {
   digestTree,
   type Environment,
@@ -8,7 +7,7 @@ import {
   RESOURCE_KINDS,
   type ResourceRoot,
 } from "@skillshelf/core";
-import { type EffectivePolicy, readPolicy } from "@skillshelf/policy";
+import { readPolicy, severityViolation } from "@skillshelf/policy";
 import { KINDS } from "@skillshelf/resources";
 import {
   copyOf,
@@ -20,7 +19,7 @@ import {
   writeConsent,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
-import { auditThreshold } from "./_policy.js";
+import { auditThreshold, violationRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
 import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 
@@ -69,7 +68,12 @@ export function trustTarget(request: TrustRequest): TrustResult {
     return {
       item,
       ...audited,
-      refusal: beyondPolicy(policy, item, audited.audit) ?? audited.refusal,
+      // above the policy's highest severity it is refused, approvals or not
+      refusal:
+        violationRefusal(
+          [severityViolation(policy, audited.audit.highest)].filter((one) => one !== undefined),
+          item.path,
+        ) ?? audited.refusal,
     };
   });
   const refused = checked.find((one) => one.refusal !== undefined);
@@ -124,23 +128,6 @@ export function untrustTarget(
 // --- internal ---
 
 type Trustable = Omit<TrustedItem, "audit">;
-
-/** The policy's refusal of content whose audit found worse than its highest severity allows. */
-function beyondPolicy(
-  policy: EffectivePolicy,
-  item: Trustable,
-  audit: StepAudit,
-): Refusal | undefined {
-  const max = policy.maxSeverity;
-  // above the highest allowed: the highest allowed is not at or above what was found
-  if (max === undefined || audit.highest === undefined || atOrAbove(max.value, audit.highest))
-    return undefined;
-  return refusal(
-    "policy_refused",
-    `${item.path} has a ${audit.highest} finding; at most ${max.value} is allowed (audit.max-severity, set in ${max.file})`,
-    { rule: "audit.max-severity", file: max.file },
-  );
-}
 
 /** What `target` names in the scope: a foreign package, or other agents' folders that exist. */
 function trustables(

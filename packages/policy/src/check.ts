@@ -48,13 +48,8 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
   for (const blocked of policy.blockedSkills)
     if (facts.skills.some((skill) => skill.name === blocked.value))
       refuse("block.skills", blocked.file, `the skill ${blocked.value} is blocked`);
-  const max = policy.maxSeverity;
-  if (max !== undefined && facts.highest !== undefined && rank(facts.highest) > rank(max.value))
-    refuse(
-      "audit.max-severity",
-      max.file,
-      `the audit found a ${facts.highest} finding; at most ${max.value} is allowed`,
-    );
+  const severity = severityViolation(policy, facts.highest);
+  if (severity !== undefined) found.push(severity);
   for (const allowed of policy.allowedTools)
     for (const skill of facts.skills)
       for (const tool of skill.allowedTools ?? [])
@@ -109,6 +104,22 @@ export function sourceMatches(pattern: string, source: PackageSource): boolean {
   const place = placeOf(source);
   if (pattern.endsWith("/*")) return place.startsWith(pattern.slice(0, -1));
   return place === pattern || place.startsWith(`${pattern}/`);
+}
+
+/** The policy's refusal of an audit whose worst finding is above its `audit.max-severity`. */
+export function severityViolation(
+  policy: EffectivePolicy,
+  highest: AuditSeverity | undefined,
+): PolicyViolation | undefined {
+  const max = policy.maxSeverity;
+  if (max === undefined || highest === undefined || rank(highest) <= rank(max.value))
+    return undefined;
+  return {
+    code: "policy_refused",
+    rule: "audit.max-severity",
+    file: max.file,
+    message: `the audit found a ${highest} finding; at most ${max.value} is allowed`,
+  };
 }
 
 /** The threshold an audit refuses at under `policy`: the default `high`, or lower when its maximum is. */
