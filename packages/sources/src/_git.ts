@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, SkillshelfError } from "@skillshelf/core";
 import type { SourceLimits } from "./_archive.js";
-import { sshVerify } from "./ssh-signature.js";
+import { verifiedSigner } from "./ssh-signature.js";
 
 /** How `git` is run while staging. */
 export interface GitOptions {
@@ -156,14 +156,15 @@ export async function commitSigner(
     "",
   ].join("\n");
   const payload = [...lines.slice(0, start), ...lines.slice(end)].join("\n");
-  const checked = await sshVerify(Buffer.from(payload), signature, options.tempDir, "git");
-  if ("invalid" in checked)
-    throw new SkillshelfError(
-      "signature_invalid",
-      `commit ${options.commit} of ${options.url} carries an SSH signature that does not verify: ${checked.invalid}`,
-      { details: { url: options.url, commit: options.commit } },
-    );
-  return `ssh:${checked.fingerprint}`;
+  return verifiedSigner(
+    Buffer.from(payload),
+    signature,
+    {
+      name: `commit ${options.commit} of ${options.url}`,
+      details: { url: options.url, commit: options.commit },
+    },
+    { tempDir: options.tempDir, namespace: "git" },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
 import { SkillshelfError } from "@skillshelf/core";
 import type { OciSession } from "./_oci-client.js";
 import { MEDIA, ociArtifact, readManifest, verifiedBlob } from "./_oci-shapes.js";
-import { MAX_SIGNATURE_BYTES, sshVerify } from "./ssh-signature.js";
+import { MAX_SIGNATURE_BYTES, verifiedSigner } from "./ssh-signature.js";
 
 /** The tag a manifest's signature is pushed under: `sha256-<hex>.sig`. */
 export function signatureTag(digest: string): string {
@@ -41,12 +41,10 @@ export async function ociSigner(
   const layer = manifest.layers?.find((one) => one.mediaType === MEDIA.sshSignature);
   if (layer === undefined) return undefined;
   const signature = await verifiedBlob(session, layer, MAX_SIGNATURE_BYTES);
-  const checked = await sshVerify(Buffer.from(digest), signature, tempDir);
-  if ("invalid" in checked)
-    throw new SkillshelfError(
-      "signature_invalid",
-      `the signature pushed for ${where}@${digest} does not sign it: ${checked.invalid}`,
-      { details: { url: where, digest } },
-    );
-  return `ssh:${checked.fingerprint}`;
+  return verifiedSigner(
+    Buffer.from(digest),
+    signature,
+    { name: `${where}@${digest}`, details: { url: where, digest } },
+    { tempDir },
+  );
 }

@@ -63,6 +63,27 @@ export async function sshVerify(
   }
 }
 
+/**
+ * The signer of `message` (`ssh:SHA256:…`) when `signature` signs it in `namespace`; otherwise
+ * `signature_invalid`, saying that `what` (a URL, an artifact, a commit) does not verify, with
+ * `details`. What a fetch records of a signature that came with what it fetched.
+ */
+export async function verifiedSigner(
+  message: Uint8Array,
+  signature: Uint8Array | string,
+  what: { readonly name: string; readonly details: Readonly<Record<string, unknown>> },
+  options: { readonly tempDir?: string | undefined; readonly namespace?: string } = {},
+): Promise<string> {
+  const checked = await sshVerify(message, signature, options.tempDir, options.namespace);
+  if ("invalid" in checked)
+    throw new SkillshelfError(
+      "signature_invalid",
+      `the signature of ${what.name} does not verify: ${checked.invalid}`,
+      { details: what.details },
+    );
+  return `ssh:${checked.fingerprint}`;
+}
+
 // --- internal ---
 
 function sshKeygen(

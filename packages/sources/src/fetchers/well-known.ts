@@ -5,7 +5,7 @@ import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_arch
 import { download } from "../_download.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
-import { MAX_SIGNATURE_BYTES, sshVerify } from "../ssh-signature.js";
+import { MAX_SIGNATURE_BYTES, verifiedSigner } from "../ssh-signature.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
@@ -177,31 +177,15 @@ async function writeSkill(
   const signer =
     skill.signature === undefined
       ? undefined
-      : await signerOf(
+      : await verifiedSigner(
           bytes,
-          skill.signature,
           await get(skill.signature, MAX_SIGNATURE_BYTES),
-          tempDir,
+          { name: skill.url, details: { url: skill.signature } },
+          { tempDir },
         );
   if (skill.type === "skill-md") writeMember(join(dir, "SKILL.md"), bytes);
   else await unpackArchive(bytes, dir, { ...get.limits, format: archiveFormatOf(bytes) });
   return signer;
-}
-
-async function signerOf(
-  bytes: Uint8Array,
-  url: string,
-  signature: Uint8Array,
-  tempDir: string | undefined,
-): Promise<string> {
-  const checked = await sshVerify(bytes, signature, tempDir);
-  if ("invalid" in checked)
-    throw new SkillshelfError(
-      "signature_invalid",
-      `${url} does not sign what was downloaded: ${checked.invalid}`,
-      { details: { url } },
-    );
-  return `ssh:${checked.fingerprint}`;
 }
 
 function writeMember(path: string, bytes: Uint8Array): void {
