@@ -156,6 +156,40 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     load: async () => (await import("./commands/explain.js")).runExplain,
   }),
   defineCommand({
+    name: "mcp",
+    summary: "serve the library's skills and prompts to MCP clients (SEP-2640)",
+    description:
+      "Serve the trusted, model-visible skills of this folder's library (the user library alone\nwith --user) to any MCP client as SEP-2640 skills: skills/list, skills/get, every file as\na skill:// resource with its sha256 digest, directory reads; and its trusted prompt\ntemplates as MCP prompts. Over stdio by default (stdout carries only MCP messages), or\nStreamable HTTP on loopback with --http. A change on disk is seen by the next list, and\nclients are told within --poll-ms.",
+    options: {
+      http: {
+        type: "string",
+        value: "PORT",
+        help: "serve Streamable HTTP on PORT (0: a free one) instead of stdio",
+        integer: { min: 0, max: 65535 },
+      },
+      host: {
+        type: "string",
+        value: "HOST",
+        help: "listen on HOST instead of 127.0.0.1 (with --http)",
+      },
+      "page-size": {
+        type: "string",
+        value: "N",
+        help: "skills per skills/list page (default 100)",
+        integer: { min: 1, max: 10000 },
+      },
+      "poll-ms": {
+        type: "string",
+        value: "MS",
+        help: "read the library again every MS to tell clients of changes (default 2000; 0: never)",
+        integer: { min: 0 },
+      },
+    },
+    shared: ["scope", "cwd"],
+    exits: "0 the client went away or the server was interrupted, 2 usage error",
+    load: async () => (await import("./commands/mcp.js")).runMcp,
+  }),
+  defineCommand({
     name: "search",
     summary: "search the package indexes and show what is installed where",
     description:

@@ -2,6 +2,7 @@ import { AUDIT_CODES } from "./_codes-audit.js";
 import { CHECK_CODES } from "./_codes-checks.js";
 import { CORE_CODES } from "./_codes-core.js";
 import { LOADER_CODES } from "./_codes-loaders.js";
+import { MCP_CODES } from "./_codes-mcp.js";
 import { POLICY_CODES } from "./_codes-policy.js";
 import { PUBLISH_CODES } from "./_codes-publish.js";
 import { RUNTIME_CODES } from "./_codes-runtime.js";
@@ -27,6 +28,7 @@ export type CodeOwner =
   | "validation"
   | "lifecycle"
   | "publish"
+  | "mcp"
   | "cli";
 
 /** One entry of the catalogue: the package that owns the code and what to do next by default. */
@@ -56,6 +58,7 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
   ...PUBLISH_CODES,
   ...AUDIT_CODES,
   ...POLICY_CODES,
+  ...MCP_CODES,
 };
 
 /** A diagnostic or error code. */
@@ -92,4 +95,5 @@ type CodeName =
   | keyof typeof CHECK_CODES
   | keyof typeof PUBLISH_CODES
   | keyof typeof AUDIT_CODES
-  | keyof typeof POLICY_CODES;
+  | keyof typeof POLICY_CODES
+  | keyof typeof MCP_CODES;

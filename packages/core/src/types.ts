@@ -93,7 +93,8 @@ export function isOwnedSource(source: ResourceSource): boolean {
  * with an optional subfolder and pinned digest; `well-known` a site's `/.well-known` skills index
  * (its URL) with the one skill chosen from it; `npm` a registry package by name, with an optional
  * version range, folder and (pinned by a lock) integrity; `oci` a registry repository with a tag
- * or manifest digest. What is done with each is `sources`'
+ * or manifest digest; `mcp` an MCP skills server (`stdio:<command>` or its https URL) with the
+ * path of the one skill chosen from it. What is done with each is `sources`'
  * `SOURCE_FETCHERS`.
  */
 export const SOURCE_FIELDS = {
@@ -103,6 +104,7 @@ export const SOURCE_FIELDS = {
   "well-known": { url: "text", path: "optional" },
   npm: { name: "text", range: "optional", path: "optional", integrity: "optional" },
   oci: { url: "text", ref: "optional", digest: "optional", path: "optional" },
+  mcp: { url: "text", path: "optional" },
 } as const;
 
 /** The type of a package source: a key of `SOURCE_FIELDS`. */

@@ -209,7 +209,7 @@ function isRealFolder(path: string): boolean {
  */
 function stageSkills(
   planning: StagePlanning,
-  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "signers">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
   pick: readonly string[] | undefined,
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {

@@ -9,8 +9,8 @@ export { expandPromptTemplate, invokePromptTemplate } from "./expand.js";
 export { firstLineDescription } from "./fields.js";
 export { loadPromptTemplates } from "./load.js";
 export { defaultPromptRoots } from "./roots.js";
-export type { PromptArguments } from "./substitute.js";
-export { substituteArguments } from "./substitute.js";
+export type { PromptArguments, TemplateParameters } from "./substitute.js";
+export { substituteArguments, templateParameters } from "./substitute.js";
 export type {
   LoadPromptTemplatesInput,
   LoadPromptTemplatesResult,

@@ -16,25 +16,33 @@ export function substituteArguments(template: string, invocation: PromptArgument
   const { args } = invocation;
   const joined = args.join(" ");
   const raw = invocation.raw ?? joined;
-  const lastClose = template.lastIndexOf("}");
   const out: string[] = [];
   let copied = 0;
-  let index = template.indexOf("$");
-  while (index !== -1) {
-    const match =
-      template[index + 1] === "{"
-        ? matchBraced(template, index, lastClose)
-        : matchBare(template, index);
-    if (match === undefined) {
-      index = template.indexOf("$", index + 1);
-      continue;
-    }
-    out.push(template.slice(copied, index), resolve(match.placeholder, args, joined, raw));
+  for (const match of placeholders(template)) {
+    out.push(template.slice(copied, match.start), resolve(match.placeholder, args, joined, raw));
     copied = match.end;
-    index = template.indexOf("$", copied);
   }
   out.push(template.slice(copied));
   return out.join("");
+}
+
+/** What a template asks of its caller: how many positional arguments, and whether it takes the rest. */
+export interface TemplateParameters {
+  /** The highest `$N` or `${N…}` it uses (0 when none). */
+  readonly positions: number;
+  /** It uses `$@`, `$ARGUMENTS` or a `${@:N}` slice: the argument text as a whole. */
+  readonly rest: boolean;
+}
+
+/** The placeholders `template` uses, read by the same scan `substituteArguments` fills them with. */
+export function templateParameters(template: string): TemplateParameters {
+  let positions = 0;
+  let rest = false;
+  for (const { placeholder } of placeholders(template)) {
+    if (placeholder.kind === "arg") positions = Math.max(positions, placeholder.position);
+    else rest = true;
+  }
+  return { positions, rest };
 }
 
 // --- internal ---
@@ -49,6 +57,24 @@ interface Match {
   readonly placeholder: Placeholder;
   /** Index just past the placeholder. */
   readonly end: number;
+}
+
+/** Every placeholder of `template` left to right, where it starts; time linear in the template. */
+function* placeholders(template: string): Generator<Match & { readonly start: number }> {
+  const lastClose = template.lastIndexOf("}");
+  let index = template.indexOf("$");
+  while (index !== -1) {
+    const match =
+      template[index + 1] === "{"
+        ? matchBraced(template, index, lastClose)
+        : matchBare(template, index);
+    if (match === undefined) {
+      index = template.indexOf("$", index + 1);
+      continue;
+    }
+    yield { ...match, start: index };
+    index = template.indexOf("$", match.end);
+  }
 }
 
 const BARE = /\$(?:([1-9]\d*)|(@)|(ARGUMENTS))/y;

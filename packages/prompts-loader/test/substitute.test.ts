@@ -1,4 +1,4 @@
-import { substituteArguments } from "@skillshelf/prompts-loader";
+import { substituteArguments, templateParameters } from "@skillshelf/prompts-loader";
 import { describe, expect, it } from "vitest";
 
 const fill = (template: string, args: string[], raw?: string) =>
@@ -56,5 +56,21 @@ describe("substituteArguments", () => {
     expect(fill(manyHeads, ["a"])).toBe(manyHeads);
     const manyDefaults = `${"${1:-x".repeat(5_000)}}`;
     expect(fill(manyDefaults, [])).toBe(`x${"${1:-x".repeat(4_999)}`);
+  });
+});
+
+describe("templateParameters", () => {
+  it("reads the highest position and whether the rest is taken, as substitution would", () => {
+    expect(templateParameters("Review $1 against ${3:-main}")).toEqual({
+      positions: 3,
+      rest: false,
+    });
+    expect(templateParameters("Fix $ARGUMENTS")).toEqual({ positions: 0, rest: true });
+    expect(templateParameters("Run ${@:2} after $1")).toEqual({ positions: 1, rest: true });
+    expect(templateParameters("Costs $5.00? no: ${x} and $ alone")).toEqual({
+      positions: 5,
+      rest: false,
+    });
+    expect(templateParameters("Nothing to fill")).toEqual({ positions: 0, rest: false });
   });
 });

@@ -150,7 +150,7 @@ export function readCollection(dir: string): Collection {
  * `release()` removes it from the collection.
  */
 export function stageCollectionSkill(
-  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "signers">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
   skill: CollectionSkill,
   options: {
     readonly tempDir?: string | undefined;
@@ -161,6 +161,7 @@ export function stageCollectionSkill(
   const from = join(collection.dir, skill.path);
   // signed as its own folder, or as part of all that was fetched (a signed commit or artifact)
   const signer = collection.signers?.[skill.path] ?? collection.signers?.["."];
+  const commit = collection.commits?.[skill.path] ?? collection.commit;
   const manifestText = skillPackageManifestText(skill);
   const removing = (dir: string) => ({
     dir,
@@ -181,7 +182,7 @@ export function stageCollectionSkill(
           ? manifestWrittenInPlace(dir, manifestText)
           : copiedWithManifest(from, dir, manifestText),
       source: sourceWithin(collection.source, skill.path),
-      ...(collection.commit === undefined ? {} : { commit: collection.commit }),
+      ...(commit === undefined ? {} : { commit }),
       // the skill's own signer, when what was fetched signed its folder
       ...(signer === undefined ? {} : { signers: { ".": signer } }),
       release,

@@ -52,7 +52,7 @@ export async function fetchSource(
 ): Promise<FetchedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
-    const { commit, digest, signers } = await fetcherOf(source.type).fetch(
+    const { commit, digest, signers, commits } = await fetcherOf(source.type).fetch(
       source,
       { dir, container: dirname(dir) },
       options,
@@ -63,6 +63,7 @@ export async function fetchSource(
       source,
       ...(commit === undefined ? {} : { commit }),
       ...(signers === undefined ? {} : { signers }),
+      ...(commits === undefined ? {} : { commits }),
       release,
     };
   } catch (error) {

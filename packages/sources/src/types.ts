@@ -80,6 +80,11 @@ export interface FetchedSource {
    * fingerprint (`ssh:SHA256:…`) by the folder it signs, relative to `dir` (`.`: all of it).
    */
   readonly signers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The commit of each folder fetched whole that has one of its own, by folder relative to `dir`:
+   * an MCP server's skills each have their own digest set, where a repository has one commit.
+   */
+  readonly commits?: Readonly<Record<string, string>> | undefined;
   /** Delete the staged files; safe to call more than once. */
   release(): void;
 }

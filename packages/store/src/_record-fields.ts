@@ -30,14 +30,17 @@ export const kind = z.enum(PACKAGE_KINDS);
 export const version = z.optional(z.string().check(z.refine(isSemver, "must be SemVer")));
 export const format = z.enum(["skillshelf", "claude-code"]);
 export const trust = z.enum(["trusted", "foreign"]);
-/** The revision a source resolved to: a full git commit hash, or an npm package's `<version>@<integrity>`. */
+/**
+ * The revision a source resolved to: a full git commit hash, an npm package's
+ * `<version>@<integrity>`, or the `sha256:` digest of an MCP-served skill's `{uri, digest}` set.
+ */
 export const commit = z.optional(
   z
     .string()
     .check(
       z.regex(
-        /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2})$/,
-        "must be a full commit hash or <version>@<integrity>",
+        /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2}|sha256:[0-9a-f]{64})$/,
+        "must be a full commit hash, <version>@<integrity> or sha256:<digest>",
       ),
     ),
 );

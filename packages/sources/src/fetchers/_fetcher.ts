@@ -95,6 +95,8 @@ export interface Fetcher<T extends SourceType> {
     readonly commit?: string;
     readonly digest?: string;
     readonly signers?: Readonly<Record<string, string>>;
+    /** The commit of each folder that has one of its own (an MCP server's skills), by folder. */
+    readonly commits?: Readonly<Record<string, string>>;
   }>;
   /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
   describe(source: SourceOf<T>): string;

@@ -67,7 +67,7 @@ export function refInvalid(problem: string): SourceRefusal {
 
 /** `source` narrowed to `path`, which must stay inside what it names. */
 export function withSubfolder(
-  source: PackageSource & { type: "git" | "archive" | "well-known" | "npm" | "oci" },
+  source: PackageSource & { type: "git" | "archive" | "well-known" | "npm" | "oci" | "mcp" },
   path: string | undefined,
 ): ParsedSource {
   if (path === undefined) return { ok: true, source };

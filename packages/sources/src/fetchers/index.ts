@@ -4,6 +4,7 @@ import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
+import { MCP_FETCHER } from "./mcp.js";
 import { NPM_FETCHER } from "./npm.js";
 import { OCI_FETCHER } from "./oci.js";
 import { WELL_KNOWN_FETCHER } from "./well-known.js";
@@ -17,6 +18,7 @@ export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   "well-known": WELL_KNOWN_FETCHER,
   npm: NPM_FETCHER,
   oci: OCI_FETCHER,
+  mcp: MCP_FETCHER,
   local: LOCAL_FETCHER,
 };
 

@@ -1,6 +1,6 @@
-import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { errnoCode, SkillshelfError, sha256 } from "@skillshelf/core";
+import { mkdirSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
@@ -18,6 +18,7 @@ import {
   urlWithCredentials,
   withSubfolder,
 } from "./_syntax.js";
+import { writeMember } from "./_write-member.js";
 
 // where a site lists its skills: the discovery RFC's folder, then the older one
 const INDEX_PATHS = ["/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"];
@@ -186,17 +187,4 @@ async function writeSkill(
   if (skill.type === "skill-md") writeMember(join(dir, "SKILL.md"), bytes);
   else await unpackArchive(bytes, dir, { ...get.limits, format: archiveFormatOf(bytes) });
   return signer;
-}
-
-function writeMember(path: string, bytes: Uint8Array): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, bytes, { flag: "wx", mode: 0o644 });
-  } catch (error) {
-    throw new SkillshelfError(
-      "stage_write_failed",
-      `could not write ${path} (${errnoCode(error) ?? String(error)})`,
-      { path, cause: error },
-    );
-  }
 }

@@ -1,0 +1,36 @@
+// Codes of skills over MCP (SEP-2640): what a served library refuses, and what a server read as a
+// source is refused for.
+export const MCP_CODES = {
+  mcp_uri_invalid: {
+    owner: "mcp",
+    hint: "name a served file as skill://<skill>/<path inside it>, without . or .. segments (skills/list gives every served URI)",
+  },
+  mcp_uri_unknown: {
+    owner: "mcp",
+    hint: "the URI names no skill or file this server serves: only trusted, model-visible skills are served (skillshelf explain says which); list again with skills/list",
+  },
+  mcp_cursor_invalid: {
+    owner: "mcp",
+    hint: "pass back the nextCursor of the previous page unchanged, or list again from the start without a cursor",
+  },
+  mcp_prompt_refused: {
+    owner: "mcp",
+    hint: "the prompt template is unknown, cannot run or is not trusted; prompts/list gives the ones served",
+  },
+  mcp_server_failed: {
+    owner: "sources",
+    hint: "check the server: for mcp+stdio the command must start an MCP server on its standard input and output; for mcp+https the URL must answer MCP over Streamable HTTP",
+  },
+  mcp_not_skills_server: {
+    owner: "sources",
+    hint: "the server does not declare the io.modelcontextprotocol/skills extension; ask its maintainers, or install its skills another way",
+  },
+  mcp_skill_missing: {
+    owner: "sources",
+    hint: "the server lists no skill at that path; install it without a path to see every skill it serves, or check the path",
+  },
+  mcp_skill_invalid: {
+    owner: "sources",
+    hint: "the server's entry for the skill breaks SEP-2640 (no digests, a file outside the skill, a frontmatter unlike its SKILL.md); do not install it, and tell the server's maintainers",
+  },
+} as const;

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+// The SDK has no helpers for SEP-2640's methods: each is a request schema of its own (a literal
+// `method` and its params), registered with `setRequestHandler` like a built-in one. Unknown
+// params fields (`_meta`, fields of later revisions) are kept, as the SDK keeps its own.
+
+type Loose<Shape extends z.ZodRawShape> = z.ZodObject<Shape, z.core.$loose>;
+type Request<Method extends string, Params extends z.ZodType> = z.ZodObject<{
+  method: z.ZodLiteral<Method>;
+  params: Params;
+}>;
+
+/** `skills/list`: one page of the served skills. */
+export const SkillsListRequest: Request<
+  "skills/list",
+  z.ZodOptional<Loose<{ cursor: z.ZodOptional<z.ZodString> }>>
+> = z.object({
+  method: z.literal("skills/list"),
+  params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })),
+});
+
+/** `skills/get`: one skill's entry by the URI of its `SKILL.md`. */
+export const SkillsGetRequest: Request<"skills/get", Loose<{ uri: z.ZodString }>> = z.object({
+  method: z.literal("skills/get"),
+  params: z.looseObject({ uri: z.string() }),
+});
+
+/** `resources/directory/read`: the direct children of a folder of a served skill. */
+export const DirectoryReadRequest: Request<
+  "resources/directory/read",
+  Loose<{ uri: z.ZodString; cursor: z.ZodOptional<z.ZodString> }>
+> = z.object({
+  method: z.literal("resources/directory/read"),
+  params: z.looseObject({ uri: z.string(), cursor: z.optional(z.string()) }),
+});

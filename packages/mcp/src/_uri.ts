@@ -1,0 +1,33 @@
+/** The scheme SEP-2640 names for skill files. */
+export const SKILL_SCHEME = "skill://";
+
+/** `skill://<name>/<file>` (or the skill's folder, `skill://<name>`, when `relative` is empty). */
+export function skillUri(name: string, relative = ""): string {
+  const path = [name, ...(relative === "" ? [] : relative.split("/"))];
+  return SKILL_SCHEME + path.map(encodeURIComponent).join("/");
+}
+
+/**
+ * The skill name and the `/`-separated path inside it a `skill://` URI names (`""` for the skill's
+ * folder), or `undefined` when it is no such URI: another scheme, a query or fragment, an empty,
+ * `.` or `..` segment, or one that decodes to a separator or a NUL.
+ */
+export function parseSkillUri(
+  uri: string,
+): { readonly name: string; readonly relative: string } | undefined {
+  if (!uri.startsWith(SKILL_SCHEME) || /[?#]/.test(uri)) return undefined;
+  const segments: string[] = [];
+  for (const raw of uri.slice(SKILL_SCHEME.length).split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[/\\\0]/.test(segment))
+      return undefined;
+    segments.push(segment);
+  }
+  const [name, ...inside] = segments;
+  return name === undefined ? undefined : { name, relative: inside.join("/") };
+}
