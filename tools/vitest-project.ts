@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
 
 /**
@@ -8,10 +11,7 @@ const HANG_GUARD_MS = 120_000;
 
 /** The vitest project of one workspace folder: its tests, resolved from source, with hang-guard timeouts. */
 export function workspaceProject(name: string, options: { fromSource?: boolean } = {}) {
-  const source =
-    options.fromSource === false
-      ? {}
-      : { resolve: { conditions: ["source"] }, ssr: { resolve: { conditions: ["source"] } } };
+  const source = options.fromSource === false ? {} : { resolve: { alias: sourceAliases() } };
   return defineProject({
     ...source,
     test: {
@@ -22,4 +22,31 @@ export function workspaceProject(name: string, options: { fromSource?: boolean }
       hookTimeout: HANG_GUARD_MS,
     },
   });
+}
+
+/**
+ * Each workspace package's entries (`@skillshelf/audit/sarif` too) mapped to the TypeScript its
+ * `source` condition names. Only ours: a dependency whose own `source` condition names TypeScript
+ * (eventsource-parser, under the MCP SDK) is left to Node, as in production.
+ */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "packages");
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const folder of readdirSync(packages)) {
+    let manifest: { name?: string; exports?: Record<string, { source?: string } | string> };
+    try {
+      manifest = JSON.parse(readFileSync(join(packages, folder, "package.json"), "utf8"));
+    } catch {
+      continue;
+    }
+    for (const [entry, conditions] of Object.entries(manifest.exports ?? {})) {
+      if (typeof conditions !== "object" || conditions.source === undefined) continue;
+      const id = `${manifest.name}${entry.slice(1)}`;
+      aliases.push({
+        find: new RegExp(`^${id.replace(/[/.]/g, "\\$&")}$`),
+        replacement: join(packages, folder, conditions.source),
+      });
+    }
+  }
+  return aliases;
 }

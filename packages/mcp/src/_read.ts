@@ -11,21 +11,23 @@ import { parseSkillUri, skillUri } from "./_uri.js";
  */
 export function served(
   listing: Listing,
-  uri: string,
+  uri: unknown,
   expect: "skill" | "any" = "any",
 ): ServedSkill & { readonly relative: string } {
-  const parsed = parseSkillUri(uri);
+  const parsed = typeof uri === "string" ? parseSkillUri(uri) : undefined;
   if (parsed === undefined)
     throw invalidParams(
       "mcp_uri_invalid",
-      `${uri} is not a skill:// URI of a file inside a skill`,
+      `${String(uri)} is not a skill:// URI of a file inside a skill`,
       {
         uri,
       },
     );
   const skill = listing.byName.get(parsed.name);
   if (skill === undefined || (expect === "skill" && parsed.relative !== "SKILL.md"))
-    throw invalidParams("mcp_uri_unknown", `${uri} names no skill this server serves`, { uri });
+    throw invalidParams("mcp_uri_unknown", `${String(uri)} names no skill this server serves`, {
+      uri,
+    });
   return { ...skill, relative: parsed.relative };
 }
 
@@ -51,7 +53,7 @@ export function readSkillFile(
 /** `resources/directory/read`: the files and folders directly inside a served skill's folder. */
 export function directoryChildren(
   listing: Listing,
-  uri: string,
+  uri: unknown,
 ): { uri: string; name: string; mimeType: string }[] {
   const { skill, files, relative } = served(listing, uri);
   const prefix = relative === "" ? "" : `${relative}/`;
@@ -62,7 +64,9 @@ export function directoryChildren(
     children.set(child, deeper.length > 0 || children.get(child) === true);
   }
   if (children.size === 0)
-    throw invalidParams("mcp_uri_unknown", `${uri} names no folder this server serves`, { uri });
+    throw invalidParams("mcp_uri_unknown", `${String(uri)} names no folder this server serves`, {
+      uri,
+    });
   return [...children]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, folder]) => ({

@@ -2,7 +2,8 @@ import { z } from "zod";
 
 // The SDK has no helpers for SEP-2640's methods: each is a request schema of its own (a literal
 // `method` and its params), registered with `setRequestHandler` like a built-in one. Unknown
-// params fields (`_meta`, fields of later revisions) are kept, as the SDK keeps its own.
+// params fields (`_meta`, fields of later revisions) are kept, as the SDK keeps its own. A `uri`
+// is checked by the handler, so a missing or mistyped one is invalid params, coded, like any other.
 
 type Loose<Shape extends z.ZodRawShape> = z.ZodObject<Shape, z.core.$loose>;
 type Request<Method extends string, Params extends z.ZodType> = z.ZodObject<{
@@ -20,16 +21,16 @@ export const SkillsListRequest: Request<
 });
 
 /** `skills/get`: one skill's entry by the URI of its `SKILL.md`. */
-export const SkillsGetRequest: Request<"skills/get", Loose<{ uri: z.ZodString }>> = z.object({
+export const SkillsGetRequest: Request<"skills/get", Loose<{ uri: z.ZodOptional<z.ZodUnknown> }>> = z.object({
   method: z.literal("skills/get"),
-  params: z.looseObject({ uri: z.string() }),
+  params: z.looseObject({ uri: z.optional(z.unknown()) }),
 });
 
 /** `resources/directory/read`: the direct children of a folder of a served skill. */
 export const DirectoryReadRequest: Request<
   "resources/directory/read",
-  Loose<{ uri: z.ZodString; cursor: z.ZodOptional<z.ZodString> }>
+  Loose<{ uri: z.ZodOptional<z.ZodUnknown>; cursor: z.ZodOptional<z.ZodString> }>
 > = z.object({
   method: z.literal("resources/directory/read"),
-  params: z.looseObject({ uri: z.string(), cursor: z.optional(z.string()) }),
+  params: z.looseObject({ uri: z.optional(z.unknown()), cursor: z.optional(z.string()) }),
 });

@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
+import { BIN } from "./_run.js";
+
+/** A skill entry as a test reads it back. */
+export interface Entry {
+  readonly uri: string;
+  readonly frontmatter: Record<string, unknown>;
+  readonly resources: { readonly uri: string; readonly digest: string }[];
+}
+
+const ListResult = z.looseObject({
+  skills: z.array(z.any()),
+  nextCursor: z.optional(z.string()),
+});
+const GetResult = z.looseObject({ skill: z.any() });
+const ChildrenResult = z.looseObject({ resources: z.array(z.any()) });
+
+/** The SDK's own client, with the extension's methods called as custom requests. */
+export interface SkillsClient {
+  readonly client: Client;
+  list(cursor?: string): Promise<{ skills: Entry[]; nextCursor?: string | undefined }>;
+  listAll(): Promise<{ skills: Entry[]; pages: number }>;
+  get(uri: string): Promise<Entry>;
+  children(uri: string): Promise<{ uri: string; name: string; mimeType: string }[]>;
+  /** The bytes `resources/read` gives for `uri`. */
+  bytes(uri: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export function skillsClient(client: Client): SkillsClient {
+  const list = async (cursor?: string) =>
+    (await client.request(
+      { method: "skills/list", params: cursor === undefined ? {} : { cursor } },
+      ListResult,
+    )) as { skills: Entry[]; nextCursor?: string };
+  return {
+    client,
+    list,
+    listAll: async () => {
+      const skills: Entry[] = [];
+      let pages = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await list(cursor);
+        pages += 1;
+        skills.push(...page.skills);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return { skills, pages };
+    },
+    get: async (uri) =>
+      (
+        (await client.request({ method: "skills/get", params: { uri } }, GetResult)) as {
+          skill: Entry;
+        }
+      ).skill,
+    children: async (uri) =>
+      (
+        (await client.request(
+          { method: "resources/directory/read", params: { uri } },
+          ChildrenResult,
+        )) as { resources: { uri: string; name: string; mimeType: string }[] }
+      ).resources,
+    bytes: async (uri) => {
+      const [content] = (await client.readResource({ uri })).contents;
+      if (content === undefined) throw new Error(`no content for ${uri}`);
+      return "blob" in content
+        ? Buffer.from(content.blob, "base64")
+        : Buffer.from(content.text, "utf8");
+    },
+    close: () => client.close(),
+  };
+}
+
+/** `skillshelf mcp ARGS` as a child process the SDK's client speaks to over stdio. */
+export async function stdioSkills(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: Record<string, string> },
+): Promise<SkillsClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", ...args],
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "skillshelf-test", version: "1" });
+  await client.connect(transport);
+  return skillsClient(client);
+}
+
+/** `skillshelf mcp --http 0 ARGS` started, with the URL it printed. */
+export async function httpServer(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: Record<string, string> },
+): Promise<{ readonly url: string; readonly child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, "mcp", "--http", "0", ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once("line", (line) => resolve(line.slice(line.indexOf("http://"))));
+    child.once("exit", (code) => reject(new Error(`skillshelf mcp exited ${code}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** The SDK's client over Streamable HTTP to `url`. */
+export async function httpSkills(url: string): Promise<SkillsClient> {
+  const client = new Client({ name: "skillshelf-test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return skillsClient(client);
+}
