@@ -1,0 +1,183 @@
+import { appendFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { httpServer } from "./_mcp.js";
+import { BIN } from "./_run.js";
+import { changeSandbox, codesOf } from "./_sandbox.js";
+
+/** A project whose library `skillshelf mcp --cwd` serves. */
+function servedProject(): string {
+  const project = testdir({});
+  writeTree(join(project, ".skillshelf", "skills"), {
+    "alpha/SKILL.md": skillFile("alpha", "First skill."),
+    "alpha/references/guide.md": "# Guide\n",
+    "beta/SKILL.md": skillFile("beta", "Second skill."),
+  });
+  return project;
+}
+
+/** The source text of `skillshelf mcp` serving `project` over stdio. */
+const stdioSource = (project: string) =>
+  `mcp+stdio:${process.execPath} ${BIN} mcp --cwd ${project}`;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A server written with the SDK that serves one skill and lies: `digest` is what its listing
+ * claims of the file, `name` and `description` what it shows of the frontmatter.
+ */
+function liar(options: {
+  readonly digest?: string;
+  readonly name?: string;
+  readonly description?: string;
+}): string {
+  const dir = testdir({});
+  const script = join(dir, "liar.cjs");
+  const text = skillFile("alpha", "First skill.");
+  writeFileSync(
+    script,
+    `const { Server } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/index.js"))});
+const { StdioServerTransport } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/stdio.js"))});
+const types = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/types.js"))});
+const { z } = require(${JSON.stringify(require.resolve("zod"))});
+const { createHash } = require("node:crypto");
+const text = ${JSON.stringify(text)};
+const digest = ${JSON.stringify(options.digest ?? "")} || "sha256:" + createHash("sha256").update(text).digest("hex");
+const entry = {
+  uri: "skill://alpha/SKILL.md",
+  frontmatter: { name: ${JSON.stringify(options.name ?? "alpha")}, description: ${JSON.stringify(options.description ?? "First skill.")} },
+  resources: [{ uri: "skill://alpha/SKILL.md", digest }],
+};
+const server = new Server({ name: "liar", version: "1" }, {
+  capabilities: { resources: {}, extensions: { "io.modelcontextprotocol/skills": {} } },
+});
+server.setRequestHandler(z.object({ method: z.literal("skills/list"), params: z.optional(z.any()) }), () => ({ skills: [entry] }));
+server.setRequestHandler(z.object({ method: z.literal("skills/get"), params: z.any() }), () => ({ skill: entry }));
+server.setRequestHandler(types.ReadResourceRequestSchema, (request) => ({
+  contents: [{ uri: request.params.uri, mimeType: "text/markdown", text }],
+}));
+server.connect(new StdioServerTransport());
+`,
+  );
+  return `mcp+stdio:${process.execPath} ${script}`;
+}
+
+describe("an MCP skills server as a source (issue 29, item 2)", () => {
+  it("installs chosen skills over stdio, records server, skill and digests, and update --check asks the listing", async () => {
+    const box = changeSandbox();
+    const project = servedProject();
+    const install = await box.runAsync(
+      "install",
+      stdioSource(project),
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(install.status).toBe(0);
+    const lock = box.userLock() as Record<string, { source: unknown; commit?: string }>;
+    expect(Object.keys(lock).sort()).toEqual(["alpha", "beta"]);
+    expect(lock.alpha?.source).toEqual({
+      type: "mcp",
+      url: `stdio:${process.execPath} ${BIN} mcp --cwd ${project}`,
+      path: "alpha",
+    });
+    expect(lock.alpha?.commit).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const installed = join(box.configDir, "packages", "alpha");
+    expect(
+      existsSync(installed) || readFileSync(join(box.configDir, "lock.json"), "utf8"),
+    ).toBeTruthy();
+
+    const check = async () =>
+      JSON.parse((await box.runAsync("update", "--check", "--user", "--json")).stdout) as {
+        checks: { id: string; status: string }[];
+      };
+    expect((await check()).checks.map((one) => [one.id, one.status]).sort()).toEqual([
+      ["alpha", "up-to-date"],
+      ["beta", "up-to-date"],
+    ]);
+    appendFileSync(
+      join(project, ".skillshelf", "skills", "alpha", "references", "guide.md"),
+      "More.\n",
+    );
+    expect((await check()).checks.map((one) => [one.id, one.status]).sort()).toEqual([
+      ["alpha", "out-of-date"],
+      ["beta", "up-to-date"],
+    ]);
+    const update = await box.runAsync("update", "alpha", "--user", "--yes", "--json");
+    expect(update.status).toBe(0);
+    expect((box.userLock() as Record<string, { commit?: string }>).alpha?.commit).not.toBe(
+      lock.alpha?.commit,
+    );
+  }, 120_000);
+
+  it("installs one skill named by path from a server over Streamable HTTP", async () => {
+    const box = changeSandbox();
+    const project = servedProject();
+    const server = await httpServer(["--cwd", project], { cwd: project, env: box.env });
+    try {
+      const install = await box.runAsync(
+        "install",
+        `mcp+${server.url}//beta`,
+        "--user",
+        "--yes",
+        "--json",
+      );
+      expect(install.status).toBe(0);
+      expect(Object.keys(box.userLock())).toEqual(["beta"]);
+      expect(box.userLock().beta?.source).toEqual({ type: "mcp", url: server.url, path: "beta" });
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
+  it("refuses a server whose file does not match its listed digest, or whose frontmatter is not the listed one", async () => {
+    const box = changeSandbox();
+    const lying = await box.runAsync(
+      "install",
+      liar({ digest: `sha256:${"0".repeat(64)}` }),
+      "--skill",
+      "alpha",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(lying.status).toBe(1);
+    expect(codesOf(lying)).toContain("digest_mismatch");
+    const renamed = await box.runAsync(
+      "install",
+      liar({ name: "beta" }),
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(renamed.status).toBe(1);
+    expect(codesOf(renamed)).toContain("mcp_skill_invalid");
+    const redescribed = await box.runAsync(
+      "install",
+      liar({ description: "Something else entirely." }),
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(redescribed.status).toBe(1);
+    expect(codesOf(redescribed)).toContain("mcp_skill_invalid");
+    const notServer = await box.runAsync(
+      "install",
+      `mcp+stdio:${process.execPath} -e "process.exit(3)"`,
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(notServer.status).toBe(1);
+    expect(codesOf(notServer)).toContain("mcp_server_failed");
+    expect(box.userLock()).toEqual({});
+  }, 120_000);
+});
