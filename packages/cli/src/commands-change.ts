@@ -33,6 +33,11 @@ const FROM_OPTION = {
   help: "every package of the scope installed from this source (a repository, site, registry repository, npm package or folder), with the ids named",
 } as const satisfies OptionSpec;
 
+const ALLOW_MCP_COMMAND_OPTION = {
+  type: "boolean",
+  help: "start an mcp+stdio: server whose command a project lock or an index names (typed ones and your own lock's always start)",
+} as const satisfies OptionSpec;
+
 const AUDIT_NOTE =
   "\nEverything staged is audited first (skillshelf audit): a finding at or above high refuses\nits step until you approve its rule, on the terminal or with --approve.";
 
@@ -82,6 +87,7 @@ what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${S
       frozen: { type: "boolean", help: "refuse any change to the lock (for CI)" },
       agent: AGENT_OPTION,
       approve: APPROVE_OPTION,
+      "allow-mcp-command": ALLOW_MCP_COMMAND_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
@@ -108,6 +114,7 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
       force: { type: "boolean", help: "replace a copy whose files were changed locally" },
       approve: APPROVE_OPTION,
       from: FROM_OPTION,
+      "allow-mcp-command": ALLOW_MCP_COMMAND_OPTION,
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],

@@ -10,7 +10,7 @@ import { parseFrontmatter } from "@skillshelf/core";
 import { skillFile, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { httpServer, httpSkills, type SkillsClient, stdioSkills } from "./_mcp.js";
+import { httpServer, httpSkills, stdioSkills } from "./_mcp.js";
 import { changeSandbox } from "./_sandbox.js";
 
 const sha = (bytes: Buffer | string) =>

@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
@@ -109,6 +109,35 @@ describe("an MCP skills server as a source (issue 29, item 2)", () => {
     expect((box.userLock() as Record<string, { commit?: string }>).alpha?.commit).not.toBe(
       lock.alpha?.commit,
     );
+  }, 120_000);
+
+  it("starts a server command a project lock names only when told to: a clone cannot run commands", async () => {
+    const box = changeSandbox();
+    const project = servedProject();
+    const typed = await box.runAsync(
+      "install",
+      stdioSource(project),
+      "--skill",
+      "alpha",
+      "--project",
+      "--yes",
+      "--json",
+    );
+    expect(typed.status).toBe(0);
+    // a fresh clone: the lock is there, nothing is installed, and the user never typed the command
+    rmSync(join(box.cwd, ".skillshelf", "packages"), { recursive: true, force: true });
+    const restore = await box.runAsync("install", "--project", "--yes", "--json");
+    expect(restore.status).toBe(1);
+    expect(codesOf(restore)).toContain("mcp_command_refused");
+    const allowed = await box.runAsync(
+      "install",
+      "--project",
+      "--yes",
+      "--json",
+      "--allow-mcp-command",
+    );
+    expect(allowed.status).toBe(0);
+    expect(await box.skills()).toContain("alpha");
   }, 120_000);
 
   it("installs one skill named by path from a server over Streamable HTTP", async () => {

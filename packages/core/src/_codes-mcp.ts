@@ -21,6 +21,10 @@ export const MCP_CODES = {
     owner: "sources",
     hint: "check the server: for mcp+stdio the command must start an MCP server on its standard input and output; for mcp+https the URL must answer MCP over Streamable HTTP",
   },
+  mcp_command_refused: {
+    owner: "sources",
+    hint: "a lock or an index names this command, and it would run on your machine: read it, then type the source yourself (skillshelf install mcp+stdio:<command>) or pass --allow-mcp-command",
+  },
   mcp_not_skills_server: {
     owner: "sources",
     hint: "the server does not declare the io.modelcontextprotocol/skills extension; ask its maintainers, or install its skills another way",

@@ -168,7 +168,14 @@ async function transportFor(
   stderr: string[],
 ): Promise<Transport> {
   if (url.startsWith(STDIO)) {
-    const [command = "", ...args] = splitCommand(url.slice(STDIO.length));
+    const line = url.slice(STDIO.length);
+    if (options.runsCommand?.(line) !== true)
+      throw new SkillshelfError(
+        "mcp_command_refused",
+        `the MCP server command ${line} was not typed here and is not in your own lock, so it is not run`,
+        { details: { command: line } },
+      );
+    const [command = "", ...args] = splitCommand(line);
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env ?? process.env))
       if (value !== undefined) env[key] = value;

@@ -39,6 +39,7 @@ import type { CliIo } from "../io.js";
 import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
 import { approvedRules } from "./_approve.js";
+import { mcpCommandsAllowed } from "./_mcp-commands.js";
 import { chosenScope, defaultScope } from "./_scope.js";
 
 /** A command that changes the library, each through one reviewed plan. */
@@ -63,6 +64,7 @@ export interface ChangeValues {
   readonly "with-requirements"?: boolean;
   readonly approve?: readonly string[];
   readonly from?: string | undefined;
+  readonly "allow-mcp-command"?: boolean;
 }
 
 /**
@@ -286,6 +288,16 @@ async function makePlan(
   const targets = input.positionals;
   const { skills } = choices;
   const audit = { approve: choices.approve };
+  const stage = {
+    signal,
+    env: input.io.env,
+    ...sourceAccess(environment),
+    runsCommand: mcpCommandsAllowed(
+      environment,
+      [...targets, ...(input.values.from === undefined ? [] : [input.values.from])],
+      input.values["allow-mcp-command"] === true,
+    ),
+  };
   const common = {
     environment,
     scope,
@@ -294,7 +306,7 @@ async function makePlan(
     fetches,
     audit,
     force: input.values.force,
-    stage: { signal, env: input.io.env, ...sourceAccess(environment) },
+    stage,
   };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
@@ -304,7 +316,7 @@ async function makePlan(
       progress,
       cache,
       audit,
-      stage: { signal, env: input.io.env, ...sourceAccess(environment) },
+      stage,
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);

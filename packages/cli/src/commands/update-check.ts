@@ -3,6 +3,7 @@ import { sourceAccess } from "@skillshelf/sources";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
+import { mcpCommandsAllowed } from "./_mcp-commands.js";
 import { chosenScope } from "./_scope.js";
 
 /**
@@ -15,6 +16,7 @@ export async function runUpdateCheck(
     readonly user: boolean;
     readonly project: boolean;
     readonly json: boolean;
+    readonly "allow-mcp-command"?: boolean;
   }>,
 ): Promise<number> {
   const { io } = input;
@@ -28,7 +30,11 @@ export async function runUpdateCheck(
     environment,
     scope,
     ids,
-    stage: { env: io.env, ...sourceAccess(environment) },
+    stage: {
+      env: io.env,
+      ...sourceAccess(environment),
+      runsCommand: mcpCommandsAllowed(environment, [], input.values["allow-mcp-command"] === true),
+    },
   });
   const current = checks.every((check) => check.status === "up-to-date");
   if (input.values.json) {

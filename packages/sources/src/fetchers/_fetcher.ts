@@ -26,6 +26,12 @@ export interface StageOptions {
   readonly npm?: NpmConfig | undefined;
   /** Registry credentials as OCI clients keep them, for an OCI source (`ociCredentials`). */
   readonly oci?: OciCredentials | undefined;
+  /**
+   * Whether the command line of an `mcp+stdio:` source may be started. Default: never, so a
+   * command written in a lock or an index someone else wrote is not run unless the caller says so
+   * (the CLI runs the ones typed on its command line and the ones in the user's own lock).
+   */
+  readonly runsCommand?: ((command: string) => boolean) | undefined;
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
