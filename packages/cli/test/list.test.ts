@@ -42,6 +42,7 @@ describe("skillshelf list on the example library", () => {
         "trusted",
         "unavailable",
         "modelVisible",
+        "mcp",
         "hash",
         "shadows",
       ]);
@@ -115,21 +116,21 @@ describe("skillshelf list on the example library", () => {
     const text = await runMain(["list", "--cwd", project], { env: exampleEnv() });
     expect(text.status).toBe(0);
     expect(text.stdout).toMatchInlineSnapshot(`
-      "NAME               SOURCE       SCOPE    MODEL           PATH
-      api-docs           skillshelf   user     visible         ~/.config/skillshelf/skills/writing/api-docs/SKILL.md
-      changelog          skillshelf   user     visible         ~/.config/skillshelf/skills/writing/changelog/SKILL.md
-      code-review        skillshelf   project  visible         .skillshelf/skills/code-review/SKILL.md (shadows 1)
-      commit-messages    skillshelf   user     visible         ~/.config/skillshelf/skills/commit-messages/SKILL.md (shadows 1)
-      deploy-staging     skillshelf   project  visible         .skillshelf/skills/deploy-staging/SKILL.md
-      flaky-test-triage  claude-code  project  discovery-only  .claude/skills/flaky-test-triage/SKILL.md
-      incident-response  skillshelf   project  visible         .skillshelf/skills/incident-response/SKILL.md
-      onboarding         agents       project  discovery-only  .agents/skills/onboarding/SKILL.md
-      pdf-forms          claude-code  user     discovery-only  ~/.claude/skills/pdf-forms/SKILL.md
-      release-notes      skillshelf   user     operator-only   ~/.config/skillshelf/skills/release-notes/SKILL.md
-      smoke-tests        skillshelf   project  visible         .skillshelf/skills/smoke-tests/SKILL.md
-      sql-migrations     skillshelf   user     visible         ~/.config/skillshelf/skills/sql-migrations/SKILL.md
+      "NAME               SOURCE       SCOPE    MODEL           MCP     PATH
+      api-docs           skillshelf   user     visible         served  ~/.config/skillshelf/skills/writing/api-docs/SKILL.md
+      changelog          skillshelf   user     visible         served  ~/.config/skillshelf/skills/writing/changelog/SKILL.md
+      code-review        skillshelf   project  visible         served  .skillshelf/skills/code-review/SKILL.md (shadows 1)
+      commit-messages    skillshelf   user     visible         served  ~/.config/skillshelf/skills/commit-messages/SKILL.md (shadows 1)
+      deploy-staging     skillshelf   project  visible         served  .skillshelf/skills/deploy-staging/SKILL.md
+      flaky-test-triage  claude-code  project  discovery-only  -       .claude/skills/flaky-test-triage/SKILL.md
+      incident-response  skillshelf   project  visible         served  .skillshelf/skills/incident-response/SKILL.md
+      onboarding         agents       project  discovery-only  -       .agents/skills/onboarding/SKILL.md
+      pdf-forms          claude-code  user     discovery-only  -       ~/.claude/skills/pdf-forms/SKILL.md
+      release-notes      skillshelf   user     operator-only   -       ~/.config/skillshelf/skills/release-notes/SKILL.md
+      smoke-tests        skillshelf   project  visible         served  .skillshelf/skills/smoke-tests/SKILL.md
+      sql-migrations     skillshelf   user     visible         served  ~/.config/skillshelf/skills/sql-migrations/SKILL.md
 
-      12 skills: 8 visible to the model, 3 discovery-only, 1 operator-only. 2 shadowed copies (--all lists them).
+      12 skills: 8 visible to the model, 3 discovery-only, 1 operator-only; 8 served over MCP (skillshelf mcp). 2 shadowed copies (--all lists them).
       "
     `);
     const lines = text.stderr.split("\n").filter(Boolean);

@@ -7,7 +7,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseFrontmatter } from "@skillshelf/core";
-import { skillFile, writeTree } from "@skillshelf/test-utils";
+import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { httpServer, httpSkills, stdioSkills } from "./_mcp.js";
@@ -277,6 +277,45 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       await mcp.close();
     }
   }, 60_000);
+});
+
+describe("list and explain say what an MCP client gets (issue 29, item 3)", () => {
+  it("name exactly the skills the server lists, and why each other one is not served", async () => {
+    const { box } = library();
+    // an installed package, then disabled: its skill leaves every listing, the server's too
+    const packaged = testdir({ "SKILL.md": skillFile("delta", "Packaged skill.") });
+    expect((await box.run("install", packaged, "--user", "--yes")).status).toBe(0);
+    expect((await box.run("disable", "delta", "--user", "--yes")).status).toBe(0);
+    const explained = JSON.parse((await box.run("explain", "--json")).stdout) as {
+      mcp: { served: string[]; withheld: { name: string; reason: string }[] };
+    };
+    const listed = JSON.parse((await box.run("list", "--json")).stdout) as {
+      skills: { name: string; mcp: string }[];
+    };
+    const mcp = await stdioSkills([], box);
+    try {
+      const uris = (await mcp.listAll()).skills.map((entry) => entry.uri);
+      expect(explained.mcp.served.map((name) => `skill://${name}/SKILL.md`)).toEqual(uris);
+      expect(
+        listed.skills
+          .filter((one) => one.mcp === "served")
+          .map((one) => `skill://${one.name}/SKILL.md`),
+      ).toEqual(uris);
+      expect(explained.mcp.withheld).toEqual([
+        expect.objectContaining({ name: "gamma", reason: "operator-only" }),
+        expect.objectContaining({ name: "hidden", reason: "untrusted" }),
+      ]);
+      expect(await refusal(mcp.bytes("skill://delta/SKILL.md"))).toMatchObject({
+        data: { code: "mcp_uri_unknown" },
+      });
+      expect((await box.run("enable", "delta", "--user", "--yes")).status).toBe(0);
+      expect((await mcp.listAll()).skills.map((entry) => entry.uri)).toContain(
+        "skill://delta/SKILL.md",
+      );
+    } finally {
+      await mcp.close();
+    }
+  });
 });
 
 describe("skillshelf mcp --http (issue 29, item 1)", () => {

@@ -21,7 +21,10 @@ export const SkillsListRequest: Request<
 });
 
 /** `skills/get`: one skill's entry by the URI of its `SKILL.md`. */
-export const SkillsGetRequest: Request<"skills/get", Loose<{ uri: z.ZodOptional<z.ZodUnknown> }>> = z.object({
+export const SkillsGetRequest: Request<
+  "skills/get",
+  Loose<{ uri: z.ZodOptional<z.ZodUnknown> }>
+> = z.object({
   method: z.literal("skills/get"),
   params: z.looseObject({ uri: z.optional(z.unknown()) }),
 });

@@ -35,9 +35,8 @@ export function servedSkills(skills: readonly Skill[]): ServedSkills {
   return { served, withheld };
 }
 
-// --- internal ---
-
-function withheldReason(skill: Skill): WithheldReason | undefined {
+/** Why `skill` is not served over MCP, or `undefined` when it is. */
+export function withheldReason(skill: Skill): WithheldReason | undefined {
   if (isModelVisible(skill))
     return skill.frontmatter.name === skill.name ? undefined : "name-mismatch";
   if (skill.unavailable !== undefined) return "unavailable";

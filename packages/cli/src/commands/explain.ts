@@ -1,9 +1,11 @@
+import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
 import { consentFolder } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
-import { printJson } from "../context.js";
+import { type CommandContext, printJson } from "../context.js";
 import { displayPath, type Paint, type PathStyle, painter, plural, safeLine } from "../format.js";
+import { resourcesOf } from "../resources.js";
 
 /**
  * Below this many characters a shortened description rarely still says when to use the skill:
@@ -54,10 +56,13 @@ export function runExplain(
   const failures = agents.flatMap((agent) => checkFailures(agent, threshold));
   const check = input.values.check;
   const status = check && failures.length > 0 ? 1 : 0;
+  // what an MCP client of `skillshelf mcp` here would get: the model-visible skills, by the same pass
+  const mcp = named === undefined ? mcpServing(context) : undefined;
   if (input.values.json) {
     printJson(io, context, {
       agents,
       trusted: consents,
+      ...(mcp === undefined ? {} : { mcp }),
       ...(check
         ? { check: { minDescription: threshold, ok: failures.length === 0, failures } }
         : {}),
@@ -66,6 +71,7 @@ export function runExplain(
   }
   const paint = painter(io.color);
   io.stdout(agents.map((agent) => agentText(agent, trusted, context.style, paint)).join("\n"));
+  if (mcp !== undefined) io.stdout(mcpText(mcp, paint));
   if (others > 0)
     io.stdout(
       `${agents.length === 0 ? "" : "\n"}${plural(others, "other agent has", "other agents have")} no skill folder here (--all shows them, --agent ID one)\n`,
@@ -80,6 +86,34 @@ export function runExplain(
 }
 
 // --- internal ---
+
+/** What `skillshelf mcp` run here serves, and the skills it does not with why. */
+interface McpServing {
+  readonly served: readonly string[];
+  readonly withheld: readonly {
+    readonly name: string;
+    readonly path: string;
+    readonly reason: string;
+  }[];
+}
+
+function mcpServing(context: CommandContext): McpServing {
+  const skills = resourcesOf(context).read(context.environment.cwd).load("skill").items;
+  const { served, withheld } = servedSkills(skills);
+  return {
+    served: served.map((skill) => skill.name),
+    withheld: withheld.map(({ skill, reason }) => ({ name: skill.name, path: skill.path, reason })),
+  };
+}
+
+function mcpText(mcp: McpServing, paint: Paint): string {
+  const names = mcp.served.length === 0 ? "" : `: ${mcp.served.map(safeLine).join(", ")}`;
+  const lines = [
+    `\n${paint("bold", "MCP clients")} (skillshelf mcp here): ${plural(mcp.served.length, "skill", "skills")}${names}`,
+    ...mcp.withheld.map((one) => `  not served: ${safeLine(one.name)} (${one.reason})`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
 
 function checkFailures(agent: AgentExplanation, threshold: number): CheckFailure[] {
   const budget = agent.budget;

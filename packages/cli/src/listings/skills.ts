@@ -1,3 +1,4 @@
+import { type WithheldReason, withheldReason } from "@skillshelf/mcp/served";
 import type { ReadPass } from "@skillshelf/resources";
 import { isModelVisible, type LoadSkillsResult, type Skill } from "@skillshelf/skills-loader";
 import type { Paint, PathStyle } from "../format.js";
@@ -17,12 +18,14 @@ import {
   renderListing,
 } from "./rows.js";
 
-/** A `list --json` skill row: `{name, description, path, scope, source, trusted, unavailable, modelVisible, hash, shadows}`. */
+/** A `list --json` skill row: `{name, description, path, scope, source, trusted, unavailable, modelVisible, mcp, hash, shadows}`. */
 interface SkillRow extends BaseRow {
   readonly description: string;
   /** Why it cannot be used (a package reference that names nothing), or `null`. */
   readonly unavailable: string | null;
   readonly modelVisible: boolean;
+  /** `served` when an MCP client of `skillshelf mcp` gets it, else why not. */
+  readonly mcp: WithheldReason | "served";
   readonly hash: string;
 }
 
@@ -41,6 +44,7 @@ const COLUMNS: readonly Column<SkillRow>[] = [
             : "discovery-only",
     status: true,
   },
+  { title: "MCP", cell: (row) => (row.mcp === "served" ? "served" : "-") },
 ];
 
 /** With `--all`, a skill row is one identity of a name, with every place it was found. */
@@ -68,6 +72,7 @@ function skillRow(skill: Skill): SkillRow {
     trusted: skill.trusted,
     unavailable: skill.unavailable ?? null,
     modelVisible: isModelVisible(skill),
+    mcp: withheldReason(skill) ?? "served",
     hash: skill.hash,
   };
 }
@@ -96,7 +101,8 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
         summary: (effective) => {
           const visible = effective.filter((row) => row.modelVisible).length;
           const discoveryOnly = effective.filter((row) => !row.trusted).length;
-          return `${visible} visible to the model, ${discoveryOnly} discovery-only, ${effective.length - visible - discoveryOnly} operator-only`;
+          const served = effective.filter((row) => row.mcp === "served").length;
+          return `${visible} visible to the model, ${discoveryOnly} discovery-only, ${effective.length - visible - discoveryOnly} operator-only; ${served} served over MCP (skillshelf mcp)`;
         },
       }),
   };
