@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries,audit] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries,audit,mcp] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +14,7 @@ import { runDigestBench } from "./digest-bench.js";
 import { runIndexBench } from "./index-bench.js";
 import { runLayoutsBench } from "./layouts-bench.js";
 import { runLifecycleBench } from "./lifecycle-bench.js";
+import { runMcpBench } from "./mcp-bench.js";
 import type { BenchOptions } from "./measure.js";
 import { runPromptsBench } from "./prompts-bench.js";
 import { runRegistriesBench } from "./registries-bench.js";
@@ -54,6 +55,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   agents: runAgentsBench,
   registries: runRegistriesBench,
   audit: runAuditBench,
+  mcp: runMcpBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {

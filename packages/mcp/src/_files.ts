@@ -1,15 +1,15 @@
 import {
   closeSync,
   constants,
+  type Dirent,
   fstatSync,
-  lstatSync,
   openSync,
   readdirSync,
   readSync,
   statSync,
 } from "node:fs";
-import { basename, join } from "node:path";
-import { MAX_WALK_DEPTH, realpathOrUndefined, resolveContained, sha256 } from "@skillshelf/core";
+import { basename, dirname } from "node:path";
+import { MAX_WALK_DEPTH, resolveContained, sha256 } from "@skillshelf/core";
 import type { Skill } from "@skillshelf/skills-loader";
 
 /** One file of a served skill: its path inside the skill (`/`-separated) and where it really is. */
@@ -22,26 +22,74 @@ export interface SkillFile {
 export const MAX_SKILL_FILES = 10_000;
 
 /**
+ * What a server keeps between two lists, keyed by what `stat` says (size, times, inode): a folder
+ * whose stamp is unchanged is not read again, nor a file whose stamp is unchanged hashed again.
+ * One per server; nothing is shared between two.
+ */
+export interface FileCache {
+  /** `sha256:<hex>` of the file at the real path `real`, or `undefined` when it cannot be read. */
+  digest(real: string): string | undefined;
+  /** The entries of the folder at the real path `real`, in name order (empty when unreadable). */
+  entries(real: string): readonly Dirent[];
+}
+
+export function createFileCache(): FileCache {
+  const digests = new Map<string, { readonly stamp: string; readonly digest: string }>();
+  const folders = new Map<string, { readonly stamp: string; readonly entries: Dirent[] }>();
+  return {
+    digest: (real) => {
+      const stamp = stampOf(real, "file");
+      if (stamp === undefined) return undefined;
+      const hit = digests.get(real);
+      if (hit?.stamp === stamp) return hit.digest;
+      const bytes = readFileBytes(real);
+      if (bytes === undefined) return undefined;
+      const digest = `sha256:${sha256(bytes)}`;
+      digests.set(real, { stamp, digest });
+      return digest;
+    },
+    entries: (real) => {
+      const stamp = stampOf(real, "folder");
+      if (stamp === undefined) return [];
+      const hit = folders.get(real);
+      if (hit?.stamp === stamp) return hit.entries;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(real, { withFileTypes: true }).sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
+      } catch {
+        return [];
+      }
+      folders.set(real, { stamp, entries });
+      return entries;
+    },
+  };
+}
+
+/**
  * Every file of `skill` in name order: a folder skill's whole folder (its skill file as
  * `SKILL.md`), a loose skill file alone. Names starting with `.` and `node_modules` are skipped, as
  * every loader skips them; a symlink is followed only when it stays inside the skill's folder, and
  * a folder is entered once.
  */
-export function skillFiles(skill: Pick<Skill, "path" | "realPath" | "baseDir">): SkillFile[] {
+export function skillFiles(skill: Pick<Skill, "path" | "realPath">, cache: FileCache): SkillFile[] {
   const skillFile = { relative: "SKILL.md", real: skill.realPath };
-  if (basename(skill.path).toLowerCase() !== "skill.md") return [skillFile];
-  const rootReal = realpathOrUndefined(skill.baseDir);
-  if (rootReal === undefined) return [skillFile];
+  const own = basename(skill.path);
+  if (own.toLowerCase() !== "skill.md") return [skillFile];
+  // the loader resolved the skill file: its folder is the skill's, every link on the way followed
+  const rootReal = dirname(skill.realPath);
   const files: SkillFile[] = [skillFile];
   const entered = new Set([rootReal]);
   const visit = (real: string, relative: string, depth: number): void => {
-    for (const name of readdirSync(real).sort()) {
+    for (const entry of cache.entries(real)) {
       if (files.length >= MAX_SKILL_FILES) return;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      const path = join(real, name);
+      const { name } = entry;
+      if (name.startsWith(".") || name === "node_modules" || (relative === "" && name === own))
+        continue;
       const inside = relative === "" ? name : `${relative}/${name}`;
-      if (inside === basename(skill.path)) continue;
-      const target = followedInside(path, rootReal);
+      // a real folder and one name: no normalizing needed (path.join costs more than the stat)
+      const target = followedInside(entry, `${real}/${name}`, rootReal);
       if (target === undefined) continue;
       if (target.kind === "file") files.push({ relative: inside, real: target.real });
       else if (depth < MAX_WALK_DEPTH && !entered.has(target.real)) {
@@ -52,33 +100,6 @@ export function skillFiles(skill: Pick<Skill, "path" | "realPath" | "baseDir">):
   };
   visit(rootReal, "", 0);
   return files;
-}
-
-/**
- * sha256 digests keyed by what `stat` says of a file (size, times, inode): an unchanged file is
- * never read twice. One per server; nothing is shared between two.
- */
-export interface DigestCache {
-  /** `sha256:<hex>` of the file at the real path `real`, or `undefined` when it cannot be read. */
-  digest(real: string): string | undefined;
-}
-
-export function createDigestCache(): DigestCache {
-  const known = new Map<string, { readonly stamp: string; readonly digest: string }>();
-  return {
-    digest: (real) => {
-      const stats = statSync(real, { bigint: true, throwIfNoEntry: false });
-      if (stats === undefined || !stats.isFile()) return undefined;
-      const stamp = `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`;
-      const hit = known.get(real);
-      if (hit?.stamp === stamp) return hit.digest;
-      const bytes = readFileBytes(real);
-      if (bytes === undefined) return undefined;
-      const digest = `sha256:${sha256(bytes)}`;
-      known.set(real, { stamp, digest });
-      return digest;
-    },
-  };
 }
 
 /**
@@ -110,15 +131,23 @@ export function readFileBytes(real: string): Uint8Array | undefined {
 
 // --- internal ---
 
+/** What `stat` says of a file or folder as one string, or `undefined` when it is not one. */
+function stampOf(path: string, kind: "file" | "folder"): string | undefined {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined || (kind === "file" ? !stats.isFile() : !stats.isDirectory()))
+    return undefined;
+  // numbers, not bigints: converting four bigints to text would cost more than the stat itself
+  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`;
+}
+
 function followedInside(
+  entry: Dirent,
   path: string,
   rootReal: string,
 ): { readonly kind: "file" | "directory"; readonly real: string } | undefined {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  if (stats === undefined) return undefined;
-  if (stats.isFile()) return { kind: "file", real: path };
-  if (stats.isDirectory()) return { kind: "directory", real: path };
-  if (!stats.isSymbolicLink()) return undefined;
+  if (entry.isFile()) return { kind: "file", real: path };
+  if (entry.isDirectory()) return { kind: "directory", real: path };
+  if (!entry.isSymbolicLink()) return undefined;
   const resolved = resolveContained(path, rootReal);
   if (resolved.status !== "inside") return undefined;
   const target = statSync(resolved.real, { throwIfNoEntry: false });

@@ -1,7 +1,7 @@
-import { canonicalJson, sha256 } from "@skillshelf/core";
+import { createHash } from "node:crypto";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
-import { type DigestCache, skillFiles } from "./_files.js";
+import { type FileCache, skillFiles } from "./_files.js";
 import { skillUri } from "./_uri.js";
 
 /** One skill as `skills/list` and `skills/get` give it (SEP-2640). */
@@ -18,6 +18,8 @@ export interface ServedSkill {
   readonly skill: Skill;
   readonly entry: SkillEntry;
   readonly files: ReadonlyMap<string, string>;
+  /** Its name, and each file's path inside it, real path and digest: equal keys, equal entries. */
+  readonly key: string;
 }
 
 /** What the server serves at one moment: one generation of the library. */
@@ -32,39 +34,57 @@ export interface Listing {
   readonly fingerprint: string;
 }
 
-/** The listing of `skills` (already filtered to the served ones) and `prompts`, digests from `digests`. */
+/**
+ * The listing of `skills` (already filtered to the served ones) and `prompts`, digests from
+ * `cache`. A skill whose files, places and digests are those of `previous` keeps its entry.
+ */
 export function buildListing(
   skills: readonly Skill[],
   prompts: readonly PromptTemplate[],
-  digests: DigestCache,
+  cache: FileCache,
   generation: number,
+  previous?: Listing,
 ): Listing {
   const served: ServedSkill[] = [];
+  const hash = createHash("sha256");
   for (const skill of skills) {
-    const files = new Map<string, string>();
-    const resources: { uri: string; digest: string }[] = [];
-    for (const file of skillFiles(skill)) {
-      const digest = digests.digest(file.real);
-      if (digest === undefined) continue;
-      files.set(file.relative, file.real);
-      resources.push({ uri: skillUri(skill.name, file.relative), digest });
+    const found: { readonly relative: string; readonly real: string; readonly digest: string }[] =
+      [];
+    for (const file of skillFiles(skill, cache)) {
+      // the loader hashed the skill file's bytes as it read them: not read a second time
+      const digest =
+        file.relative === "SKILL.md" ? `sha256:${skill.hash}` : cache.digest(file.real);
+      if (digest !== undefined) found.push({ ...file, digest });
     }
-    // a skill whose own file vanished since it was loaded is not served this time
-    if (!files.has("SKILL.md")) continue;
+    // the frontmatter is SKILL.md's, so its digest stands for it
+    const key = [
+      skill.name,
+      ...found.map((file) => `${file.relative}\0${file.real}\0${file.digest}`),
+    ].join("\0");
+    hash.update(`${key}\0\0`);
+    const kept = previous?.byName.get(skill.name);
+    if (kept?.key === key) {
+      served.push(kept);
+      continue;
+    }
     const entry = {
       uri: skillUri(skill.name, "SKILL.md"),
       frontmatter: skill.frontmatter,
-      resources,
+      resources: found.map((file) => ({
+        uri: skillUri(skill.name, file.relative),
+        digest: file.digest,
+      })),
     };
-    served.push({ skill, entry, files });
+    served.push({
+      skill,
+      entry,
+      files: new Map(found.map((file) => [file.relative, file.real])),
+      key,
+    });
   }
   served.sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : a.entry.uri > b.entry.uri ? 1 : 0));
-  const fingerprint = sha256(
-    canonicalJson({
-      skills: served.map((one) => one.entry),
-      prompts: prompts.map((one) => [one.name, one.hash, one.description]),
-    }),
-  );
+  for (const one of prompts) hash.update(`${one.name}\0${one.hash}\0${one.description}\0`);
+  const fingerprint = hash.digest("hex");
   return {
     generation,
     skills: served,

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Resources } from "@skillshelf/resources";
 import { SKILLS_EXTENSION } from "@skillshelf/sources";
-import { createDigestCache } from "./_files.js";
+import { createFileCache } from "./_files.js";
 import { buildListing, type Listing } from "./_listing.js";
 import { pageOf } from "./_pages.js";
 import { getPrompt, listedPrompts, promptDescription } from "./_prompts.js";
@@ -58,7 +58,7 @@ export interface SkillServer {
  */
 export function createSkillServer(options: SkillServerOptions): SkillServer {
   const pageSize = Math.max(1, options.pageSize ?? 100);
-  const digests = createDigestCache();
+  const files = createFileCache();
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
   const connections = new Map<Server, Set<string>>();
@@ -67,7 +67,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
     const skills = servedSkills(pass.load("skill").items).served;
     const prompts = listedPrompts(pass.load("prompt").items);
     const last = listings.at(-1);
-    const listing = buildListing(skills, prompts, digests, (last?.generation ?? 0) + 1);
+    const listing = buildListing(skills, prompts, files, (last?.generation ?? 0) + 1, last);
     if (last?.fingerprint === listing.fingerprint) return last;
     listings.push(listing);
     if (listings.length > KEPT_LISTINGS) listings.shift();

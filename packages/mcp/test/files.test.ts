@@ -2,14 +2,10 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { link, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { skillFiles } from "../src/_files.js";
+import { createFileCache, skillFiles } from "../src/_files.js";
 import { parseSkillUri, skillUri } from "../src/_uri.js";
 
-const folderSkill = (dir: string) => ({
-  path: join(dir, "SKILL.md"),
-  realPath: join(dir, "SKILL.md"),
-  baseDir: dir,
-});
+const filesOf = (path: string) => skillFiles({ path, realPath: path }, createFileCache());
 
 describe("the files a served skill offers", () => {
   it("follows links that stay inside the skill, never one that leaves it, and skips what loaders skip", () => {
@@ -25,7 +21,7 @@ describe("the files a served skill offers", () => {
       ".env": "TOKEN=1\n",
       "node_modules/x/index.js": "x\n",
     });
-    expect(skillFiles(folderSkill(dir)).map((file) => file.relative)).toEqual([
+    expect(filesOf(join(dir, "SKILL.md")).map((file) => file.relative)).toEqual([
       "SKILL.md",
       "docs/guide.md",
       "guide-again.md",
@@ -34,12 +30,12 @@ describe("the files a served skill offers", () => {
 
   it("offers a loose skill file alone, and nothing that is not a regular file", () => {
     const dir = testdir({ "notes.md": skillFile("notes", "Loose."), "other.md": "x\n" });
-    expect(
-      skillFiles({ path: join(dir, "notes.md"), realPath: join(dir, "notes.md"), baseDir: dir }),
-    ).toEqual([{ relative: "SKILL.md", real: join(dir, "notes.md") }]);
+    expect(filesOf(join(dir, "notes.md"))).toEqual([
+      { relative: "SKILL.md", real: join(dir, "notes.md") },
+    ]);
     const folder = testdir({ "SKILL.md": skillFile("fifo", "Has a pipe.") });
     execFileSync("mkfifo", [join(folder, "pipe")]);
-    expect(skillFiles(folderSkill(folder)).map((file) => file.relative)).toEqual(["SKILL.md"]);
+    expect(filesOf(join(folder, "SKILL.md")).map((file) => file.relative)).toEqual(["SKILL.md"]);
   });
 });
 
