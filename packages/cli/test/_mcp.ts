@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BIN } from "./_run.js";
 
 /** A skill entry as a test reads it back. */
-export interface Entry {
+interface Entry {
   readonly uri: string;
   readonly frontmatter: Record<string, unknown>;
   readonly resources: { readonly uri: string; readonly digest: string }[];
@@ -32,7 +32,7 @@ export interface SkillsClient {
   close(): Promise<void>;
 }
 
-export function skillsClient(client: Client): SkillsClient {
+function skillsClient(client: Client): SkillsClient {
   const list = async (cursor?: string) =>
     (await client.request(
       { method: "skills/list", params: cursor === undefined ? {} : { cursor } },

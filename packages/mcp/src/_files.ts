@@ -19,7 +19,7 @@ export interface SkillFile {
 }
 
 /** The most files one skill serves; a folder holding more is served up to this many, in name order. */
-export const MAX_SKILL_FILES = 10_000;
+const MAX_SKILL_FILES = 10_000;
 
 /**
  * What a server keeps between two lists, keyed by what `stat` says (size, times, inode): a folder

@@ -8,7 +8,7 @@ import {
 import { invalidParams } from "./_errors.js";
 
 /** The name of the argument holding the whole argument text (`$ARGUMENTS`, `$@`). */
-export const REST_ARGUMENT = "arguments";
+const REST_ARGUMENT = "arguments";
 
 /** The templates served as prompts: trusted, usable, and sending text to a model (not display-only). */
 export function listedPrompts(templates: readonly PromptTemplate[]): PromptTemplate[] {

@@ -1,5 +1,5 @@
 /** The scheme SEP-2640 names for skill files. */
-export const SKILL_SCHEME = "skill://";
+const SKILL_SCHEME = "skill://";
 
 /** `skill://<name>/<file>` (or the skill's folder, `skill://<name>`, when `relative` is empty). */
 export function skillUri(name: string, relative = ""): string {

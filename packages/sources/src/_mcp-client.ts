@@ -23,7 +23,7 @@ export interface ListedSkill {
 }
 
 /** A skill entry of `skills/list` or `skills/get` as the server sent it. */
-export interface WireSkillEntry {
+interface WireSkillEntry {
   readonly uri: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
   readonly resources?: readonly { readonly uri: string; readonly digest: string }[] | undefined;
@@ -194,7 +194,7 @@ async function transportFor(
 }
 
 /** A command line split into words: whitespace separates, `'…'` and `"…"` group (no escapes). */
-export function splitCommand(text: string): string[] {
+function splitCommand(text: string): string[] {
   const words: string[] = [];
   for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
     words.push(match[1] ?? match[2] ?? match[3] ?? "");
