@@ -162,48 +162,29 @@ describe("an MCP skills server as a source (issue 29, item 2)", () => {
 
   it("refuses a server whose file does not match its listed digest, or whose frontmatter is not the listed one", async () => {
     const box = changeSandbox();
-    const lying = await box.runAsync(
-      "install",
-      liar({ digest: `sha256:${"0".repeat(64)}` }),
-      "--skill",
-      "alpha",
-      "--user",
-      "--yes",
-      "--json",
+    const refusedWith = async (source: string) => {
+      const run = await box.runAsync(
+        "install",
+        source,
+        "--skill",
+        "*",
+        "--user",
+        "--yes",
+        "--json",
+      );
+      expect(run.status).toBe(1);
+      return codesOf(run);
+    };
+    expect(await refusedWith(liar({ digest: `sha256:${"0".repeat(64)}` }))).toContain(
+      "digest_mismatch",
     );
-    expect(lying.status).toBe(1);
-    expect(codesOf(lying)).toContain("digest_mismatch");
-    const renamed = await box.runAsync(
-      "install",
-      liar({ name: "beta" }),
-      "--skill",
-      "*",
-      "--user",
-      "--yes",
-      "--json",
+    expect(await refusedWith(liar({ name: "beta" }))).toContain("mcp_skill_invalid");
+    expect(await refusedWith(liar({ description: "Something else entirely." }))).toContain(
+      "mcp_skill_invalid",
     );
-    expect(renamed.status).toBe(1);
-    expect(codesOf(renamed)).toContain("mcp_skill_invalid");
-    const redescribed = await box.runAsync(
-      "install",
-      liar({ description: "Something else entirely." }),
-      "--skill",
-      "*",
-      "--user",
-      "--yes",
-      "--json",
+    expect(await refusedWith(`mcp+stdio:${process.execPath} -e "process.exit(3)"`)).toContain(
+      "mcp_server_failed",
     );
-    expect(redescribed.status).toBe(1);
-    expect(codesOf(redescribed)).toContain("mcp_skill_invalid");
-    const notServer = await box.runAsync(
-      "install",
-      `mcp+stdio:${process.execPath} -e "process.exit(3)"`,
-      "--user",
-      "--yes",
-      "--json",
-    );
-    expect(notServer.status).toBe(1);
-    expect(codesOf(notServer)).toContain("mcp_server_failed");
     expect(box.userLock()).toEqual({});
   }, 120_000);
 });
