@@ -156,6 +156,9 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       expect(await refusal(mcp.children("skill://alpha/SKILL.md"))).toMatchObject({
         data: { code: "mcp_uri_unknown" },
       });
+      expect(
+        await refusal(mcp.client.subscribeResource({ uri: "skill://hidden/SKILL.md" })),
+      ).toMatchObject({ data: { code: "mcp_uri_unknown" } });
     } finally {
       await mcp.close();
     }

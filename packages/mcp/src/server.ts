@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Resources } from "@skillshelf/resources";
 import { SKILLS_EXTENSION } from "@skillshelf/sources";
+import { invalidParams } from "./_errors.js";
 import { createFileCache } from "./_files.js";
 import { buildListing, type Listing } from "./_listing.js";
 import { pageOf } from "./_pages.js";
@@ -129,6 +130,16 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
       resources: directoryChildren(read(), request.params.uri),
     }));
     server.setRequestHandler(SubscribeRequestSchema, (request) => {
+      // only served files: what a client can watch is bounded by what it can read
+      const { relative, files } = served(read(), request.params.uri);
+      if (!files.has(relative))
+        throw invalidParams(
+          "mcp_uri_unknown",
+          `${request.params.uri} names no file this server serves`,
+          {
+            uri: request.params.uri,
+          },
+        );
       subscribed.add(request.params.uri);
       return {};
     });

@@ -3,6 +3,7 @@ import {
   describeSource,
   folderInPlace,
   isPinnedTo,
+  parseSourceSpec,
   SOURCE_FETCHERS,
   sourceAtRef,
   sourcePinnedAt,
@@ -21,6 +22,7 @@ describe("the record of source fetchers (issue 26, item 2)", () => {
       "archive",
       "git",
       "local",
+      "mcp",
       "npm",
       "oci",
       "well-known",
@@ -56,5 +58,55 @@ describe("the record of source fetchers (issue 26, item 2)", () => {
     expect(folderInPlace(local)).toBe("/work/skills");
     expect(folderInPlace(git)).toBeUndefined();
     expect(folderInPlace(archive)).toBeUndefined();
+  });
+});
+
+describe("MCP servers as sources (issue 29, item 2)", () => {
+  const parsed = (text: string) => parseSourceSpec(text, "/work");
+  it("reads a command or an https endpoint, with the skill's path, and names them back as typed", () => {
+    const stdio = parsed(
+      "mcp+stdio:npx -y @acme/skills-server --flag 'two words'#path=billing/refunds",
+    );
+    expect(stdio).toEqual({
+      ok: true,
+      source: {
+        type: "mcp",
+        url: "stdio:npx -y @acme/skills-server --flag 'two words'",
+        path: "billing/refunds",
+      },
+    });
+    const https = parsed("mcp+https://skills.example.com/mcp//refunds");
+    expect(https).toEqual({
+      ok: true,
+      source: { type: "mcp", url: "https://skills.example.com/mcp", path: "refunds" },
+    });
+    for (const result of [stdio, https])
+      if (result.ok) expect(parsed(describeSource(result.source))).toEqual(result);
+    expect(sourceWithin({ type: "mcp", url: "https://skills.example.com/mcp" }, "a/b")).toEqual({
+      type: "mcp",
+      url: "https://skills.example.com/mcp",
+      path: "a/b",
+    });
+  });
+
+  it("refuses a missing command, plain http to another host, credentials and a path out", () => {
+    expect(parsed("mcp+stdio:   ")).toMatchObject({ ok: false, code: "source_invalid" });
+    expect(parsed("mcp+http://skills.example.com/mcp")).toMatchObject({
+      ok: false,
+      code: "source_insecure",
+    });
+    expect(parsed("mcp+https://user:secret@skills.example.com/mcp")).toMatchObject({
+      ok: false,
+      code: "source_invalid",
+    });
+    expect(parsed("mcp+https://skills.example.com/mcp//../x")).toMatchObject({
+      ok: false,
+      code: "source_invalid",
+    });
+    expect(parsed("mcp+ftp://skills.example.com/")).toMatchObject({
+      ok: false,
+      code: "source_invalid",
+    });
+    expect(parsed("mcp+http://127.0.0.1:7391/mcp")).toMatchObject({ ok: true });
   });
 });
