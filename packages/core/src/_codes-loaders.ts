@@ -9,6 +9,12 @@ export const LOADER_CODES = {
     hint: "nothing to do: the same file is reachable from two roots and is read once",
   },
   description_invalid: { owner: "skills-loader", hint: "write the description as quoted text" },
+  untrusted_hidden: {
+    owner: "skills-loader",
+    hint: 'other agents\' folders are discovery-only: a harness that is one of those agents passes host (an agent id, e.g. host: "claude-code") to read its own folders as trusted; otherwise import or trust what a model may see',
+    hintWith:
+      'the folders of {sources} are discovery-only: a harness that is one of them passes host (e.g. host: "{suggestion}") to read its own folders as trusted; otherwise import or trust what a model may see',
+  },
   description_missing: {
     owner: "skills-loader",
     hint: "add a `description:` saying what the skill does and when to use it",

@@ -1,6 +1,9 @@
 import { lstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { AGENTS, findAgent } from "./agents.js";
+import { SkillshelfError } from "./errors.js";
+import { closest } from "./suggest.js";
 import type { Environment, EnvironmentInput } from "./types.js";
 
 /**
@@ -17,7 +20,35 @@ export function resolveEnvironment(input: EnvironmentInput = {}): Environment {
   const home = resolve(cwd, input.home ?? env.HOME ?? homedir());
   const configDir = resolve(cwd, input.configDir ?? defaultConfigDir(env, home));
   const project = input.project === undefined ? findProject(cwd) : resolve(cwd, input.project);
-  return { cwd, project, home, configDir, env };
+  const hosts = hostAgents(input.host);
+  return { cwd, project, home, configDir, env, ...(hosts.length === 0 ? {} : { hosts }) };
+}
+
+/** The agent ids `host` names (ids or aliases), or `option_invalid` naming the unknown one. */
+function hostAgents(host: EnvironmentInput["host"]): string[] {
+  if (host === undefined) return [];
+  const names = typeof host === "string" ? [host] : host;
+  if (!Array.isArray(names) || names.some((name) => typeof name !== "string"))
+    throw new SkillshelfError(
+      "option_invalid",
+      "the option host must be an agent id or a list of them",
+      {
+        details: { option: "host" },
+      },
+    );
+  return names.map((name) => {
+    const agent = findAgent(name);
+    if (agent !== undefined) return agent.id;
+    const suggestion = closest(
+      name,
+      AGENTS.map((one) => one.id),
+    );
+    throw new SkillshelfError(
+      "option_invalid",
+      `the option host names ${name}, which is no agent of the table${suggestion === undefined ? "" : `; did you mean ${suggestion}?`}`,
+      { details: { option: "host", ...(suggestion === undefined ? {} : { suggestion }) } },
+    );
+  });
 }
 
 /**

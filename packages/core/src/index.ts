@@ -125,6 +125,7 @@ export {
   packageRoot,
   ROOT_PRECEDENCE,
   resourcePlace,
+  withDefaultContainment,
 } from "./roots.js";
 export type { SchemaIssue } from "./schema-issues.js";
 export { schemaDiagnostics } from "./schema-issues.js";

@@ -1,5 +1,6 @@
-import { isAbsolute, join, relative as relativePath, sep } from "node:path";
+import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import { AGENTS } from "./agents.js";
+import { isInside } from "./containment.js";
 import type { Environment, ResourceSource, Scope } from "./types.js";
 
 /**
@@ -95,12 +96,16 @@ export function isTrustedRoot(root: Pick<ResourceRoot, "trust">, trustImports: b
   return root.trust === "trusted" || (root.trust === "foreign" && trustImports);
 }
 
-/** A root of another agent's folder: discovery-only, anchored to home (user) or cwd (project). */
+/**
+ * A root of an agent's folder, anchored to home (user) or cwd (project): discovery-only, unless
+ * that agent is the host reading it (`Environment.hosts`).
+ */
 function agentRoot(
   agentId: string,
   scope: "user" | "project",
   path: string,
   anchor: string,
+  hosts: readonly string[] | undefined,
 ): ResourceRoot {
   return {
     path,
@@ -108,7 +113,7 @@ function agentRoot(
     source: agentId,
     origin: `${agentId}-${scope}`,
     precedence: scope === "user" ? ROOT_PRECEDENCE.agentUser : ROOT_PRECEDENCE.agentProject,
-    trust: "untrusted",
+    trust: hosts?.includes(agentId) === true ? "trusted" : "untrusted",
     containment: anchor,
   };
 }
@@ -166,6 +171,23 @@ export function packageRoot(options: {
   };
 }
 
+/**
+ * Roots a caller built, each one without `containment` anchored to the project it lies in, else
+ * to the home it lies in, else to itself: a host's root may then follow symlinks inside its own
+ * project (a shared folder linked in), as the default roots do, and never out of it.
+ */
+export function withDefaultContainment(
+  roots: readonly ResourceRoot[],
+  environment: Pick<Environment, "project" | "home" | "cwd">,
+): ResourceRoot[] {
+  return roots.map((root) => {
+    if (root.containment !== undefined) return root;
+    const path = resolvePath(environment.cwd, root.path);
+    const anchor = [environment.project, environment.home].find((folder) => isInside(folder, path));
+    return anchor === undefined ? root : { ...root, containment: anchor };
+  });
+}
+
 /** When cwd is home, user and project agent folders coincide: keep the later (higher) root only. */
 function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(roots: readonly T[]): T[] {
   const lastIndex = new Map(roots.map((root, index) => [root.path, index]));
@@ -187,18 +209,18 @@ export type AgentFolderColumns =
  * included: the caller adds them with `packageRoot`.
  */
 export function defaultResourceRoots(
-  environment: Pick<Environment, "home" | "cwd" | "project" | "configDir">,
+  environment: Pick<Environment, "home" | "cwd" | "project" | "configDir" | "hosts">,
   folder: string,
   columns?: AgentFolderColumns,
 ): ResourceRoot[] {
-  const { home, project, configDir } = environment;
+  const { home, project, configDir, hosts } = environment;
   const roots: ResourceRoot[] = [];
   if (columns !== undefined)
     for (const agent of AGENTS) {
       const relative = agent[columns[0]];
       if (relative !== undefined)
         roots.push({
-          ...agentRoot(agent.id, "user", join(home, relative), home),
+          ...agentRoot(agent.id, "user", join(home, relative), home, hosts),
           linkTargets: [configDir],
         });
     }
@@ -209,7 +231,7 @@ export function defaultResourceRoots(
       if (relative === undefined) continue;
       const bases = agent.projectFolders === "root" ? [project] : foldersUpToProject(environment);
       bases.forEach((base, depth) => {
-        const root = agentRoot(agent.id, "project", join(base, relative), project);
+        const root = agentRoot(agent.id, "project", join(base, relative), project, hosts);
         roots.push(
           depth === 0
             ? root

@@ -61,6 +61,11 @@ export interface Environment {
   readonly configDir: string;
   /** Environment variables as seen by this call. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The agents (ids of the agent table) that are the host: their own folders are read as trusted,
+   * as the host reads them, not as another agent's. Absent or empty: none.
+   */
+  readonly hosts?: readonly string[] | undefined;
 }
 
 /** Anything a caller may override when resolving the environment. */
@@ -71,6 +76,12 @@ export interface EnvironmentInput {
   readonly home?: string | undefined;
   readonly configDir?: string | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Who is reading: an agent of the agent table by id or alias (`"claude-code"`), or several. A
+   * harness is an agent: its own skill, prompt and agent folders are trusted like our library's,
+   * where another agent's stay discovery-only. An unknown id is `option_invalid`.
+   */
+  readonly host?: string | readonly string[] | undefined;
 }
 
 /**

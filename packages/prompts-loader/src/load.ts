@@ -6,6 +6,7 @@ import {
   resolveEnvironment,
   resourcePlace,
   sortDiagnostics,
+  withDefaultContainment,
 } from "@skillshelf/core";
 import { nameDiagnostic, readPromptFile } from "./_read.js";
 import { defaultPromptRoots } from "./roots.js";
@@ -29,7 +30,10 @@ export function loadPromptTemplates(
 ): LoadPromptTemplatesResult {
   assertLoaderOptions(input);
   const environment = resolveEnvironment(input);
-  const roots = input.roots ?? defaultPromptRoots(environment);
+  const roots =
+    input.roots === undefined
+      ? defaultPromptRoots(environment)
+      : withDefaultContainment(input.roots, environment);
   const diagnostics: Diagnostic[] = [];
   const candidates: PromptTemplate[] = [];
   for (const root of roots) {

@@ -11,6 +11,7 @@ import {
   resolveEnvironment,
   resourcePlace,
   sortDiagnostics,
+  withDefaultContainment,
 } from "@skillshelf/core";
 import { parseFleetContract } from "./fleet.js";
 import { fleetPrerequisites } from "./prerequisites.js";
@@ -34,7 +35,11 @@ export const MAX_RECIPE_BYTES = 262_144;
  */
 export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResult<AgentRecipe> {
   assertLoaderOptions(input);
-  const roots = input.roots ?? defaultRecipeRoots(resolveEnvironment(input));
+  const environment = resolveEnvironment(input);
+  const roots =
+    input.roots === undefined
+      ? defaultRecipeRoots(environment)
+      : withDefaultContainment(input.roots, environment);
   const skills = input.skillNames === undefined ? undefined : new Set(input.skillNames);
   return loadEach(roots, input, (file, place, diagnostics) => {
     const parsed = parseFile(file, diagnostics, (text) =>
@@ -64,7 +69,11 @@ export function loadAgentRecipes(input: LoadRecipesInput = {}): LoadRecipesResul
  */
 export function loadFleetContracts(input: LoadRecipesInput = {}): LoadRecipesResult<FleetContract> {
   assertLoaderOptions(input);
-  const roots = input.roots ?? defaultFleetRoots(resolveEnvironment(input));
+  const environment = resolveEnvironment(input);
+  const roots =
+    input.roots === undefined
+      ? defaultFleetRoots(environment)
+      : withDefaultContainment(input.roots, environment);
   const besideCache = new Map<string, string[]>();
   return loadEach(roots, input, (file, place, diagnostics, root) => {
     const fleet = parseFile(file, diagnostics, (text) =>

@@ -33,6 +33,8 @@ export interface PassSettings {
   readonly bodies?: boolean | undefined;
   /** The snapshot to read installed packages from (else one is read). */
   readonly snapshot?: PackageSnapshot | undefined;
+  /** The loose roots of each kind named, instead of its default roots (packages are still read). */
+  readonly looseRoots?: PassRoots | undefined;
 }
 
 /** The roots of a pass over given folders: a kind not named has none. */
@@ -63,7 +65,10 @@ export function beginPass(
   const consents = consentStatus(environment, snapshot);
   const consented = consentedRoots(consents, environment);
   const roots = (kind: ResourceKind) =>
-    [...snapshotRoots(snapshot, kind), ...KINDS[kind].defaultRoots(environment)].map(consented);
+    [
+      ...snapshotRoots(snapshot, kind),
+      ...(settings.looseRoots?.[kind] ?? KINDS[kind].defaultRoots(environment)),
+    ].map(consented);
   const pass: KindPass = kindPass(environment, settings, roots, owner, {
     copiesOf: () => new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
     knownSkills: () => pass.load("skill").items.map((skill) => skill.name),

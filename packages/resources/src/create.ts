@@ -28,6 +28,7 @@ export function createResources(options: ResourcesOptions = {}): Resources {
     trustImports: options.trustImports === true,
     cache,
     toolNames: options.toolNames,
+    looseRoots: options.roots,
   };
   // the last verified snapshot of each project, for listing templates without re-digesting
   let lastSnapshots = new Map<string, PackageSnapshot>();

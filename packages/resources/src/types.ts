@@ -10,6 +10,7 @@ import type { LoadPromptTemplatesResult, PromptExpansion } from "@skillshelf/pro
 import type { AgentRecipe, FleetContract, LoadRecipesResult } from "@skillshelf/recipes-loader";
 import type { LoadSkillsResult, Skill, SkillCache } from "@skillshelf/skills-loader";
 import type { PackageCopy, PackageSnapshot } from "@skillshelf/store";
+import type { PassRoots } from "./_pass.js";
 import type { KindLoads } from "./kinds.js";
 
 /** Options of `createResources`. */
@@ -25,6 +26,12 @@ export interface ResourcesOptions {
   readonly cache?: SkillCache | undefined;
   /** The host's tool names, against which `allowed-tools` is resolved. */
   readonly toolNames?: readonly string[] | undefined;
+  /**
+   * The folders each kind named is read from, instead of its default roots (the libraries and
+   * every agent's folders); installed packages are read either way. `environment.host` is the
+   * lighter way to say whose folders are the host's own.
+   */
+  readonly roots?: PassRoots | undefined;
 }
 
 /** The loaders run over one set of roots, each kind at most once (see `beginPass`). */

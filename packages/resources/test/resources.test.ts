@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
 import { isModelVisible } from "@skillshelf/skills-loader";
 import { packagesDir } from "@skillshelf/store";
-import { skillFile, writeTree } from "@skillshelf/test-utils";
+import { skillFile, testEnvironment, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { disable, installTree, resourcesEnvironment, toolkitTree } from "./_install.js";
 
@@ -332,6 +332,60 @@ describe("parsePendingSkillRequests", () => {
         ["xlsx", "installable", "plugin:office"],
         ["gone", "unknown", undefined],
       ],
+    );
+  });
+});
+
+describe("a host's own folders (issue 30, items 1 and 2)", () => {
+  it("are trusted with host: a /skill request is found and a command template expands", () => {
+    const { home, cwd } = testEnvironment({
+      project: {
+        ".claude/skills/deploy/SKILL.md": skillFile("deploy", "Deploy the app."),
+        ".claude/commands/review.md": "Review $1 carefully.\n",
+      },
+    });
+    const as = (host?: string) =>
+      createResources({ environment: { home, env: {}, ...(host === undefined ? {} : { host }) } });
+    const stranger = as();
+    expect(stranger.parsePendingSkillRequests("/skill deploy", cwd).requests[0]?.reason).toBe(
+      "not-model-visible",
+    );
+    expect(stranger.expandPromptTemplate("/review app.ts", cwd)).toMatchObject({
+      kind: "refused",
+      code: "prompt_untrusted",
+    });
+    const claude = as("claude-code");
+    expect(claude.parsePendingSkillRequests("/skill deploy", cwd).requests[0]?.reason).toBe(
+      "found",
+    );
+    expect(claude.expandPromptTemplate("/review app.ts", cwd)).toMatchObject({
+      kind: "expanded",
+      text: "Review app.ts carefully.\n",
+    });
+  });
+
+  it("can be given as roots instead of the default ones, installed packages still read", () => {
+    const { home, cwd } = testEnvironment({
+      project: { "harness/skills/lint/SKILL.md": skillFile("lint", "Lint the code.") },
+    });
+    const resources = createResources({
+      environment: { home, env: {} },
+      roots: {
+        skill: [
+          {
+            path: join(cwd, "harness", "skills"),
+            scope: "project",
+            source: "harness",
+            origin: "harness",
+            precedence: 40,
+            trust: "trusted",
+            containment: cwd,
+          },
+        ],
+      },
+    });
+    expect(resources.skills(cwd).items.map((skill) => [skill.name, isModelVisible(skill)])).toEqual(
+      [["lint", true]],
     );
   });
 });

@@ -5,11 +5,13 @@ import {
   createDiagnostic,
   type Diagnostic,
   isInside,
+  isOwnedSource,
   isTrustedRoot,
   type ResourceRoot,
   realpathOrUndefined,
   resolveEnvironment,
   sortDiagnostics,
+  withDefaultContainment,
 } from "@skillshelf/core";
 import { readSkillFile } from "./_read-skill.js";
 import { type SkillLocation, type WalkResult, walkSkillRoot } from "./_walk.js";
@@ -38,7 +40,11 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     return false;
   });
   const baseRoots =
-    input.roots ?? (input.disableDiscovery === true ? [] : defaultSkillRoots(environment));
+    input.roots !== undefined
+      ? withDefaultContainment(input.roots, environment)
+      : input.disableDiscovery === true
+        ? []
+        : defaultSkillRoots(environment);
   const roots = [
     ...baseRoots,
     ...explicitSkillRoots(explicitPaths, environment.cwd).flatMap((root) =>
@@ -82,6 +88,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     ...deduped.diagnostics,
     ...resolved.diagnostics,
     ...missingRequirements(resolved.winners),
+    ...hiddenForTrust(resolved.winners),
   );
   return {
     items: resolved.winners,
@@ -91,6 +98,26 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
 }
 
 // --- internal ---
+
+/**
+ * One info when skills a model would otherwise see are kept from it only because they are in
+ * another agent's folder: how many, whose, and the option that changes it.
+ */
+function hiddenForTrust(winners: readonly Skill[]): Diagnostic[] {
+  const hidden = winners.filter(
+    (skill) => !skill.trusted && !skill.disableModelInvocation && !isOwnedSource(skill.source),
+  );
+  if (hidden.length === 0) return [];
+  const sources = [...new Set(hidden.map((skill) => skill.source))].sort();
+  return [
+    createDiagnostic(
+      "info",
+      "untrusted_hidden",
+      `${hidden.length} skill${hidden.length === 1 ? " is" : "s are"} in another agent's folder (${sources.join(", ")}) and not shown to a model`,
+      { details: { count: hidden.length, sources, suggestion: sources[0] } },
+    ),
+  ];
+}
 
 function loadOne(
   location: SkillLocation,

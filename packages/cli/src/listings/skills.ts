@@ -62,6 +62,11 @@ const IDENTITY_COLUMNS: readonly Column<IdentityRow>[] = [
   },
 ];
 
+/** The loader's findings to print: its summary of discovery-only skills is for hosts; the MODEL column says it of each. */
+function shownDiagnostics(result: LoadSkillsResult): LoadSkillsResult["diagnostics"] {
+  return result.diagnostics.filter((diagnostic) => diagnostic.code !== "untrusted_hidden");
+}
+
 function skillRow(skill: Skill): SkillRow {
   return {
     name: skill.name,
@@ -89,7 +94,7 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
   return {
     key: "skills",
     rows,
-    diagnostics: result.diagnostics,
+    diagnostics: shownDiagnostics(result),
     text: (style, paint) =>
       renderListing({
         rows,
@@ -133,7 +138,7 @@ function identityListing(pass: ReadPass, result: LoadSkillsResult): Listing {
   return {
     key: "skills",
     rows,
-    diagnostics: result.diagnostics,
+    diagnostics: shownDiagnostics(result),
     text: (style, paint) => {
       const table = renderListing({
         rows,
