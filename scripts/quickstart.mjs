@@ -2,6 +2,8 @@
 // The README's two commands, runnable with only Node.js 20 and npm:
 //   npm run demo  →  node scripts/quickstart.mjs demo : install, build, `skillshelf list` on examples/, install and remove a package
 //   npm test      →  node scripts/quickstart.mjs test : install, lint, build, typecheck, every test
+//   npm run setup →  node scripts/quickstart.mjs build : install and build, nothing else
+//   npm run pack-packages → node scripts/quickstart.mjs pack : install, build, pack every package into packs/
 // It uses the pnpm pinned in package.json, installing it into .tools/ when the one on PATH differs.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -10,8 +12,8 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const job = process.argv[2];
-if (job !== "demo" && job !== "test") {
-  console.error("usage: node scripts/quickstart.mjs demo|test");
+if (!["demo", "test", "build", "pack"].includes(job)) {
+  console.error("usage: node scripts/quickstart.mjs demo|test|build|pack");
   process.exit(2);
 }
 
@@ -24,7 +26,10 @@ const env = {
 const pnpm = findPnpm();
 run(pnpm, ["install", "--frozen-lockfile"]);
 
-if (job === "demo") {
+if (job === "build" || job === "pack") {
+  run(pnpm, ["run", "build"]);
+  if (job === "pack") run(process.execPath, [join(root, "scripts", "pack-packages.mjs")]);
+} else if (job === "demo") {
   run(pnpm, ["run", "build"]);
   const home = join(root, "examples", "home");
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
