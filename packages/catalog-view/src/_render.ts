@@ -31,9 +31,11 @@ export function renderPage(format: CatalogFormat, page: readonly ShownRow[], fra
 
 /** The listing when there are no rows at all and no query. */
 export function emptyText(wording: Wording): string {
-  return wording.marketplaceConfigured
-    ? `No skills are available in ${wording.host} and no additional marketplace skills were found.`
-    : `No skills are available in ${wording.host}.`;
+  const none = wording.marketplaceConfigured
+    ? `No skills are available${inHost(wording)} and no additional marketplace skills were found.`
+    : `No skills are available${inHost(wording)}.`;
+  const hidden = hiddenFooter(wording);
+  return hidden === undefined ? none : `${none}\n${hidden}`;
 }
 
 // --- internal ---
@@ -50,29 +52,30 @@ function groupByBlock(page: readonly ShownRow[]): Blocks {
   return blocks;
 }
 
-function discoveryOnly(wording: Wording): string {
+/** ` in <host>`, or nothing when the host gave no name. */
+function inHost(wording: Wording): string {
+  return wording.host === undefined ? "" : ` in ${wording.host}`;
+}
+
+/** The note about skills kept from the listing for trust, only when some were. */
+function hiddenFooter(wording: Wording): string | undefined {
+  if (wording.hidden === 0) return undefined;
   const trust = wording.features.trustSetting
-    ? "; the trust-imports setting does not install or activate loose files"
+    ? " The trust-imports setting does not install or activate loose files."
     : "";
-  return `Other-agent skill folders are discovery-only. Explicitly import into ${wording.host} before use${trust}.`;
+  return `${wording.hiddenNote.replaceAll("{count}", String(wording.hidden))}${trust}`;
 }
 
 function textBody(blocks: Blocks, wording: Wording): string[] {
   const lines = [
     "Available skills.",
     "",
-    `Ready skills in ${wording.host} (${blocks.ready.length}):`,
+    `Ready skills${inHost(wording)} (${blocks.ready.length}):`,
   ];
   lines.push(...(blocks.ready.length === 0 ? ["- none"] : blocks.ready.map(lineOf)));
   if (blocks.session.length > 0) {
-    lines.push(
-      "",
-      "Explicitly supplied session skills (not installed packages):",
-      ...blocks.session.map(lineOf),
-    );
-    lines.push(
-      `These skills were explicitly supplied for this session. Preserve their source; session availability does not mean ${wording.host} installed or copied them.`,
-    );
+    lines.push("", wording.sessionHeading, ...blocks.session.map(lineOf));
+    lines.push(wording.sessionNote);
   }
   if (blocks.package.length > 0)
     lines.push(
@@ -80,7 +83,8 @@ function textBody(blocks: Blocks, wording: Wording): string[] {
       `Installed packages providing skills (${blocks.package.length}):`,
       ...blocks.package.map(lineOf),
     );
-  lines.push("", discoveryOnly(wording));
+  const hidden = hiddenFooter(wording);
+  if (hidden !== undefined) lines.push("", hidden);
   if (blocks.marketplace.length > 0) {
     lines.push(
       "",
@@ -120,7 +124,8 @@ function xmlBody(blocks: Blocks, wording: Wording): string[] {
     }
     lines.push("</skill_packages>");
   }
-  lines.push(discoveryOnly(wording));
+  const hidden = hiddenFooter(wording);
+  if (hidden !== undefined) lines.push(`<note>${escapeXml(hidden)}</note>`);
   if (blocks.marketplace.length > 0) {
     lines.push(`<marketplace_skills hint="${escapeXml(wording.installHint)}">`);
     for (const row of blocks.marketplace) {
@@ -138,7 +143,7 @@ function markdownBody(blocks: Blocks, wording: Wording): string[] {
   const lines = [
     "## Available skills",
     "",
-    `### Ready in ${md(wording.host)} (${blocks.ready.length})`,
+    `### Ready${md(inHost(wording))} (${blocks.ready.length})`,
   ];
   lines.push(
     ...(blocks.ready.length === 0
@@ -167,7 +172,8 @@ function markdownBody(blocks: Blocks, wording: Wording): string[] {
       ),
     );
   }
-  lines.push("", md(discoveryOnly(wording)));
+  const hidden = hiddenFooter(wording);
+  if (hidden !== undefined) lines.push("", md(hidden));
   if (blocks.marketplace.length > 0) {
     lines.push("", `### Marketplace (${md(wording.installHint)})`);
     lines.push(

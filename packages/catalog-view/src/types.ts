@@ -44,7 +44,7 @@ export interface CatalogOffer {
 
 /** How the host names itself and how its model activates skills; every field has a default. */
 export interface CatalogWording {
-  /** The host's name in the listing. Default "Skillshelf". */
+  /** The host's name in the listing ("Ready skills in <host>"). Default: none, the listing names no host. */
   readonly host?: string | undefined;
   /**
    * `operator`: the model suggests skills (`Suggested skill: /skill <name>`) and only the operator
@@ -62,6 +62,17 @@ export interface CatalogWording {
   readonly offerInstalls?: string | false | undefined;
   /** Whether a marketplace is configured, for the empty listing's wording. Default: offers were given. */
   readonly marketplaceConfigured?: boolean | undefined;
+  /** The listing's last instruction, replacing the one `activation` picks. */
+  readonly protocol?: string | undefined;
+  /** The heading of skills supplied for this session. Default "Skills supplied for this session:". */
+  readonly sessionHeading?: string | undefined;
+  /** The sentence after them. Default: that being supplied does not make them installed. */
+  readonly sessionNote?: string | undefined;
+  /**
+   * The note shown only when `CatalogInput.hidden` is above 0, `{count}` the number. Default "{count}
+   * more skills are in folders not trusted here and are not listed."
+   */
+  readonly hiddenNote?: string | undefined;
   /**
    * What the host has beyond the listing; each sentence about one appears only when it is true
    * (default false for all): a listing tool (`listCall`) the model can page and filter with, a
@@ -104,6 +115,11 @@ export interface CatalogInput {
   readonly fit?: "drop" | "shorten" | undefined;
   readonly format?: CatalogFormat | undefined;
   readonly wording?: CatalogWording | undefined;
+  /**
+   * How many skills the host kept out of `skills` because they are not trusted (for example the
+   * `count` of a loader's `untrusted_hidden`): a note says so only when this is above 0.
+   */
+  readonly hidden?: number | undefined;
 }
 
 export type CatalogFormat = "text" | "xml" | "markdown";

@@ -42,7 +42,11 @@ export const SHORTEN_FLOOR = 80;
 export function buildCatalogView(input: CatalogInput): CatalogView {
   const diagnostics: Diagnostic[] = [];
   const { rows, scored } = prepareRows(input, diagnostics);
-  const wording = resolveWording(input.wording, (input.marketplace ?? []).length > 0);
+  const wording = resolveWording(
+    input.wording,
+    (input.marketplace ?? []).length > 0,
+    Math.max(0, Math.floor(input.hidden ?? 0)),
+  );
   const format = input.format ?? "text";
   const query = input.query?.trim() === "" ? undefined : input.query;
   const { matching, matchMode, queryIgnored } = applyQuery(rows, query);

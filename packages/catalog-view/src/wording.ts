@@ -2,7 +2,7 @@ import type { CatalogWording } from "./types.js";
 
 /** Every wording option filled in. */
 export interface Wording {
-  readonly host: string;
+  readonly host: string | undefined;
   readonly activation: "operator" | "model";
   readonly activateCall: string;
   readonly listCall: string;
@@ -10,20 +10,37 @@ export interface Wording {
   readonly offerInstalls: string | false;
   readonly marketplaceConfigured: boolean;
   readonly features: Required<NonNullable<CatalogWording["features"]>>;
+  readonly protocol: string | undefined;
+  readonly sessionHeading: string;
+  readonly sessionNote: string;
+  readonly hiddenNote: string;
+  /** Skills kept from the listing because they are not trusted here (`CatalogInput.hidden`). */
+  readonly hidden: number;
 }
 
-export const DEFAULT_WORDING: Omit<Wording, "marketplaceConfigured" | "features"> = {
-  host: "Skillshelf",
+export const DEFAULT_WORDING: Omit<
+  Wording,
+  "marketplaceConfigured" | "features" | "protocol" | "hidden"
+> = {
+  host: undefined,
   activation: "operator",
   activateCall: 'activate_skill(name="{name}")',
   listCall: "list_skills",
   installHint: "/skill <name> offers to install",
   offerInstalls:
     "When no installed skill serves the task but a marketplace skill above genuinely does, you may instead ask the operator whether to install it.",
+  sessionHeading: "Skills supplied for this session:",
+  sessionNote:
+    "Keep their source in mind: being supplied for this session does not make them installed.",
+  hiddenNote: "{count} more skills are in folders not trusted here and are not listed.",
 };
 
-/** The wording with its defaults applied. */
-export function resolveWording(wording: CatalogWording | undefined, hasOffers: boolean): Wording {
+/** The wording with its defaults applied; `hidden` skills were kept from the listing for trust. */
+export function resolveWording(
+  wording: CatalogWording | undefined,
+  hasOffers: boolean,
+  hidden = 0,
+): Wording {
   return {
     host: wording?.host ?? DEFAULT_WORDING.host,
     activation: wording?.activation ?? DEFAULT_WORDING.activation,
@@ -37,18 +54,24 @@ export function resolveWording(wording: CatalogWording | undefined, hasOffers: b
       trustSetting: wording?.features?.trustSetting === true,
       marketplaceApproval: wording?.features?.marketplaceApproval === true,
     },
+    protocol: wording?.protocol,
+    sessionHeading: wording?.sessionHeading ?? DEFAULT_WORDING.sessionHeading,
+    sessionNote: wording?.sessionNote ?? DEFAULT_WORDING.sessionNote,
+    hiddenNote: wording?.hiddenNote ?? DEFAULT_WORDING.hiddenNote,
+    hidden,
   };
 }
 
 /** The last instruction of every listing: how the model uses a skill that matches. */
 export function protocolLine(wording: Wording): string {
+  if (wording.protocol !== undefined) return wording.protocol;
   if (wording.activation === "model") {
     const approval = wording.features.marketplaceApproval
       ? " Marketplace additions still require operator approval."
       : "";
     return `If one skill above matches the current task, load it now with ${activation(wording, "<name>")} and continue in the same turn.${approval} If none match, do not mention skills.`;
   }
-  return "If one skill above matches the current task, begin your reply with the line `Suggested skill: /skill <name>` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it; only the operator can run it. If none match, do not mention skills.";
+  return "If one skill above matches the current task, begin your reply with the line `Suggested skill: /skill <name>` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it. If none match, do not mention skills.";
 }
 
 /** How to activate one skill, in the host's terms. */

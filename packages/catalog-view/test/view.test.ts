@@ -70,9 +70,12 @@ describe("rows and blocks", () => {
   });
 
   it("says there is nothing when the catalog is empty, with or without a marketplace", () => {
-    expect(buildCatalogView({}).text).toBe("No skills are available in Skillshelf.");
+    expect(buildCatalogView({}).text).toBe("No skills are available.");
+    expect(buildCatalogView({ wording: { host: "Acme" } }).text).toBe(
+      "No skills are available in Acme.",
+    );
     expect(buildCatalogView({ wording: { marketplaceConfigured: true } }).text).toBe(
-      "No skills are available in Skillshelf and no additional marketplace skills were found.",
+      "No skills are available and no additional marketplace skills were found.",
     );
   });
 });
@@ -376,4 +379,39 @@ describe("bad rows and escaping", () => {
       if (format === "markdown") expect(view.text).toContain("\\*bold\\* \\# heading");
     },
   );
+});
+
+describe("wording a host can change (issue 30, item 3)", () => {
+  it("names no host by default and says nothing of hidden skills unless some were hidden", () => {
+    const plain = buildCatalogView(FIXED).text;
+    expect(plain).not.toContain("Skillshelf");
+    expect(plain).not.toContain("not trusted");
+    const hidden = buildCatalogView({ ...FIXED, hidden: 3 }).text;
+    expect(hidden).toContain("3 more skills are in folders not trusted here and are not listed.");
+    for (const format of ["xml", "markdown"] as const)
+      expect(buildCatalogView({ ...FIXED, hidden: 2, format }).text).toContain("2 more skills");
+    expect(buildCatalogView({ hidden: 1 }).text).toBe(
+      "No skills are available.\n1 more skills are in folders not trusted here and are not listed.",
+    );
+  });
+
+  it("takes every sentence a model reads from the host", () => {
+    const view = buildCatalogView({
+      ...FIXED,
+      hidden: 4,
+      wording: {
+        host: "Acme",
+        protocol: "Use a skill when it helps.",
+        sessionHeading: "Given for now:",
+        sessionNote: "Temporary.",
+        hiddenNote: "({count} not shown)",
+      },
+    }).text;
+    expect(view).toContain("Ready skills in Acme (5):");
+    expect(view).toContain("Given for now:\n- local-notes");
+    expect(view).toContain("\nTemporary.\n");
+    expect(view).toContain("(4 not shown)");
+    expect(view).toContain("\nUse a skill when it helps.");
+    expect(view).not.toContain("Suggested skill");
+  });
 });

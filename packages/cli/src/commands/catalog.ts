@@ -48,6 +48,8 @@ export function runCatalog(
     limit: input.values.limit,
     // an agent with a budget shortens descriptions before it drops skills
     fit: input.values.shorten || budget !== undefined ? "shorten" : "drop",
+    wording: { host: "Skillshelf" },
+    hidden: hiddenCount(found),
   });
   if (input.values.json) {
     const { diagnostics, ...rest } = view;
@@ -67,6 +69,12 @@ export function runCatalog(
 }
 
 // --- internal ---
+
+/** How many skills the loader kept from the model for trust (its `untrusted_hidden` count). */
+function hiddenCount(diagnostics: readonly Diagnostic[]): number {
+  const count = diagnostics.find((one) => one.code === "untrusted_hidden")?.details?.count;
+  return typeof count === "number" ? count : 0;
+}
 
 interface Listed {
   readonly skills: CatalogSkill[];
