@@ -45,6 +45,8 @@ export const DOCUMENTED_AGENTS: readonly AgentDefinition[] = [
     userPromptRoot: ".codex/prompts",
     projectPromptRoot: ".codex/prompts",
     symlinks: "followed",
+    // bundled system skills, unpacked by Codex (developers.openai.com/codex/skills: SYSTEM scope)
+    skillDotFolders: [".system"],
     view: {
       order: "documented",
       skillRoots: [

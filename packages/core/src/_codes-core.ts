@@ -44,6 +44,10 @@ export const CORE_CODES = {
     owner: "core",
     hint: "start the file with a `---` line, the keys, and a closing `---` line",
   },
+  dot_folder_skipped: {
+    owner: "core",
+    hint: "move the skills out of the dot folder, or name it in the root's dotFolders (a root you build) if your agent reads it",
+  },
   walk_depth_limit: {
     owner: "core",
     hint: "move the resources closer to the root; folders deeper than the limit are not read",

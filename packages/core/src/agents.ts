@@ -31,6 +31,11 @@ export interface AgentDefinition {
    * the form most agents follow, and `explain` says it is not documented).
    */
   readonly symlinks: "followed" | "not-followed" | "unknown";
+  /**
+   * Folders starting with `.` directly under its skill folders that the agent reads (Codex unpacks
+   * its system skills into `~/.codex/skills/.system`); every other dot folder is skipped.
+   */
+  readonly skillDotFolders?: readonly string[];
   /** How the agent itself finds, accepts and lists skills: what `explain` reproduces. */
   readonly view: AgentView;
 }

@@ -37,6 +37,12 @@ export interface ResourceRoot {
    * library, which the links it makes in another agent's user folder point at, wherever it is.
    */
   readonly linkTargets?: readonly string[] | undefined;
+  /**
+   * Folders starting with `.` directly under the root that are read (an agent's own rule, from the
+   * agent table, or a host's); every other one is skipped, with an info `dot_folder_skipped` when
+   * it holds skills.
+   */
+  readonly dotFolders?: readonly string[] | undefined;
   /** The installed package copy it is a folder of: what owns everything found under it. */
   readonly owner?: PackageCopyRef | undefined;
 }
@@ -222,6 +228,9 @@ export function defaultResourceRoots(
         roots.push({
           ...agentRoot(agent.id, "user", join(home, relative), home, hosts),
           linkTargets: [configDir],
+          ...(columns[0] === "userSkillRoot" && agent.skillDotFolders !== undefined
+            ? { dotFolders: agent.skillDotFolders }
+            : {}),
         });
     }
   roots.push(libraryRoot("user", join(configDir, folder), home));

@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, sep } from "node:path";
 import { anchorRoot, followLink, readFailed } from "./_links.js";
 import { isInside, realpathOrUndefined } from "./containment.js";
@@ -71,7 +71,7 @@ export interface RootWalkResult {
  * order; the hooks decide what is kept.
  */
 export function walkRoot(
-  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets">,
+  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets" | "dotFolders">,
   walker: RootWalker,
 ): RootWalkResult {
   const diagnostics: Diagnostic[] = [];
@@ -112,7 +112,7 @@ export function walkRoot(
       walk,
     );
   else if (stats.isDirectory())
-    visit(walker, walk, new Set(), {
+    visit(walker, walk, new Set(root.dotFolders ?? []), new Set(), {
       path: root.path,
       real: anchored.real,
       name,
@@ -127,6 +127,7 @@ export function walkRoot(
 function visit(
   walker: RootWalker,
   walk: RootWalk,
+  dotFolders: ReadonlySet<string>,
   linkedDirs: Set<string>,
   folder: WalkedFolder,
 ): void {
@@ -143,7 +144,19 @@ function visit(
   let stoppedDeeper = false;
   for (const entry of entries) {
     const name = entry.name;
-    if (name.startsWith(".") || name === "node_modules") continue;
+    if (name === "node_modules") continue;
+    if (name.startsWith(".") && !(folder.depth === 0 && dotFolders.has(name))) {
+      if (folder.depth === 0 && entry.isDirectory() && holdsSkills(`${folder.path}${sep}${name}`))
+        walk.diagnostics.push(
+          createDiagnostic(
+            "info",
+            "dot_folder_skipped",
+            `${name} is not read: a folder whose name starts with . is skipped unless the root names it`,
+            { path: `${folder.path}${sep}${name}` },
+          ),
+        );
+      continue;
+    }
     const path = `${folder.path}${sep}${name}`;
     let kind: "file" | "dir" | "other" = entry.isFile()
       ? "file"
@@ -165,7 +178,7 @@ function visit(
         walk,
       );
     else if (kind === "dir" && folder.depth < walker.maxDepth)
-      visit(walker, walk, linkedDirs, {
+      visit(walker, walk, dotFolders, linkedDirs, {
         path,
         real,
         name,
@@ -183,6 +196,19 @@ function visit(
         { path: folder.path },
       ),
     );
+}
+
+/** True when a skipped folder holds a `SKILL.md`, itself or one folder down: worth a word. */
+function holdsSkills(dir: string): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some(
+      (entry) =>
+        entry.name === "SKILL.md" ||
+        (entry.isDirectory() && existsSync(`${dir}${sep}${entry.name}${sep}SKILL.md`)),
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** A markdown file found under a root. */
@@ -205,7 +231,7 @@ export interface MarkdownWalk extends RootWalkResult {
  * level, or every level down to `MAX_WALK_DEPTH` with `recursive`. A file root is that file.
  */
 export function findMarkdownFiles(
-  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets">,
+  root: Pick<ResourceRoot, "path" | "scope" | "containment" | "linkTargets" | "dotFolders">,
   options: { readonly recursive: boolean },
 ): MarkdownWalk {
   const files: MarkdownFile[] = [];

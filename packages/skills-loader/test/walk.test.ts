@@ -47,7 +47,10 @@ describe("walk rules", () => {
       "flat/SKILL.md",
       "outer/SKILL.md",
     ]);
-    expect(result.diagnostics).toEqual([]);
+    // the dot folder at the root holds a skill, so its skipping is said; a deeper one (.git) is not
+    expect(result.diagnostics.map((one) => [one.code, one.path])).toEqual([
+      ["dot_folder_skipped", join(root, ".hidden")],
+    ]);
   });
 
   it("reads loose markdown files only at the root's top level, and skips ones without frontmatter", () => {
