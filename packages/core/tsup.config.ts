@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
-export default defineConfig({ ...baseConfig });
+// `listing` is an entry of its own: what catalog-view needs, without the YAML reader
+export default defineConfig({ ...baseConfig, entry: ["src/index.ts", "src/listing.ts"] });

@@ -1,4 +1,4 @@
-import type { MatchMode } from "@skillshelf/core";
+import type { MatchMode } from "@skillshelf/core/listing";
 import { oneLine } from "./_sanitize.js";
 import { activation, listing, type Wording } from "./wording.js";
 

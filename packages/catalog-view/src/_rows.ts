@@ -1,4 +1,4 @@
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic } from "@skillshelf/core/listing";
 import { cleanText, clipText } from "./_sanitize.js";
 import type { CatalogBlock, CatalogInput } from "./types.js";
 

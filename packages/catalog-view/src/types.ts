@@ -1,4 +1,4 @@
-import type { Diagnostic, MatchMode } from "@skillshelf/core";
+import type { Diagnostic, MatchMode } from "@skillshelf/core/listing";
 
 /** A skill a model may activate. Give only model-visible skills. */
 export interface CatalogSkill {

@@ -5,7 +5,7 @@ import {
   type MatchMode,
   matchLexical,
   parseLexicalQuery,
-} from "@skillshelf/core";
+} from "@skillshelf/core/listing";
 import { type PageFacts, pageNote } from "./_notes.js";
 import { emptyText, renderPage } from "./_render.js";
 import {
