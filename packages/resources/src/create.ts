@@ -3,8 +3,8 @@ import { expandPromptTemplate, parsePromptCommand } from "@skillshelf/prompts-lo
 import {
   createSkillCache,
   isModelVisible,
-  parsePendingSkillRequests,
   parseSkillCommand,
+  parseSuggestedSkills,
   type Skill,
 } from "@skillshelf/skills-loader";
 import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
@@ -123,7 +123,7 @@ function askedSkills(text: string): {
 } {
   const command = parseSkillCommand(text);
   if (command !== undefined) return { names: [command.name], via: "command", text: command.args };
-  const names = parsePendingSkillRequests(text);
+  const names = parseSuggestedSkills(text);
   if (names.length === 0) return { names, via: "suggestion", text };
   const lines = text.split("\n");
   const first = lines.findIndex((line) => line.trim() !== "");

@@ -23,7 +23,7 @@ export function parseSkillCommand(text: string): SkillCommand | undefined {
  * Only the first non-blank line counts. Names are returned in order without repeats; with `known`,
  * names outside it are dropped (a model may invent one).
  */
-export function parsePendingSkillRequests(
+export function parseSuggestedSkills(
   text: string,
   options: { readonly known?: Iterable<string> } = {},
 ): string[] {

@@ -6,7 +6,7 @@ export { readSkillBody } from "./body.js";
 export type { SkillCache, SkillCacheStats } from "./cache.js";
 export { createSkillCache } from "./cache.js";
 export type { SkillCommand } from "./commands.js";
-export { parsePendingSkillRequests, parseSkillCommand } from "./commands.js";
+export { parseSkillCommand, parseSuggestedSkills } from "./commands.js";
 export type { AgentExplanation, BudgetEffect, ExplainedRoot, ExplainedSkill } from "./explain.js";
 export { applyBudget, explainAgents } from "./explain.js";
 export {

@@ -1,4 +1,4 @@
-import { parsePendingSkillRequests, parseSkillCommand } from "@skillshelf/skills-loader";
+import { parseSkillCommand, parseSuggestedSkills } from "@skillshelf/skills-loader";
 import { describe, expect, it } from "vitest";
 
 describe("parseSkillCommand", () => {
@@ -17,7 +17,7 @@ describe("parseSkillCommand", () => {
   });
 });
 
-describe("parsePendingSkillRequests", () => {
+describe("parseSuggestedSkills", () => {
   it.each([
     ["Suggested skill: /skill deploy\nThen I will…", ["deploy"]],
     ["\n\nSuggested skill: /skill lint, /skill test, /skill lint\n", ["lint", "test"]],
@@ -27,12 +27,12 @@ describe("parsePendingSkillRequests", () => {
     ["Here is the answer.\nSuggested skill: /skill deploy", []],
     ["", []],
   ])("%j", (text, expected) => {
-    expect(parsePendingSkillRequests(text)).toEqual(expected);
+    expect(parseSuggestedSkills(text)).toEqual(expected);
   });
 
   it("drops names the host does not know", () => {
     expect(
-      parsePendingSkillRequests("Suggested skill: /skill real, /skill invented", {
+      parseSuggestedSkills("Suggested skill: /skill real, /skill invented", {
         known: ["real"],
       }),
     ).toEqual(["real"]);
