@@ -3,11 +3,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createSkillCache } from "@skillshelf/skills-loader";
+import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
 import { z } from "zod";
 import { writeBenchSkill } from "./cli-bench.js";
-import { treeRoots } from "./generate.js";
-import { type BenchOptions, loadTree, median, timeSideBySideAsync, verdict } from "./measure.js";
+import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
 const PAGE_SIZE = 100;
 const ListPage = z.looseObject({
@@ -41,15 +40,14 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
   );
   const pages = await listAll(client);
   const replay = await connected([replayServer(dirname(home), pages)], home);
-  // the user library as the server reads it (`treeRoots`' user library root)
-  const roots = treeRoots(dirname(home)).filter((root) => root.path === library);
   const cache = createSkillCache();
   try {
     console.log(`bench: skills/list over ${skills} skills, ${options.rounds} rounds side by side`);
     const times = await timeSideBySideAsync(
       {
         "skills/list": () => listAll(client),
-        "loadSkills cached": async () => loadTree(roots, cache),
+        // the library as any loader reads it: every default root (the agents' folders too)
+        "loadSkills cached": async () => loadSkills({ cwd: home, home, env: {}, cache }),
         replay: () => listAll(replay),
         ping: () => client.ping(),
       },

@@ -68,17 +68,20 @@ export function createFileCache(): FileCache {
 }
 
 /**
- * Every file of `skill` in name order: a folder skill's whole folder (its skill file as
- * `SKILL.md`), a loose skill file alone. Names starting with `.` and `node_modules` are skipped, as
+ * Every file of `skill` in name order, and every folder they are in: a folder skill's whole folder
+ * (its skill file as `SKILL.md`), a loose skill file alone. Names starting with `.` and `node_modules` are skipped, as
  * every loader skips them; a symlink is followed only when it stays inside the skill's folder, and
  * a folder is entered once.
  */
-export function skillFiles(skill: Pick<Skill, "path" | "realPath">, cache: FileCache): SkillFile[] {
+export function skillFiles(
+  skill: Pick<Skill, "path" | "realPath">,
+  cache: FileCache,
+): { readonly files: SkillFile[]; readonly folders: readonly string[] } {
   const skillFile = { relative: "SKILL.md", real: skill.realPath };
   const own = basename(skill.path);
-  if (own.toLowerCase() !== "skill.md") return [skillFile];
   // the loader resolved the skill file: its folder is the skill's, every link on the way followed
   const rootReal = dirname(skill.realPath);
+  if (own.toLowerCase() !== "skill.md") return { files: [skillFile], folders: [rootReal] };
   const files: SkillFile[] = [skillFile];
   const entered = new Set([rootReal]);
   const visit = (real: string, relative: string, depth: number): void => {
@@ -99,7 +102,9 @@ export function skillFiles(skill: Pick<Skill, "path" | "realPath">, cache: FileC
     }
   };
   visit(rootReal, "", 0);
-  return files;
+  // every folder entered, and the folder of each file a link led to
+  for (const file of files) entered.add(dirname(file.real));
+  return { files, folders: [...entered] };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
 import { type FileCache, skillFiles } from "./_files.js";
 import { skillUri } from "./_uri.js";
+import type { FolderWatch } from "./_watch.js";
 
 /** One skill as `skills/list` and `skills/get` give it (SEP-2640). */
 export interface SkillEntry {
@@ -20,6 +21,8 @@ export interface ServedSkill {
   readonly files: ReadonlyMap<string, string>;
   /** Its name, and each file's path inside it, real path and digest: equal keys, equal entries. */
   readonly key: string;
+  /** The real folders its files are in: when none was touched, neither was the skill. */
+  readonly folders: readonly string[];
 }
 
 /** What the server serves at one moment: one generation of the library. */
@@ -30,27 +33,42 @@ export interface Listing {
   readonly byName: ReadonlyMap<string, ServedSkill>;
   /** The trusted, usable templates that send text to a model, by name. */
   readonly prompts: readonly PromptTemplate[];
+  /** Each template's name, digest and description: equal keys, equal prompts. */
+  readonly promptKeys: readonly string[];
   /** Digest of everything served: two listings with one fingerprint serve the same bytes. */
   readonly fingerprint: string;
 }
 
 /**
  * The listing of `skills` (already filtered to the served ones) and `prompts`, digests from
- * `cache`. A skill whose files, places and digests are those of `previous` keeps its entry.
+ * `cache`. A skill of `previous` with the same skill file, none of whose folders `watch` saw
+ * touched, is kept as it was without a look; one whose files, places and digests are those of
+ * `previous` keeps its entry.
  */
 export function buildListing(
   skills: readonly Skill[],
   prompts: readonly PromptTemplate[],
-  cache: FileCache,
+  files: { readonly cache: FileCache; readonly watch: FolderWatch },
   generation: number,
   previous?: Listing,
 ): Listing {
+  const { cache, watch } = files;
   const served: ServedSkill[] = [];
-  const hash = createHash("sha256");
   for (const skill of skills) {
+    const kept = previous?.byName.get(skill.name);
+    if (
+      kept !== undefined &&
+      kept.skill.realPath === skill.realPath &&
+      kept.skill.hash === skill.hash &&
+      watch.quiet(kept.folders)
+    ) {
+      served.push(kept);
+      continue;
+    }
+    const walked = skillFiles(skill, cache);
     const found: { readonly relative: string; readonly real: string; readonly digest: string }[] =
       [];
-    for (const file of skillFiles(skill, cache)) {
+    for (const file of walked.files) {
       // the loader hashed the skill file's bytes as it read them: not read a second time
       const digest =
         file.relative === "SKILL.md" ? `sha256:${skill.hash}` : cache.digest(file.real);
@@ -61,10 +79,9 @@ export function buildListing(
       skill.name,
       ...found.map((file) => `${file.relative}\0${file.real}\0${file.digest}`),
     ].join("\0");
-    hash.update(`${key}\0\0`);
-    const kept = previous?.byName.get(skill.name);
+    watch.settle(walked.folders);
     if (kept?.key === key) {
-      served.push(kept);
+      served.push({ ...kept, folders: walked.folders });
       continue;
     }
     const entry = {
@@ -80,16 +97,32 @@ export function buildListing(
       entry,
       files: new Map(found.map((file) => [file.relative, file.real])),
       key,
+      folders: walked.folders,
     });
   }
   served.sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : a.entry.uri > b.entry.uri ? 1 : 0));
-  for (const one of prompts) hash.update(`${one.name}\0${one.hash}\0${one.description}\0`);
-  const fingerprint = hash.digest("hex");
+  const promptKeys = prompts.map((one) => `${one.name}\0${one.hash}\0${one.description}`);
+  const same =
+    previous !== undefined &&
+    served.length === previous.skills.length &&
+    served.every((one, index) => one.key === previous.skills[index]?.key) &&
+    promptKeys.join("\0\0") === previous.promptKeys.join("\0\0");
   return {
     generation,
     skills: served,
     byName: new Map(served.map((one) => [one.skill.name, one])),
     prompts,
-    fingerprint,
+    promptKeys,
+    fingerprint: same ? previous.fingerprint : fingerprintOf(served, promptKeys),
   };
+}
+
+// --- internal ---
+
+/** sha256 over every skill's key and every template's, NUL-separated. */
+function fingerprintOf(served: readonly ServedSkill[], promptKeys: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const { key } of served) hash.update(`${key}\0\0`);
+  for (const key of promptKeys) hash.update(`${key}\0\0`);
+  return hash.digest("hex");
 }

@@ -17,6 +17,7 @@ import { pageOf } from "./_pages.js";
 import { getPrompt, listedPrompts, promptDescription } from "./_prompts.js";
 import { directoryChildren, readSkillFile, served } from "./_read.js";
 import { DirectoryReadRequest, SkillsGetRequest, SkillsListRequest } from "./_requests.js";
+import { createFolderWatch } from "./_watch.js";
 import { servedSkills } from "./served.js";
 
 /** How `createSkillServer` serves. */
@@ -59,7 +60,7 @@ export interface SkillServer {
  */
 export function createSkillServer(options: SkillServerOptions): SkillServer {
   const pageSize = Math.max(1, options.pageSize ?? 100);
-  const files = createFileCache();
+  const files = { cache: createFileCache(), watch: createFolderWatch() };
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
   const connections = new Map<Server, Set<string>>();
@@ -104,54 +105,78 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
       },
     );
     const subscribed = new Set<string>();
-    server.setRequestHandler(SkillsListRequest, (request) => {
-      const page = pageOf(request.params?.cursor, listingOf, pageSize);
-      return { skills: page.items.map((one) => one.entry), ...page.next };
-    });
-    server.setRequestHandler(SkillsGetRequest, (request) => ({
-      skill: served(read(), request.params.uri, "skill").entry,
-    }));
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => {
-      const page = pageOf(request.params?.cursor, listingOf, pageSize);
-      return {
-        resources: page.items.map(({ skill, entry }) => ({
-          uri: entry.uri,
-          name: skill.name,
-          description: skill.description,
-          mimeType: "text/markdown",
-        })),
-        ...page.next,
-      };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
-      contents: [readSkillFile(read(), request.params.uri)],
-    }));
-    server.setRequestHandler(DirectoryReadRequest, (request) => ({
-      resources: directoryChildren(read(), request.params.uri),
-    }));
-    server.setRequestHandler(SubscribeRequestSchema, (request) => {
-      // only served files: what a client can watch is bounded by what it can read
-      const { relative, files } = served(read(), request.params.uri);
-      if (!files.has(relative))
-        throw invalidParams(
-          "mcp_uri_unknown",
-          `${request.params.uri} names no file this server serves`,
-          {
-            uri: request.params.uri,
-          },
-        );
-      subscribed.add(request.params.uri);
-      return {};
-    });
+    server.setRequestHandler(
+      SkillsListRequest,
+      afterPending((request) => {
+        const page = pageOf(request.params?.cursor, listingOf, pageSize);
+        return { skills: page.items.map((one) => one.entry), ...page.next };
+      }),
+    );
+    server.setRequestHandler(
+      SkillsGetRequest,
+      afterPending((request) => ({
+        skill: served(read(), request.params.uri, "skill").entry,
+      })),
+    );
+    server.setRequestHandler(
+      ListResourcesRequestSchema,
+      afterPending((request) => {
+        const page = pageOf(request.params?.cursor, listingOf, pageSize);
+        return {
+          resources: page.items.map(({ skill, entry }) => ({
+            uri: entry.uri,
+            name: skill.name,
+            description: skill.description,
+            mimeType: "text/markdown",
+          })),
+          ...page.next,
+        };
+      }),
+    );
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      afterPending((request) => ({
+        contents: [readSkillFile(read(), request.params.uri)],
+      })),
+    );
+    server.setRequestHandler(
+      DirectoryReadRequest,
+      afterPending((request) => ({
+        resources: directoryChildren(read(), request.params.uri),
+      })),
+    );
+    server.setRequestHandler(
+      SubscribeRequestSchema,
+      afterPending((request) => {
+        // only served files: what a client can watch is bounded by what it can read
+        const { relative, files } = served(read(), request.params.uri);
+        if (!files.has(relative))
+          throw invalidParams(
+            "mcp_uri_unknown",
+            `${request.params.uri} names no file this server serves`,
+            {
+              uri: request.params.uri,
+            },
+          );
+        subscribed.add(request.params.uri);
+        return {};
+      }),
+    );
     server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
       subscribed.delete(request.params.uri);
       return {};
     });
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({
-      prompts: read().prompts.map(promptDescription),
-    }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) =>
-      getPrompt(read().prompts, request.params.name, request.params.arguments ?? {}),
+    server.setRequestHandler(
+      ListPromptsRequestSchema,
+      afterPending(() => ({
+        prompts: read().prompts.map(promptDescription),
+      })),
+    );
+    server.setRequestHandler(
+      GetPromptRequestSchema,
+      afterPending((request) =>
+        getPrompt(read().prompts, request.params.name, request.params.arguments ?? {}),
+      ),
     );
     server.onclose = () => connections.delete(server);
     connections.set(server, subscribed);
@@ -162,10 +187,12 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
       await serverFor().connect(transport);
     },
     refresh: async () => {
+      await pending();
       const before = listings.at(-1);
       return read() !== before;
     },
     close: async () => {
+      files.watch.close();
       await Promise.allSettled([...connections.keys()].map((server) => server.close()));
     },
   };
@@ -174,3 +201,19 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
 // --- internal ---
 
 const KEPT_LISTINGS = 8;
+
+/** Once the events already waiting have been handled: a folder watch's news of a change among them. */
+function pending(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * A handler that answers after `pending()`: a file changed before a request was sent has been
+ * seen by its folder's watch when the request is answered.
+ */
+function afterPending<R, A>(answer: (request: R) => A): (request: R) => Promise<A> {
+  return async (request) => {
+    await pending();
+    return answer(request);
+  };
+}

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createFileCache, skillFiles } from "../src/_files.js";
 import { parseSkillUri, skillUri } from "../src/_uri.js";
 
-const filesOf = (path: string) => skillFiles({ path, realPath: path }, createFileCache());
+const filesOf = (path: string) => skillFiles({ path, realPath: path }, createFileCache()).files;
 
 describe("the files a served skill offers", () => {
   it("follows links that stay inside the skill, never one that leaves it, and skips what loaders skip", () => {
