@@ -6,7 +6,7 @@ import { writeBenchSkill } from "./cli-bench.js";
 import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from "./measure.js";
 
 /**
- * `audit` (DESIGN §16): `auditTree` over 1,000 generated skills (each a SKILL.md and two
+ * `audit`: `auditTree` over 1,000 generated skills (each a SKILL.md and two
  * reference files) beside reading their bytes with `cat` in the same run: target at most 2×.
  */
 export function runAuditBench(options: BenchOptions): string {

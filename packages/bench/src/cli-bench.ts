@@ -85,7 +85,7 @@ export function runCliBench(options: BenchOptions): string {
   return [
     "## The change commands, process start to exit",
     "",
-    `\`skillshelf install … --user --yes\` into a fresh home each run, beside the floor: \`node -e 0\`, then \`cp -r\` (local folder) or \`git clone --depth 1\` (git repository), then \`sha256sum\` of the files; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes (DESIGN §14), so these times include the audit.`,
+    `\`skillshelf install … --user --yes\` into a fresh home each run, beside the floor: \`node -e 0\`, then \`cp -r\` (local folder) or \`git clone --depth 1\` (git repository), then \`sha256sum\` of the files; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes, so these times include the audit.`,
     "",
     "| install | skillshelf ms | floor ms | ratio |",
     "|---|---|---|---|",

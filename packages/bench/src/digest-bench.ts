@@ -11,7 +11,7 @@ const PER_FOLDER = 100;
 /**
  * The tree digest benchmark: `digestTree` over a package of 5,000 files and 50 MB in 50 folders
  * (sizes spread from 100 bytes to 20 KiB, every tenth file executable) beside `sha256sum` given
- * the same files, in one run. Target (DESIGN §9): at most 1.0×.
+ * the same files, in one run. Target: at most 1.0×.
  */
 export function runDigestBench(options: BenchOptions): string {
   const files = Math.min(FILES, options.count);

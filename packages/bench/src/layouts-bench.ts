@@ -11,7 +11,7 @@ import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from 
 const CATEGORIES = 20;
 
 /**
- * Collections as authors lay them out (DESIGN §16): a repository of skills in nested category
+ * Collections as authors lay them out: a repository of skills in nested category
  * folders (`cli-tool/components/skills/<category>/<name>/SKILL.md`, where no conventional layout
  * holds any). `skillshelf install <repo> --skill '*'` of 1,000 of them from a local git
  * repository, process start to exit, beside the floor in the same run (`node -e 0`, `git clone

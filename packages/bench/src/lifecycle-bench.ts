@@ -17,7 +17,7 @@ const INSTALLS = 200;
 /**
  * The lifecycle benchmark. First `planLifecycle` (an install of one new folder, a disable of one
  * copy) and `readInventory` over 100 and 1,000 installed packages, side by side: 10× the packages
- * may cost at most 11× (DESIGN §9: linear), and the output stays bounded. Then 200 installs of
+ * may cost at most 11× (linear), and the output stays bounded. Then 200 installs of
  * small packages one after another through `planLifecycle` + `applyLifecycle`: the last 50 no
  * slower than 1.2× the first 50.
  */

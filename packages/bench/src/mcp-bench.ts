@@ -15,7 +15,7 @@ const ListPage = z.looseObject({
 });
 
 /**
- * `skills/list` (DESIGN §16, issue 29): every page of 1,000 skills (each a SKILL.md and two
+ * `skills/list` (issue 29): every page of 1,000 skills (each a SKILL.md and two
  * reference files) from a warm `skillshelf mcp` over stdio through the SDK's own client, beside
  * `loadSkills` with its cache over the same folder in the same run, and beside the protocol's own
  * cost: the same pages, byte for byte, from a server that only replays them (an SDK server over

@@ -31,7 +31,7 @@ import {
 } from "./measure.js";
 
 /**
- * Where teams publish (DESIGN §16): `skillshelf install … --skill '*'` of a 50-skill set from a
+ * Where teams publish: `skillshelf install … --skill '*'` of a 50-skill set from a
  * local npm registry (Verdaccio) and a local OCI registry (the CNCF distribution registry), each
  * beside the floor in the same run — a bare `node -e 0` start (DESIGN §9's floor), the same bytes
  * fetched by an independent client of that registry (`npm pack`; `skopeo copy` to a folder),

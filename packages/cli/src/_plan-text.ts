@@ -172,7 +172,7 @@ function leftOutLines(diagnostics: unknown): string[] {
   ];
 }
 
-/** What an update changes in what a model is given (DESIGN §5.1). */
+/** What an update changes in what a model is given. */
 function capabilityLines(diff: CapabilityDiff): string[] {
   if (diff.unchanged) return ["    what a model is given: unchanged"];
   const named = (item: { kind: string; name: string }) => `${item.kind} ${safeLine(item.name)}`;

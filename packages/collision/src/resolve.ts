@@ -100,7 +100,7 @@ function collisionDiagnostic<T extends CollisionCandidate>(
 }
 
 /**
- * Resolve name clashes among resources of any kind by the skill order of DESIGN §4 (trusted,
+ * Resolve name clashes among resources of any kind by one order (trusted,
  * owned, precedence, agent rank, path), naming each side `source/scope` in diagnostics.
  */
 export function resolveResourceCollisions<T extends SkillCandidate>(

@@ -20,7 +20,7 @@ export const defaultRules: readonly CollisionRule<CollisionCandidate>[] = [
 ];
 
 /**
- * The skill order (DESIGN §4): trusted beats untrusted, so an untrusted copy can never hide a
+ * The skill order: trusted beats untrusted, so an untrusted copy can never hide a
  * trusted one; then owned (our library, packages, explicit paths) beats loose discovery; then
  * precedence; then the agent table's rank; then path.
  */

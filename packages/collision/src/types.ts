@@ -10,7 +10,7 @@ export interface CollisionCandidate {
   readonly precedence?: number | undefined;
 }
 
-/** A skill's collision facts (DESIGN §4): trust, ownership, precedence, agent rank, path. */
+/** A skill's collision facts: trust, ownership, precedence, agent rank, path. */
 export interface SkillCandidate extends CollisionCandidate {
   readonly source: ResourceSource;
   readonly trusted: boolean;

@@ -60,7 +60,7 @@ export interface AgentBudget {
 }
 
 /**
- * An agent's own view of skills (DESIGN §10, `explain`), as data with its source: its roots in
+ * An agent's own view of skills (`explain`), as data with its source: its roots in
  * its own precedence order (the first root holding a name wins it), how deep it looks, what it
  * refuses, the settings that hide skills, its listing format and budget.
  */
@@ -95,7 +95,7 @@ export interface AgentView {
 }
 
 /**
- * The agent interop table (DESIGN §2). Order is the tie-break rank between agents: earlier wins.
+ * The agent interop table. Order is the tie-break rank between agents: earlier wins.
  * Adding a row teaches every reader a new agent. A folder two rows name is owned (its column set)
  * by the first; the others read it through their view, and a link there serves them all.
  */

@@ -52,7 +52,7 @@ function hostAgents(host: EnvironmentInput["host"]): string[] {
 }
 
 /**
- * The project a folder belongs to (DESIGN §2): the nearest folder at or above `cwd` holding a
+ * The project a folder belongs to: the nearest folder at or above `cwd` holding a
  * `.skillshelf/` folder, else the root of the git work tree `cwd` is in (the nearest folder with
  * a `.git` entry), else `cwd`. The search for `.skillshelf/` stops at that root: a repository is
  * one project, so a `.skillshelf/` above it is not this project's.

@@ -15,7 +15,7 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /**
  * The kinds `link` can put into another agent's folders: those the agent table has folders for
- * (DESIGN §5.3).
+ *.
  */
 export const LINKABLE_KINDS: readonly ["skill", "prompt", "agent"] = ["skill", "prompt", "agent"];
 
@@ -37,7 +37,7 @@ export const PACKAGE_KINDS: readonly ["plugin", ...typeof RESOURCE_KINDS] = [
 /** A package kind. */
 export type PackageKind = (typeof PACKAGE_KINDS)[number];
 
-/** How bad an audit finding is, lowest first (DESIGN §14): what an audit reports and a lock records. */
+/** How bad an audit finding is, lowest first: what an audit reports and a lock records. */
 export const AUDIT_SEVERITIES: readonly ["low", "medium", "high", "critical"] = [
   "low",
   "medium",

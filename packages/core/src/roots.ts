@@ -4,7 +4,7 @@ import { isInside } from "./containment.js";
 import type { Environment, ResourceSource, Scope } from "./types.js";
 
 /**
- * How far a root's content is trusted (DESIGN §4): `trusted` content may reach the model,
+ * How far a root's content is trusted: `trusted` content may reach the model,
  * `foreign` content (a package imported from another agent's format) only with `trustImports`,
  * `untrusted` content (another agent's folder) never: it is listed as discovery-only.
  */
@@ -207,7 +207,7 @@ export type AgentFolderColumns =
   | readonly ["userAgentRoot", "projectAgentRoot"];
 
 /**
- * The default roots of one kind of resource, lowest precedence first (DESIGN §2, §4): every
+ * The default roots of one kind of resource, lowest precedence first: every
  * agent's user folder from the table columns (discovery-only), the user library's `<folder>/`,
  * every agent's project folders (discovery-only; for an agent that reads them from `cwd` up to
  * the project root, one root per folder, the nearer one higher), the project library's

@@ -4,7 +4,7 @@ import { walkTree } from "./_tree-walk.js";
 export type { TreeDigest };
 
 /**
- * The tree digest of a package folder (DESIGN §3.6): sha256 over one frame per node, depth-first
+ * The tree digest of a package folder: sha256 over one frame per node, depth-first
  * in code-unit name order from the root (relative path `""`). A frame is
  * `<kind>\0<relative path, / separated>\0<mode>\0<payload length>\0<payload>\0` where kind is
  * `directory`, `file` or `link`; mode is `x` for an executable file, `-` for any other file and

@@ -50,7 +50,7 @@ export interface Environment {
   /** Absolute working directory. */
   readonly cwd: string;
   /**
-   * The project folder (DESIGN §2): the nearest folder at or above `cwd` holding `.skillshelf/`
+   * The project folder: the nearest folder at or above `cwd` holding `.skillshelf/`
    * (looked for up to the git work tree's root), else that root, else `cwd`. The project library
    * lives at `<project>/.skillshelf`, and other agents' project folders are read from here.
    */
@@ -96,7 +96,7 @@ export function isOwnedSource(source: ResourceSource): boolean {
 }
 
 /**
- * Each kind of package source and its fields besides `type` (DESIGN §13), as data that the
+ * Each kind of package source and its fields besides `type`, as data that the
  * type, the store's schemas and the lock are derived from: `folder` is a folder on this machine
  * (a lock writes it relative to its scope's folder), `text` a value it always has, `optional` one
  * it may have. `local` is a folder; `git` a repository at any URL the `git` CLI accepts with an

@@ -32,7 +32,7 @@ import type {
 } from "./types.js";
 
 /**
- * Read the inventory (DESIGN §1, resources-spec §6): three separate, body-free facts — the
+ * Read the inventory: three separate, body-free facts — the
  * packages the indexes offer (and installed ones no index offers), the copies installed in both
  * scopes, and the resources the loaders actually admit from them — each bounded by
  * `INVENTORY_LIMITS` while it is built, filters applied first. It never fetches, runs, reloads or

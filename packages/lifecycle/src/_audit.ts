@@ -1,4 +1,4 @@
-// The audit of a staged tree at install and update (DESIGN §14): its summary in the plan, the
+// The audit of a staged tree at install and update: its summary in the plan, the
 // verdict its record keeps, and the refusal of findings at or above the threshold not approved.
 import {
   AUDIT_RULES_VERSION,

@@ -32,7 +32,7 @@ export interface Planning {
   >;
   readonly snapshot: PackageSnapshot;
   readonly discovery: LibraryDiscovery;
-  /** The policy in force (DESIGN §14), read once per plan. */
+  /** The policy in force, read once per plan. */
   readonly policy: EffectivePolicy;
   readonly staging: StagingSet;
   readonly diagnostics: Diagnostic[];

@@ -1,4 +1,4 @@
-// The policy in force (DESIGN §14), applied to an install or update step when it is planned.
+// The policy in force, applied to an install or update step when it is planned.
 import { atOrAbove, type Severity } from "@skillshelf/audit";
 import { createDiagnostic } from "@skillshelf/core";
 import { type PolicyViolation, policyThreshold, policyViolations } from "@skillshelf/policy";

@@ -46,7 +46,7 @@ export type Staged =
 
 /**
  * Stage a source and read the packages it holds: the one package of a folder with a manifest, or
- * the chosen skills of a collection (a folder with none, DESIGN §5.1), each staged as a `skill`
+ * the chosen skills of a collection (a folder with none), each staged as a `skill`
  * package of its own. `pick` names the skills (`*`: all); without it a collection of one skill
  * gives that one and one of several is refused with the skills listed.
  */

@@ -37,7 +37,7 @@ import type {
 import { verifyStep, verifySteps } from "./verify.js";
 
 /**
- * Apply a reviewed plan (DESIGN §5): its steps in order, each through its store writer, which
+ * Apply a reviewed plan: its steps in order, each through its store writer, which
  * checks the reviewed facts again inside its scope lock (and, when a peer scope's copy was
  * reviewed, inside the peer scope's lock too). Each outcome is `committed`, `failed`, `refused`
  * or `unattempted`; after the first step that fails (or commits but does not read back) the rest

@@ -12,7 +12,7 @@ export interface InstalledAudit {
 }
 
 /**
- * Check each installed copy's audit verdict (DESIGN §14), reading again only what needs it: a
+ * Check each installed copy's audit verdict, reading again only what needs it: a
  * copy whose files changed (`drifted`, as `recheckCopies` found) loses the approvals its record
  * holds (`audit_approval_stale`); a copy whose verdict was made with the same rule table is
  * taken at its record's word; any other (no verdict, an older table) is audited again, and a

@@ -5,7 +5,7 @@ import { beginPass } from "@skillshelf/resources";
 import { type PackageManifest, packageFolderRoots } from "@skillshelf/store";
 
 /**
- * What an update changes in what a model is given (DESIGN §5.1): resources added or removed,
+ * What an update changes in what a model is given: resources added or removed,
  * changed descriptions, changed tool grants (a skill's `allowed-tools`, an agent's `tools`),
  * executable files added or changed, a changed licence. Nothing else is reported.
  */

@@ -60,7 +60,7 @@ export interface UpdateCheckRequest {
 }
 
 /**
- * Ask every recorded source what it would install now, writing nothing (DESIGN §5.1, `update
+ * Ask every recorded source what it would install now, writing nothing (`update
  * --check`): a git source with `git ls-remote` (nothing is fetched; a commit hash does not move),
  * an index row by its version and pinned digest, any other source by fetching it and comparing
  * digests. `up-to-date` is said only after comparing.

@@ -76,7 +76,7 @@ export interface LinkPlan {
 }
 
 /**
- * Plan links (DESIGN §5.3): each name is found among the scope's own resources (its library's
+ * Plan links: each name is found among the scope's own resources (its library's
  * loose skills and prompt templates, and its enabled installed packages'), never another agent's;
  * each link goes into the agent's folder of the same scope. A name found nowhere is refused
  * (`link_source_unknown`), as is a link the writer would refuse (`link_conflict`, `link_unsafe`,

@@ -28,7 +28,7 @@ import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep, Refusal } from "./types.js";
 
 /**
- * Plan a change (DESIGN §5, resources-spec §5.1): resolve what it is about, stage every source it
+ * Plan a change: resolve what it is about, stage every source it
  * needs (dependencies as their own install steps before their dependents), review each copy's
  * facts and refuse what would break or surprise — all without writing anything. The plan is data
  * (canonical JSON) that owns its staged sources; apply it with `applyLifecycle` or let them go

@@ -25,7 +25,7 @@ import { copyStep, installStep, refusedStep } from "./_steps.js";
 import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
 
 /**
- * Plan what makes a scope match its lock (DESIGN §5.2), the fresh-clone and new-machine case:
+ * Plan what makes a scope match its lock, the fresh-clone and new-machine case:
  * install every pinned package that is missing (from the state or from the disk) or differs,
  * from its locked source at the exact
  * commit, refusing with `digest_mismatch` when the source no longer yields the pinned tree; set

@@ -23,7 +23,7 @@ import { auditThreshold, violationRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
 import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 
-/** What to trust for the model, or take back (DESIGN §14). */
+/** What to trust for the model, or take back. */
 export interface TrustRequest {
   readonly environment: Environment;
   readonly scope: PackageScope;

@@ -82,7 +82,7 @@ export interface LifecycleRequest {
   readonly links?:
     | { readonly agents: readonly string[] | "all"; readonly copy?: boolean }
     | undefined;
-  /** How an install or update's audit judges what it stages (DESIGN §14). */
+  /** How an install or update's audit judges what it stages. */
   readonly audit?: AuditRequest | undefined;
 }
 

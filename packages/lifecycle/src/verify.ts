@@ -9,7 +9,7 @@ import type { PlanStep, StepVerification } from "./types.js";
 const UNREADABLE = new Set(["state_invalid", "state_unsafe"]);
 
 /**
- * Read back what a committed step did (DESIGN §5): the tree (present and matching what the step
+ * Read back what a committed step did: the tree (present and matching what the step
  * installed, absent, or changed), the record (recorded, absent, or unreadable when the state no
  * longer parses), the copy's state, the resources the loaders actually admit from it (through the
  * inventory), and which copy now counts. `ok` says whether that is what the step should have left.

@@ -22,7 +22,7 @@ export interface ServedSkills {
 
 /**
  * Split loaded skills into those an MCP client is served (exactly the skills a model may see,
- * DESIGN §4, whose frontmatter `name` is their name) and those it is not, with the reason.
+ * trusted and model-visible, whose frontmatter `name` is their name) and those it is not, with why.
  */
 export function servedSkills(skills: readonly Skill[]): ServedSkills {
   const served: Skill[] = [];

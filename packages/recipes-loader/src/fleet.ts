@@ -72,7 +72,7 @@ export type FleetStep = {
     }
 );
 
-/** What a fleet contract's file says (DESIGN §3.4). */
+/** What a fleet contract's file says. */
 export interface FleetContractFields {
   readonly version: number;
   readonly name: string;

@@ -54,7 +54,7 @@ const recipeSchema = z.strictObject({
   ...Object.fromEntries(COMPATIBLE_AGENT_KEYS.map((key) => [key, z.optional(z.unknown())])),
 });
 
-/** What an agent recipe's file says (DESIGN §3.3). */
+/** What an agent recipe's file says. */
 export interface AgentRecipeFields {
   /** The runtime name: what fleets and hosts call the agent. */
   readonly name: string;

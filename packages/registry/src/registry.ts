@@ -51,7 +51,7 @@ interface Catalog {
 
 /**
  * Create a registry that merges skills from asynchronous providers and runtime registrations
- * (DESIGN §7). Providers are listed concurrently and merged deterministically; duplicate names
+ *. Providers are listed concurrently and merged deterministically; duplicate names
  * resolve by rank, then registration order, then each provider's own order, and a nearer scope's
  * layer replaces a farther one outright. Completed catalogs are cached per cwd, scope chain and
  * revision; every call takes an `AbortSignal`; a failing or hanging provider is contained and

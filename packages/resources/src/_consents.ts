@@ -1,6 +1,6 @@
 // What a person trusted beyond the library (`skillshelf trust`), applied to a pass's roots: a
 // foreign package or another agent's folder counts as trusted while its content digests to what
-// was trusted, and any change revokes it with a diagnostic saying so (DESIGN §14).
+// was trusted, and any change revokes it with a diagnostic saying so.
 import { existsSync } from "node:fs";
 import {
   createDiagnostic,

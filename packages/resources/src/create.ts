@@ -13,7 +13,7 @@ import { beginPass, type PassSettings } from "./_pass.js";
 import type { ReadPass, Resources, ResourcesOptions, SkillOffer, SkillRequest } from "./types.js";
 
 /**
- * The runtime read contract a host embeds (DESIGN §12): one object whose reads take a `cwd` and
+ * The runtime read contract a host embeds: one object whose reads take a `cwd` and
  * see the loose libraries and the enabled installed packages through one trust decision. Each
  * object keeps its own skill cache and last snapshots; two objects share nothing.
  *

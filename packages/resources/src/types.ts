@@ -140,7 +140,7 @@ export interface ReadOptions {
   readonly bodies?: boolean | undefined;
 }
 
-/** Everything the machine offers a host (DESIGN §12). Nothing in it is module-level. */
+/** Everything the machine offers a host. Nothing in it is module-level. */
 export interface Resources {
   /**
    * Begin one read pass from `cwd`: every kind reads the same snapshot. `bodies: true` keeps

@@ -37,7 +37,7 @@ export interface ExplainedSkill {
   readonly root: number;
 }
 
-/** What an agent would make of one folder, and why (DESIGN §10, `explain`). */
+/** What an agent would make of one folder, and why (`explain`). */
 export interface AgentExplanation {
   readonly agent: string;
   readonly label: string;

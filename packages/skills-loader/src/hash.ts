@@ -19,7 +19,7 @@ export function normalizedSkillHash(text: string): string {
 }
 
 /**
- * A loaded skill's identity (DESIGN §10): `normalizedSkillHash` of its file, from the frontmatter
+ * A loaded skill's identity: `normalizedSkillHash` of its file, from the frontmatter
  * the loader already parsed and the body read back, so no YAML is parsed again. Copies whose
  * identities are equal say the same thing, install stamps aside; a file that changed since it
  * was loaded has the identity of its bytes as loaded.

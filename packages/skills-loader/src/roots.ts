@@ -7,7 +7,7 @@ import {
 } from "@skillshelf/core";
 
 /**
- * The default skill roots, lowest precedence first (DESIGN §2, §4): every agent's user skill
+ * The default skill roots, lowest precedence first: every agent's user skill
  * folder (discovery-only), the user library's `skills/`, every agent's project skill folder
  * (discovery-only), the project library's `skills/`. The caller adds package roots.
  */

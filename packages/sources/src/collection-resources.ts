@@ -32,7 +32,7 @@ export interface CollectionResource extends ResourcePackageFacts {
 }
 
 /**
- * The prompt templates and agent recipes of a collection (DESIGN §5.1): every `*.md` under
+ * The prompt templates and agent recipes of a collection: every `*.md` under
  * `commands/`, `prompts/` and each agent's project prompt folder (`.claude/commands/`, …), and
  * under `agents/` and `.claude/agents/`, a few folders deep. A template is named by its path
  * below its folder (`git/commit.md` is `git:commit`) and becomes the package `git-commit`; one

@@ -77,7 +77,7 @@ export interface Collection {
 const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
 /**
- * The skills of a folder with no manifest of ours (DESIGN §5.1), found as authors lay them out
+ * The skills of a folder with no manifest of ours, found as authors lay them out
  * (`findSkillFolders`: a `SKILL.md` at the root, the conventional layouts, skill folders at the
  * root, then category folders), each folder once by its real path inside `dir`. Two skills of one
  * name are both kept and reported (`collection_duplicate`, each with its path); a folder that

@@ -36,7 +36,7 @@ export function parseSourceUrl(text: string, baseDir: string): ParsedSource {
 }
 
 /**
- * A source as a person types it (DESIGN §5.1): everything `parseSourceUrl` takes, plus
+ * A source as a person types it: everything `parseSourceUrl` takes, plus
  * `owner/repo` for `https://github.com/<owner>/<repo>.git` (only when no local path of that name
  * exists: `./owner/repo` is always a path), and a local git repository by path (a bare one, or a
  * work tree given a `#ref`), each with an optional `//<subfolder>` and `#<ref>`.

@@ -17,7 +17,7 @@ import { isRelativeInside } from "./_record-fields.js";
 import type { LinkRecord } from "./_state-schema.js";
 import type { PackageScope, ScopeState } from "./types.js";
 
-// The files of a link in another agent's folder (DESIGN §5.3): where it goes, what is there, how
+// The files of a link in another agent's folder: where it goes, what is there, how
 // it is made and taken away. The writers in `links.ts` decide when.
 
 /** What a link exposes: a skill's folder or a prompt template's file. */

@@ -17,7 +17,7 @@ import {
 import { packagesDir } from "./scopes.js";
 import type { ScopeState, ScopeTarget } from "./types.js";
 
-// The lock's part of a step (DESIGN §5.2): the entries a step changes, worked out from the state
+// The lock's part of a step: the entries a step changes, worked out from the state
 // it commits, and written into `lock.json` once the state is committed.
 
 /** The lock entries `state` gives packages `ids` and links `links`. */

@@ -47,7 +47,7 @@ const lockSchema = z.strictObject({
   links: z.optional(byLinkPath(link)),
 });
 
-/** A scope's `lock.json`: for each package id, what the scope should hold (DESIGN §5.2). */
+/** A scope's `lock.json`: for each package id, what the scope should hold. */
 export type LockFile = z.infer<typeof lockSchema>;
 
 /** One package as the lock pins it. */

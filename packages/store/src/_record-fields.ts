@@ -45,7 +45,7 @@ export const commit = z.optional(
     ),
 );
 /**
- * The audit verdict on the tree a record digests (DESIGN §14): the rule table's version it was
+ * The audit verdict on the tree a record digests: the rule table's version it was
  * read with, the rules that found something (`highest`: the worst severity among them) and the
  * rules a person or a policy approved. Bound to the record's digest: a new tree is audited anew.
  */
@@ -85,7 +85,7 @@ const relativeInside = z
   .string()
   .check(z.refine(isRelativeInside, "must be a relative path with no `..` segment"));
 
-// what a link records in the state and the lock (DESIGN §5.3): the agent whose folder holds it,
+// what a link records in the state and the lock: the agent whose folder holds it,
 // the kind of resource, what it exposes (relative to the scope's library folder) and how
 export const linkShape = {
   agent: text,

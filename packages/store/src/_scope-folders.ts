@@ -13,7 +13,7 @@ import {
 } from "@skillshelf/core";
 import type { PackageScope } from "./types.js";
 
-// What a writer checks before it touches a scope (DESIGN §8): every folder it writes into,
+// What a writer checks before it touches a scope: every folder it writes into,
 // settles or removes from is a real folder of the scope, never a symlink it would follow out of
 // it. A cloned repository can carry any of them as a symlink.
 

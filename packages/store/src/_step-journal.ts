@@ -17,7 +17,7 @@ import { digest, isRelativeInside } from "./_record-fields.js";
 import { installRecordSchema, linkRecordSchema } from "./_state-schema.js";
 import type { PackageScope } from "./types.js";
 
-// One step of a writer, journaled before it changes anything (DESIGN §8): the trees it moves, the
+// One step of a writer, journaled before it changes anything: the trees it moves, the
 // links it makes or takes in agents' folders, the lock entries it changes and the state it
 // commits. `state.json` is the commit point. Whoever holds the scope lock next settles the step:
 // forward when the state is the one the journal names, back otherwise, so the state, the lock,

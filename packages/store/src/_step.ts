@@ -53,7 +53,7 @@ export interface StepResult {
 }
 
 /**
- * Commit one step (DESIGN §8), holding the scope lock: refuse a state or lock past its reader's
+ * Commit one step, holding the scope lock: refuse a state or lock past its reader's
  * limit (`scope_file_too_large`) before writing anything, journal the whole step, move the trees,
  * make the links, write `state.json` (the commit point), then finish: the lock, the links taken or
  * refreshed, the old trees settled, the journal removed. A failure before the commit rolls the

@@ -39,7 +39,7 @@ const consentsSchema = z.strictObject({
   trusted: z.record(consentKey, consent).check(z.overwrite(nullPrototypeRecord)),
 });
 
-/** A scope's `trust.json`: what a person approved for the model beyond its own library (DESIGN §14). */
+/** A scope's `trust.json`: what a person approved for the model beyond its own library. */
 export type ConsentFile = z.infer<typeof consentsSchema>;
 
 /** One thing trusted, bound to the digest of its content when it was trusted. */

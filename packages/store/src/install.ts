@@ -48,7 +48,7 @@ export interface InstallPackageInput extends ScopeTarget {
   readonly enabled?: boolean | undefined;
   /** Install time for the record. Default: now. */
   readonly now?: Date | undefined;
-  /** The audit verdict on the staged tree, for the record (DESIGN §14). */
+  /** The audit verdict on the staged tree, for the record. */
   readonly audit?: InstallRecord["audit"];
   /** Who signed what was staged, for the record. */
   readonly signer?: string | undefined;

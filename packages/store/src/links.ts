@@ -95,7 +95,7 @@ export function linkKey(
 }
 
 /**
- * Link resources into agents' folders of one scope (DESIGN §5.3), all or none, in one locked step:
+ * Link resources into agents' folders of one scope, all or none, in one locked step:
  * each target must lie inside the scope's library (`link_target_invalid`), each link's folder must
  * be a plain folder inside the scope's base (`link_unsafe`), and nothing is written over what
  * Skillshelf did not make (`link_conflict`, naming the path and what is there). A link already in

@@ -24,7 +24,7 @@ export type ResolvedReferences =
 const REFERENCE = /\$\{(pluginRoot|component:([a-z]+):([a-z0-9][a-z0-9._-]*))\}/g;
 
 /**
- * Expand the package references in a body the package owns (DESIGN §12): `${pluginRoot}` becomes
+ * Expand the package references in a body the package owns: `${pluginRoot}` becomes
  * the copy's folder and `${component:kind:id}` the path of that declared component. A reference
  * to a component the package does not declare refuses the whole body with
  * `package_reference_unknown` (on `path`): never a half-expanded text. Text without references

@@ -14,7 +14,7 @@ export type PackageRootSource = Pick<PackageCopy, "id" | "dir" | "manifest" | "r
 };
 
 /**
- * The loader roots of the installed packages in a snapshot (DESIGN §1, §12): for every loadable
+ * The loader roots of the installed packages in a snapshot: for every loadable
  * copy (valid, enabled and effective), each folder it declares for `kind`, in snapshot order.
  * The one function that turns a snapshot into roots: `resources`, `inventory` and `validation`
  * all use it (through `packageCopyRoots`), so they cannot disagree about what a package offers.

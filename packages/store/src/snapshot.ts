@@ -13,9 +13,8 @@ import { readScopeState } from "./state.js";
 import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./types.js";
 
 /**
- * Read every installed copy in the user and project scopes and decide which counts (DESIGN §3.6,
- * resources-spec §3.3): among valid copies of an id the project copy wins; a disabled valid
- * project copy still shadows the user copy (no fallback); an invalid or damaged project copy does
+ * Read every installed copy in the user and project scopes and decide which counts: among valid
+ * copies of an id the project copy wins; a disabled valid project copy still shadows the user copy (no fallback); an invalid or damaged project copy does
  * not hide a valid user copy. Each tree is digested once. The snapshot is plain data: read a new
  * one to see later changes.
  *

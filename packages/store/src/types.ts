@@ -34,7 +34,7 @@ export interface PackageResourceFolder {
   readonly path: string;
 }
 
-/** A package manifest, read and checked (DESIGN §3.5). */
+/** A package manifest, read and checked. */
 export interface PackageManifest {
   /** The package id: the manifest's `name`, and the folder name of an installed copy. */
   readonly id: string;

@@ -4,7 +4,7 @@ import type { Diagnostic } from "@skillshelf/core";
 export type CatalogInvalidReason = "load-error" | "collision" | "unloadable-file" | "no-skills";
 
 /**
- * Whether a skill load is a sound catalog (resources-spec §7.2): not if any diagnostic is an error
+ * Whether a skill load is a sound catalog: not if any diagnostic is an error
  * (`load-error`), any is a `collision`, any warning is about a file that produced no skill
  * (`unloadable-file`), or nothing loaded (`no-skills`). Benign warnings on a loaded skill pass.
  */

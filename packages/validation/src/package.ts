@@ -20,7 +20,7 @@ import { result } from "./_results.js";
 import type { PackageValidation, ValidateOptions } from "./types.js";
 
 /**
- * Validate a package folder, read-only (resources-spec §7.1 on our formats): the manifest (ours or
+ * Validate a package folder, read-only: the manifest (ours or
  * a Claude Code plugin's); then, only when it is valid, its skills through `skills-loader` (a
  * sound catalog, strict rules in strict mode), prompt templates (each must be able to run), agent
  * recipes (bound skills provided by the package), fleet contracts (their prerequisites listed),

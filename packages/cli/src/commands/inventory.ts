@@ -5,7 +5,7 @@ import { printJson } from "../context.js";
 import { displayPath, formatTable, type PathStyle, painter } from "../format.js";
 
 /**
- * The inventory (DESIGN §6): packages the indexes offer, copies installed in both scopes, and the
+ * The inventory: packages the indexes offer, copies installed in both scopes, and the
  * resources the loaders admit from each, body-free and bounded; `--kind`, `--scope` and a ref
  * (package ref, resource key or name) narrow it.
  */

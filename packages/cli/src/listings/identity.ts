@@ -34,7 +34,7 @@ export interface SkillIdentity {
 
 /**
  * Group every skill a read found (the winners, the copies that lost a name clash, and the
- * same files reached through links) by name, then by identity (DESIGN §10: the normalized
+ * same files reached through links) by name, then by identity (the normalized
  * content, so a source and its installed or linked copies are one identity). A name whose
  * copies say different things is flagged with every identity it has.
  */

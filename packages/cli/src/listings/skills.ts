@@ -84,7 +84,7 @@ function skillRow(skill: Skill): SkillRow {
 
 /**
  * The effective skills: the copy in use for each name, and whether a model can see it. With
- * `all`, one row per identity of each name (DESIGN §10): every copy with the same content is
+ * `all`, one row per identity of each name: every copy with the same content is
  * a location of one row, and a name whose copies differ has a row per identity, flagged `drift`.
  */
 export function skillListing(pass: ReadPass, all: boolean): Listing {

@@ -4,7 +4,7 @@ import { GIT_REPOSITORY } from "./git.js";
 import { OCI_DESTINATION } from "./oci.js";
 import { SITE_DESTINATION } from "./site.js";
 
-/** Every kind of place `publish` writes to (DESIGN §13): one entry each. */
+/** Every kind of place `publish` writes to: one entry each. */
 export const PUBLISH_DESTINATIONS: { readonly [K in DestinationKind]: Destination<K> } = {
   site: SITE_DESTINATION,
   oci: OCI_DESTINATION,

@@ -9,7 +9,7 @@ import { NPM_FETCHER } from "./npm.js";
 import { OCI_FETCHER } from "./oci.js";
 import { WELL_KNOWN_FETCHER } from "./well-known.js";
 
-/** Every kind of package source and what Skillshelf does with it (DESIGN §13): one entry each. */
+/** Every kind of package source and what Skillshelf does with it: one entry each. */
 export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   // asked in this order to parse a source text: an archive's URL before a repository page of the
   // same host, a site's root after both, and a folder's path last (it takes any text that is no URL)
