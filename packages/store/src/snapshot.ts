@@ -14,8 +14,9 @@ import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./ty
 
 /**
  * Read every installed copy in the user and project scopes and decide which counts: among valid
- * copies of an id the project copy wins; a disabled valid project copy still shadows the user copy (no fallback); an invalid or damaged project copy does
- * not hide a valid user copy. Each tree is digested once. The snapshot is plain data: read a new
+ * copies of an id the project copy wins; a disabled valid project copy still shadows the user
+ * copy (no fallback); an invalid or damaged project copy does not hide a valid user copy. Each
+ * tree is digested once. The snapshot is plain data: read a new
  * one to see later changes.
  *
  * With `ids`, only the copies of those packages are read (precedence is decided per id, so it is
