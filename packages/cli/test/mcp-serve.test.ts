@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -11,6 +13,7 @@ import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { httpServer, httpSkills, stdioSkills } from "./_mcp.js";
+import { BIN } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
 const sha = (bytes: Buffer | string) =>
@@ -259,6 +262,49 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it("answers lines that are not JSON or not JSON-RPC with coded errors, and goes on serving", async () => {
+    const { box } = library();
+    const child = spawn(process.execPath, [BIN, "mcp", "--poll-ms", "0"], {
+      cwd: box.cwd,
+      env: { PATH: process.env.PATH ?? "", ...box.env },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const replies: { id?: unknown; error?: { code: number }; result?: { skills?: unknown[] } }[] =
+      [];
+    const listed = new Promise<void>((resolve) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        replies.push(JSON.parse(line));
+        if (replies.some((reply) => reply.id === 2)) resolve();
+      });
+    });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    };
+    child.stdin.write(
+      [
+        "this is not json",
+        JSON.stringify(initialize),
+        JSON.stringify({ no: "rpc" }),
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "skills/list", params: {} }),
+        "",
+      ].join("\n"),
+    );
+    await listed;
+    child.stdin.end();
+    expect(replies.filter((reply) => reply.id === null).map((reply) => reply.error?.code)).toEqual([
+      -32700, -32600,
+    ]);
+    expect(replies.find((reply) => reply.id === 2)?.result?.skills).toHaveLength(2);
   });
 
   it("pages 1,000 skills in small pages, each once, in order", async () => {

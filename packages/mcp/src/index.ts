@@ -5,3 +5,4 @@ export type { ServedSkills, WithheldReason } from "./served.js";
 export { servedSkills, withheldReason } from "./served.js";
 export type { SkillServer, SkillServerOptions } from "./server.js";
 export { createSkillServer } from "./server.js";
+export { serveStdio } from "./stdio.js";

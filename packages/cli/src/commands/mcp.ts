@@ -1,5 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createSkillServer, serveHttp } from "@skillshelf/mcp";
+import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
 import type { CommandInput } from "../command.js";
 import { resourcesOf } from "../resources.js";
 
@@ -34,12 +33,7 @@ export async function runMcp(
   const poll = pollMs === 0 ? undefined : setInterval(() => void skills.refresh(), pollMs);
   try {
     if (values.http === undefined) {
-      await new Promise<void>((resolve) => {
-        const transport = new StdioServerTransport();
-        transport.onclose = resolve;
-        process.stdin.once("end", () => void transport.close());
-        void skills.connect(transport);
-      });
+      await serveStdio(skills);
       return 0;
     }
     const http = await serveHttp(skills, { port: values.http, host: values.host });
