@@ -47,6 +47,23 @@ describe("the filesystem provider", () => {
     return { environment, cache, registry };
   };
 
+  it("serves a host's own folders when told who the host is (issue 30, item 2)", async () => {
+    const { environment } = setup();
+    const registry = createSkillRegistry();
+    registry.registerProvider(
+      createFilesystemProvider({
+        load: {
+          home: environment.home,
+          configDir: environment.configDir,
+          env: {},
+          host: "claude-code",
+        },
+      }),
+    );
+    const names = (await registry.list({ cwd: environment.cwd })).map((skill) => skill.name);
+    expect(names).toContain("claude-only");
+  });
+
   it("serves trusted, kebab-named skills ranked by scope, with their folders as resource bases", async () => {
     const { environment, registry } = setup();
     const skills = await registry.list({ cwd: environment.cwd });
