@@ -73,6 +73,12 @@ function statusWithHost(url: string, host: string): Promise<number | undefined> 
   });
 }
 
+/** How a call is refused: its JSON-RPC code and Skillshelf's, as `-32602 mcp_uri_unknown`. */
+async function refusedAs(call: Promise<unknown>): Promise<string> {
+  const error = await refusal(call);
+  return `${error.code} ${error.data?.code}`;
+}
+
 /** The MCP error a call is refused with: its JSON-RPC code and Skillshelf's code. */
 async function refusal(
   call: Promise<unknown>,
@@ -138,13 +144,8 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         "skill://gamma/SKILL.md",
         "skill://alpha/nope.md",
       ])
-        expect(await refusal(mcp.bytes(uri))).toMatchObject({
-          code: -32602,
-          data: { code: "mcp_uri_unknown" },
-        });
-      expect(await refusal(mcp.get("skill://hidden/SKILL.md"))).toMatchObject({
-        data: { code: "mcp_uri_unknown" },
-      });
+        expect(await refusedAs(mcp.bytes(uri))).toBe("-32602 mcp_uri_unknown");
+      expect(await refusedAs(mcp.get("skill://hidden/SKILL.md"))).toBe("-32602 mcp_uri_unknown");
       for (const uri of [
         "skill://x/../../etc/passwd",
         "skill://alpha/../../../etc/passwd",
@@ -152,16 +153,13 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         "skill://alpha/references%2f..%2f..%2fSKILL.md",
         "file:///etc/passwd",
       ])
-        expect(await refusal(mcp.bytes(uri))).toMatchObject({
-          code: -32602,
-          data: { code: "mcp_uri_invalid" },
-        });
-      expect(await refusal(mcp.children("skill://alpha/SKILL.md"))).toMatchObject({
-        data: { code: "mcp_uri_unknown" },
-      });
+        expect(await refusedAs(mcp.bytes(uri))).toBe("-32602 mcp_uri_invalid");
+      expect(await refusedAs(mcp.children("skill://alpha/SKILL.md"))).toBe(
+        "-32602 mcp_uri_unknown",
+      );
       expect(
-        await refusal(mcp.client.subscribeResource({ uri: "skill://hidden/SKILL.md" })),
-      ).toMatchObject({ data: { code: "mcp_uri_unknown" } });
+        await refusedAs(mcp.client.subscribeResource({ uri: "skill://hidden/SKILL.md" })),
+      ).toBe("-32602 mcp_uri_unknown");
     } finally {
       await mcp.close();
     }
@@ -197,9 +195,9 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
           content: { type: "text", text: "Review src/app.ts with care. Notes: src/app.ts twice\n" },
         },
       ]);
-      expect(await refusal(mcp.client.getPrompt({ name: "card" }))).toMatchObject({
-        data: { code: "mcp_prompt_refused" },
-      });
+      expect(await refusedAs(mcp.client.getPrompt({ name: "card" }))).toBe(
+        "-32602 mcp_prompt_refused",
+      );
     } finally {
       await mcp.close();
     }
@@ -248,10 +246,7 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         "x".repeat(100_000),
         Buffer.from("[1]").toString("base64url"),
       ])
-        expect(await refusal(mcp.list(cursor))).toMatchObject({
-          code: -32602,
-          data: { code: "mcp_cursor_invalid" },
-        });
+        expect(await refusedAs(mcp.list(cursor))).toBe("-32602 mcp_cursor_invalid");
       expect(
         await refusal(mcp.client.request({ method: "skills/forge", params: {} }, z.any())),
       ).toMatchObject({ code: -32601 });
@@ -354,9 +349,7 @@ describe("list and explain say what an MCP client gets (issue 29, item 3)", () =
         expect.objectContaining({ name: "gamma", reason: "operator-only" }),
         expect.objectContaining({ name: "hidden", reason: "untrusted" }),
       ]);
-      expect(await refusal(mcp.bytes("skill://delta/SKILL.md"))).toMatchObject({
-        data: { code: "mcp_uri_unknown" },
-      });
+      expect(await refusedAs(mcp.bytes("skill://delta/SKILL.md"))).toBe("-32602 mcp_uri_unknown");
       expect((await box.run("enable", "delta", "--user", "--yes")).status).toBe(0);
       expect((await mcp.listAll()).skills.map((entry) => entry.uri)).toContain(
         "skill://delta/SKILL.md",
