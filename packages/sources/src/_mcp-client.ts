@@ -62,7 +62,7 @@ export async function connectSkills(
       : new SkillshelfError(
           "mcp_server_failed",
           `the MCP server ${url} failed: ${error instanceof Error ? error.message : String(error)}${stderr.length === 0 ? "" : ` (it said: ${stderr.join("").trim().slice(-400)})`}`,
-          { details: { url: url }, cause: error },
+          { details: { url }, cause: error },
         );
   try {
     await client.connect(transport, { signal });
@@ -75,7 +75,7 @@ export async function connectSkills(
     throw new SkillshelfError(
       "mcp_not_skills_server",
       `the MCP server ${url} does not declare ${SKILLS_EXTENSION}`,
-      { details: { url: url } },
+      { details: { url } },
     );
   }
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -120,7 +120,7 @@ export async function connectSkills(
         throw new SkillshelfError(
           "mcp_skill_missing",
           `the MCP server ${url} serves no skill ${path}`,
-          { details: { url: url, path } },
+          { details: { url, path } },
         );
       return checkedEntry(asked.skill, url);
     },
