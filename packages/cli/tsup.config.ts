@@ -38,10 +38,14 @@ export default defineConfig([
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
-      // the CycloneDX library's optional plug-ins (XML, draft-2019 formats): never used by sbom
-      // (ajv itself is bundled: the MCP SDK's client and server load it)
+      // the CycloneDX library's optional plug-ins (XML, schema validation): never used by sbom;
+      // and the MCP SDK, loaded from node_modules by `skillshelf mcp` and an MCP source alone, so
+      // every other command's start does not read, hash and compile it
       options.external = [
         ...(options.external ?? []),
+        "@modelcontextprotocol/sdk",
+        "ajv",
+        "ajv-formats",
         "ajv-formats-draft2019",
         "libxmljs2",
         "xmlbuilder2",
