@@ -1,4 +1,4 @@
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 
 // The SDK has no helpers for SEP-2640's methods: each is a request schema of its own (a literal
 // `method` and its params), registered with `setRequestHandler` like a built-in one. Unknown

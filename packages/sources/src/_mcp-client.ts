@@ -3,7 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { canonicalJson, normalizeRelativePath, SkillshelfError, sha256 } from "@skillshelf/core";
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import type { StageOptions } from "./fetchers/_fetcher.js";
 import { SKILLS_EXTENSION } from "./mcp-protocol.js";
 
