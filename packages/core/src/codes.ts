@@ -64,6 +64,14 @@ export const CODES: { readonly [K in CodeName]: CodeEntry } = {
 /** A diagnostic or error code. */
 export type Code = keyof typeof CODES;
 
+/**
+ * The codes the packages `O` produce (by each code's owner): what a caller of a package can
+ * switch on exhaustively, for example `CodesOf<"skills-loader" | "collision" | "core">`.
+ */
+export type CodesOf<O extends CodeOwner> = {
+  [K in CodeName]: CodeTable[K]["owner"] extends O ? K : never;
+}[CodeName];
+
 /** What to do next about `code`: its `hintWith` filled from `details` when they name every placeholder, else its `hint`. */
 export function hintOf(code: Code, details?: Readonly<Record<string, unknown>>): string {
   const entry: CodeEntry = CODES[code];
@@ -84,6 +92,18 @@ export function isCode(text: string): text is Code {
 }
 
 // --- internal ---
+
+type CodeTable = typeof CORE_CODES &
+  typeof LOADER_CODES &
+  typeof SURFACE_CODES &
+  typeof STORE_CODES &
+  typeof SOURCES_CODES &
+  typeof RUNTIME_CODES &
+  typeof CHECK_CODES &
+  typeof PUBLISH_CODES &
+  typeof AUDIT_CODES &
+  typeof POLICY_CODES &
+  typeof MCP_CODES;
 
 type CodeName =
   | keyof typeof CORE_CODES

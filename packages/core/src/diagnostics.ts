@@ -6,12 +6,12 @@ import type { Diagnostic, DiagnosticPlace, HintedDiagnostic, Severity } from "./
  * Build a diagnostic. `hint` defaults to the code's hint from the catalogue; fields that are not
  * given are left out, so JSON output stays small.
  */
-export function createDiagnostic(
+export function createDiagnostic<C extends Code>(
   severity: Severity,
-  code: Code,
+  code: C,
   message: string,
   place: DiagnosticPlace = {},
-): HintedDiagnostic {
+): HintedDiagnostic<C> {
   const { path, line, column, details } = place;
   return {
     severity,
@@ -46,7 +46,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  * Order diagnostics deterministically: by path, then code, then message. Output built from a sorted
  * list is byte-identical across runs and machines with the same tree.
  */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
   return [...diagnostics].sort(
     (a, b) =>
       compareText(a.path ?? "", b.path ?? "") ||

@@ -20,7 +20,7 @@ export {
 } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";
-export type { Code, CodeEntry, CodeOwner } from "./codes.js";
+export type { Code, CodeEntry, CodeOwner, CodesOf } from "./codes.js";
 export { CODES, isCode } from "./codes.js";
 export type {
   ContainedPath,

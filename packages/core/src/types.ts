@@ -13,9 +13,9 @@ export type Severity = "error" | "warning" | "info";
  * `message` says what happened, for people, and may change; `hint` says what to do next. `path`
  * names the file (or folder) the finding is about, `line` and `column` (from 1) the place in it.
  */
-export interface Diagnostic {
+export interface Diagnostic<C extends Code = Code> {
   readonly severity: Severity;
-  readonly code: Code;
+  readonly code: C;
   readonly message: string;
   readonly path?: string;
   readonly line?: number;
@@ -25,7 +25,7 @@ export interface Diagnostic {
 }
 
 /** A finding whose hint is always there: what `createDiagnostic` makes, and what a refusal is. */
-export type HintedDiagnostic = Diagnostic & { readonly hint: string };
+export type HintedDiagnostic<C extends Code = Code> = Diagnostic<C> & { readonly hint: string };
 
 /**
  * What reading something that can fail gives (a file, a manifest, a state): the value with any

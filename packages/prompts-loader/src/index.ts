@@ -12,6 +12,7 @@ export { defaultPromptRoots } from "./roots.js";
 export type { PromptArguments, TemplateParameters } from "./substitute.js";
 export { substituteArguments, templateParameters } from "./substitute.js";
 export type {
+  LoadPromptsCode,
   LoadPromptTemplatesInput,
   LoadPromptTemplatesResult,
   PromptTemplate,

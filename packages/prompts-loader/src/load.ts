@@ -11,6 +11,7 @@ import {
 import { nameDiagnostic, readPromptFile } from "./_read.js";
 import { defaultPromptRoots } from "./roots.js";
 import type {
+  LoadPromptsCode,
   LoadPromptTemplatesInput,
   LoadPromptTemplatesResult,
   PromptTemplate,
@@ -56,7 +57,8 @@ export function loadPromptTemplates(
   diagnostics.push(...resolved.diagnostics);
   return {
     items: resolved.winners,
-    diagnostics: sortDiagnostics(diagnostics),
+    // each piece reports its own codes, core's or the resolver's (the catalogue's owners)
+    diagnostics: sortDiagnostics(diagnostics) as Diagnostic<LoadPromptsCode>[],
     collisions: resolved.groups,
   };
 }

@@ -1,5 +1,11 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
+import type {
+  CodesOf,
+  Diagnostic,
+  EnvironmentInput,
+  ResourcePlace,
+  ResourceRoot,
+} from "@skillshelf/core";
 
 /** One loaded prompt template. Only a trusted one expands unless the caller allows untrusted ones. */
 export interface PromptTemplate extends ResourcePlace {
@@ -24,12 +30,15 @@ export interface LoadPromptTemplatesInput extends EnvironmentInput {
   readonly trustImports?: boolean | undefined;
 }
 
+/** The codes the loader can report: its own, the name-clash resolver's and core's. */
+export type LoadPromptsCode = CodesOf<"prompts-loader" | "collision" | "core">;
+
 /** What `loadPromptTemplates` returns. */
 export interface LoadPromptTemplatesResult {
   /** One winner per name, sorted by name. */
   readonly items: PromptTemplate[];
   /** Every diagnostic, sorted by path, then code. */
-  readonly diagnostics: Diagnostic[];
+  readonly diagnostics: Diagnostic<LoadPromptsCode>[];
   /** Names with more than one candidate: the winner and the losers, best first, with reasons. */
   readonly collisions: CollisionGroup<PromptTemplate>[];
 }

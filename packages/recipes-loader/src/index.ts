@@ -11,6 +11,7 @@ export { defaultFleetRoots, defaultRecipeRoots } from "./roots.js";
 export type {
   AgentRecipe,
   FleetContract,
+  LoadRecipesCode,
   LoadRecipesInput,
   LoadRecipesResult,
   RecipePlace,

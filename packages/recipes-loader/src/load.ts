@@ -20,6 +20,7 @@ import { defaultFleetRoots, defaultRecipeRoots } from "./roots.js";
 import type {
   AgentRecipe,
   FleetContract,
+  LoadRecipesCode,
   LoadRecipesInput,
   LoadRecipesResult,
   RecipePlace,
@@ -124,7 +125,8 @@ function loadEach<T extends RecipePlace & { readonly name: string }>(
   diagnostics.push(...resolved.diagnostics);
   return {
     items: resolved.winners,
-    diagnostics: sortDiagnostics(diagnostics),
+    // each piece reports its own codes, core's or the resolver's (the catalogue's owners)
+    diagnostics: sortDiagnostics(diagnostics) as Diagnostic<LoadRecipesCode>[],
     collisions: resolved.groups,
   };
 }

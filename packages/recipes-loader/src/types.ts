@@ -1,5 +1,11 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
+import type {
+  CodesOf,
+  Diagnostic,
+  EnvironmentInput,
+  ResourcePlace,
+  ResourceRoot,
+} from "@skillshelf/core";
 import type { FleetContractFields } from "./fleet.js";
 import type { FleetPrerequisite } from "./prerequisites.js";
 import type { AgentRecipeFields } from "./recipe.js";
@@ -27,10 +33,13 @@ export interface LoadRecipesInput extends EnvironmentInput {
   readonly skillNames?: Iterable<string> | undefined;
 }
 
+/** The codes the loader can report: its own, the name-clash resolver's and core's. */
+export type LoadRecipesCode = CodesOf<"recipes-loader" | "collision" | "core">;
+
 /** What a recipe or contract loader returns. */
 export interface LoadRecipesResult<T> {
   /** One winner per name, sorted by name. */
   readonly items: T[];
-  readonly diagnostics: Diagnostic[];
+  readonly diagnostics: Diagnostic<LoadRecipesCode>[];
   readonly collisions: CollisionGroup<T>[];
 }

@@ -22,6 +22,12 @@ export { loadSkills } from "./load.js";
 export { extractProvenance } from "./provenance.js";
 export { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
 export { parseToolList, resolveToolList } from "./tools.js";
-export type { LoadSkillsInput, LoadSkillsResult, Skill, SkillProvenance } from "./types.js";
+export type {
+  LoadSkillsCode,
+  LoadSkillsInput,
+  LoadSkillsResult,
+  Skill,
+  SkillProvenance,
+} from "./types.js";
 export type { VisibilityFacts } from "./visibility.js";
 export { isModelVisible, modelVisibleSkills } from "./visibility.js";

@@ -17,7 +17,7 @@ import { readSkillFile } from "./_read-skill.js";
 import { type SkillLocation, type WalkResult, walkSkillRoot } from "./_walk.js";
 import { defaultSkillRoots, explicitSkillRoots } from "./roots.js";
 import { resolveToolList } from "./tools.js";
-import type { LoadSkillsInput, LoadSkillsResult, Skill } from "./types.js";
+import type { LoadSkillsCode, LoadSkillsInput, LoadSkillsResult, Skill } from "./types.js";
 
 /**
  * Load every skill visible from `cwd`: walk the roots (by default every agent folder and both
@@ -92,7 +92,9 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
   );
   return {
     items: resolved.winners,
-    diagnostics: sortDiagnostics(diagnostics),
+    // each piece above reports its own codes, core's or the resolver's (the catalogue's owners;
+    // test/codes.test.ts holds the loader to it over the corpus and hostile trees)
+    diagnostics: sortDiagnostics(diagnostics) as Diagnostic<LoadSkillsCode>[],
     collisions: resolved.groups,
   };
 }

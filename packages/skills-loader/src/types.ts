@@ -1,5 +1,11 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import type { Diagnostic, EnvironmentInput, ResourcePlace, ResourceRoot } from "@skillshelf/core";
+import type {
+  CodesOf,
+  Diagnostic,
+  EnvironmentInput,
+  ResourcePlace,
+  ResourceRoot,
+} from "@skillshelf/core";
 import type { SkillCache } from "./cache.js";
 
 /** Provenance stamped into a skill's `skillshelf:` block (or, in the flat legacy form, at top level). */
@@ -65,12 +71,15 @@ export interface LoadSkillsInput extends EnvironmentInput {
   readonly cache?: SkillCache | undefined;
 }
 
+/** The codes `loadSkills` can report: its own, the name-clash resolver's and core's (walk, YAML). */
+export type LoadSkillsCode = CodesOf<"skills-loader" | "collision" | "core">;
+
 /** What `loadSkills` returns. */
 export interface LoadSkillsResult {
   /** One winner per name, sorted by name. */
   readonly items: Skill[];
-  /** Every diagnostic, sorted by path, then code. */
-  readonly diagnostics: Diagnostic[];
+  /** Every diagnostic, sorted by path, then code; a `switch` on `code` can be exhaustive. */
+  readonly diagnostics: Diagnostic<LoadSkillsCode>[];
   /** Names with more than one candidate: the winner and the losers, best first, with reasons. */
   readonly collisions: CollisionGroup<Skill>[];
 }
