@@ -31,6 +31,9 @@ export default defineConfig([
     target: "node20",
     sourcemap: true,
     noExternal: [/./],
+    // core loads `yaml` through createRequire(import.meta.url) when a document needs it: the shim
+    // gives the bundle its own URL, and `yaml` (a dependency) is found from there
+    shims: true,
     // less to read, hash and hand to V8 at every start (names kept, for errors and stacks)
     minify: true,
     keepNames: true,

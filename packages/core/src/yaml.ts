@@ -1,4 +1,5 @@
-import { type Document, isScalar, parseDocument, visit } from "yaml";
+import { createRequire } from "node:module";
+import type { Document } from "yaml";
 import { fastParseYamlMapping } from "./_fast-yaml.js";
 
 /** Limits applied to every YAML document Skillshelf parses. */
@@ -70,7 +71,7 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
   const maxAliasCount = options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT;
   let value: unknown;
   try {
-    const doc = parseDocument(text, {
+    const doc = yamlLibrary().parseDocument(text, {
       version: "1.2",
       schema: "core",
       // the library compares each key with every earlier one; firstRepeatedKey is linear
@@ -116,9 +117,19 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
 
 // --- internal ---
 
+/**
+ * The `yaml` package, loaded on the first document the fast path leaves to it: importing core
+ * (every loader does) does not load the parser, which most frontmatter never needs. Node keeps the
+ * module once loaded.
+ */
+function yamlLibrary(): typeof import("yaml") {
+  return createRequire(import.meta.url)("yaml");
+}
+
 /** The first scalar key that repeats within one mapping, found in one pass over the document. */
 function firstRepeatedKey(doc: Document): { value: unknown; offset: number } | undefined {
   let repeated: { value: unknown; offset: number } | undefined;
+  const { isScalar, visit } = yamlLibrary();
   visit(doc, {
     Map(_key, map) {
       const seen = new Set<unknown>();
