@@ -1,4 +1,6 @@
 import { chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
@@ -31,12 +33,19 @@ export default defineConfig([
     target: "node20",
     sourcemap: true,
     noExternal: [/./],
-    // core loads `yaml` through createRequire(import.meta.url) when a document needs it: the shim
-    // gives the bundle its own URL, and `yaml` (a dependency) is found from there
-    shims: true,
     // less to read, hash and hand to V8 at every start (names kept, for errors and stacks)
     minify: true,
     keepNames: true,
+    esbuildPlugins: [
+      {
+        name: "bundled-yaml",
+        setup(build) {
+          build.onResolve({ filter: /\/_yaml-library\.js$/ }, () => ({
+            path: join(dirname(fileURLToPath(import.meta.url)), "src", "_yaml-library.ts"),
+          }));
+        },
+      },
+    ],
     esbuildOptions(options) {
       options.conditions = ["source"];
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it

@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import type { Document } from "yaml";
 import { fastParseYamlMapping } from "./_fast-yaml.js";
+import { yamlLibrary } from "./_yaml-library.js";
 
 /** Limits applied to every YAML document Skillshelf parses. */
 export interface YamlLimits {
@@ -116,15 +116,6 @@ export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlD
 }
 
 // --- internal ---
-
-/**
- * The `yaml` package, loaded on the first document the fast path leaves to it: importing core
- * (every loader does) does not load the parser, which most frontmatter never needs. Node keeps the
- * module once loaded.
- */
-function yamlLibrary(): typeof import("yaml") {
-  return createRequire(import.meta.url)("yaml");
-}
 
 /** The first scalar key that repeats within one mapping, found in one pass over the document. */
 function firstRepeatedKey(doc: Document): { value: unknown; offset: number } | undefined {
