@@ -78,7 +78,7 @@ function skillsClient(client: Client): SkillsClient {
 }
 
 /** `skillshelf mcp ARGS` as a child process the SDK's client speaks to over stdio. */
-export async function stdioSkills(
+async function stdioSkills(
   args: readonly string[],
   options: { readonly cwd: string; readonly env: Record<string, string> },
 ): Promise<SkillsClient> {
@@ -92,6 +92,20 @@ export async function stdioSkills(
   const client = new Client({ name: "skillshelf-test", version: "1" });
   await client.connect(transport);
   return skillsClient(client);
+}
+
+/** Run `use` with a client of `skillshelf mcp ARGS` over stdio, closed (the server ends) after. */
+export async function withStdioSkills<T>(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: Record<string, string> },
+  use: (mcp: SkillsClient) => Promise<T>,
+): Promise<T> {
+  const mcp = await stdioSkills(args, options);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
 }
 
 /** `skillshelf mcp --http 0 ARGS` started, with the URL it printed. */

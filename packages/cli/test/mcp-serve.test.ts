@@ -12,7 +12,7 @@ import { parseFrontmatter } from "@skillshelf/core";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { httpServer, httpSkills, stdioSkills } from "./_mcp.js";
+import { httpServer, httpSkills, withStdioSkills } from "./_mcp.js";
 import { BIN } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
@@ -94,8 +94,7 @@ async function refusal(
 describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
   it("lists the trusted, model-visible skills with verbatim frontmatter and digests of the exact bytes", async () => {
     const { box, skills } = library();
-    const mcp = await stdioSkills([], box);
-    try {
+    await withStdioSkills([], box, async (mcp) => {
       expect(mcp.client.getServerCapabilities()?.extensions).toEqual({
         "io.modelcontextprotocol/skills": { directoryRead: true },
       });
@@ -130,15 +129,12 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       expect((await mcp.children("skill://alpha/references")).map((one) => one.uri)).toEqual([
         "skill://alpha/references/guide.md",
       ]);
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 
   it("never lists or reads an untrusted or operator-only skill, a traversal, or anything unlisted", async () => {
     const { box } = library();
-    const mcp = await stdioSkills([], box);
-    try {
+    await withStdioSkills([], box, async (mcp) => {
       for (const uri of [
         "skill://hidden/SKILL.md",
         "skill://gamma/SKILL.md",
@@ -160,15 +156,12 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       expect(
         await refusedAs(mcp.client.subscribeResource({ uri: "skill://hidden/SKILL.md" })),
       ).toBe("-32602 mcp_uri_unknown");
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 
   it("serves trusted templates as prompts, their arguments from their placeholders, expanded by the loader", async () => {
     const { box } = library();
-    const mcp = await stdioSkills([], box);
-    try {
+    await withStdioSkills([], box, async (mcp) => {
       const { prompts } = await mcp.client.listPrompts();
       // the display-only card sends nothing to a model, so it is not a prompt
       expect(prompts).toEqual([
@@ -198,15 +191,12 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       expect(await refusedAs(mcp.client.getPrompt({ name: "card" }))).toBe(
         "-32602 mcp_prompt_refused",
       );
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 
   it("sees a change on the next list, tells clients the list changed and a subscribed file was updated", async () => {
     const { box, skills } = library();
-    const mcp = await stdioSkills(["--poll-ms", "50"], box);
-    try {
+    await withStdioSkills(["--poll-ms", "50"], box, async (mcp) => {
       const before = await mcp.get("skill://alpha/SKILL.md");
       const guide = "skill://alpha/references/guide.md";
       await mcp.client.subscribeResource({ uri: guide });
@@ -232,15 +222,12 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         sha(readFileSync(join(skills, "alpha", "references", "guide.md"))),
       );
       expect(await told).toEqual([guide, "list"].sort());
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 
   it("answers bad input with coded errors and keeps serving", async () => {
     const { box } = library();
-    const mcp = await stdioSkills(["--page-size", "1"], box);
-    try {
+    await withStdioSkills(["--page-size", "1"], box, async (mcp) => {
       for (const cursor of [
         "not a cursor!",
         "x".repeat(100_000),
@@ -254,9 +241,7 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         await refusal(mcp.client.request({ method: "skills/get", params: {} }, z.any())),
       ).toMatchObject({ code: -32602, data: { code: "mcp_uri_invalid" } });
       expect((await mcp.listAll()).skills).toHaveLength(2);
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 
   it("answers lines that are not JSON or not JSON-RPC with coded errors, and goes on serving", async () => {
@@ -310,16 +295,13 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
       tree[`${name}/SKILL.md`] = skillFile(name, `Skill number ${index}.`);
     }
     writeTree(join(box.configDir, "skills"), tree);
-    const mcp = await stdioSkills(["--page-size", "7"], box);
-    try {
+    await withStdioSkills(["--page-size", "7"], box, async (mcp) => {
       const { skills, pages } = await mcp.listAll();
       expect(pages).toBe(Math.ceil(1000 / 7));
       const uris = skills.map((entry) => entry.uri);
       expect(new Set(uris).size).toBe(1000);
       expect(uris).toEqual([...uris].sort());
-    } finally {
-      await mcp.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -336,8 +318,7 @@ describe("list and explain say what an MCP client gets (issue 29, item 3)", () =
     const listed = JSON.parse((await box.run("list", "--json")).stdout) as {
       skills: { name: string; mcp: string }[];
     };
-    const mcp = await stdioSkills([], box);
-    try {
+    await withStdioSkills([], box, async (mcp) => {
       const uris = (await mcp.listAll()).skills.map((entry) => entry.uri);
       expect(explained.mcp.served.map((name) => `skill://${name}/SKILL.md`)).toEqual(uris);
       expect(
@@ -354,9 +335,7 @@ describe("list and explain say what an MCP client gets (issue 29, item 3)", () =
       expect((await mcp.listAll()).skills.map((entry) => entry.uri)).toContain(
         "skill://delta/SKILL.md",
       );
-    } finally {
-      await mcp.close();
-    }
+    });
   });
 });
 
