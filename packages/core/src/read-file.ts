@@ -35,12 +35,16 @@ export function openRegularFile(
 }
 
 /**
- * Read a whole regular file (see `openRegularFile`): `not_a_file` for anything else, and
- * `file_too_large` past `maxBytes` (checked before reading, and again if the file grows while it
- * is read). Throws the usual `fs` errors.
+ * Read a whole regular file (see `openRegularFile`, and its `noFollow`): `not_a_file` for anything
+ * else, and `file_too_large` past `maxBytes` (checked before reading, and again if the file grows
+ * while it is read). Throws the usual `fs` errors.
  */
-export function readRegularFile(path: string, maxBytes: number = Number.MAX_SAFE_INTEGER): Buffer {
-  const { fd, size } = openRegularFile(path);
+export function readRegularFile(
+  path: string,
+  maxBytes: number = Number.MAX_SAFE_INTEGER,
+  options: { readonly noFollow?: boolean } = {},
+): Buffer {
+  const { fd, size } = openRegularFile(path, options);
   try {
     if (size > maxBytes) throw tooLarge(path, size, maxBytes);
     const bytes = readOpenFile(fd, size, maxBytes);

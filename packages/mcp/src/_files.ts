@@ -1,15 +1,12 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  statSync,
-} from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { MAX_WALK_DEPTH, resolveContained, sha256 } from "@skillshelf/core";
+import {
+  compareText,
+  MAX_WALK_DEPTH,
+  readRegularFile,
+  resolveContained,
+  sha256,
+} from "@skillshelf/core";
 import type { Skill } from "@skillshelf/skills-loader";
 
 /** One file of a served skill: its path inside the skill (`/`-separated) and where it really is. */
@@ -56,7 +53,7 @@ export function createFileCache(): FileCache {
       let entries: Dirent[];
       try {
         entries = readdirSync(real, { withFileTypes: true }).sort((a, b) =>
-          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+          compareText(a.name, b.name),
         );
       } catch {
         return [];
@@ -112,25 +109,10 @@ export function skillFiles(
  * link after the walk is not read through it); `undefined` when it is gone or no longer a file.
  */
 export function readFileBytes(real: string): Uint8Array | undefined {
-  let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return readRegularFile(real, undefined, { noFollow: true });
   } catch {
     return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return undefined;
-    const bytes = new Uint8Array(stats.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const read = readSync(fd, bytes, filled, bytes.length - filled, filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
-  } finally {
-    closeSync(fd);
   }
 }
 

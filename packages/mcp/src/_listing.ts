@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { compareText } from "@skillshelf/core";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
 import { type FileCache, skillFiles } from "./_files.js";
@@ -100,7 +101,7 @@ export function buildListing(
       folders: walked.folders,
     });
   }
-  served.sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : a.entry.uri > b.entry.uri ? 1 : 0));
+  served.sort((a, b) => compareText(a.entry.uri, b.entry.uri));
   const promptKeys = prompts.map((one) => `${one.name}\0${one.hash}\0${one.description}`);
   const same =
     previous !== undefined &&

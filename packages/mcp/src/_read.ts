@@ -1,4 +1,5 @@
 import { extname } from "node:path";
+import { compareText, decodeText } from "@skillshelf/core";
 import { invalidParams } from "./_errors.js";
 import { readFileBytes } from "./_files.js";
 import type { Listing, ServedSkill } from "./_listing.js";
@@ -31,7 +32,7 @@ export function served(
   return { ...skill, relative: parsed.relative };
 }
 
-/** `resources/read` of a served file: its bytes exactly as on disk (text when they are UTF-8). */
+/** `resources/read` of a served file: its bytes exactly as on disk (text when they are a text document). */
 export function readSkillFile(
   listing: Listing,
   uri: string,
@@ -44,10 +45,10 @@ export function readSkillFile(
   if (bytes === undefined)
     throw invalidParams("mcp_uri_unknown", `${uri} names no file this server serves`, { uri });
   const mimeType = mimeTypeOf(relative);
-  const text = utf8(bytes);
-  return text === undefined
-    ? { uri, mimeType, blob: Buffer.from(bytes).toString("base64") }
-    : { uri, mimeType, text };
+  const decoded = decodeText(bytes);
+  return decoded.ok
+    ? { uri, mimeType, text: decoded.text }
+    : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") };
 }
 
 /** `resources/directory/read`: the files and folders directly inside a served skill's folder. */
@@ -68,7 +69,7 @@ export function directoryChildren(
       uri,
     });
   return [...children]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([name, folder]) => ({
       uri: skillUri(skill.name, prefix + name),
       name,
@@ -106,15 +107,4 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
 
 function mimeTypeOf(path: string): string {
   return MIME_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
-}
-
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** The bytes as text when they are UTF-8 that encodes back to themselves, else `undefined`. */
-function utf8(bytes: Uint8Array): string | undefined {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
 }

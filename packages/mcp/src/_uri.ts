@@ -1,3 +1,5 @@
+import { decodedSegments } from "@skillshelf/sources";
+
 /** The scheme SEP-2640 names for skill files. */
 const SKILL_SCHEME = "skill://";
 
@@ -16,18 +18,6 @@ export function parseSkillUri(
   uri: string,
 ): { readonly name: string; readonly relative: string } | undefined {
   if (!uri.startsWith(SKILL_SCHEME) || /[?#]/.test(uri)) return undefined;
-  const segments: string[] = [];
-  for (const raw of uri.slice(SKILL_SCHEME.length).split("/")) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      return undefined;
-    }
-    if (segment === "" || segment === "." || segment === ".." || /[/\\\0]/.test(segment))
-      return undefined;
-    segments.push(segment);
-  }
-  const [name, ...inside] = segments;
+  const [name, ...inside] = decodedSegments(uri.slice(SKILL_SCHEME.length)) ?? [];
   return name === undefined ? undefined : { name, relative: inside.join("/") };
 }

@@ -2,10 +2,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { canonicalJson, normalizeRelativePath, SkillshelfError, sha256 } from "@skillshelf/core";
+import { canonicalJson, SkillshelfError, sha256 } from "@skillshelf/core";
+import { splitArguments } from "@skillshelf/prompts-loader";
 import * as z from "zod/mini";
 import type { StageOptions } from "./fetchers/_fetcher.js";
-import { SKILLS_EXTENSION } from "./mcp-protocol.js";
+import { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 
 /** A skill a server lists, its entry checked against SEP-2640's rules for what a host installs. */
 export interface ListedSkill {
@@ -160,22 +161,20 @@ const SkillsListResult = z.looseObject({
 });
 const SkillsGetResult = z.looseObject({ skill: SkillEntrySchema });
 
-const STDIO = "stdio:";
-
 async function transportFor(
   url: string,
   options: StageOptions,
   stderr: string[],
 ): Promise<Transport> {
-  if (url.startsWith(STDIO)) {
-    const line = url.slice(STDIO.length);
+  if (url.startsWith(STDIO_PREFIX)) {
+    const line = url.slice(STDIO_PREFIX.length);
     if (options.runsCommand?.(line) !== true)
       throw new SkillshelfError(
         "mcp_command_refused",
         `the MCP server command ${line} was not typed here and is not in your own lock, so it is not run`,
         { details: { command: line } },
       );
-    const [command = "", ...args] = splitCommand(line);
+    const [command = "", ...args] = splitArguments(line);
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env ?? process.env))
       if (value !== undefined) env[key] = value;
@@ -191,14 +190,6 @@ async function transportFor(
     endpoint,
     headers === undefined ? {} : { requestInit: { headers } },
   );
-}
-
-/** A command line split into words: whitespace separates, `'…'` and `"…"` group (no escapes). */
-function splitCommand(text: string): string[] {
-  const words: string[] = [];
-  for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
-    words.push(match[1] ?? match[2] ?? match[3] ?? "");
-  return words;
 }
 
 /**
@@ -219,7 +210,7 @@ function checkedEntry(entry: WireSkillEntry, url: string): ListedSkill {
   if (scheme < 1 || !entry.uri.endsWith("/SKILL.md"))
     throw refuse("its URI does not end in /SKILL.md");
   const root = entry.uri.slice(0, -"/SKILL.md".length);
-  const path = decodedPath(root.slice(scheme + 3));
+  const path = decodedSegments(root.slice(scheme + 3))?.join("/");
   if (path === undefined || path === ".") throw refuse("its skill path is not a relative path");
   if (path.split("/").at(-1) !== entry.frontmatter.name)
     throw refuse("its last path segment is not its frontmatter's name");
@@ -229,7 +220,7 @@ function checkedEntry(entry: WireSkillEntry, url: string): ListedSkill {
   const seen = new Set<string>();
   for (const resource of entry.resources) {
     const relative = resource.uri.startsWith(`${root}/`)
-      ? decodedPath(resource.uri.slice(root.length + 1))
+      ? decodedSegments(resource.uri.slice(root.length + 1))?.join("/")
       : undefined;
     if (relative === undefined || relative === ".")
       throw refuse(`${resource.uri} lies outside the skill`);
@@ -246,16 +237,4 @@ function checkedEntry(entry: WireSkillEntry, url: string): ListedSkill {
     ),
   )}`;
   return { path, entry, files, listingDigest };
-}
-
-/** A URI path decoded segment by segment and made canonical, or `undefined` when it climbs out. */
-function decodedPath(encoded: string): string | undefined {
-  try {
-    const segments = encoded.split("/").map(decodeURIComponent);
-    if (segments.some((one) => one === "" || one === "." || one === ".." || /[/\\\0]/.test(one)))
-      return undefined;
-    return normalizeRelativePath(segments.join("/"));
-  } catch {
-    return undefined;
-  }
 }

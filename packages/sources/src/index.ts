@@ -31,7 +31,7 @@ export {
 } from "./fetchers/index.js";
 export { referenceOf as ociReference } from "./fetchers/oci.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
-export { SKILLS_EXTENSION } from "./mcp-protocol.js";
+export { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";
 export { npmConfig } from "./npm-config.js";
 export type { OciCredentials } from "./oci-credentials.js";

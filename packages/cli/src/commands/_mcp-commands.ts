@@ -1,4 +1,5 @@
 import type { Environment } from "@skillshelf/core";
+import { parseSourceUrl, STDIO_PREFIX } from "@skillshelf/sources";
 import { readLockFile } from "@skillshelf/store";
 
 /**
@@ -13,7 +14,7 @@ export function mcpCommandsAllowed(
   allowAny: boolean,
 ): (command: string) => boolean {
   if (allowAny) return () => true;
-  const typed = new Set(texts.flatMap((text) => commandOf(text) ?? []));
+  const typed = new Set(texts.flatMap((text) => commandOf(text, environment.cwd) ?? []));
   let own: ReadonlySet<string> | undefined;
   return (command) => {
     if (typed.has(command)) return true;
@@ -24,22 +25,20 @@ export function mcpCommandsAllowed(
 
 // --- internal ---
 
-const STDIO_SOURCE = "mcp+stdio:";
-
-/** The command line of an `mcp+stdio:` source text (without its `#path=`), else `undefined`. */
-function commandOf(text: string): string | undefined {
-  if (!text.startsWith(STDIO_SOURCE)) return undefined;
-  const hash = text.indexOf("#");
-  return text.slice(STDIO_SOURCE.length, hash === -1 ? undefined : hash).trim();
+/** The command line an `mcp+stdio:` source text names, read as the source is, else `undefined`. */
+function commandOf(text: string, baseDir: string): string | undefined {
+  const parsed = parseSourceUrl(text, baseDir);
+  if (!parsed.ok || parsed.source.type !== "mcp" || !parsed.source.url.startsWith(STDIO_PREFIX))
+    return undefined;
+  return parsed.source.url.slice(STDIO_PREFIX.length);
 }
 
 function userLockCommands(environment: Environment): ReadonlySet<string> {
   const read = readLockFile(environment, "user");
   const commands = new Set<string>();
   if (!read.ok) return commands;
-  for (const entry of Object.values(read.value.value.packages)) {
-    const { source } = entry;
-    if (source.type === "mcp" && source.url.startsWith("stdio:")) commands.add(source.url.slice(6));
-  }
+  for (const { source } of Object.values(read.value.value.packages))
+    if (source.type === "mcp" && source.url.startsWith(STDIO_PREFIX))
+      commands.add(source.url.slice(STDIO_PREFIX.length));
   return commands;
 }

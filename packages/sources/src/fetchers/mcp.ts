@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { canonicalJson, parseFrontmatter, SkillshelfError, sha256 } from "@skillshelf/core";
 import { DEFAULT_ARCHIVE_LIMITS } from "../_archive.js";
 import type { ListedSkill, SkillsConnection } from "../_mcp-client.js";
+import { STDIO_PREFIX } from "../mcp-protocol.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
@@ -30,11 +31,11 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
     const [location = "", fragment] = splitFragment(text.slice(PREFIX.length));
     const fields = fragmentFields(fragment, "path", ["path"]);
     if (!fields.ok) return fields;
-    if (location.startsWith(STDIO)) {
-      const command = location.slice(STDIO.length).trim();
+    if (location.startsWith(STDIO_PREFIX)) {
+      const command = location.slice(STDIO_PREFIX.length).trim();
       if (command === "")
         return invalidSource(`${text}: mcp+stdio: needs the command that starts the server`);
-      return withSubfolder({ type: "mcp", url: `${STDIO}${command}` }, fields.path);
+      return withSubfolder({ type: "mcp", url: `${STDIO_PREFIX}${command}` }, fields.path);
     }
     const [url, subfolder] = splitSubfolder(location);
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
@@ -68,7 +69,7 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
     const path =
       source.path === undefined
         ? ""
-        : source.url.startsWith(STDIO)
+        : source.url.startsWith(STDIO_PREFIX)
           ? `#path=${source.path}`
           : `//${source.path}`;
     return `${PREFIX}${source.url}${path}`;
@@ -98,7 +99,6 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
 // --- internal ---
 
 const PREFIX = "mcp+";
-const STDIO = "stdio:";
 
 /** A connection to the server, the MCP SDK loaded only now: no other command pays for it. */
 async function connect(url: string, options: StageOptions): Promise<SkillsConnection> {
