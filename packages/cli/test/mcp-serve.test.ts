@@ -43,18 +43,21 @@ function library() {
   return { box, skills };
 }
 
+/** A client's first message, as a raw JSON-RPC request. */
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
+};
+
 /** The status of an initialize request to `url` whose `Host` header says `host`. */
 function statusWithHost(url: string, host: string): Promise<number | undefined> {
-  const initialize = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  });
+  const initialize = JSON.stringify(INITIALIZE);
   return new Promise((resolve, reject) => {
     const sent = request(url, {
       method: "POST",
@@ -259,20 +262,10 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         if (replies.some((reply) => reply.id === 2)) resolve();
       });
     });
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    };
     child.stdin.write(
       [
         "this is not json",
-        JSON.stringify(initialize),
+        JSON.stringify(INITIALIZE),
         JSON.stringify({ no: "rpc" }),
         JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
         JSON.stringify({ jsonrpc: "2.0", id: 2, method: "skills/list", params: {} }),
