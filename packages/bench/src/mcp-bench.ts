@@ -9,6 +9,10 @@ import { writeBenchSkill } from "./cli-bench.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
 const PAGE_SIZE = 100;
+/** Untimed calls of each variant first: the server's code is compiled by then, as in daily use. */
+const WARMUPS = 20;
+/** Calls per measurement, their mean the measurement. */
+const REPEAT = 5;
 const ListPage = z.looseObject({
   skills: z.array(z.unknown()),
   nextCursor: z.optional(z.string()),
@@ -52,6 +56,7 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
         ping: () => client.ping(),
       },
       options.rounds,
+      { warmups: WARMUPS, repeat: REPEAT },
     );
     const list = median(times["skills/list"] ?? []);
     const load = median(times["loadSkills cached"] ?? []);
@@ -63,7 +68,7 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
     return [
       "## Skills over MCP",
       "",
-      `\`skills/list\` of ${listed} skills in ${pages.length} pages of ${PAGE_SIZE} (every file of every skill with its sha256 digest, each file's stamp checked) from a warm \`skillshelf mcp --user\` over stdio, through the SDK's own client, beside \`loadSkills\` with its cache over the same folder in process, and the protocol alone: the same pages replayed by an SDK server that does nothing else; medians of ${options.rounds} rounds:`,
+      `\`skills/list\` of ${listed} skills in ${pages.length} pages of ${PAGE_SIZE} (every file of every skill with its sha256 digest, each file's stamp checked) from a warm \`skillshelf mcp --user\` (${WARMUPS} untimed lists first) over stdio, through the SDK's own client, beside \`loadSkills\` with its cache over the same folder in process, and the protocol alone: the same pages replayed by an SDK server that does nothing else; every variant warmed alike, each measurement the mean of ${REPEAT} calls, medians of ${options.rounds} rounds:`,
       "",
       "| variant | ms |",
       "|---|---|",

@@ -62,18 +62,24 @@ export function timeSideBySide(
   return times;
 }
 
-/** `timeSideBySide` for variants that return a promise: each call is awaited before the next. */
+/**
+ * `timeSideBySide` for variants that return a promise: each call is awaited before the next.
+ * `warmups` untimed calls of each variant come first (a server in another process needs more
+ * than one to be warm); a measurement is the mean of `repeat` calls.
+ */
 export async function timeSideBySideAsync(
   variants: Readonly<Record<string, () => Promise<unknown>>>,
   rounds: number,
+  { warmups = 1, repeat = 1 }: { readonly warmups?: number; readonly repeat?: number } = {},
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (const name of names) await variants[name]?.();
+  for (let call = 0; call < warmups; call++) for (const name of names) await variants[name]?.();
   for (const name of rotation(names, rounds)) {
+    const variant = variants[name] as () => Promise<unknown>;
     const start = startClock();
-    await (variants[name] as () => Promise<unknown>)();
-    times[name]?.push(elapsedMs(start));
+    for (let call = 0; call < repeat; call++) await variant();
+    times[name]?.push(elapsedMs(start) / repeat);
   }
   return times;
 }
