@@ -78,20 +78,29 @@ export async function stagePackages(
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
+  const staged = await stageFetched(planning, fetched, pick, plugins);
+  // refused until skills are picked: the plan made with the pick takes this fetch
+  const [only] = staged;
+  if (only !== undefined && "refusal" in only && only.refusal.code === "collection_choice_required")
+    fetches?.keep(source, planning.staging.handOver(fetched));
+  return staged;
+}
+
+/**
+ * `stagePackages` of a source already fetched into `fetched` (which the plan's staging holds):
+ * its plugins, the chosen skills of a collection, or its one package.
+ */
+export async function stageFetched(
+  planning: StagePlanning,
+  fetched: FetchedSource,
+  pick: readonly string[] | undefined,
+  plugins?: readonly string[] | undefined,
+): Promise<Staged[]> {
+  const { source } = fetched;
   if (plugins !== undefined && plugins.length > 0) return stagePlugins(planning, fetched, plugins);
   // a fetched collection's skills are digested one by one, each where it was fetched
-  if (!hasManifestEntry(fetched.dir)) {
-    const skills = stageSkills(planning, fetched, pick, { inPlace: true });
-    // refused until skills are picked: the plan made with the pick takes this fetch
-    const [only] = skills;
-    if (
-      only !== undefined &&
-      "refusal" in only &&
-      only.refusal.code === "collection_choice_required"
-    )
-      fetches?.keep(source, planning.staging.handOver(fetched));
-    return skills;
-  }
+  if (!hasManifestEntry(fetched.dir))
+    return stageSkills(planning, fetched, pick, { inPlace: true });
   let staged: StagedSource;
   try {
     staged = digested(fetched);

@@ -1,8 +1,10 @@
 import {
+  canonicalJson,
   type Environment,
   errorDiagnostic,
   type HintedDiagnostic,
   isSkillshelfError,
+  type PackageSource,
 } from "@skillshelf/core";
 import {
   askNewest,
@@ -11,6 +13,7 @@ import {
   isPinnedTo,
   type LibraryDiscovery,
   type StageOptions,
+  sourceOuter,
 } from "@skillshelf/sources";
 import {
   type InstallRecord,
@@ -18,7 +21,8 @@ import {
   readPackageSnapshot,
   type ScopeCache,
 } from "@skillshelf/store";
-import { stage } from "./_stage.js";
+import type { Staged } from "./_stage.js";
+import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
 
 /** What `update --check` found for one installed package. */
@@ -75,10 +79,39 @@ export async function checkUpdates(request: UpdateCheckRequest): Promise<UpdateC
       (request.scope === undefined || copy.scope === request.scope) &&
       (request.ids === undefined || request.ids.includes(copy.id)),
   );
-  const checks: UpdateCheck[] = [];
+  // git says what a ref names once per repository, however many packages came from it
+  const asked = new Map<string, ReturnType<typeof askNewest>>();
+  const ask = (source: PackageSource) => {
+    const key = canonicalJson(sourceOuter(source)?.source ?? source);
+    const asking = asked.get(key) ?? askNewest(source, request.stage);
+    asked.set(key, asking);
+    return asking;
+  };
+  const verdicts: (Verdict | { readonly read: PackageSource })[] = [];
   for (const copy of copies) {
     const record = copy.record as InstallRecord;
-    const base = {
+    try {
+      verdicts.push(await checkOne(discovery, copy.id, record, ask));
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      verdicts.push({
+        status: "unknown",
+        reason: "the source could not be asked",
+        error: errorDiagnostic(error),
+      });
+    }
+  }
+  // a folder or an archive tells what it holds only when it is read: each fetched once
+  const read = await readSources(
+    request,
+    discovery,
+    verdicts.flatMap((one) => ("read" in one ? [one.read] : [])),
+  );
+  let next = 0;
+  return copies.map((copy, index) => {
+    const record = copy.record as InstallRecord;
+    const found = verdicts[index] as Verdict | { readonly read: PackageSource };
+    return {
       id: copy.id,
       kind: record.kind,
       scope: copy.scope,
@@ -88,32 +121,22 @@ export async function checkUpdates(request: UpdateCheckRequest): Promise<UpdateC
         version: record.version,
         digest: record.contentDigest,
       },
+      ...("read" in found ? compared(read[next++] as Staged, record) : found),
     };
-    try {
-      checks.push({ ...base, ...(await checkOne(request, discovery, copy.id, record)) });
-    } catch (error) {
-      if (!isSkillshelfError(error)) throw error;
-      checks.push({
-        ...base,
-        status: "unknown",
-        reason: "the source could not be asked",
-        error: errorDiagnostic(error),
-      });
-    }
-  }
-  return checks;
+  });
 }
 
 // --- internal ---
 
 type Verdict = Pick<UpdateCheck, "newest" | "status" | "reason" | "error">;
 
+/** What the index or the source's ref tells of `id`, or the source to read when neither can. */
 async function checkOne(
-  request: UpdateCheckRequest,
   discovery: LibraryDiscovery,
   id: string,
   record: InstallRecord,
-): Promise<Verdict> {
+  ask: (source: PackageSource) => ReturnType<typeof askNewest>,
+): Promise<Verdict | { readonly read: PackageSource }> {
   const { source, index } = record.origin;
   if (index !== undefined) {
     const row = discovery.rows.find((one) => one.kind === record.kind && one.name === id);
@@ -138,26 +161,33 @@ async function checkOne(
     }
   }
   // a source that can say what it would give without a fetch (git: ls-remote) is asked so
-  const asked = await askNewest(source, request.stage);
-  if (asked !== undefined) {
-    const { commit } = asked;
-    if (commit === undefined)
-      return { status: "unknown", reason: "the ref it was installed from is gone" };
-    const newest = { commit };
-    if (commit === record.origin.commit)
-      return {
-        newest,
-        status: "up-to-date",
-        reason: isPinnedTo(source, commit)
-          ? "it is pinned to a commit, and a commit does not move"
-          : "its ref still names the installed commit",
-      };
-    return { newest, status: "out-of-date", reason: "its ref moved to another commit" };
-  }
-  // a folder or an archive tells what it holds only when it is read
+  const asked = await ask(source);
+  if (asked === undefined) return { read: source };
+  const { commit } = asked;
+  if (commit === undefined)
+    return { status: "unknown", reason: "the ref it was installed from is gone" };
+  const newest = { commit };
+  if (commit === record.origin.commit)
+    return {
+      newest,
+      status: "up-to-date",
+      reason: isPinnedTo(source, commit)
+        ? "it is pinned to a commit, and a commit does not move"
+        : "its ref still names the installed commit",
+    };
+  return { newest, status: "out-of-date", reason: "its ref moved to another commit" };
+}
+
+/** `sources` staged, what several share fetched once, and let go again. */
+async function readSources(
+  request: UpdateCheckRequest,
+  discovery: LibraryDiscovery,
+  sources: readonly PackageSource[],
+): Promise<Staged[]> {
+  if (sources.length === 0) return [];
   const staging = createStagingSet();
   try {
-    const staged = await stage(
+    return await stageEach(
       {
         environment: request.environment,
         request: { targets: [], stage: request.stage },
@@ -165,16 +195,19 @@ async function checkOne(
         staging,
         diagnostics: [],
       },
-      source,
+      sources,
     );
-    if ("refusal" in staged) {
-      return { status: "unknown", reason: "the source could not be read", error: staged.refusal };
-    }
-    const newest = { digest: staged.staged.digest, version: staged.manifest.version };
-    return staged.staged.digest === record.contentDigest
-      ? { newest, status: "up-to-date", reason: "the source holds the installed files" }
-      : { newest, status: "out-of-date", reason: "the source holds other files" };
   } finally {
     staging.release();
   }
+}
+
+/** What reading the source told, against what is installed. */
+function compared(staged: Staged, record: InstallRecord): Verdict {
+  if ("refusal" in staged)
+    return { status: "unknown", reason: "the source could not be read", error: staged.refusal };
+  const newest = { digest: staged.staged.digest, version: staged.manifest.version };
+  return staged.staged.digest === record.contentDigest
+    ? { newest, status: "up-to-date", reason: "the source holds the installed files" }
+    : { newest, status: "out-of-date", reason: "the source holds other files" };
 }

@@ -22,6 +22,7 @@ import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { copyScope } from "./_review.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
+import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
 import { copyStep, installStep, originOf, pushStep, refusedStep } from "./_steps.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
@@ -237,89 +238,127 @@ function concernedIds(rows: readonly IndexRow[], refs: readonly string[]): strin
   return [...seen].map((ref) => ref.slice(ref.indexOf(":") + 1));
 }
 
+/**
+ * The steps of an update: each target's source, as its index offers it now or as it was
+ * recorded, staged (what several share fetched once), and an install step wherever the staged
+ * files differ from the installed ones.
+ */
 async function updateSteps(planning: Planning): Promise<PlanStep[]> {
-  const { snapshot, discovery, request } = planning;
+  const found = planning.request.targets.map((target) => updateSource(planning, target));
+  const sources = found.flatMap((one) => ("source" in one ? [one.source] : []));
+  const staged = await stageEach(planning, sources);
   const steps: PlanStep[] = [];
-  for (const target of request.targets) {
-    const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
-    const scope = copyScope(snapshot, id, request.scope);
-    const copy = scope === undefined ? undefined : copyOf(snapshot, scope, id);
-    const record = copy?.record;
-    if (copy === undefined || record === undefined || scope === undefined) {
-      steps.push(
-        refusedStep(
-          target,
-          scope ?? "user",
-          "update",
-          refusal("not_installed", `${id} is not installed`),
-        ),
-      );
-      continue;
-    }
-    const kind = record.kind;
-    const row =
-      record.origin.index === undefined
-        ? undefined
-        : discovery.rows.find((candidate) => candidate.kind === kind && candidate.name === id);
-    if (record.origin.index !== undefined && row === undefined) {
-      steps.push(
-        refusedStep(
-          `${kind}:${id}`,
-          scope,
-          "update",
-          refusal("source_unavailable", `no index offers ${kind}:${id} any more`, {
-            index: record.origin.index,
-          }),
-        ),
-      );
-      continue;
-    }
-    let source: PackageSource = row?.source ?? record.origin.source;
-    if (request.ref !== undefined) source = sourceAtRef(source, request.ref);
-    const localChanges =
-      copy.state === "damaged" && request.force !== true
-        ? refusal("local_changes", `${scope}:${id} has files that differ from what was installed`)
-        : undefined;
-    const result = await stage(planning, source);
-    if ("refusal" in result) {
-      steps.push(refusedStep(`${kind}:${id}`, scope, "update", result.refusal));
-      continue;
-    }
-    if (result.staged.digest === record.contentDigest && copy.state !== "damaged") {
-      const { commit } = result.staged;
-      planning.diagnostics.push(
-        createDiagnostic(
-          "info",
-          "up_to_date",
-          `${scope}:${id} is up to date: ${unchangedBecause(source, record.origin.commit, commit)}`,
-          {
-            path: copy.dir,
-            details: {
-              id,
-              scope,
-              digest: record.contentDigest,
-              ...(commit === undefined ? {} : { commit }),
-            },
-          },
-        ),
-      );
-      continue;
-    }
-    pushStep(
-      steps,
-      installStep(planning, {
-        operation: "update",
-        scope,
-        staged: result.staged,
-        manifest: result.manifest,
-        origin:
-          row === undefined ? originOf(result.staged, undefined) : originOf(result.staged, row),
-        ...(row === undefined ? {} : { pinned: { version: row.version, digest: row.sha256 } }),
-        refusal: localChanges,
-      }),
-    );
+  let next = 0;
+  for (const one of found) {
+    if ("refused" in one) steps.push(one.refused);
+    else updateStep(planning, one, staged[next++] as Staged, steps);
   }
   return steps;
+}
+
+/** What one target of an update is: the copy, its index row, and the source to stage. */
+interface UpdateTarget {
+  readonly id: string;
+  readonly scope: PackageScope;
+  readonly copy: PackageCopy;
+  readonly record: NonNullable<PackageCopy["record"]>;
+  readonly row: IndexRow | undefined;
+  readonly source: PackageSource;
+}
+
+function updateSource(
+  planning: Planning,
+  target: string,
+): UpdateTarget | { readonly refused: PlanStep } {
+  const { snapshot, discovery, request } = planning;
+  const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
+  const scope = copyScope(snapshot, id, request.scope);
+  const copy = scope === undefined ? undefined : copyOf(snapshot, scope, id);
+  const record = copy?.record;
+  if (copy === undefined || record === undefined || scope === undefined)
+    return {
+      refused: refusedStep(
+        target,
+        scope ?? "user",
+        "update",
+        refusal("not_installed", `${id} is not installed`),
+      ),
+    };
+  const kind = record.kind;
+  const row =
+    record.origin.index === undefined
+      ? undefined
+      : discovery.rows.find((candidate) => candidate.kind === kind && candidate.name === id);
+  if (record.origin.index !== undefined && row === undefined)
+    return {
+      refused: refusedStep(
+        `${kind}:${id}`,
+        scope,
+        "update",
+        refusal("source_unavailable", `no index offers ${kind}:${id} any more`, {
+          index: record.origin.index,
+        }),
+      ),
+    };
+  const source = row?.source ?? record.origin.source;
+  return {
+    id,
+    scope,
+    copy,
+    record,
+    row,
+    source: request.ref === undefined ? source : sourceAtRef(source, request.ref),
+  };
+}
+
+/** The step `result` (`target`'s source staged) makes, or the note that nothing changed. */
+function updateStep(
+  planning: Planning,
+  target: UpdateTarget,
+  result: Staged,
+  steps: PlanStep[],
+): void {
+  const { id, scope, copy, record, row, source } = target;
+  if ("refusal" in result) {
+    steps.push(refusedStep(`${record.kind}:${id}`, scope, "update", result.refusal));
+    return;
+  }
+  if (result.staged.digest === record.contentDigest && copy.state !== "damaged") {
+    const { commit } = result.staged;
+    planning.diagnostics.push(
+      createDiagnostic(
+        "info",
+        "up_to_date",
+        `${scope}:${id} is up to date: ${unchangedBecause(source, record.origin.commit, commit)}`,
+        {
+          path: copy.dir,
+          details: {
+            id,
+            scope,
+            digest: record.contentDigest,
+            ...(commit === undefined ? {} : { commit }),
+          },
+        },
+      ),
+    );
+    return;
+  }
+  const localChanges =
+    copy.state === "damaged" && planning.request.force !== true
+      ? refusal("local_changes", `${scope}:${id} has files that differ from what was installed`)
+      : undefined;
+  pushStep(
+    steps,
+    installStep(planning, {
+      operation: "update",
+      scope,
+      staged: result.staged,
+      manifest: result.manifest,
+      origin: originOf(result.staged, row),
+      ...(row === undefined ? {} : { pinned: { version: row.version, digest: row.sha256 } }),
+      refusal: localChanges,
+    }),
+  );
 }
 
 /** Why an update found nothing to change, in words: the same commit, or files that did not change. */

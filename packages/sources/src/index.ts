@@ -26,6 +26,7 @@ export {
   SOURCE_FETCHERS,
   sourceAtRef,
   sourceOrigin,
+  sourceOuter,
   sourcePinnedAt,
   sourceWithin,
 } from "./fetchers/index.js";
@@ -60,7 +61,7 @@ export type { ParsedSource } from "./source-url.js";
 export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export { MAX_SIGNATURE_BYTES, SIGNATURE_NAMESPACE, sshSign, sshVerify } from "./ssh-signature.js";
 export type { StageOptions } from "./stage.js";
-export { digested, fetchSource, stageSource } from "./stage.js";
+export { digested, fetchedWithin, fetchSource, stageSource } from "./stage.js";
 export type {
   FetchedSource,
   IndexOrigin,

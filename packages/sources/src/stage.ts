@@ -2,7 +2,8 @@ import { dirname } from "node:path";
 import { digestTree, type PackageSource } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
-import { fetcherOf } from "./fetchers/index.js";
+import { realSubfolder } from "./fetchers/_subfolder.js";
+import { describeSource, fetcherOf } from "./fetchers/index.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
 export type { StageOptions } from "./fetchers/_fetcher.js";
@@ -27,6 +28,28 @@ export async function stageSource(
     fetched.release();
     throw error;
   }
+}
+
+/**
+ * The folder `path` (`/`-separated; `.` for all) of `whole`, fetched already, as the fetch of
+ * `source` (a source narrowed to that folder of `whole`'s): its commit, and its signers as seen
+ * from it. Its files stay `whole`'s, which releases them. Refused like a fetch of `source` when the
+ * folder is missing or leads out of `whole` (`source_subfolder_missing`, `tree_link_escape`).
+ */
+export function fetchedWithin(
+  whole: FetchedSource,
+  path: string,
+  source: PackageSource,
+): FetchedSource {
+  const commit = whole.commits?.[path] ?? whole.commit;
+  const signers = signersWithin(whole.signers, path);
+  return {
+    dir: path === "." ? whole.dir : realSubfolder(whole.dir, path, describeSource(whole.source)),
+    source,
+    ...(commit === undefined ? {} : { commit }),
+    ...(signers === undefined ? {} : { signers }),
+    release: () => undefined,
+  };
 }
 
 /**
@@ -70,4 +93,30 @@ export async function fetchSource(
     release();
     throw codedFailure(error);
   }
+}
+
+// --- internal ---
+
+/**
+ * Who signed what inside the folder `path`, relative to it: the nearest signer of a folder
+ * holding it as `.`, and those of the folders inside it.
+ */
+function signersWithin(
+  signers: FetchedSource["signers"],
+  path: string,
+): Record<string, string> | undefined {
+  if (signers === undefined || path === ".") return signers;
+  const within: Record<string, string> = {};
+  // the deepest folder holding `path` is the one that signs it
+  let depth = -1;
+  for (const [folder, signer] of Object.entries(signers)) {
+    if (folder.startsWith(`${path}/`)) within[folder.slice(path.length + 1)] = signer;
+    const holds = folder === "." || folder === path || path.startsWith(`${folder}/`);
+    const its = folder === "." ? 0 : folder.split("/").length;
+    if (holds && its > depth) {
+      depth = its;
+      within["."] = signer;
+    }
+  }
+  return Object.keys(within).length === 0 ? undefined : within;
 }

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestTree, isSkillshelfError, type PackageSource } from "@skillshelf/core";
-import { fetchSource, stageSource } from "@skillshelf/sources";
+import { fetchedWithin, fetchSource, stageSource } from "@skillshelf/sources";
 import {
   bareClone,
   gitEnv,
@@ -559,5 +559,58 @@ describe("stageSource from a .zip", () => {
       ),
     ).toBe(code);
     expect(leftovers(tempDir)).toEqual([]);
+  });
+});
+
+describe("one folder of a fetch already made", () => {
+  const whole = (signers?: Record<string, string>) => ({
+    dir: testdir({
+      "skills/alpha/SKILL.md": "alpha",
+      "skills/alpha/refs/api.md": "api",
+      "skills/beta/SKILL.md": "beta",
+      "skills/out": link("../../outside"),
+    }),
+    source: { type: "git", url: "https://example.com/r.git", ref: "main" } as PackageSource,
+    commit: "c".repeat(40),
+    ...(signers === undefined ? {} : { signers }),
+    release: () => undefined,
+  });
+  const source = (path: string): PackageSource => ({
+    type: "git",
+    url: "https://example.com/r.git",
+    ref: "main",
+    path,
+  });
+
+  it("is that folder with the fetch's commit, and the signers that sign it as seen from it", () => {
+    const fetched = fetchedWithin(
+      whole({ ".": "ssh:top", "skills/alpha": "ssh:alpha", "skills/alpha/refs": "ssh:refs" }),
+      "skills/alpha",
+      source("skills/alpha"),
+    );
+    expect(readFileSync(join(fetched.dir, "SKILL.md"), "utf8")).toBe("alpha");
+    expect(fetched.commit).toBe("c".repeat(40));
+    expect(fetched.signers).toEqual({ ".": "ssh:alpha", refs: "ssh:refs" });
+    expect(fetched.source).toEqual(source("skills/alpha"));
+    // a folder only the whole fetch's signer signs is signed by it
+    expect(
+      fetchedWithin(whole({ ".": "ssh:top" }), "skills/beta", source("skills/beta")).signers,
+    ).toEqual({
+      ".": "ssh:top",
+    });
+  });
+
+  it("is refused when missing, a file, or a link out of the fetch", () => {
+    const codeOf = (path: string) => {
+      try {
+        fetchedWithin(whole(), path, source(path));
+      } catch (error) {
+        return isSkillshelfError(error) ? error.code : "uncoded";
+      }
+      return "none";
+    };
+    expect(codeOf("skills/gamma")).toBe("source_subfolder_missing");
+    expect(codeOf("skills/beta/SKILL.md")).toBe("source_subfolder_missing");
+    expect(codeOf("skills/out")).toBe("tree_link_escape");
   });
 });

@@ -115,6 +115,13 @@ export interface Fetcher<T extends SourceType> {
   readInPlace?(source: SourceOf<T>): string;
   /** `source` narrowed to the folder `path` (`/`-separated) inside what it names. */
   within(source: SourceOf<T>, path: string): SourceOf<T>;
+  /**
+   * `within`'s inverse: the source whose one fetch brings in `source`'s folder and every other of
+   * what it names, and that folder. Present where a fetch gets the whole anyway (a repository, an
+   * archive, a package), so packages from several folders of one are fetched once; absent where a
+   * narrowed source fetches only its own folder (an MCP server's skill, a site's skill).
+   */
+  outer?(source: SourceOf<T>): { readonly source: SourceOf<T>; readonly path: string };
   /** `source` at another ref (`update --ref`); absent for a source that has no refs. */
   atRef?(source: SourceOf<T>, ref: string): SourceOf<T>;
   /** `source` fetched at the commit a lock recorded (a restore); absent when it has no commits. */

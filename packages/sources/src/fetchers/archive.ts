@@ -2,7 +2,7 @@ import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormat, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
 import { type Fetcher, fetchSignal } from "./_fetcher.js";
-import { subfolderWithin } from "./_subfolder.js";
+import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
   insecureUrl,
@@ -69,4 +69,5 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
   describe: (source) =>
     `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.sha256 === undefined ? "" : `#sha256=${source.sha256}`}`,
   within: subfolderWithin,
+  outer: subfolderOuter,
 };

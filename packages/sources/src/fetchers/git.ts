@@ -1,16 +1,10 @@
-import { renameSync, statSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
-import {
-  realpathOrUndefined,
-  removeTree,
-  resolveContained,
-  SkillshelfError,
-  type SourceOf,
-} from "@skillshelf/core";
+import { removeTree, SkillshelfError, type SourceOf } from "@skillshelf/core";
 import { commitSigner, DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
-import { subfolderWithin } from "./_subfolder.js";
+import { realSubfolder, subfolderOuter, subfolderWithin } from "./_subfolder.js";
 
 /**
  * A git repository of any host: its ref fetched shallowly (hooks off, no prompts, a timeout, an
@@ -40,7 +34,8 @@ export const GIT_FETCHER: Fetcher<"git"> = {
       commit,
       tempDir: options.tempDir,
     });
-    if (checkout !== into.dir) renameSync(subfolderOf(checkout, source.path), into.dir);
+    if (source.path !== undefined)
+      renameSync(realSubfolder(checkout, source.path, "the repository"), into.dir);
     removeTree(gitDir);
     if (checkout !== into.dir) removeTree(checkout);
     return { commit, ...(signer === undefined ? {} : { signers: { ".": signer } }) };
@@ -54,6 +49,7 @@ export const GIT_FETCHER: Fetcher<"git"> = {
   describe: (source) =>
     `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.ref === undefined ? "" : `#${source.ref}`}`,
   within: subfolderWithin,
+  outer: subfolderOuter,
   atRef: (source, ref) => ({ ...source, ref }),
   pinnedAt: (source, commit) => ({ ...source, ref: commit }),
   newest: async (source, options) => {
@@ -79,19 +75,4 @@ function refuseRemoteHelper(url: string): void {
       "source_protocol_refused",
       `${url} uses a git transport that runs commands; only https, ssh, git and file repositories are fetched`,
     );
-}
-
-function subfolderOf(clone: string, path: string | undefined): string {
-  if (path === undefined) return clone;
-  const cloneReal = realpathOrUndefined(clone) ?? clone;
-  const resolved = resolveContained(`${cloneReal}/${path}`, cloneReal, { relocatable: true });
-  if (resolved.status === "outside")
-    throw new SkillshelfError(
-      "tree_link_escape",
-      `the folder ${path} leads outside the repository through a symlink`,
-      { details: { subfolder: path } },
-    );
-  if (resolved.status === "missing" || !statSync(resolved.real).isDirectory())
-    throw new SkillshelfError("source_subfolder_missing", `the repository has no folder ${path}`);
-  return resolved.real;
 }

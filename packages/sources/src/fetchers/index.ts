@@ -42,6 +42,16 @@ export function sourceWithin(source: PackageSource, path: string): PackageSource
   return path === "." ? source : fetcherOf(source.type).within(source, path);
 }
 
+/**
+ * The source one fetch of which holds `source`'s folder among others, and that folder (`.` for
+ * the whole); `undefined` when a fetch of `source` brings in only its own folder.
+ */
+export function sourceOuter(
+  source: PackageSource,
+): { readonly source: PackageSource; readonly path: string } | undefined {
+  return fetcherOf(source.type).outer?.(source as never);
+}
+
 /** `source` at another ref, or as it is when it has no refs (`update --ref`). */
 export function sourceAtRef(source: PackageSource, ref: string): PackageSource {
   return fetcherOf(source.type).atRef?.(source, ref) ?? source;

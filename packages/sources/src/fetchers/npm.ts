@@ -5,7 +5,7 @@ import npa from "npm-package-arg";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { npmFailure, registryOf } from "../_npm-failure.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
-import { subfolderWithin } from "./_subfolder.js";
+import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
   insecureUrl,
@@ -93,6 +93,7 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
     ...(commit === undefined ? {} : { commit }),
   }),
   within: subfolderWithin,
+  outer: subfolderOuter,
   atRef: (source, ref) => ({ ...source, range: ref, integrity: undefined }),
   pinnedAt: (source, revision) => {
     const at = revision.indexOf("@");

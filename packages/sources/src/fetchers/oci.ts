@@ -4,7 +4,7 @@ import { type OciReference, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
 import { ociSigner } from "../_oci-signature.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
-import { subfolderWithin } from "./_subfolder.js";
+import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   insecureUrl,
   invalidSource,
@@ -85,6 +85,7 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
     ...(commit === undefined ? {} : { commit }),
   }),
   within: subfolderWithin,
+  outer: subfolderOuter,
   atRef: (source, ref) => ({ ...source, ref, digest: undefined }),
   pinnedAt: (source, commit) => ({ ...source, digest: `sha256:${commit}` }),
   newest: async (source, options) => {
