@@ -18,6 +18,7 @@ import {
   installPackage,
   installPackages,
   removePackage,
+  removePackages,
   rollbackPackage,
   setEnabled,
   withScopeLock,
@@ -82,7 +83,7 @@ export async function applyLifecycle(
         index += 1;
         continue;
       }
-      const run = installRun(plan.steps, index);
+      const run = batchRun(plan.steps, index);
       for (const [offset, { ref }] of run.entries())
         options.progress?.({
           phase: "apply",
@@ -90,7 +91,7 @@ export async function applyLifecycle(
           index: index + offset,
           count: plan.steps.length,
         });
-      const ran = run.length > 1 ? runInstalls(applying, run) : [runStep(applying, step)];
+      const ran = run.length > 1 ? runBatch(applying, run) : [runStep(applying, step)];
       outcomes.push(...ran);
       if (ran.some((outcome) => outcome.status !== "committed" || outcome.error !== undefined))
         stopped = true;
@@ -178,30 +179,46 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
 
 /**
  * The longest run of steps from `start` that can commit together: consecutive installs and
- * updates into one scope, none refused, none reviewed against a peer scope's copy.
+ * updates, or consecutive removals, into one scope, none refused, none reviewed against a peer
+ * scope's copy.
  */
-function installRun(steps: readonly PlanStep[], start: number): PlanStep[] {
+function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
   const first = steps[start] as PlanStep;
+  const batch = BATCHES[first.operation];
   const run: PlanStep[] = [];
   for (const step of steps.slice(start)) {
-    const installs = step.operation === "install" || step.operation === "update";
-    if (!installs || step.refusal !== undefined || step.expected[1] !== undefined) break;
+    if (batch === undefined || BATCHES[step.operation] !== batch) break;
+    if (step.refusal !== undefined || step.expected[1] !== undefined) break;
     if (step.scope !== first.scope) break;
     run.push(step);
   }
   return run.length === 0 ? [first] : run;
 }
 
+/** The operations whose steps commit together, by the batch they make. */
+const BATCHES: { readonly [O in PlanStep["operation"]]?: "install" | "remove" } = {
+  install: "install",
+  update: "install",
+  remove: "remove",
+};
+
 /**
- * Commit a run of installs with one store write (`installPackages`): the steps before the first
- * that fails commit together, that one fails, the rest are unattempted; the committed ones are
- * read back together.
+ * Commit a run of steps with one store write (`installPackages` or `removePackages`): the steps
+ * before the first that fails commit together, that one fails, the rest are unattempted; the
+ * committed ones are read back together.
  */
-function runInstalls(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
+function runBatch(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
   const { environment, cache } = applying;
-  const batch = installPackages(
-    steps.map((step) => installInput(applying, step, step.expected[0])),
-  );
+  const batch =
+    steps[0]?.operation === "remove"
+      ? removePackages(
+          steps.map((step) => ({
+            ...writerTarget(applying, step),
+            id: step.id,
+            reviewed: reviewedFacts(applying, step, step.expected[0]),
+          })),
+        )
+      : installPackages(steps.map((step) => installInput(applying, step, step.expected[0])));
   const committed = steps.slice(0, batch.results.length);
   const verifications = verifySteps(environment, committed, "pre-refresh", cache);
   return steps.map((step, index) => {
@@ -315,9 +332,14 @@ function writerTarget(applying: Applying, step: PlanStep) {
   };
 }
 
+/** The copy's facts the plan reviewed, or as they are now when it reviewed none. */
+function reviewedFacts(applying: Applying, step: PlanStep, own: ReviewedFact | undefined) {
+  return own?.facts ?? observeCopyFacts({ ...writerTarget(applying, step), id: step.id });
+}
+
 function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefined): WriteResult {
   const target = writerTarget(applying, step);
-  const reviewed = own?.facts ?? observeCopyFacts({ ...target, id: step.id });
+  const reviewed = reviewedFacts(applying, step, own);
   switch (step.operation) {
     case "install":
     case "update":

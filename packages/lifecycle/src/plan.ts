@@ -93,13 +93,13 @@ async function copySteps(
   // several removed or disabled at once are judged together: one needing another breaks nothing
   const together =
     (operation === "remove" || operation === "disable") && copies.length > 1
-      ? copies.reduce(
-          (after, copy) =>
-            snapshotAfter(after, { scope: copy.scope, id: copy.id, change: operation }),
+      ? snapshotAfter(
           planning.snapshot,
+          copies.map((copy) => ({ scope: copy.scope, id: copy.id, change: operation })),
         )
       : undefined;
-  // applied one at a time, each as its writer checks it: a package goes after those needing it
+  // a package goes after those needing it, so each holds wherever the steps are committed one
+  // at a time (disables, and removals across scopes)
   const ordered = together === undefined ? found : neededLast(found);
   return ordered.map(({ target, id, scope, copy }) =>
     copy === undefined || scope === undefined

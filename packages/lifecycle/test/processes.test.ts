@@ -88,7 +88,8 @@ async function crashEverywhere(
   expect(dry.stderr).toBe("");
   const { count, statuses } = JSON.parse(dry.stdout);
   expect(statuses).toEqual(["committed", "committed", "committed"]);
-  expect(count).toBeGreaterThan(12);
+  // every point of one commit at least: journal, trees moved, state, lock, trees settled
+  expect(count).toBeGreaterThan(8);
   const seen: string[][] = [];
   for (let start = 1; start <= count; start += 4) {
     const kills = Array.from({ length: Math.min(4, count - start + 1) }, (_, i) => start + i);
@@ -119,15 +120,15 @@ describe("a crash anywhere in an apply of three packages", () => {
     expect(new Set(seen.map((ids) => ids.length))).toEqual(new Set([0, 3]));
   }, 240_000);
 
-  it("removals commit one by one: the scope is as before or after each step", async () => {
+  it("removals commit together: the scope is as before or after all of them", async () => {
     const seen = await crashEverywhere("remove", async () => {
       const env = environment();
       for (const id of ORDER) await installFolder(env, "project", { id });
       return { env, targets: ORDER };
     });
-    const states = [ORDER, ORDER.slice(1), ORDER.slice(2), []];
-    for (const ids of seen) expect(states).toContainEqual(ids);
-    expect(new Set(seen.map((ids) => ids.length))).toEqual(new Set([0, 1, 2, 3]));
+    for (const ids of seen) expect([ORDER, []]).toContainEqual(ids);
+    // the kills landed before and after the one commit
+    expect(new Set(seen.map((ids) => ids.length))).toEqual(new Set([0, 3]));
   }, 240_000);
 });
 

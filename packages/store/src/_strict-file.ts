@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { type BigIntStats, lstatSync } from "node:fs";
 import {
   type Code,
   createDiagnostic,
@@ -47,15 +47,15 @@ export function readStrictFile<T>(options: {
     ok: false,
     diagnostics,
   });
-  let stats: ReturnType<typeof lstatSync>;
+  let stats: BigIntStats | undefined;
   try {
-    stats = lstatSync(path, { throwIfNoEntry: false });
+    stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
   } catch (error) {
     return refuse([invalid(`cannot be read (${errnoCode(error) ?? String(error)})`)]);
   }
   if (stats === undefined)
     return { ok: true, value: { path, value: options.empty, text: undefined }, diagnostics: [] };
-  if (!stats.isFile() || stats.nlink > 1)
+  if (!stats.isFile() || stats.nlink > 1n)
     return refuse([
       createDiagnostic(
         "error",
@@ -64,13 +64,18 @@ export function readStrictFile<T>(options: {
         { path },
       ),
     ]);
+  // nanosecond times, and a fresh inode for every atomic write: an unchanged stamp is unchanged bytes
+  const stamp = `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}:${stats.dev}`;
+  const kept = options.cache?.unchanged(path, stamp);
+  if (kept !== undefined)
+    return { ok: true, value: { path, value: kept.value as T, text: kept.text }, diagnostics: [] };
   let bytes: Buffer;
   try {
     bytes = readRegularFile(path, options.maxBytes);
   } catch (error) {
     return refuse([invalid(unreadable(error, options.maxBytes))]);
   }
-  const reused = options.cache?.reuse(path, bytes);
+  const reused = options.cache?.reuse(path, bytes, stamp);
   if (reused !== undefined)
     return {
       ok: true,
@@ -94,7 +99,7 @@ export function readStrictFile<T>(options: {
       invalid(`does not match the ${options.what} format`),
       ...schemaDiagnostics(parsed.error.issues, json.value, path, options.what),
     ]);
-  options.cache?.keep(path, bytes, { text, value: parsed.data });
+  options.cache?.keep(path, bytes, { text, value: parsed.data }, stamp);
   return { ok: true, value: { path, value: parsed.data, text }, diagnostics: [] };
 }
 

@@ -15,10 +15,18 @@ export interface ScopeCache {
    * in: a tree with the same digest elsewhere has the same manifest.
    */
   readonly manifests: Map<string, { readonly dir: string; readonly manifest: PackageManifest }>;
-  /** The text and value parsed from `bytes` at `path`, if this cache parsed exactly those bytes there. */
-  reuse(path: string, bytes: Uint8Array): CachedParse | undefined;
-  /** Keep a good parse of `bytes` (decoded as `text`) at `path`. */
-  keep(path: string, bytes: Uint8Array, parse: CachedParse): void;
+  /**
+   * The text and value parsed from `bytes` at `path`, if this cache parsed exactly those bytes
+   * there; `stamp` (what `lstat` says of the file) is then remembered with them.
+   */
+  reuse(path: string, bytes: Uint8Array, stamp?: string): CachedParse | undefined;
+  /**
+   * The parse kept for `path` when the file's `stamp` is the one remembered with it: a file whose
+   * size, times, inode and device are unchanged is not read again.
+   */
+  unchanged(path: string, stamp: string): CachedParse | undefined;
+  /** Keep a good parse of `bytes` (decoded as `text`) at `path`, read when the file's stamp was `stamp`. */
+  keep(path: string, bytes: Uint8Array, parse: CachedParse, stamp?: string): void;
   /** The written text of each kept record object, so a writer serialises only changed records. */
   readonly fragments: WeakMap<object, string>;
 }
@@ -31,14 +39,24 @@ export interface CachedParse {
 
 /** A fresh, empty `ScopeCache` the caller owns. */
 export function createScopeCache(): ScopeCache {
-  const parsed = new Map<string, { readonly bytes: Buffer; readonly parse: CachedParse }>();
+  const parsed = new Map<
+    string,
+    { readonly bytes: Buffer; readonly parse: CachedParse; stamp: string | undefined }
+  >();
   return {
-    reuse: (path, bytes) => {
+    reuse: (path, bytes, stamp) => {
       const entry = parsed.get(path);
-      return entry?.bytes.equals(bytes) === true ? entry.parse : undefined;
+      if (entry?.bytes.equals(bytes) !== true) return undefined;
+      entry.stamp = stamp;
+      return entry.parse;
     },
-    keep: (path, bytes, parse) => {
-      parsed.set(path, { bytes: Buffer.from(bytes), parse });
+    unchanged: (path, stamp) => {
+      const entry = parsed.get(path);
+      return entry?.stamp === stamp ? entry.parse : undefined;
+    },
+    keep: (path, bytes, parse, stamp) => {
+      // a writer keeps what it wrote before the file has a stamp: the next read compares bytes
+      parsed.set(path, { bytes: Buffer.from(bytes), parse, stamp });
     },
     fragments: new WeakMap(),
     manifests: new Map(),

@@ -50,7 +50,7 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
           ),
         ],
       };
-    if (!input.enabled) assertNoBrokenDependents({ ...input, change: "disable" });
+    if (!input.enabled) assertNoBrokenDependents({ ...input, ids: [id], change: "disable" });
     const others = context.state.disabled.filter((other) => other !== id);
     const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
     const step = commitStep(context, {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isInside, isSkillshelfError, type PackageKind, SkillshelfError } from "@skillshelf/core";
+import { isInside, type PackageKind, SkillshelfError } from "@skillshelf/core";
+import { attempted, type WriteBatch } from "./_batch.js";
 import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
 import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
@@ -81,14 +82,6 @@ export function installPackage(input: InstallPackageInput): WriteResult {
   return results[0] as WriteResult;
 }
 
-/** What `installPackages` committed, and the first package it could not install. */
-export interface InstallBatch {
-  /** One result per committed package, in input order: the inputs before `failure.index`. */
-  readonly results: readonly WriteResult[];
-  /** The first input that was refused or failed; the inputs after it were not attempted. */
-  readonly failure?: { readonly index: number; readonly error: SkillshelfError } | undefined;
-}
-
 /**
  * Install several packages into one scope as one commit: each input is checked and staged as
  * `installPackage` does, in order, and the ones before the first that fails are swapped in under
@@ -96,13 +89,13 @@ export interface InstallBatch {
  * scope as before all of them or after all of them. Every input must name the same scope, and an
  * id may appear once.
  */
-export function installPackages(inputs: readonly InstallPackageInput[]): InstallBatch {
+export function installPackages(inputs: readonly InstallPackageInput[]): WriteBatch {
   const [first] = inputs;
   if (first === undefined) return { results: [] };
   const dir = packagesDir(first.environment, first.scope);
   const checked: { input: InstallPackageInput; manifest: PackageManifest; source: string }[] = [];
   const ids = new Set<string>();
-  let failure: InstallBatch["failure"];
+  let failure: WriteBatch["failure"];
   for (const [index, input] of inputs.entries()) {
     if (packagesDir(input.environment, input.scope) !== dir)
       throw new Error("installPackages: every input must name the same scope");
@@ -168,20 +161,6 @@ export function rollbackPackage(input: RollbackPackageInput): WriteResult {
 }
 
 // --- internal ---
-
-type Attempt<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failure: NonNullable<InstallBatch["failure"]> };
-
-/** Run `step` for input `index`; a `SkillshelfError` it throws becomes that input's failure. */
-function attempted<T>(index: number, step: () => T): Attempt<T> {
-  try {
-    return { ok: true, value: step() };
-  } catch (error) {
-    if (!isSkillshelfError(error)) throw error;
-    return { ok: false, failure: { index, error } };
-  }
-}
 
 /** The checks an install makes before taking the lock: its manifest, pins and source folder. */
 function checkedOutside(

@@ -1,11 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SkillshelfError, siblingName } from "@skillshelf/core";
+import { attempted, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
+import { assertPackageId } from "./_id.js";
 import { followPackageLinks } from "./_link-follow.js";
 import { commitStep } from "./_step.js";
-import { runWriter } from "./_writer.js";
-import { withTableEntry } from "./cache.js";
+import type { LinkMove, TreeMove } from "./_step-journal.js";
+import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
+import { withTableEntries } from "./cache.js";
+import { packagesDir } from "./scopes.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -23,52 +27,116 @@ export interface RemovePackageInput extends ScopeTarget {
  * leaves the copy and its links as before or removed.
  */
 export function removePackage(input: RemovePackageInput): WriteResult {
-  const { id, scope } = input;
-  return runWriter(input, (context) => {
-    const dir = context.lock.dir;
-    const target = join(dir, id);
-    const before = context.state.installed[id] ?? null;
-    const hasTree = existsSync(target);
-    if (before === null && !hasTree)
-      throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
-        path: target,
+  const { results, failure } = removePackages([input]);
+  if (failure !== undefined) throw failure.error;
+  return results[0] as WriteResult;
+}
+
+/**
+ * Remove several copies of one scope as one commit: each is checked as `removePackage` checks it,
+ * in order, and the ones before the first refused are removed under one scope lock with one
+ * `state.json` write and one `lock.json` write, so a crash leaves all of them or none. A dependent
+ * is judged against all of them gone at once: one the batch would break refuses the whole batch
+ * (its first input). Every input must name the same scope, and an id may appear once.
+ */
+export function removePackages(inputs: readonly RemovePackageInput[]): WriteBatch {
+  const [first] = inputs;
+  if (first === undefined) return { results: [] };
+  const dir = packagesDir(first.environment, first.scope);
+  for (const input of inputs)
+    if (packagesDir(input.environment, input.scope) !== dir)
+      throw new Error("removePackages: every input must name the same scope");
+  if (new Set(inputs.map((input) => input.id)).size !== inputs.length)
+    throw new Error("removePackages: an id appears twice");
+  for (const [index, input] of inputs.entries()) {
+    const checked = attempted(index, () => assertPackageId(input.id));
+    if (!checked.ok) return { results: [], failure: checked.failure };
+  }
+  let failure: WriteBatch["failure"];
+  // each copy's facts are checked in turn inside the lock, not the first's alone before it
+  const { id: _id, reviewed: _reviewed, ...target } = first;
+  const locked = attempted(0, () =>
+    runWriter(target, (context) => {
+      const removed: RemovePackageInput[] = [];
+      for (const [index, input] of inputs.entries()) {
+        const check = attempted(index, () => assertRemovable(context, input));
+        if (!check.ok) {
+          failure = check.failure;
+          break;
+        }
+        removed.push(input);
+      }
+      if (removed.length === 0) return [];
+      assertNoBrokenDependents({
+        environment: first.environment,
+        scope: first.scope,
+        ids: removed.map((input) => input.id),
+        change: "remove",
       });
-    assertNoBrokenDependents({ ...input, change: "remove" });
-    // the copy's links go with it
-    const follow = followPackageLinks(
-      {
-        ...context.state,
-        installed: withTableEntry(context.state.installed, id, null),
-        disabled: context.state.disabled.filter((other) => other !== id),
-      },
-      id,
-      undefined,
-    );
-    const step = commitStep(context, {
-      operation: "remove",
-      state: follow.state,
-      ids: [id],
-      linkKeys: follow.changed,
-      trees: [
-        {
-          id,
-          operation: "remove",
-          before,
-          after: null,
-          backup: hasTree ? siblingName(id, "removed") : null,
-          staging: null,
-        },
-      ],
-      links: follow.moves,
+      return removeTrees(context, removed);
+    }),
+  );
+  return locked.ok ? { results: locked.value, failure } : { results: [], failure: locked.failure };
+}
+
+// --- internal ---
+
+/** Inside the lock: refuse a copy with neither record nor folder, or one changed since review. */
+function assertRemovable(context: WriterContext, input: RemovePackageInput): void {
+  const { id, scope } = input;
+  const target = join(context.lock.dir, id);
+  if (context.state.installed[id] === undefined && !existsSync(target))
+    throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
+      path: target,
     });
+  assertCopyWritable(context, id, input.reviewed);
+}
+
+/** One step taking every copy of `removed` away: records, disabled flags, trees and links. */
+function removeTrees(
+  context: WriterContext,
+  removed: readonly RemovePackageInput[],
+): WriteResult[] {
+  const dir = context.lock.dir;
+  const ids = removed.map((input) => input.id);
+  const gone = new Set(ids);
+  let state = {
+    ...context.state,
+    installed: withTableEntries(
+      context.state.installed,
+      ids.map((id) => [id, null] as const),
+    ),
+    disabled: context.state.disabled.filter((other) => !gone.has(other)),
+  };
+  // each copy's links go with it
+  const linkKeys: string[] = [];
+  const links: LinkMove[] = [];
+  for (const id of ids) {
+    const follow = followPackageLinks(state, id, undefined);
+    state = follow.state;
+    linkKeys.push(...follow.changed);
+    links.push(...follow.moves);
+  }
+  const trees = ids.map(
+    (id): TreeMove => ({
+      id,
+      operation: "remove",
+      before: context.state.installed[id] ?? null,
+      after: null,
+      backup: existsSync(join(dir, id)) ? siblingName(id, "removed") : null,
+      staging: null,
+    }),
+  );
+  const step = commitStep(context, { operation: "remove", state, ids, linkKeys, trees, links });
+  return ids.map((id, index) => {
     const kept = step.kept.get(id);
     return {
       id,
-      scope,
-      dir: target,
+      scope: context.target.scope,
+      dir: join(dir, id),
       record: undefined,
       ...(kept === undefined ? {} : { packageBackup: kept }),
-      diagnostics: [...context.diagnostics, ...step.diagnostics],
+      diagnostics: index === 0 ? [...context.diagnostics, ...step.diagnostics] : [],
     };
   });
 }

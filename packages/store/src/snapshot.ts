@@ -116,10 +116,20 @@ export interface CopyChange {
 }
 
 /**
- * The snapshot as it would read after `change`, precedence decided again (a disabled project
- * copy still shadows the user copy; a removed one reveals it). Nothing is read from disk.
+ * The snapshot as it would read after `changes` (one, or several at once; a copy changes once),
+ * precedence decided again (a disabled project copy still shadows the user copy; a removed one
+ * reveals it). Nothing is read from disk.
  */
-export function snapshotAfter(snapshot: PackageSnapshot, change: CopyChange): PackageSnapshot {
+export function snapshotAfter(
+  snapshot: PackageSnapshot,
+  changes: CopyChange | readonly CopyChange[],
+): PackageSnapshot {
+  const byCopy = new Map(
+    (Array.isArray(changes) ? changes : [changes]).map((one: CopyChange) => [
+      `${one.scope}:${one.id}`,
+      one.change,
+    ]),
+  );
   const scopes = PACKAGE_SCOPES.map(
     (scope): ObservedScope => ({
       scope,
@@ -128,9 +138,10 @@ export function snapshotAfter(snapshot: PackageSnapshot, change: CopyChange): Pa
         .flatMap((copy): ObservedCopy[] => {
           const { effective: _e, loadable: _l, state, overriddenBy: _o, ...observed } = copy;
           const base = { ...observed, damaged: state === "damaged" };
-          if (copy.scope !== change.scope || copy.id !== change.id) return [base];
-          if (change.change === "remove") return [];
-          return [{ ...base, enabled: change.change === "enable" }];
+          const change = byCopy.get(`${copy.scope}:${copy.id}`);
+          if (change === undefined) return [base];
+          if (change === "remove") return [];
+          return [{ ...base, enabled: change === "enable" }];
         }),
       diagnostics: [],
       treesDigested: 0,

@@ -10,11 +10,16 @@ import {
   readScopeState,
   recheckCopies,
 } from "@skillshelf/store";
-import { type InstallPackageInput, installPackages, recoverScope } from "@skillshelf/store/writers";
+import {
+  type InstallPackageInput,
+  installPackages,
+  recoverScope,
+  removePackages,
+} from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
 import { runStoreChild } from "./_child.js";
-import { install, installInput, stagePackage, storeEnvironment } from "./_store.js";
+import { facts, install, installInput, stagePackage, storeEnvironment } from "./_store.js";
 
 function inputFor(environment: Environment, id: string, version: string): InstallPackageInput {
   return installInput(environment, "user", id, stagePackage({ id, version }));
@@ -182,5 +187,63 @@ describe("installPackages killed with SIGKILL at any point", () => {
       );
     }
     expect([...seen].sort()).toEqual(["after", "before"]);
+  });
+});
+
+describe("removePackages", () => {
+  /** A user scope holding base, app (which needs base) and pdf, and removal inputs for `ids`. */
+  function threeInstalled(...ids: string[]) {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "base", kind: "skill" });
+    install(environment, "user", { id: "app", requires: ["skill:base"] });
+    install(environment, "user", { id: "pdf" });
+    const inputs = ids.map((id) => ({
+      environment,
+      scope: "user" as const,
+      id,
+      reviewed: facts(environment, "user", id),
+    }));
+    return { environment, inputs };
+  }
+
+  it("removes every copy with one commit, a dependent and what it needs together", () => {
+    const { environment, inputs } = threeInstalled("app", "base", "pdf");
+    const batch = removePackages(inputs);
+    expect(batch.failure).toBeUndefined();
+    expect(batch.results.map((result) => result.id)).toEqual(["app", "base", "pdf"]);
+    expect(readPackageSnapshot(environment).copies).toEqual([]);
+    expect(readdirSync(packagesDir(environment, "user"))).toEqual(["state.json"]);
+    expectLockMatchesState(environment);
+  });
+
+  it("removes the copies before the first that is not installed, and not the ones after it", () => {
+    const { environment, inputs } = threeInstalled("pdf", "gone", "app");
+    inputs[1] = {
+      ...(inputs[1] as (typeof inputs)[number]),
+      reviewed: facts(environment, "user", "gone"),
+    };
+    const batch = removePackages(inputs);
+    expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
+    expect(batch.failure?.index).toBe(1);
+    expect(batch.failure?.error.code).toBe("not_installed");
+    expect(versions(environment)).toEqual({ app: "1.0.0", base: "1.0.0" });
+    expectLockMatchesState(environment);
+  });
+
+  it("refuses the whole batch when the copies gone together break a dependent left", () => {
+    const { environment, inputs } = threeInstalled("pdf", "base");
+    const batch = removePackages(inputs);
+    expect(batch.results).toEqual([]);
+    expect(batch.failure?.index).toBe(0);
+    expect(batch.failure?.error.code).toBe("dependents");
+    expect(Object.keys(versions(environment)).sort()).toEqual(["app", "base", "pdf"]);
+  });
+
+  it("refuses a copy changed since review as a stale plan, removing those before it", () => {
+    const { environment, inputs } = threeInstalled("pdf", "app");
+    writeFileSync(join(packagesDir(environment, "user"), "app", "late.md"), "late\n");
+    const batch = removePackages(inputs);
+    expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
+    expect(batch.failure?.error.code).toBe("stale_plan");
   });
 });
