@@ -115,6 +115,30 @@ export function ratioRows(
 
 // --- internal ---
 
+/**
+ * `timeSideBySide` for variants that need untimed work first (a fresh home with packages
+ * installed): each measurement runs `prepare`, then times `run` with what it gave.
+ */
+export function timePrepared(
+  variants: Readonly<Record<string, { prepare: () => unknown; run: (prepared: never) => unknown }>>,
+  rounds: number,
+): Record<string, number[]> {
+  const names = Object.keys(variants);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) {
+    const variant = variants[name];
+    variant?.run(variant.prepare() as never);
+  }
+  for (const name of rotation(names, rounds)) {
+    const { prepare, run } = variants[name] as (typeof variants)[string];
+    const prepared = prepare() as never;
+    const start = startClock();
+    run(prepared);
+    times[name]?.push(elapsedMs(start));
+  }
+  return times;
+}
+
 /** Every name once per round, the order rotated by one each round. */
 function* rotation(names: readonly string[], rounds: number): Generator<string> {
   for (let round = 0; round < rounds; round++)

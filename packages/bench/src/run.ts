@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,layouts,agents,registries,audit,mcp,imports] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,changes,layouts,agents,registries,audit,mcp,imports] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { runAgentsBench } from "./agents-bench.js";
 import { runAuditBench } from "./audit-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
+import { runChangesBench } from "./changes-bench.js";
 import { runCliBench } from "./cli-bench.js";
 import { runDigestBench } from "./digest-bench.js";
 import { runImportsBench } from "./imports-bench.js";
@@ -52,6 +53,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
   cli: runCliBench,
+  changes: runChangesBench,
   layouts: runLayoutsBench,
   agents: runAgentsBench,
   registries: runRegistriesBench,

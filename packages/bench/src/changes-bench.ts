@@ -1,0 +1,161 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { BENCH_GIT_ENV } from "./installed.js";
+import { type BenchOptions, median, medianRatio, timePrepared, verdict } from "./measure.js";
+
+const SIZES = [10, 100, 1_000];
+
+/**
+ * `update` and `remove` of many packages from one repository (issue 31), process start to exit,
+ * at 10, 100 and 1,000 skills, side by side in one run: `update` of every skill changed beside a
+ * fresh install of the same skills and the install floor (`node -e 0`, `git clone --depth 1`,
+ * `sha256sum`); `remove --from` of all of them beside the floor of deleting their folders (`node
+ * -e 0`, `rm -r`). Targets: update at most 1.5× the fresh install, removal at most 2× its floor,
+ * and both linear (the time per package never grows by more than 1.3× from one size to the next).
+ */
+export function runChangesBench(options: BenchOptions): string {
+  const dir = join(options.workDir, "changes");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const bin = join(
+    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
+    "dist",
+    "cli.cjs",
+  );
+  const sizes = SIZES.map((size) => Math.max(5, Math.round((size * options.count) / 10_000)));
+  const rows = sizes.map((size) => {
+    console.log(
+      `bench: update and remove of ${size} packages, ${options.rounds} rounds side by side`,
+    );
+    return measureSize(join(dir, String(size)), size, bin, options.rounds);
+  });
+  const linear = (perPackage: (row: Row) => number) =>
+    rows.every(
+      (row, index) => index === 0 || perPackage(row) <= 1.3 * perPackage(rows[index - 1] as Row),
+    );
+  const updateLinear = linear((row) => row.update / row.size);
+  const removeLinear = linear((row) => row.remove / row.size);
+  return [
+    "## Update and remove of many packages, process start to exit",
+    "",
+    `Skills of one local git repository (each a SKILL.md and two reference files), every one changed by a second commit; into a fresh home each run, the packages installed beforehand untimed; medians of ${options.rounds} rounds, ratios the median of each round's. \`update --user --yes\` beside a fresh \`install <repo> --skill '*'\` of the changed skills and the install floor (\`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\`); \`remove --from <repo> --user --yes\` beside the floor of deleting their folders (\`node -e 0\`, \`rm -r\`).`,
+    "",
+    "| packages | update ms | fresh install ms | install floor ms | update / install | remove ms | delete floor ms | remove / floor |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      (row) =>
+        `| ${row.size} | ${row.update.toFixed(0)} | ${row.install.toFixed(0)} | ${row.floor.toFixed(0)} | ${row.updateRatio.toFixed(2)}× | ${row.remove.toFixed(0)} | ${row.deleteFloor.toFixed(0)} | ${row.removeRatio.toFixed(2)}× |`,
+    ),
+    "",
+    `Targets: update at most 1.5× a fresh install: ${verdict(rows.every((row) => row.updateRatio <= 1.5))} (worst ${Math.max(...rows.map((row) => row.updateRatio)).toFixed(2)}×); removal at most 2× deleting the folders: ${verdict(rows.every((row) => row.removeRatio <= 2))} (worst ${Math.max(...rows.map((row) => row.removeRatio)).toFixed(2)}×); linear from size to size (per package at most 1.3× the size before): update ${verdict(updateLinear)}, remove ${verdict(removeLinear)}.`,
+  ].join("\n");
+}
+
+// --- internal ---
+
+interface Row {
+  readonly size: number;
+  readonly update: number;
+  readonly install: number;
+  readonly floor: number;
+  readonly updateRatio: number;
+  readonly remove: number;
+  readonly deleteFloor: number;
+  readonly removeRatio: number;
+}
+
+function measureSize(dir: string, size: number, bin: string, rounds: number): Row {
+  const repo = changedRepository(join(dir, "repo"), size);
+  const url = pathToFileURL(repo).href;
+  let run = 0;
+  const freshHome = () => mkdtempSync(join(dir, `home-${run++}-`));
+  const skillshelf = (home: string, ...args: string[]) =>
+    execFileSync(process.execPath, [bin, ...args, "--user", "--yes"], {
+      cwd: home,
+      env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: join(home, "library") },
+      stdio: "ignore",
+    });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
+  // `live` names the first commit while the packages are installed, the second for the update
+  const installedAt = (commit: string) => {
+    git("branch", "--force", "live", commit);
+    const home = freshHome();
+    skillshelf(home, "install", `${url}#live`, "--skill", "*");
+    return home;
+  };
+  const times = timePrepared(
+    {
+      update: {
+        prepare: () => {
+          const home = installedAt("first");
+          git("branch", "--force", "live", "main");
+          return home;
+        },
+        run: (home: string) => skillshelf(home, "update"),
+      },
+      install: {
+        prepare: freshHome,
+        run: (home: string) => skillshelf(home, "install", `${url}#main`, "--skill", "*"),
+      },
+      floor: {
+        prepare: () => join(freshHome(), "tree"),
+        run: (into: string) => {
+          execFileSync(process.execPath, ["-e", "0"]);
+          execFileSync("git", ["clone", "--quiet", "--depth", "1", url, into], {
+            env: BENCH_GIT_ENV,
+          });
+          sha256sumTree(into);
+        },
+      },
+      remove: {
+        prepare: () => installedAt("main"),
+        run: (home: string) => skillshelf(home, "remove", "--from", `${url}#live`),
+      },
+      "delete floor": {
+        prepare: () => {
+          const packages = join(freshHome(), "packages");
+          execFileSync("cp", ["-r", join(repo, "skills"), packages]);
+          return packages;
+        },
+        run: (packages: string) => {
+          execFileSync(process.execPath, ["-e", "0"]);
+          execFileSync("rm", ["-r", packages]);
+        },
+      },
+    },
+    rounds,
+  );
+  const of = (name: string) => times[name] ?? [];
+  return {
+    size,
+    update: median(of("update")),
+    install: median(of("install")),
+    floor: median(of("floor")),
+    updateRatio: medianRatio(of("update"), of("install")),
+    remove: median(of("remove")),
+    deleteFloor: median(of("delete floor")),
+    removeRatio: medianRatio(of("remove"), of("delete floor")),
+  };
+}
+
+/** A repository of `count` skills under `skills/`: commit `first`, then `main` with every skill changed. */
+function changedRepository(repo: string, count: number): string {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
+  const write = (edition: number) => {
+    for (let index = 0; index < count; index++)
+      writeBenchSkill(join(repo, "skills", `skill-${index}`), `skill-${index}`, index + edition);
+  };
+  mkdirSync(repo, { recursive: true });
+  git("init", "--quiet", "--initial-branch=main");
+  write(0);
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "first");
+  git("branch", "first");
+  write(1);
+  git("commit", "--quiet", "--all", "-m", "every skill changed");
+  return repo;
+}
