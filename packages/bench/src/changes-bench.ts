@@ -26,7 +26,10 @@ export function runChangesBench(options: BenchOptions): string {
     "dist",
     "cli.cjs",
   );
-  const sizes = SIZES.map((size) => Math.max(5, Math.round((size * options.count) / 10_000)));
+  // a small --count may bring two sizes to one
+  const sizes = [
+    ...new Set(SIZES.map((size) => Math.max(5, Math.round((size * options.count) / 10_000)))),
+  ];
   const rows = sizes.map((size) => {
     console.log(
       `bench: update and remove of ${size} packages, ${options.rounds} rounds side by side`,

@@ -134,7 +134,7 @@ export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";
 export type { TreeDigest } from "./tree-digest.js";
-export { digestTree } from "./tree-digest.js";
+export { digestTree, stampTree } from "./tree-digest.js";
 export type {
   Diagnostic,
   DiagnosticPlace,

@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { type TreeDigest, treeFrames } from "./_tree-frames.js";
 import { walkTree } from "./_tree-walk.js";
 
@@ -20,4 +21,25 @@ export function digestTree(root: string, options: { readonly listing?: boolean }
   const frames = treeFrames(options);
   walkTree(root, (node) => (node.kind === "file" ? frames.file(node) : frames.other(node)));
   return frames.result();
+}
+
+/**
+ * What `lstat` says of every node of the package folder `root` (size, nanosecond times, inode,
+ * mode), as one string: any write, rename, new or removed entry in the tree changes it, so a tree
+ * whose stamp is unchanged digests as it did. `undefined` when the tree cannot be walked (the
+ * digest then says why).
+ */
+export function stampTree(root: string): string | undefined {
+  const parts: string[] = [];
+  try {
+    walkTree(root, (node) => {
+      const stats = lstatSync(node.path, { bigint: true });
+      parts.push(
+        `${node.relative}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.ino}`,
+      );
+    });
+  } catch {
+    return undefined;
+  }
+  return parts.join("\0\0");
 }

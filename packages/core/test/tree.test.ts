@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { copyTree, digestTree, isSkillshelfError } from "@skillshelf/core";
+import { copyTree, digestTree, isSkillshelfError, stampTree } from "@skillshelf/core";
 import { CORPUS_DIR, link, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { treeFrames } from "../src/_tree-frames.js";
@@ -233,5 +233,32 @@ describe("copyTree", () => {
     const existing = testdir({ "mine.md": "keep" });
     expect(() => copyTree(from, existing)).toThrow(/EEXIST/);
     expect(readdirSync(existing)).toEqual(["mine.md"]);
+  });
+});
+
+describe("stampTree", () => {
+  it("is unchanged for an untouched tree and changes with any write, entry or mode", () => {
+    const dir = testdir({ "SKILL.md": "skill\n", "refs/api.md": "api\n" });
+    const stamp = stampTree(dir);
+    expect(stamp).toBeDefined();
+    expect(stampTree(dir)).toBe(stamp);
+    const changes: (() => void)[] = [
+      () => writeFileSync(join(dir, "refs", "api.md"), "api\n"),
+      () => writeFileSync(join(dir, "refs", "new.md"), "new\n"),
+      () => chmodSync(join(dir, "SKILL.md"), 0o755),
+      () => renameSync(join(dir, "refs", "new.md"), join(dir, "refs", "old.md")),
+    ];
+    let before = stamp;
+    for (const change of changes) {
+      change();
+      const after = stampTree(dir);
+      expect(after).not.toBe(before);
+      before = after;
+    }
+  });
+
+  it("is undefined for a tree the digest refuses", () => {
+    expect(stampTree(testdir({ "out.md": link("/etc/hostname") }))).toBeUndefined();
+    expect(stampTree(join(testdir(), "missing"))).toBeUndefined();
   });
 });

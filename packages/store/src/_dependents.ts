@@ -1,4 +1,5 @@
 import { type Environment, SkillshelfError } from "@skillshelf/core";
+import type { ScopeCache } from "./cache.js";
 import { newlyBrokenDependents, readPackageSnapshot, snapshotAfter } from "./snapshot.js";
 import type { PackageScope } from "./types.js";
 
@@ -12,9 +13,10 @@ export function assertNoBrokenDependents(input: {
   readonly scope: PackageScope;
   readonly ids: readonly string[];
   readonly change: "disable" | "remove";
+  readonly cache?: ScopeCache | undefined;
 }): void {
-  const { scope, change } = input;
-  const before = readPackageSnapshot(input.environment);
+  const { scope, change, cache } = input;
+  const before = readPackageSnapshot(input.environment, { cache });
   const after = snapshotAfter(
     before,
     input.ids.map((id) => ({ scope, id, change })),

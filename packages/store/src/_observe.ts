@@ -4,7 +4,6 @@ import {
   type Code,
   createDiagnostic,
   type Diagnostic,
-  digestTree,
   type Environment,
   errnoCode,
   isPackageId,
@@ -13,7 +12,7 @@ import {
 } from "@skillshelf/core";
 import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
 import { journaledTreeDir } from "./_tree-moves.js";
-import type { ScopeCache } from "./cache.js";
+import { cachedTreeDigest, type ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -131,7 +130,7 @@ function observeCopy(input: {
     // digested first, so a manifest read from the same bytes in this process is reused
     let digestProblem: SkillshelfError | undefined;
     try {
-      observedDigest = digestTree(treeDir).digest;
+      observedDigest = cachedTreeDigest(treeDir, cache);
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
       digestProblem = error;

@@ -1,9 +1,10 @@
-import { nullPrototypeRecord } from "@skillshelf/core";
+import { digestTree, nullPrototypeRecord, stampTree } from "@skillshelf/core";
 import type { PackageManifest } from "./types.js";
 
 /**
- * Parsed `state.json` and `lock.json` files, each reused while the file's bytes are exactly what
- * was parsed, and package manifests by tree digest. Reading a file's bytes stays cheap as a scope
+ * Parsed `state.json` and `lock.json` files, each reused while the file's bytes (or its stamp)
+ * are exactly what was parsed, package manifests by tree digest, and copies' tree digests while
+ * their stamps hold. Reading a file's bytes stays cheap as a scope
  * grows; decoding and checking every record again does not, so a caller making many changes in
  * one process (a host, a long apply) passes one cache to every read and writer. Only good parses
  * are kept; nothing is kept between processes.
@@ -27,6 +28,11 @@ export interface ScopeCache {
   unchanged(path: string, stamp: string): CachedParse | undefined;
   /** Keep a good parse of `bytes` (decoded as `text`) at `path`, read when the file's stamp was `stamp`. */
   keep(path: string, bytes: Uint8Array, parse: CachedParse, stamp?: string): void;
+  /**
+   * Tree digests by folder, with the folder's `stampTree` when it was digested: a copy whose
+   * stamp is unchanged is not read again (`cachedTreeDigest`).
+   */
+  readonly trees: Map<string, { readonly stamp: string; readonly digest: string }>;
   /** The written text of each kept record object, so a writer serialises only changed records. */
   readonly fragments: WeakMap<object, string>;
 }
@@ -60,6 +66,7 @@ export function createScopeCache(): ScopeCache {
     },
     fragments: new WeakMap(),
     manifests: new Map(),
+    trees: new Map(),
   };
 }
 
@@ -94,3 +101,17 @@ export function withTableEntries<T>(
 
 /** How deep the records sit in `state.json` (`installed.<id>`) and `lock.json` (`packages.<id>`). */
 export const RECORD_DEPTH = 2;
+
+/**
+ * `digestTree(dir).digest`, or with `cache` the digest kept for `dir` when its stamp (every
+ * node's `lstat`) is unchanged: one command observing a copy again reads its files once.
+ */
+export function cachedTreeDigest(dir: string, cache: ScopeCache | undefined): string {
+  const stamp = cache === undefined ? undefined : stampTree(dir);
+  const kept = cache?.trees.get(dir);
+  if (stamp !== undefined && kept?.stamp === stamp) return kept.digest;
+  // stamped before the read: a change while reading leaves a stamp that no longer matches
+  const { digest } = digestTree(dir);
+  if (stamp !== undefined) cache?.trees.set(dir, { stamp, digest });
+  return digest;
+}

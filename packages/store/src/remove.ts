@@ -72,6 +72,7 @@ export function removePackages(inputs: readonly RemovePackageInput[]): WriteBatc
         scope: first.scope,
         ids: removed.map((input) => input.id),
         change: "remove",
+        cache: first.cache,
       });
       return removeTrees(context, removed);
     }),
