@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { AGENTS } from "@skillshelf/core";
+import { cliBin } from "./cli-bench.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
 /** Every agent's own skill folders the tree is spread over, user and project. */
@@ -22,11 +22,7 @@ const FOLDERS = AGENTS.flatMap((agent) => [
 export function runAgentsBench(options: BenchOptions): string {
   const dir = join(options.workDir, "agents");
   const { home, project, files, shared } = agentTree(dir, options.count);
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   const run =
     (...args: string[]) =>
     () =>

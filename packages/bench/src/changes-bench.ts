@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
 import { BENCH_GIT_ENV } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timePrepared, verdict } from "./measure.js";
 
@@ -21,11 +20,7 @@ export function runChangesBench(options: BenchOptions): string {
   const dir = join(options.workDir, "changes");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   // a small --count may bring two sizes to one
   const sizes = [
     ...new Set(SIZES.map((size) => Math.max(5, Math.round((size * options.count) / 10_000)))),

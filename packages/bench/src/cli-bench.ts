@@ -20,11 +20,7 @@ export function runCliBench(options: BenchOptions): string {
   const dir = join(options.workDir, "cli-change");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   const collectionSize = Math.min(COLLECTION, Math.max(2, Math.round(options.count / 200)));
   const single = skillFolder(join(dir, "single"), 1);
   const collection = skillFolder(join(dir, "collection"), collectionSize);
@@ -102,6 +98,15 @@ export function runCliBench(options: BenchOptions): string {
 }
 
 // --- internal ---
+
+/** The built command line's bin, as a user runs it. */
+export function cliBin(): string {
+  return join(
+    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
+    "dist",
+    "cli.cjs",
+  );
+}
 
 /** A folder of `count` skills under `skills/`, each a SKILL.md with two reference files. */
 function skillFolder(dir: string, count: number): string {

@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readCollection } from "@skillshelf/sources";
-import { gitRepository, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, gitRepository, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
 import { BENCH_GIT_ENV } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from "./measure.js";
 
@@ -24,11 +23,7 @@ export function runLayoutsBench(options: BenchOptions): string {
   mkdirSync(dir, { recursive: true });
   const installed = Math.max(20, Math.min(1_000, Math.round(options.count / 10)));
   const repo = gitRepository(nestedCollection(join(dir, "nested"), installed));
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   let run = 0;
   const freshHome = () => mkdtempSync(join(dir, `home-${run++}-`));
   const rounds = options.rounds;

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
 import { z } from "zod";
-import { writeBenchSkill } from "./cli-bench.js";
+import { cliBin, writeBenchSkill } from "./cli-bench.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
 const PAGE_SIZE = 100;
@@ -33,11 +33,7 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
   const skills = Math.max(10, Math.min(1_000, Math.round(options.count / 10)));
   for (let index = 0; index < skills; index++)
     writeBenchSkill(join(library, `skill-${index}`), `skill-${index}`, index);
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   const client = await connected(
     [bin, "mcp", "--user", "--poll-ms", "0", "--page-size", String(PAGE_SIZE)],
     home,

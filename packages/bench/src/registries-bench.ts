@@ -8,8 +8,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { publish } from "@skillshelf/publish";
 import { blobDigest } from "@skillshelf/sources";
@@ -20,7 +19,7 @@ import {
   writeDockerAuth,
   writeImageLayout,
 } from "@skillshelf/test-utils";
-import { sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
 import {
   type BenchOptions,
   median,
@@ -45,11 +44,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   // 50 at the default count; a smoke run's few
   const skills = Math.max(3, Math.min(50, Math.round(options.count / 200)));
   const set = skillSet(join(dir, "set"), skills);
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   let run = 0;
   const fresh = () => mkdtempSync(join(dir, `run-${run++}-`));
   const rounds = options.rounds;

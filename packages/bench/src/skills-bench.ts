@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fastParseYamlMapping, splitFrontmatter } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import { rawParse, walkAndRead } from "./baseline.js";
+import { cliBin } from "./cli-bench.js";
 import { generateSkillTree } from "./generate.js";
 import {
   type BenchOptions,
@@ -88,11 +88,7 @@ const CLI_RUNS = 21;
 function cliListMs(workDir: string): { list: number; node: number } {
   const project = join(workDir, "cli-100");
   generateSkillTree(project, 100);
-  const bin = join(
-    dirname(createRequire(import.meta.url).resolve("@skillshelf/cli/package.json")),
-    "dist",
-    "cli.cjs",
-  );
+  const bin = cliBin();
   const env = { PATH: process.env.PATH ?? "", HOME: join(project, "home") };
   const timed = (args: string[]) => {
     const start = process.hrtime.bigint();
