@@ -37,7 +37,8 @@ export function removePackage(input: RemovePackageInput): WriteResult {
  * in order, and the ones before the first refused are removed under one scope lock with one
  * `state.json` write and one `lock.json` write, so a crash leaves all of them or none. A dependent
  * is judged against all of them gone at once: one the batch would break refuses the whole batch
- * (its first input). Every input must name the same scope, and an id may appear once.
+ * (its first input), and so does an id that is no package id (checked before the disk is touched:
+ * that input). Every input must name the same scope, and an id may appear once.
  */
 export function removePackages(inputs: readonly RemovePackageInput[]): WriteBatch {
   const [first] = inputs;
