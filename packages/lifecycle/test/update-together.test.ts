@@ -64,6 +64,21 @@ async function installedFromOneRepository() {
   return { env, git, repo: repo.path, stage };
 }
 
+/** The plan updating alpha, beta and gamma, released when the test ends. */
+async function updatePlan(
+  env: ReturnType<typeof environment>,
+  stage: { env: Record<string, string> },
+) {
+  const plan = await planLifecycle({
+    environment: env,
+    operation: "update",
+    targets: ["alpha", "beta", "gamma"],
+    stage,
+  });
+  onTestFinished(() => releasePlan(plan));
+  return plan;
+}
+
 describe("an update of many packages from one source", () => {
   it("fetches the repository once for every package whose folder is apart from the others'", async () => {
     const { env, git, repo, stage } = await installedFromOneRepository();
@@ -94,13 +109,7 @@ describe("an update of many packages from one source", () => {
     rmSync(join(repo, "skills", "beta"), { recursive: true });
     writeTree(repo, { "skills/alpha/SKILL.md": skill("alpha", "v2.") });
     commitAll(repo, git.env, "beta gone");
-    const plan = await planLifecycle({
-      environment: env,
-      operation: "update",
-      targets: ["alpha", "beta", "gamma"],
-      stage,
-    });
-    onTestFinished(() => releasePlan(plan));
+    const plan = await updatePlan(env, stage);
     expect(plan.steps.map((step) => [step.id, step.refusal?.code])).toEqual([
       ["alpha", undefined],
       ["skill:beta", "source_subfolder_missing"],
@@ -115,13 +124,7 @@ describe("an update of many packages from one source", () => {
   it("refuses every package of a repository that cannot be fetched, trying it once", async () => {
     const { env, git, repo, stage } = await installedFromOneRepository();
     rmSync(repo, { recursive: true });
-    const plan = await planLifecycle({
-      environment: env,
-      operation: "update",
-      targets: ["alpha", "beta", "gamma"],
-      stage,
-    });
-    onTestFinished(() => releasePlan(plan));
+    const plan = await updatePlan(env, stage);
     expect(plan.steps.map((step) => [step.id, step.refusal?.code])).toEqual(
       ["alpha", "beta", "gamma"].map((id) => [`skill:${id}`, "git_failed"]),
     );
