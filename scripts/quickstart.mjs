@@ -6,7 +6,7 @@
 //   npm run pack-packages → node scripts/quickstart.mjs pack : install, build, pack every package into packs/
 // It uses the pnpm pinned in package.json, installing it into .tools/ when the one on PATH differs.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,14 +23,42 @@ const env = {
   DO_NOT_TRACK: "1",
   TURBO_NO_UPDATE_NOTIFIER: "1",
 };
+// the benchmark of the first command (packages/bench, "demo") reads how long each step took
+const steps = {};
+const timed = (step, work) => {
+  const start = performance.now();
+  work();
+  steps[step] = performance.now() - start;
+};
 const pnpm = findPnpm();
-run(pnpm, ["install", "--frozen-lockfile"]);
+timed("install", () => run(pnpm, ["install", "--frozen-lockfile"]));
 
 if (job === "build" || job === "pack") {
   run(pnpm, ["run", "build"]);
   if (job === "pack") run(process.execPath, [join(root, "scripts", "pack-packages.mjs")]);
 } else if (job === "demo") {
+  timed("build", () => run(pnpm, ["run", "build"]));
+  timed("demo", demo);
+  const timesFile = env.SKILLSHELF_QUICKSTART_TIMES;
+  if (timesFile) writeFileSync(timesFile, JSON.stringify(steps));
+} else {
+  run(pnpm, ["run", "lint"]);
   run(pnpm, ["run", "build"]);
+  run(pnpm, ["run", "typecheck"]);
+  ensureTestTools();
+  mkdirSync(join(root, ".ci-out"), { recursive: true });
+  run(pnpm, [
+    "exec",
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    "--outputFile.json=.ci-out/vitest.json",
+  ]);
+}
+
+/** The demo's commands against the example library, then an install from a git repository. */
+function demo() {
   const home = join(root, "examples", "home");
   const demoEnv = { ...env, HOME: home, SKILLSHELF_HOME: join(home, ".config", "skillshelf") };
   const cli = join(root, "packages", "cli", "dist", "cli.cjs");
@@ -47,20 +75,6 @@ if (job === "build" || job === "pack") {
   );
   run(process.execPath, [cli, "search", "release", "--cwd", project], demoEnv);
   demoInstall(cli);
-} else {
-  run(pnpm, ["run", "lint"]);
-  run(pnpm, ["run", "build"]);
-  run(pnpm, ["run", "typecheck"]);
-  ensureTestTools();
-  mkdirSync(join(root, ".ci-out"), { recursive: true });
-  run(pnpm, [
-    "exec",
-    "vitest",
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    "--outputFile.json=.ci-out/vitest.json",
-  ]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { baseConfig } from "../../tsup.config.base.ts";
 export default defineConfig({
   ...baseConfig,
   entry: ["src/run.ts", "src/memory.ts"],
-  dts: false,
+  // private: no declarations
+  onSuccess: undefined,
   noExternal: ["@skillshelf/test-utils"],
 });

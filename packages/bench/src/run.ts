@@ -1,4 +1,4 @@
-// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,changes,layouts,agents,registries,audit,mcp,imports] [--write]
+// pnpm bench [--count N] [--rounds N] [--only skills,prompts,catalog,index,resources,digest,lifecycle,restore,cli,changes,layouts,agents,registries,audit,mcp,imports,demo] [--write]
 // Runs each benchmark suite side by side against its baseline and prints the report (with
 // --write, also into RESULTS.md below its marker).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { runAuditBench } from "./audit-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runChangesBench } from "./changes-bench.js";
 import { runCliBench } from "./cli-bench.js";
+import { runDemoBench } from "./demo-bench.js";
 import { runDigestBench } from "./digest-bench.js";
 import { runImportsBench } from "./imports-bench.js";
 import { runIndexBench } from "./index-bench.js";
@@ -60,6 +61,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   audit: runAuditBench,
   mcp: runMcpBench,
   imports: runImportsBench,
+  demo: runDemoBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);
 if (values.write && values.only !== undefined) {
