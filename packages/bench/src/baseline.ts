@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ResourceRoot } from "@skillshelf/skills-loader";
 import { parse } from "yaml";
@@ -74,6 +74,32 @@ export function walkAndRead(roots: readonly ResourceRoot[]): number {
   let bytes = 0;
   for (const root of roots)
     for (const path of skillFiles(root.path)) bytes += readFileSync(path).length;
+  return bytes;
+}
+
+/**
+ * The frontmatter-only floor: walking, and reading each file's first 4 KiB, then 4 KiB more at a
+ * time until the closing `---` line has been read (or the file ends); no decoding past a search
+ * for the fence, no hashing, no parsing. Returns the bytes read.
+ */
+export function walkAndReadFrontmatter(roots: readonly ResourceRoot[]): number {
+  const block = Buffer.allocUnsafe(4096);
+  let bytes = 0;
+  for (const root of roots)
+    for (const path of skillFiles(root.path)) {
+      const fd = openSync(path, "r");
+      try {
+        let read = readSync(fd, block, 0, block.length, null);
+        let head = block.subarray(0, read);
+        while (read > 0 && head.indexOf("\n---", 3) === -1) {
+          read = readSync(fd, block, 0, block.length, null);
+          head = Buffer.concat([head, block.subarray(0, read)]);
+        }
+        bytes += head.length;
+      } finally {
+        closeSync(fd);
+      }
+    }
   return bytes;
 }
 

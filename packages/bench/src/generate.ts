@@ -15,7 +15,12 @@ export interface GeneratedTree {
  * (see the corpus statistics): mostly plain keys, some quoted, folded or literal descriptions,
  * metadata maps, tool lists, and a few files only the full YAML parser reads.
  */
-export function generateSkillTree(dir: string, count: number, seed = 1): GeneratedTree {
+export function generateSkillTree(
+  dir: string,
+  count: number,
+  seed = 1,
+  layout: SkillLayout = "mixed",
+): GeneratedTree {
   rmSync(dir, { recursive: true, force: true });
   const random = seededRandom(seed);
   const [agent, user, project] = treeRoots(dir).map((root) => root.path) as [
@@ -34,18 +39,22 @@ export function generateSkillTree(dir: string, count: number, seed = 1): Generat
         ? `user-skill-${local}`
         : `${["user", "agent", "project"][rootIndex]}-skill-${local}`;
     const category = `category-${local % 40}`;
-    const folder =
-      rootIndex === 0
-        ? join(user, name)
-        : rootIndex === 1
-          ? join(agent, category, name)
-          : join(project, category, `group-${local % 7}`, name);
+    const root = [user, agent, project][rootIndex] as string;
+    const depth = layout === "flat" ? 0 : layout === "nested" ? 2 : rootIndex;
+    const folder = join(root, ...[category, `group-${local % 7}`].slice(0, depth), name);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "SKILL.md"), skillText(name, random));
     written += 1;
   }
   return { roots: treeRoots(dir), files: written };
 }
+
+/**
+ * Where a tree's skills sit: `mixed` puts the user library's at its top, the agent folder's in
+ * category folders and the project's two levels deep; `flat` and `nested` put every root's at its
+ * top, or two levels deep.
+ */
+export type SkillLayout = "mixed" | "flat" | "nested";
 
 /** The three roots of a generated tree, lowest precedence first. */
 export function treeRoots(dir: string): ResourceRoot[] {

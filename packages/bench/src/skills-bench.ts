@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fastParseYamlMapping, splitFrontmatter } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
-import { rawParse, walkAndRead } from "./baseline.js";
+import { rawParse, walkAndRead, walkAndReadFrontmatter } from "./baseline.js";
 import { cliBin } from "./cli-bench.js";
-import { generateSkillTree } from "./generate.js";
+import { generateSkillTree, type SkillLayout } from "./generate.js";
 import {
   type BenchOptions,
   loadTree,
@@ -55,6 +55,7 @@ export function runSkillsBench(options: BenchOptions): string {
   const rawMemory = peakRssMiB(options.binDir, "raw-parse", dir);
   const loadMemory = peakRssMiB(options.binDir, "loadSkills", dir);
   const cli = cliListMs(options.workDir);
+  const layouts = layoutRows(options);
   return [
     "## Skills",
     "",
@@ -73,7 +74,67 @@ export function runSkillsBench(options: BenchOptions): string {
     "",
     `Winners identical to raw-parse: ${identical ? "yes" : "no"}.`,
     `Targets: cold ≤ 0.70× raw-parse: ${coldRatio.toFixed(2)}× ${verdict(coldRatio <= 0.7)}; cached ≤ 0.15×: ${cachedRatio.toFixed(2)}× ${verdict(cachedRatio <= 0.15)}; peak RSS below raw-parse: ${verdict(loadMemory < rawMemory)}.`,
+    "",
+    "### Frontmatter-only reads, flat and nested",
+    "",
+    `The same generator with every root flat, or every root two category levels deep; beside raw-parse and the floor, the frontmatter-only floor: walking and reading each file's first 4 KiB, more only until the closing \`---\` line (no hashing, no parsing). Medians of ${rounds} rounds, ms; winners identical to raw-parse in every tree.`,
+    "",
+    "| skills | layout | raw-parse | floor | frontmatter floor | cold | cached | cold / raw-parse | cold / frontmatter floor | cached / raw-parse |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...layouts.map(
+      (row) =>
+        `| ${row.skills} | ${row.layout} | ${row.raw.toFixed(1)} | ${row.floor.toFixed(1)} | ${row.headFloor.toFixed(1)} | ${row.cold.toFixed(1)} | ${row.cached.toFixed(1)} | ${(row.cold / row.raw).toFixed(2)}× | ${(row.cold / row.headFloor).toFixed(2)}× | ${(row.cached / row.raw).toFixed(2)}× |`,
+    ),
+    "",
+    `Targets (issue 31): cold ≤ 0.30× raw-parse: ${verdict(layouts.every((row) => row.cold <= 0.3 * row.raw))}; cold ≤ 1.3× the frontmatter-only floor: ${verdict(layouts.every((row) => row.cold <= 1.3 * row.headFloor))}; cached ≤ 0.08× raw-parse: ${verdict(layouts.every((row) => row.cached <= 0.08 * row.raw))}.`,
   ].join("\n");
+}
+
+interface LayoutRow {
+  readonly skills: number;
+  readonly layout: SkillLayout;
+  readonly raw: number;
+  readonly floor: number;
+  readonly headFloor: number;
+  readonly cold: number;
+  readonly cached: number;
+}
+
+/** The loader cold and cached beside the floors, at a tenth of `count` and at `count`, flat and nested. */
+function layoutRows(options: BenchOptions): LayoutRow[] {
+  const sizes = [...new Set([Math.max(10, Math.round(options.count / 10)), options.count])];
+  return sizes.flatMap((size) =>
+    (["flat", "nested"] as const).map((layout) => {
+      const dir = join(options.workDir, `skills-${layout}-${size}`);
+      console.log(`bench: ${size} skills, ${layout}, ${options.rounds} rounds side by side`);
+      const tree = generateSkillTree(dir, size, 1, layout);
+      const cache = createSkillCache();
+      loadTree(tree.roots, cache);
+      const raw = winnersOf(rawParse(tree.roots));
+      if (!sameMap(raw, winnersOf(loadTree(tree.roots))))
+        throw new Error(`bench: loadSkills and raw-parse disagree on the winners of ${dir}`);
+      const times = timeSideBySide(
+        {
+          raw: () => rawParse(tree.roots),
+          floor: () => walkAndRead(tree.roots),
+          headFloor: () => walkAndReadFrontmatter(tree.roots),
+          cold: () => loadTree(tree.roots),
+          cached: () => loadTree(tree.roots, cache),
+        },
+        options.rounds,
+      );
+      const of = (name: string) => median(times[name] ?? []);
+      return {
+        skills: tree.files,
+        layout,
+        raw: of("raw"),
+        floor: of("floor"),
+        headFloor: of("headFloor"),
+        cold: of("cold"),
+        cached: of("cached"),
+      };
+    }),
+  );
 }
 
 // --- internal ---

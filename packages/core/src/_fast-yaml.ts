@@ -4,9 +4,10 @@
  * accept it returns exactly as `yaml` (1.2, core schema) would. A differential test holds it to that.
  *
  * Accepted: top-level `key: value` lines, full-line comments and blank lines; values that are
- * one-line plain, single- or double-quoted (without escapes) scalars, one-line flow sequences of
- * plain words, `|`/`>` block scalars (clip or strip), block sequences of scalars, and one level of
- * nested `key: scalar` mappings.
+ * one-line plain (a comment may follow), single- or double-quoted (without escapes) scalars,
+ * one-line flow sequences of plain words, one-line flow mappings of `key: scalar` entries, `|`/`>`
+ * block scalars (clip or strip), block sequences of scalars, and one level of nested
+ * `key: scalar` mappings.
  *
  * @internal Exported for the benchmark and the differential tests only.
  */
@@ -52,6 +53,7 @@ const RESERVED_KEYS = new Set([
   "__proto__",
 ]);
 const BLOCK_HEADER = /^([|>])(-?)$/;
+const FLOW_ENTRY = /^([A-Za-z_][A-Za-z0-9_-]*): (.+)$/;
 // first characters that make a YAML indicator, a quote or a flow collection
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 // the YAML 1.2 core schema's null, number and special-float forms; such scalars are not strings
@@ -222,8 +224,15 @@ function parseInlineScalar(raw: string): { value: unknown } | undefined {
   if (first === '"') return parseDoubleQuoted(text);
   if (first === "'") return parseSingleQuoted(text);
   if (first === "[") return parseFlowSequence(text);
+  if (first === "{") return parseFlowMapping(text);
   if (INDICATOR_START.test(text)) return undefined;
-  return parsePlain(text, false);
+  return parsePlain(withoutComment(text), false);
+}
+
+/** A plain scalar without the comment after it: a `#` after a space starts one. */
+function withoutComment(text: string): string {
+  const comment = text.indexOf(" #");
+  return comment === -1 ? text : text.slice(0, comment).trimEnd();
 }
 
 function parseDoubleQuoted(text: string): { value: string } | undefined {
@@ -253,6 +262,31 @@ function parseFlowSequence(text: string): { value: unknown[] } | undefined {
     items.push(value.value);
   }
   return { value: items };
+}
+
+function parseFlowMapping(text: string): { value: Record<string, unknown> } | undefined {
+  if (!text.endsWith("}")) return undefined;
+  const inner = text.slice(1, -1);
+  const mapping: Record<string, unknown> = {};
+  if (inner.trim() === "") return { value: mapping };
+  for (const part of inner.split(",")) {
+    const entry = FLOW_ENTRY.exec(part.trim());
+    if (entry === null) return undefined;
+    const key = entry[1] as string;
+    if (RESERVED_KEYS.has(key) || Object.hasOwn(mapping, key)) return undefined;
+    const raw = (entry[2] as string).trim();
+    const value =
+      raw[0] === '"'
+        ? parseDoubleQuoted(raw)
+        : raw[0] === "'"
+          ? parseSingleQuoted(raw)
+          : INDICATOR_START.test(raw)
+            ? undefined
+            : parsePlain(raw, true);
+    if (value === undefined) return undefined;
+    mapping[key] = value.value;
+  }
+  return { value: mapping };
 }
 
 function parsePlain(text: string, inFlow: boolean): { value: unknown } | undefined {

@@ -7,5 +7,8 @@ import { createRequire } from "node:module";
  * bundler follows, so the parser travels inside the bundle and is still initialized on first use.
  */
 export function yamlLibrary(): typeof import("yaml") {
-  return createRequire(import.meta.url)("yaml");
+  return requireHere("yaml");
 }
+
+// made once: making it costs more than the cached `require` it then serves
+const requireHere = createRequire(import.meta.url);

@@ -107,8 +107,16 @@ export type { JsonDocumentResult } from "./parse-json.js";
 export { MAX_JSON_DEPTH, nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
 export type { ProcessIdentity } from "./processes.js";
 export { hostTag, isProcessRunning, processIdentity } from "./processes.js";
-export type { TextContent, TextDocument } from "./read-file.js";
-export { readRegularFile, readTextDocument } from "./read-file.js";
+export type { FileStamp, TextContent, TextDocument, TextFileOptions } from "./read-file.js";
+export {
+  fileStamp,
+  readRegularFile,
+  readStampedFile,
+  readTextDocument,
+  sameStamp,
+} from "./read-file.js";
+export type { TextHead } from "./read-head.js";
+export { HEAD_BLOCK_BYTES, readTextHead } from "./read-head.js";
 export { removeTree } from "./remove-tree.js";
 export type {
   AgentFolderColumns,

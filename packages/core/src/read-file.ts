@@ -55,6 +55,49 @@ export function readRegularFile(
   }
 }
 
+/** What tells one version of a file from another: its inode, size and times (any write moves one). */
+export interface FileStamp {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/** A file's stamp, from its stats. */
+export function fileStamp(stats: FileStamp): FileStamp {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+}
+
+/** Whether two stamps name the same version of a file. */
+export function sameStamp(one: FileStamp, other: FileStamp): boolean {
+  return (
+    one.ino === other.ino &&
+    one.size === other.size &&
+    one.mtimeMs === other.mtimeMs &&
+    one.ctimeMs === other.ctimeMs
+  );
+}
+
+/**
+ * Read a whole regular file (as `readRegularFile`) that must still be the version `stamp` names:
+ * `undefined` when the open file's stamp differs before or after its bytes are read.
+ */
+export function readStampedFile(
+  path: string,
+  maxBytes: number,
+  stamp: FileStamp,
+): Buffer | undefined {
+  const { fd, size } = openRegularFile(path);
+  try {
+    if (!sameStamp(fstatSync(fd), stamp)) return undefined;
+    if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+    const bytes = readOpenFile(fd, size, maxBytes);
+    return bytes !== undefined && sameStamp(fstatSync(fd), stamp) ? bytes : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A text document's content: its text, the sha256 of its bytes and their count. */
 export interface TextContent {
   readonly text: string;
@@ -72,51 +115,80 @@ export type TextDocument = ReadResult<TextContent>;
  * files (`read_failed`), each an error diagnostic on `path` (the path as discovered; `realPath`
  * is what is read). `hash` is the sha256 of the bytes.
  */
-export function readTextDocument(options: {
-  readonly path: string;
-  readonly realPath: string;
-  readonly maxBytes: number;
-  /** What the file is, for messages: "skill file", "prompt template", … */
-  readonly what: string;
-}): TextDocument {
-  const { path, realPath, maxBytes, what } = options;
+export function readTextDocument(options: TextFileOptions): TextDocument {
+  const { realPath, maxBytes } = options;
   let bytes: Buffer;
   try {
     bytes = readRegularFile(realPath, maxBytes);
   } catch (error) {
-    if (isSkillshelfError(error) && error.code === "file_too_large")
-      return refuse(
-        "file_too_large",
-        `${what} is ${error.details?.size} bytes, over the ${maxBytes}-byte limit; split it or move detail into other files`,
-        path,
-        { size: error.details?.size },
-      );
-    if (isSkillshelfError(error) && error.code === "not_a_file")
-      return refuse(
-        "not_a_file",
-        `${what} is not a regular file (a FIFO, device, socket or folder); only files are read`,
-        path,
-      );
-    return refuse(
-      "read_failed",
-      `cannot read ${what} (${errnoCode(error) ?? String(error)}); check its permissions`,
-      path,
-    );
+    return readRefusal(error, options);
   }
   const decoded = decodeText(bytes);
-  if (!decoded.ok) {
-    const code = decoded.reason === "nul" ? "file_contains_nul" : "file_not_utf8";
-    return refuse(
-      code,
-      `${what} is not UTF-8 text; it must be a document, not a binary payload`,
-      path,
-    );
-  }
+  if (!decoded.ok) return notTextRefusal(decoded.reason, options);
   return {
     ok: true,
     value: { text: decoded.text, hash: sha256(bytes), size: bytes.length },
     diagnostics: [],
   };
+}
+
+/** What a text reader is told about the file it reads. */
+export interface TextFileOptions {
+  readonly path: string;
+  readonly realPath: string;
+  readonly maxBytes: number;
+  /** What the file is, for messages: "skill file", "prompt template", … */
+  readonly what: string;
+}
+
+/**
+ * The refusal of a text file that could not be read: `file_too_large`, `not_a_file` or
+ * `read_failed`, from the error `openRegularFile` or a read threw.
+ */
+export function readRefusal(error: unknown, options: TextFileOptions): ReadResult<never> {
+  const { path, maxBytes, what } = options;
+  if (isSkillshelfError(error) && error.code === "file_too_large")
+    return refuse(
+      "file_too_large",
+      `${what} is ${error.details?.size} bytes, over the ${maxBytes}-byte limit; split it or move detail into other files`,
+      path,
+      { size: error.details?.size },
+    );
+  if (isSkillshelfError(error) && error.code === "not_a_file")
+    return refuse(
+      "not_a_file",
+      `${what} is not a regular file (a FIFO, device, socket or folder); only files are read`,
+      path,
+    );
+  return refuse(
+    "read_failed",
+    `cannot read ${what} (${errnoCode(error) ?? String(error)}); check its permissions`,
+    path,
+  );
+}
+
+/** The refusal of bytes that are not UTF-8 text (`decodeText`'s reason). */
+export function notTextRefusal(
+  reason: "nul" | "utf8",
+  options: TextFileOptions,
+): ReadResult<never> {
+  return refuse(
+    reason === "nul" ? "file_contains_nul" : "file_not_utf8",
+    `${options.what} is not UTF-8 text; it must be a document, not a binary payload`,
+    options.path,
+  );
+}
+
+/** The `file_too_large` error of a file of `size` bytes over `maxBytes`. */
+export function tooLarge(path: string, size: number, maxBytes: number): SkillshelfError {
+  return new SkillshelfError(
+    "file_too_large",
+    `${path} is ${size} bytes, over the ${maxBytes}-byte limit`,
+    {
+      path,
+      details: { size },
+    },
+  );
 }
 
 // --- internal ---
@@ -139,17 +211,6 @@ function readOpenFile(fd: number, size: number, maxBytes: number): Buffer | unde
   return length > maxBytes ? undefined : buffer.subarray(0, length);
 }
 
-function tooLarge(path: string, size: number, maxBytes: number): SkillshelfError {
-  return new SkillshelfError(
-    "file_too_large",
-    `${path} is ${size} bytes, over the ${maxBytes}-byte limit`,
-    {
-      path,
-      details: { size },
-    },
-  );
-}
-
 function notAFile(path: string): SkillshelfError {
   return new SkillshelfError(
     "not_a_file",
@@ -163,6 +224,6 @@ function refuse(
   message: string,
   path: string,
   details?: Record<string, unknown>,
-): TextDocument {
+): ReadResult<never> {
   return { ok: false, diagnostics: [createDiagnostic("error", code, message, { path, details })] };
 }

@@ -85,6 +85,32 @@ describe("fast path agrees with the full YAML parser", () => {
     "a: [x,]\n",
     "a: [x] y\n",
     "a: {x: y}\n",
+    "a: {x: y, z: 'w'}\n",
+    'a: {x: "y, z"}\n',
+    'a: {x: "y}"}\n',
+    "a: {x: y,}\n",
+    "a: {x: y, x: z}\n",
+    "a: {x:y}\n",
+    "a: {x: {y: z}}\n",
+    "a: {x: [y]}\n",
+    "a: {x: 1}\n",
+    "a: {x: true, y: null}\n",
+    "a: {x: y # c}\n",
+    "a: {x: y} # c\n",
+    "a: {}\n",
+    "a: { }\n",
+    "a: {true: x}\n",
+    "a: {__proto__: x}\n",
+    "a: {x: y}z\n",
+    "a: b #c\n",
+    "a: b  # c: d\n",
+    "a: b # c # d\n",
+    "a: 1 # one\n",
+    "a: true # yes\n",
+    "a: # only a comment\n",
+    "a:\n  - x # c\n  - y\n",
+    "metadata:\n  k: v # c\n",
+    "a: |\n  x # kept\n",
     "a: &anchor x\nb: *anchor\n",
     "a: !tag x\n",
     "a: %x\n",
@@ -144,6 +170,15 @@ describe("fast path agrees with the full YAML parser", () => {
     expectAgreement(yaml);
   });
 
+  it("takes comments after plain values and one-line flow mappings itself (issue 31)", () => {
+    for (const yaml of [
+      "a: b # c\n",
+      'metadata: {author: bench, version: "2.0"}\n',
+      "a:\n  - x # c\n",
+    ])
+      expect(expectAgreement(yaml), yaml).toBe(true);
+  });
+
   it("on 5,000 generated documents", () => {
     const random = seededRandom(20261130);
     for (let i = 0; i < 5000; i++) expectAgreement(generateDocument(random));
@@ -198,6 +233,8 @@ function generateDocument(random: () => number): string {
       () => ` '${phrase()}'`,
       () => ` "${phrase()}"`,
       () => ` [${phrase()}, ${phrase()}]`,
+      () => ` ${phrase()} # ${phrase()}`,
+      () => ` {${pick(["k", "j", "name"])}: ${phrase()}, ${pick(["k", "j", "x"])}: ${phrase()}}`,
       () => ` |${pick(["", "-", "+"])}\n  ${phrase()}\n  ${phrase()}\n${pick(["", "\n", "  \n"])}`,
       () => ` >${pick(["", "-"])}\n  ${phrase()}\n${pick(["", "\n"])}  ${phrase()}\n`,
       () => `\n  - ${phrase()}\n  - ${phrase()}`,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { compareText } from "@skillshelf/core";
+import { compareText, sameStamp } from "@skillshelf/core";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
 import { type FileCache, skillFiles } from "./_files.js";
@@ -60,7 +60,7 @@ export function buildListing(
     if (
       kept !== undefined &&
       kept.skill.realPath === skill.realPath &&
-      kept.skill.hash === skill.hash &&
+      sameStamp(kept.skill.stamp, skill.stamp) &&
       watch.quiet(kept.folders)
     ) {
       served.push(kept);
@@ -70,9 +70,7 @@ export function buildListing(
     const found: { readonly relative: string; readonly real: string; readonly digest: string }[] =
       [];
     for (const file of walked.files) {
-      // the loader hashed the skill file's bytes as it read them: not read a second time
-      const digest =
-        file.relative === "SKILL.md" ? `sha256:${skill.hash}` : cache.digest(file.real);
+      const digest = cache.digest(file.real);
       if (digest !== undefined) found.push({ ...file, digest });
     }
     // the frontmatter is SKILL.md's, so its digest stands for it

@@ -3,8 +3,10 @@ import {
   createDiagnostic,
   type Diagnostic,
   errnoCode,
+  type FileStamp,
   parseFrontmatter,
   readTextDocument,
+  readTextHead,
 } from "@skillshelf/core";
 import type { SkillLocation } from "./_walk.js";
 import type { SkillCache } from "./cache.js";
@@ -16,17 +18,14 @@ export const MAX_SKILL_BYTES = 1_048_576;
 export const LARGE_SKILL_BYTES = 51_200;
 
 /** What identifies one version of a file: where it really is, and its inode, size and times. */
-interface FileSignature {
+interface FileSignature extends FileStamp {
   readonly realPath: string;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
 }
 
 /** Everything a skill file says on its own, independent of its root; what the cache keeps. */
 export interface SkillFileRecord {
   readonly signature: FileSignature | undefined;
+  /** The sha256 of the file's bytes, when they were all read (for the body). */
   readonly hash: string | undefined;
   /** `undefined` when the file is refused. */
   readonly fields: SkillFields | undefined;
@@ -34,7 +33,10 @@ export interface SkillFileRecord {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Read, check and parse one skill file, through the cache when one is given. */
+/**
+ * Read, check and parse one skill file, through the cache when one is given: its frontmatter
+ * only (`readTextHead`), or the whole file when the body is kept.
+ */
 export function readSkillFile(
   location: SkillLocation,
   includeBody: boolean,
@@ -81,14 +83,11 @@ function parseSkillFile(
   includeBody: boolean,
 ): SkillFileRecord {
   const { path } = location;
-  const document = readTextDocument({
-    path,
-    realPath: location.realPath,
-    maxBytes: MAX_SKILL_BYTES,
-    what: "skill file",
-  });
+  const file = { path, realPath: location.realPath, maxBytes: MAX_SKILL_BYTES, what: "skill file" };
+  const document = includeBody ? readTextDocument(file) : readTextHead(file);
   if (!document.ok) return refused(signature, [...document.diagnostics]);
-  const { hash, text } = document.value;
+  const { text } = document.value;
+  const hash = "hash" in document.value ? document.value.hash : undefined;
   const diagnostics: Diagnostic[] = [];
   if (location.unusualName) {
     diagnostics.push(

@@ -2,7 +2,7 @@ import {
   decodeText,
   errnoCode,
   isSkillshelfError,
-  readRegularFile,
+  readStampedFile,
   SkillshelfError,
   sha256,
   splitFrontmatter,
@@ -12,34 +12,48 @@ import type { Skill } from "./types.js";
 
 /**
  * Read a loaded skill's body (the markdown after its frontmatter) for activation. The file must
- * still be the one that was loaded: if its bytes changed since, this throws `skill_changed` so the
- * host reloads instead of activating content the listing never described.
+ * still be the one that was loaded (its `stamp`: inode, size and times): if it changed since, this
+ * throws `skill_changed` so the host reloads instead of activating content the listing never
+ * described. A body that is not UTF-8 text throws `file_not_utf8` or `file_contains_nul`.
  */
-export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "hash" | "body">): string {
+export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "stamp" | "body">): string {
   if (skill.body !== undefined) return skill.body;
-  let bytes: Buffer;
+  const split = splitFrontmatter(skillText(skill));
+  return split.kind === "found" ? split.body : "";
+}
+
+/** The sha256 of a loaded skill's file: `hash` when the load kept it, else read while the file holds its `stamp`. */
+export function skillFileHash(skill: Pick<Skill, "path" | "realPath" | "stamp" | "hash">): string {
+  return skill.hash ?? sha256(skillBytes(skill));
+}
+
+// --- internal ---
+
+function skillText(skill: Pick<Skill, "path" | "realPath" | "stamp">): string {
+  const decoded = decodeText(skillBytes(skill));
+  if (decoded.ok) return decoded.text;
+  throw new SkillshelfError(
+    decoded.reason === "nul" ? "file_contains_nul" : "file_not_utf8",
+    `${skill.path} is not UTF-8 text; it must be a document, not a binary payload`,
+    { path: skill.path },
+  );
+}
+
+function skillBytes(skill: Pick<Skill, "path" | "realPath" | "stamp">): Buffer {
+  let bytes: Buffer | undefined;
   try {
-    bytes = readRegularFile(skill.realPath, MAX_SKILL_BYTES);
+    bytes = readStampedFile(skill.realPath, MAX_SKILL_BYTES, skill.stamp);
   } catch (error) {
-    if (isSkillshelfError(error))
-      throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
-        path: skill.path,
-      });
-    throw new SkillshelfError(
-      "read_failed",
-      `cannot read ${skill.path} (${errnoCode(error) ?? "error"})`,
-      {
-        path: skill.path,
-        cause: error,
-      },
-    );
+    if (!isSkillshelfError(error))
+      throw new SkillshelfError(
+        "read_failed",
+        `cannot read ${skill.path} (${errnoCode(error) ?? "error"})`,
+        { path: skill.path, cause: error },
+      );
   }
-  const decoded = decodeText(bytes);
-  if (sha256(bytes) !== skill.hash || !decoded.ok) {
+  if (bytes === undefined)
     throw new SkillshelfError("skill_changed", `${skill.path} changed after it was loaded`, {
       path: skill.path,
     });
-  }
-  const split = splitFrontmatter(decoded.text);
-  return split.kind === "found" ? split.body : "";
+  return bytes;
 }

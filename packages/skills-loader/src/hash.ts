@@ -22,15 +22,15 @@ export function normalizedSkillHash(text: string): string {
  * A loaded skill's identity: `normalizedSkillHash` of its file, from the frontmatter
  * the loader already parsed and the body read back, so no YAML is parsed again. Copies whose
  * identities are equal say the same thing, install stamps aside; a file that changed since it
- * was loaded has the identity of its bytes as loaded.
+ * was loaded (or whose body cannot be read) has an identity of its own, from its path and stamp.
  */
 export function skillIdentity(
-  skill: Pick<Skill, "frontmatter" | "path" | "realPath" | "hash" | "body">,
+  skill: Pick<Skill, "frontmatter" | "path" | "realPath" | "stamp" | "body">,
 ): string {
   try {
     return normalizedHashOf(skill.frontmatter, readSkillBody(skill));
   } catch {
-    return sha256(`changed\n${skill.hash}`);
+    return sha256(`changed\n${skill.realPath}\n${canonicalJson(skill.stamp)}`);
   }
 }
 

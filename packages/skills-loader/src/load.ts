@@ -4,6 +4,7 @@ import {
   assertLoaderOptions,
   createDiagnostic,
   type Diagnostic,
+  fileStamp,
   isInside,
   isOwnedSource,
   isTrustedRoot,
@@ -136,7 +137,7 @@ function loadOne(
   }
   diagnostics.push(...record.diagnostics);
   const fields = record.fields;
-  if (fields === undefined || record.hash === undefined) return undefined;
+  if (fields === undefined || record.signature === undefined) return undefined;
   const toolDiagnostics: Diagnostic[] = [];
   const skill: Mutable<Skill> = {
     name: fields.name,
@@ -153,7 +154,7 @@ function loadOne(
     trusted: context.trusted,
     disableModelInvocation: fields.disableModelInvocation,
     addressable: fields.addressable,
-    hash: record.hash,
+    stamp: fileStamp(record.signature),
     frontmatter: fields.frontmatter,
     requires: fields.requires,
   };
@@ -175,6 +176,7 @@ function loadOne(
   if (disallowedTools !== undefined) skill.disallowedTools = disallowedTools;
   if (fields.provenance !== undefined) skill.provenance = fields.provenance;
   if (record.body !== undefined) skill.body = record.body;
+  if (record.hash !== undefined) skill.hash = record.hash;
   diagnostics.push(...toolDiagnostics);
   input.cache?.remember(location.path, {
     record,

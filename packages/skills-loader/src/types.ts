@@ -3,6 +3,7 @@ import type {
   CodesOf,
   Diagnostic,
   EnvironmentInput,
+  FileStamp,
   ResourcePlace,
   ResourceRoot,
 } from "@skillshelf/core";
@@ -32,8 +33,10 @@ export interface Skill extends ResourcePlace {
   readonly disableModelInvocation: boolean;
   /** `/skill <name>` can name it; a skill that cannot is listed but never offered to a model. */
   readonly addressable: boolean;
-  /** sha256 of the file's bytes. */
-  readonly hash: string;
+  /** The skill file as it was when read: `readSkillBody` reads the body only while it holds. */
+  readonly stamp: FileStamp;
+  /** sha256 of the file's bytes, when the load kept the body (`includeBody`); `skillFileHash` reads it otherwise. */
+  readonly hash?: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
   readonly allowedTools?: readonly string[];
   readonly disallowedTools?: readonly string[];

@@ -59,12 +59,13 @@ export function listedRows<T extends { readonly path: string }, R extends BaseRo
     collisions.map((group) => [group.winner, group.losers.map((loss) => loss.item)]),
   );
   const rows: ListedRow<R>[] = [];
+  // assigned, not spread: a row's getters (a skill's hash) stay unread until JSON asks for them
   for (const item of items) {
     const losers = losersOf.get(item) ?? [];
-    rows.push({ ...toRow(item), shadows: losers.map((loser) => loser.path) });
+    rows.push(Object.assign(toRow(item), { shadows: losers.map((loser) => loser.path) }));
     if (all)
       for (const loser of losers)
-        rows.push({ ...toRow(loser), shadows: [], shadowedBy: item.path });
+        rows.push(Object.assign(toRow(loser), { shadows: [], shadowedBy: item.path }));
   }
   return rows;
 }

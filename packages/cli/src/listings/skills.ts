@@ -1,6 +1,11 @@
 import { type WithheldReason, withheldReason } from "@skillshelf/mcp/served";
 import type { ReadPass } from "@skillshelf/resources";
-import { isModelVisible, type LoadSkillsResult, type Skill } from "@skillshelf/skills-loader";
+import {
+  isModelVisible,
+  type LoadSkillsResult,
+  type Skill,
+  skillFileHash,
+} from "@skillshelf/skills-loader";
 import type { Paint, PathStyle } from "../format.js";
 import { safeLine, shortHash } from "../format.js";
 import {
@@ -26,7 +31,8 @@ interface SkillRow extends BaseRow {
   readonly modelVisible: boolean;
   /** `served` when an MCP client of `skillshelf mcp` gets it, else why not. */
   readonly mcp: WithheldReason | "served";
-  readonly hash: string;
+  /** The sha256 of the skill file, or `null` when it changed since it was listed. */
+  readonly hash: string | null;
 }
 
 const COLUMNS: readonly Column<SkillRow>[] = [
@@ -78,8 +84,19 @@ function skillRow(skill: Skill): SkillRow {
     unavailable: skill.unavailable ?? null,
     modelVisible: isModelVisible(skill),
     mcp: withheldReason(skill) ?? "served",
-    hash: skill.hash,
+    // the loader reads frontmatter alone: the whole file is read only for `--json`, which prints this
+    get hash() {
+      return hashOrNull(skill);
+    },
   };
+}
+
+function hashOrNull(skill: Skill): string | null {
+  try {
+    return skillFileHash(skill);
+  } catch {
+    return null;
+  }
 }
 
 /**
