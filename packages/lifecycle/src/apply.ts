@@ -21,6 +21,8 @@ import {
   removePackages,
   rollbackPackage,
   setEnabled,
+  setEnabledMany,
+  type WriteBatch,
   withScopeLock,
 } from "@skillshelf/store/writers";
 import { FAULT_POINT } from "./_fault-point.js";
@@ -179,8 +181,8 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
 
 /**
  * The longest run of steps from `start` that can commit together: consecutive installs and
- * updates, or consecutive removals, into one scope, none refused, none reviewed against a peer
- * scope's copy.
+ * updates, removals, enables or disables (`BATCHES`), into one scope, none refused, none
+ * reviewed against a peer scope's copy.
  */
 function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
   const first = steps[start] as PlanStep;
@@ -196,29 +198,47 @@ function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
 }
 
 /** The operations whose steps commit together, by the batch they make. */
-const BATCHES: { readonly [O in PlanStep["operation"]]?: "install" | "remove" } = {
+const BATCHES: { readonly [O in PlanStep["operation"]]?: BatchKind } = {
   install: "install",
   update: "install",
   remove: "remove",
+  enable: "enable",
+  disable: "disable",
 };
 
+type BatchKind = "install" | "remove" | "enable" | "disable";
+
+/** The store writer that commits each kind of batch. */
+const BATCH_WRITERS: {
+  readonly [K in BatchKind]: (applying: Applying, steps: readonly PlanStep[]) => WriteBatch;
+} = {
+  install: (applying, steps) =>
+    installPackages(steps.map((step) => installInput(applying, step, step.expected[0]))),
+  remove: (applying, steps) => removePackages(steps.map((step) => copyInput(applying, step))),
+  enable: (applying, steps) =>
+    setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: true }))),
+  disable: (applying, steps) =>
+    setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: false }))),
+};
+
+/** A writer's input naming one copy and the facts the plan reviewed of it. */
+function copyInput(applying: Applying, step: PlanStep) {
+  return {
+    ...writerTarget(applying, step),
+    id: step.id,
+    reviewed: reviewedFacts(applying, step, step.expected[0]),
+  };
+}
+
 /**
- * Commit a run of steps with one store write (`installPackages` or `removePackages`): the steps
- * before the first that fails commit together, that one fails, the rest are unattempted; the
- * committed ones are read back together.
+ * Commit a run of steps with one store write (`BATCH_WRITERS`): the steps before the first that
+ * fails commit together, that one fails, the rest are unattempted; the committed ones are read
+ * back together.
  */
 function runBatch(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
   const { environment, cache } = applying;
-  const batch =
-    steps[0]?.operation === "remove"
-      ? removePackages(
-          steps.map((step) => ({
-            ...writerTarget(applying, step),
-            id: step.id,
-            reviewed: reviewedFacts(applying, step, step.expected[0]),
-          })),
-        )
-      : installPackages(steps.map((step) => installInput(applying, step, step.expected[0])));
+  const kind = BATCHES[(steps[0] as PlanStep).operation] as BatchKind;
+  const batch = BATCH_WRITERS[kind](applying, steps);
   const committed = steps.slice(0, batch.results.length);
   const verifications = verifySteps(environment, committed, "pre-refresh", cache);
   return steps.map((step, index) => {

@@ -1,11 +1,15 @@
 import { join } from "node:path";
 import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
+import { attempted, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
+import { assertPackageId } from "./_id.js";
 import { foundAt, isOurLink, linkBase, linkLibrary } from "./_link-files.js";
 import { linkMove } from "./_link-moves.js";
+import type { InstallRecord } from "./_state-schema.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove } from "./_step-journal.js";
-import { runWriter, type WriterContext } from "./_writer.js";
+import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
+import { packagesDir } from "./scopes.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `setEnabled` switches and what it was reviewed against. */
@@ -25,46 +29,110 @@ export interface SetEnabledInput extends ScopeTarget {
  * writes nothing and says `unchanged`.
  */
 export function setEnabled(input: SetEnabledInput): WriteResult {
-  const { id, scope } = input;
-  return runWriter(input, (context) => {
-    const record = context.state.installed[id];
-    const dir = join(context.lock.dir, id);
-    if (record === undefined)
-      throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
-        path: dir,
-      });
-    const disabled = context.state.disabled.includes(id);
-    if (disabled !== input.enabled)
-      return {
-        id,
-        scope,
-        dir,
-        record,
-        diagnostics: [
-          ...context.diagnostics,
-          createDiagnostic(
-            "info",
-            "unchanged",
-            `${scope}:${id} is already ${input.enabled ? "enabled" : "disabled"}`,
-            { path: dir },
-          ),
-        ],
-      };
-    if (!input.enabled) assertNoBrokenDependents({ ...input, ids: [id], change: "disable" });
-    const others = context.state.disabled.filter((other) => other !== id);
-    const state = { ...context.state, disabled: input.enabled ? others : [...others, id] };
-    const step = commitStep(context, {
-      operation: input.enabled ? "enable" : "disable",
-      state,
-      ids: [id],
-      linkKeys: [],
-      links: switchedLinks(context, id, input.enabled),
-    });
-    return { id, scope, dir, record, diagnostics: [...context.diagnostics, ...step.diagnostics] };
-  });
+  const { results, failure } = setEnabledMany([input]);
+  if (failure !== undefined) throw failure.error;
+  return results[0] as WriteResult;
+}
+
+/**
+ * Switch several copies of one scope as one commit, each checked as `setEnabled` checks it, in
+ * order: the ones before the first refused switch under one scope lock with one `state.json`
+ * write, so a crash leaves all of them switched or none. Dependents are judged with every copy
+ * the batch disables off at once; one it would break refuses the whole batch. Every input must
+ * name the same scope, and an id may appear once.
+ */
+export function setEnabledMany(inputs: readonly SetEnabledInput[]): WriteBatch {
+  const [first] = inputs;
+  if (first === undefined) return { results: [] };
+  const dir = packagesDir(first.environment, first.scope);
+  for (const input of inputs)
+    if (packagesDir(input.environment, input.scope) !== dir)
+      throw new Error("setEnabledMany: every input must name the same scope");
+  if (new Set(inputs.map((input) => input.id)).size !== inputs.length)
+    throw new Error("setEnabledMany: an id appears twice");
+  for (const [index, input] of inputs.entries()) {
+    const checked = attempted(index, () => assertPackageId(input.id));
+    if (!checked.ok) return { results: [], failure: checked.failure };
+  }
+  let failure: WriteBatch["failure"];
+  const { id: _id, reviewed: _reviewed, enabled: _enabled, ...target } = first;
+  const locked = attempted(0, () =>
+    runWriter(target, (context) => {
+      const checked: { readonly input: SetEnabledInput; readonly record: InstallRecord }[] = [];
+      for (const [index, input] of inputs.entries()) {
+        const check = attempted(index, () => switchable(context, input));
+        if (!check.ok) {
+          failure = check.failure;
+          break;
+        }
+        checked.push({ input, record: check.value });
+      }
+      return switchCopies(context, checked);
+    }),
+  );
+  return locked.ok ? { results: locked.value, failure } : { results: [], failure: locked.failure };
 }
 
 // --- internal ---
+
+/** Inside the lock: the record of a copy that exists and is as reviewed. */
+function switchable(context: WriterContext, input: SetEnabledInput): InstallRecord {
+  const { id } = input;
+  assertCopyWritable(context, id, input.reviewed);
+  const record = context.state.installed[id];
+  if (record === undefined)
+    throw new SkillshelfError(
+      "not_installed",
+      `${id} is not installed in the ${input.scope} scope`,
+      {
+        path: join(context.lock.dir, id),
+      },
+    );
+  assertCopyWritable(context, id, input.reviewed);
+  return record;
+}
+
+/** One step switching every checked copy not already as asked; the others say `unchanged`. */
+function switchCopies(
+  context: WriterContext,
+  checked: readonly { readonly input: SetEnabledInput; readonly record: InstallRecord }[],
+): WriteResult[] {
+  const { scope } = context.target;
+  const isDisabled = new Set(context.state.disabled);
+  const switching = checked.filter(({ input }) => isDisabled.has(input.id) === input.enabled);
+  const disabling = switching.filter(({ input }) => !input.enabled).map(({ input }) => input.id);
+  if (disabling.length > 0)
+    assertNoBrokenDependents({ ...context.target, ids: disabling, change: "disable" });
+  const switched = new Set(switching.map(({ input }) => input.id));
+  const step =
+    switching.length === 0
+      ? undefined
+      : commitStep(context, {
+          operation: switching.every(({ input }) => input.enabled) ? "enable" : "disable",
+          state: {
+            ...context.state,
+            disabled: [
+              ...context.state.disabled.filter((other) => !switched.has(other)),
+              ...disabling,
+            ],
+          },
+          ids: [...switched],
+          linkKeys: [],
+          links: switching.flatMap(({ input }) => switchedLinks(context, input.id, input.enabled)),
+        });
+  return checked.map(({ input, record }, index) => {
+    const dir = join(context.lock.dir, input.id);
+    const first = index === 0 ? [...context.diagnostics, ...(step?.diagnostics ?? [])] : [];
+    if (switched.has(input.id)) return { id: input.id, scope, dir, record, diagnostics: first };
+    const unchanged = createDiagnostic(
+      "info",
+      "unchanged",
+      `${scope}:${input.id} is already ${input.enabled ? "enabled" : "disabled"}`,
+      { path: dir },
+    );
+    return { id: input.id, scope, dir, record, diagnostics: [...first, unchanged] };
+  });
+}
 
 /** The link files of copy `id` that go when it is disabled, or come back when it is enabled. */
 function switchedLinks(context: WriterContext, id: string, enabled: boolean): LinkMove[] {

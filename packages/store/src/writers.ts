@@ -3,7 +3,7 @@
 // reads leave the lock and its dependencies out.
 
 export type { WriteBatch } from "./_batch.js";
-export { setEnabled } from "./enable.js";
+export { setEnabled, setEnabledMany } from "./enable.js";
 export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
 export { installPackage, installPackages, rollbackPackage } from "./install.js";
 export type { LinkOutcome, LinkRequest, LinkWriteResult } from "./links.js";

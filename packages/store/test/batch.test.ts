@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import {
@@ -15,6 +15,7 @@ import {
   installPackages,
   recoverScope,
   removePackages,
+  setEnabledMany,
 } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
@@ -245,5 +246,91 @@ describe("removePackages", () => {
     const batch = removePackages(inputs);
     expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
     expect(batch.failure?.error.code).toBe("stale_plan");
+  });
+});
+
+describe("setEnabledMany", () => {
+  /** A user scope holding base, app (which needs base) and pdf, and switch inputs for `ids`. */
+  function threeInstalled(enabled: boolean, ...ids: string[]) {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "base", kind: "skill" });
+    install(environment, "user", { id: "app", requires: ["skill:base"] });
+    install(environment, "user", { id: "pdf" });
+    const inputs = ids.map((id) => ({
+      environment,
+      scope: "user" as const,
+      id,
+      enabled,
+      reviewed: facts(environment, "user", id),
+    }));
+    return { environment, inputs };
+  }
+  const disabled = (environment: Environment) => {
+    const state = readScopeState(environment, "user");
+    if (!state.ok) throw new Error("state unreadable");
+    return [...state.value.state.disabled].sort();
+  };
+
+  it("disables every copy with one state write, a dependent and what it needs together", () => {
+    const { environment, inputs } = threeInstalled(false, "app", "base", "pdf");
+    const statePath = join(packagesDir(environment, "user"), "state.json");
+    const before = statSync(statePath).ino;
+    const batch = setEnabledMany(inputs);
+    expect(batch.failure).toBeUndefined();
+    expect(batch.results.map((result) => result.id)).toEqual(["app", "base", "pdf"]);
+    expect(disabled(environment)).toEqual(["app", "base", "pdf"]);
+    // written by rename once: a fresh inode, and no journal left behind
+    expect(statSync(statePath).ino).not.toBe(before);
+    expect(
+      readdirSync(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
+    ).toEqual([]);
+    expectLockMatchesState(environment);
+    const again = setEnabledMany(threeInstalled(true, "app", "base").inputs);
+    expect(again.failure).toBeUndefined();
+  });
+
+  it("says unchanged for a copy already as asked and switches the others", () => {
+    const { environment, inputs } = threeInstalled(false, "pdf");
+    setEnabledMany(inputs);
+    const both = threeInstalled(false, "pdf", "app");
+    const mixed = setEnabledMany(
+      both.inputs.map((input) => ({
+        ...input,
+        environment,
+        reviewed: facts(environment, "user", input.id),
+      })),
+    );
+    expect(mixed.failure).toBeUndefined();
+    expect(mixed.results.map((result) => result.diagnostics.map((d) => d.code))).toEqual([
+      ["unchanged"],
+      [],
+    ]);
+    expect(disabled(environment)).toEqual(["app", "pdf"]);
+  });
+
+  it("refuses the whole batch when the copies switched off together break a dependent left on", () => {
+    const { environment, inputs } = threeInstalled(false, "pdf", "base");
+    const batch = setEnabledMany(inputs);
+    expect(batch.results).toEqual([]);
+    expect(batch.failure?.index).toBe(0);
+    expect(batch.failure?.error.code).toBe("dependents");
+    expect(disabled(environment)).toEqual([]);
+  });
+
+  it("switches the copies before the first not installed or changed since review", () => {
+    const { environment, inputs } = threeInstalled(false, "pdf", "gone", "app");
+    inputs[1] = {
+      ...(inputs[1] as (typeof inputs)[number]),
+      reviewed: facts(environment, "user", "gone"),
+    };
+    const batch = setEnabledMany(inputs);
+    expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
+    expect(batch.failure).toMatchObject({ index: 1, error: { code: "not_installed" } });
+    expect(disabled(environment)).toEqual(["pdf"]);
+    const stale = threeInstalled(false, "pdf", "app");
+    writeFileSync(join(packagesDir(stale.environment, "user"), "app", "late.md"), "late\n");
+    const refused = setEnabledMany(stale.inputs);
+    expect(refused.results.map((result) => result.id)).toEqual(["pdf"]);
+    expect(refused.failure).toMatchObject({ index: 1, error: { code: "stale_plan" } });
   });
 });
