@@ -51,11 +51,15 @@ export default defineConfig([
       // a lazy `import()` of a built-in module becomes a lazy `require`, which the loader gives it
       options.supported = { "dynamic-import": false };
       // the CycloneDX library's optional plug-ins (XML, schema validation): never used by sbom;
-      // and the MCP SDK, loaded from node_modules by `skillshelf mcp` and an MCP source alone, so
-      // every other command's start does not read, hash and compile it
+      // and what one command or one kind of source alone loads, from node_modules, so every other
+      // command's start does not read, hash and compile it: the MCP SDK (`skillshelf mcp`, an MCP
+      // source), the CycloneDX library (`sbom`) and pacote with the npm client under it (an npm
+      // source; 1.5 MB of the bundle, iconv-lite's tables most of it)
       options.external = [
         ...(options.external ?? []),
         "@modelcontextprotocol/sdk",
+        "@cyclonedx/cyclonedx-library",
+        "pacote",
         "ajv",
         "ajv-formats",
         "ajv-formats-draft2019",

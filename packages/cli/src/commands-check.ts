@@ -1,5 +1,4 @@
-import { SEVERITIES } from "@skillshelf/audit";
-import { PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
+import { AUDIT_SEVERITIES, PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
 import { type CommandDefinition, defineCommand } from "./command.js";
 
 /** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish, audit. */
@@ -129,7 +128,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         type: "string",
         value: "SEVERITY",
         help: "exit 1 at this severity or worse (default high)",
-        choices: SEVERITIES,
+        choices: AUDIT_SEVERITIES,
       },
       sarif: {
         type: "boolean",

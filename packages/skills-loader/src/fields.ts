@@ -240,6 +240,7 @@ function readRequires(value: unknown): string[] {
 
 /** Length in Unicode code points, as the specification counts; cheap for ASCII-length checks. */
 function characterCount(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
   let count = text.length;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -251,6 +252,8 @@ function characterCount(text: string): number {
   }
   return count;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
