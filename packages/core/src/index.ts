@@ -141,8 +141,8 @@ export { sshKeyFingerprint } from "./ssh-keys.js";
 export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";
-export type { TreeDigest } from "./tree-digest.js";
-export { digestTree, stampTree } from "./tree-digest.js";
+export type { TreeDigest, TreeStamp } from "./tree-digest.js";
+export { digestTree, restampTree, stampTree } from "./tree-digest.js";
 export type {
   Diagnostic,
   DiagnosticPlace,

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { type TreeDigest, treeFrames } from "./_tree-frames.js";
 import { walkTree } from "./_tree-walk.js";
 
@@ -23,23 +25,45 @@ export function digestTree(root: string, options: { readonly listing?: boolean }
   return frames.result();
 }
 
+/** A tree's stamp, and the nodes it covers (relative paths, `""` the root, in walk order). */
+export interface TreeStamp {
+  readonly stamp: string;
+  readonly nodes: readonly string[];
+}
+
 /**
  * What `lstat` says of every node of the package folder `root` (size, nanosecond times, inode,
- * mode), as one string: any write, rename, new or removed entry in the tree changes it, so a tree
- * whose stamp is unchanged digests as it did. `undefined` when the tree cannot be walked (the
- * digest then says why).
+ * mode), hashed into one `stamp`: any write, rename, new or removed entry in the tree changes it,
+ * so a tree whose stamp is unchanged digests as it did. `undefined` when the tree cannot be
+ * walked (the digest then says why).
  */
-export function stampTree(root: string): string | undefined {
-  const parts: string[] = [];
+export function stampTree(root: string): TreeStamp | undefined {
+  const nodes: string[] = [];
   try {
-    walkTree(root, (node) => {
-      const stats = lstatSync(node.path, { bigint: true });
-      parts.push(
-        `${node.relative}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.ino}`,
-      );
-    });
+    walkTree(root, (node) => nodes.push(node.relative));
   } catch {
     return undefined;
   }
-  return parts.join("\0\0");
+  const stamp = restampTree(root, nodes);
+  return stamp === undefined ? undefined : { stamp, nodes };
+}
+
+/**
+ * `stampTree(root).stamp` from the nodes an earlier stamp covered, without listing a folder: a
+ * folder's times move whenever an entry is added to it, removed or renamed, so the result equals
+ * that stamp exactly while nothing in the tree changed. `undefined` when a node is gone.
+ */
+export function restampTree(root: string, nodes: readonly string[]): string | undefined {
+  const hash = createHash("sha256");
+  for (const node of nodes) {
+    const stats = lstatSync(node === "" ? root : join(root, node), {
+      bigint: true,
+      throwIfNoEntry: false,
+    });
+    if (stats === undefined) return undefined;
+    hash.update(
+      `${node}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.ino}\0\0`,
+    );
+  }
+  return hash.digest("hex");
 }

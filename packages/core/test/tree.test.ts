@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { copyTree, digestTree, isSkillshelfError, stampTree } from "@skillshelf/core";
+import { copyTree, digestTree, isSkillshelfError, restampTree, stampTree } from "@skillshelf/core";
 import { CORPUS_DIR, link, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { treeFrames } from "../src/_tree-frames.js";
@@ -236,25 +236,33 @@ describe("copyTree", () => {
   });
 });
 
-describe("stampTree", () => {
-  it("is unchanged for an untouched tree and changes with any write, entry or mode", () => {
+describe("stampTree and restampTree", () => {
+  it("are unchanged for an untouched tree and change with any write, entry or mode", () => {
     const dir = testdir({ "SKILL.md": "skill\n", "refs/api.md": "api\n" });
     const stamp = stampTree(dir);
-    expect(stamp).toBeDefined();
-    expect(stampTree(dir)).toBe(stamp);
+    expect(stamp?.nodes).toEqual(["", "SKILL.md", "refs", "refs/api.md"]);
+    expect(stampTree(dir)).toEqual(stamp);
+    expect(restampTree(dir, stamp?.nodes ?? [])).toBe(stamp?.stamp);
     const changes: (() => void)[] = [
       () => writeFileSync(join(dir, "refs", "api.md"), "api\n"),
       () => writeFileSync(join(dir, "refs", "new.md"), "new\n"),
       () => chmodSync(join(dir, "SKILL.md"), 0o755),
       () => renameSync(join(dir, "refs", "new.md"), join(dir, "refs", "old.md")),
+      () => rmSync(join(dir, "refs", "old.md")),
+      () => writeFileSync(join(dir, "later.md"), "later\n"),
     ];
-    let before = stamp;
+    let before = stamp as NonNullable<typeof stamp>;
     for (const change of changes) {
       change();
-      const after = stampTree(dir);
-      expect(after).not.toBe(before);
+      // from the nodes the last stamp covered, without listing a folder: changed all the same
+      expect(restampTree(dir, before.nodes)).not.toBe(before.stamp);
+      const after = stampTree(dir) as NonNullable<typeof stamp>;
+      expect(after.stamp).not.toBe(before.stamp);
+      expect(restampTree(dir, after.nodes)).toBe(after.stamp);
       before = after;
     }
+    rmSync(join(dir, "refs"), { recursive: true });
+    expect(restampTree(dir, before.nodes)).toBeUndefined();
   });
 
   it("is undefined for a tree the digest refuses", () => {

@@ -54,7 +54,7 @@ function expectConsistent(env: Environment, scope: PackageScope): string[] {
   if (lock.value.text !== undefined)
     expect(lock.value.value).toEqual(lockFromState(state.value.state, lockRoot(env, scope)));
   const left = readdirSync(packagesDir(env, scope)).filter(
-    (name) => name.startsWith(".") && name !== ".gitignore",
+    (name) => name.startsWith(".") && name !== ".gitignore" && name !== ".remembered.json",
   );
   expect(left).toEqual([]);
   return installed.map((copy) => copy.id);

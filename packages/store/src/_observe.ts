@@ -10,9 +10,10 @@ import {
   isSkillshelfError,
   type SkillshelfError,
 } from "@skillshelf/core";
+import { recallTrees, rememberTrees } from "./_remembered.js";
 import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
 import { journaledTreeDir } from "./_tree-moves.js";
-import { cachedTreeDigest, type ScopeCache } from "./cache.js";
+import { cachedTreeDigest, createScopeCache, type ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -53,9 +54,12 @@ export function observeScope(
   scope: PackageScope,
   only: ReadonlySet<string> | undefined,
   stateResult: ReturnType<typeof readScopeState>,
-  cache?: ScopeCache,
+  given?: ScopeCache,
 ): ObservedScope {
   const dir = packagesDir(environment, scope);
+  // the stamps make a cache worth having even for one read: what was read before is recalled
+  const cache = given ?? createScopeCache();
+  const recalled = recallTrees(dir, cache);
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
@@ -97,6 +101,13 @@ export function observeScope(
       }),
     );
   }
+  rememberTrees({
+    dir,
+    ids: copies.filter((copy) => copy.dir === join(dir, copy.id)).map((copy) => copy.id),
+    complete: only === undefined,
+    recalled,
+    cache,
+  });
   const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
   return { scope, copies, diagnostics, treesDigested };
 }

@@ -1,4 +1,10 @@
-import { digestTree, nullPrototypeRecord, stampTree } from "@skillshelf/core";
+import {
+  digestTree,
+  nullPrototypeRecord,
+  restampTree,
+  stampTree,
+  type TreeStamp,
+} from "@skillshelf/core";
 import type { PackageManifest } from "./types.js";
 
 /**
@@ -32,9 +38,14 @@ export interface ScopeCache {
    * Tree digests by folder, with the folder's `stampTree` when it was digested: a copy whose
    * stamp is unchanged is not read again (`cachedTreeDigest`).
    */
-  readonly trees: Map<string, { readonly stamp: string; readonly digest: string }>;
+  readonly trees: Map<string, KnownTree>;
   /** The written text of each kept record object, so a writer serialises only changed records. */
   readonly fragments: WeakMap<object, string>;
+}
+
+/** A tree's digest, and its stamp (`stampTree`) when it was read. */
+export interface KnownTree extends TreeStamp {
+  readonly digest: string;
 }
 
 /** A file's decoded text and the value parsed from it. */
@@ -104,14 +115,17 @@ export const RECORD_DEPTH = 2;
 
 /**
  * `digestTree(dir).digest`, or with `cache` the digest kept for `dir` when its stamp (every
- * node's `lstat`) is unchanged: one command observing a copy again reads its files once.
+ * node's `lstat`) is unchanged: the nodes it covered are stamped again first, without listing a
+ * folder, and only a tree whose stamp moved is walked, and read when that stamp is new.
  */
 export function cachedTreeDigest(dir: string, cache: ScopeCache | undefined): string {
-  const stamp = cache === undefined ? undefined : stampTree(dir);
-  const kept = cache?.trees.get(dir);
-  if (stamp !== undefined && kept?.stamp === stamp) return kept.digest;
+  if (cache === undefined) return digestTree(dir).digest;
+  const kept = cache.trees.get(dir);
+  if (kept !== undefined && restampTree(dir, kept.nodes) === kept.stamp) return kept.digest;
   // stamped before the read: a change while reading leaves a stamp that no longer matches
+  const stamped = stampTree(dir);
+  if (kept !== undefined && stamped?.stamp === kept.stamp) return kept.digest;
   const { digest } = digestTree(dir);
-  if (stamp !== undefined) cache?.trees.set(dir, { stamp, digest });
+  if (stamped !== undefined) cache.trees.set(dir, { ...stamped, digest });
   return digest;
 }

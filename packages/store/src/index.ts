@@ -1,6 +1,6 @@
 export { previousCopyDir } from "./_previous.js";
 export { scopeFolderProblem } from "./_scope-folders.js";
-export type { CachedParse, ScopeCache } from "./cache.js";
+export type { CachedParse, KnownTree, ScopeCache } from "./cache.js";
 export { createScopeCache } from "./cache.js";
 export type { Consent, ConsentFile } from "./consents.js";
 export {

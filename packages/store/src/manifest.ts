@@ -116,7 +116,9 @@ export function keptManifest(
 ): PackageManifest | undefined {
   const kept = cache.manifests.get(digest);
   if (kept === undefined) return undefined;
-  const manifestPath = join(resolve(dir), relative(kept.dir, kept.manifest.manifestPath));
+  const root = resolve(dir);
+  if (root === kept.dir) return kept.manifest;
+  const manifestPath = join(root, relative(kept.dir, kept.manifest.manifestPath));
   return { ...kept.manifest, manifestPath };
 }
 

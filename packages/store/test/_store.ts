@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   digestTree,
@@ -131,4 +131,9 @@ export function writeStepJournal(
     links,
   };
   writeFileSync(join(dir, ".@step.journal.json"), JSON.stringify(journal));
+}
+
+/** What writers left in a scope folder: its entries but the cache a read writes (`.remembered.json`). */
+export function writtenEntries(dir: string): string[] {
+  return readdirSync(dir).filter((name) => name !== ".remembered.json");
 }

@@ -20,7 +20,14 @@ import {
 import { describe, expect, it } from "vitest";
 import { withFaultHook } from "../src/testing.js";
 import { runStoreChild } from "./_child.js";
-import { facts, install, installInput, stagePackage, storeEnvironment } from "./_store.js";
+import {
+  facts,
+  install,
+  installInput,
+  stagePackage,
+  storeEnvironment,
+  writtenEntries,
+} from "./_store.js";
 
 function inputFor(environment: Environment, id: string, version: string): InstallPackageInput {
   return installInput(environment, "user", id, stagePackage({ id, version }));
@@ -66,7 +73,7 @@ describe("installPackages", () => {
     expect(versions(environment)).toEqual({ docx: "1.0.0", pdf: "2.0.0", xlsx: "1.0.0" });
     expectLockMatchesState(environment);
     const dir = packagesDir(environment, "user");
-    expect(readdirSync(dir).filter((name) => name.startsWith("."))).toEqual([]);
+    expect(writtenEntries(dir).filter((name) => name.startsWith("."))).toEqual([]);
   });
 
   it("commits the packages before the first that fails and leaves the rest unattempted", () => {
@@ -183,7 +190,7 @@ describe("installPackages killed with SIGKILL at any point", () => {
           seen.add(found.docx === undefined ? "before" : "after");
           expectLockMatchesState(environment);
           const dir = packagesDir(environment, "user");
-          expect(readdirSync(dir).filter((name) => name.startsWith("."))).toEqual([]);
+          expect(writtenEntries(dir).filter((name) => name.startsWith("."))).toEqual([]);
         }),
       );
     }
@@ -213,7 +220,7 @@ describe("removePackages", () => {
     expect(batch.failure).toBeUndefined();
     expect(batch.results.map((result) => result.id)).toEqual(["app", "base", "pdf"]);
     expect(readPackageSnapshot(environment).copies).toEqual([]);
-    expect(readdirSync(packagesDir(environment, "user"))).toEqual(["state.json"]);
+    expect(writtenEntries(packagesDir(environment, "user"))).toEqual(["state.json"]);
     expectLockMatchesState(environment);
   });
 
@@ -282,7 +289,7 @@ describe("setEnabledMany", () => {
     // written by rename once: a fresh inode, and no journal left behind
     expect(statSync(statePath).ino).not.toBe(before);
     expect(
-      readdirSync(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
+      writtenEntries(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
     ).toEqual([]);
     expectLockMatchesState(environment);
     const again = setEnabledMany(threeInstalled(true, "app", "base").inputs);

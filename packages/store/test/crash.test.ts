@@ -1,4 +1,3 @@
-import { readdirSync } from "node:fs";
 import type { Environment } from "@skillshelf/core";
 import {
   lockFromState,
@@ -11,7 +10,14 @@ import {
 import { recoverScope } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
-import { facts, install, localOrigin, stagePackage, storeEnvironment } from "./_store.js";
+import {
+  facts,
+  install,
+  localOrigin,
+  stagePackage,
+  storeEnvironment,
+  writtenEntries,
+} from "./_store.js";
 
 /** Kill the child with SIGKILL when the writer reaches `point`. */
 const KILL_AT = `const hook = (point) => { if (point === args.point) process.kill(process.pid, "SIGKILL"); };`;
@@ -32,7 +38,7 @@ function expectSettled(environment: Environment, killed: boolean) {
   const diagnostics = recoverScope({ environment, scope: "user" }).map((d) => d.code);
   if (killed) expect(diagnostics).toContain("lock_recovered");
   expect(
-    readdirSync(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
+    writtenEntries(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
   ).toEqual([]);
   expect(recoverScope({ environment, scope: "user" })).toEqual([]);
   // the lock says what the state holds

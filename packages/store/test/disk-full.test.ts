@@ -35,7 +35,8 @@ const lockReads = () => JSON.stringify(store.readLockFile(environment, "user").v
 const lockFileMatches = () => fs.readFileSync(store.lockFilePath(environment, "user"), "utf8") ===
   store.serializeLockFile(store.lockFromState(store.readScopeState(environment, "user").value.state,
     store.lockRoot(environment, "user")));
-const dots = () => fs.readdirSync(store.packagesDir(environment, "user")).filter((name) => name.startsWith(".")).sort();
+// a read's cache (.remembered.json) is not something a writer left
+const dots = () => fs.readdirSync(store.packagesDir(environment, "user")).filter((name) => name.startsWith(".") && name !== ".remembered.json").sort();
 for (const staged of args.before) install(staged);
 for (const link of args.links ?? []) store.linkResources({ environment, scope: "user", links: [link] });
 const hook = (point) => { if (point === args.point) fill(); };

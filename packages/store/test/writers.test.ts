@@ -1,13 +1,5 @@
 import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import {
@@ -33,6 +25,7 @@ import {
   storeEnvironment,
   switchCopy,
   writeStepJournal,
+  writtenEntries,
 } from "./_store.js";
 
 describe("installPackage", () => {
@@ -57,7 +50,7 @@ describe("installPackage", () => {
     expect(snapshot.copies.map((copy) => [copy.scope, copy.id, copy.state])).toEqual([
       ["user", "pdf", "loadable"],
     ]);
-    expect(readdirSync(dir).sort()).toEqual(
+    expect(writtenEntries(dir).sort()).toEqual(
       [".lock", "pdf", "state.json"].filter((name) => name !== ".lock"),
     );
   });
@@ -106,7 +99,7 @@ describe("installPackage", () => {
     expect(result.packageBackup).toBeUndefined();
     const snapshot = readPackageSnapshot(environment);
     expect(snapshot.copies[0]).toMatchObject({ state: "disabled", record: { version: "2.0.0" } });
-    expect(readdirSync(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
+    expect(writtenEntries(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
   });
 
   it("keeps a backup of a replaced tree whose bytes differ from its record", () => {
@@ -190,7 +183,7 @@ describe("installPackage", () => {
     writeFileSync(join(staged.dir, "extra.md"), "late\n");
     const refused = errorOf(() => installStaged(environment, "user", "pdf", staged));
     expect(refused?.code).toBe("digest_mismatch");
-    expect(readdirSync(packagesDir(environment, "user"))).toEqual([]);
+    expect(writtenEntries(packagesDir(environment, "user"))).toEqual([]);
   });
 
   it("refuses to change a package's kind in place", () => {
@@ -389,7 +382,7 @@ describe("installPackage refusals that protect what is on disk", () => {
     );
     expect(refused).toMatchObject({ code: "scope_file_too_large" });
     expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(text);
-    expect(readdirSync(dir).sort()).toEqual(["state.json"]);
+    expect(writtenEntries(dir).sort()).toEqual(["state.json"]);
   });
 
   it("refuses to commit when state.json changed underneath, and rolls the trees back", () => {
@@ -405,7 +398,7 @@ describe("installPackage refusals that protect what is on disk", () => {
     expect(
       readPackageSnapshot(environment).copies.map((copy) => [copy.record?.version, copy.state]),
     ).toEqual([["1.0.0", "loadable"]]);
-    expect(readdirSync(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
+    expect(writtenEntries(packagesDir(environment, "user")).sort()).toEqual(["pdf", "state.json"]);
   });
 
   it("refuses a symlinked copy folder and a source inside the packages folder", () => {

@@ -1,0 +1,131 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { siblingName } from "@skillshelf/core";
+import type { KnownTree, ScopeCache } from "./cache.js";
+import type { PackageManifest } from "./types.js";
+
+/**
+ * What reading a scope's copies found, kept between processes in `<packages>/.remembered.json`:
+ * each copy's tree digest with the stamp (`stampTree`: every node's `lstat`) it was read under
+ * and the nodes it covered, and the manifest read cleanly from that tree. A copy whose stamp is unchanged is not read again
+ * by `list`, a plan or a read-back; `verify` never looks here. Any write to a tree moves a ctime
+ * in its stamp, so a stale entry is never taken; the file is a cache, written by whoever read the
+ * trees last (atomically, and not at all where the folder cannot be written).
+ */
+const FILE = ".remembered.json";
+
+/**
+ * Raised whenever `readPackageManifest`'s checks or output change: a file of another format is
+ * ignored (test/remembered.test.ts holds the digest of the sources that decide it).
+ */
+export const REMEMBERED_FORMAT = 1;
+
+/** One copy as it was last read. */
+export interface RememberedTree extends KnownTree {
+  /** The manifest read from the tree with no finding, its `manifestPath` relative to the tree. */
+  readonly manifest?: PackageManifest | undefined;
+}
+
+/**
+ * The copies of the scope folder `dir` as last read, each also put in `cache` (its tree digest,
+ * and its manifest by digest) unless the cache already holds that folder.
+ */
+export function recallTrees(dir: string, cache: ScopeCache): ReadonlyMap<string, RememberedTree> {
+  const recalled = new Map<string, RememberedTree>();
+  let file: { format?: unknown; trees?: Record<string, RememberedTree> };
+  try {
+    file = JSON.parse(readFileSync(join(dir, FILE), "utf8"));
+  } catch {
+    return recalled;
+  }
+  if (file.format !== REMEMBERED_FORMAT || typeof file.trees !== "object" || file.trees === null)
+    return recalled;
+  for (const [id, tree] of Object.entries(file.trees)) {
+    if (!wellFormed(tree)) continue;
+    const treeDir = join(dir, id);
+    recalled.set(id, tree);
+    if (cache.trees.has(treeDir)) continue;
+    cache.trees.set(treeDir, { stamp: tree.stamp, nodes: tree.nodes, digest: tree.digest });
+    if (tree.manifest !== undefined && !cache.manifests.has(tree.digest))
+      cache.manifests.set(tree.digest, {
+        dir: resolve(treeDir),
+        manifest: {
+          ...tree.manifest,
+          version: tree.manifest.version ?? undefined,
+          description: tree.manifest.description ?? undefined,
+          license: tree.manifest.license ?? undefined,
+          manifestPath: join(resolve(treeDir), tree.manifest.manifestPath),
+        },
+      });
+  }
+  return recalled;
+}
+
+/**
+ * The copies of scope folder `dir` as `cache` now knows them (`ids`: the ones just read; others
+ * keep what `recalled` had unless `complete`, when only `ids` remain), written back when that
+ * differs from `recalled`. A folder that cannot be written is left as it is.
+ */
+export function rememberTrees(options: {
+  readonly dir: string;
+  readonly ids: readonly string[];
+  readonly complete: boolean;
+  readonly recalled: ReadonlyMap<string, RememberedTree>;
+  readonly cache: ScopeCache;
+}): void {
+  const { dir, cache, recalled } = options;
+  const trees = new Map(options.complete ? [] : recalled);
+  for (const id of options.ids) {
+    const treeDir = join(dir, id);
+    const tree = cache.trees.get(treeDir);
+    if (tree === undefined) {
+      trees.delete(id);
+      continue;
+    }
+    const kept = cache.manifests.get(tree.digest);
+    const manifest =
+      kept === undefined
+        ? undefined
+        : { ...kept.manifest, manifestPath: relative(kept.dir, kept.manifest.manifestPath) };
+    trees.set(id, { stamp: tree.stamp, nodes: tree.nodes, digest: tree.digest, manifest });
+  }
+  if (sameTrees(trees, recalled)) return;
+  const path = join(dir, FILE);
+  const temporary = join(dir, siblingName(FILE, "tmp"));
+  try {
+    const sorted = Object.fromEntries([...trees].sort(([a], [b]) => (a < b ? -1 : 1)));
+    writeFileSync(temporary, JSON.stringify({ format: REMEMBERED_FORMAT, trees: sorted }), {
+      mode: 0o600,
+    });
+    renameSync(temporary, path);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
+
+// --- internal ---
+
+/** A cache file is ours but may be damaged: an entry of another shape is left out. */
+function wellFormed(tree: RememberedTree): boolean {
+  return (
+    typeof tree === "object" &&
+    tree !== null &&
+    typeof tree.stamp === "string" &&
+    typeof tree.digest === "string" &&
+    Array.isArray(tree.nodes) &&
+    tree.nodes.every((node) => typeof node === "string" && !node.split("/").includes(".."))
+  );
+}
+
+function sameTrees(
+  one: ReadonlyMap<string, RememberedTree>,
+  other: ReadonlyMap<string, RememberedTree>,
+): boolean {
+  if (one.size !== other.size) return false;
+  for (const [id, tree] of one) {
+    const seen = other.get(id);
+    if (seen?.stamp !== tree.stamp || seen.digest !== tree.digest) return false;
+    if ((seen.manifest === undefined) !== (tree.manifest === undefined)) return false;
+  }
+  return true;
+}
