@@ -1,6 +1,6 @@
 import { compareText, type Environment, RESOURCE_KINDS, type ResourceKind } from "@skillshelf/core";
 import { type Availability, beginPass } from "@skillshelf/resources";
-import type { PackageSnapshot } from "@skillshelf/store";
+import type { PackageSnapshot, ScopeCache } from "@skillshelf/store";
 
 /** One resource an installed copy offers, as the loaders judged it. */
 export interface OwnedResource {
@@ -19,9 +19,12 @@ export function readOwnedResources(input: {
   readonly environment: Environment;
   readonly snapshot: PackageSnapshot;
   readonly trustImports?: boolean | undefined;
+  /** Reuse parses of unchanged scope files, as the snapshot's reader did. */
+  readonly cache?: ScopeCache | undefined;
 }): ReadonlyMap<string, readonly OwnedResource[]> {
   const admitted = beginPass(input.environment, {
     snapshot: input.snapshot,
+    scopeCache: input.cache,
     trustImports: input.trustImports ?? false,
   })
     .admission()

@@ -38,7 +38,7 @@ export function verifySteps(
   cache?: ScopeCache,
 ): StepVerification[] {
   const snapshot = readPackageSnapshot(environment, { ids: steps.map((step) => step.id), cache });
-  const owned = readOwnedResources({ environment, snapshot });
+  const owned = readOwnedResources({ environment, snapshot, cache });
   return steps.map((step) => {
     const { id, scope } = step;
     const copy = copyOf(snapshot, scope, id);

@@ -15,6 +15,7 @@ import {
   type PackageCopy,
   type PackageSnapshot,
   readPackageSnapshot,
+  type ScopeCache,
   snapshotRoots,
   withPackageReferences,
 } from "@skillshelf/store";
@@ -33,6 +34,8 @@ export interface PassSettings {
   readonly bodies?: boolean | undefined;
   /** The snapshot to read installed packages from (else one is read). */
   readonly snapshot?: PackageSnapshot | undefined;
+  /** Reuse parses of unchanged scope files (`createScopeCache`), as the snapshot's reader did. */
+  readonly scopeCache?: ScopeCache | undefined;
   /** The loose roots of each kind named, instead of its default roots (packages are still read). */
   readonly looseRoots?: PassRoots | undefined;
 }
@@ -60,7 +63,8 @@ export function beginPass(
   const given = settings.roots;
   if (given !== undefined)
     return kindPass(environment, settings, (kind) => [...(given[kind] ?? [])], noOwner);
-  const snapshot = settings.snapshot ?? readPackageSnapshot(environment);
+  const snapshot =
+    settings.snapshot ?? readPackageSnapshot(environment, { cache: settings.scopeCache });
   const owner = loadableOwner(snapshot);
   const consents = consentStatus(environment, snapshot);
   const consented = consentedRoots(consents, environment);
@@ -70,7 +74,10 @@ export function beginPass(
       ...(settings.looseRoots?.[kind] ?? KINDS[kind].defaultRoots(environment)),
     ].map(consented);
   const pass: KindPass = kindPass(environment, settings, roots, owner, {
-    copiesOf: () => new Map(PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope))),
+    copiesOf: () =>
+      new Map(
+        PACKAGE_SCOPES.flatMap((scope) => linkedCopies(environment, scope, settings.scopeCache)),
+      ),
     knownSkills: () => pass.load("skill").items.map((skill) => skill.name),
   });
   return {

@@ -8,12 +8,13 @@ import {
   errnoCode,
   isPackageId,
   isSkillshelfError,
+  restampTree,
   type SkillshelfError,
 } from "@skillshelf/core";
 import { recallTrees, rememberTrees } from "./_remembered.js";
 import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
 import { journaledTreeDir } from "./_tree-moves.js";
-import { cachedTreeDigest, createScopeCache, type ScopeCache } from "./cache.js";
+import { cachedTreeDigest, createScopeCache, type KnownTree, type ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -114,6 +115,12 @@ export function observeScope(
 
 // --- internal ---
 
+/** The tree `cache` knows at `treeDir`, if its nodes still have the stamp it was read under. */
+function heldTree(treeDir: string, cache: ScopeCache | undefined): KnownTree | undefined {
+  const kept = cache?.trees.get(treeDir);
+  return kept !== undefined && restampTree(treeDir, kept.nodes) === kept.stamp ? kept : undefined;
+}
+
 function observeCopy(input: {
   id: string;
   scope: PackageScope;
@@ -132,7 +139,9 @@ function observeCopy(input: {
     );
   let manifest: PackageManifest | undefined;
   let observedDigest: string | undefined;
-  if (treeDir === undefined || !existsSync(treeDir)) {
+  // a known tree is stamped again first: a stamp that holds says the folder is there, unchanged
+  const held = treeDir === undefined ? undefined : heldTree(treeDir, cache);
+  if (treeDir === undefined || (held === undefined && !existsSync(treeDir))) {
     problem(
       "copy_missing",
       `${scope} copy of ${id} is recorded but its folder is gone; reinstall or remove it`,
@@ -141,7 +150,7 @@ function observeCopy(input: {
     // digested first, so a manifest read from the same bytes in this process is reused
     let digestProblem: SkillshelfError | undefined;
     try {
-      observedDigest = cachedTreeDigest(treeDir, cache);
+      observedDigest = held?.digest ?? cachedTreeDigest(treeDir, cache);
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
       digestProblem = error;

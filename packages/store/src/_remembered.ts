@@ -1,8 +1,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { siblingName } from "@skillshelf/core";
-import type { KnownTree, ScopeCache } from "./cache.js";
-import type { PackageManifest } from "./types.js";
+import type { RememberedTree, ScopeCache } from "./cache.js";
 
 /**
  * What reading a scope's copies found, kept between processes in `<packages>/.remembered.json`:
@@ -20,18 +19,15 @@ const FILE = ".remembered.json";
  */
 export const REMEMBERED_FORMAT = 1;
 
-/** One copy as it was last read. */
-export interface RememberedTree extends KnownTree {
-  /** The manifest read from the tree with no finding, its `manifestPath` relative to the tree. */
-  readonly manifest?: PackageManifest | undefined;
-}
-
 /**
  * The copies of the scope folder `dir` as last read, each also put in `cache` (its tree digest,
- * and its manifest by digest) unless the cache already holds that folder.
+ * and its manifest by digest) unless the cache already holds that folder. Read once per cache.
  */
 export function recallTrees(dir: string, cache: ScopeCache): ReadonlyMap<string, RememberedTree> {
+  const known = cache.remembered.get(dir);
+  if (known !== undefined) return known;
   const recalled = new Map<string, RememberedTree>();
+  cache.remembered.set(dir, recalled);
   let file: { format?: unknown; trees?: Record<string, RememberedTree> };
   try {
     file = JSON.parse(readFileSync(join(dir, FILE), "utf8"));
@@ -42,7 +38,8 @@ export function recallTrees(dir: string, cache: ScopeCache): ReadonlyMap<string,
     return recalled;
   for (const [id, tree] of Object.entries(file.trees)) {
     if (!wellFormed(tree)) continue;
-    const treeDir = join(dir, id);
+    // ids are single folder names: no path to normalize
+    const treeDir = `${dir}${sep}${id}`;
     recalled.set(id, tree);
     if (cache.trees.has(treeDir)) continue;
     cache.trees.set(treeDir, { stamp: tree.stamp, nodes: tree.nodes, digest: tree.digest });
@@ -90,6 +87,7 @@ export function rememberTrees(options: {
     trees.set(id, { stamp: tree.stamp, nodes: tree.nodes, digest: tree.digest, manifest });
   }
   if (sameTrees(trees, recalled)) return;
+  cache.remembered.set(dir, trees);
   const path = join(dir, FILE);
   const temporary = join(dir, siblingName(FILE, "tmp"));
   try {

@@ -39,6 +39,11 @@ export interface ScopeCache {
    * stamp is unchanged is not read again (`cachedTreeDigest`).
    */
   readonly trees: Map<string, KnownTree>;
+  /**
+   * Each scope folder's remembered copies (`.remembered.json`) as this process last read or wrote
+   * them: the file is read once per command.
+   */
+  readonly remembered: Map<string, ReadonlyMap<string, RememberedTree>>;
   /** The written text of each kept record object, so a writer serialises only changed records. */
   readonly fragments: WeakMap<object, string>;
 }
@@ -46,6 +51,12 @@ export interface ScopeCache {
 /** A tree's digest, and its stamp (`stampTree`) when it was read. */
 export interface KnownTree extends TreeStamp {
   readonly digest: string;
+}
+
+/** A copy as a read last found it: its tree, and the manifest read from it with no finding. */
+export interface RememberedTree extends KnownTree {
+  /** Its `manifestPath` relative to the tree. */
+  readonly manifest?: PackageManifest | undefined;
 }
 
 /** A file's decoded text and the value parsed from it. */
@@ -78,6 +89,7 @@ export function createScopeCache(): ScopeCache {
     fragments: new WeakMap(),
     manifests: new Map(),
     trees: new Map(),
+    remembered: new Map(),
   };
 }
 
