@@ -6,6 +6,7 @@ import {
 } from "@skillshelf/core";
 import { auditInstalled } from "@skillshelf/lifecycle";
 import {
+  createScopeCache,
   inspectLinks,
   type LockedLink,
   lockEntryOf,
@@ -16,6 +17,7 @@ import {
   readLockFile,
   readScopeState,
   recheckCopies,
+  type ScopeCache,
   type ScopeState,
   scopeFolderProblem,
 } from "@skillshelf/store";
@@ -43,13 +45,15 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
   const { io } = input;
   const context = input.context();
   const { environment } = context;
+  // each scope's state and lock parsed once, for the copies, the audit and the links
+  const cache = createScopeCache();
   const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
     // a library folder that leads out of the scope is a problem in itself, and is not read through
     const unsafe = scopeFolderProblem(environment, scope, "write");
     if (unsafe !== undefined)
       return { scope, copies: 0, locked: 0, links: 0, audited: [], problems: [unsafe] };
-    const state = readScopeState(environment, scope);
-    const lock = readLockFile(environment, scope);
+    const state = readScopeState(environment, scope, cache);
+    const lock = readLockFile(environment, scope, cache);
     if (!state.ok || !lock.ok)
       return {
         scope,
@@ -106,7 +110,12 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
     }
     const links = state.value.state.links ?? {};
     problems.push(
-      ...linkProblems(environment, scope, state.value.state, lock.value.value.links ?? {}, path),
+      ...linkProblems(
+        { environment, scope, cache },
+        state.value.state,
+        lock.value.value.links ?? {},
+        path,
+      ),
     );
     return {
       scope,
@@ -149,13 +158,17 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
  */
 
 function linkProblems(
-  environment: Environment,
-  scope: PackageScope,
+  target: {
+    readonly environment: Environment;
+    readonly scope: PackageScope;
+    readonly cache: ScopeCache;
+  },
   state: ScopeState,
   locked: Readonly<Record<string, LockedLink>>,
   lockPath: string,
 ): Diagnostic[] {
-  const problems = inspectLinks(environment, scope).faults.map((fault) =>
+  const { environment, scope, cache } = target;
+  const problems = inspectLinks(environment, scope, cache).faults.map((fault) =>
     problem(fault.code, fault.message, fault.path, scope),
   );
   const links = state.links ?? {};
