@@ -33,6 +33,37 @@ export function fastParseYamlMapping(text: string): Record<string, unknown> | un
   return result;
 }
 
+/**
+ * The fast path for a document that is a list of flat mappings, as package indexes are: items
+ * `- key: value` at the left edge, each further key of an item indented two spaces, values as
+ * `fastParseYamlMapping` takes them on one line, comments and blank lines between. `undefined`
+ * for anything else, which the caller leaves to the full parser.
+ *
+ * @internal Exported for the benchmark and the differential tests only.
+ */
+export function fastParseYamlList(text: string): Record<string, unknown>[] | undefined {
+  if (UNSAFE_CHARACTERS.test(text)) return undefined;
+  const lines = splitLines(text);
+  if (lines === undefined) return undefined;
+  const items: Record<string, unknown>[] = [];
+  let item: Record<string, unknown> | undefined;
+  for (const line of lines) {
+    if (isBlank(line) || line.startsWith("#")) continue;
+    const starts = line.startsWith("- ");
+    if (starts) item = {};
+    else if (item === undefined || indentOf(line) !== 2) return undefined;
+    else if (line.startsWith("#", 2)) continue;
+    const entry = matchEntry(line, 2);
+    if (entry === undefined || entry.rest === "" || Object.hasOwn(item, entry.key))
+      return undefined;
+    const value = parseInlineScalar(entry.rest);
+    if (value === undefined) return undefined;
+    item[entry.key] = value.value;
+    if (starts) items.push(item);
+  }
+  return items.length === 0 ? undefined : items;
+}
+
 // --- internal ---
 
 // control characters, C1, BOM and the YAML 1.1 line separators: left to the full parser

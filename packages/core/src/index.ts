@@ -1,5 +1,5 @@
 /** @internal */
-export { fastParseYamlMapping } from "./_fast-yaml.js";
+export { fastParseYamlList, fastParseYamlMapping } from "./_fast-yaml.js";
 /** @internal */
 export type { AnchoredRoot } from "./_links.js";
 /** @internal */

@@ -1,5 +1,5 @@
 import type { Document } from "yaml";
-import { fastParseYamlMapping } from "./_fast-yaml.js";
+import { fastParseYamlList, fastParseYamlMapping } from "./_fast-yaml.js";
 import { yamlLibrary } from "./_yaml-library.js";
 
 /** Limits applied to every YAML document Skillshelf parses. */
@@ -47,7 +47,7 @@ export function parseYamlMapping(
     const fast = fastParseYamlMapping(text);
     if (fast !== undefined) return { ok: true, value: fast };
   }
-  const parsed = parseYamlDocument(text, options);
+  const parsed = parseYamlDocument(text, { ...options, fastPath: false });
   if (!parsed.ok) return parsed;
   const { value } = parsed;
   if (value === null || value === undefined) return { ok: true, value: {} };
@@ -63,11 +63,19 @@ export function parseYamlMapping(
 
 /**
  * Parse one YAML 1.2 document (core schema, unique keys) of any shape, with the same limits as
- * `parseYamlMapping`. Blank text is `null`.
+ * `parseYamlMapping`. Blank text is `null`. A list of plain flat mappings takes a fast path.
  */
-export function parseYamlDocument(text: string, options: YamlLimits = {}): YamlDocumentResult {
+export function parseYamlDocument(
+  text: string,
+  options: YamlLimits & { readonly fastPath?: boolean | undefined } = {},
+): YamlDocumentResult {
   const refused = refuseTooLarge(text, options.maxLength);
   if (refused !== undefined) return refused;
+  if (options.fastPath !== false) {
+    // a list of plain rows (a package index) is read without the full parser, with the same result
+    const list = fastParseYamlList(text);
+    if (list !== undefined) return { ok: true, value: list };
+  }
   const maxAliasCount = options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT;
   let value: unknown;
   try {

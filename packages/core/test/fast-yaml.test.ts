@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fastParseYamlMapping, parseYamlMapping, splitFrontmatter } from "@skillshelf/core";
+import {
+  fastParseYamlList,
+  fastParseYamlMapping,
+  parseYamlDocument,
+  parseYamlMapping,
+  splitFrontmatter,
+} from "@skillshelf/core";
 import { CORPUS_DIR, corpusFiles, pick as pickOne, seededRandom } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 
@@ -260,3 +266,68 @@ function generateDocument(random: () => number): string {
   }
   return `${lines.join(random() < 0.1 ? "\r\n" : "\n")}\n`;
 }
+
+/** The list fast path must either decline or agree exactly with the full parser. */
+function expectListAgreement(yaml: string): boolean {
+  const fast = fastParseYamlList(yaml);
+  if (fast === undefined) return false;
+  const full = parseYamlDocument(yaml, { fastPath: false });
+  expect(full, `full parser refused what the fast path accepted:\n${yaml}`).toMatchObject({
+    ok: true,
+  });
+  if (full.ok) expect(fast, yaml).toStrictEqual(full.value);
+  return true;
+}
+
+describe("the list fast path (package indexes, issue 31) agrees with the full YAML parser", () => {
+  it.each([
+    "- kind: skill\n  name: a\n",
+    "- kind: skill\n  name: a\n\n- kind: skill\n  name: b\n  triggers: [x, y]\n",
+    "# an index\n- name: a # the first\n  # a note\n  description: 'it''s'\n",
+    "- name: a\n  name: b\n",
+    "- name: a\n - name: b\n",
+    "- name: a\n   description: b\n",
+    "- name: a\nname: b\n",
+    "name: a\n",
+    "-  name: a\n",
+    "- name: a\n  version: 1.0\n",
+    "- name: a\n  version: 1.0.0\n",
+    "- name: a\n  meta: {k: v}\n",
+    "- name: a\n  description: |\n    text\n",
+    "- name: a\n  nested:\n    k: v\n",
+    "- a\n- b\n",
+    "- name: a\r\n  kind: skill\r\n",
+    "---\n- name: a\n",
+    "- name: &x a\n  other: *x\n",
+    "- name: a\n  true: x\n",
+    "-\n  name: a\n",
+    "",
+  ])("case %j", (yaml) => {
+    expectListAgreement(yaml);
+  });
+
+  it("takes a plain index itself", () => {
+    expect(
+      expectListAgreement(
+        "- kind: skill\n  name: review\n  sourceUrl: ./skills/review\n  triggers: [review, pr]\n",
+      ),
+    ).toBe(true);
+  });
+
+  it("on 2,000 generated lists", () => {
+    const random = seededRandom(20261203);
+    let accepted = 0;
+    for (let i = 0; i < 2000; i++) {
+      const items = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+        generateDocument(random)
+          .split(/\r?\n/)
+          .filter((line) => line !== "")
+          .map((line, index) => (index === 0 ? `- ${line}` : `  ${line}`))
+          .join("\n"),
+      );
+      if (expectListAgreement(`${items.join("\n")}\n`)) accepted += 1;
+    }
+    // the generator's awkward shapes send most lists to the full parser, but not all
+    expect(accepted).toBeGreaterThan(20);
+  });
+});
