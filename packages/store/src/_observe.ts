@@ -58,9 +58,10 @@ export function observeScope(
   given?: ScopeCache,
 ): ObservedScope {
   const dir = packagesDir(environment, scope);
-  // the stamps make a cache worth having even for one read: what was read before is recalled
+  // a read of the whole scope recalls what the last one found (a cache is worth having for that
+  // alone); a read of a few copies with no cache given looks at them, not at every copy's entry
   const cache = given ?? createScopeCache();
-  const recalled = recallTrees(dir, cache);
+  const recalled = given !== undefined || only === undefined ? recallTrees(dir, cache) : undefined;
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
@@ -102,13 +103,14 @@ export function observeScope(
       }),
     );
   }
-  rememberTrees({
-    dir,
-    ids: copies.filter((copy) => copy.dir === join(dir, copy.id)).map((copy) => copy.id),
-    complete: only === undefined,
-    recalled,
-    cache,
-  });
+  if (recalled !== undefined)
+    rememberTrees({
+      dir,
+      ids: copies.filter((copy) => copy.dir === join(dir, copy.id)).map((copy) => copy.id),
+      complete: only === undefined,
+      recalled,
+      cache,
+    });
   const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
   return { scope, copies, diagnostics, treesDigested };
 }

@@ -61,7 +61,7 @@ export function recallTrees(dir: string, cache: ScopeCache): ReadonlyMap<string,
 /**
  * The copies of scope folder `dir` as `cache` now knows them (`ids`: the ones just read; others
  * keep what `recalled` had unless `complete`, when only `ids` remain), written back when that
- * differs from `recalled`. A folder that cannot be written is left as it is.
+ * differs enough from `recalled` (`worthWriting`). A folder that cannot be written is left as it is.
  */
 export function rememberTrees(options: {
   readonly dir: string;
@@ -86,7 +86,7 @@ export function rememberTrees(options: {
         : { ...kept.manifest, manifestPath: relative(kept.dir, kept.manifest.manifestPath) };
     trees.set(id, { stamp: tree.stamp, nodes: tree.nodes, digest: tree.digest, manifest });
   }
-  if (sameTrees(trees, recalled)) return;
+  if (!worthWriting(trees, recalled)) return;
   cache.remembered.set(dir, trees);
   const path = join(dir, FILE);
   const temporary = join(dir, siblingName(FILE, "tmp"));
@@ -115,15 +115,27 @@ function wellFormed(tree: RememberedTree): boolean {
   );
 }
 
-function sameTrees(
-  one: ReadonlyMap<string, RememberedTree>,
-  other: ReadonlyMap<string, RememberedTree>,
+/**
+ * Whether `now` differs enough from `before` to rewrite the file: anything, when it held nothing,
+ * else a twentieth of its entries new, changed or gone. The file is rewritten whole, so writing
+ * it after every install would cost each install as much as the scope is large; a read meanwhile
+ * reads the few copies not yet remembered instead (about a twentieth of them at most).
+ */
+function worthWriting(
+  now: ReadonlyMap<string, RememberedTree>,
+  before: ReadonlyMap<string, RememberedTree>,
 ): boolean {
-  if (one.size !== other.size) return false;
-  for (const [id, tree] of one) {
-    const seen = other.get(id);
-    if (seen?.stamp !== tree.stamp || seen.digest !== tree.digest) return false;
-    if ((seen.manifest === undefined) !== (tree.manifest === undefined)) return false;
+  let learned = 0;
+  for (const [id, tree] of now) {
+    const seen = before.get(id);
+    if (
+      seen?.stamp !== tree.stamp ||
+      seen.digest !== tree.digest ||
+      (seen.manifest === undefined) !== (tree.manifest === undefined)
+    )
+      learned += 1;
   }
-  return true;
+  for (const id of before.keys()) if (!now.has(id)) learned += 1;
+  if (learned === 0) return false;
+  return before.size === 0 || learned >= Math.max(1, Math.floor(now.size / 20));
 }

@@ -3,7 +3,13 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Environment } from "@skillshelf/core";
-import { packagesDir, readPackageSnapshot, readScopeState, recheckCopies } from "@skillshelf/store";
+import {
+  createScopeCache,
+  packagesDir,
+  readPackageSnapshot,
+  readScopeState,
+  recheckCopies,
+} from "@skillshelf/store";
 import { describe, expect, it } from "vitest";
 import { REMEMBERED_FORMAT } from "../src/_remembered.js";
 import { install, remove, storeEnvironment } from "./_store.js";
@@ -81,11 +87,25 @@ describe("what a read remembers of the copies (issue 31, item 0b)", () => {
     copy(environment, "pdf");
     expect(Object.keys(remembered(environment).trees)).toEqual(["docx", "pdf"]);
     install(environment, "user", { id: "xlsx" });
-    readPackageSnapshot(environment, { ids: ["xlsx"] });
+    readPackageSnapshot(environment, { ids: ["xlsx"], cache: createScopeCache() });
     expect(Object.keys(remembered(environment).trees)).toEqual(["docx", "pdf", "xlsx"]);
     remove(environment, "user", "docx");
     copy(environment, "pdf");
     expect(Object.keys(remembered(environment).trees)).toEqual(["pdf", "xlsx"]);
+  });
+
+  it("is rewritten once a twentieth of it is new, not after every install", () => {
+    const environment = storeEnvironment();
+    for (let index = 0; index < 40; index++) install(environment, "user", { id: `pkg-${index}` });
+    copy(environment, "pkg-0");
+    expect(Object.keys(remembered(environment).trees)).toHaveLength(40);
+    install(environment, "user", { id: "late-1" });
+    expect(copy(environment, "late-1")?.valid).toBe(true);
+    // one new copy in 41: read afresh each time until more have changed
+    expect(remembered(environment).trees["late-1"]).toBeUndefined();
+    install(environment, "user", { id: "late-2" });
+    expect(copy(environment, "late-2")?.valid).toBe(true);
+    expect(Object.keys(remembered(environment).trees)).toHaveLength(42);
   });
 
   it("changes format whenever the sources that read a manifest change", () => {
