@@ -35,6 +35,9 @@ export function runChangesBench(options: BenchOptions): string {
     rows.every(
       (row, index) => index === 0 || perPackage(row) <= 1.3 * perPackage(rows[index - 1] as Row),
     );
+  const largest = sizes[sizes.length - 1] as number;
+  console.log(`bench: list and remove of one at ${largest} installed, ${options.rounds} rounds`);
+  const reads = measureReads(join(dir, `reads-${largest}`), largest, bin, options.rounds);
   const updateLinear = linear((row) => row.update / row.size);
   const removeLinear = linear((row) => row.remove / row.size);
   return [
@@ -50,6 +53,14 @@ export function runChangesBench(options: BenchOptions): string {
     ),
     "",
     `Targets: update at most 1.5× a fresh install: ${verdict(rows.every((row) => row.updateRatio <= 1.5))} (worst ${Math.max(...rows.map((row) => row.updateRatio)).toFixed(2)}×); removal at most 2× deleting the folders: ${verdict(rows.every((row) => row.removeRatio <= 2))} (worst ${Math.max(...rows.map((row) => row.removeRatio)).toFixed(2)}×); linear from size to size (per package at most 1.3× the size before): update ${verdict(updateLinear)}, remove ${verdict(removeLinear)}.`,
+    "",
+    `Reading and one removal with ${largest} packages installed (issue 31, item 0b: read paths trust the record and the stamps a read remembered; the issue measured \`list\` at 8.4× and one \`remove\` at 11–13× \`node -e 0\`); medians of ${options.rounds} rounds, each ratio the median of each round's against \`node -e 0\` run beside it:`,
+    "",
+    "| command | ms | vs `node -e 0` |",
+    "|---|---|---|",
+    ...reads.map(
+      (read) => `| ${read.command} | ${read.ms.toFixed(0)} | ${read.ratio.toFixed(1)}× |`,
+    ),
   ].join("\n");
 }
 
@@ -138,6 +149,67 @@ function measureSize(dir: string, size: number, bin: string, rounds: number): Ro
     deleteFloor: median(of("delete floor")),
     removeRatio: medianRatio(of("remove"), of("delete floor")),
   };
+}
+
+/**
+ * `list`, `list --kind packages` and `remove` of one package at `size` installed from one
+ * repository, each beside `node -e 0`; the removal in a fresh copy of the home each round, read
+ * once untimed first (a copy has new inodes, so what a read remembered no longer holds).
+ */
+function measureReads(
+  dir: string,
+  size: number,
+  bin: string,
+  rounds: number,
+): { command: string; ms: number; ratio: number }[] {
+  const repo = changedRepository(join(dir, "repo"), size);
+  const installed = join(dir, "installed");
+  mkdirSync(installed, { recursive: true });
+  const skillshelf = (home: string, args: readonly string[]) =>
+    execFileSync(process.execPath, [bin, ...args], {
+      cwd: home,
+      env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: join(home, "library") },
+      stdio: "ignore",
+    });
+  skillshelf(installed, [
+    "install",
+    `${pathToFileURL(repo).href}#main`,
+    "--skill",
+    "*",
+    "--user",
+    "--yes",
+  ]);
+  skillshelf(installed, ["list"]);
+  const node = () => execFileSync(process.execPath, ["-e", "0"]);
+  let copies = 0;
+  const times = timePrepared(
+    {
+      "node -e 0": { prepare: () => undefined, run: node },
+      list: { prepare: () => undefined, run: () => skillshelf(installed, ["list"]) },
+      "list --kind packages": {
+        prepare: () => undefined,
+        run: () => skillshelf(installed, ["list", "--kind", "packages"]),
+      },
+      "remove of one": {
+        prepare: () => {
+          const home = join(dir, `copy-${copies++}`);
+          execFileSync("cp", ["-a", installed, home]);
+          skillshelf(home, ["list"]);
+          // the copy's writes settled, so they do not slow what is timed beside it
+          execFileSync("sync");
+          return home;
+        },
+        run: (home: string) => skillshelf(home, ["remove", "skill-7", "--user", "--yes"]),
+      },
+    },
+    rounds,
+  );
+  const base = times["node -e 0"] ?? [];
+  return ["list", "list --kind packages", "remove of one"].map((command) => ({
+    command: `\`${command === "remove of one" ? "remove <one id>" : command}\``,
+    ms: median(times[command] ?? []),
+    ratio: medianRatio(times[command] ?? [], base),
+  }));
 }
 
 /** A repository of `count` skills under `skills/`: commit `first`, then `main` with every skill changed. */

@@ -91,6 +91,28 @@ describe("--from SOURCE", () => {
     expect(Object.keys(box.userLock())).toEqual(["solo"]);
   });
 
+  it("takes the source as install does: a repository's folder with #ref, or the folder alone", async () => {
+    const box = changeSandbox();
+    const repo = gitRepo([
+      {
+        tree: {
+          "skills/alpha/SKILL.md": skillFile("alpha", "Use for alpha."),
+          "skills/beta/SKILL.md": skillFile("beta", "Use for beta."),
+        },
+      },
+    ]);
+    const spec = `${repo.path}#main`;
+    expect((await box.run("install", spec, "--skill", "*", "--user", "--yes")).status).toBe(0);
+    const disabled = await box.run("disable", "--from", spec, "--user", "--yes");
+    expect(disabled.status, disabled.stderr).toBe(0);
+    expect(
+      Object.values(box.userLock()).map((entry) => (entry as { enabled: boolean }).enabled),
+    ).toEqual([false, false]);
+    const removed = await box.run("remove", "--from", repo.path, "--user", "--yes");
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(box.userLock()).toEqual({});
+  });
+
   it("is a usage error when nothing came from the source, or nothing is named at all", async () => {
     const box = changeSandbox();
     const none = await box.run("remove", "--from", "https://github.com/acme/nothing.git", "--user");

@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
 import { canonicalJson, type Environment, isInside, type PackageSource } from "@skillshelf/core";
 import { type PackageScope, readScopeState, type ScopeCache } from "@skillshelf/store";
 
@@ -7,7 +9,7 @@ const PLACE_ONLY = new Set(["path", "ref", "digest", "integrity", "range", "sha2
 /**
  * The ids installed in `scope` from `source` (`--from`): the same repository, site, registry
  * repository, archive or npm package whatever folder, ref or version each came from; for a local
- * folder, every copy from it or a folder inside it.
+ * folder, every copy from it or a folder inside it, or from a git repository that is that folder.
  */
 export function installedFrom(
   environment: Environment,
@@ -26,6 +28,10 @@ export function installedFrom(
 // --- internal ---
 
 function sameOrigin(installed: PackageSource, named: PackageSource): boolean {
+  if (named.type === "local" && installed.type === "git") {
+    const folder = localRepository(installed.url);
+    return folder !== undefined && isInside(named.path, folder);
+  }
   if (installed.type !== named.type) return false;
   if (installed.type === "local" && named.type === "local")
     return isInside(named.path, installed.path);
@@ -34,4 +40,16 @@ function sameOrigin(installed: PackageSource, named: PackageSource): boolean {
       Object.fromEntries(Object.entries(source).filter(([key]) => !PLACE_ONLY.has(key))),
     );
   return where(installed) === where(named);
+}
+
+/** The folder of a repository on this machine (a path or a `file:` URL), else `undefined`. */
+function localRepository(url: string): string | undefined {
+  if (url.startsWith("file:")) {
+    try {
+      return fileURLToPath(url);
+    } catch {
+      return undefined;
+    }
+  }
+  return isAbsolute(url) ? url : undefined;
 }

@@ -22,7 +22,7 @@ import {
   restoreLinks,
   type SourceFetches,
 } from "@skillshelf/lifecycle";
-import { parseSourceUrl, sourceAccess } from "@skillshelf/sources";
+import { parseSourceSpec, sourceAccess } from "@skillshelf/sources";
 import {
   createScopeCache,
   type PackageScope,
@@ -500,7 +500,8 @@ function idsFrom(
   from: string,
   cache: ScopeCache,
 ): string[] {
-  const parsed = parseSourceUrl(from, environment.cwd);
+  // spelled as `install` takes it: `/path/repo#main` is the git repository there
+  const parsed = parseSourceSpec(from, environment.cwd);
   if (!parsed.ok) throw new UsageError("usage_invalid_value", `--from ${from}: ${parsed.problem}`);
   const ids = installedFrom(environment, scope, parsed.source, cache);
   if (ids.length === 0)
