@@ -14,6 +14,7 @@ import {
   sourceWithin,
 } from "@skillshelf/sources";
 import {
+  type CopyChange,
   copiesOf,
   copyOf,
   type InstallRecord,
@@ -257,16 +258,39 @@ function modelView(
 }
 
 /**
+ * Several removals or disables of one plan judged at once (`judgedTogether`): the snapshot once
+ * every step has made its change, the dependents that breaks, and those broken before.
+ */
+export interface JudgedTogether {
+  readonly after: PackageSnapshot;
+  readonly broken: ReturnType<typeof newlyBrokenDependents>;
+  readonly preexisting: readonly string[];
+}
+
+/** Judge `changes` of one plan together, once for all of its steps. */
+export function judgedTogether(
+  snapshot: PackageSnapshot,
+  changes: readonly CopyChange[],
+): JudgedTogether {
+  const after = snapshotAfter(snapshot, changes);
+  return {
+    after,
+    broken: newlyBrokenDependents(snapshot, after),
+    preexisting: preexistingBroken(snapshot),
+  };
+}
+
+/**
  * A step that changes only state or trees already on disk: enable, disable, remove, rollback.
- * `together`: the snapshot once every step of the same plan has made its change (several ids
- * removed or disabled at once), so a dependent removed in the same plan breaks nothing, and a
- * step is refused only for the dependents that need its own package.
+ * `together`: several ids removed or disabled at once (`judgedTogether`), so a dependent removed
+ * in the same plan breaks nothing, and a step is refused only for the dependents that need its
+ * own package.
  */
 export function copyStep(
   planning: Planning,
   operation: "enable" | "disable" | "remove" | "rollback",
   copy: PackageCopy,
-  together?: PackageSnapshot,
+  together?: JudgedTogether,
 ): PlanStep {
   const { environment, snapshot } = planning;
   const { scope, id } = copy;
@@ -286,21 +310,22 @@ export function copyStep(
     preexisting: [] as string[],
   };
   if (operation === "enable" || operation === "disable" || operation === "remove") {
-    after = together ?? snapshotAfter(snapshot, { scope, id, change: operation });
+    after = together?.after ?? snapshotAfter(snapshot, { scope, id, change: operation });
     lockAfter =
       operation === "remove" || record === undefined
         ? null
         : entryFor(environment, scope, id, record, operation === "enable");
     if (operation !== "enable") {
-      for (const broken of newlyBrokenDependents(snapshot, after).filter(
-        (one) => together === undefined || one.missing.includes(`${kind}:${id}`),
+      const broken = together?.broken ?? newlyBrokenDependents(snapshot, after);
+      for (const one of broken.filter(
+        (candidate) => together === undefined || candidate.missing.includes(`${kind}:${id}`),
       ))
         dependents.newlyBroken.push({
-          ref: `${refKind(after, broken.id, broken.scope)}:${broken.id}`,
-          scope: broken.scope,
-          missing: broken.missing,
+          ref: `${refKind(after, one.id, one.scope)}:${one.id}`,
+          scope: one.scope,
+          missing: one.missing,
         });
-      dependents.preexisting.push(...preexistingBroken(snapshot));
+      dependents.preexisting.push(...(together?.preexisting ?? preexistingBroken(snapshot)));
       if (refused === undefined && dependents.newlyBroken.length > 0)
         refused = refusal(
           "dependents",

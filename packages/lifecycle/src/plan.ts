@@ -16,7 +16,6 @@ import {
   type PackageManifest,
   type PackageScope,
   readPackageSnapshot,
-  snapshotAfter,
 } from "@skillshelf/store";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
@@ -24,7 +23,14 @@ import { copyScope } from "./_review.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
-import { copyStep, installStep, originOf, pushStep, refusedStep } from "./_steps.js";
+import {
+  copyStep,
+  installStep,
+  judgedTogether,
+  originOf,
+  pushStep,
+  refusedStep,
+} from "./_steps.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep, Refusal } from "./types.js";
 
@@ -93,7 +99,7 @@ async function copySteps(
   // several removed or disabled at once are judged together: one needing another breaks nothing
   const together =
     (operation === "remove" || operation === "disable") && copies.length > 1
-      ? snapshotAfter(
+      ? judgedTogether(
           planning.snapshot,
           copies.map((copy) => ({ scope: copy.scope, id: copy.id, change: operation })),
         )

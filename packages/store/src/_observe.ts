@@ -8,13 +8,12 @@ import {
   errnoCode,
   isPackageId,
   isSkillshelfError,
-  restampTree,
   type SkillshelfError,
 } from "@skillshelf/core";
 import { recallTrees, rememberTrees } from "./_remembered.js";
 import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
 import { journaledTreeDir } from "./_tree-moves.js";
-import { cachedTreeDigest, createScopeCache, type KnownTree, type ScopeCache } from "./cache.js";
+import { cachedTreeDigest, createScopeCache, heldTree, type ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -103,12 +102,13 @@ export function observeScope(
       }),
     );
   }
-  if (recalled !== undefined)
+  // only a read of the whole scope writes what it found: one of a few copies, repeated for each
+  // of many (a writer's checks), would weigh each against every entry
+  if (only === undefined)
     rememberTrees({
       dir,
       ids: copies.filter((copy) => copy.dir === join(dir, copy.id)).map((copy) => copy.id),
-      complete: only === undefined,
-      recalled,
+      recalled: recalled ?? new Map(),
       cache,
     });
   const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
@@ -116,12 +116,6 @@ export function observeScope(
 }
 
 // --- internal ---
-
-/** The tree `cache` knows at `treeDir`, if its nodes still have the stamp it was read under. */
-function heldTree(treeDir: string, cache: ScopeCache | undefined): KnownTree | undefined {
-  const kept = cache?.trees.get(treeDir);
-  return kept !== undefined && restampTree(treeDir, kept.nodes) === kept.stamp ? kept : undefined;
-}
 
 function observeCopy(input: {
   id: string;

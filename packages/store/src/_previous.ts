@@ -23,12 +23,19 @@ export function previousCopyDir(
   return previousDir(packagesDir(target.environment, target.scope), id);
 }
 
-/** Make the tree at `path` the copy's previous version, replacing any kept before. */
+/**
+ * Make the tree at `path` the copy's previous version, replacing any kept before. The caller
+ * makes the move durable (`syncPrevious`) before it forgets the step: once for all its copies.
+ */
 export function keepAsPrevious(dir: string, id: string, path: string): void {
   dropPrevious(dir, id);
   mkdirSync(join(dir, ".previous"), { recursive: true });
   renameSync(path, previousDir(dir, id));
-  syncFolder(join(dir, ".previous"));
+}
+
+/** Make the trees moved into `.previous` durable, when there is one. */
+export function syncPrevious(dir: string): void {
+  if (existsSync(join(dir, ".previous"))) syncFolder(join(dir, ".previous"));
 }
 
 /** Delete a copy's previous version, if one is kept (renamed aside first, like any discarded tree). */

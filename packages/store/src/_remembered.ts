@@ -59,19 +59,18 @@ export function recallTrees(dir: string, cache: ScopeCache): ReadonlyMap<string,
 }
 
 /**
- * The copies of scope folder `dir` as `cache` now knows them (`ids`: the ones just read; others
- * keep what `recalled` had unless `complete`, when only `ids` remain), written back when that
- * differs enough from `recalled` (`worthWriting`). A folder that cannot be written is left as it is.
+ * The copies `ids` of scope folder `dir` (every one there is) as `cache` now knows them, written
+ * back when that differs enough from `recalled` (`worthWriting`). A folder that cannot be
+ * written is left as it is.
  */
 export function rememberTrees(options: {
   readonly dir: string;
   readonly ids: readonly string[];
-  readonly complete: boolean;
   readonly recalled: ReadonlyMap<string, RememberedTree>;
   readonly cache: ScopeCache;
 }): void {
   const { dir, cache, recalled } = options;
-  const trees = new Map(options.complete ? [] : recalled);
+  const trees = new Map<string, RememberedTree>();
   for (const id of options.ids) {
     const treeDir = join(dir, id);
     const tree = cache.trees.get(treeDir);

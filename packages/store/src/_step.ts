@@ -16,6 +16,7 @@ import {
   prepareLock,
   writeLock,
 } from "./_lock-change.js";
+import { syncPrevious } from "./_previous.js";
 import {
   committedStateDigest,
   isStepCommitted,
@@ -42,6 +43,12 @@ export interface Step {
   readonly linkKeys: readonly string[];
   readonly trees?: readonly TreeMove[] | undefined;
   readonly links?: readonly LinkMove[] | undefined;
+  /**
+   * Copies whose trees the writer saw match their records just before moving them aside (by
+   * the stamps its cache holds): settled without being read again. The next writer, settling an
+   * interrupted step, knows none and reads them.
+   */
+  readonly unedited?: ReadonlySet<string> | undefined;
 }
 
 /** What a committed step left. */
@@ -100,7 +107,11 @@ export function commitStep(context: WriterContext, step: Step): StepResult {
   keepWrittenState(target.cache, statePath, text, step.state);
   try {
     fault("committed");
-    return finishStep(context, journal, step.state, { prepared, verified: true });
+    return finishStep(context, journal, step.state, {
+      prepared,
+      verified: true,
+      unedited: step.unedited,
+    });
   } catch (error) {
     throw codedWriteError(error, { committed: true });
   }
@@ -173,7 +184,11 @@ function finishStep(
   context: Pick<WriterContext, "target" | "lock" | "fault">,
   journal: StepJournal,
   state: ScopeState,
-  options: { readonly prepared: PreparedLock; readonly verified: boolean },
+  options: {
+    readonly prepared: PreparedLock;
+    readonly verified: boolean;
+    readonly unedited?: ReadonlySet<string> | undefined;
+  },
 ): StepResult {
   const { target, fault } = context;
   const dir = context.lock.dir;
@@ -182,9 +197,15 @@ function finishStep(
   const diagnostics = finishLinkMoves(target, journal.links);
   const kept = new Map<string, string>();
   for (const move of journal.trees) {
-    const backup = finishTreeMove(dir, move, state, options.verified);
+    const backup = finishTreeMove(dir, move, state, {
+      verified: options.verified,
+      unedited: options.unedited?.has(move.id) === true,
+    });
     if (backup !== undefined) kept.set(move.id, backup);
   }
+  // the versions kept for rollback are durable before the journal that would redo them goes
+  if (journal.trees.some((move) => state.installed[move.id]?.previous !== undefined))
+    syncPrevious(dir);
   rmSync(join(dir, STEP_JOURNAL), { force: true });
   syncFolder(dir);
   fault("settled");

@@ -15,7 +15,7 @@ import { SymlinkRefused } from "./_link-moves.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove, TreeMove } from "./_step-journal.js";
 import type { WriterContext } from "./_writer.js";
-import { withTableEntries } from "./cache.js";
+import { cachedTreeDigest, withTableEntries } from "./cache.js";
 import { type LinkRequest, stagedLinks } from "./links.js";
 import type { InstallRecord, PreviousRecord, ScopeState, WriteResult } from "./types.js";
 
@@ -146,10 +146,15 @@ export function stageCopy(
 /** The most files a record lists one by one (so `verify` can name the ones that changed). */
 const MAX_LISTED_FILES = 1000;
 
-/** True when the copy's tree on disk is exactly what its record says. */
+/**
+ * True when the copy's tree on disk is exactly what its record says (by the stamps the writer's
+ * cache holds, when they hold).
+ */
 export function treeMatches(context: WriterContext, id: string, record: InstallRecord): boolean {
   try {
-    return digestTree(join(context.lock.dir, id)).digest === record.contentDigest;
+    return (
+      cachedTreeDigest(join(context.lock.dir, id), context.target.cache) === record.contentDigest
+    );
   } catch {
     return false;
   }

@@ -34,14 +34,16 @@ export function moveTreesIn(dir: string, moves: readonly TreeMove[], fault: Faul
 /**
  * After a step committed: the old tree becomes the copy's previous version when the state keeps
  * one (`verified`: the writer knows the old tree matches its record, else it is digested first),
- * is deleted when it matches its record, or is kept as a backup; returns where a backup is kept.
+ * is deleted when it matches its record (`unedited`: the writer saw that it did), or is kept as
+ * a backup; returns where a backup is kept.
  */
 export function finishTreeMove(
   dir: string,
   move: TreeMove,
   state: ScopeState,
-  verified: boolean,
+  known: { readonly verified: boolean; readonly unedited: boolean },
 ): string | undefined {
+  const { verified } = known;
   const { id, backup } = move;
   const previous = state.installed[id]?.previous;
   const aside = backup === null ? undefined : join(dir, backup);
@@ -55,7 +57,7 @@ export function finishTreeMove(
     return undefined;
   }
   if (previous === undefined) dropPrevious(dir, id);
-  return keepIfChanged(dir, id, aside, move.before);
+  return keepIfChanged(dir, id, aside, known.unedited ? "unedited" : move.before);
 }
 
 /**
@@ -110,16 +112,19 @@ export function backupKept(path: string, id: string): Diagnostic {
 // --- internal ---
 
 /**
- * Delete the tree at `path` if it matches `record`; otherwise move it to a `.<id>.backup-…`
- * sibling (unless it already is one) and return where it is kept.
+ * Delete the tree at `path` if it matches `record` (or is known `unedited`); otherwise move it to
+ * a `.<id>.backup-…` sibling (unless it already is one) and return where it is kept.
  */
 function keepIfChanged(
   dir: string,
   id: string,
   path: string,
-  record: InstallRecord | null,
+  record: InstallRecord | null | "unedited",
 ): string | undefined {
-  if (record !== null && digestOrUndefined(path) === record.contentDigest) {
+  if (
+    record === "unedited" ||
+    (record !== null && digestOrUndefined(path) === record.contentDigest)
+  ) {
     discard(dir, id, path);
     return undefined;
   }

@@ -125,6 +125,12 @@ export function withTableEntries<T>(
 /** How deep the records sit in `state.json` (`installed.<id>`) and `lock.json` (`packages.<id>`). */
 export const RECORD_DEPTH = 2;
 
+/** The tree `cache` knows at `dir`, if its nodes still have the stamp it was read under. */
+export function heldTree(dir: string, cache: ScopeCache | undefined): KnownTree | undefined {
+  const kept = cache?.trees.get(dir);
+  return kept !== undefined && restampTree(dir, kept.nodes) === kept.stamp ? kept : undefined;
+}
+
 /**
  * `digestTree(dir).digest`, or with `cache` the digest kept for `dir` when its stamp (every
  * node's `lstat`) is unchanged: the nodes it covered are stamped again first, without listing a
@@ -132,8 +138,9 @@ export const RECORD_DEPTH = 2;
  */
 export function cachedTreeDigest(dir: string, cache: ScopeCache | undefined): string {
   if (cache === undefined) return digestTree(dir).digest;
+  const held = heldTree(dir, cache);
+  if (held !== undefined) return held.digest;
   const kept = cache.trees.get(dir);
-  if (kept !== undefined && restampTree(dir, kept.nodes) === kept.stamp) return kept.digest;
   // stamped before the read: a change while reading leaves a stamp that no longer matches
   const stamped = stampTree(dir);
   if (kept !== undefined && stamped?.stamp === kept.stamp) return kept.digest;

@@ -26,6 +26,7 @@ export function observeCopyFacts(
     input.scope,
     new Set([input.id]),
     state ?? readScopeState(input.environment, input.scope, input.cache),
+    input.cache,
   );
   const invalid = scope.diagnostics.find(
     (diagnostic) => diagnostic.code === "state_invalid" || diagnostic.code === "state_unsafe",

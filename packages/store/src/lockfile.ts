@@ -21,7 +21,7 @@ import {
   STEP_JOURNAL,
 } from "./_step-journal.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
-import { RECORD_DEPTH, type ScopeCache, withTableEntry } from "./cache.js";
+import { RECORD_DEPTH, type ScopeCache, withTableEntries, withTableEntry } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
 import type { PackageScope, ScopeState } from "./types.js";
@@ -87,12 +87,14 @@ export function readLockFileAsWritten(
   });
 }
 
-/** A lock with a step's entries applied. */
+/** A lock with a step's entries applied (each table copied once, however many entries change). */
 export function applied(lock: LockFile, change: LockChange): LockFile {
-  return change.links.reduce(
-    (result, [link, entry]) => withLockLink(result, link, entry),
-    change.packages.reduce((result, [id, entry]) => withLockEntry(result, id, entry), lock),
-  );
+  const packages =
+    change.packages.length === 0 ? lock.packages : withTableEntries(lock.packages, change.packages);
+  if (change.links.length === 0) return { ...lock, packages };
+  const { links: current, ...rest } = lock;
+  const links = withTableEntries(current ?? {}, change.links);
+  return Object.keys(links).length === 0 ? { ...rest, packages } : { ...rest, packages, links };
 }
 
 /**
@@ -178,12 +180,6 @@ export function resolveLockedPath(path: string, root: string): string {
 // --- internal ---
 
 /** The same lock with the link at `path` set to `entry`, or left out when `entry` is `null`. */
-function withLockLink(lock: LockFile, path: string, entry: LockedLink | null): LockFile {
-  const { links: current, ...rest } = lock;
-  const links = withTableEntry(current ?? {}, path, entry);
-  return Object.keys(links).length === 0 ? rest : { ...rest, links };
-}
-
 /** The lock entries of a step that committed its state and has not been settled yet. */
 function committedLockChange(
   environment: Environment,

@@ -8,7 +8,7 @@ import { followPackageLinks } from "./_link-follow.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove, TreeMove } from "./_step-journal.js";
 import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
-import { withTableEntries } from "./cache.js";
+import { heldTree, withTableEntries } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
@@ -129,7 +129,23 @@ function removeTrees(
       staging: null,
     }),
   );
-  const step = commitStep(context, { operation: "remove", state, ids, linkKeys, trees, links });
+  // a tree the cache saw match its record a moment ago, stamps unchanged, is deleted unread
+  const unedited = new Set(
+    ids.filter((id) => {
+      const record = context.state.installed[id];
+      const held = heldTree(join(dir, id), context.target.cache);
+      return record !== undefined && held?.digest === record.contentDigest;
+    }),
+  );
+  const step = commitStep(context, {
+    operation: "remove",
+    state,
+    ids,
+    linkKeys,
+    trees,
+    links,
+    unedited,
+  });
   return ids.map((id, index) => {
     const kept = step.kept.get(id);
     return {

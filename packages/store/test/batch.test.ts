@@ -2,8 +2,10 @@ import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import {
+  createScopeCache,
   lockFromState,
   lockRoot,
+  observeCopyFacts,
   packagesDir,
   readLockFile,
   readPackageSnapshot,
@@ -245,6 +247,25 @@ describe("removePackages", () => {
     expect(batch.failure?.index).toBe(0);
     expect(batch.failure?.error.code).toBe("dependents");
     expect(Object.keys(versions(environment)).sort()).toEqual(["app", "base", "pdf"]);
+  });
+
+  it("deletes unread the trees its cache saw match their records, and keeps one edited since", () => {
+    const { environment, inputs } = threeInstalled("pdf", "app");
+    const cache = createScopeCache();
+    readPackageSnapshot(environment, { cache });
+    writeFileSync(join(packagesDir(environment, "user"), "app", "notes.md"), "mine\n");
+    const batch = removePackages(
+      inputs.map((input) => ({
+        ...input,
+        cache,
+        reviewed: observeCopyFacts({ environment, scope: "user", id: input.id, cache }),
+      })),
+    );
+    expect(batch.failure).toBeUndefined();
+    const [pdf, app] = batch.results;
+    expect(pdf?.packageBackup).toBeUndefined();
+    expect(app?.packageBackup).toMatch(/\.app\.removed-\d+-[0-9a-f]+$/);
+    expect(existsSync(join(packagesDir(environment, "user"), "pdf"))).toBe(false);
   });
 
   it("refuses a copy changed since review as a stale plan, removing those before it", () => {
