@@ -199,7 +199,8 @@ function measureReads(
           execFileSync("sync");
           return home;
         },
-        run: (home: string) => skillshelf(home, ["remove", "skill-7", "--user", "--yes"]),
+        run: (home: string) =>
+          skillshelf(home, ["remove", `skill-${Math.floor(size / 2)}`, "--user", "--yes"]),
       },
     },
     rounds,

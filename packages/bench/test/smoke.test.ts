@@ -52,10 +52,17 @@ describe("benchmark smoke run", () => {
 
   it("runs the built benchmark end to end at a tiny size", () => {
     const script = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "run.js");
-    const output = execFileSync(process.execPath, [script, "--count", "60", "--rounds", "1"], {
-      encoding: "utf8",
-    });
+    const output = execFileSync(
+      process.execPath,
+      [script, "--count", "60", "--rounds", "1", "--skip", "demo"],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(output).toContain("Winners identical to raw-parse: yes.");
+    expect(output).toMatch(/\| 60 \| nested \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+    expect(output).toMatch(/library.yaml against marketplace.json at 10,000 rows: [\d.]+×/);
+    expect(output).toMatch(/\| `remove <one id>` \| \d+ \| [\d.]+× \|/);
     expect(output).toContain("both sides found the same templates: yes");
     expect(output).toMatch(/\| 16× hostile \(16 MiB of unclosed \$\{\) \| [\d.]+ \|/);
     expect(output).toMatch(/\| loadSkills cached \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
