@@ -34,8 +34,9 @@ export interface TreeStamp {
 /**
  * What `lstat` says of every node of the package folder `root` (size, nanosecond times, inode,
  * mode), hashed into one `stamp`: any write, rename, new or removed entry in the tree changes it,
- * so a tree whose stamp is unchanged digests as it did. `undefined` when the tree cannot be
- * walked (the digest then says why).
+ * so a tree whose stamp is unchanged digests as it did. The root's own change time is left out,
+ * as the digest leaves out where the tree lives: a tree moved whole keeps its stamp. `undefined`
+ * when the tree cannot be walked (the digest then says why).
  */
 export function stampTree(root: string): TreeStamp | undefined {
   const nodes: string[] = [];
@@ -61,8 +62,10 @@ export function restampTree(root: string, nodes: readonly string[]): string | un
       throwIfNoEntry: false,
     });
     if (stats === undefined) return undefined;
+    // renaming the root moves its change time, and nothing the digest reads
+    const changed = node === "" ? "" : stats.ctimeNs;
     hash.update(
-      `${node}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.ino}\0\0`,
+      `${node}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${changed}\0${stats.ino}\0\0`,
     );
   }
   return hash.digest("hex");

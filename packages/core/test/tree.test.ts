@@ -265,6 +265,22 @@ describe("stampTree and restampTree", () => {
     expect(restampTree(dir, before.nodes)).toBeUndefined();
   });
 
+  it("hold for a tree moved whole, and not for another tree put in its place", () => {
+    const parent = testdir({
+      "a/SKILL.md": "skill\n",
+      "a/refs/api.md": "api\n",
+      "b/SKILL.md": "skill\n",
+      "b/refs/api.md": "api\n",
+    });
+    const stamp = stampTree(join(parent, "a")) as NonNullable<ReturnType<typeof stampTree>>;
+    renameSync(join(parent, "a"), join(parent, "moved"));
+    expect(restampTree(join(parent, "moved"), stamp.nodes)).toBe(stamp.stamp);
+    renameSync(join(parent, "b"), join(parent, "a"));
+    expect(restampTree(join(parent, "a"), stamp.nodes)).not.toBe(stamp.stamp);
+    chmodSync(join(parent, "moved"), 0o700);
+    expect(restampTree(join(parent, "moved"), stamp.nodes)).not.toBe(stamp.stamp);
+  });
+
   it("is undefined for a tree the digest refuses", () => {
     expect(stampTree(testdir({ "out.md": link("/etc/hostname") }))).toBeUndefined();
     expect(stampTree(join(testdir(), "missing"))).toBeUndefined();

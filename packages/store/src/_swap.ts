@@ -9,6 +9,7 @@ import {
   removeTree,
   SkillshelfError,
   siblingName,
+  stampTree,
 } from "@skillshelf/core";
 import { followPackageLinks } from "./_link-follow.js";
 import { SymlinkRefused } from "./_link-moves.js";
@@ -117,13 +118,18 @@ export function stageCopy(
     });
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
-  // a copy is digested from the bytes it writes; a moved tree is read once in place
-  const copied =
-    disposable && movedInto(source, path)
-      ? digestTree(path, { listing: true })
-      : copyTree(source, path, { listing: true });
+  // a copy is digested from the bytes it writes; a moved tree is read once in place, stamped
+  // first, so the read-back of the copy it becomes need not read it again (a stamp survives the
+  // tree's move to the copy's folder; a failed step leaves another tree there, which it misses)
+  const moved = disposable && movedInto(source, path);
+  const stamped = moved ? stampTree(path) : undefined;
+  const copied = moved
+    ? digestTree(path, { listing: true })
+    : copyTree(source, path, { listing: true });
   context.fault("staged");
   const staged = copied.digest;
+  if (stamped !== undefined && staged === digest)
+    context.target.cache?.trees.set(target, { ...stamped, digest: staged });
   if (staged !== digest) {
     removeTree(path);
     throw new SkillshelfError(
