@@ -253,7 +253,11 @@ function stageSkills(
     try {
       const options =
         inPlace && !outer.includes(skill) ? { tempDir, inPlace: true } : { area: areaForCopies() };
-      return planning.staging.add(stageCollectionSkill(collection, skill, options));
+      const staged = planning.staging.add(stageCollectionSkill(collection, skill, options));
+      // a tree read in place is known to the writer that moves it in, while its stamp holds
+      if (staged.stamped !== undefined)
+        planning.request.cache?.trees.set(staged.dir, { ...staged.stamped, digest: staged.digest });
+      return staged;
     } catch (error) {
       return { refusal: refusalOf(error) };
     }

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { appendFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { planLifecycle, releasePlan } from "@skillshelf/lifecycle";
-import { readLockFile, readPackageSnapshot } from "@skillshelf/store";
+import { applyLifecycle, planLifecycle, releasePlan } from "@skillshelf/lifecycle";
+import { createScopeCache, readLockFile, readPackageSnapshot } from "@skillshelf/store";
 import { bareClone, gitEnv, gitRepo, link, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { change, environment } from "./_lifecycle.js";
@@ -81,6 +81,39 @@ describe("installing from a collection of skills", () => {
       releasePlan(plan);
       expect(plan.steps[0]?.refusal?.code).toBe("tree_link_escape");
     }
+  });
+
+  it("trusts a skill read in place at planning only while its stamp holds: one edited after is refused", async () => {
+    const git = gitEnv();
+    const repo = gitRepo(
+      [
+        {
+          tree: { "skills/alpha/SKILL.md": skill("alpha"), "skills/beta/SKILL.md": skill("beta") },
+        },
+      ],
+      git,
+    );
+    const env = environment();
+    const cache = createScopeCache();
+    const plan = await planLifecycle({
+      environment: env,
+      operation: "install",
+      targets: [`file://${repo.path}`],
+      skills: ["*"],
+      stage: { env: git },
+      cache,
+    });
+    const [alpha, beta] = plan.steps;
+    // the plan read both where they were fetched, and told the cache what it found
+    expect(cache.trees.get(alpha?.source?.dir as string)?.digest).toBe(alpha?.source?.digest);
+    appendFileSync(join(beta?.source?.dir as string, "SKILL.md"), "Edited after review.\n");
+    const result = await applyLifecycle(plan, { cache });
+    expect(result.outcomes.map((outcome) => [outcome.step.id, outcome.status])).toEqual([
+      ["alpha", "committed"],
+      ["beta", "failed"],
+    ]);
+    expect(result.outcomes[1]?.error).toMatchObject({ details: { cause: "digest_mismatch" } });
+    expect(result.outcomes[0]?.verification?.ok).toBe(true);
   });
 
   it("stages a skill holding another chosen skill as fetched, and the inner one apart", async () => {

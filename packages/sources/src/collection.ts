@@ -14,6 +14,7 @@ import {
   resolveContained,
   type SkillPackageFacts,
   skillPackageManifestText,
+  stampTree,
 } from "@skillshelf/core";
 import { findSkillFolders } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
@@ -175,12 +176,13 @@ export function stageCollectionSkill(
         ? removing(join(options.area.dir, skill.name))
         : stagingFolder(options.tempDir, "skillshelf-skill-");
   try {
+    const read =
+      dir === from
+        ? manifestWrittenInPlace(dir, manifestText)
+        : { digest: copiedWithManifest(from, dir, manifestText) };
     return {
       dir,
-      digest:
-        dir === from
-          ? manifestWrittenInPlace(dir, manifestText)
-          : copiedWithManifest(from, dir, manifestText),
+      ...read,
       source: sourceWithin(collection.source, skill.path),
       ...(commit === undefined ? {} : { commit }),
       // the skill's own signer, when what was fetched signed its folder
@@ -201,13 +203,24 @@ function copiedWithManifest(from: string, dir: string, manifestText: string): st
   return copyTree(from, dir, { skip: skipGit, files }).digest;
 }
 
-/** The digest of the staged skill folder `dir` once `manifestText` is its `plugin.json`. */
-function manifestWrittenInPlace(dir: string, manifestText: string): string {
+/**
+ * The digest of the staged skill folder `dir` once `manifestText` is its `plugin.json`, with the
+ * tree's stamp taken just before it was read and its files' fingerprints (`StagedSource.stamped`).
+ */
+function manifestWrittenInPlace(
+  dir: string,
+  manifestText: string,
+): Pick<StagedSource, "digest" | "stamped"> {
   const manifest = join(dir, "plugin.json");
   // a symlink of that name is replaced, never written through (most skills have no such entry)
   if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined) removeTree(manifest);
   writeFileSync(manifest, manifestText, { flag: "wx" });
-  return digestTree(dir).digest;
+  const stamp = stampTree(dir);
+  const { digest, listing } = digestTree(dir, { listing: true });
+  return {
+    digest,
+    ...(stamp === undefined || listing === undefined ? {} : { stamped: { ...stamp, listing } }),
+  };
 }
 
 /** The skill in the folder `path` (a real path inside `root`), or what keeps its file from making one. */

@@ -1,4 +1,10 @@
-import type { Diagnostic, PackageKind, PackageSource, ResourceKind } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  PackageKind,
+  PackageSource,
+  ResourceKind,
+  TreeStamp,
+} from "@skillshelf/core";
 
 /** A body-free hint of a resource a package provides, for search before install. */
 export interface ProvidedResource {
@@ -61,6 +67,13 @@ export interface LibraryDiscovery {
 export interface StagedSource extends FetchedSource {
   /** Its tree digest. */
   readonly digest: string;
+  /**
+   * Where the digest was read in place: the tree's stamp taken just before, and its files'
+   * fingerprints, so a writer that moves the tree in need not read it again while the stamp holds.
+   */
+  readonly stamped?:
+    | (TreeStamp & { readonly listing: Readonly<Record<string, string>> })
+    | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   digestTree,
   errnoCode,
   removeTree,
+  restampTree,
   SkillshelfError,
   siblingName,
   stampTree,
@@ -120,16 +121,27 @@ export function stageCopy(
   const path = join(context.lock.dir, staging);
   // a copy is digested from the bytes it writes; a moved tree is read once in place, stamped
   // first, so the read-back of the copy it becomes need not read it again (a stamp survives the
-  // tree's move to the copy's folder; a failed step leaves another tree there, which it misses)
+  // tree's move to the copy's folder; a failed step leaves another tree there, which it misses).
+  // A tree the plan read in place (its stamp and files known) is not read again once it is here,
+  // its stamp unchanged.
+  const known = disposable ? context.target.cache?.trees.get(source) : undefined;
   const moved = disposable && movedInto(source, path);
-  const stamped = moved ? stampTree(path) : undefined;
-  const copied = moved
-    ? digestTree(path, { listing: true })
-    : copyTree(source, path, { listing: true });
+  const held =
+    moved && known?.listing !== undefined && restampTree(path, known.nodes) === known.stamp
+      ? known
+      : undefined;
+  const stamped = held ?? (moved ? stampTree(path) : undefined);
+  const copied =
+    held ??
+    (moved ? digestTree(path, { listing: true }) : copyTree(source, path, { listing: true }));
   context.fault("staged");
   const staged = copied.digest;
   if (stamped !== undefined && staged === digest)
-    context.target.cache?.trees.set(target, { ...stamped, digest: staged });
+    context.target.cache?.trees.set(target, {
+      stamp: stamped.stamp,
+      nodes: stamped.nodes,
+      digest: staged,
+    });
   if (staged !== digest) {
     removeTree(path);
     throw new SkillshelfError(

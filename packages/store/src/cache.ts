@@ -51,6 +51,8 @@ export interface ScopeCache {
 /** A tree's digest, and its stamp (`stampTree`) when it was read. */
 export interface KnownTree extends TreeStamp {
   readonly digest: string;
+  /** Its files' fingerprints (`digestTree`'s `listing`), when they were kept. */
+  readonly listing?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A copy as a read last found it: its tree, and the manifest read from it with no finding. */
