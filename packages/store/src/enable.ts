@@ -1,15 +1,13 @@
 import { join } from "node:path";
 import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
-import { attempted, type WriteBatch } from "./_batch.js";
+import { copyBatch, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { assertPackageId } from "./_id.js";
 import { foundAt, isOurLink, linkBase, linkLibrary } from "./_link-files.js";
 import { linkMove } from "./_link-moves.js";
 import type { InstallRecord } from "./_state-schema.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove } from "./_step-journal.js";
-import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
-import { packagesDir } from "./scopes.js";
+import { assertCopyWritable, type WriterContext } from "./_writer.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `setEnabled` switches and what it was reviewed against. */
@@ -42,35 +40,12 @@ export function setEnabled(input: SetEnabledInput): WriteResult {
  * name the same scope, and an id may appear once.
  */
 export function setEnabledMany(inputs: readonly SetEnabledInput[]): WriteBatch {
-  const [first] = inputs;
-  if (first === undefined) return { results: [] };
-  const dir = packagesDir(first.environment, first.scope);
-  for (const input of inputs)
-    if (packagesDir(input.environment, input.scope) !== dir)
-      throw new Error("setEnabledMany: every input must name the same scope");
-  if (new Set(inputs.map((input) => input.id)).size !== inputs.length)
-    throw new Error("setEnabledMany: an id appears twice");
-  for (const [index, input] of inputs.entries()) {
-    const checked = attempted(index, () => assertPackageId(input.id));
-    if (!checked.ok) return { results: [], failure: checked.failure };
-  }
-  let failure: WriteBatch["failure"];
-  const { id: _id, reviewed: _reviewed, enabled: _enabled, ...target } = first;
-  const locked = attempted(0, () =>
-    runWriter(target, (context) => {
-      const checked: { readonly input: SetEnabledInput; readonly record: InstallRecord }[] = [];
-      for (const [index, input] of inputs.entries()) {
-        const check = attempted(index, () => switchable(context, input));
-        if (!check.ok) {
-          failure = check.failure;
-          break;
-        }
-        checked.push({ input, record: check.value });
-      }
-      return switchCopies(context, checked);
-    }),
+  return copyBatch("setEnabledMany", inputs, switchable, (context, checked) =>
+    switchCopies(
+      context,
+      checked.map(({ input, value }) => ({ input, record: value })),
+    ),
   );
-  return locked.ok ? { results: locked.value, failure } : { results: [], failure: locked.failure };
 }
 
 // --- internal ---

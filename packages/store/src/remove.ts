@@ -1,15 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SkillshelfError, siblingName } from "@skillshelf/core";
-import { attempted, type WriteBatch } from "./_batch.js";
+import { copyBatch, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { assertPackageId } from "./_id.js";
 import { followPackageLinks } from "./_link-follow.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove, TreeMove } from "./_step-journal.js";
-import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
+import { assertCopyWritable, type WriterContext } from "./_writer.js";
 import { heldTree, withTableEntries } from "./cache.js";
-import { packagesDir } from "./scopes.js";
 import type { CopyFacts, ScopeTarget, WriteResult } from "./types.js";
 
 /** What `removePackage` removes and what it was reviewed against. */
@@ -41,44 +39,16 @@ export function removePackage(input: RemovePackageInput): WriteResult {
  * that input). Every input must name the same scope, and an id may appear once.
  */
 export function removePackages(inputs: readonly RemovePackageInput[]): WriteBatch {
-  const [first] = inputs;
-  if (first === undefined) return { results: [] };
-  const dir = packagesDir(first.environment, first.scope);
-  for (const input of inputs)
-    if (packagesDir(input.environment, input.scope) !== dir)
-      throw new Error("removePackages: every input must name the same scope");
-  if (new Set(inputs.map((input) => input.id)).size !== inputs.length)
-    throw new Error("removePackages: an id appears twice");
-  for (const [index, input] of inputs.entries()) {
-    const checked = attempted(index, () => assertPackageId(input.id));
-    if (!checked.ok) return { results: [], failure: checked.failure };
-  }
-  let failure: WriteBatch["failure"];
-  // each copy's facts are checked in turn inside the lock, not the first's alone before it
-  const { id: _id, reviewed: _reviewed, ...target } = first;
-  const locked = attempted(0, () =>
-    runWriter(target, (context) => {
-      const removed: RemovePackageInput[] = [];
-      for (const [index, input] of inputs.entries()) {
-        const check = attempted(index, () => assertRemovable(context, input));
-        if (!check.ok) {
-          failure = check.failure;
-          break;
-        }
-        removed.push(input);
-      }
-      if (removed.length === 0) return [];
-      assertNoBrokenDependents({
-        environment: first.environment,
-        scope: first.scope,
-        ids: removed.map((input) => input.id),
-        change: "remove",
-        cache: first.cache,
-      });
-      return removeTrees(context, removed);
-    }),
-  );
-  return locked.ok ? { results: locked.value, failure } : { results: [], failure: locked.failure };
+  return copyBatch("removePackages", inputs, assertRemovable, (context, checked) => {
+    if (checked.length === 0) return [];
+    const removed = checked.map(({ input }) => input);
+    assertNoBrokenDependents({
+      ...context.target,
+      ids: removed.map((input) => input.id),
+      change: "remove",
+    });
+    return removeTrees(context, removed);
+  });
 }
 
 // --- internal ---

@@ -200,22 +200,22 @@ describe("installPackages killed with SIGKILL at any point", () => {
   });
 });
 
-describe("removePackages", () => {
-  /** A user scope holding base, app (which needs base) and pdf, and removal inputs for `ids`. */
-  function threeInstalled(...ids: string[]) {
-    const environment = storeEnvironment();
-    install(environment, "user", { id: "base", kind: "skill" });
-    install(environment, "user", { id: "app", requires: ["skill:base"] });
-    install(environment, "user", { id: "pdf" });
-    const inputs = ids.map((id) => ({
-      environment,
-      scope: "user" as const,
-      id,
-      reviewed: facts(environment, "user", id),
-    }));
-    return { environment, inputs };
-  }
+/** A user scope holding base, app (which needs base) and pdf, and a writer's inputs for `ids`. */
+function threeInstalled(...ids: string[]) {
+  const environment = storeEnvironment();
+  install(environment, "user", { id: "base", kind: "skill" });
+  install(environment, "user", { id: "app", requires: ["skill:base"] });
+  install(environment, "user", { id: "pdf" });
+  const inputs = ids.map((id) => ({
+    environment,
+    scope: "user" as const,
+    id,
+    reviewed: facts(environment, "user", id),
+  }));
+  return { environment, inputs };
+}
 
+describe("removePackages", () => {
   it("removes every copy with one commit, a dependent and what it needs together", () => {
     const { environment, inputs } = threeInstalled("app", "base", "pdf");
     const batch = removePackages(inputs);
@@ -278,20 +278,10 @@ describe("removePackages", () => {
 });
 
 describe("setEnabledMany", () => {
-  /** A user scope holding base, app (which needs base) and pdf, and switch inputs for `ids`. */
-  function threeInstalled(enabled: boolean, ...ids: string[]) {
-    const environment = storeEnvironment();
-    install(environment, "user", { id: "base", kind: "skill" });
-    install(environment, "user", { id: "app", requires: ["skill:base"] });
-    install(environment, "user", { id: "pdf" });
-    const inputs = ids.map((id) => ({
-      environment,
-      scope: "user" as const,
-      id,
-      enabled,
-      reviewed: facts(environment, "user", id),
-    }));
-    return { environment, inputs };
+  /** `threeInstalled`, each input switching its copy on (`enabled`) or off. */
+  function switching(enabled: boolean, ...ids: string[]) {
+    const { environment, inputs } = threeInstalled(...ids);
+    return { environment, inputs: inputs.map((input) => ({ ...input, enabled })) };
   }
   const disabled = (environment: Environment) => {
     const state = readScopeState(environment, "user");
@@ -300,7 +290,7 @@ describe("setEnabledMany", () => {
   };
 
   it("disables every copy with one state write, a dependent and what it needs together", () => {
-    const { environment, inputs } = threeInstalled(false, "app", "base", "pdf");
+    const { environment, inputs } = switching(false, "app", "base", "pdf");
     const statePath = join(packagesDir(environment, "user"), "state.json");
     const before = statSync(statePath).ino;
     const batch = setEnabledMany(inputs);
@@ -313,14 +303,14 @@ describe("setEnabledMany", () => {
       writtenEntries(packagesDir(environment, "user")).filter((name) => name.startsWith(".")),
     ).toEqual([]);
     expectLockMatchesState(environment);
-    const again = setEnabledMany(threeInstalled(true, "app", "base").inputs);
+    const again = setEnabledMany(switching(true, "app", "base").inputs);
     expect(again.failure).toBeUndefined();
   });
 
   it("says unchanged for a copy already as asked and switches the others", () => {
-    const { environment, inputs } = threeInstalled(false, "pdf");
+    const { environment, inputs } = switching(false, "pdf");
     setEnabledMany(inputs);
-    const both = threeInstalled(false, "pdf", "app");
+    const both = switching(false, "pdf", "app");
     const mixed = setEnabledMany(
       both.inputs.map((input) => ({
         ...input,
@@ -337,7 +327,7 @@ describe("setEnabledMany", () => {
   });
 
   it("refuses the whole batch when the copies switched off together break a dependent left on", () => {
-    const { environment, inputs } = threeInstalled(false, "pdf", "base");
+    const { environment, inputs } = switching(false, "pdf", "base");
     const batch = setEnabledMany(inputs);
     expect(batch.results).toEqual([]);
     expect(batch.failure?.index).toBe(0);
@@ -346,7 +336,7 @@ describe("setEnabledMany", () => {
   });
 
   it("switches the copies before the first not installed or changed since review", () => {
-    const { environment, inputs } = threeInstalled(false, "pdf", "gone", "app");
+    const { environment, inputs } = switching(false, "pdf", "gone", "app");
     inputs[1] = {
       ...(inputs[1] as (typeof inputs)[number]),
       reviewed: facts(environment, "user", "gone"),
@@ -355,7 +345,7 @@ describe("setEnabledMany", () => {
     expect(batch.results.map((result) => result.id)).toEqual(["pdf"]);
     expect(batch.failure).toMatchObject({ index: 1, error: { code: "not_installed" } });
     expect(disabled(environment)).toEqual(["pdf"]);
-    const stale = threeInstalled(false, "pdf", "app");
+    const stale = switching(false, "pdf", "app");
     writeFileSync(join(packagesDir(stale.environment, "user"), "app", "late.md"), "late\n");
     const refused = setEnabledMany(stale.inputs);
     expect(refused.results.map((result) => result.id)).toEqual(["pdf"]);
