@@ -54,7 +54,7 @@ export function runChangesBench(options: BenchOptions): string {
     "",
     `Targets: update at most 1.5× a fresh install: ${verdict(rows.every((row) => row.updateRatio <= 1.5))} (worst ${Math.max(...rows.map((row) => row.updateRatio)).toFixed(2)}×); removal at most 2× deleting the folders: ${verdict(rows.every((row) => row.removeRatio <= 2))} (worst ${Math.max(...rows.map((row) => row.removeRatio)).toFixed(2)}×); linear from size to size (per package at most 1.3× the size before): update ${verdict(updateLinear)}, remove ${verdict(removeLinear)}.`,
     "",
-    `Reading and one removal with ${largest} packages installed (issue 31, item 0b: read paths trust the record and the stamps a read remembered; the issue measured \`list\` at 8.4× and one \`remove\` at 11–13× \`node -e 0\`); medians of ${options.rounds} rounds, each ratio the median of each round's against \`node -e 0\` run beside it:`,
+    `Reading and one removal with ${largest} packages installed (issue 31, item 0b: read paths trust the record and the stamps a read remembered; the issue measured \`list\` at 8.4× and one \`remove\` at 11–13× \`node -e 0\`), both sides in a bare environment (\`PATH\` and the home only); medians of ${options.rounds} rounds, each ratio the median of each round's against \`node -e 0\` run beside it:`,
     "",
     "| command | ms | vs `node -e 0` |",
     "|---|---|---|",
@@ -165,22 +165,22 @@ function measureReads(
   const repo = changedRepository(join(dir, "repo"), size);
   const installed = join(dir, "installed");
   mkdirSync(installed, { recursive: true });
+  // a start-up ratio: both sides in a bare environment (as the CLI start-up benchmark runs), not
+  // one that makes every Node start read a CA bundle (NODE_EXTRA_CA_CERTS on these machines)
+  const bare = (home: string) => ({
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    SKILLSHELF_HOME: join(home, "library"),
+  });
   const skillshelf = (home: string, args: readonly string[]) =>
-    execFileSync(process.execPath, [bin, ...args], {
-      cwd: home,
-      env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: join(home, "library") },
-      stdio: "ignore",
-    });
-  skillshelf(installed, [
-    "install",
-    `${pathToFileURL(repo).href}#main`,
-    "--skill",
-    "*",
-    "--user",
-    "--yes",
-  ]);
+    execFileSync(process.execPath, [bin, ...args], { cwd: home, env: bare(home), stdio: "ignore" });
+  execFileSync(
+    process.execPath,
+    [bin, "install", `${pathToFileURL(repo).href}#main`, "--skill", "*", "--user", "--yes"],
+    { cwd: installed, env: { ...BENCH_GIT_ENV, ...bare(installed) }, stdio: "ignore" },
+  );
   skillshelf(installed, ["list"]);
-  const node = () => execFileSync(process.execPath, ["-e", "0"]);
+  const node = () => execFileSync(process.execPath, ["-e", "0"], { env: bare(installed) });
   let copies = 0;
   const times = timePrepared(
     {
