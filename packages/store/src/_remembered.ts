@@ -6,10 +6,10 @@ import type { RememberedTree, ScopeCache } from "./cache.js";
 /**
  * What reading a scope's copies found, kept between processes in `<packages>/.remembered.json`:
  * each copy's tree digest with the stamp (`stampTree`: every node's `lstat`) it was read under
- * and the nodes it covered, and the manifest read cleanly from that tree. A copy whose stamp is unchanged is not read again
- * by `list`, a plan or a read-back; `verify` never looks here. Any write to a tree moves a ctime
- * in its stamp, so a stale entry is never taken; the file is a cache, written by whoever read the
- * trees last (atomically, and not at all where the folder cannot be written).
+ * and the nodes it covered, and the manifest read cleanly from that tree. A copy whose stamp is
+ * unchanged is not read again by `list`, a plan or a read-back; `verify` never looks here. Any
+ * write to a tree moves a time in its stamp, so a stale entry is never taken; the file is a
+ * cache, written by a read of a whole scope (atomically, and not where the folder cannot be).
  */
 const FILE = ".remembered.json";
 
@@ -74,10 +74,7 @@ export function rememberTrees(options: {
   for (const id of options.ids) {
     const treeDir = join(dir, id);
     const tree = cache.trees.get(treeDir);
-    if (tree === undefined) {
-      trees.delete(id);
-      continue;
-    }
+    if (tree === undefined) continue;
     const kept = cache.manifests.get(tree.digest);
     const manifest =
       kept === undefined
