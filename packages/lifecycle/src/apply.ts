@@ -20,6 +20,7 @@ import {
   removePackage,
   removePackages,
   rollbackPackage,
+  rollbackPackages,
   setEnabled,
   setEnabledMany,
   type WriteBatch,
@@ -181,7 +182,7 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
 
 /**
  * The longest run of steps from `start` that can commit together: consecutive installs and
- * updates, removals, enables or disables (`BATCHES`), into one scope, none refused, none
+ * updates, removals, enables, disables or rollbacks (`BATCHES`), into one scope, none refused, none
  * reviewed against a peer scope's copy.
  */
 function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
@@ -204,9 +205,10 @@ const BATCHES: { readonly [O in PlanStep["operation"]]?: BatchKind } = {
   remove: "remove",
   enable: "enable",
   disable: "disable",
+  rollback: "rollback",
 };
 
-type BatchKind = "install" | "remove" | "enable" | "disable";
+type BatchKind = "install" | "remove" | "enable" | "disable" | "rollback";
 
 /** The store writer that commits each kind of batch. */
 const BATCH_WRITERS: {
@@ -219,6 +221,7 @@ const BATCH_WRITERS: {
     setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: true }))),
   disable: (applying, steps) =>
     setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: false }))),
+  rollback: (applying, steps) => rollbackPackages(steps.map((step) => copyInput(applying, step))),
 };
 
 /** A writer's input naming one copy and the facts the plan reviewed of it. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isInside, type PackageKind, SkillshelfError } from "@skillshelf/core";
-import { attempted, type WriteBatch } from "./_batch.js";
+import { attempted, copyBatch, type WriteBatch } from "./_batch.js";
 import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
 import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
@@ -141,26 +141,45 @@ export interface RollbackPackageInput extends ScopeTarget {
  * stale plan (`stale_plan`).
  */
 export function rollbackPackage(input: RollbackPackageInput): WriteResult {
-  const { id, scope } = input;
-  return runWriter(input, (context) => {
-    const before = context.state.installed[id] ?? null;
-    const kept = previousDir(context.lock.dir, id);
-    const previous = before?.previous;
-    if (before === null || previous === undefined || !existsSync(kept))
-      throw new SkillshelfError(
-        "no_previous_version",
-        `${scope}:${id} has no previous version to restore`,
-        { path: join(context.lock.dir, id) },
-      );
-    const { staging } = stageCopy(context, id, kept, previous.contentDigest);
-    const [result] = swapInTrees(context, [
-      { id, operation: "rollback", staging, before, record: previous },
-    ]);
-    return result as WriteResult;
-  });
+  const { results, failure } = rollbackPackages([input]);
+  if (failure !== undefined) throw failure.error;
+  return results[0] as WriteResult;
+}
+
+/**
+ * Roll several copies of one scope back as one commit, each checked as `rollbackPackage` checks
+ * it, in order: the ones before the first refused are swapped under one scope lock with one
+ * `state.json` and one `lock.json` write, so a crash leaves all of them rolled back or none.
+ */
+export function rollbackPackages(inputs: readonly RollbackPackageInput[]): WriteBatch {
+  return copyBatch("rollbackPackages", inputs, rollbackChange, (context, checked) =>
+    checked.length === 0
+      ? []
+      : swapInTrees(
+          context,
+          checked.map(({ value }) => value),
+        ),
+  );
 }
 
 // --- internal ---
+
+/** Inside the lock: the kept previous version of one copy, staged to be swapped in. */
+function rollbackChange(context: WriterContext, input: RollbackPackageInput): TreeChange {
+  const { id, scope } = input;
+  assertCopyWritable(context, id, input.reviewed);
+  const before = context.state.installed[id] ?? null;
+  const kept = previousDir(context.lock.dir, id);
+  const previous = before?.previous;
+  if (before === null || previous === undefined || !existsSync(kept))
+    throw new SkillshelfError(
+      "no_previous_version",
+      `${scope}:${id} has no previous version to restore`,
+      { path: join(context.lock.dir, id) },
+    );
+  const { staging } = stageCopy(context, id, kept, previous.contentDigest);
+  return { id, operation: "rollback", staging, before, record: previous };
+}
 
 /** The checks an install makes before taking the lock: its manifest, pins and source folder. */
 function checkedOutside(

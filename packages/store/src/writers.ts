@@ -5,7 +5,7 @@
 export type { WriteBatch } from "./_batch.js";
 export { setEnabled, setEnabledMany } from "./enable.js";
 export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
-export { installPackage, installPackages, rollbackPackage } from "./install.js";
+export { installPackage, installPackages, rollbackPackage, rollbackPackages } from "./install.js";
 export type { LinkOutcome, LinkRequest, LinkWriteResult } from "./links.js";
 export { linkResources, unlinkResources } from "./links.js";
 export type { ScopeLock, ScopeLockState } from "./lock.js";

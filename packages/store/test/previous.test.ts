@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
-import { rollbackPackage } from "@skillshelf/store/writers";
+import { rollbackPackage, rollbackPackages } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
 import {
@@ -112,4 +112,34 @@ describe("the previous version of a copy", () => {
       }
     },
   );
+});
+
+describe("rollbackPackages", () => {
+  it("restores several copies with one commit, those before the first with nothing kept", () => {
+    const environment = storeEnvironment();
+    for (const id of ["pdf", "docx", "xlsx"]) {
+      install(environment, "user", { id, version: "1.0.0" });
+      if (id !== "xlsx")
+        installStaged(environment, "user", id, stagePackage({ id, version: "2.0.0" }), {
+          keepPrevious: true,
+        });
+    }
+    const input = (id: string) => ({
+      environment,
+      scope: "user" as const,
+      id,
+      reviewed: facts(environment, "user", id),
+    });
+    const batch = rollbackPackages([input("pdf"), input("docx"), input("xlsx")]);
+    expect(batch.results.map((result) => [result.id, result.record?.version])).toEqual([
+      ["pdf", "1.0.0"],
+      ["docx", "1.0.0"],
+    ]);
+    expect(batch.failure).toMatchObject({ index: 2, error: { code: "no_previous_version" } });
+    const versions = Object.fromEntries(
+      readPackageSnapshot(environment).copies.map((copy) => [copy.id, copy.record?.version]),
+    );
+    expect(versions).toEqual({ docx: "1.0.0", pdf: "1.0.0", xlsx: "1.0.0" });
+    expect(readdirSync(join(packagesDir(environment, "user"), ".previous"))).toEqual([]);
+  });
 });
