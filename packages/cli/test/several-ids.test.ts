@@ -63,17 +63,21 @@ describe("several ids in one change", () => {
   });
 });
 
+/** A repository of two skills, alpha and beta, in `skills/`. */
+const twoSkills = () =>
+  gitRepo([
+    {
+      tree: {
+        "skills/alpha/SKILL.md": skillFile("alpha", "Use for alpha."),
+        "skills/beta/SKILL.md": skillFile("beta", "Use for beta."),
+      },
+    },
+  ]);
+
 describe("--from SOURCE", () => {
   it("changes every package installed from one repository, whatever folder each came from", async () => {
     const box = changeSandbox();
-    const repo = gitRepo([
-      {
-        tree: {
-          "skills/alpha/SKILL.md": skillFile("alpha", "Use for alpha."),
-          "skills/beta/SKILL.md": skillFile("beta", "Use for beta."),
-        },
-      },
-    ]);
+    const repo = twoSkills();
     const url = pathToFileURL(repo.path).href;
     expect((await box.run("install", url, "--skill", "*", "--user", "--yes")).status).toBe(0);
     const solo = testdir(packageTree({ id: "solo" }));
@@ -93,14 +97,7 @@ describe("--from SOURCE", () => {
 
   it("takes the source as install does: a repository's folder with #ref, or the folder alone", async () => {
     const box = changeSandbox();
-    const repo = gitRepo([
-      {
-        tree: {
-          "skills/alpha/SKILL.md": skillFile("alpha", "Use for alpha."),
-          "skills/beta/SKILL.md": skillFile("beta", "Use for beta."),
-        },
-      },
-    ]);
+    const repo = twoSkills();
     const spec = `${repo.path}#main`;
     expect((await box.run("install", spec, "--skill", "*", "--user", "--yes")).status).toBe(0);
     const disabled = await box.run("disable", "--from", spec, "--user", "--yes");
