@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import type { Diagnostic } from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
-import type { Skill } from "./types.js";
+import type { LoadSkillsResult, Skill } from "./types.js";
 
 /** Counters of a skill cache, for hosts that want to see it working. */
 export interface SkillCacheStats {
@@ -16,6 +16,13 @@ interface BuiltSkill {
   readonly context: string;
   readonly skill: Skill;
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** @internal a load through the cache: what decides its result, and the result. */
+interface LastLoad {
+  readonly key: string;
+  readonly candidates: readonly Skill[];
+  readonly result: LoadSkillsResult;
 }
 
 /**
@@ -33,6 +40,10 @@ export interface SkillCache {
   built(path: string): BuiltSkill | undefined;
   /** @internal remember the skill built for `path`. */
   remember(path: string, built: BuiltSkill): void;
+  /** @internal the last load's skills before clashes were resolved, its findings' key, its result. */
+  lastLoad(): LastLoad | undefined;
+  /** @internal remember a load's result. */
+  rememberLoad(load: LastLoad): void;
   stats(): SkillCacheStats;
   clear(): void;
 }
@@ -50,6 +61,7 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
   const skills = new Map<string, BuiltSkill>();
   let hits = 0;
   let misses = 0;
+  let last: LastLoad | undefined;
   return {
     lookup(path, realPath, stats) {
       const record = records.get(path);
@@ -78,10 +90,15 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
     remember(path, built) {
       if (records.has(path)) skills.set(path, built);
     },
+    lastLoad: () => last,
+    rememberLoad(load) {
+      last = load;
+    },
     stats: () => ({ hits, misses, entries: records.size }),
     clear() {
       records.clear();
       skills.clear();
+      last = undefined;
       hits = 0;
       misses = 0;
     },

@@ -73,6 +73,16 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     }
   }
   const copies = input.copiesOf ?? new Map<string, string>();
+  const reachesTwice = copies.size > 0 || mayReachOneFileTwice(walks);
+  // an unchanged tree read again through the cache gives the same skills and findings: the
+  // clashes are not resolved again (a copy's target is looked up on disk, so not with copies)
+  const key =
+    input.cache === undefined || copies.size > 0
+      ? undefined
+      : `${reachesTwice}\0${JSON.stringify(diagnostics)}`;
+  const last = key === undefined ? undefined : input.cache?.lastLoad();
+  if (last !== undefined && last.key === key && sameSkills(last.candidates, candidates))
+    return freshArrays(last.result);
   // a copy Skillshelf made of a skill counts as the skill it copies: one skill seen twice
   const realPathOf = (skill: Skill) => {
     const copied = copies.get(skill.baseDir);
@@ -80,10 +90,9 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
       ? skill.realPath
       : (realpathOrUndefined(join(copied, basename(skill.path))) ?? skill.realPath);
   };
-  const deduped =
-    copies.size > 0 || mayReachOneFileTwice(walks)
-      ? dedupeByRealPath(candidates, realPathOf, skillRules)
-      : { kept: candidates, diagnostics: [] };
+  const deduped = reachesTwice
+    ? dedupeByRealPath(candidates, realPathOf, skillRules)
+    : { kept: candidates, diagnostics: [] };
   const resolved = resolveResourceCollisions(deduped.kept);
   diagnostics.push(
     ...deduped.diagnostics,
@@ -91,16 +100,31 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     ...missingRequirements(resolved.winners),
     ...hiddenForTrust(resolved.winners),
   );
-  return {
+  const result: LoadSkillsResult = {
     items: resolved.winners,
     // each piece above reports its own codes, core's or the resolver's (the catalogue's owners;
     // test/codes.test.ts holds the loader to it over the corpus and hostile trees)
     diagnostics: sortDiagnostics(diagnostics) as Diagnostic<LoadSkillsCode>[],
     collisions: resolved.groups,
   };
+  if (key !== undefined) input.cache?.rememberLoad({ key, candidates, result });
+  return freshArrays(result);
 }
 
 // --- internal ---
+
+function sameSkills(one: readonly Skill[], other: readonly Skill[]): boolean {
+  return one.length === other.length && one.every((skill, index) => skill === other[index]);
+}
+
+/** The result with arrays of its own: a caller may sort or change them. */
+function freshArrays(result: LoadSkillsResult): LoadSkillsResult {
+  return {
+    items: [...result.items],
+    diagnostics: [...result.diagnostics],
+    collisions: [...result.collisions],
+  };
+}
 
 /**
  * One info when skills a model would otherwise see are kept from it only because they are in

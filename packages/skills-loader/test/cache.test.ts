@@ -32,6 +32,31 @@ describe("createSkillCache", () => {
     expect(second).toEqual(first);
   });
 
+  it("gives an unchanged tree's result again in arrays of its own, and clashes decided afresh once anything moved", () => {
+    const dir = testdir({
+      "one/a/SKILL.md": skillFile("a", "First."),
+      "two/a/SKILL.md": skillFile("a", "Second."),
+    });
+    const cache = createSkillCache();
+    const first = load(dir, cache);
+    const second = load(dir, cache);
+    expect(second).toEqual(first);
+    expect(second.items).not.toBe(first.items);
+    expect(second.items[0]).toBe(first.items[0]);
+    // the caller's arrays are its own: changing them changes nothing the cache gives next
+    first.items.length = 0;
+    first.diagnostics.length = 0;
+    expect(load(dir, cache)).toEqual(second);
+    // the winner's file goes: the clash is decided again, not taken from the last load
+    const winner = second.items[0]?.path as string;
+    rmSync(winner);
+    const after = load(dir, cache);
+    expect(after.items.map((skill) => skill.path)).toEqual(
+      [join(dir, "one/a/SKILL.md"), join(dir, "two/a/SKILL.md")].filter((path) => path !== winner),
+    );
+    expect(after.collisions).toEqual([]);
+  });
+
   it("reads a changed file again", () => {
     const dir = tree();
     const cache = createSkillCache();
