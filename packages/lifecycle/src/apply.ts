@@ -15,13 +15,9 @@ import {
 } from "@skillshelf/store";
 import {
   type InstallPackageInput,
-  installPackage,
   installPackages,
-  removePackage,
   removePackages,
-  rollbackPackage,
   rollbackPackages,
-  setEnabled,
   setEnabledMany,
   type WriteBatch,
   withScopeLock,
@@ -159,10 +155,10 @@ function outcomeError(
 
 function runStep(applying: Applying, step: PlanStep): StepOutcome {
   const { environment, cache } = applying;
-  const [own, peer] = step.expected;
+  const [, peer] = step.expected;
   let result: WriteResult;
   try {
-    const write = () => writer(applying, step, own);
+    const write = () => writer(applying, step);
     result =
       peer === undefined
         ? write()
@@ -190,7 +186,7 @@ function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
   const batch = BATCHES[first.operation];
   const run: PlanStep[] = [];
   for (const step of steps.slice(start)) {
-    if (batch === undefined || BATCHES[step.operation] !== batch) break;
+    if (BATCHES[step.operation] !== batch) break;
     if (step.refusal !== undefined || step.expected[1] !== undefined) break;
     if (step.scope !== first.scope) break;
     run.push(step);
@@ -199,7 +195,7 @@ function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
 }
 
 /** The operations whose steps commit together, by the batch they make. */
-const BATCHES: { readonly [O in PlanStep["operation"]]?: BatchKind } = {
+const BATCHES: { readonly [O in PlanStep["operation"]]: BatchKind } = {
   install: "install",
   update: "install",
   remove: "remove",
@@ -240,8 +236,7 @@ function copyInput(applying: Applying, step: PlanStep) {
  */
 function runBatch(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
   const { environment, cache } = applying;
-  const kind = BATCHES[(steps[0] as PlanStep).operation] as BatchKind;
-  const batch = BATCH_WRITERS[kind](applying, steps);
+  const batch = BATCH_WRITERS[BATCHES[(steps[0] as PlanStep).operation]](applying, steps);
   const committed = steps.slice(0, batch.results.length);
   const verifications = verifySteps(environment, committed, "pre-refresh", cache);
   return steps.map((step, index) => {
@@ -360,21 +355,11 @@ function reviewedFacts(applying: Applying, step: PlanStep, own: ReviewedFact | u
   return own?.facts ?? observeCopyFacts({ ...writerTarget(applying, step), id: step.id });
 }
 
-function writer(applying: Applying, step: PlanStep, own: ReviewedFact | undefined): WriteResult {
-  const target = writerTarget(applying, step);
-  const reviewed = reviewedFacts(applying, step, own);
-  switch (step.operation) {
-    case "install":
-    case "update":
-      return installPackage(installInput(applying, step, own));
-    case "rollback":
-      return rollbackPackage({ ...target, id: step.id, reviewed });
-    case "enable":
-    case "disable":
-      return setEnabled({ ...target, id: step.id, enabled: step.operation === "enable", reviewed });
-    case "remove":
-      return removePackage({ ...target, id: step.id, reviewed });
-  }
+/** A step committed alone (under its peer scope's lock, when it has one): a batch of one. */
+function writer(applying: Applying, step: PlanStep): WriteResult {
+  const { results, failure } = BATCH_WRITERS[BATCHES[step.operation]](applying, [step]);
+  if (failure !== undefined) throw failure.error;
+  return results[0] as WriteResult;
 }
 
 function assertPeerCurrent(applying: Applying, peer: ReviewedFact): void {

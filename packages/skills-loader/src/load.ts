@@ -107,7 +107,8 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     diagnostics: sortDiagnostics(diagnostics) as Diagnostic<LoadSkillsCode>[],
     collisions: resolved.groups,
   };
-  if (key !== undefined) input.cache?.rememberLoad({ key, candidates, result });
+  if (key === undefined) return result;
+  input.cache?.rememberLoad({ key, candidates, result });
   return freshArrays(result);
 }
 

@@ -13,7 +13,7 @@ import {
 import { recallTrees, rememberTrees } from "./_remembered.js";
 import { pendingTreeMoves, STEP_JOURNAL, type TreeMove } from "./_step-journal.js";
 import { journaledTreeDir } from "./_tree-moves.js";
-import { cachedTreeDigest, createScopeCache, heldTree, type ScopeCache } from "./cache.js";
+import { createScopeCache, freshTreeDigest, heldTree, type ScopeCache } from "./cache.js";
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
@@ -125,7 +125,7 @@ function observeCopy(input: {
   record: InstallRecord | undefined;
   enabled: boolean;
   stateReadable: boolean;
-  cache: ScopeCache | undefined;
+  cache: ScopeCache;
 }): ObservedCopy {
   const { id, scope, dir, treeDir, record, enabled, stateReadable, cache } = input;
   const diagnostics: Diagnostic[] = [];
@@ -146,16 +146,14 @@ function observeCopy(input: {
     // digested first, so a manifest read from the same bytes in this process is reused
     let digestProblem: SkillshelfError | undefined;
     try {
-      observedDigest = held?.digest ?? cachedTreeDigest(treeDir, cache);
+      observedDigest = held?.digest ?? freshTreeDigest(treeDir, cache);
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
       digestProblem = error;
     }
     const read = readPackageManifest(
       treeDir,
-      observedDigest === undefined || cache === undefined
-        ? undefined
-        : { digest: observedDigest, cache },
+      observedDigest === undefined ? undefined : { digest: observedDigest, cache },
     );
     diagnostics.push(...read.diagnostics);
     manifest = read.ok ? read.value : undefined;

@@ -140,12 +140,13 @@ export function heldTree(dir: string, cache: ScopeCache | undefined): KnownTree 
  */
 export function cachedTreeDigest(dir: string, cache: ScopeCache | undefined): string {
   if (cache === undefined) return digestTree(dir).digest;
-  const held = heldTree(dir, cache);
-  if (held !== undefined) return held.digest;
-  const kept = cache.trees.get(dir);
+  return heldTree(dir, cache)?.digest ?? freshTreeDigest(dir, cache);
+}
+
+/** `digestTree(dir).digest`, kept in `cache` with the stamp taken just before it was read. */
+export function freshTreeDigest(dir: string, cache: ScopeCache): string {
   // stamped before the read: a change while reading leaves a stamp that no longer matches
   const stamped = stampTree(dir);
-  if (kept !== undefined && stamped?.stamp === kept.stamp) return kept.digest;
   const { digest } = digestTree(dir);
   if (stamped !== undefined) cache.trees.set(dir, { ...stamped, digest });
   return digest;
