@@ -107,7 +107,13 @@ export type { JsonDocumentResult } from "./parse-json.js";
 export { MAX_JSON_DEPTH, nullPrototypeRecord, parseJson, parseJsonDocument } from "./parse-json.js";
 export type { ProcessIdentity } from "./processes.js";
 export { hostTag, isProcessRunning, processIdentity } from "./processes.js";
-export type { FileStamp, TextContent, TextDocument, TextFileOptions } from "./read-file.js";
+export type {
+  FileStamp,
+  OpenedFile,
+  TextContent,
+  TextDocument,
+  TextFileOptions,
+} from "./read-file.js";
 export {
   fileStamp,
   readRegularFile,

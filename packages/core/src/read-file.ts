@@ -16,7 +16,7 @@ import type { ReadResult } from "./types.js";
 export function openRegularFile(
   path: string,
   options: { readonly noFollow?: boolean } = {},
-): { readonly fd: number; readonly size: number; readonly mode: number } {
+): OpenedFile {
   let fd: number;
   const flags = constants.O_RDONLY | constants.O_NONBLOCK;
   try {
@@ -34,6 +34,13 @@ export function openRegularFile(
   return { fd, size: stats.size, mode: stats.mode };
 }
 
+/** A regular file `openRegularFile` opened: its descriptor, size and mode bits. */
+export interface OpenedFile {
+  readonly fd: number;
+  readonly size: number;
+  readonly mode: number;
+}
+
 /**
  * Read a whole regular file (see `openRegularFile`, and its `noFollow`): `not_a_file` for anything
  * else, and `file_too_large` past `maxBytes` (checked before reading, and again if the file grows
@@ -44,14 +51,11 @@ export function readRegularFile(
   maxBytes: number = Number.MAX_SAFE_INTEGER,
   options: { readonly noFollow?: boolean } = {},
 ): Buffer {
-  const { fd, size } = openRegularFile(path, options);
+  const opened = openRegularFile(path, options);
   try {
-    if (size > maxBytes) throw tooLarge(path, size, maxBytes);
-    const bytes = readOpenFile(fd, size, maxBytes);
-    if (bytes === undefined) throw tooLarge(path, maxBytes + 1, maxBytes);
-    return bytes;
+    return readOpened(path, opened, maxBytes);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 
@@ -116,10 +120,13 @@ export type TextDocument = ReadResult<TextContent>;
  * is what is read). `hash` is the sha256 of the bytes.
  */
 export function readTextDocument(options: TextFileOptions): TextDocument {
-  const { realPath, maxBytes } = options;
+  const { realPath, maxBytes, opened } = options;
   let bytes: Buffer;
   try {
-    bytes = readRegularFile(realPath, maxBytes);
+    bytes =
+      opened === undefined
+        ? readRegularFile(realPath, maxBytes)
+        : readOpened(realPath, opened, maxBytes);
   } catch (error) {
     return readRefusal(error, options);
   }
@@ -139,6 +146,8 @@ export interface TextFileOptions {
   readonly maxBytes: number;
   /** What the file is, for messages: "skill file", "prompt template", … */
   readonly what: string;
+  /** The file at `realPath`, already opened by the caller (who closes it): read from its start. */
+  readonly opened?: OpenedFile | undefined;
 }
 
 /**
@@ -192,6 +201,14 @@ export function tooLarge(path: string, size: number, maxBytes: number): Skillshe
 }
 
 // --- internal ---
+
+/** The whole of an opened file, read from its start (see `readRegularFile`). */
+function readOpened(path: string, { fd, size }: OpenedFile, maxBytes: number): Buffer {
+  if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+  const bytes = readOpenFile(fd, size, maxBytes);
+  if (bytes === undefined) throw tooLarge(path, maxBytes + 1, maxBytes);
+  return bytes;
+}
 
 /** The file's bytes to its end, or `undefined` once they pass `maxBytes` (it grew). */
 function readOpenFile(fd: number, size: number, maxBytes: number): Buffer | undefined {

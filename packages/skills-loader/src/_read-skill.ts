@@ -83,7 +83,13 @@ function parseSkillFile(
   includeBody: boolean,
 ): SkillFileRecord {
   const { path } = location;
-  const file = { path, realPath: location.realPath, maxBytes: MAX_SKILL_BYTES, what: "skill file" };
+  const file = {
+    path,
+    realPath: location.realPath,
+    maxBytes: MAX_SKILL_BYTES,
+    what: "skill file",
+    opened: location.opened,
+  };
   const document = includeBody ? readTextDocument(file) : readTextHead(file);
   if (!document.ok) return refused(signature, [...document.diagnostics]);
   const { text } = document.value;

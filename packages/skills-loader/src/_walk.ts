@@ -1,8 +1,10 @@
-import { lstatSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
   type Diagnostic,
+  errnoCode,
   MAX_WALK_DEPTH,
+  type OpenedFile,
   type ResourceRoot,
   type RootWalk,
   type WalkedFolder,
@@ -25,6 +27,16 @@ export interface SkillLocation {
   readonly subject: string;
   /** The file's stats when the walk already has them (saves the reader a system call). */
   readonly stats: Stats | undefined;
+  /** The file, opened by the walk for the reader while the location is visited. */
+  readonly opened?: OpenedFile | undefined;
+}
+
+/** What a walk does with what it finds. */
+export interface SkillWalkVisitor {
+  /** Each skill file, in walk order; `location.opened` is closed once this returns. */
+  readonly found: (location: SkillLocation) => void;
+  /** Whether a cache knows `path`: such a file is only stat-ed, so an unchanged one is not opened. */
+  readonly known?: ((path: string) => boolean) | undefined;
 }
 
 /** What a walk found, and whether two of its locations could be one file. */
@@ -39,22 +51,39 @@ export interface WalkResult {
  * Find the skill files under one root with core's `walkRoot` (containment, links, skipped names
  * and the depth limit are its rules). A folder holding a `SKILL.md` (any case) is a skill and the
  * walk goes no deeper; loose `*.md` files count only at the root's top level; a file root is one
- * skill file.
+ * skill file. Each is handed to `visitor.found` as it is found: a `SKILL.md` the cache does not
+ * know is opened at once (one system call finds and opens it) and read while it is open.
  */
-export function walkSkillRoot(root: ResourceRoot): WalkResult {
+export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): WalkResult {
   const locations: SkillLocation[] = [];
+  const found = (skill: SkillLocation) => {
+    locations.push(skill);
+    visitor.found(skill);
+  };
   const walked = walkRoot(root, {
     maxDepth: MAX_WALK_DEPTH,
-    // most folders under a root are skill folders: one lstat finds their SKILL.md without a listing
+    // most folders under a root are skill folders: their SKILL.md is opened (or stat-ed, when a
+    // cache knows it) without a listing
     enter: (folder, walk) => {
       const path = `${folder.path}${sep}SKILL.md`;
+      const real = `${folder.real}${sep}SKILL.md`;
+      const opened = visitor.known?.(path) === true ? undefined : openSkillFile(real);
+      if (opened === null) return false;
+      if (opened !== undefined) {
+        try {
+          found(location(path, real, folder, false, opened.stats, opened));
+        } finally {
+          closeSync(opened.fd);
+        }
+        return true;
+      }
       const direct = quietLstat(path);
       if (direct?.isFile()) {
-        locations.push(location(path, `${folder.real}${sep}SKILL.md`, folder, false, direct));
+        found(location(path, real, folder, false, direct));
         return true;
       }
       if (!direct?.isSymbolicLink()) return false;
-      linkedSkillFile(path, folder, walk, locations);
+      linkedSkillFile(path, folder, walk, found);
       return true;
     },
     // the folder's skill file under another spelling (`SKILL.MD`)
@@ -62,21 +91,20 @@ export function walkSkillRoot(root: ResourceRoot): WalkResult {
       const entry = entries.find((candidate) => candidate.name.toLowerCase() === "skill.md");
       if (entry === undefined || !(entry.isFile() || entry.isSymbolicLink())) return false;
       const path = `${folder.path}${sep}${entry.name}`;
-      if (entry.isFile())
-        locations.push(location(path, `${folder.real}${sep}${entry.name}`, folder, false));
-      else linkedSkillFile(path, folder, walk, locations);
+      if (entry.isFile()) found(location(path, `${folder.real}${sep}${entry.name}`, folder, false));
+      else linkedSkillFile(path, folder, walk, found);
       return true;
     },
     file: (file) => {
       if (file.folder === undefined) {
         const loose = file.name.toLowerCase() !== "skill.md";
         const baseDir = dirname(file.path);
-        locations.push({
+        found({
           ...location(file.path, file.real, { path: baseDir, name: basename(baseDir) }, loose),
           ...(loose ? { subject: stripMd(file.name) } : {}),
         });
       } else if (file.folder.depth === 0 && file.name.toLowerCase().endsWith(".md"))
-        locations.push({
+        found({
           ...location(file.path, file.real, file.folder, true),
           subject: stripMd(file.name),
         });
@@ -92,10 +120,10 @@ function linkedSkillFile(
   path: string,
   folder: WalkedFolder,
   walk: RootWalk,
-  locations: SkillLocation[],
+  found: (location: SkillLocation) => void,
 ): void {
   const target = walk.follow(path);
-  if (target?.kind === "file") locations.push(location(path, target.real, folder, false));
+  if (target?.kind === "file") found(location(path, target.real, folder, false));
 }
 
 function location(
@@ -104,6 +132,7 @@ function location(
   folder: Pick<WalkedFolder, "path" | "name">,
   loose: boolean,
   stats?: Stats,
+  opened?: OpenedFile,
 ): SkillLocation {
   return {
     path,
@@ -113,7 +142,36 @@ function location(
     loose,
     unusualName: !loose && !path.endsWith(`${sep}SKILL.md`),
     stats,
+    opened,
   };
+}
+
+// read only, never through a link, never blocking on a FIFO
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The regular file at `path`, opened with its stats; `null` when there is none there (nothing,
+ * a folder, a FIFO, a socket or a device: the folder is then listed); `undefined` when the open
+ * cannot tell (a link, which `O_NOFOLLOW` refuses, or an error the stat of the path reports).
+ */
+function openSkillFile(path: string): (OpenedFile & { readonly stats: Stats }) | null | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    const code = errnoCode(error);
+    return code === "ENOENT" || code === "ENOTDIR" || code === "ENXIO" ? null : undefined;
+  }
+  let stats: Stats;
+  try {
+    stats = fstatSync(fd);
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+  if (stats.isFile()) return { fd, size: stats.size, mode: stats.mode, stats };
+  closeSync(fd);
+  return null;
 }
 
 /** The entry's own stats, or `undefined` when there is none or it cannot be read (the listing then reports it). */

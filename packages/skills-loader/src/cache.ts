@@ -32,6 +32,8 @@ interface LastLoad {
  * Unchanged skills come back as the same objects.
  */
 export interface SkillCache {
+  /** @internal whether a record for `path` is kept (changed or not). */
+  knows(path: string): boolean;
   /** @internal the record for `path` when the file is unchanged. */
   lookup(path: string, realPath: string, stats: Stats): SkillFileRecord | undefined;
   /** @internal remember a record. */
@@ -63,6 +65,7 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
   let misses = 0;
   let last: LastLoad | undefined;
   return {
+    knows: (path) => records.has(path),
     lookup(path, realPath, stats) {
       const record = records.get(path);
       const signature = record?.signature;

@@ -54,8 +54,17 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
   ];
   const candidates: Skill[] = [];
   const walks: WalkResult[] = [];
+  const { cache } = input;
+  const known = cache === undefined ? undefined : (path: string) => cache.knows(path);
   for (const root of roots) {
-    const walked = walkSkillRoot(root);
+    const context = rootContext(root, input);
+    const walked = walkSkillRoot(root, {
+      known,
+      found: (location) => {
+        const skill = loadOne(location, root, context, input, diagnostics);
+        if (skill !== undefined) candidates.push(skill);
+      },
+    });
     walks.push(walked);
     diagnostics.push(...walked.diagnostics);
     if (root.scope === "cli" && walked.locations.length === 0 && walked.diagnostics.length === 0) {
@@ -64,12 +73,6 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
           path: root.path,
         }),
       );
-    }
-    const context = rootContext(root, input);
-    for (const location of walked.locations) {
-      const skill = loadOne(location, root, context, input, diagnostics);
-      if (skill === undefined) continue;
-      candidates.push(skill);
     }
   }
   const copies = input.copiesOf ?? new Map<string, string>();

@@ -5,7 +5,9 @@ import {
   loadSkills,
   MAX_SKILL_BYTES,
   parseToolList,
+  readSkillBody,
   resolveToolList,
+  type Skill,
 } from "@skillshelf/skills-loader";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -13,7 +15,7 @@ import { describe, expect, it } from "vitest";
 /** Load one skill folder `skill/` holding the given SKILL.md content. */
 function loadText(
   content: string | Uint8Array,
-  options: { toolNames?: string[] } = {},
+  options: { toolNames?: string[]; includeBody?: boolean } = {},
 ): LoadSkillsResult {
   const dir = testdir({ "skill/SKILL.md": content });
   return loadSkills({
@@ -46,22 +48,36 @@ describe("limits", () => {
     expect(codes(result)).toEqual(expected);
   });
 
-  it.each([
-    [
-      "invalid UTF-8",
-      Buffer.concat([Buffer.from(skillFile("skill", "Bad bytes.")), Buffer.from([0xc3, 0x28])]),
-      "error:file_not_utf8",
-    ],
-    [
-      "a NUL byte",
-      Buffer.concat([Buffer.from(skillFile("skill", "Binary.")), Buffer.from([0])]),
-      "error:file_contains_nul",
-    ],
-  ])("refuses %s", (_name, bytes, code) => {
-    const result = loadText(bytes);
+  const badBytes = [
+    ["invalid UTF-8", Buffer.from([0xc3, 0x28]), "file_not_utf8"],
+    ["a NUL byte", Buffer.from([0]), "file_contains_nul"],
+  ] as const;
+
+  it.each(badBytes)("refuses %s in the frontmatter", (_name, bytes, code) => {
+    const result = loadText(
+      Buffer.concat([
+        Buffer.from("---\nname: skill\ndescription: Bad "),
+        bytes,
+        Buffer.from("\n---\n"),
+      ]),
+    );
     expect(result.items).toEqual([]);
-    expect(codes(result)).toEqual([code]);
+    expect(codes(result)).toEqual([`error:${code}`]);
   });
+
+  it.each(badBytes)(
+    "lists a skill with %s in its body, refused when the body is read",
+    (_name, bytes, code) => {
+      const content = Buffer.concat([Buffer.from(skillFile("skill", "Bad body.")), bytes]);
+      const listed = loadText(content);
+      expect(listed.items.map((skill) => skill.name)).toEqual(["skill"]);
+      const [skill] = listed.items;
+      expect(() => readSkillBody(skill as Skill)).toThrow(expect.objectContaining({ code }));
+      const whole = loadText(content, { includeBody: true });
+      expect(whole.items).toEqual([]);
+      expect(codes(whole)).toEqual([`error:${code}`]);
+    },
+  );
 
   it("reads a byte-order mark and CRLF", () => {
     const result = loadText(

@@ -117,7 +117,12 @@ export async function fetchCommit(
     url,
     limits,
   );
-  await git(["-C", dir, ...SAFE_CONFIG, "checkout", "--quiet", commitish], options, url);
+  // a checkout of many files writes them with a worker per core (git 2.32+; older git ignores it)
+  await git(
+    ["-C", dir, ...SAFE_CONFIG, "-c", "checkout.workers=0", "checkout", "--quiet", commitish],
+    options,
+    url,
+  );
   // the work tree's `.git` is a file naming gitDir; the staged tree leaves it out
   rmSync(join(dir, GIT_DIR), { force: true });
   return (
