@@ -6,16 +6,22 @@
  * Accepted: top-level `key: value` lines, full-line comments and blank lines; values that are
  * one-line plain (a comment may follow), single- or double-quoted (without escapes) scalars,
  * one-line flow sequences of plain words, one-line flow mappings of `key: scalar` entries, `|`/`>`
- * block scalars (clip or strip), block sequences of scalars, and one level of nested
- * `key: scalar` mappings.
+ * block scalars (clip or strip), block sequences of scalars, one level of nested `key: scalar`
+ * mappings, and top-level one-line scalars anchored (`&name value`) and aliased (`*name`) at most
+ * `maxAliases` times (more is the full parser's `alias_limit`).
  *
  * @internal Exported for the benchmark and the differential tests only.
  */
-export function fastParseYamlMapping(text: string): Record<string, unknown> | undefined {
+export function fastParseYamlMapping(
+  text: string,
+  maxAliases = 0,
+): Record<string, unknown> | undefined {
   if (UNSAFE_CHARACTERS.test(text)) return undefined;
   const lines = splitLines(text);
   if (lines === undefined) return undefined;
   const result: Record<string, unknown> = {};
+  const anchors = new Map<string, unknown>();
+  let aliases = 0;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index] as string;
@@ -25,8 +31,24 @@ export function fastParseYamlMapping(text: string): Record<string, unknown> | un
     }
     const entry = matchEntry(line, 0);
     if (entry === undefined || Object.hasOwn(result, entry.key)) return undefined;
-    const parsed = parseValue(lines, index, entry.rest);
+    const { rest } = entry;
+    if (rest.startsWith("*")) {
+      const alias = ALIAS.exec(rest)?.[1];
+      aliases += 1;
+      if (alias === undefined || !anchors.has(alias) || aliases > maxAliases) return undefined;
+      result[entry.key] = anchors.get(alias);
+      index += 1;
+      continue;
+    }
+    const anchor = rest.startsWith("&") ? ANCHOR.exec(rest) : undefined;
+    if (anchor === null || (anchor !== undefined && anchors.has(anchor[1] as string)))
+      return undefined;
+    const parsed =
+      anchor === undefined
+        ? parseValue(lines, index, rest)
+        : anchoredScalar(anchor[2] as string, index);
     if (parsed === undefined) return undefined;
+    if (anchor !== undefined) anchors.set(anchor[1] as string, parsed.value);
     result[entry.key] = parsed.value;
     index = parsed.next;
   }
@@ -84,6 +106,8 @@ const RESERVED_KEYS = new Set([
   "__proto__",
 ]);
 const BLOCK_HEADER = /^([|>])(-?)$/;
+const ANCHOR = /^&([A-Za-z0-9_-]+) +(\S.*)$/;
+const ALIAS = /^\*([A-Za-z0-9_-]+)$/;
 const FLOW_ENTRY = /^([A-Za-z_][A-Za-z0-9_-]*): (.+)$/;
 // first characters that make a YAML indicator, a quote or a flow collection
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
@@ -134,6 +158,12 @@ function parseValue(lines: readonly string[], index: number, rest: string): Pars
   if (header !== null)
     return parseBlockScalar(lines, index + 1, header[1] === ">", header[2] === "-");
   const value = parseInlineScalar(rest);
+  return value === undefined ? undefined : { value: value.value, next: index + 1 };
+}
+
+/** The one-line scalar after an anchor's name (never a block or a nested value). */
+function anchoredScalar(rest: string, index: number): Parsed | undefined {
+  const value = rest.startsWith("[") || rest.startsWith("{") ? undefined : parseInlineScalar(rest);
   return value === undefined ? undefined : { value: value.value, next: index + 1 };
 }
 

@@ -109,8 +109,8 @@ export function parseFrontmatter(
       path,
     );
   }
-  // parsed values are cut from the YAML text: detach it so they do not keep the whole file alive
-  const yaml = detachText(split.yaml);
+  // parsed values are cut from the YAML text: detach it so they do not keep a long body alive
+  const yaml = split.body.length > split.yaml.length ? detachText(split.yaml) : split.yaml;
   const parsed = parseYamlMapping(yaml, options);
   if (parsed.ok) return { ok: true, data: parsed.value, body: split.body, diagnostics: [] };
   if (parsed.reason === "invalid" && options.lenient !== false) {

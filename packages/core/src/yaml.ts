@@ -44,7 +44,7 @@ export function parseYamlMapping(
   const refused = refuseTooLarge(text, options.maxLength);
   if (refused !== undefined) return refused;
   if (options.fastPath !== false) {
-    const fast = fastParseYamlMapping(text);
+    const fast = fastParseYamlMapping(text, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
     if (fast !== undefined) return { ok: true, value: fast };
   }
   const parsed = parseYamlDocument(text, { ...options, fastPath: false });

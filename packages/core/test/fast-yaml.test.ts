@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 
 /** The fast path (for a mapping, or a list of them) must decline or agree exactly with the full parser. */
 function expectAgreement(yaml: string, shape: "mapping" | "list" = "mapping"): boolean {
-  const fast = shape === "list" ? fastParseYamlList(yaml) : fastParseYamlMapping(yaml);
+  // the full parser's default alias budget
+  const fast = shape === "list" ? fastParseYamlList(yaml) : fastParseYamlMapping(yaml, 100);
   if (fast === undefined) return false;
   const full =
     shape === "list"
@@ -121,6 +122,23 @@ describe("fast path agrees with the full YAML parser", () => {
     "metadata:\n  k: v # c\n",
     "a: |\n  x # kept\n",
     "a: &anchor x\nb: *anchor\n",
+    "a: &x 'quoted'\nb: *x\nc: *x\n",
+    'a: &x "double"\nb: *x\n',
+    "a: &x b # c\nb: *x\n",
+    "a: &x true\nb: *x\n",
+    "a: &x 1\nb: *x\n",
+    "a: &x [y, z]\nb: *x\n",
+    "a: &x {y: z}\nb: *x\n",
+    "a: &x |\n  block\nb: *x\n",
+    "a: &x\nb: *x\n",
+    "a: *x\nb: &x y\n",
+    "a: &x y\nb: &x z\nc: *x\n",
+    "a: &x y\nb: *y\n",
+    "a: &x y\nb: *x z\n",
+    "a: &x y\nb: *x # c\n",
+    "a: &x.y z\nb: *x.y\n",
+    "a: &x y z\nb: *x\n",
+    "a: & x\n",
     "a: !tag x\n",
     "a: %x\n",
     "a: @x\n",
@@ -188,6 +206,23 @@ describe("fast path agrees with the full YAML parser", () => {
       expect(expectAgreement(yaml), yaml).toBe(true);
   });
 
+  it("takes one-line scalars anchored and aliased within the alias budget, and no more", () => {
+    const yaml = "description: &d Use it well.\nsummary: *d\nshort: *d\n";
+    expect(expectAgreement(yaml)).toBe(true);
+    expect(fastParseYamlMapping(yaml, 2)).toEqual({
+      description: "Use it well.",
+      summary: "Use it well.",
+      short: "Use it well.",
+    });
+    // one alias past the budget is the full parser's refusal, never a fast result
+    expect(fastParseYamlMapping(yaml, 1)).toBeUndefined();
+    expect(parseYamlMapping(yaml, { maxAliasCount: 1 })).toMatchObject({
+      ok: false,
+      reason: "alias_limit",
+    });
+    expect(parseYamlMapping(yaml, { maxAliasCount: 2 })).toMatchObject({ ok: true });
+  });
+
   it("on 5,000 generated documents", () => {
     const random = seededRandom(20261130);
     for (let i = 0; i < 5000; i++) expectAgreement(generateDocument(random));
@@ -249,6 +284,8 @@ function generateDocument(random: () => number): string {
       () => `\n  - ${phrase()}\n  - ${phrase()}`,
       () => `\n- ${phrase()}`,
       () => `\n  k1: ${phrase()}\n  k2: ${phrase()}`,
+      () => ` &${pick(["a", "b"])} ${phrase()}`,
+      () => ` *${pick(["a", "b"])}`,
       () => "",
     ])();
   const lines: string[] = [];
