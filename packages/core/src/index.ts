@@ -51,6 +51,8 @@ export {
 } from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
 export { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+export type { FolderListings } from "./folder-listings.js";
+export { createFolderListings } from "./folder-listings.js";
 export type {
   FrontmatterCode,
   FrontmatterResult,

@@ -3,6 +3,7 @@ import { basename, sep } from "node:path";
 import { anchorRoot, followLink, readFailed } from "./_links.js";
 import { isInside, realpathOrUndefined } from "./containment.js";
 import { compareText, createDiagnostic } from "./diagnostics.js";
+import { type FolderListings, listSorted } from "./folder-listings.js";
 import type { ResourceRoot } from "./roots.js";
 import type { Diagnostic } from "./types.js";
 
@@ -50,6 +51,8 @@ export interface RootWalker {
   readonly listed?: (folder: WalkedFolder, entries: readonly Dirent[], walk: RootWalk) => boolean;
   /** Each file in a visited folder, and the root itself when it is a file. */
   readonly file: (file: WalkedFile, walk: RootWalk) => void;
+  /** Listings kept from earlier walks (a cache's), used while each folder is unchanged. */
+  readonly listings?: FolderListings | undefined;
 }
 
 /** What a walk found besides what its hooks kept. */
@@ -132,14 +135,14 @@ function visit(
   folder: WalkedFolder,
 ): void {
   if (walker.enter?.(folder, walk) === true) return;
-  let entries: Dirent[];
+  let entries: readonly Dirent[];
   try {
-    entries = readdirSync(folder.path, { withFileTypes: true });
+    entries =
+      walker.listings === undefined ? listSorted(folder.path) : walker.listings.list(folder.real);
   } catch (error) {
     walk.diagnostics.push(readFailed(folder.path, error));
     return;
   }
-  entries.sort((a, b) => compareText(a.name, b.name));
   if (walker.listed?.(folder, entries, walk) === true) return;
   let stoppedDeeper = false;
   for (const entry of entries) {

@@ -3,6 +3,7 @@ import { basename, dirname, sep } from "node:path";
 import {
   type Diagnostic,
   errnoCode,
+  type FolderListings,
   MAX_WALK_DEPTH,
   type OpenedFile,
   type ResourceRoot,
@@ -37,6 +38,8 @@ export interface SkillWalkVisitor {
   readonly found: (location: SkillLocation) => void;
   /** Whether a cache knows `path`: such a file is only stat-ed, so an unchanged one is not opened. */
   readonly known?: ((path: string) => boolean) | undefined;
+  /** A cache's folder listings, used while each folder is unchanged. */
+  readonly listings?: FolderListings | undefined;
 }
 
 /** What a walk found, and whether two of its locations could be one file. */
@@ -60,31 +63,16 @@ export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): Wa
     locations.push(skill);
     visitor.found(skill);
   };
+  // whether the folder last entered at each depth was a skill folder
+  const skillsAt: boolean[] = [];
   const walked = walkRoot(root, {
     maxDepth: MAX_WALK_DEPTH,
-    // most folders under a root are skill folders: their SKILL.md is opened (or stat-ed, when a
-    // cache knows it) without a listing
+    listings: visitor.listings,
+    // most folders under a root are skill folders: their SKILL.md is found without a listing
     enter: (folder, walk) => {
-      const path = `${folder.path}${sep}SKILL.md`;
-      const real = `${folder.real}${sep}SKILL.md`;
-      const opened = visitor.known?.(path) === true ? undefined : openSkillFile(real);
-      if (opened === null) return false;
-      if (opened !== undefined) {
-        try {
-          found(location(path, real, folder, false, opened.stats, opened));
-        } finally {
-          closeSync(opened.fd);
-        }
-        return true;
-      }
-      const direct = quietLstat(path);
-      if (direct?.isFile()) {
-        found(location(path, real, folder, false, direct));
-        return true;
-      }
-      if (!direct?.isSymbolicLink()) return false;
-      linkedSkillFile(path, folder, walk, found);
-      return true;
+      const isSkill = enterSkillFolder(folder, walk, visitor, skillsAt[folder.depth], found);
+      skillsAt[folder.depth] = isSkill;
+      return isSkill;
     },
     // the folder's skill file under another spelling (`SKILL.MD`)
     listed: (folder, entries, walk) => {
@@ -114,6 +102,43 @@ export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): Wa
 }
 
 // --- internal ---
+
+/**
+ * Whether `folder` is a skill folder, by its `SKILL.md` (handed to `found`). Where the folders
+ * beside it are skill folders (`siblingsAreSkills` not false), the file is opened at once: one
+ * system call finds and opens it. Where they are category folders, or a cache knows the file (so
+ * an unchanged one is not opened), it is stat-ed first: a stat that finds nothing costs less than
+ * an open that fails.
+ */
+function enterSkillFolder(
+  folder: WalkedFolder,
+  walk: RootWalk,
+  visitor: SkillWalkVisitor,
+  siblingsAreSkills: boolean | undefined,
+  found: (location: SkillLocation) => void,
+): boolean {
+  const path = `${folder.path}${sep}SKILL.md`;
+  const real = `${folder.real}${sep}SKILL.md`;
+  const open = siblingsAreSkills !== false && visitor.known?.(path) !== true;
+  const opened = open ? openSkillFile(real) : undefined;
+  if (opened === null) return false;
+  if (opened !== undefined) {
+    try {
+      found(location(path, real, folder, false, opened.stats, opened));
+    } finally {
+      closeSync(opened.fd);
+    }
+    return true;
+  }
+  const direct = quietLstat(path);
+  if (direct?.isFile()) {
+    found(location(path, real, folder, false, direct));
+    return true;
+  }
+  if (!direct?.isSymbolicLink()) return false;
+  linkedSkillFile(path, folder, walk, found);
+  return true;
+}
 
 /** A linked skill file makes its folder a skill folder, even when the link is refused. */
 function linkedSkillFile(

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import type { Diagnostic } from "@skillshelf/core";
+import { createFolderListings, type Diagnostic, type FolderListings } from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
 import type { LoadSkillsResult, Skill } from "./types.js";
 
@@ -32,6 +32,8 @@ interface LastLoad {
  * Unchanged skills come back as the same objects.
  */
 export interface SkillCache {
+  /** @internal the folder listings kept between loads. */
+  readonly listings: FolderListings;
   /** @internal whether a record for `path` is kept (changed or not). */
   knows(path: string): boolean;
   /** @internal the record for `path` when the file is unchanged. */
@@ -64,7 +66,9 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
   let hits = 0;
   let misses = 0;
   let last: LastLoad | undefined;
+  const listings = createFolderListings({ maxFolders: maxEntries });
   return {
+    listings,
     knows: (path) => records.has(path),
     lookup(path, realPath, stats) {
       const record = records.get(path);
@@ -99,6 +103,7 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
     },
     stats: () => ({ hits, misses, entries: records.size }),
     clear() {
+      listings.clear();
       records.clear();
       skills.clear();
       last = undefined;

@@ -60,6 +60,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     const context = rootContext(root, input);
     const walked = walkSkillRoot(root, {
       known,
+      listings: cache?.listings,
       found: (location) => {
         const skill = loadOne(location, root, context, input, diagnostics);
         if (skill !== undefined) candidates.push(skill);

@@ -1,4 +1,4 @@
-import { rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
 import { skillFile, testdir } from "@skillshelf/test-utils";
@@ -55,6 +55,22 @@ describe("createSkillCache", () => {
       [join(dir, "one/a/SKILL.md"), join(dir, "two/a/SKILL.md")].filter((path) => path !== winner),
     );
     expect(after.collisions).toEqual([]);
+  });
+
+  it("finds a skill added to a category folder whose listing the cache kept", async () => {
+    const dir = testdir({
+      "tools/a/SKILL.md": skillFile("a", "First."),
+      "tools/b/SKILL.md": skillFile("b", "Second."),
+    });
+    const cache = createSkillCache();
+    // a listing is kept only once its folder is two seconds unchanged (a racy one is listed again)
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["a", "b"]);
+    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["a", "b"]);
+    mkdirSync(join(dir, "tools/c"));
+    writeFileSync(join(dir, "tools/c/SKILL.md"), skillFile("c", "Third."));
+    rmSync(join(dir, "tools/a"), { recursive: true });
+    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["b", "c"]);
   });
 
   it("reads a changed file again", () => {
