@@ -28,7 +28,8 @@ interface LastLoad {
 /**
  * A stat-keyed cache of parsed skill files, created by the caller and passed to `loadSkills`. An
  * entry is reused while the file's real path, inode, size, mtime and ctime are unchanged, so
- * loading an unchanged tree again reads no skill file; it only lists folders and stats files.
+ * loading an unchanged tree again reads no skill file; it stats files, and folders whose listing
+ * it kept while they were unchanged (it lists the others).
  * Unchanged skills come back as the same objects.
  */
 export interface SkillCache {
