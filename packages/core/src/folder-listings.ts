@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
 import { compareText } from "./diagnostics.js";
+import { sameStamp } from "./read-file.js";
 
 /**
  * Folder listings kept between walks, each while the folder's inode and times are unchanged:
@@ -54,12 +55,7 @@ export function listSorted(path: string): Dirent[] {
 // --- internal ---
 
 function sameFolder(one: Stats, other: Stats): boolean {
-  return (
-    one.ino === other.ino &&
-    one.dev === other.dev &&
-    one.mtimeMs === other.mtimeMs &&
-    one.ctimeMs === other.ctimeMs
-  );
+  return one.dev === other.dev && sameStamp(one, other);
 }
 
 function lastChange(stats: Stats): number {

@@ -1,5 +1,10 @@
 import type { Stats } from "node:fs";
-import { createFolderListings, type Diagnostic, type FolderListings } from "@skillshelf/core";
+import {
+  createFolderListings,
+  type Diagnostic,
+  type FolderListings,
+  sameStamp,
+} from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
 import type { LoadSkillsResult, Skill } from "./types.js";
 
@@ -75,12 +80,7 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
       const record = records.get(path);
       const signature = record?.signature;
       const same =
-        signature !== undefined &&
-        signature.ino === stats.ino &&
-        signature.size === stats.size &&
-        signature.mtimeMs === stats.mtimeMs &&
-        signature.ctimeMs === stats.ctimeMs &&
-        signature.realPath === realPath;
+        signature !== undefined && signature.realPath === realPath && sameStamp(signature, stats);
       if (same) hits += 1;
       else misses += 1;
       return same ? record : undefined;

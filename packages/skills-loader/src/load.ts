@@ -81,10 +81,10 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
   // an unchanged tree read again through the cache gives the same skills and findings: the
   // clashes are not resolved again (a copy's target is looked up on disk, so not with copies)
   const key =
-    input.cache === undefined || copies.size > 0
+    cache === undefined || copies.size > 0
       ? undefined
       : `${reachesTwice}\0${JSON.stringify(diagnostics)}`;
-  const last = key === undefined ? undefined : input.cache?.lastLoad();
+  const last = key === undefined ? undefined : cache?.lastLoad();
   if (last !== undefined && last.key === key && sameSkills(last.candidates, candidates))
     return freshArrays(last.result);
   // a copy Skillshelf made of a skill counts as the skill it copies: one skill seen twice
@@ -112,7 +112,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     collisions: resolved.groups,
   };
   if (key === undefined) return result;
-  input.cache?.rememberLoad({ key, candidates, result });
+  cache?.rememberLoad({ key, candidates, result });
   return freshArrays(result);
 }
 
