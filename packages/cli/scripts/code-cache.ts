@@ -1,14 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheFile, loadBundle } from "../src/_code-cache.js";
+import { BUILD_STAMP, cacheFile, loadBundle } from "../src/_code-cache.js";
 import type { CliIo } from "../src/io.js";
 
 /*
- * The build's last step (`pnpm build`): compile dist/skillshelf.cjs, run the commands people run
- * most through it in a sandbox of its own, and write the code cache that holds what they compiled
- * (dist/skillshelf.cache). `--check [DIR]` only reports whether the bin in DIR (default: dist)
+ * The build's last step (`pnpm build`): stamp dist/skillshelf.cjs with the digest of what tsup
+ * built, compile it, run the commands people run most through it in a sandbox of its own, and
+ * write the code cache that holds what they compiled (dist/skillshelf.cache). `--check [DIR]` only reports whether the bin in DIR (default: dist)
  * would take its cache: exit 0 if so, 1 if not. The build runs the check in a fresh process and
  * fails when V8 refuses what this Node just made.
  */
@@ -24,6 +25,7 @@ if (process.argv[2] === "--check") {
 }
 
 async function train(bundle: string, cache: string): Promise<void> {
+  stamp(bundle);
   // compiled afresh: the commands below decide what the cache holds
   const loaded = loadBundle(bundle);
   const sandbox = mkdtempSync(join(tmpdir(), "skillshelf-code-cache-"));
@@ -38,6 +40,15 @@ async function train(bundle: string, cache: string): Promise<void> {
   } finally {
     rmSync(sandbox, { recursive: true, force: true });
   }
+}
+
+/** End the bundle with the stamp of what the build made (a stamp already there is replaced). */
+function stamp(bundle: string): void {
+  const source = readFileSync(bundle, "utf8");
+  const at = source.lastIndexOf(BUILD_STAMP);
+  const built = at < 0 ? source : source.slice(0, at);
+  const digest = createHash("sha256").update(built).digest("hex");
+  writeFileSync(bundle, `${built}${BUILD_STAMP}${digest}\n`);
 }
 
 /**

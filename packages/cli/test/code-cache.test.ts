@@ -36,11 +36,31 @@ describe("the bin's code cache", () => {
     expect(version(dir)).toMatchObject({ status: 0, stdout: "0.0.0\n", stderr: "" });
   });
 
+  it("is left unused for a bundle of another build, even of the same length", () => {
+    const dir = binCopy();
+    const bundle = readFileSync(join(dir, "skillshelf.cjs"), "latin1");
+    const stamp = bundle.lastIndexOf("skillshelf-build ") + "skillshelf-build ".length;
+    const other = bundle[stamp] === "0" ? "1" : "0";
+    writeFileSync(
+      join(dir, "skillshelf.cjs"),
+      `${bundle.slice(0, stamp)}${other}${bundle.slice(stamp + 1)}`,
+      "latin1",
+    );
+    expect(check(dir)).toBe(1);
+    expect(version(dir)).toMatchObject({ status: 0, stdout: "0.0.0\n", stderr: "" });
+  });
+
+  it("ends the bundle with one build stamp", () => {
+    const bundle = readFileSync(join(DIST, "skillshelf.cjs"), "utf8");
+    expect(bundle.match(/\n\/\/# skillshelf-build [0-9a-f]{64}\n$/g)).toHaveLength(1);
+    expect(bundle.split("skillshelf-build ")).toHaveLength(2);
+  });
+
   it("is refused by V8 when its data is damaged, and the bin still runs", () => {
     const dir = binCopy();
     const cache = readFileSync(join(dir, "skillshelf.cache"));
-    // the bundle's digest kept, V8's data cut short
-    writeFileSync(join(dir, "skillshelf.cache"), cache.subarray(0, 32 + 1000));
+    // the build's stamp kept, V8's data cut short
+    writeFileSync(join(dir, "skillshelf.cache"), cache.subarray(0, 64 + 1000));
     expect(check(dir)).toBe(1);
     expect(version(dir)).toMatchObject({ status: 0, stdout: "0.0.0\n", stderr: "" });
   });

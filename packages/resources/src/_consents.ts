@@ -89,6 +89,7 @@ export function consentedRoots(status: ConsentStatus, environment: Environment) 
   const held = new Set(
     status.consents.filter((one) => one.holds).map((one) => `${one.scope}|${one.key}`),
   );
+  if (held.size === 0) return (root: ResourceRoot): ResourceRoot => root;
   const lifted = (root: ResourceRoot, scope: PackageScope, key: string): ResourceRoot =>
     held.has(`${scope}|${key}`) ? { ...root, trust: "trusted" } : root;
   return (root: ResourceRoot): ResourceRoot => {

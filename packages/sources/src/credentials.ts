@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -106,11 +105,13 @@ function expand(
 }
 
 /** Run a `headersHelper` for one download; its output is parsed and never shown. */
-function runHelper(
+async function runHelper(
   command: readonly string[],
   url: URL,
   environment: Environment,
 ): Promise<Record<string, string>> {
+  // loaded when a helper runs, so other commands start without it
+  const { execFile } = await import("node:child_process");
   const [file = "", ...args] = command;
   const failed = (problem: string) =>
     new SkillshelfError(

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -84,11 +83,13 @@ function decodeAuth(auth: string, path: string): { username: string; password: s
 }
 
 /** `docker-credential-<name> get` for `host`; `undefined` when it has none for it. */
-function runHelper(
+async function runHelper(
   name: string,
   host: string,
   environment: Environment,
 ): Promise<{ username: string; password: string } | undefined> {
+  // loaded when a helper runs, so other commands start without it
+  const { execFile } = await import("node:child_process");
   const command = `docker-credential-${name}`;
   return new Promise((resolve, reject) => {
     const child = execFile(

@@ -1,6 +1,5 @@
 // Detached SSH signatures (SSHSIG), made and checked by OpenSSH's ssh-keygen as git does for
 // signed commits: a file signed by a key is verified by `ssh-keygen -Y verify` as by us.
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,11 +85,13 @@ export async function verifiedSigner(
 
 // --- internal ---
 
-function sshKeygen(
+async function sshKeygen(
   args: readonly string[],
   input: Uint8Array,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ readonly status: number; readonly stdout: string; readonly stderr: string }> {
+  // loaded when a signature is made or checked, so other commands start without it
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const child = execFile(
       "ssh-keygen",
