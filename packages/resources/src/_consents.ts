@@ -85,7 +85,10 @@ export function consentStatus(environment: Environment, snapshot?: PackageSnapsh
  * A pass's roots with the consents that hold applied: a foreign package's roots, or another
  * agent's folder, a person trusted count as trusted.
  */
-export function consentedRoots(status: ConsentStatus, environment: Environment) {
+export function consentedRoots(
+  status: ConsentStatus,
+  environment: Environment,
+): (root: ResourceRoot) => ResourceRoot {
   const held = new Set(
     status.consents.filter((one) => one.holds).map((one) => `${one.scope}|${one.key}`),
   );

@@ -97,6 +97,26 @@ export function rememberTrees(options: {
   }
 }
 
+/**
+ * After a step moved trees into or out of the scope folder `dir`: the remembered copies, with
+ * what `cache` knows of each tree the step put in place (stamped as it was staged) and without
+ * each it took away, written back when worth it (`worthWriting`). A collection installed leaves
+ * the next read stamping its trees, not reading them again.
+ */
+export function rememberMoves(
+  dir: string,
+  moves: readonly { readonly id: string; readonly after: unknown }[],
+  cache: ScopeCache,
+): void {
+  if (moves.length === 0) return;
+  const recalled = recallTrees(dir, cache);
+  const ids = new Set(recalled.keys());
+  for (const { id, after } of moves)
+    if (after === null) ids.delete(id);
+    else ids.add(id);
+  rememberTrees({ dir, ids: [...ids], recalled, cache });
+}
+
 // --- internal ---
 
 /** A cache file is ours but may be damaged: an entry of another shape is left out. */

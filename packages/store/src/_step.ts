@@ -17,6 +17,7 @@ import {
   writeLock,
 } from "./_lock-change.js";
 import { syncPrevious } from "./_previous.js";
+import { rememberMoves } from "./_remembered.js";
 import {
   committedStateDigest,
   isStepCommitted,
@@ -107,11 +108,13 @@ export function commitStep(context: WriterContext, step: Step): StepResult {
   keepWrittenState(target.cache, statePath, text, step.state);
   try {
     fault("committed");
-    return finishStep(context, journal, step.state, {
+    const finished = finishStep(context, journal, step.state, {
       prepared,
       verified: true,
       unedited: step.unedited,
     });
+    if (target.cache !== undefined) rememberMoves(dir, journal.trees, target.cache);
+    return finished;
   } catch (error) {
     throw codedWriteError(error, { committed: true });
   }

@@ -10,9 +10,10 @@ import {
   readScopeState,
   recheckCopies,
 } from "@skillshelf/store";
+import { installPackages, removePackages } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { REMEMBERED_FORMAT } from "../src/_remembered.js";
-import { install, remove, storeEnvironment } from "./_store.js";
+import { facts, install, installInput, remove, stagePackage, storeEnvironment } from "./_store.js";
 
 const rememberedPath = (environment: Environment) =>
   join(packagesDir(environment, "user"), ".remembered.json");
@@ -95,6 +96,45 @@ describe("what a read remembers of the copies (issue 31, item 0b)", () => {
     remove(environment, "user", "docx");
     copy(environment, "pdf");
     expect(Object.keys(remembered(environment).trees)).toEqual(["pdf", "xlsx"]);
+  });
+
+  it("is written by a writer that moved trees in or out, with the stamps it took staging them", () => {
+    const environment = storeEnvironment();
+    const ids = ["docx", "pdf", "xlsx"];
+    const cache = createScopeCache();
+    const installed = installPackages(
+      ids.map((id) =>
+        installInput(
+          environment,
+          "user",
+          id,
+          { ...stagePackage({ id }), disposable: true },
+          { cache },
+        ),
+      ),
+    );
+    expect(installed.failure).toBeUndefined();
+    const file = remembered(environment);
+    expect(Object.keys(file.trees)).toEqual(ids);
+    for (const result of installed.results) {
+      expect(file.trees[result.id].digest).toBe(result.record?.contentDigest);
+      expect(file.trees[result.id].nodes).toContain("plugin.json");
+    }
+    // a fresh read takes what the install remembered: a digest no read could give reads as drift
+    file.trees.pdf.digest = "0".repeat(64);
+    writeFileSync(rememberedPath(environment), JSON.stringify(file));
+    expect(codes(environment, "pdf")).toEqual(["content_drift"]);
+    const removed = removePackages(
+      ["docx", "xlsx"].map((id) => ({
+        environment,
+        scope: "user" as const,
+        id,
+        reviewed: facts(environment, "user", id),
+        cache: createScopeCache(),
+      })),
+    );
+    expect(removed.failure).toBeUndefined();
+    expect(Object.keys(remembered(environment).trees)).toEqual(["pdf"]);
   });
 
   it("is rewritten once a twentieth of it is new, not after every install", () => {
