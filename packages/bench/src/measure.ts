@@ -42,17 +42,20 @@ export function medianRatio(ours: readonly number[], base: readonly number[]): n
 }
 
 /**
- * Time each variant once per round, rotating their order every round, after one untimed warm-up
- * call each; a measurement runs the variant `repeat` times and reports milliseconds per call.
+ * Time each variant once per round, rotating their order every round, after `warmups` untimed
+ * calls of each (one unless told: a variant of a few milliseconds needs about ten before the
+ * compiler has settled); a measurement runs the variant `repeat` times and reports milliseconds
+ * per call.
  */
 export function timeSideBySide(
   variants: Readonly<Record<string, () => unknown>>,
   rounds: number,
   repeat = 1,
+  warmups = 1,
 ): Record<string, number[]> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (const name of names) variants[name]?.();
+  for (let call = 0; call < warmups; call++) for (const name of names) variants[name]?.();
   for (const name of rotation(names, rounds)) {
     const variant = variants[name] as () => unknown;
     const start = startClock();

@@ -45,8 +45,12 @@ export interface RootWalk {
 export interface RootWalker {
   /** Folders below the root to enter at most: 0 for the top level only. */
   readonly maxDepth: number;
-  /** Before a folder (the root too) is listed; return true when it is complete and needs no listing. */
-  readonly enter?: (folder: WalkedFolder, walk: RootWalk) => boolean;
+  /**
+   * Before a folder (the root too) is listed; return true when it is complete and needs no
+   * listing. `list` lists it (from `listings` when kept) for a hook that would rather look at its
+   * entries than ask for a name; the walk then uses that listing.
+   */
+  readonly enter?: (folder: WalkedFolder, walk: RootWalk, list: () => readonly Dirent[]) => boolean;
   /** With a folder's entries, sorted by name, before any is visited; return true to visit none. */
   readonly listed?: (folder: WalkedFolder, entries: readonly Dirent[], walk: RootWalk) => boolean;
   /** Each file in a visited folder, and the root itself when it is a file. */
@@ -134,11 +138,14 @@ function visit(
   linkedDirs: Set<string>,
   folder: WalkedFolder,
 ): void {
-  if (walker.enter?.(folder, walk) === true) return;
+  let listed: readonly Dirent[] | undefined;
+  const list = () =>
+    (listed ??=
+      walker.listings === undefined ? listSorted(folder.path) : walker.listings.list(folder.real));
+  if (walker.enter?.(folder, walk, list) === true) return;
   let entries: readonly Dirent[];
   try {
-    entries =
-      walker.listings === undefined ? listSorted(folder.path) : walker.listings.list(folder.real);
+    entries = list();
   } catch (error) {
     walk.diagnostics.push(readFailed(folder.path, error));
     return;

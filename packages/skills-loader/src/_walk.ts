@@ -1,4 +1,12 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  openSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
   type Diagnostic,
@@ -44,7 +52,8 @@ export interface SkillWalkVisitor {
 
 /** What a walk found, and whether two of its locations could be one file. */
 export interface WalkResult {
-  readonly locations: SkillLocation[];
+  /** How many skill files it handed to `visitor.found` (the locations are not kept). */
+  readonly found: number;
   readonly diagnostics: Diagnostic[];
   readonly rootReal: string | undefined;
   readonly followedLinks: boolean;
@@ -58,9 +67,10 @@ export interface WalkResult {
  * know is opened at once (one system call finds and opens it) and read while it is open.
  */
 export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): WalkResult {
-  const locations: SkillLocation[] = [];
+  // each location is handed on and let go: a walk of many skills keeps none of their stats alive
+  let count = 0;
   const found = (skill: SkillLocation) => {
-    locations.push(skill);
+    count += 1;
     visitor.found(skill);
   };
   // whether the folder last entered at each depth was a skill folder
@@ -69,8 +79,8 @@ export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): Wa
     maxDepth: MAX_WALK_DEPTH,
     listings: visitor.listings,
     // most folders under a root are skill folders: their SKILL.md is found without a listing
-    enter: (folder, walk) => {
-      const isSkill = enterSkillFolder(folder, walk, visitor, skillsAt[folder.depth], found);
+    enter: (folder, walk, list) => {
+      const isSkill = enterSkillFolder(folder, walk, visitor, skillsAt[folder.depth], found, list);
       skillsAt[folder.depth] = isSkill;
       return isSkill;
     },
@@ -98,17 +108,28 @@ export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): Wa
         });
     },
   });
-  return { ...walked, locations };
+  return { ...walked, found: count };
 }
 
 // --- internal ---
+
+/** False when the folder's listing has no entry named `SKILL.md` in any case; true when it cannot be listed. */
+function mayHoldSkillFile(list: () => readonly Dirent[]): boolean {
+  try {
+    return list().some((entry) => entry.name.toLowerCase() === "skill.md");
+  } catch {
+    // the walk lists it again and reports why it could not
+    return true;
+  }
+}
 
 /**
  * Whether `folder` is a skill folder, by its `SKILL.md` (handed to `found`). Where the folders
  * beside it are skill folders (`siblingsAreSkills` not false), the file is opened at once: one
  * system call finds and opens it. Where they are category folders, or a cache knows the file (so
  * an unchanged one is not opened), it is stat-ed first: a stat that finds nothing costs less than
- * an open that fails.
+ * an open that fails. Among category folders with a cache's listings, the folder's listing (kept
+ * while the folder is unchanged, and the walk's next step anyway) says there is none.
  */
 function enterSkillFolder(
   folder: WalkedFolder,
@@ -116,7 +137,10 @@ function enterSkillFolder(
   visitor: SkillWalkVisitor,
   siblingsAreSkills: boolean | undefined,
   found: (location: SkillLocation) => void,
+  list: () => readonly Dirent[],
 ): boolean {
+  if (siblingsAreSkills === false && visitor.listings !== undefined && !mayHoldSkillFile(list))
+    return false;
   const path = `${folder.path}${sep}SKILL.md`;
   const real = `${folder.real}${sep}SKILL.md`;
   const open = siblingsAreSkills !== false && visitor.known?.(path) !== true;

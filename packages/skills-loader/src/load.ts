@@ -68,7 +68,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     });
     walks.push(walked);
     diagnostics.push(...walked.diagnostics);
-    if (root.scope === "cli" && walked.locations.length === 0 && walked.diagnostics.length === 0) {
+    if (root.scope === "cli" && walked.found === 0 && walked.diagnostics.length === 0) {
       diagnostics.push(
         createDiagnostic("error", "path_missing", `no skill at ${root.path}; check the path`, {
           path: root.path,
