@@ -230,6 +230,12 @@ function installChange(
       record: input.audit === undefined ? before : { ...before, audit: input.audit },
       links,
     };
+  // judged before the new tree is staged: staging keeps the new tree's stamp under the copy's
+  // folder in the cache, where the old tree's (what this asks about) was
+  const previous =
+    input.keepPrevious === true && before !== null && treeMatches(context, id, before)
+      ? withoutPrevious(before)
+      : undefined;
   const { staging, files } = stageCopy(
     context,
     id,
@@ -237,10 +243,6 @@ function installChange(
     input.staged.digest,
     input.staged.disposable,
   );
-  const previous =
-    input.keepPrevious === true && before !== null && treeMatches(context, id, before)
-      ? withoutPrevious(before)
-      : undefined;
   const record: InstallRecord = {
     kind: manifest.kind,
     ...(manifest.version === undefined ? {} : { version: manifest.version }),

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
-import { packagesDir, readPackageSnapshot } from "@skillshelf/store";
+import { createScopeCache, packagesDir, readPackageSnapshot } from "@skillshelf/store";
 import { rollbackPackage, rollbackPackages } from "@skillshelf/store/writers";
 import { describe, expect, it } from "vitest";
 import { runStoreChild } from "./_child.js";
@@ -50,6 +50,25 @@ describe("the previous version of a copy", () => {
     expect(errorOf(() => rollback(environment))?.code).toBe("no_previous_version");
     expect(existsSync(kept)).toBe(false);
     expect(versionAndDigest(environment)).toEqual(first);
+  });
+
+  it("is judged by the old tree's stamps, which staging the new tree does not overwrite", () => {
+    const environment = storeEnvironment();
+    const cache = createScopeCache();
+    const stage = (version: string) => ({
+      ...stagePackage({ id: "pdf", version }),
+      disposable: true,
+    });
+    installStaged(environment, "user", "pdf", stage("1.0.0"), { cache });
+    const folder = join(packagesDir(environment, "user"), "pdf");
+    const old = cache.trees.get(folder)?.digest;
+    expect(old).toBe(digestTree(folder).digest);
+    const next = stage("2.0.0");
+    const result = installStaged(environment, "user", "pdf", next, { cache, keepPrevious: true });
+    expect(result.record?.previous?.contentDigest).toBe(old);
+    // what the cache holds for the copy's folder is the tree now there, not the replaced one
+    expect(cache.trees.get(folder)?.digest).toBe(next.digest);
+    expect(digestTree(folder).digest).toBe(next.digest);
   });
 
   it("is refused when nothing was kept", () => {
