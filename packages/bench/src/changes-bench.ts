@@ -43,7 +43,7 @@ export function runChangesBench(options: BenchOptions): string {
   return [
     "## Update and remove of many packages, process start to exit",
     "",
-    `Skills of one local git repository (each a SKILL.md and two reference files), every one changed by a second commit; into a fresh home each run, the packages installed beforehand untimed; medians of ${options.rounds} rounds, ratios the median of each round's. \`update --user --yes\` beside a fresh \`install <repo> --skill '*'\` of the changed skills and the install floor (\`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\`); \`remove --from <repo> --user --yes\` beside the floor of deleting their folders (\`node -e 0\`, \`rm -r\`).`,
+    `Skills of one local git repository (each a SKILL.md and two reference files), every one changed by a second commit; into a fresh home each run, the packages installed beforehand untimed and every prepared home or folder synced to disk before the timed run (as a library installed earlier is); medians of ${options.rounds} rounds, ratios the median of each round's. \`update --user --yes\` beside a fresh \`install <repo> --skill '*'\` of the changed skills and the install floor (\`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\`); \`remove --from <repo> --user --yes\` beside the floor of deleting their folders (\`node -e 0\`, \`rm -r\`).`,
     "",
     "| packages | update ms | fresh install ms | install floor ms | update / install | remove ms | delete floor ms | remove / floor |",
     "|---|---|---|---|---|---|---|---|",
@@ -195,8 +195,6 @@ function measureReads(
           const home = join(dir, `copy-${copies++}`);
           execFileSync("cp", ["-a", installed, home]);
           skillshelf(home, ["list"]);
-          // the copy's writes settled, so they do not slow what is timed beside it
-          execFileSync("sync");
           return home;
         },
         run: (home: string) =>

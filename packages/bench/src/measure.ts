@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { loadSkills, type ResourceRoot, type SkillCache } from "@skillshelf/skills-loader";
 import type { rawParse } from "./baseline.js";
 
@@ -120,7 +121,10 @@ export function ratioRows(
 
 /**
  * `timeSideBySide` for variants that need untimed work first (a fresh home with packages
- * installed): each measurement runs `prepare`, then times `run` with what it gave.
+ * installed): each measurement runs `prepare`, lets its writes reach the disk (`sync`: the timed
+ * run then neither flushes them nor competes with their writeback, and what it deletes or
+ * replaces is on disk, as what a person installed yesterday is), then times `run` with what
+ * `prepare` gave.
  */
 export function timePrepared(
   variants: Readonly<Record<string, { prepare: () => unknown; run: (prepared: never) => unknown }>>,
@@ -135,6 +139,7 @@ export function timePrepared(
   for (const name of rotation(names, rounds)) {
     const { prepare, run } = variants[name] as (typeof variants)[string];
     const prepared = prepare() as never;
+    execFileSync("sync");
     const start = startClock();
     run(prepared);
     times[name]?.push(elapsedMs(start));

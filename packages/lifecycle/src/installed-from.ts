@@ -19,27 +19,35 @@ export function installedFrom(
 ): string[] {
   const state = readScopeState(environment, scope, cache);
   if (!state.ok) return [];
+  const fromNamed = sameOriginAs(source);
   return Object.entries(state.value.state.installed)
-    .filter(([, record]) => sameOrigin(record.origin.source, source))
+    .filter(([, record]) => fromNamed(record.origin.source))
     .map(([id]) => id)
     .sort();
 }
 
 // --- internal ---
 
-function sameOrigin(installed: PackageSource, named: PackageSource): boolean {
-  if (named.type === "local" && installed.type === "git") {
-    const folder = localRepository(installed.url);
-    return folder !== undefined && isInside(named.path, folder);
-  }
-  if (installed.type !== named.type) return false;
-  if (installed.type === "local" && named.type === "local")
-    return isInside(named.path, installed.path);
-  const where = (source: PackageSource) =>
-    canonicalJson(
-      Object.fromEntries(Object.entries(source).filter(([key]) => !PLACE_ONLY.has(key))),
-    );
-  return where(installed) === where(named);
+/** Whether an installed copy's source is `named`'s origin (`named`'s place worked out once). */
+function sameOriginAs(named: PackageSource): (installed: PackageSource) => boolean {
+  const place = where(named);
+  return (installed) => {
+    if (named.type === "local" && installed.type === "git") {
+      const folder = localRepository(installed.url);
+      return folder !== undefined && isInside(named.path, folder);
+    }
+    if (installed.type !== named.type) return false;
+    if (installed.type === "local" && named.type === "local")
+      return isInside(named.path, installed.path);
+    return where(installed) === place;
+  };
+}
+
+/** A source's fields that do not say where inside it, as canonical JSON. */
+function where(source: PackageSource): string {
+  return canonicalJson(
+    Object.fromEntries(Object.entries(source).filter(([key]) => !PLACE_ONLY.has(key))),
+  );
 }
 
 /** The folder of a repository on this machine (a path or a `file:` URL), else `undefined`. */

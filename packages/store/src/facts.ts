@@ -63,6 +63,8 @@ export function changedFact(
       ? undefined
       : { fact: "record", expected: reviewed.record, observed: observed.record };
   }
+  // one parse of an unchanged state.json (a scope cache's) gives the record it gave the review
+  if (reviewed.record === observed.record) return undefined;
   const before: Readonly<Record<string, unknown>> = reviewed.record;
   const after: Readonly<Record<string, unknown>> = observed.record;
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort())
