@@ -15,6 +15,7 @@ import {
   readLockFile,
   readScopeState,
   type ScopeCache,
+  snapshotCopyFacts,
 } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal, ReviewedFact } from "./types.js";
@@ -27,25 +28,24 @@ function peerScope(scope: PackageScope): PackageScope {
 /**
  * The facts a step is reviewed against: its own copy, and the peer scope's copy of the same id
  * when that scope's packages folder exists (the writer then holds both locks). An unreadable
- * state is a refusal: nothing may be planned against it.
+ * state is a refusal: nothing may be planned against it. A copy the plan's `snapshot` read is
+ * taken as it found it.
  */
 export function reviewFacts(
   environment: Environment,
   scope: PackageScope,
   id: string,
   cache?: ScopeCache,
+  snapshot?: PackageSnapshot,
 ): { facts: ReviewedFact[] } | { refusal: Refusal } {
+  const observed = (where: PackageScope) =>
+    (snapshot === undefined ? undefined : snapshotCopyFacts(snapshot, where, id)) ??
+    observeCopyFacts({ environment, scope: where, id, cache });
   try {
-    const facts: ReviewedFact[] = [
-      { scope, id, facts: observeCopyFacts({ environment, scope, id, cache }) },
-    ];
+    const facts: ReviewedFact[] = [{ scope, id, facts: observed(scope) }];
     const peer = peerScope(scope);
     if (existsSync(packagesDir(environment, peer)))
-      facts.push({
-        scope: peer,
-        id,
-        facts: observeCopyFacts({ environment, scope: peer, id, cache }),
-      });
+      facts.push({ scope: peer, id, facts: observed(peer) });
     return { facts };
   } catch (error) {
     return { refusal: refusalOf(error) };

@@ -90,7 +90,7 @@ export function installStep(
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
   const before = lockedEntry(environment, scope, id, planning.request.cache);
-  const review = reviewFacts(environment, scope, id, planning.request.cache);
+  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
   const source: StepSource = {
     source: staged.source,
     dir: staged.dir,
@@ -295,7 +295,7 @@ export function copyStep(
   const { environment, snapshot } = planning;
   const { scope, id } = copy;
   const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
-  const review = reviewFacts(environment, scope, id, planning.request.cache);
+  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
   const before = lockedEntry(environment, scope, id, planning.request.cache);
   let refused: Refusal | undefined =
     ("refusal" in review ? review.refusal : undefined) ??

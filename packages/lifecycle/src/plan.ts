@@ -222,12 +222,20 @@ function neededLast<T extends { readonly copy: PackageCopy | undefined }>(
   found: readonly T[],
 ): T[] {
   const refOf = (copy: PackageCopy) => `${copy.manifest?.kind ?? copy.record?.kind}:${copy.id}`;
+  const requires = (one: T) => one.copy?.manifest?.requires ?? [];
+  // how many copies left still need each ref: kept as copies leave, not counted again each time
+  const needed = new Map<string, number>();
+  for (const one of found)
+    for (const ref of requires(one)) needed.set(ref, (needed.get(ref) ?? 0) + 1);
   const ordered: T[] = [];
   const left = [...found];
   while (left.length > 0) {
-    const needed = new Set(left.flatMap((one) => one.copy?.manifest?.requires ?? []));
-    const next = left.findIndex((one) => one.copy === undefined || !needed.has(refOf(one.copy)));
-    ordered.push(...left.splice(next === -1 ? 0 : next, 1));
+    const next = left.findIndex(
+      (one) => one.copy === undefined || (needed.get(refOf(one.copy)) ?? 0) === 0,
+    );
+    const [taken] = left.splice(next === -1 ? 0 : next, 1) as [T];
+    ordered.push(taken);
+    for (const ref of requires(taken)) needed.set(ref, (needed.get(ref) ?? 0) - 1);
   }
   return ordered;
 }

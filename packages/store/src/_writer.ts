@@ -47,14 +47,14 @@ export function runWriter<T>(
 
 /**
  * Inside a writer, before changing copy `id`: when `reviewed` is given, refuse with `stale_plan`
- * if the copy's facts now differ from the reviewed ones.
+ * if the copy's facts now differ from the reviewed ones; returns the facts observed then.
  */
 export function assertCopyWritable(
   context: WriterContext,
   id: string,
   reviewed: CopyFacts | undefined,
-): void {
-  if (reviewed === undefined) return;
+): CopyFacts | undefined {
+  if (reviewed === undefined) return undefined;
   const { target, state, stateText } = context;
   const observed = observeCopyFacts(
     { ...target, id },
@@ -65,6 +65,7 @@ export function assertCopyWritable(
     },
   );
   assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
+  return observed;
 }
 
 // --- internal ---

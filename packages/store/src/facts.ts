@@ -2,8 +2,9 @@ import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/co
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
 import type { ScopeCache } from "./cache.js";
+import { copyOf } from "./snapshot.js";
 import { readScopeState } from "./state.js";
-import type { CopyFacts, PackageScope } from "./types.js";
+import type { CopyFacts, PackageScope, PackageSnapshot } from "./types.js";
 
 /**
  * Observe the facts about one copy that a plan is reviewed against: its tree digest (as the
@@ -44,6 +45,27 @@ export function observeCopyFacts(
     tree:
       copy.observedDigest ??
       (copy.diagnostics.some((d) => d.code === "copy_missing") ? null : "unreadable"),
+    record: copy.record ?? null,
+    enabled: copy.enabled,
+  };
+}
+
+/**
+ * The facts `observeCopyFacts` gives for copy `id` of `scope`, as a snapshot read a moment ago
+ * found them (one stamp of its tree, not two); `undefined` when the snapshot holds no such copy
+ * or could not read its scope's state (ask `observeCopyFacts`, which says why).
+ */
+export function snapshotCopyFacts(
+  snapshot: PackageSnapshot,
+  scope: PackageScope,
+  id: string,
+): CopyFacts | undefined {
+  const copy = copyOf(snapshot, scope, id);
+  if (copy === undefined) return undefined;
+  const codes = new Set(copy.diagnostics.map((diagnostic) => diagnostic.code));
+  if (codes.has("state_unreadable")) return undefined;
+  return {
+    tree: copy.observedDigest ?? (codes.has("copy_missing") ? null : "unreadable"),
     record: copy.record ?? null,
     enabled: copy.enabled,
   };

@@ -13,7 +13,12 @@ export {
   writeConsent,
 } from "./consents.js";
 export type { SetEnabledInput } from "./enable.js";
-export { assertFactsCurrent, changedFact, observeCopyFacts } from "./facts.js";
+export {
+  assertFactsCurrent,
+  changedFact,
+  observeCopyFacts,
+  snapshotCopyFacts,
+} from "./facts.js";
 // the writers and the scope lock have their own entry: "@skillshelf/store/writers"
 export type { LinkFault, LinkKind, LinkRecord } from "./links.js";
 export {

@@ -47,27 +47,38 @@ export function removePackages(inputs: readonly RemovePackageInput[]): WriteBatc
       ids: removed.map((input) => input.id),
       change: "remove",
     });
-    return removeTrees(context, removed);
+    return removeTrees(
+      context,
+      removed,
+      new Map(checked.map(({ input, value }) => [input.id, value])),
+    );
   });
 }
 
 // --- internal ---
 
-/** Inside the lock: refuse a copy with neither record nor folder, or one changed since review. */
-function assertRemovable(context: WriterContext, input: RemovePackageInput): void {
+/**
+ * Inside the lock: refuse a copy with neither record nor folder, or one changed since review;
+ * returns the facts observed then (with a review to check against).
+ */
+function assertRemovable(context: WriterContext, input: RemovePackageInput): CopyFacts | undefined {
   const { id, scope } = input;
   const target = join(context.lock.dir, id);
   if (context.state.installed[id] === undefined && !existsSync(target))
     throw new SkillshelfError("not_installed", `${id} is not installed in the ${scope} scope`, {
       path: target,
     });
-  assertCopyWritable(context, id, input.reviewed);
+  return assertCopyWritable(context, id, input.reviewed);
 }
 
-/** One step taking every copy of `removed` away: records, disabled flags, trees and links. */
+/**
+ * One step taking every copy of `removed` away: records, disabled flags, trees and links.
+ * `observed`: each copy's facts as the lock's check just found them.
+ */
 function removeTrees(
   context: WriterContext,
   removed: readonly RemovePackageInput[],
+  observed: ReadonlyMap<string, CopyFacts | undefined>,
 ): WriteResult[] {
   const dir = context.lock.dir;
   const ids = removed.map((input) => input.id);
@@ -99,12 +110,13 @@ function removeTrees(
       staging: null,
     }),
   );
-  // a tree the cache saw match its record a moment ago, stamps unchanged, is deleted unread
+  // a tree the lock's check (or the cache, its stamps unchanged) saw match its record a moment
+  // ago is deleted unread
   const unedited = new Set(
     ids.filter((id) => {
       const record = context.state.installed[id];
-      const held = heldTree(join(dir, id), context.target.cache);
-      return record !== undefined && held?.digest === record.contentDigest;
+      const tree = observed.get(id)?.tree ?? heldTree(join(dir, id), context.target.cache)?.digest;
+      return record !== undefined && tree === record.contentDigest;
     }),
   );
   const step = commitStep(context, {

@@ -1,0 +1,43 @@
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  createScopeCache,
+  observeCopyFacts,
+  packagesDir,
+  readPackageSnapshot,
+  snapshotCopyFacts,
+} from "@skillshelf/store";
+import { describe, expect, it } from "vitest";
+import { install, storeEnvironment } from "./_store.js";
+
+describe("a copy's facts as a snapshot found them", () => {
+  it("are the facts observing the copy gives: sound, edited, gone, unrecorded, absent", () => {
+    const environment = storeEnvironment();
+    for (const id of ["sound", "edited", "gone"]) install(environment, "user", { id });
+    const dir = packagesDir(environment, "user");
+    appendFileSync(join(dir, "edited", "plugin.json"), "\n");
+    rmSync(join(dir, "gone"), { recursive: true });
+    mkdirSync(join(dir, "stray"));
+    writeFileSync(join(dir, "stray", "plugin.json"), "{}");
+    const cache = createScopeCache();
+    const snapshot = readPackageSnapshot(environment, { cache });
+    for (const id of ["sound", "edited", "gone", "stray"])
+      expect(snapshotCopyFacts(snapshot, "user", id)).toEqual(
+        observeCopyFacts({ environment, scope: "user", id, cache }),
+      );
+    const edited = snapshotCopyFacts(snapshot, "user", "edited");
+    expect(edited?.tree).not.toBe(edited?.record?.contentDigest);
+    expect(snapshotCopyFacts(snapshot, "user", "gone")?.tree).toBeNull();
+    // no copy there: observing says so (and why, when the state cannot be read)
+    expect(snapshotCopyFacts(snapshot, "user", "absent")).toBeUndefined();
+    expect(snapshotCopyFacts(snapshot, "project", "sound")).toBeUndefined();
+  });
+
+  it("are left to observing when the scope's state cannot be read", () => {
+    const environment = storeEnvironment();
+    install(environment, "user", { id: "pdf" });
+    writeFileSync(join(packagesDir(environment, "user"), "state.json"), "{ not json");
+    const snapshot = readPackageSnapshot(environment);
+    expect(snapshotCopyFacts(snapshot, "user", "pdf")).toBeUndefined();
+  });
+});
