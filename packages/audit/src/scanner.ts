@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
@@ -22,11 +21,13 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
  * level (error high, warning medium, note low), file and line from the first location. A
  * scanner that cannot be run or prints no SARIF is `audit_scanner_failed`, naming the command.
  */
-export function externalFindings(
+export async function externalFindings(
   command: readonly string[],
   folder: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ readonly findings: AuditFinding[]; readonly diagnostics: Diagnostic[] }> {
+  // loaded when a scanner runs, so the commands that import the audit start without it
+  const { execFile } = await import("node:child_process");
   const [program = "", ...args] = command;
   const failed = (problem: string) => ({
     findings: [],

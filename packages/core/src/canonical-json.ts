@@ -28,6 +28,45 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * Whether two JSON-like values have the same `canonicalJson` text, found without writing either
+ * out: key order and `undefined` object fields do not count, an `undefined` array item is `null`,
+ * a `Date` is its ISO string. A value `canonicalJson` refuses (a function, a symbol, a number that
+ * is not finite) is equal to nothing.
+ */
+export function sameJson(one: unknown, other: unknown): boolean {
+  const a = one instanceof Date ? one.toISOString() : one === undefined ? null : one;
+  const b = other instanceof Date ? other.toISOString() : other === undefined ? null : other;
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
+    return a === b && (typeof a !== "number" || Number.isFinite(a)) && isJsonScalar(a);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const items = b as readonly unknown[];
+    return a.length === items.length && a.every((item, index) => sameJson(item, items[index]));
+  }
+  const left = a as Readonly<Record<string, unknown>>;
+  const right = b as Readonly<Record<string, unknown>>;
+  const keys = Object.keys(left).filter((key) => left[key] !== undefined);
+  let count = 0;
+  for (const key of Object.keys(right)) if (right[key] !== undefined) count += 1;
+  return (
+    keys.length === count &&
+    keys.every(
+      (key) =>
+        Object.hasOwn(right, key) && right[key] !== undefined && sameJson(left[key], right[key]),
+    )
+  );
+}
+
+function isJsonScalar(value: unknown): boolean {
+  return (
+    value === null ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    typeof value === "number"
+  );
+}
+
+/**
  * The text of a JSON file a program owns: object keys sorted as `canonicalJson` sorts them,
  * two-space indent, a final newline, so equal values always give equal files. One native
  * `JSON.stringify` pass: this is what writers call on every commit.

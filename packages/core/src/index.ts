@@ -19,7 +19,12 @@ export {
   findAgent,
 } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
-export { canonicalJson, canonicalJsonFile, canonicalJsonFileReusing } from "./canonical-json.js";
+export {
+  canonicalJson,
+  canonicalJsonFile,
+  canonicalJsonFileReusing,
+  sameJson,
+} from "./canonical-json.js";
 export type { Code, CodeEntry, CodeOwner, CodesOf } from "./codes.js";
 export { CODES, isCode } from "./codes.js";
 export type {
@@ -150,7 +155,7 @@ export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";
 export type { TreeDigest, TreeStamp } from "./tree-digest.js";
-export { digestTree, restampTree, stampTree } from "./tree-digest.js";
+export { digestTree, restampTree, stampTree, TREE_READ_BYTES } from "./tree-digest.js";
 export type {
   Diagnostic,
   DiagnosticPlace,

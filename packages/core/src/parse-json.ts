@@ -50,15 +50,27 @@ export function nullPrototypeRecord<T>(record: Readonly<Record<string, T>>): Rec
 
 // --- internal ---
 
-/** Whether `value` nests no deeper than `MAX_JSON_DEPTH`, checked without recursion. */
+/**
+ * Whether `value` nests no deeper than `MAX_JSON_DEPTH`, checked without recursion (two stacks
+ * side by side, so a document of many objects allocates no pair per object).
+ */
 function withinDepth(value: unknown): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
+  const items: unknown[] = [value];
+  const depths: number[] = [0];
+  while (items.length > 0) {
+    const item = items.pop();
+    const depth = depths.pop() as number;
     if (typeof item !== "object" || item === null) continue;
     if (depth >= MAX_JSON_DEPTH) return false;
-    for (const child of Array.isArray(item) ? item : Object.values(item))
-      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    const push = (child: unknown) => {
+      if (typeof child === "object" && child !== null) {
+        items.push(child);
+        depths.push(depth + 1);
+      }
+    };
+    // `for…in` lists a parsed object's keys without an array of its values
+    if (Array.isArray(item)) for (const child of item) push(child);
+    else for (const key in item) push((item as Record<string, unknown>)[key]);
   }
   return true;
 }

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { type TreeDigest, treeFrames } from "./_tree-frames.js";
+import { TREE_READ_BYTES, type TreeDigest, treeFrames } from "./_tree-frames.js";
 import { walkTree } from "./_tree-walk.js";
 
 export type { TreeDigest };
+export { TREE_READ_BYTES };
 
 /**
  * The tree digest of a package folder: sha256 over one frame per node, depth-first
@@ -19,7 +20,14 @@ export type { TreeDigest };
  * Throws a `SkillshelfError` (`tree_missing`, `tree_not_directory`, `tree_link_escape`,
  * `tree_special_file`, `tree_unreadable`, `tree_changed`) when the tree cannot be digested.
  */
-export function digestTree(root: string, options: { readonly listing?: boolean } = {}): TreeDigest {
+export function digestTree(
+  root: string,
+  options: {
+    readonly listing?: boolean;
+    /** A buffer to read files into, of `TREE_READ_BYTES` at least: a caller digesting many trees in turn passes one. */
+    readonly scratch?: Buffer;
+  } = {},
+): TreeDigest {
   const frames = treeFrames(options);
   walkTree(root, (node) => (node.kind === "file" ? frames.file(node) : frames.other(node)));
   return frames.result();

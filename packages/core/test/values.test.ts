@@ -11,6 +11,7 @@ import {
   findAgent,
   isSkillshelfError,
   SkillshelfError,
+  sameJson,
   sha256,
 } from "@skillshelf/core";
 import { describe, expect, it } from "vitest";
@@ -39,6 +40,76 @@ describe("canonicalJson", () => {
     expect(canonicalJsonFile(value)).toBe(
       `${JSON.stringify(JSON.parse(canonicalJson(value)), null, 2)}\n`,
     );
+  });
+});
+
+describe("sameJson", () => {
+  /** A small deterministic generator (no randomness from outside the test). */
+  function generator(seed: number) {
+    let state = seed;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const value = (depth: number): unknown => {
+      const kind = depth > 2 ? pick(["scalar"]) : pick(["scalar", "array", "object"]);
+      if (kind === "scalar")
+        return pick<unknown>([
+          null,
+          true,
+          false,
+          0,
+          -0,
+          1,
+          2.5,
+          "",
+          "a",
+          "10",
+          undefined,
+          new Date(0),
+          "1970-01-01T00:00:00.000Z",
+        ]);
+      if (kind === "array")
+        return Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1));
+      const record: Record<string, unknown> = {};
+      for (const key of ["b", "a", "10", "2"].filter(() => next() < 0.6))
+        record[key] = value(depth + 1);
+      return record;
+    };
+    // a value with its keys in another order (integer-like keys stay first, as JavaScript keeps them)
+    const reordered = (item: unknown): unknown => {
+      if (Array.isArray(item)) return item.map(reordered);
+      if (typeof item !== "object" || item === null || item instanceof Date) return item;
+      return Object.fromEntries(
+        Object.entries(item)
+          .reverse()
+          .map(([key, inner]) => [key, reordered(inner)]),
+      );
+    };
+    return { value, reordered, next };
+  }
+
+  it("agrees with comparing canonical texts, over generated values and their reorderings", () => {
+    const { value, reordered } = generator(7);
+    let equal = 0;
+    for (let round = 0; round < 3000; round++) {
+      const one = value(0);
+      const other = round % 3 === 0 ? reordered(one) : value(0);
+      const expected = canonicalJson(one ?? null) === canonicalJson(other ?? null);
+      expect(sameJson(one, other)).toBe(expected);
+      if (expected) equal += 1;
+    }
+    // both answers were exercised many times
+    expect(equal).toBeGreaterThan(500);
+    expect(equal).toBeLessThan(2900);
+  });
+
+  it("is equal to nothing for what canonicalJson refuses", () => {
+    for (const refused of [Number.NaN, Number.POSITIVE_INFINITY, () => 1, Symbol("s")])
+      expect(sameJson({ value: refused }, { value: refused })).toBe(false);
+    expect(sameJson({ toString: "x" }, {})).toBe(false);
+    expect(sameJson({ a: undefined }, {})).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import { randomBytes } from "node:crypto";
-import { canonicalJson, type Diagnostic, type Environment } from "@skillshelf/core";
+import { type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { LibraryDiscovery } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
@@ -76,7 +76,7 @@ export function finishPlan(
     if (
       refused === undefined &&
       request.frozen === true &&
-      canonicalJson(step.lock.before) !== canonicalJson(step.lock.after)
+      !sameJson(step.lock.before, step.lock.after)
     )
       refused = refusal("lock_frozen", `${step.ref} would change the ${step.scope} lock`);
     return { ...step, expected, ...(refused === undefined ? {} : { refusal: refused }) };

@@ -1,11 +1,11 @@
 // The steps of a plan: an install or update of a staged package, a change to an installed copy, a refusal.
 import { join } from "node:path";
 import {
-  canonicalJson,
   createDiagnostic,
   type Environment,
   type PackageKind,
   type PackageSource,
+  sameJson,
 } from "@skillshelf/core";
 import {
   describeSource,
@@ -122,7 +122,7 @@ export function installStep(
     const same =
       existing.record.contentDigest === staged.digest && existing.observedDigest === staged.digest;
     // a verdict that differs (a newer rule table, new approvals) is recorded anew
-    const sameVerdict = canonicalJson(existing.record.audit) === canonicalJson(audited.record);
+    const sameVerdict = sameJson(existing.record.audit, audited.record);
     if (same && sameVerdict && links?.some((link) => !link.inPlace) !== true) {
       planning.diagnostics.push(
         createDiagnostic("info", "already_installed", `${scope}:${id} is already installed`, {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { canonicalJson, type Environment } from "@skillshelf/core";
+import { type Environment, sameJson } from "@skillshelf/core";
 import {
   inspectLinks,
   type LockedLink,
@@ -85,8 +85,7 @@ function linksBehind(
   const keys = [...new Set([...Object.keys(locked), ...Object.keys(current.links ?? {})])]
     .filter(
       (key) =>
-        canonicalJson(lockLinkOf(current, key)) !== canonicalJson(locked[key] ?? null) ||
-        missing.has(join(base, key)),
+        !sameJson(lockLinkOf(current, key), locked[key] ?? null) || missing.has(join(base, key)),
     )
     .sort();
   return { keys, locked };

@@ -1,4 +1,4 @@
-import { canonicalJson, type Environment, SkillshelfError } from "@skillshelf/core";
+import { canonicalJson, type Environment, SkillshelfError, sameJson } from "@skillshelf/core";
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
 import type { ScopeCache } from "./cache.js";
@@ -90,7 +90,7 @@ export function changedFact(
   const before: Readonly<Record<string, unknown>> = reviewed.record;
   const after: Readonly<Record<string, unknown>> = observed.record;
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort())
-    if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null))
+    if (!sameJson(before[key] ?? null, after[key] ?? null))
       return { fact: key, expected: before[key], observed: after[key] };
   return undefined;
 }

@@ -1,6 +1,11 @@
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, digestTree, isSkillshelfError } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  digestTree,
+  isSkillshelfError,
+  TREE_READ_BYTES,
+} from "@skillshelf/core";
 import { listDotEntries } from "./_leftovers.js";
 import { readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import { packagesDir } from "./scopes.js";
@@ -20,6 +25,8 @@ export function recheckCopies(
 ): Diagnostic[] {
   const dir = packagesDir(environment, scope);
   const problems: Diagnostic[] = [];
+  // one read buffer for every copy's files
+  const scratch = Buffer.allocUnsafe(TREE_READ_BYTES);
   const step = readStepJournal(dir, scope, listDotEntries(dir));
   // the copies an unsettled step moves (every copy, when its journal cannot be read)
   const moved = new Set(
@@ -55,16 +62,18 @@ export function recheckCopies(
       );
       continue;
     }
-    if (!lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-      problem("copy_missing", `${scope} copy of ${id} is recorded but its folder is gone`);
-      continue;
-    }
     let observed: ReturnType<typeof digestTree>;
     try {
-      observed = digestTree(path, { listing: record.files !== undefined });
+      // each file's own fingerprint (a second hash of every byte) only to name what drifted
+      observed = digestTree(path, { scratch });
+      if (observed.digest !== record.contentDigest && record.files !== undefined)
+        observed = digestTree(path, { listing: true, scratch });
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
-      problem(error.code, error.message);
+      // the walk's first step is the copy folder's lstat: nothing there, or no folder
+      if (error.code === "tree_missing" || error.code === "tree_not_directory")
+        problem("copy_missing", `${scope} copy of ${id} is recorded but its folder is gone`);
+      else problem(error.code, error.message);
       continue;
     }
     if (observed.digest !== record.contentDigest) {

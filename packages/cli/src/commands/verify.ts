@@ -1,9 +1,4 @@
-import {
-  canonicalJson,
-  createDiagnostic,
-  type Diagnostic,
-  type Environment,
-} from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
 import { auditInstalled } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
@@ -98,7 +93,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
             scope,
           ),
         );
-      else if (canonicalJson(entry) !== canonicalJson(expected))
+      else if (!sameJson(entry, expected))
         problems.push(
           problem(
             "lock_disagrees",
@@ -192,7 +187,7 @@ function linkProblems(
           scope,
         ),
       );
-    else if (canonicalJson(entry) !== canonicalJson(lockLinkOf(state, key)))
+    else if (!sameJson(entry, lockLinkOf(state, key)))
       problems.push(
         problem(
           "lock_disagrees",

@@ -1,4 +1,4 @@
-import { canonicalJson, type PackageSource, type SourceType } from "@skillshelf/core";
+import { type PackageSource, type SourceType, sameJson } from "@skillshelf/core";
 import { codedFailure } from "../_failure.js";
 import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
@@ -74,7 +74,7 @@ export function folderInPlace(source: PackageSource): string | undefined {
  */
 export function isPinnedTo(source: PackageSource, commit: string): boolean {
   const pin = fetcherOf(source.type).pinnedAt;
-  return pin !== undefined && canonicalJson(pin(source, commit)) === canonicalJson(source);
+  return pin !== undefined && sameJson(pin(source, commit), source);
 }
 
 /**
