@@ -38,11 +38,10 @@ export interface TreeFrames {
 
 /** How many bytes of a file a digest reads at a time: the least a `scratch` buffer holds. */
 export const TREE_READ_BYTES: number = 64 * 1024;
-const CHUNK = TREE_READ_BYTES;
 
 /**
  * A fresh frame hasher; with `listing`, each file's and link's own fingerprint is kept too.
- * `scratch` (at least 64 KiB) is read into instead of a buffer of its own.
+ * `scratch` (of `TREE_READ_BYTES` at least) is read into instead of a buffer of its own.
  */
 export function treeFrames(
   options: { readonly listing?: boolean; readonly scratch?: Buffer } = {},
@@ -50,9 +49,9 @@ export function treeFrames(
   const hash = createHash("sha256");
   // one read buffer for every file of the tree (or of every tree the caller digests)
   const buffer =
-    options.scratch !== undefined && options.scratch.length >= CHUNK
-      ? options.scratch.subarray(0, CHUNK)
-      : Buffer.allocUnsafe(CHUNK);
+    options.scratch !== undefined && options.scratch.length >= TREE_READ_BYTES
+      ? options.scratch.subarray(0, TREE_READ_BYTES)
+      : Buffer.allocUnsafe(TREE_READ_BYTES);
   let files = 0;
   let bytes = 0;
   const listing: Record<string, string> | undefined =

@@ -37,7 +37,7 @@ export function sameJson(one: unknown, other: unknown): boolean {
   const a = one instanceof Date ? one.toISOString() : one === undefined ? null : one;
   const b = other instanceof Date ? other.toISOString() : other === undefined ? null : other;
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
-    return a === b && (typeof a !== "number" || Number.isFinite(a)) && isJsonScalar(a);
+    return a === b && isJsonScalar(a);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const items = b as readonly unknown[];
@@ -57,12 +57,13 @@ export function sameJson(one: unknown, other: unknown): boolean {
   );
 }
 
+/** A value `canonicalJson` writes as it is: `null`, a string, a boolean or a finite number. */
 function isJsonScalar(value: unknown): boolean {
   return (
     value === null ||
     typeof value === "string" ||
     typeof value === "boolean" ||
-    typeof value === "number"
+    (typeof value === "number" && Number.isFinite(value))
   );
 }
 

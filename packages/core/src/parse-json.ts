@@ -62,17 +62,19 @@ function withinDepth(value: unknown): boolean {
     const depth = depths.pop() as number;
     if (typeof item !== "object" || item === null) continue;
     if (depth >= MAX_JSON_DEPTH) return false;
-    const push = (child: unknown) => {
-      if (typeof child === "object" && child !== null) {
-        items.push(child);
-        depths.push(depth + 1);
-      }
-    };
     // `for…in` lists a parsed object's keys without an array of its values
-    if (Array.isArray(item)) for (const child of item) push(child);
-    else for (const key in item) push((item as Record<string, unknown>)[key]);
+    if (Array.isArray(item)) for (const child of item) pushNested(items, depths, child, depth + 1);
+    else
+      for (const key in item)
+        pushNested(items, depths, (item as Record<string, unknown>)[key], depth + 1);
   }
   return true;
+}
+
+function pushNested(items: unknown[], depths: number[], child: unknown, depth: number): void {
+  if (typeof child !== "object" || child === null) return;
+  items.push(child);
+  depths.push(depth);
 }
 
 function hasPrototypeKey(value: unknown): boolean {
