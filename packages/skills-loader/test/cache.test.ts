@@ -59,18 +59,24 @@ describe("createSkillCache", () => {
 
   it("finds a skill added to a category folder whose listing the cache kept", async () => {
     const dir = testdir({
+      "more/x/SKILL.md": skillFile("x", "Elsewhere."),
       "tools/a/SKILL.md": skillFile("a", "First."),
       "tools/b/SKILL.md": skillFile("b", "Second."),
     });
     const cache = createSkillCache();
+    const names = () => load(dir, cache).items.map((skill) => skill.name);
     // a listing is kept only once its folder is two seconds unchanged (a racy one is listed again)
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["a", "b"]);
-    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["a", "b"]);
+    expect(names()).toEqual(["a", "b", "x"]);
+    expect(names()).toEqual(["a", "b", "x"]);
     mkdirSync(join(dir, "tools/c"));
     writeFileSync(join(dir, "tools/c/SKILL.md"), skillFile("c", "Third."));
     rmSync(join(dir, "tools/a"), { recursive: true });
-    expect(load(dir, cache).items.map((skill) => skill.name)).toEqual(["b", "c"]);
+    expect(names()).toEqual(["b", "c", "x"]);
+    // a category folder (its sibling `more` is one too) that gains a SKILL.md is a skill now, the
+    // folders below it no longer skills of their own: its kept listing is not taken for it
+    writeFileSync(join(dir, "tools/SKILL.md"), skillFile("tools", "The whole folder."));
+    expect(names()).toEqual(["tools", "x"]);
   });
 
   it("reads a changed file again", () => {
