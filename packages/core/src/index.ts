@@ -123,6 +123,7 @@ export type {
 } from "./read-file.js";
 export {
   fileStamp,
+  openRegularFile,
   readRegularFile,
   readStampedFile,
   readTextDocument,

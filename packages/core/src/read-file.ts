@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import type { Code } from "./codes.js";
 import { createDiagnostic } from "./diagnostics.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
@@ -9,14 +9,15 @@ import type { ReadResult } from "./types.js";
 /**
  * Open `path` for reading only if it is a regular file: it is opened non-blocking, so a FIFO,
  * device or socket cannot stall the call, then checked with `fstat` on the open descriptor, so
- * nothing can be swapped in between. Returns the descriptor, size and mode bits (close it
- * yourself); throws `not_a_file` for anything but a regular file, and the usual `fs` errors
- * otherwise. `noFollow`: a symlink at `path` is not followed (the open fails with `ELOOP`).
+ * nothing can be swapped in between. Returns the descriptor, size and mode bits and the whole
+ * `fstat` (close it yourself); throws `not_a_file` for anything but a regular file, and the usual
+ * `fs` errors otherwise. `noFollow`: a symlink at `path` is not followed (the open fails with
+ * `ELOOP`).
  */
 export function openRegularFile(
   path: string,
   options: { readonly noFollow?: boolean } = {},
-): OpenedFile {
+): OpenedFile & { readonly stats: Stats } {
   let fd: number;
   const flags = constants.O_RDONLY | constants.O_NONBLOCK;
   try {
@@ -31,7 +32,7 @@ export function openRegularFile(
     closeSync(fd);
     throw notAFile(path);
   }
-  return { fd, size: stats.size, mode: stats.mode };
+  return { fd, size: stats.size, mode: stats.mode, stats };
 }
 
 /** A regular file `openRegularFile` opened: its descriptor, size and mode bits. */

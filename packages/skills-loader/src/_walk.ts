@@ -1,19 +1,13 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  fstatSync,
-  lstatSync,
-  openSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, type Dirent, lstatSync, type Stats } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
   type Diagnostic,
   errnoCode,
   type FolderListings,
+  isSkillshelfError,
   MAX_WALK_DEPTH,
   type OpenedFile,
+  openRegularFile,
   type ResourceRoot,
   type RootWalk,
   type WalkedFolder,
@@ -195,32 +189,21 @@ function location(
   };
 }
 
-// read only, never through a link, never blocking on a FIFO
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /**
- * The regular file at `path`, opened with its stats; `null` when there is none there (nothing,
- * a folder, a FIFO, a socket or a device: the folder is then listed); `undefined` when the open
- * cannot tell (a link, which `O_NOFOLLOW` refuses, or an error the stat of the path reports).
+ * The regular file at `path`, opened (never through a link) with its stats; `null` when there is
+ * none there (nothing, a folder, a FIFO, a socket or a device: the folder is then listed);
+ * `undefined` when the open cannot tell (a link, which it refuses, or an error the stat of the
+ * path reports).
  */
 function openSkillFile(path: string): (OpenedFile & { readonly stats: Stats }) | null | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    return openRegularFile(path, { noFollow: true });
   } catch (error) {
+    // `not_a_file`: something other than a regular file is there
+    if (isSkillshelfError(error)) return null;
     const code = errnoCode(error);
-    return code === "ENOENT" || code === "ENOTDIR" || code === "ENXIO" ? null : undefined;
+    return code === "ENOENT" || code === "ENOTDIR" ? null : undefined;
   }
-  let stats: Stats;
-  try {
-    stats = fstatSync(fd);
-  } catch {
-    closeSync(fd);
-    return undefined;
-  }
-  if (stats.isFile()) return { fd, size: stats.size, mode: stats.mode, stats };
-  closeSync(fd);
-  return null;
 }
 
 /** The entry's own stats, or `undefined` when there is none or it cannot be read (the listing then reports it). */

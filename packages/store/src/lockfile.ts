@@ -179,7 +179,6 @@ export function resolveLockedPath(path: string, root: string): string {
 
 // --- internal ---
 
-/** The same lock with the link at `path` set to `entry`, or left out when `entry` is `null`. */
 /** The lock entries of a step that committed its state and has not been settled yet. */
 function committedLockChange(
   environment: Environment,
