@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, errnoCode } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, errnoCode, type TreeFileRead } from "@skillshelf/core";
 import { keywordScanner } from "./_keywords.js";
 import { AUDIT_RULES, type AuditRule, type FileFacts, SEVERITIES, type Severity } from "./rules.js";
 
@@ -48,29 +48,31 @@ const MAX_EXCERPT = 160;
  * for what is on disk.
  */
 export function auditTree(root: string, options: AuditOptions = {}): AuditReport {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const findings: AuditFinding[] = [];
-  const diagnostics: Diagnostic[] = [];
-  let files = 0;
-  let bytes = 0;
-  for (const { path, special } of filesBelow(root, diagnostics)) {
+  const audit = newAudit(options);
+  for (const { path, special } of filesBelow(root, audit.diagnostics)) {
     // `/`-separated names from the listing: join reads them on every platform
     const absolute = join(root, path);
-    if (special) {
-      diagnostics.push(notRegular(absolute));
-      continue;
-    }
-    const read = readFile(absolute, maxFileBytes, diagnostics);
-    if (read === undefined) continue;
-    files += 1;
-    bytes += read.content.length;
-    findings.push(
-      ...(read.whole
-        ? fileFindings(path, read.content, read.executable)
-        : headFindings({ path, head: read.content, executable: read.executable })),
-    );
+    if (special) audit.diagnostics.push(notRegular(absolute));
+    else audit.file({ path: absolute, relative: path, executable: false, bytes: undefined });
   }
-  return { root, files, bytes, findings, diagnostics };
+  return audit.report(root);
+}
+
+/**
+ * An audit of a tree fed file by file by a reader that walks it anyway (`digestTree`'s or
+ * `copyTree`'s `read`, in the order `auditTree` walks): the report `auditTree` gives of that tree,
+ * each file read once for both. A file handed over without its bytes is read here; one inside a
+ * `.git` folder is left out, as `auditTree` leaves it out.
+ */
+export interface AuditSession {
+  file(file: TreeFileRead): void;
+  /** The report of the tree at `root`, whose every file was handed to `file`. */
+  report(root: string): AuditReport;
+}
+
+/** Start an `AuditSession`. */
+export function startAudit(options: AuditOptions = {}): AuditSession {
+  return newAudit(options);
 }
 
 /** The highest severity among `findings`, or `undefined` for none. */
@@ -89,6 +91,34 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
 }
 
 // --- internal ---
+
+/** An `AuditSession` whose diagnostics `auditTree` adds to as it lists the tree. */
+function newAudit(options: AuditOptions): AuditSession & { readonly diagnostics: Diagnostic[] } {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const findings: AuditFinding[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let files = 0;
+  let bytes = 0;
+  return {
+    diagnostics,
+    file({ path, relative, executable, bytes: content }) {
+      if (IN_GIT.test(relative)) return;
+      const read =
+        content === undefined
+          ? readFile(path, maxFileBytes, diagnostics)
+          : handedOver(path, content, executable, maxFileBytes, diagnostics);
+      if (read === undefined) return;
+      files += 1;
+      bytes += read.content.length;
+      findings.push(
+        ...(read.whole
+          ? fileFindings(relative, read.content, read.executable)
+          : headFindings({ path: relative, head: read.content, executable: read.executable })),
+      );
+    },
+    report: (root) => ({ root, files, bytes, findings, diagnostics }),
+  };
+}
 
 const LINE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "lines");
 const FRONTMATTER_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "frontmatter");
@@ -218,16 +248,7 @@ function readFile(
       diagnostics.push(notRegular(path));
       return undefined;
     }
-    const whole = opened.size <= maxBytes;
-    if (!whole)
-      diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "audit_file_too_large",
-          `${path} is ${opened.size} bytes, over the ${maxBytes}-byte limit; only its first ${SNIFF_BYTES} bytes were read`,
-          { path },
-        ),
-      );
+    const whole = withinLimit(path, opened.size, maxBytes, diagnostics);
     // not zeroed: only the bytes read are kept (`subarray(0, offset)` below)
     const content = Buffer.allocUnsafe(whole ? opened.size : SNIFF_BYTES);
     let offset = 0;
@@ -243,6 +264,40 @@ function readFile(
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+// a `.git` entry at any depth, as `filesBelow` leaves it out
+const IN_GIT = /(?:^|\/)\.git(?:\/|$)/;
+
+/** A file's bytes another reader handed over, cut to their head past `maxBytes` as `readFile` cuts them. */
+function handedOver(
+  path: string,
+  content: Buffer,
+  executable: boolean,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): { content: Buffer; executable: boolean; whole: boolean } {
+  const whole = withinLimit(path, content.length, maxBytes, diagnostics);
+  return { content: whole ? content : content.subarray(0, SNIFF_BYTES), executable, whole };
+}
+
+/** Whether a file of `size` bytes is read whole; past `maxBytes`, a diagnostic says only its head is. */
+function withinLimit(
+  path: string,
+  size: number,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): boolean {
+  if (size <= maxBytes) return true;
+  diagnostics.push(
+    createDiagnostic(
+      "warning",
+      "audit_file_too_large",
+      `${path} is ${size} bytes, over the ${maxBytes}-byte limit; only its first ${SNIFF_BYTES} bytes were read`,
+      { path },
+    ),
+  );
+  return false;
 }
 
 function notRegular(path: string): Diagnostic {

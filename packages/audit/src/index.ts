@@ -1,5 +1,5 @@
-export type { AuditFinding, AuditOptions, AuditReport } from "./audit.js";
-export { atOrAbove, auditTree, highestSeverity } from "./audit.js";
+export type { AuditFinding, AuditOptions, AuditReport, AuditSession } from "./audit.js";
+export { atOrAbove, auditTree, highestSeverity, startAudit } from "./audit.js";
 export type { AuditRule, FileFacts, RuleMatch, Severity } from "./rules.js";
 export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES } from "./rules.js";
 export { externalFindings } from "./scanner.js";

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { skillFile, testdir } from "@skillshelf/test-utils";
+import { gitRepo, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCliInPty } from "./_run.js";
 import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
@@ -154,6 +154,47 @@ describe("the audit at install and update", () => {
     const refused = planOf(run.stdout).steps.filter((step) => step.refusal !== undefined);
     expect(refused.map((step) => [step.ref, step.refusal?.code, step.refusal?.alone])).toEqual([
       ["skill:bad", "audit_refused", true],
+    ]);
+    expect(Object.keys(box.userLock())).toEqual(["good"]);
+  });
+
+  it("audits the skills of a fetched collection from the bytes staging digests, large files too", async () => {
+    const box = changeSandbox();
+    // the hostile line sits past the first 64 KiB of a reference file, in a git repository
+    // (each skill digested where it was checked out, the audit fed by that read)
+    const repo = gitRepo(
+      [
+        {
+          tree: {
+            "skills/good/SKILL.md": skillFile("good", "Use for good things."),
+            "skills/good/notes.md": "fine\n".repeat(20_000),
+            "skills/sly/SKILL.md": skillFile("sly", "Use for sly things."),
+            "skills/sly/notes.md": `${"fine\n".repeat(20_000)}${HOSTILE}\n`,
+            "skills/bad/SKILL.md": hostileSkill("bad"),
+          },
+        },
+      ],
+      box.env,
+    );
+    const run = await box.run(
+      "install",
+      `${repo.path}#main`,
+      "--user",
+      "--yes",
+      "--json",
+      "--skill",
+      "*",
+    );
+    expect(run.status).toBe(1);
+    const steps = planOf(run.stdout).steps;
+    expect(
+      steps
+        .filter((step) => step.refusal !== undefined)
+        .map((step) => [step.ref, step.refusal?.code])
+        .sort(),
+    ).toEqual([
+      ["skill:bad", "audit_refused"],
+      ["skill:sly", "audit_refused"],
     ]);
     expect(Object.keys(box.userLock())).toEqual(["good"]);
   });

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { closeSync, readSync } from "node:fs";
+import { type BigIntStats, closeSync, fstatSync, lstatSync, readSync } from "node:fs";
 import type { TreeNode } from "./_tree-walk.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 import { openRegularFile } from "./read-file.js";
@@ -15,6 +15,14 @@ export interface TreeDigest {
    * digits of a file's sha256, `->` and a link's target), so two listings tell which differ.
    */
   readonly listing?: Readonly<Record<string, string>> | undefined;
+  /** With `stamp`: the tree's stamp as `stampTree` takes it, each node stat-ed as it was read. */
+  readonly stamp?: TreeStamp | undefined;
+}
+
+/** A tree's stamp, and the nodes it covers (relative paths, `""` the root, in walk order). */
+export interface TreeStamp {
+  readonly stamp: string;
+  readonly nodes: readonly string[];
 }
 
 /**
@@ -36,17 +44,57 @@ export interface TreeFrames {
   result(): TreeDigest;
 }
 
+/** A regular file as a tree digest read it (`digestTree`'s and `copyTree`'s `read`). */
+export interface TreeFileRead {
+  /** Where its bytes can be read again: the digested tree's file, or a copy's. */
+  readonly path: string;
+  /** `/`-separated, from the tree's root. */
+  readonly relative: string;
+  readonly executable: boolean;
+  /**
+   * Its bytes, when one read (`TREE_READ_BYTES`) held them all, else `undefined`: read it
+   * yourself. Valid during the call only (the digest reads the next file into the same buffer).
+   */
+  readonly bytes: Buffer | undefined;
+}
+
+/**
+ * `frames.file(node, each)`, then the file handed to `read` (at `path`) with its bytes when its
+ * one chunk held them all.
+ */
+export function fileFrame(
+  frames: TreeFrames,
+  node: Extract<TreeNode, { kind: "file" }>,
+  path: string,
+  read: ((file: TreeFileRead) => void) | undefined,
+  each?: (chunk: Buffer) => void,
+): boolean {
+  if (read === undefined) return frames.file(node, each);
+  let chunks = 0;
+  let whole: Buffer = Buffer.alloc(0);
+  const executable = frames.file(node, (chunk) => {
+    chunks += 1;
+    whole = chunk;
+    each?.(chunk);
+  });
+  read({ path, relative: node.relative, executable, bytes: chunks <= 1 ? whole : undefined });
+  return executable;
+}
+
 /** How many bytes of a file a digest reads at a time: the least a `scratch` buffer holds. */
 export const TREE_READ_BYTES: number = 64 * 1024;
 
 /**
- * A fresh frame hasher; with `listing`, each file's and link's own fingerprint is kept too.
- * `scratch` (of `TREE_READ_BYTES` at least) is read into instead of a buffer of its own.
+ * A fresh frame hasher; with `listing`, each file's and link's own fingerprint is kept too; with
+ * `stamp`, the tree's stamp (each folder and link `lstat`-ed as its frame is added, each file
+ * `fstat`-ed once it is open, before it is read). `scratch` (of `TREE_READ_BYTES` at least) is
+ * read into instead of a buffer of its own.
  */
 export function treeFrames(
-  options: { readonly listing?: boolean; readonly scratch?: Buffer } = {},
+  options: { readonly listing?: boolean; readonly scratch?: Buffer; readonly stamp?: boolean } = {},
 ): TreeFrames {
   const hash = createHash("sha256");
+  const stamp = options.stamp === true ? stampHasher() : undefined;
   // one read buffer for every file of the tree (or of every tree the caller digests)
   const buffer =
     options.scratch !== undefined && options.scratch.length >= TREE_READ_BYTES
@@ -58,6 +106,7 @@ export function treeFrames(
     options.listing === true ? Object.create(null) : undefined;
   return {
     other(node) {
+      stamp?.add(node.relative, lstatSync(node.path, { bigint: true }));
       if (listing !== undefined && node.kind === "link")
         listing[node.relative] = `->${node.target}`;
       const payload = node.kind === "link" ? Buffer.from(node.target, "utf8") : Buffer.alloc(0);
@@ -75,7 +124,7 @@ export function treeFrames(
               own.update(chunk);
               each?.(chunk);
             };
-      const file = hashFile(hash, buffer, node, feed);
+      const file = hashFile(hash, buffer, node, feed, stamp);
       if (listing !== undefined && own !== undefined) listing[node.relative] = fingerprint(own);
       bytes += file.size;
       return file.executable;
@@ -94,8 +143,19 @@ export function treeFrames(
       files,
       bytes,
       ...(listing === undefined ? {} : { listing }),
+      ...(stamp === undefined ? {} : { stamp: stamp.result() }),
     }),
   };
+}
+
+/**
+ * One node's line of a tree stamp, from its `lstat` (or, for a file, the `fstat` of it opened
+ * without following a link: the same inode): renaming the root moves its change time, and
+ * nothing the digest reads, so the root's is left out.
+ */
+export function stampLine(relative: string, stats: BigIntStats): string {
+  const changed = relative === "" ? "" : stats.ctimeNs;
+  return `${relative}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${changed}\0${stats.ino}\0\0`;
 }
 
 // --- internal ---
@@ -109,11 +169,25 @@ function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, len
   return `${kind}\0${relative}\0${mode}\0${length}\0`;
 }
 
+/** A tree stamp taken node by node, in walk order. */
+function stampHasher() {
+  const hash = createHash("sha256");
+  const nodes: string[] = [];
+  return {
+    add(relative: string, stats: BigIntStats): void {
+      nodes.push(relative);
+      hash.update(stampLine(relative, stats));
+    },
+    result: (): TreeStamp => ({ stamp: hash.digest("hex"), nodes }),
+  };
+}
+
 function hashFile(
   hash: Hash,
   buffer: Buffer,
   node: Extract<TreeNode, { kind: "file" }>,
   each: ((chunk: Buffer) => void) | undefined,
+  stamp: ReturnType<typeof stampHasher> | undefined,
 ): { readonly size: number; readonly executable: boolean } {
   let fd: number;
   let size: number;
@@ -131,6 +205,8 @@ function hashFile(
     );
   }
   try {
+    // stat-ed before it is read: a write while it is read moves what a restamp sees
+    stamp?.add(node.relative, fstatSync(fd, { bigint: true }));
     const executable = (mode & 0o100) !== 0;
     hash.update(frameHeader("file", node.relative, executable ? "x" : "-", size));
     let total = 0;

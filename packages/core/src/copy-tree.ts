@@ -1,6 +1,12 @@
 import { closeSync, fchmodSync, mkdirSync, openSync, symlinkSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { type TreeDigest, type TreeFrames, treeFrames } from "./_tree-frames.js";
+import {
+  fileFrame,
+  type TreeDigest,
+  type TreeFileRead,
+  type TreeFrames,
+  treeFrames,
+} from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { compareText } from "./diagnostics.js";
 import { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
@@ -17,6 +23,8 @@ export interface CopyTreeOptions {
    * entry of that name there, and digested as part of the copy. Default: none.
    */
   readonly files?: Readonly<Record<string, string>> | undefined;
+  /** Each regular file written, handed over as its bytes are (`TreeFileRead`, at the copy's path). */
+  readonly read?: ((file: TreeFileRead) => void) | undefined;
 }
 
 /**
@@ -40,7 +48,9 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
       if (topName !== undefined && compareText(name, topName) >= 0) return;
       pending.shift();
       const target = `${destination}/${name}`;
-      writing(target, name, () => addFile(frames, name, files[name] as string, target));
+      writing(target, name, () =>
+        addFile(frames, name, files[name] as string, target, options.read),
+      );
     }
   };
   mkdirSync(destination, { mode: 0o755 });
@@ -51,7 +61,7 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
         const target = node.relative === "" ? destination : `${destination}/${node.relative}`;
         if (node.relative !== "") addBefore(node.relative.split("/", 1)[0]);
         writing(target, node.relative, () => {
-          if (node.kind === "file") return copyRegularFile(frames, node, target);
+          if (node.kind === "file") return copyRegularFile(frames, node, target, options.read);
           if (node.kind === "link") symlinkSync(node.target, target);
           else if (node.relative !== "") mkdirSync(target, { mode: 0o755 });
           frames.other(node);
@@ -91,7 +101,13 @@ function writing(target: string, relative: string, write: () => void): void {
   }
 }
 
-function addFile(frames: TreeFrames, name: string, text: string, to: string): void {
+function addFile(
+  frames: TreeFrames,
+  name: string,
+  text: string,
+  to: string,
+  read: CopyTreeOptions["read"],
+): void {
   const bytes = Buffer.from(text, "utf8");
   const target = openSync(to, "wx", 0o644);
   try {
@@ -101,6 +117,7 @@ function addFile(frames: TreeFrames, name: string, text: string, to: string): vo
     closeSync(target);
   }
   frames.bytes(name, bytes);
+  read?.({ path: to, relative: name, executable: false, bytes });
 }
 
 /**
@@ -111,10 +128,11 @@ function copyRegularFile(
   frames: TreeFrames,
   node: Extract<TreeNode, { kind: "file" }>,
   to: string,
+  read: CopyTreeOptions["read"],
 ): void {
   const target = openSync(to, "wx", 0o644);
   try {
-    const executable = frames.file(node, (chunk) => writeAll(target, chunk));
+    const executable = fileFrame(frames, node, to, read, (chunk) => writeAll(target, chunk));
     // the mode the source had when it was read, whatever the umask
     fchmodSync(target, executable ? 0o755 : 0o644);
   } finally {

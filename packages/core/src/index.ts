@@ -155,7 +155,7 @@ export { sshKeyFingerprint } from "./ssh-keys.js";
 export { closest } from "./suggest.js";
 export type { DecodedText } from "./text.js";
 export { decodeText } from "./text.js";
-export type { TreeDigest, TreeStamp } from "./tree-digest.js";
+export type { TreeDigest, TreeFileRead, TreeStamp } from "./tree-digest.js";
 export { digestTree, restampTree, stampTree, TREE_READ_BYTES } from "./tree-digest.js";
 export type {
   Diagnostic,

@@ -1,10 +1,18 @@
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { TREE_READ_BYTES, type TreeDigest, treeFrames } from "./_tree-frames.js";
+import {
+  fileFrame,
+  stampLine,
+  TREE_READ_BYTES,
+  type TreeDigest,
+  type TreeFileRead,
+  type TreeStamp,
+  treeFrames,
+} from "./_tree-frames.js";
 import { walkTree } from "./_tree-walk.js";
 
-export type { TreeDigest };
+export type { TreeDigest, TreeFileRead, TreeStamp };
 export { TREE_READ_BYTES };
 
 /**
@@ -16,7 +24,10 @@ export { TREE_READ_BYTES };
  * So names, node kinds, empty folders, bytes, link targets and the executable bit are bound;
  * times, owners and other permission bits are not, nor is where the tree lives.
  *
- * With `listing`, each file's and link's own fingerprint comes back too (`TreeDigest.listing`).
+ * With `listing`, each file's and link's own fingerprint comes back too (`TreeDigest.listing`);
+ * with `stamp`, the tree's stamp, equal to `stampTree`'s taken just before the read while nothing
+ * changes, at the cost of a `fstat` per file and an `lstat` per folder and link; with `read`, each
+ * regular file is handed over as it is read (`TreeFileRead`), so one read serves another reader.
  * Throws a `SkillshelfError` (`tree_missing`, `tree_not_directory`, `tree_link_escape`,
  * `tree_special_file`, `tree_unreadable`, `tree_changed`) when the tree cannot be digested.
  */
@@ -26,17 +37,15 @@ export function digestTree(
     readonly listing?: boolean;
     /** A buffer to read files into, of `TREE_READ_BYTES` at least: a caller digesting many trees in turn passes one. */
     readonly scratch?: Buffer;
+    readonly stamp?: boolean;
+    readonly read?: ((file: TreeFileRead) => void) | undefined;
   } = {},
 ): TreeDigest {
   const frames = treeFrames(options);
-  walkTree(root, (node) => (node.kind === "file" ? frames.file(node) : frames.other(node)));
+  walkTree(root, (node) =>
+    node.kind === "file" ? fileFrame(frames, node, node.path, options.read) : frames.other(node),
+  );
   return frames.result();
-}
-
-/** A tree's stamp, and the nodes it covers (relative paths, `""` the root, in walk order). */
-export interface TreeStamp {
-  readonly stamp: string;
-  readonly nodes: readonly string[];
 }
 
 /**
@@ -70,11 +79,7 @@ export function restampTree(root: string, nodes: readonly string[]): string | un
       throwIfNoEntry: false,
     });
     if (stats === undefined) return undefined;
-    // renaming the root moves its change time, and nothing the digest reads
-    const changed = node === "" ? "" : stats.ctimeNs;
-    hash.update(
-      `${node}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${changed}\0${stats.ino}\0\0`,
-    );
+    hash.update(stampLine(node, stats));
   }
   return hash.digest("hex");
 }

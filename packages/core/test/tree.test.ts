@@ -13,7 +13,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { copyTree, digestTree, isSkillshelfError, restampTree, stampTree } from "@skillshelf/core";
+import {
+  copyTree,
+  digestTree,
+  isSkillshelfError,
+  restampTree,
+  stampTree,
+  TREE_READ_BYTES,
+  type TreeFileRead,
+} from "@skillshelf/core";
 import { CORPUS_DIR, link, type Tree, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { treeFrames } from "../src/_tree-frames.js";
@@ -173,6 +181,51 @@ describe("digestTree", () => {
   });
 });
 
+describe("digestTree's read", () => {
+  it("hands over every regular file once, in walk order, with its bytes while one read holds them", () => {
+    const big = "b".repeat(TREE_READ_BYTES + 1);
+    const dir = testdir({
+      ...PACKAGE,
+      "assets/big.bin": big,
+      "assets/exact.bin": "e".repeat(TREE_READ_BYTES),
+      "assets/none.txt": "",
+    });
+    const seen: [string, string | undefined, boolean][] = [];
+    const read = digestTree(dir, {
+      read: (file) => {
+        expect(file.path).toBe(join(dir, file.relative));
+        seen.push([file.relative, file.bytes?.toString("utf8"), file.executable]);
+      },
+    });
+    expect(read.digest).toBe(digestTree(dir).digest);
+    expect(seen).toEqual([
+      ["assets/big.bin", undefined, false],
+      ["assets/exact.bin", "e".repeat(TREE_READ_BYTES), false],
+      ["assets/none.txt", "", false],
+      ["plugin.json", PACKAGE["plugin.json"], false],
+      ["skills/pdf/SKILL.md", PACKAGE["skills/pdf/SKILL.md"], false],
+      ["skills/pdf/reference.md", "ref\n", false],
+      ["skills/pdf/scripts/run.sh", "#!/bin/sh\necho hi\n", true],
+    ]);
+  });
+});
+
+describe("copyTree's read", () => {
+  it("hands over what digestTree's read of the copy hands over, added files among them", () => {
+    const from = testdir({ ...PACKAGE, "assets/big.bin": "b".repeat(TREE_READ_BYTES + 1) });
+    const to = join(testdir(), "copy");
+    // each file's bytes kept past the call, which the next read overwrites
+    const seen = (into: TreeFileRead[]) => (file: TreeFileRead) =>
+      into.push({ ...file, bytes: file.bytes && Buffer.from(file.bytes) });
+    const copied: TreeFileRead[] = [];
+    copyTree(from, to, { files: { "plugin.json": "{}\n" }, read: seen(copied) });
+    const digested: TreeFileRead[] = [];
+    digestTree(to, { read: seen(digested) });
+    expect(copied).toEqual(digested);
+    expect(copied.map((file) => file.relative)).toContain("plugin.json");
+  });
+});
+
 describe("copyTree", () => {
   it("copies a tree so that its digest is unchanged", () => {
     const from = testdir(PACKAGE);
@@ -279,6 +332,21 @@ describe("stampTree and restampTree", () => {
     expect(restampTree(join(parent, "a"), stamp.nodes)).not.toBe(stamp.stamp);
     chmodSync(join(parent, "moved"), 0o700);
     expect(restampTree(join(parent, "moved"), stamp.nodes)).not.toBe(stamp.stamp);
+  });
+
+  it("equals the stamp digestTree takes as it reads, folders, links, files and the root alike", () => {
+    const dir = testdir(PACKAGE);
+    const read = digestTree(dir, { stamp: true, listing: true });
+    expect(read.stamp).toEqual(stampTree(dir));
+    expect(read.digest).toBe(digestTree(dir).digest);
+    // moved whole, the digest's stamp holds as stampTree's does; any write breaks it
+    const moved = join(testdir(), "moved");
+    renameSync(dir, moved);
+    const stamp = read.stamp as NonNullable<typeof read.stamp>;
+    expect(restampTree(moved, stamp.nodes)).toBe(stamp.stamp);
+    writeFileSync(join(moved, "skills/pdf/reference.md"), "ref\n");
+    expect(restampTree(moved, stamp.nodes)).not.toBe(stamp.stamp);
+    expect(digestTree(moved).stamp).toBeUndefined();
   });
 
   it("is undefined for a tree the digest refuses", () => {

@@ -3,6 +3,7 @@
 import {
   AUDIT_RULES_VERSION,
   type AuditFinding,
+  type AuditReport,
   atOrAbove,
   auditTree,
   highestSeverity,
@@ -16,13 +17,13 @@ import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 const DEFAULT_AUDIT_THRESHOLD: Severity = "high";
 
 /**
- * Audit the staged tree at `dir`: the plan's summary, the verdict the install record keeps (bound
+ * Audit the staged tree at `tree` (or take the report of it made as staging read it): the plan's summary, the verdict the install record keeps (bound
  * to the record's digest, which is the staged tree's), and an `audit_refused` refusal when a rule
  * found something at or above the threshold that neither the request nor an earlier approval of
  * these same bytes (`carried`) approves.
  */
 export function auditStaged(
-  dir: string,
+  tree: string | AuditReport,
   request: AuditRequest | undefined,
   carried: readonly string[] = [],
 ): {
@@ -30,7 +31,8 @@ export function auditStaged(
   readonly record: NonNullable<InstallRecord["audit"]>;
   readonly refusal?: Refusal;
 } {
-  const report = auditTree(dir);
+  const report = typeof tree === "string" ? auditTree(tree) : tree;
+  const dir = report.root;
   const threshold = request?.threshold ?? DEFAULT_AUDIT_THRESHOLD;
   const approving = new Set([...(request?.approve ?? []), ...carried]);
   const blocking = distinctRules(

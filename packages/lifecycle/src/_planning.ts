@@ -1,8 +1,9 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import { randomBytes } from "node:crypto";
+import type { AuditReport } from "@skillshelf/audit";
 import { type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
-import type { LibraryDiscovery } from "@skillshelf/sources";
+import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
 import { lockAhead } from "./_review.js";
@@ -35,6 +36,8 @@ export interface Planning {
   /** The policy in force, read once per plan. */
   readonly policy: EffectivePolicy;
   readonly staging: StagingSet;
+  /** The audits taken as staging read a tree for its digest, by the staged tree: not read again. */
+  readonly audits: WeakMap<StagedSource, AuditReport>;
   readonly diagnostics: Diagnostic[];
 }
 

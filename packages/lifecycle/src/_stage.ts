@@ -1,6 +1,7 @@
 // Staging what a plan installs: a package, a marketplace's plugins, or the chosen skills of a collection.
 import { lstatSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { startAudit } from "@skillshelf/audit";
 import { closest, type Diagnostic, isInside, type PackageSource } from "@skillshelf/core";
 import {
   type CollectionSkill,
@@ -251,9 +252,14 @@ function stageSkills(
   };
   const stageSkill = (skill: CollectionSkill): StagedSource | { refusal: Refusal } => {
     try {
-      const options =
+      const where =
         inPlace && !outer.includes(skill) ? { tempDir, inPlace: true } : { area: areaForCopies() };
-      const staged = planning.staging.add(stageCollectionSkill(collection, skill, options));
+      // audited from the bytes the digest reads: each file is read once
+      const audit = startAudit();
+      const staged = planning.staging.add(
+        stageCollectionSkill(collection, skill, { ...where, read: (file) => audit.file(file) }),
+      );
+      planning.audits.set(staged, audit.report(staged.dir));
       // a tree read in place is known to the writer that moves it in, while its stamp holds
       if (staged.stamped !== undefined)
         planning.request.cache?.trees.set(staged.dir, { ...staged.stamped, digest: staged.digest });

@@ -71,7 +71,7 @@ export function installStep(
   const id = manifest.id;
   const existing = copyOf(snapshot, scope, id);
   const audited = auditStaged(
-    staged.dir,
+    planning.audits.get(staged) ?? staged.dir,
     { ...planning.request.audit, threshold: auditThreshold(planning) },
     [...(input.approved ?? []), ...approvedBefore(existing?.record, staged.digest)],
   );

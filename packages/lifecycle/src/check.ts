@@ -193,6 +193,7 @@ async function readSources(
         request: { targets: [], stage: request.stage },
         discovery,
         staging,
+        audits: new WeakMap(),
         diagnostics: [],
       },
       sources,

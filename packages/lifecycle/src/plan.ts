@@ -49,6 +49,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     discovery: request.discovery ?? discoverLibrary(environment),
     policy: readPolicy(environment),
     staging: createStagingSet(),
+    audits: new WeakMap(),
     diagnostics: [],
   };
   try {

@@ -59,6 +59,7 @@ export async function restoreFromLock(input: {
     discovery: input.discovery ?? discoverLibrary(environment),
     policy: readPolicy(environment),
     staging: createStagingSet(),
+    audits: new WeakMap(),
     diagnostics: [],
   };
   try {

@@ -14,7 +14,7 @@ import {
   resolveContained,
   type SkillPackageFacts,
   skillPackageManifestText,
-  stampTree,
+  type TreeFileRead,
 } from "@skillshelf/core";
 import { findSkillFolders } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
@@ -148,7 +148,8 @@ export function readCollection(dir: string): Collection {
  * staging folder of its own; `collection` is only read, so it may be the folder a user named.
  * With `inPlace` (`collection` is a staging of its own that may give the folder up: no other
  * skill staged from it lies inside), the skill is staged where it is instead, and its
- * `release()` removes it from the collection.
+ * `release()` removes it from the collection. `read` is handed every regular file of the staged
+ * tree as it is read for the digest (core's `TreeFileRead`), so another reader need not read it.
  */
 export function stageCollectionSkill(
   collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
@@ -157,6 +158,7 @@ export function stageCollectionSkill(
     readonly tempDir?: string | undefined;
     readonly inPlace?: boolean | undefined;
     readonly area?: StagingArea | undefined;
+    readonly read?: ((file: TreeFileRead) => void) | undefined;
   } = {},
 ): StagedSource {
   const from = join(collection.dir, skill.path);
@@ -178,8 +180,8 @@ export function stageCollectionSkill(
   try {
     const read =
       dir === from
-        ? manifestWrittenInPlace(dir, manifestText)
-        : { digest: copiedWithManifest(from, dir, manifestText) };
+        ? manifestWrittenInPlace(dir, manifestText, options.read)
+        : { digest: copiedWithManifest(from, dir, manifestText, options.read) };
     return {
       dir,
       ...read,
@@ -198,25 +200,30 @@ export function stageCollectionSkill(
 // --- internal ---
 
 /** The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`. */
-function copiedWithManifest(from: string, dir: string, manifestText: string): string {
+function copiedWithManifest(
+  from: string,
+  dir: string,
+  manifestText: string,
+  read: ((file: TreeFileRead) => void) | undefined,
+): string {
   const files = { "plugin.json": manifestText };
-  return copyTree(from, dir, { skip: skipGit, files }).digest;
+  return copyTree(from, dir, { skip: skipGit, files, read }).digest;
 }
 
 /**
  * The digest of the staged skill folder `dir` once `manifestText` is its `plugin.json`, with the
- * tree's stamp taken just before it was read and its files' fingerprints (`StagedSource.stamped`).
+ * tree's stamp taken as it was read and its files' fingerprints (`StagedSource.stamped`).
  */
 function manifestWrittenInPlace(
   dir: string,
   manifestText: string,
+  read: ((file: TreeFileRead) => void) | undefined,
 ): Pick<StagedSource, "digest" | "stamped"> {
   const manifest = join(dir, "plugin.json");
   // a symlink of that name is replaced, never written through (most skills have no such entry)
   if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined) removeTree(manifest);
   writeFileSync(manifest, manifestText, { flag: "wx" });
-  const stamp = stampTree(dir);
-  const { digest, listing } = digestTree(dir, { listing: true });
+  const { digest, listing, stamp } = digestTree(dir, { listing: true, stamp: true, read });
   return {
     digest,
     ...(stamp === undefined || listing === undefined ? {} : { stamped: { ...stamp, listing } }),

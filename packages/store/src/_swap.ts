@@ -10,7 +10,7 @@ import {
   restampTree,
   SkillshelfError,
   siblingName,
-  stampTree,
+  type TreeDigest,
 } from "@skillshelf/core";
 import { followPackageLinks } from "./_link-follow.js";
 import { SymlinkRefused } from "./_link-moves.js";
@@ -130,12 +130,17 @@ export function stageCopy(
     moved && known?.listing !== undefined && restampTree(path, known.nodes) === known.stamp
       ? known
       : undefined;
-  const stamped = held ?? (moved ? stampTree(path) : undefined);
-  const copied =
-    held ??
-    (moved ? digestTree(path, { listing: true }) : copyTree(source, path, { listing: true }));
+  // a moved tree is stamped as it is read; a copy's stamp is not taken
+  const read =
+    held !== undefined
+      ? undefined
+      : moved
+        ? digestTree(path, { listing: true, stamp: true })
+        : copyTree(source, path, { listing: true });
+  const copied = held ?? (read as TreeDigest);
   context.fault("staged");
   const staged = copied.digest;
+  const stamped = held ?? read?.stamp;
   if (stamped !== undefined && staged === digest)
     context.target.cache?.trees.set(target, {
       stamp: stamped.stamp,

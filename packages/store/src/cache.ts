@@ -1,10 +1,4 @@
-import {
-  digestTree,
-  nullPrototypeRecord,
-  restampTree,
-  stampTree,
-  type TreeStamp,
-} from "@skillshelf/core";
+import { digestTree, nullPrototypeRecord, restampTree, type TreeStamp } from "@skillshelf/core";
 import type { PackageManifest } from "./types.js";
 
 /**
@@ -143,11 +137,10 @@ export function cachedTreeDigest(dir: string, cache: ScopeCache | undefined): st
   return heldTree(dir, cache)?.digest ?? freshTreeDigest(dir, cache);
 }
 
-/** `digestTree(dir).digest`, kept in `cache` with the stamp taken just before it was read. */
+/** `digestTree(dir).digest`, kept in `cache` with the stamp taken as it was read. */
 export function freshTreeDigest(dir: string, cache: ScopeCache): string {
-  // stamped before the read: a change while reading leaves a stamp that no longer matches
-  const stamped = stampTree(dir);
-  const { digest } = digestTree(dir);
-  if (stamped !== undefined) cache.trees.set(dir, { ...stamped, digest });
+  // each node stamped before it is read: a change while reading leaves a stamp that no longer matches
+  const { digest, stamp } = digestTree(dir, { stamp: true });
+  if (stamp !== undefined) cache.trees.set(dir, { ...stamp, digest });
   return digest;
 }
