@@ -91,6 +91,36 @@ describe("output to a closed pipe", () => {
   });
 });
 
+describe("output to a slow reader", () => {
+  it("arrives whole before the bin exits, however long it is", async () => {
+    // 400 skills: a listing over three times a pipe's buffer, read a little at a time
+    const project = testdir(
+      Object.fromEntries(
+        Array.from({ length: 400 }, (_, index) => [
+          `.skillshelf/skills/skill-${index}/SKILL.md`,
+          `---\nname: skill-${index}\ndescription: ${"A skill that is described at some length. ".repeat(4)}\n---\nbody\n`,
+        ]),
+      ),
+    );
+    const child = spawn(process.execPath, [BIN, "list", "--json", "--cwd", project], {
+      env: { PATH: process.env.PATH ?? "", HOME: testdir() },
+    });
+    // each chunk taken, then the pipe left full a while before the next
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 3);
+    });
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    expect(status).toBe(0);
+    const text = Buffer.concat(chunks).toString("utf8");
+    expect(text.length).toBeGreaterThan(3 * 65_536);
+    const listed = JSON.parse(text) as { skills: unknown[] };
+    expect(listed.skills).toHaveLength(400);
+  });
+});
+
 describe("the README's way onto the PATH (issue 23, item 13)", () => {
   it("links a command that runs from any folder", () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");

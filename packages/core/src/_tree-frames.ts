@@ -1,7 +1,8 @@
-import { createHash, type Hash } from "node:crypto";
+import type { Hash } from "node:crypto";
 import { type BigIntStats, closeSync, fstatSync, lstatSync, readSync } from "node:fs";
 import type { TreeNode } from "./_tree-walk.js";
 import { errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+import { createSha256 } from "./hash.js";
 import { openRegularFile } from "./read-file.js";
 
 /** The digest of a package tree and what it covered. */
@@ -93,7 +94,7 @@ export const TREE_READ_BYTES: number = 64 * 1024;
 export function treeFrames(
   options: { readonly listing?: boolean; readonly scratch?: Buffer; readonly stamp?: boolean } = {},
 ): TreeFrames {
-  const hash = createHash("sha256");
+  const hash = createSha256();
   const stamp = options.stamp === true ? stampHasher() : undefined;
   // one read buffer for every file of the tree (or of every tree the caller digests)
   const buffer =
@@ -116,7 +117,7 @@ export function treeFrames(
     },
     file(node, each) {
       files += 1;
-      const own = listing === undefined ? undefined : createHash("sha256");
+      const own = listing === undefined ? undefined : createSha256();
       const feed =
         own === undefined
           ? each
@@ -132,8 +133,7 @@ export function treeFrames(
     bytes(relative, content) {
       files += 1;
       bytes += content.length;
-      if (listing !== undefined)
-        listing[relative] = fingerprint(createHash("sha256").update(content));
+      if (listing !== undefined) listing[relative] = fingerprint(createSha256().update(content));
       hash.update(frameHeader("file", relative, "-", content.length));
       hash.update(content);
       hash.update("\0");
@@ -171,7 +171,7 @@ function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, len
 
 /** A tree stamp taken node by node, in walk order. */
 function stampHasher() {
-  const hash = createHash("sha256");
+  const hash = createSha256();
   const nodes: string[] = [];
   return {
     add(relative: string, stats: BigIntStats): void {

@@ -1,12 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { codedWriteError, errnoCode, SkillshelfError } from "./errors.js";
+import { randomHex } from "./hash.js";
 import { readRegularFile } from "./read-file.js";
 
 /** A fresh hidden name for a sibling of a file or folder: `.<name>.<tag>-<pid>-<hex>`. */
 export function siblingName(name: string, tag: string): string {
-  return `.${name}.${tag}-${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `.${name}.${tag}-${process.pid}-${randomHex(4)}`;
 }
 
 /**

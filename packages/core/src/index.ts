@@ -65,7 +65,7 @@ export type {
   ParseFrontmatterOptions,
 } from "./frontmatter.js";
 export { parseFrontmatter, readRawYamlValue, splitFrontmatter } from "./frontmatter.js";
-export { sha256 } from "./hash.js";
+export { createSha256, randomHex, sha256 } from "./hash.js";
 export type {
   AuditSeverity,
   FileResourceKind,

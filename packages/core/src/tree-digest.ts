@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -11,6 +10,7 @@ import {
   treeFrames,
 } from "./_tree-frames.js";
 import { walkTree } from "./_tree-walk.js";
+import { createSha256 } from "./hash.js";
 
 export type { TreeDigest, TreeFileRead, TreeStamp };
 export { TREE_READ_BYTES };
@@ -72,7 +72,7 @@ export function stampTree(root: string): TreeStamp | undefined {
  * that stamp exactly while nothing in the tree changed. `undefined` when a node is gone.
  */
 export function restampTree(root: string, nodes: readonly string[]): string | undefined {
-  const hash = createHash("sha256");
+  const hash = createSha256();
   for (const node of nodes) {
     const stats = lstatSync(node === "" ? root : join(root, node), {
       bigint: true,

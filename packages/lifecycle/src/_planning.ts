@@ -1,7 +1,6 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
-import { randomBytes } from "node:crypto";
 import type { AuditReport } from "@skillshelf/audit";
-import { type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
+import { type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
@@ -92,7 +91,7 @@ export function finishPlan(
   if (!applicable || steps.length === 0) planning.staging.release();
   const plan = {
     version: 1 as const,
-    id: randomBytes(8).toString("hex"),
+    id: randomHex(8),
     createdAt: new Date().toISOString(),
     project: environment.project,
     environment: {

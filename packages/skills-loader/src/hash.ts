@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { canonicalJson, parseFrontmatter, sha256 } from "@skillshelf/core";
+import { canonicalJson, createSha256, parseFrontmatter, sha256 } from "@skillshelf/core";
 import { readSkillBody } from "./body.js";
 import { isMapping, LIFECYCLE_KEYS } from "./provenance.js";
 import type { Skill } from "./types.js";
@@ -45,7 +44,7 @@ function normalizedHashOf(frontmatter: Readonly<Record<string, unknown>>, body: 
       data = Object.keys(block).length === 0 ? rest : { ...rest, skillshelf: block };
     }
   }
-  return createHash("sha256")
+  return createSha256()
     .update(canonicalYamlJson(data))
     .update("\n")
     .update(toLf(body))

@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import {
   copyTree,
   type Environment,
   isInside,
+  randomHex,
   removeTree,
   SkillshelfError,
 } from "@skillshelf/core";
@@ -63,7 +63,7 @@ export async function fetchRemoteIndex(
 ): Promise<{ readonly cache: string; readonly index: string; readonly rows: number }> {
   const cache = remoteCache(environment, remote.url, remote.ref);
   mkdirSync(dirname(cache), { recursive: true });
-  const fresh = `${cache}.fetch-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const fresh = `${cache}.fetch-${process.pid}-${randomHex(4)}`;
   try {
     const offering = parseSourceUrl(remote.url, environment.cwd);
     if (offering.ok && offersSkills(offering.source)) {
@@ -96,7 +96,7 @@ export async function fetchRemoteIndex(
         details: { url: remote.url },
       });
     const { rows } = assertIndex(index, remote.url);
-    const aside = `${cache}.old-${process.pid}-${randomBytes(4).toString("hex")}`;
+    const aside = `${cache}.old-${process.pid}-${randomHex(4)}`;
     try {
       renameSync(cache, aside);
     } catch {

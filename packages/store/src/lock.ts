@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import {
   isProcessRunning,
   parseJsonDocument,
   processIdentity,
+  randomHex,
   readRegularFile,
   removeTree,
   SkillshelfError,
@@ -60,7 +60,7 @@ export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T
   const owner: LockOwner = {
     pid: process.pid,
     hostname: hostname(),
-    token: randomBytes(8).toString("hex"),
+    token: randomHex(8),
     since: new Date().toISOString(),
     ...(start === undefined ? {} : { start }),
   };
