@@ -66,7 +66,23 @@ describe("npm packages as sources (issue 27, item 1)", () => {
       path: "skills/pdf",
     });
     expect(sourceOf("npm:left-pad")).toEqual({ type: "npm", name: "left-pad" });
-    for (const text of ["npm:git+https://example.com/x.git", "npm:./folder", "npm:Not A Name"]) {
+    expect(sourceOf("npm:left-pad@beta")).toEqual({ type: "npm", name: "left-pad", range: "beta" });
+    expect(sourceOf("npm:left-pad@1.3.0")).toEqual({
+      type: "npm",
+      name: "left-pad",
+      range: "1.3.0",
+    });
+    for (const text of [
+      "npm:git+https://example.com/x.git",
+      "npm:./folder",
+      "npm:Not A Name",
+      "npm:github:owner/repo",
+      "npm:owner/repo",
+      "npm:left-pad@file:../x",
+      "npm:left-pad@git+https://example.com/x.git",
+      "npm:left-pad@npm:other@1",
+      "npm:left-pad@https://example.com/x.tgz",
+    ]) {
       const parsed = parseSourceUrl(text, "/");
       expect(parsed.ok ? parsed.source : parsed.code).toBe("source_invalid");
     }

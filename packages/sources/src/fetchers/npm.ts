@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
-import npa from "npm-package-arg";
+import { validRange } from "semver";
+import validatePackageName from "validate-npm-package-name";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { npmFailure, registryOf } from "../_npm-failure.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
@@ -16,9 +17,6 @@ import {
   withSubfolder,
 } from "./_syntax.js";
 
-// what a registry spec may be: a range, an exact version or a dist-tag (never git, a file or a URL)
-const REGISTRY_SPECS = new Set(["range", "version", "tag"]);
-
 /**
  * A package of an npm registry, `npm:<name>[@range]`, resolved and fetched by npm's own client
  * (`pacote`) with the user's npm configuration; the tarball is checked against its integrity
@@ -31,13 +29,10 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
     if (!text.startsWith("npm:")) return undefined;
     const [body = "", fragment] = splitFragment(text.slice(4));
     const [spec, subfolder] = splitSubfolder(body);
-    let parsed: npa.Result;
-    try {
-      parsed = npa(spec);
-    } catch {
+    const parsed = registrySpec(spec);
+    if (parsed === undefined)
       return invalidSource(`${text} is not an npm package name with an optional version range`);
-    }
-    if (!parsed.registry || !REGISTRY_SPECS.has(parsed.type) || parsed.name === null)
+    if (parsed.range === null)
       return invalidSource(
         `${text} names no package of a registry; git, file and URL specs are not fetched through npm`,
       );
@@ -45,9 +40,9 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
     if (!fields.ok) return fields;
     if (subfolder !== undefined && fields.path !== undefined)
       return refInvalid(`${text} names its folder twice (//${subfolder} and #path=${fields.path})`);
-    const range = parsed.rawSpec === "" || parsed.rawSpec === "*" ? undefined : parsed.rawSpec;
+    const { name, range } = parsed;
     return withSubfolder(
-      { type: "npm", name: parsed.name, ...(range === undefined ? {} : { range }) },
+      { type: "npm", name, ...(range === undefined ? {} : { range }) },
       subfolder ?? fields.path,
     );
   },
@@ -133,6 +128,27 @@ function clientOptions(options: StageOptions, spec: string): Record<string, unkn
     ignoreScripts: true,
     fullMetadata: false,
   };
+}
+
+/**
+ * `<name>[@<spec>]` as npm reads a registry package's: `undefined` for a name npm refuses, a
+ * `null` range for a spec that is not a registry's (git, a file, a URL, an alias), else the range,
+ * exact version or dist-tag (`undefined`: the latest). npm's own rules, through npm's name check
+ * and semver (loose, as npm parses ranges); a dist-tag is any spec a URL needs not escape. Not
+ * `npm-package-arg`: it loads hosted-git-info and an LRU cache at every start (about 3 ms) for
+ * the git specs refused here anyway; pacote parses the spec again when it fetches.
+ */
+function registrySpec(
+  text: string,
+): { readonly name: string; readonly range: string | null | undefined } | undefined {
+  // a scoped name's own `@` comes first
+  const at = text.indexOf("@", text.startsWith("@") ? 1 : 0);
+  const name = at < 0 ? text : text.slice(0, at);
+  const spec = at < 0 ? "" : text.slice(at + 1);
+  if (!validatePackageName(name).validForOldPackages) return undefined;
+  if (spec === "" || spec === "*") return { name, range: undefined };
+  if (validRange(spec, true) !== null) return { name, range: spec };
+  return { name, range: encodeURIComponent(spec) === spec ? spec : null };
 }
 
 /**
