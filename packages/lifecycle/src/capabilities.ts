@@ -1,6 +1,12 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, type ResourceKind, readRegularFile, sha256 } from "@skillshelf/core";
+import {
+  compareText,
+  type Environment,
+  type ResourceKind,
+  readRegularFile,
+  sha256,
+} from "@skillshelf/core";
 import { beginPass } from "@skillshelf/resources";
 import { type PackageManifest, packageFolderRoots } from "@skillshelf/store";
 
@@ -121,13 +127,14 @@ function capabilities(
 function executableFiles(root: string): Map<string, string> {
   const found = new Map<string, string>();
   const walk = (dir: string, prefix: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === ".git") continue;
-      const path = join(dir, name);
-      const stats = lstatSync(path);
-      if (stats.isDirectory()) walk(path, `${prefix}${name}/`);
-      else if (stats.isFile() && (stats.mode & 0o111) !== 0)
-        found.set(`${prefix}${name}`, sha256(readRegularFile(path)));
+    // the listing tells folders and files apart: only a file is stat-ed, for its mode
+    const entries = readdirSync(dir, { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => compareText(a.name, b.name))) {
+      if (entry.name === ".git") continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, `${prefix}${entry.name}/`);
+      else if (entry.isFile() && (lstatSync(path).mode & 0o111) !== 0)
+        found.set(`${prefix}${entry.name}`, sha256(readRegularFile(path)));
     }
   };
   walk(root, "");

@@ -94,6 +94,12 @@ type Owner = (resource: { readonly owner?: PackageCopyRef | undefined }) => Pack
 
 const noOwner: Owner = () => undefined;
 
+/** What every kind's loader returns for no roots. */
+function nothingLoaded<K extends ResourceKind>(): KindLoads[K] {
+  const nothing: KindLoads[ResourceKind] = { items: [], diagnostics: [], collisions: [] };
+  return nothing as KindLoads[K];
+}
+
 function kindPass(
   environment: Environment,
   settings: PassSettings,
@@ -103,11 +109,14 @@ function kindPass(
 ): KindPass {
   const loads: { [K in ResourceKind]?: KindLoads[K] } = {};
   const read = <K extends ResourceKind>(kind: K): KindLoads[K] => {
+    const kindRoots = roots(kind);
+    // no folder of this kind to read (a package declaring none): its loader is not started
+    if (kindRoots.length === 0) return nothingLoaded<K>();
     const spec = KINDS[kind];
     const loaded = spec.load({
       ...environment,
       ...extra,
-      roots: roots(kind),
+      roots: kindRoots,
       trustImports: settings.trustImports,
       cache: settings.cache,
       toolNames: settings.toolNames,

@@ -58,6 +58,22 @@ describe("a pass over given roots", () => {
   });
 });
 
+describe("a kind with no roots in a pass", () => {
+  it("loads what its loader gives for no roots, without starting the loader", () => {
+    const environment = resourcesEnvironment();
+    const pass = beginPass(environment, { roots: {}, trustImports: true });
+    for (const kind of RESOURCE_KINDS) {
+      const loaded = KINDS[kind].load({
+        ...environment,
+        roots: [],
+        trustImports: true,
+        bodies: false,
+      });
+      expect(pass.load(kind), kind).toEqual(loaded);
+    }
+  });
+});
+
 describe("the KINDS table", () => {
   it("has every kind's scaffold load as one valid resource of that kind", () => {
     for (const kind of RESOURCE_KINDS) {
