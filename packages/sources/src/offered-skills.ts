@@ -1,5 +1,5 @@
 import type { PackageSource } from "@skillshelf/core";
-import { maxSatisfying } from "semver";
+import maxSatisfying from "semver/ranges/max-satisfying.js";
 import { type OciReference, ociSession } from "./_oci-client.js";
 import { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";

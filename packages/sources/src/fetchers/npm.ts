@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
-import { validRange } from "semver";
+import validRange from "semver/ranges/valid.js";
 import validatePackageName from "validate-npm-package-name";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { npmFailure, registryOf } from "../_npm-failure.js";
