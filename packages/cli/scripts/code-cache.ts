@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +45,10 @@ async function train(bundle: string, cache: string): Promise<void> {
 
 /** End the bundle with the stamp of what the build made (a stamp already there is replaced). */
 function stamp(bundle: string): void {
-  const source = readFileSync(bundle, "utf8");
+  const bytes = readFileSync(bundle);
+  // the bin reads the bundle as latin1, which is the same string only while it is ASCII
+  if (!isAscii(bytes)) throw new Error("code cache: the bundle holds characters beyond ASCII");
+  const source = bytes.toString("utf8");
   const at = source.lastIndexOf(BUILD_STAMP);
   const built = at < 0 ? source : source.slice(0, at);
   const digest = createHash("sha256").update(built).digest("hex");

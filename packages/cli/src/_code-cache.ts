@@ -33,7 +33,9 @@ const STAMP_LENGTH = 64;
 
 /** Compile and run the bundle at `bundle`, with the code cache at `cache` if given and fitting. */
 export function loadBundle(bundle: string, cache?: string): LoadedBundle {
-  const source = readFileSync(bundle, "utf8");
+  // esbuild writes ASCII only (the build checks): read as latin1, the bytes are the string's,
+  // with no UTF-8 decoding of a megabyte at every start
+  const source = readFileSync(bundle, "latin1");
   const stamp = stampOf(source);
   const cachedData =
     cache === undefined || stamp === undefined ? undefined : cacheFor(stamp, cache);
