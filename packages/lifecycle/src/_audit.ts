@@ -17,10 +17,10 @@ import type { AuditRequest, Refusal, StepAudit } from "./types.js";
 const DEFAULT_AUDIT_THRESHOLD: Severity = "high";
 
 /**
- * Audit the staged tree at `tree` (or take the report of it made as staging read it): the plan's summary, the verdict the install record keeps (bound
- * to the record's digest, which is the staged tree's), and an `audit_refused` refusal when a rule
- * found something at or above the threshold that neither the request nor an earlier approval of
- * these same bytes (`carried`) approves.
+ * Audit the staged tree at `tree` (or take the report made of it as staging read it): the plan's
+ * summary, the verdict the install record keeps (bound to the record's digest, which is the staged
+ * tree's), and an `audit_refused` refusal when a rule found something at or above the threshold
+ * that neither the request nor an earlier approval of these same bytes (`carried`) approves.
  */
 export function auditStaged(
   tree: string | AuditReport,
