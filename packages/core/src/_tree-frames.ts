@@ -72,13 +72,15 @@ export function fileFrame(
 ): boolean {
   if (read === undefined) return frames.file(node, each);
   let chunks = 0;
-  let whole: Buffer = Buffer.alloc(0);
+  let whole: Buffer | undefined;
   const executable = frames.file(node, (chunk) => {
     chunks += 1;
     whole = chunk;
     each?.(chunk);
   });
-  read({ path, relative: node.relative, executable, bytes: chunks <= 1 ? whole : undefined });
+  // an empty file has no chunk at all
+  const bytes = chunks === 0 ? Buffer.alloc(0) : chunks === 1 ? whole : undefined;
+  read({ path, relative: node.relative, executable, bytes });
   return executable;
 }
 

@@ -119,8 +119,8 @@ export function stageCopy(
     });
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
-  // a copy is digested from the bytes it writes; a moved tree is read once in place, stamped
-  // first, so the read-back of the copy it becomes need not read it again (a stamp survives the
+  // a copy is digested from the bytes it writes; a moved tree is read once in place, stamped as
+  // it is read, so the read-back of the copy it becomes need not read it again (a stamp survives the
   // tree's move to the copy's folder; a failed step leaves another tree there, which it misses).
   // A tree the plan read in place (its stamp and files known) is not read again once it is here,
   // its stamp unchanged.
@@ -130,7 +130,6 @@ export function stageCopy(
     moved && known?.listing !== undefined && restampTree(path, known.nodes) === known.stamp
       ? known
       : undefined;
-  // a moved tree is stamped as it is read; a copy's stamp is not taken
   const read =
     held !== undefined
       ? undefined
