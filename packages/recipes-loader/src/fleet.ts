@@ -11,49 +11,55 @@ import { ENGLISH } from "./_zod-english.js";
 /** Fleet contract versions this reader understands; a newer contract is refused, not guessed at. */
 export const SUPPORTED_FLEET_VERSIONS: readonly number[] = [1];
 
-const id = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9][\w.-]*$/, "must be letters, digits, '.', '_' or '-'"));
-const commandId = z
-  .string()
-  .check(z.regex(/^[\w:.-]+$/, "must be the id of a command the host defines, not a shell line"));
-const text = z.string().check(z.minLength(1));
-const relativePath = text.check(
-  z.refine(
-    (path) => !path.startsWith("/") && !path.split(/[\\/]/).includes(".."),
-    "must be a path inside the workspace",
-  ),
-);
+/** The schemas of a fleet contract, built when one is first read. */
+function fleetSchemas() {
+  const id = z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9][\w.-]*$/, "must be letters, digits, '.', '_' or '-'"));
+  const commandId = z
+    .string()
+    .check(z.regex(/^[\w:.-]+$/, "must be the id of a command the host defines, not a shell line"));
+  const text = z.string().check(z.minLength(1));
+  const relativePath = text.check(
+    z.refine(
+      (path) => !path.startsWith("/") && !path.split(/[\\/]/).includes(".."),
+      "must be a path inside the workspace",
+    ),
+  );
 
-const common = {
-  id,
-  dependencies: z.optional(z.array(id)),
-  scope: z.optional(z.enum(["readonly", "workspace"])),
-  writes: z.optional(z.array(relativePath)),
-};
+  const common = {
+    id,
+    dependencies: z.optional(z.array(id)),
+    scope: z.optional(z.enum(["readonly", "workspace"])),
+    writes: z.optional(z.array(relativePath)),
+  };
 
-const stepSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ ...common, kind: z.literal("agent"), agent: text }),
-  z.strictObject({ ...common, kind: z.literal("command"), command: commandId }),
-  z.strictObject({
-    ...common,
-    kind: z.literal("loop"),
-    maxAttempts: z.int().check(z.minimum(1), z.maximum(5)),
-    check: z.union([z.strictObject({ command: commandId }), z.strictObject({ agent: text })]),
-    repair: z.strictObject({ agent: text }),
-  }),
-]);
+  const stepSchema = z.discriminatedUnion("kind", [
+    z.strictObject({ ...common, kind: z.literal("agent"), agent: text }),
+    z.strictObject({ ...common, kind: z.literal("command"), command: commandId }),
+    z.strictObject({
+      ...common,
+      kind: z.literal("loop"),
+      maxAttempts: z.int().check(z.minimum(1), z.maximum(5)),
+      check: z.union([z.strictObject({ command: commandId }), z.strictObject({ agent: text })]),
+      repair: z.strictObject({ agent: text }),
+    }),
+  ]);
 
-const fleetSchema = z.strictObject({
-  version: z.int(),
-  name: z.string().check(z.trim(), z.minLength(1)),
-  description: z.optional(z.string()),
-  steps: z.array(z.pipe(z.transform(defaultKind), stepSchema)).check(z.minLength(1)),
-  maxWorkers: z.optional(z.int().check(z.minimum(1))),
-  onFailure: z.optional(z.enum(["stop", "continue"])),
-});
+  const fleet = z.strictObject({
+    version: z.int(),
+    name: z.string().check(z.trim(), z.minLength(1)),
+    description: z.optional(z.string()),
+    steps: z.array(z.pipe(z.transform(defaultKind), stepSchema)).check(z.minLength(1)),
+    maxWorkers: z.optional(z.int().check(z.minimum(1))),
+    onFailure: z.optional(z.enum(["stop", "continue"])),
+  });
+  return { step: stepSchema, fleet };
+}
 
-type StepInput = z.infer<typeof stepSchema>;
+const fleetSchema = z.lazy(() => fleetSchemas().fleet);
+
+type StepInput = z.infer<ReturnType<typeof fleetSchemas>["step"]>;
 
 /** One step of a fleet. */
 export type FleetStep = {

@@ -9,9 +9,6 @@ import * as z from "zod/mini";
 import { nameList } from "./_name-list.js";
 import { ENGLISH } from "./_zod-english.js";
 
-const text = z.string().check(z.minLength(1));
-const names = z.pipe(z.transform(nameList), z.array(z.string().check(z.minLength(1))));
-
 /** Keys of Claude Code sub-agent files: accepted and kept, not interpreted. */
 export const COMPATIBLE_AGENT_KEYS: readonly string[] = [
   "disallowedTools",
@@ -26,33 +23,40 @@ export const COMPATIBLE_AGENT_KEYS: readonly string[] = [
   "effort",
 ];
 
-const recipeSchema = z.strictObject({
-  name: z
-    .string()
-    .check(z.regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and hyphens")),
-  description: z.string().check(z.trim(), z.minLength(1)),
-  tools: z.optional(names),
-  model: z.optional(text),
-  skills: z.optional(names),
-  version: z.optional(z.literal(1, "must be 1, the recipe format this reader supports")),
-  category: z.optional(text),
-  budget: z.optional(
-    z
-      .strictObject({
-        toolCalls: z.int().check(z.positive()),
-        readReserve: z.optional(z.int().check(z.nonnegative())),
-        synthesis: z.optional(z.boolean()),
-      })
-      .check(
-        z.refine(
-          (budget) => budget.readReserve === undefined || budget.readReserve < budget.toolCalls,
-          { message: "readReserve must be smaller than toolCalls", path: ["readReserve"] },
+/** The recipe's schema, built when a recipe is first read. */
+function recipeSchemaOf() {
+  const text = z.string().check(z.minLength(1));
+  const names = z.pipe(z.transform(nameList), z.array(z.string().check(z.minLength(1))));
+  return z.strictObject({
+    name: z
+      .string()
+      .check(z.regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and hyphens")),
+    description: z.string().check(z.trim(), z.minLength(1)),
+    tools: z.optional(names),
+    model: z.optional(text),
+    skills: z.optional(names),
+    version: z.optional(z.literal(1, "must be 1, the recipe format this reader supports")),
+    category: z.optional(text),
+    budget: z.optional(
+      z
+        .strictObject({
+          toolCalls: z.int().check(z.positive()),
+          readReserve: z.optional(z.int().check(z.nonnegative())),
+          synthesis: z.optional(z.boolean()),
+        })
+        .check(
+          z.refine(
+            (budget) => budget.readReserve === undefined || budget.readReserve < budget.toolCalls,
+            { message: "readReserve must be smaller than toolCalls", path: ["readReserve"] },
+          ),
         ),
-      ),
-  ),
-  resultContract: z.optional(z.strictObject({ kind: text, path: z.optional(text) })),
-  ...Object.fromEntries(COMPATIBLE_AGENT_KEYS.map((key) => [key, z.optional(z.unknown())])),
-});
+    ),
+    resultContract: z.optional(z.strictObject({ kind: text, path: z.optional(text) })),
+    ...Object.fromEntries(COMPATIBLE_AGENT_KEYS.map((key) => [key, z.optional(z.unknown())])),
+  });
+}
+
+const recipeSchema = z.lazy(recipeSchemaOf);
 
 /** What an agent recipe's file says. */
 export interface AgentRecipeFields {

@@ -1,57 +1,56 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
-import {
-  audit,
-  byLinkPath,
-  byPackageId,
-  commit,
-  digest,
-  format,
-  kind,
-  linkShape,
-  signer,
-  source,
-  text,
-  trust,
-  version,
-} from "./_record-fields.js";
+import { recordFields } from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
-const entry = z.strictObject({
-  kind,
-  version,
-  format,
-  source,
-  commit,
-  index: z.optional(text),
-  digest,
-  trust,
-  audit,
-  signer,
-  enabled: z.boolean(),
-  requires: z.array(text),
-});
+/** The schemas of `lock.json`, built when one is first used. */
+function lockSchemas() {
+  const fields = recordFields();
+  const { kind, version, format, source, commit, text, digest, trust, audit, signer } = fields;
+  const entry = z.strictObject({
+    kind,
+    version,
+    format,
+    source,
+    commit,
+    index: z.optional(text),
+    digest,
+    trust,
+    audit,
+    signer,
+    enabled: z.boolean(),
+    requires: z.array(text),
+  });
 
-const link = z.strictObject(linkShape);
+  const link = z.strictObject(fields.linkShape);
+
+  // `lock.json`: what a scope should hold, read strictly like the state
+  const lock = z.strictObject({
+    version: z.literal(1, "must be 1, the lock format this reader supports"),
+    packages: fields.byPackageId(entry),
+    links: z.optional(fields.byLinkPath(link)),
+  });
+  return { entry, link, lock };
+}
+
+type LockSchemas = ReturnType<typeof lockSchemas>;
+
+const lockSchema = z.lazy(() => lockSchemas().lock);
 
 /** One package entry and one link entry of a lock (for files that carry entries, such as journals). */
-export const lockEntrySchemas: { readonly package: typeof entry; readonly link: typeof link } = {
-  package: entry,
-  link,
+export const lockEntrySchemas: {
+  readonly package: z.ZodMiniLazy<LockSchemas["entry"]>;
+  readonly link: z.ZodMiniLazy<LockSchemas["link"]>;
+} = {
+  package: z.lazy(() => lockSchemas().entry),
+  link: z.lazy(() => lockSchemas().link),
 };
 
-// `lock.json`: what a scope should hold, read strictly like the state
-const lockSchema = z.strictObject({
-  version: z.literal(1, "must be 1, the lock format this reader supports"),
-  packages: byPackageId(entry),
-  links: z.optional(byLinkPath(link)),
-});
-
 /** A scope's `lock.json`: for each package id, what the scope should hold. */
-export type LockFile = z.infer<typeof lockSchema>;
+export type LockFile = z.infer<LockSchemas["lock"]>;
 
 /** One package as the lock pins it. */
-export type LockedPackage = z.infer<typeof entry>;
+export type LockedPackage = z.infer<LockSchemas["entry"]>;
 
 /** One link as the lock pins it. */
 export type LockedLink = NonNullable<LockFile["links"]>[string];

@@ -12,64 +12,104 @@ import {
 } from "@skillshelf/core";
 import * as z from "zod/mini";
 
-// The fields `state.json` records and `lock.json` entries share, checked alike in both files.
-
-export const text = z.string().check(z.minLength(1));
-
-export const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
-
-// a package source as core's `SOURCE_FIELDS` describes one, whatever kinds it lists
-export const source = z.pipe(
-  z.custom<PackageSource>(isPackageSource, {
-    error: (issue) => sourceProblem(issue.input) ?? "must be a package source",
-  }),
-  z.transform(orderedSource),
-);
-
-export const kind = z.enum(PACKAGE_KINDS);
-export const version = z.optional(z.string().check(z.refine(isSemver, "must be SemVer")));
-export const format = z.enum(["skillshelf", "claude-code"]);
-export const trust = z.enum(["trusted", "foreign"]);
 /**
- * The revision a source resolved to: a full git commit hash, an npm package's
- * `<version>@<integrity>`, or the `sha256:` digest of an MCP-served skill's `{uri, digest}` set.
+ * The fields `state.json` records and `lock.json` entries share, checked alike in both files,
+ * built afresh by each file's schema when it is first used (a command that reads neither file
+ * builds none of them at start).
  */
-export const commit = z.optional(
-  z
-    .string()
-    .check(
-      z.regex(
-        /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2}|sha256:[0-9a-f]{64})$/,
-        "must be a full commit hash, <version>@<integrity> or sha256:<digest>",
+export function recordFields() {
+  const text = z.string().check(z.minLength(1));
+  const packageId = z.string().check(z.refine(isPackageId, "must be a package id"));
+
+  // a package source as core's `SOURCE_FIELDS` describes one, whatever kinds it lists
+  const source = z.pipe(
+    z.custom<PackageSource>(isPackageSource, {
+      error: (issue) => sourceProblem(issue.input) ?? "must be a package source",
+    }),
+    z.transform(orderedSource),
+  );
+
+  const kind = z.enum(PACKAGE_KINDS);
+  const version = z.optional(z.string().check(z.refine(isSemver, "must be SemVer")));
+  const format = z.enum(["skillshelf", "claude-code"]);
+  const trust = z.enum(["trusted", "foreign"]);
+  /**
+   * The revision a source resolved to: a full git commit hash, an npm package's
+   * `<version>@<integrity>`, or the `sha256:` digest of an MCP-served skill's `{uri, digest}` set.
+   */
+  const commit = z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2}|sha256:[0-9a-f]{64})$/,
+          "must be a full commit hash, <version>@<integrity> or sha256:<digest>",
+        ),
       ),
-    ),
-);
-/**
- * The audit verdict on the tree a record digests: the rule table's version it was
- * read with, the rules that found something (`highest`: the worst severity among them) and the
- * rules a person or a policy approved. Bound to the record's digest: a new tree is audited anew.
- */
-export const audit = z.optional(
-  z.strictObject({
-    rules: text,
-    highest: z.optional(z.enum(AUDIT_SEVERITIES)),
-    found: z.optional(z.array(text)),
-    approved: z.optional(z.array(text)),
-  }),
-);
+  );
+  /**
+   * The audit verdict on the tree a record digests: the rule table's version it was
+   * read with, the rules that found something (`highest`: the worst severity among them) and the
+   * rules a person or a policy approved. Bound to the record's digest: a new tree is audited anew.
+   */
+  const audit = z.optional(
+    z.strictObject({
+      rules: text,
+      highest: z.optional(z.enum(AUDIT_SEVERITIES)),
+      found: z.optional(z.array(text)),
+      approved: z.optional(z.array(text)),
+    }),
+  );
 
-/** Who signed what was installed: the signing key's fingerprint (`ssh:SHA256:…`). */
-export const signer = z.optional(
-  z.string().check(z.regex(/^ssh:SHA256:[A-Za-z0-9+/]+$/, "must be ssh:SHA256:<fingerprint>")),
-);
+  /** Who signed what was installed: the signing key's fingerprint (`ssh:SHA256:…`). */
+  const signer = z.optional(
+    z.string().check(z.regex(/^ssh:SHA256:[A-Za-z0-9+/]+$/, "must be ssh:SHA256:<fingerprint>")),
+  );
 
-export const digest = z
-  .string()
-  .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"));
+  const digest = z
+    .string()
+    .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"));
 
-/** Values keyed by package id, read into a null-prototype record so no id resolves to something inherited. */
-export function byPackageId<T extends z.core.SomeType>(value: T) {
-  return z.record(packageId, value).check(z.overwrite(nullPrototypeRecord));
+  /** Values keyed by package id, read into a null-prototype record so no id resolves to something inherited. */
+  function byPackageId<T extends z.core.SomeType>(value: T) {
+    return z.record(packageId, value).check(z.overwrite(nullPrototypeRecord));
+  }
+
+  const relativeInside = z
+    .string()
+    .check(z.refine(isRelativeInside, "must be a relative path with no `..` segment"));
+
+  // what a link records in the state and the lock: the agent whose folder holds it,
+  // the kind of resource, what it exposes (relative to the scope's library folder) and how
+  const linkShape = {
+    agent: text,
+    kind: z.enum(LINKABLE_KINDS),
+    target: relativeInside,
+    package: z.optional(packageId),
+    mode: z.enum(["symlink", "copy"]),
+  };
+
+  /** Links keyed by their path relative to the scope's folder (home, or the project folder). */
+  function byLinkPath<T extends z.core.SomeType>(value: T) {
+    return z.record(relativeInside, value).check(z.overwrite(nullPrototypeRecord));
+  }
+
+  return {
+    text,
+    packageId,
+    source,
+    kind,
+    version,
+    format,
+    trust,
+    commit,
+    audit,
+    signer,
+    digest,
+    linkShape,
+    byPackageId,
+    byLinkPath,
+  };
 }
 
 /**
@@ -79,23 +119,4 @@ export function byPackageId<T extends z.core.SomeType>(value: T) {
 export function isRelativeInside(path: string): boolean {
   if (path.length === 0 || path.includes("\\") || path.includes("\0")) return false;
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
-}
-
-const relativeInside = z
-  .string()
-  .check(z.refine(isRelativeInside, "must be a relative path with no `..` segment"));
-
-// what a link records in the state and the lock: the agent whose folder holds it,
-// the kind of resource, what it exposes (relative to the scope's library folder) and how
-export const linkShape = {
-  agent: text,
-  kind: z.enum(LINKABLE_KINDS),
-  target: relativeInside,
-  package: z.optional(packageId),
-  mode: z.enum(["symlink", "copy"]),
-};
-
-/** Links keyed by their path relative to the scope's folder (home, or the project folder). */
-export function byLinkPath<T extends z.core.SomeType>(value: T) {
-  return z.record(relativeInside, value).check(z.overwrite(nullPrototypeRecord));
 }

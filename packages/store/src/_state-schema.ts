@@ -1,82 +1,81 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
-import {
-  audit,
-  byLinkPath,
-  byPackageId,
-  commit,
-  digest,
-  format,
-  kind,
-  linkShape,
-  packageId,
-  signer,
-  source,
-  text,
-  trust,
-  version,
-} from "./_record-fields.js";
+import { recordFields } from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
-const recordShape = {
-  kind,
-  version,
-  format,
-  installedAt: z.iso.datetime({ offset: true }),
-  origin: z.strictObject({ source, commit, index: z.optional(text) }),
-  contentDigest: digest,
-  trust,
-  audit,
-  signer,
-  // the manifest's requirements, so the lock can be written from the state alone
-  requires: z.optional(z.array(text)),
-  // each file's own fingerprint, so verify can name the files that changed (a plain record, as
-  // written: it is only compared, never looked up by a key from elsewhere)
-  files: z.optional(z.record(text, text)),
-};
+/** The schemas of `packages/state.json`, built when one is first used. */
+function stateSchemas() {
+  const fields = recordFields();
+  const { kind, version, format, source, commit, text, digest, trust, audit, signer } = fields;
+  const recordShape = {
+    kind,
+    version,
+    format,
+    installedAt: z.iso.datetime({ offset: true }),
+    origin: z.strictObject({ source, commit, index: z.optional(text) }),
+    contentDigest: digest,
+    trust,
+    audit,
+    signer,
+    // the manifest's requirements, so the lock can be written from the state alone
+    requires: z.optional(z.array(text)),
+    // each file's own fingerprint, so verify can name the files that changed (a plain record, as
+    // written: it is only compared, never looked up by a key from elsewhere)
+    files: z.optional(z.record(text, text)),
+  };
 
-const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(
-  (value) => value.format !== "claude-code" || value.trust === "foreign",
-  { message: "a claude-code package is always foreign", path: ["trust"] },
-);
+  const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(
+    (value) => value.format !== "claude-code" || value.trust === "foreign",
+    { message: "a claude-code package is always foreign", path: ["trust"] },
+  );
 
-// the record an update replaced, kept with its tree so `rollback` can restore it
-const previousRecord = z.strictObject(recordShape).check(foreignWhenClaudeCode);
+  // the record an update replaced, kept with its tree so `rollback` can restore it
+  const previousRecord = z.strictObject(recordShape).check(foreignWhenClaudeCode);
 
-const record = z
-  .strictObject({ ...recordShape, previous: z.optional(previousRecord) })
-  .check(foreignWhenClaudeCode);
+  const record = z
+    .strictObject({ ...recordShape, previous: z.optional(previousRecord) })
+    .check(foreignWhenClaudeCode);
 
-const linkRecord = z.strictObject({ ...linkShape, digest });
+  const linkRecord = z.strictObject({ ...fields.linkShape, digest });
+
+  // `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
+  const state = z.strictObject({
+    version: z.literal(1, "must be 1, the state format this reader supports"),
+    disabled: z
+      .array(fields.packageId)
+      .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
+    installed: fields.byPackageId(record),
+    // what was linked into other agents' folders, with the digest of what each link exposed
+    links: z.optional(fields.byLinkPath(linkRecord)),
+  });
+  return { previousRecord, record, linkRecord, state };
+}
+
+type StateSchemas = ReturnType<typeof stateSchemas>;
+
+const stateSchema = z.lazy(() => stateSchemas().state);
 
 /** One install record, as `state.json` holds it (for files that carry records, such as journals). */
-export const installRecordSchema: typeof record = record;
+export const installRecordSchema: z.ZodMiniLazy<StateSchemas["record"]> = z.lazy(
+  () => stateSchemas().record,
+);
 
 /** One link record, as `state.json` holds it. */
-export const linkRecordSchema: typeof linkRecord = linkRecord;
-
-// `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
-const stateSchema = z.strictObject({
-  version: z.literal(1, "must be 1, the state format this reader supports"),
-  disabled: z
-    .array(packageId)
-    .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
-  installed: byPackageId(record),
-  // what was linked into other agents' folders, with the digest of what each link exposed
-  links: z.optional(byLinkPath(linkRecord)),
-});
+export const linkRecordSchema: z.ZodMiniLazy<StateSchemas["linkRecord"]> = z.lazy(
+  () => stateSchemas().linkRecord,
+);
 
 /** A scope's `packages/state.json`. */
-export type ScopeState = z.infer<typeof stateSchema>;
+export type ScopeState = z.infer<StateSchemas["state"]>;
 
 /** The record `state.json` keeps for one installed copy. */
-export type InstallRecord = z.infer<typeof record>;
+export type InstallRecord = z.infer<StateSchemas["record"]>;
 
 /** One link into another agent's folder, as the state records it. */
 export type LinkRecord = NonNullable<ScopeState["links"]>[string];
 
 /** The record an update replaced (kept for `rollback`). */
-export type PreviousRecord = z.infer<typeof previousRecord>;
+export type PreviousRecord = z.infer<StateSchemas["previousRecord"]>;
 
 /** How an installed copy reached this machine. */
 export type PackageOrigin = InstallRecord["origin"];

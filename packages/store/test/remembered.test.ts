@@ -164,8 +164,8 @@ describe("what a read remembers of the copies (issue 31, item 0b)", () => {
     const hash = createHash("sha256");
     for (const source of sources) hash.update(readFileSync(join(src, source)));
     expect({ format: REMEMBERED_FORMAT, sources: hash.digest("hex") }).toEqual({
-      format: 1,
-      sources: "c8738a2e561d32bf5e196b8e2c61b574423888381a531dcb4b71e23a85a70df2",
+      format: 2,
+      sources: "c4a160a581199aab295bf19245428ed71d08fb3fec8e0223874f85a93ccf771a",
     });
   });
 });
