@@ -8,14 +8,27 @@ export interface KeywordScanner {
   scan(bytes: Uint8Array): number;
 }
 
+/** Keywords, each a string or raw bytes, with the rule bits it stands for. */
+type Keywords = readonly (readonly [word: string | Uint8Array, bits: number])[];
+
 /**
- * Compile `keywords` (each a string, matched as its lower-cased UTF-8 bytes, so a keyword may be
- * an invisible character, or raw bytes, such as the lead bytes a range of characters shares; and
- * the rule bits it stands for) into a scanner.
+ * A scanner of `keywords` (each a string, matched as its lower-cased UTF-8 bytes, so a keyword
+ * may be an invisible character, or raw bytes, such as the lead bytes a range of characters
+ * shares; and the rule bits it stands for), compiled when it first scans: a command that audits
+ * nothing does not pay for the table (a few milliseconds at start).
  */
-export function keywordScanner(
-  keywords: readonly (readonly [word: string | Uint8Array, bits: number])[],
-): KeywordScanner {
+export function keywordScanner(keywords: Keywords): KeywordScanner {
+  let compiled: KeywordScanner["scan"] | undefined;
+  return {
+    scan(bytes) {
+      compiled ??= compile(keywords);
+      return compiled(bytes);
+    },
+  };
+}
+
+/** The automaton of `keywords` as a scan. */
+function compile(keywords: Keywords): KeywordScanner["scan"] {
   // the trie: each state's children by byte, and the bits of the keywords ending there
   const children: Map<number, number>[] = [new Map()];
   const bits: number[] = [0];
@@ -60,18 +73,16 @@ export function keywordScanner(
   // upper-case ASCII moves as its lower case does
   for (let row = 0; row < next.length; row += 256) table.copyWithin(row + 65, row + 97, row + 123);
   const ending = Int32Array.from(bits);
-  return {
-    scan(bytes) {
-      let row = 0;
-      let found = 0;
-      for (let at = 0; at < bytes.length; at++) {
-        row = table[row + (bytes[at] as number)] as number;
-        if (row < 0) {
-          row = -row - 1;
-          found |= ending[row >> 8] as number;
-        }
+  return (bytes) => {
+    let row = 0;
+    let found = 0;
+    for (let at = 0; at < bytes.length; at++) {
+      row = table[row + (bytes[at] as number)] as number;
+      if (row < 0) {
+        row = -row - 1;
+        found |= ending[row >> 8] as number;
       }
-      return found;
-    },
+    }
+    return found;
   };
 }

@@ -129,7 +129,7 @@ const RULE_BIT = new Map(LINE_RULES.map((rule, index) => [rule, 1 << index]));
 const ALWAYS = LINE_RULES.filter(
   (rule) => rule.match.on !== "lines" || rule.match.keywords === undefined,
 ).reduce((bits, rule) => bits | (RULE_BIT.get(rule) ?? 0), 0);
-// every line rule's keywords in one automaton, built once
+// every line rule's keywords in one automaton, compiled at the first scan
 const KEYWORDS = keywordScanner(
   LINE_RULES.flatMap((rule) =>
     rule.match.on === "lines"

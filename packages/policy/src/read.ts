@@ -20,8 +20,6 @@ export type PolicyLevel = "system" | "user" | "project";
 /** The managed policy's path when `SKILLSHELF_SYSTEM_POLICY` does not name another. */
 export const SYSTEM_POLICY_PATH = "/etc/skillshelf/policy.yaml";
 
-const list = z.array(z.string().check(z.minLength(1)));
-
 /** One policy file's rules, as written (`policy.yaml`: every key optional, none unknown). */
 export interface PolicyRules {
   readonly sources?: { readonly allow: readonly string[] } | undefined;
@@ -39,16 +37,22 @@ export interface PolicyRules {
   readonly pins?: { readonly required: boolean } | undefined;
 }
 
-const policySchema: z.ZodMiniType<PolicyRules> = z.strictObject({
-  sources: z.optional(z.strictObject({ allow: list })),
-  block: z.optional(z.strictObject({ packages: z.optional(list), skills: z.optional(list) })),
-  audit: z.optional(z.strictObject({ "max-severity": z.enum(AUDIT_SEVERITIES) })),
-  "allowed-tools": z.optional(z.strictObject({ widest: list })),
-  signatures: z.optional(
-    z.strictObject({ required: z.optional(z.boolean()), keys: z.optional(list) }),
-  ),
-  pins: z.optional(z.strictObject({ required: z.boolean() })),
-});
+/** The policy file's schema, built when a policy file is first read. */
+function policySchemaOf(): z.ZodMiniType<PolicyRules> {
+  const list = z.array(z.string().check(z.minLength(1)));
+  return z.strictObject({
+    sources: z.optional(z.strictObject({ allow: list })),
+    block: z.optional(z.strictObject({ packages: z.optional(list), skills: z.optional(list) })),
+    audit: z.optional(z.strictObject({ "max-severity": z.enum(AUDIT_SEVERITIES) })),
+    "allowed-tools": z.optional(z.strictObject({ widest: list })),
+    signatures: z.optional(
+      z.strictObject({ required: z.optional(z.boolean()), keys: z.optional(list) }),
+    ),
+    pins: z.optional(z.strictObject({ required: z.boolean() })),
+  });
+}
+
+const policySchema = z.lazy(policySchemaOf);
 
 /** One policy file read. */
 export interface PolicyFile {
