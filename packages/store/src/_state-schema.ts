@@ -20,8 +20,14 @@ function stateSchemas() {
     // the manifest's requirements, so the lock can be written from the state alone
     requires: z.optional(z.array(text)),
     // each file's own fingerprint, so verify can name the files that changed (a plain record, as
-    // written: it is only compared, never looked up by a key from elsewhere)
-    files: z.optional(z.record(text, text)),
+    // written: it is only compared, never looked up by a key from elsewhere); one entry per file
+    // of every copy, so checked in one loop rather than as a schema per entry
+    files: z.optional(
+      z.custom<Record<string, string>>(
+        isFingerprints,
+        "must map each file's path to its fingerprint",
+      ),
+    ),
   };
 
   const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(
@@ -83,4 +89,14 @@ export type PackageOrigin = InstallRecord["origin"];
 /** Check a parsed `state.json` against the state format. */
 export function parseStateValue(value: unknown): util.SafeParseResult<ScopeState> {
   return stateSchema.safeParse(value, ENGLISH);
+}
+
+/** A plain object whose every key and value is a non-empty string. */
+function isFingerprints(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const key in value) {
+    const fingerprint = (value as Record<string, unknown>)[key];
+    if (key === "" || typeof fingerprint !== "string" || fingerprint === "") return false;
+  }
+  return true;
 }

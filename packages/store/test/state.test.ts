@@ -49,6 +49,14 @@ describe("readScopeState", () => {
     });
   });
 
+  it("reads a record's file fingerprints as written", () => {
+    const files = { "SKILL.md": "0123456789abcdef", "references/a b.md": "fedcba9876543210" };
+    const withFiles = { ...valid, installed: { pdf: { ...record, files } } };
+    const { environment } = writeState(JSON.stringify(withFiles));
+    const result = readScopeState(environment, "user");
+    expect(result.ok ? result.value.state.installed.pdf?.files : undefined).toEqual(files);
+  });
+
   it.each<[string, unknown, string[]]>([
     ["not JSON", "{ nope", ["state_invalid"]],
     ["a list", "[]", ["state_invalid", "field_invalid"]],
@@ -99,6 +107,17 @@ describe("readScopeState", () => {
       { ...valid, installed: { pdf: { ...record, pinned: true } } },
       ["state_invalid", "key_unknown"],
     ],
+    ...[
+      ["a file fingerprint that is not text", { "SKILL.md": 7 }],
+      ["an empty file fingerprint", { "SKILL.md": "" }],
+      ["a file with no path", { "": "0123456789abcdef" }],
+      ["files as a list", ["0123456789abcdef"]],
+      ["files as text", "0123456789abcdef"],
+    ].map(([name, files]): [string, unknown, string[]] => [
+      name as string,
+      { ...valid, installed: { pdf: { ...record, files } } },
+      ["state_invalid", "field_invalid"],
+    ]),
   ])("refuses %s", (_name, content, expected) => {
     const { environment, path } = writeState(
       typeof content === "string" ? content : JSON.stringify(content),
