@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
+import { fastLock } from "./_fast-records.js";
 import { recordFields } from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
@@ -35,7 +36,7 @@ function lockSchemas() {
 
 type LockSchemas = ReturnType<typeof lockSchemas>;
 
-const lockSchema = z.lazy(() => lockSchemas().lock);
+export const lockSchema = z.lazy(() => lockSchemas().lock);
 
 /** One package entry and one link entry of a lock (for files that carry entries, such as journals). */
 export const lockEntrySchemas: {
@@ -55,7 +56,8 @@ export type LockedPackage = z.infer<LockSchemas["entry"]>;
 /** One link as the lock pins it. */
 export type LockedLink = NonNullable<LockFile["links"]>[string];
 
-/** Check a parsed `lock.json` against the lock format. */
+/** Check a parsed `lock.json` against the lock format (the common case read by `fastLock`). */
 export function parseLockValue(value: unknown): util.SafeParseResult<LockFile> {
-  return lockSchema.safeParse(value, ENGLISH);
+  const fast = fastLock(value);
+  return fast === undefined ? lockSchema.safeParse(value, ENGLISH) : { success: true, data: fast };
 }

@@ -12,6 +12,21 @@ import {
 } from "@skillshelf/core";
 import * as z from "zod/mini";
 
+// what the schemas below and the fast reader beside them (`_fast-records.ts`) both check against
+
+/**
+ * The revision a source resolved to: a full git commit hash, an npm package's
+ * `<version>@<integrity>`, or the `sha256:` digest of an MCP-served skill's `{uri, digest}` set.
+ */
+export const COMMIT_PATTERN =
+  /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2}|sha256:[0-9a-f]{64})$/;
+/** Who signed what was installed: the signing key's fingerprint (`ssh:SHA256:…`). */
+export const SIGNER_PATTERN = /^ssh:SHA256:[A-Za-z0-9+/]+$/;
+export const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
+export const FORMATS = ["skillshelf", "claude-code"] as const;
+export const TRUSTS = ["trusted", "foreign"] as const;
+export const LINK_MODES = ["symlink", "copy"] as const;
+
 /**
  * The fields `state.json` records and `lock.json` entries share, checked alike in both files,
  * built afresh by each file's schema when it is first used (a command that reads neither file
@@ -31,18 +46,14 @@ export function recordFields() {
 
   const kind = z.enum(PACKAGE_KINDS);
   const version = z.optional(z.string().check(z.refine(isSemver, "must be SemVer")));
-  const format = z.enum(["skillshelf", "claude-code"]);
-  const trust = z.enum(["trusted", "foreign"]);
-  /**
-   * The revision a source resolved to: a full git commit hash, an npm package's
-   * `<version>@<integrity>`, or the `sha256:` digest of an MCP-served skill's `{uri, digest}` set.
-   */
+  const format = z.enum(FORMATS);
+  const trust = z.enum(TRUSTS);
   const commit = z.optional(
     z
       .string()
       .check(
         z.regex(
-          /^([0-9a-f]{40,64}|[0-9A-Za-z.+-]+@sha(256|384|512)-[A-Za-z0-9+/]+={0,2}|sha256:[0-9a-f]{64})$/,
+          COMMIT_PATTERN,
           "must be a full commit hash, <version>@<integrity> or sha256:<digest>",
         ),
       ),
@@ -61,14 +72,13 @@ export function recordFields() {
     }),
   );
 
-  /** Who signed what was installed: the signing key's fingerprint (`ssh:SHA256:…`). */
   const signer = z.optional(
-    z.string().check(z.regex(/^ssh:SHA256:[A-Za-z0-9+/]+$/, "must be ssh:SHA256:<fingerprint>")),
+    z.string().check(z.regex(SIGNER_PATTERN, "must be ssh:SHA256:<fingerprint>")),
   );
 
   const digest = z
     .string()
-    .check(z.regex(/^[0-9a-f]{64}$/, "must be a 64-character lowercase hex digest"));
+    .check(z.regex(DIGEST_PATTERN, "must be a 64-character lowercase hex digest"));
 
   /** Values keyed by package id, read into a null-prototype record so no id resolves to something inherited. */
   function byPackageId<T extends z.core.SomeType>(value: T) {
@@ -86,7 +96,7 @@ export function recordFields() {
     kind: z.enum(LINKABLE_KINDS),
     target: relativeInside,
     package: z.optional(packageId),
-    mode: z.enum(["symlink", "copy"]),
+    mode: z.enum(LINK_MODES),
   };
 
   /** Links keyed by their path relative to the scope's folder (home, or the project folder). */
@@ -119,4 +129,24 @@ export function recordFields() {
 export function isRelativeInside(path: string): boolean {
   if (path.length === 0 || path.includes("\\") || path.includes("\0")) return false;
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+/** A plain object whose every key and value is a non-empty string: a record's `files`. */
+export function isFingerprints(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const key in value) {
+    const fingerprint = (value as Record<string, unknown>)[key];
+    if (key === "" || typeof fingerprint !== "string" || fingerprint === "") return false;
+  }
+  return true;
+}
+
+/** A `claude-code` package is always `foreign`. */
+export function isForeignWhenClaudeCode(value: { format: string; trust: string }): boolean {
+  return value.format !== "claude-code" || value.trust === "foreign";
+}
+
+/** No value twice. */
+export function isDistinct(values: readonly unknown[]): boolean {
+  return new Set(values).size === values.length;
 }

@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
-import { recordFields } from "./_record-fields.js";
+import { fastState } from "./_fast-records.js";
+import {
+  isDistinct,
+  isFingerprints,
+  isForeignWhenClaudeCode,
+  recordFields,
+} from "./_record-fields.js";
 import { ENGLISH } from "./_zod-english.js";
 
 /** The schemas of `packages/state.json`, built when one is first used. */
@@ -31,8 +37,11 @@ function stateSchemas() {
   };
 
   const foreignWhenClaudeCode = z.refine<{ format: string; trust: string }>(
-    (value) => value.format !== "claude-code" || value.trust === "foreign",
-    { message: "a claude-code package is always foreign", path: ["trust"] },
+    isForeignWhenClaudeCode,
+    {
+      message: "a claude-code package is always foreign",
+      path: ["trust"],
+    },
   );
 
   // the record an update replaced, kept with its tree so `rollback` can restore it
@@ -47,9 +56,7 @@ function stateSchemas() {
   // `packages/state.json`, read strictly: any unknown key or malformed value refuses the whole file
   const state = z.strictObject({
     version: z.literal(1, "must be 1, the state format this reader supports"),
-    disabled: z
-      .array(fields.packageId)
-      .check(z.refine((ids) => new Set(ids).size === ids.length, "must not repeat an id")),
+    disabled: z.array(fields.packageId).check(z.refine(isDistinct, "must not repeat an id")),
     installed: fields.byPackageId(record),
     // what was linked into other agents' folders, with the digest of what each link exposed
     links: z.optional(fields.byLinkPath(linkRecord)),
@@ -59,7 +66,7 @@ function stateSchemas() {
 
 type StateSchemas = ReturnType<typeof stateSchemas>;
 
-const stateSchema = z.lazy(() => stateSchemas().state);
+export const stateSchema = z.lazy(() => stateSchemas().state);
 
 /** One install record, as `state.json` holds it (for files that carry records, such as journals). */
 export const installRecordSchema: z.ZodMiniLazy<StateSchemas["record"]> = z.lazy(
@@ -86,17 +93,8 @@ export type PreviousRecord = z.infer<StateSchemas["previousRecord"]>;
 /** How an installed copy reached this machine. */
 export type PackageOrigin = InstallRecord["origin"];
 
-/** Check a parsed `state.json` against the state format. */
+/** Check a parsed `state.json` against the state format (the common case read by `fastState`). */
 export function parseStateValue(value: unknown): util.SafeParseResult<ScopeState> {
-  return stateSchema.safeParse(value, ENGLISH);
-}
-
-/** A plain object whose every key and value is a non-empty string. */
-function isFingerprints(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  for (const key in value) {
-    const fingerprint = (value as Record<string, unknown>)[key];
-    if (key === "" || typeof fingerprint !== "string" || fingerprint === "") return false;
-  }
-  return true;
+  const fast = fastState(value);
+  return fast === undefined ? stateSchema.safeParse(value, ENGLISH) : { success: true, data: fast };
 }
