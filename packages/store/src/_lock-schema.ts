@@ -36,6 +36,7 @@ function lockSchemas() {
 
 type LockSchemas = ReturnType<typeof lockSchemas>;
 
+/** `lock.json`'s schema: it reads what the fast reader does not take; tests compare the two. */
 export const lockSchema = z.lazy(() => lockSchemas().lock);
 
 /** One package entry and one link entry of a lock (for files that carry entries, such as journals). */

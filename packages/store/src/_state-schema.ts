@@ -66,6 +66,7 @@ function stateSchemas() {
 
 type StateSchemas = ReturnType<typeof stateSchemas>;
 
+/** `state.json`'s schema: it reads what the fast reader does not take; tests compare the two. */
 export const stateSchema = z.lazy(() => stateSchemas().state);
 
 /** One install record, as `state.json` holds it (for files that carry records, such as journals). */
