@@ -1,4 +1,5 @@
 import { createSha256 } from "./hash.js";
+
 /**
  * The fingerprint OpenSSH shows for a public key line (`ssh-ed25519 AAAA… comment`):
  * `SHA256:` and the unpadded base64 of the sha256 of the key blob; `undefined` for a line that

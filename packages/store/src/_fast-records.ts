@@ -177,16 +177,9 @@ function source(value: unknown) {
   return orderedSource(value);
 }
 
-/** The fields a lock entry and a state record share, in the order both schemas list them. */
-function optionalFields(fields: Fields) {
-  return {
-    version: optional(fields.version, (version) => matching(version, isSemver)),
-    commit: optional(fields.commit, (commit) => matching(commit, (t) => COMMIT_PATTERN.test(t))),
-    index: optional(fields.index, text),
-    audit: optional(fields.audit, audit),
-    signer: optional(fields.signer, (signer) => matching(signer, (t) => SIGNER_PATTERN.test(t))),
-  };
-}
+const version = (value: unknown) => matching(value, isSemver);
+const commit = (value: unknown) => matching(value, (text) => COMMIT_PATTERN.test(text));
+const signer = (value: unknown) => matching(value, (text) => SIGNER_PATTERN.test(text));
 
 function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
   return value === undefined ? undefined : read(value);
@@ -211,19 +204,18 @@ function audit(value: unknown) {
 
 function lockEntry(value: unknown) {
   const fields = only(value, LOCK_ENTRY_KEYS);
-  const shared = optionalFields(fields);
   if (typeof fields.enabled !== "boolean") throw NOT_FAST;
   return assembled([
     ["kind", oneOf(fields.kind, PACKAGE_KINDS)],
-    ["version", shared.version],
+    ["version", optional(fields.version, version)],
     ["format", oneOf(fields.format, FORMATS)],
     ["source", source(fields.source)],
-    ["commit", shared.commit],
-    ["index", shared.index],
+    ["commit", optional(fields.commit, commit)],
+    ["index", optional(fields.index, text)],
     ["digest", digest(fields.digest)],
     ["trust", oneOf(fields.trust, TRUSTS)],
-    ["audit", shared.audit],
-    ["signer", shared.signer],
+    ["audit", optional(fields.audit, audit)],
+    ["signer", optional(fields.signer, signer)],
     ["enabled", fields.enabled],
     ["requires", list(fields.requires, text)],
   ]) as LockFile["packages"][string];
@@ -253,26 +245,24 @@ function linkFields(fields: Fields): Fields {
 /** A state record; `current` when it may carry the record an update replaced. */
 function installRecord(value: unknown, current: boolean): ScopeState["installed"][string] {
   const fields = only(value, current ? CURRENT_RECORD_KEYS : RECORD_KEYS);
-  const shared = optionalFields(fields);
   const origin = only(fields.origin, ORIGIN_KEYS);
-  const originShared = optionalFields(origin);
   const record = assembled([
     ["kind", oneOf(fields.kind, PACKAGE_KINDS)],
-    ["version", shared.version],
+    ["version", optional(fields.version, version)],
     ["format", oneOf(fields.format, FORMATS)],
     ["installedAt", matching(fields.installedAt, (at) => INSTALLED_AT.test(at))],
     [
       "origin",
       assembled([
         ["source", source(origin.source)],
-        ["commit", originShared.commit],
-        ["index", originShared.index],
+        ["commit", optional(origin.commit, commit)],
+        ["index", optional(origin.index, text)],
       ]),
     ],
     ["contentDigest", digest(fields.contentDigest)],
     ["trust", oneOf(fields.trust, TRUSTS)],
-    ["audit", shared.audit],
-    ["signer", shared.signer],
+    ["audit", optional(fields.audit, audit)],
+    ["signer", optional(fields.signer, signer)],
     ["requires", optional(fields.requires, (requires) => list(requires, text))],
     ["files", optional(fields.files, files)],
     [

@@ -120,32 +120,26 @@ export function stageCopy(
   const staging = siblingName(id, "install");
   const path = join(context.lock.dir, staging);
   // a copy is digested from the bytes it writes; a moved tree is read once in place, stamped as
-  // it is read, so the read-back of the copy it becomes need not read it again (a stamp survives the
-  // tree's move to the copy's folder; a failed step leaves another tree there, which it misses).
-  // A tree the plan read in place (its stamp and files known) is not read again once it is here,
-  // its stamp unchanged.
+  // it is read, so the read-back of the copy it becomes need not read it again (a stamp survives
+  // the tree's move to the copy's folder; a failed step leaves another tree there, which it
+  // misses). A tree the plan read in place (its stamp and files known) is not read again once it
+  // is here, its stamp unchanged.
   const known = disposable ? context.target.cache?.trees.get(source) : undefined;
   const moved = disposable && movedInto(source, path);
-  const held =
+  const copied: Pick<TreeDigest, "digest" | "listing" | "stamp"> =
     moved && known?.listing !== undefined && restampTree(path, known.nodes) === known.stamp
-      ? known
-      : undefined;
-  const read =
-    held !== undefined
-      ? undefined
+      ? {
+          digest: known.digest,
+          listing: known.listing,
+          stamp: { stamp: known.stamp, nodes: known.nodes },
+        }
       : moved
         ? digestTree(path, { listing: true, stamp: true })
         : copyTree(source, path, { listing: true });
-  const copied = held ?? (read as TreeDigest);
   context.fault("staged");
   const staged = copied.digest;
-  const stamped = held ?? read?.stamp;
-  if (stamped !== undefined && staged === digest)
-    context.target.cache?.trees.set(target, {
-      stamp: stamped.stamp,
-      nodes: stamped.nodes,
-      digest: staged,
-    });
+  if (copied.stamp !== undefined && staged === digest)
+    context.target.cache?.trees.set(target, { ...copied.stamp, digest: staged });
   if (staged !== digest) {
     removeTree(path);
     throw new SkillshelfError(
