@@ -80,7 +80,8 @@ function demo() {
 /**
  * The registries the tests start are real ones from Debian packages: the CNCF distribution
  * registry (`docker-registry`), `skopeo` as an independent OCI client, and `htpasswd` for the
- * registry's user; `ssh-keygen` makes and checks the SSH signatures of signed skills. Missing ones are installed with apt-get (as root, or through `sudo -n`);
+ * registry's user; `ssh-keygen` makes and checks the SSH signatures of signed skills; `script`
+ * runs the bin on a pseudo-terminal. Missing ones are installed with apt-get (as root, or through `sudo -n`);
  * where that cannot be done, say what to install and stop.
  */
 function ensureTestTools() {
@@ -89,6 +90,7 @@ function ensureTestTools() {
     skopeo: "skopeo",
     htpasswd: "apache2-utils",
     "ssh-keygen": "openssh-client",
+    script: "bsdutils",
   };
   const missing = Object.entries(tools)
     .filter(([command]) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0)

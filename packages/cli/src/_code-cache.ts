@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Script } from "node:vm";
 
@@ -25,14 +24,24 @@ export interface LoadedBundle {
   readonly script: Script;
   /** Whether the cache was there, made from this bundle, and taken by V8. */
   readonly cached: boolean;
+  /** The build's stamp (64 hex digits), when the bundle carries one. */
+  readonly stamp: string | undefined;
 }
 
 /** How the build's stamp line starts; the 64 hex digits of the digest follow. */
 export const BUILD_STAMP = "\n//# skillshelf-build ";
 const STAMP_LENGTH = 64;
 
-/** Compile and run the bundle at `bundle`, with the code cache at `cache` if given and fitting. */
-export function loadBundle(bundle: string, cache?: string): LoadedBundle {
+/**
+ * Compile and run the bundle at `bundle`, with the code cache at `cache` if given and fitting.
+ * The bundle's `require` is `load` when given (the bin's own, from the same folder: node:module
+ * is then not loaded at every start), or one made for the bundle's path.
+ */
+export function loadBundle(
+  bundle: string,
+  cache?: string,
+  load: NodeJS.Require = process.getBuiltinModule("node:module").createRequire(bundle),
+): LoadedBundle {
   // esbuild writes ASCII only (the build checks): read as latin1, the bytes are the string's,
   // with no UTF-8 decoding of a megabyte at every start
   const source = readFileSync(bundle, "latin1");
@@ -44,18 +53,19 @@ export function loadBundle(bundle: string, cache?: string): LoadedBundle {
     ...(cachedData === undefined ? {} : { cachedData }),
   });
   const module = { exports: {} as BinExports };
-  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  script.runInThisContext()(module.exports, load, module, bundle, dirname(bundle));
   return {
     exports: module.exports,
     source,
     script,
     cached: cachedData !== undefined && !script.cachedDataRejected,
+    stamp,
   };
 }
 
 /** The cache file of a loaded, stamped bundle: its stamp, then V8's data of what has run. */
 export function cacheFile(loaded: LoadedBundle): Buffer {
-  const stamp = stampOf(loaded.source);
+  const { stamp } = loaded;
   if (stamp === undefined) throw new Error("code cache: the bundle carries no build stamp");
   return Buffer.concat([Buffer.from(stamp, "latin1"), loaded.script.createCachedData()]);
 }

@@ -9,14 +9,14 @@ import { main } from "./main.js";
 
 export { main };
 
-/** Run the command line on this process's arguments and streams; returns the exit status. */
-export function run(argv: readonly string[]): Promise<number> {
-  // a reader that stops early (`skillshelf list | head -1`) is not an error
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw error;
-    });
-  }
-  return main(argv, processIo());
+/**
+ * Run the command line on this process's arguments and streams; returns the exit status once
+ * what it wrote has left. `build` is the bundle's stamp (what read commands tag what they keep
+ * between runs with).
+ */
+export async function run(argv: readonly string[], build?: string): Promise<number> {
+  const io = processIo(build);
+  const status = await main(argv, io);
+  await io.settled();
+  return status;
 }

@@ -2,18 +2,13 @@
 import { join } from "node:path";
 import { loadBundle } from "./_code-cache.js";
 
-// built as CommonJS (dist/cli.cjs): Node starts a CommonJS entry without its ES module loader
-const { exports } = loadBundle(
+// built as CommonJS (dist/cli.cjs): Node starts a CommonJS entry without its ES module loader;
+// the bundle sits beside it, so this file's own `require` resolves as the bundle's would
+const { exports, stamp } = loadBundle(
   join(__dirname, "skillshelf.cjs"),
   join(__dirname, "skillshelf.cache"),
+  require,
 );
-exports.run(process.argv.slice(2)).then((status) => {
-  process.exitCode = status;
-  // exit once what was written has left: left to itself, Node first waits for V8's background
-  // work (a compile or a collection the run set going), up to 20 ms that change nothing
-  afterFlush(process.stdout, () => afterFlush(process.stderr, () => process.exit(status)));
-});
-
-function afterFlush(stream: NodeJS.WriteStream, then: () => void): void {
-  stream.write("", then);
-}
+// exit once the command is done: left to itself, Node first waits for V8's background work (a
+// compile or a collection the run set going), up to 20 ms that change nothing
+exports.run(process.argv.slice(2), stamp).then((status) => process.exit(status));

@@ -1,6 +1,9 @@
-import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { compareText } from "./diagnostics.js";
-import { sameStamp } from "./read-file.js";
+import { type FileStamp, sameStamp } from "./read-file.js";
+
+/** One entry of a folder as a walk reads it: a `Dirent`, or an entry of a saved listing. */
+export type FolderEntry = Pick<Dirent, "name" | "isFile" | "isDirectory" | "isSymbolicLink">;
 
 /**
  * Folder listings kept between walks, each while the folder's inode and times are unchanged:
@@ -9,39 +12,74 @@ import { sameStamp } from "./read-file.js";
  */
 export interface FolderListings {
   /** The entries of the folder at `path` (its real path), sorted by name: kept, or listed now. */
-  list(path: string): readonly Dirent[];
+  list(path: string): readonly FolderEntry[];
+  /** The kept listings of the folders listed since creation, as plain data to keep elsewhere. */
+  save(): SavedFolderListing[];
   /** Forget every listing. */
   clear(): void;
 }
 
 /**
- * An empty set of kept listings, holding at most `maxFolders` (the oldest dropped first). A
- * listing is kept only once its folder's last change is `racyMs` old (default 2 s; 0 keeps every
- * one): a change within the same tick of the file system's clock could leave the times as they
- * were (as with git's racily clean index entries).
+ * A kept listing as plain data: the folder's real path, its device and stamp, and its entries'
+ * names and kinds (`f` file, `d` folder, `l` symlink, `o` anything else).
+ */
+export type SavedFolderListing = readonly [
+  path: string,
+  stamp: readonly [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number],
+  entries: readonly (readonly [name: string, kind: EntryKind])[],
+];
+
+type EntryKind = "f" | "d" | "l" | "o";
+
+/**
+ * An empty set of kept listings (or the `saved` ones), holding at most `maxFolders` (the oldest
+ * dropped first). A listing is kept only once its folder's last change is `racyMs` old (default
+ * 2 s; 0 keeps every one): a change within the same tick of the file system's clock could leave
+ * the times as they were (as with git's racily clean index entries).
  */
 export function createFolderListings(
-  options: { readonly maxFolders?: number; readonly racyMs?: number } = {},
+  options: {
+    readonly maxFolders?: number;
+    readonly racyMs?: number;
+    readonly saved?: readonly SavedFolderListing[];
+  } = {},
 ): FolderListings {
   const maxFolders = options.maxFolders ?? 50_000;
   const racyMs = options.racyMs ?? 2_000;
-  const kept = new Map<string, { readonly stats: Stats; readonly entries: readonly Dirent[] }>();
+  const kept = new Map<string, KeptListing>();
+  for (const [path, [dev, ino, size, mtimeMs, ctimeMs], entries] of options.saved ?? [])
+    kept.set(path, {
+      stamp: { dev, ino, size, mtimeMs, ctimeMs },
+      entries: entries.map(([name, kind]) => new SavedEntry(name, kind)),
+      used: false,
+    });
   return {
     list(path) {
       const stats = lstatSync(path, { throwIfNoEntry: false });
       const known = kept.get(path);
-      if (known !== undefined && stats !== undefined && sameFolder(known.stats, stats))
+      if (known !== undefined && stats !== undefined && sameFolder(known.stamp, stats)) {
+        known.used = true;
         return known.entries;
+      }
       const entries = listSorted(path);
       kept.delete(path);
       if (
         stats?.isDirectory() === true &&
-        (racyMs <= 0 || Date.now() - lastChange(stats) >= racyMs)
+        (racyMs <= 0 || Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) >= racyMs)
       ) {
-        kept.set(path, { stats, entries });
+        kept.set(path, { stamp: stats, entries, used: true });
         if (kept.size > maxFolders) kept.delete(kept.keys().next().value as string);
       }
       return entries;
+    },
+    save() {
+      const saved: SavedFolderListing[] = [];
+      for (const [path, listing] of kept) {
+        if (!listing.used) continue;
+        const { dev, ino, size, mtimeMs, ctimeMs } = listing.stamp;
+        saved.push([path, [dev, ino, size, mtimeMs, ctimeMs], listing.entries.map(savedEntry)]);
+      }
+      return saved;
     },
     clear: () => kept.clear(),
   };
@@ -54,10 +92,45 @@ export function listSorted(path: string): Dirent[] {
 
 // --- internal ---
 
-function sameFolder(one: Stats, other: Stats): boolean {
-  return one.dev === other.dev && sameStamp(one, other);
+interface FolderStamp extends FileStamp {
+  readonly dev: number;
 }
 
-function lastChange(stats: Stats): number {
-  return Math.max(stats.mtimeMs, stats.ctimeMs);
+interface KeptListing {
+  readonly stamp: FolderStamp;
+  readonly entries: readonly FolderEntry[];
+  /** Listed (or found unchanged) since the listings were created: what `save` keeps. */
+  used: boolean;
+}
+
+/** An entry of a saved listing, answering as the `Dirent` it was made from. */
+class SavedEntry implements FolderEntry {
+  constructor(
+    readonly name: string,
+    private readonly kind: EntryKind,
+  ) {}
+  isFile(): boolean {
+    return this.kind === "f";
+  }
+  isDirectory(): boolean {
+    return this.kind === "d";
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === "l";
+  }
+}
+
+function savedEntry(entry: FolderEntry): readonly [string, EntryKind] {
+  const kind = entry.isFile()
+    ? "f"
+    : entry.isDirectory()
+      ? "d"
+      : entry.isSymbolicLink()
+        ? "l"
+        : "o";
+  return [entry.name, kind];
+}
+
+function sameFolder(one: FolderStamp, other: FolderStamp): boolean {
+  return one.dev === other.dev && sameStamp(one, other);
 }

@@ -56,7 +56,7 @@ export {
 } from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
 export { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
-export type { FolderListings } from "./folder-listings.js";
+export type { FolderEntry, FolderListings, SavedFolderListing } from "./folder-listings.js";
 export { createFolderListings } from "./folder-listings.js";
 export type {
   FrontmatterCode,

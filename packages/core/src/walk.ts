@@ -1,9 +1,9 @@
-import { type Dirent, existsSync, readdirSync, type Stats, statSync } from "node:fs";
+import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, sep } from "node:path";
 import { anchorRoot, followLink, readFailed } from "./_links.js";
 import { isInside, realpathOrUndefined } from "./containment.js";
 import { compareText, createDiagnostic } from "./diagnostics.js";
-import { type FolderListings, listSorted } from "./folder-listings.js";
+import { type FolderEntry, type FolderListings, listSorted } from "./folder-listings.js";
 import type { ResourceRoot } from "./roots.js";
 import type { Diagnostic } from "./types.js";
 
@@ -50,9 +50,17 @@ export interface RootWalker {
    * listing. `list` lists it (from `listings` when kept) for a hook that would rather look at its
    * entries than ask for a name; the walk then uses that listing.
    */
-  readonly enter?: (folder: WalkedFolder, walk: RootWalk, list: () => readonly Dirent[]) => boolean;
+  readonly enter?: (
+    folder: WalkedFolder,
+    walk: RootWalk,
+    list: () => readonly FolderEntry[],
+  ) => boolean;
   /** With a folder's entries, sorted by name, before any is visited; return true to visit none. */
-  readonly listed?: (folder: WalkedFolder, entries: readonly Dirent[], walk: RootWalk) => boolean;
+  readonly listed?: (
+    folder: WalkedFolder,
+    entries: readonly FolderEntry[],
+    walk: RootWalk,
+  ) => boolean;
   /** Each file in a visited folder, and the root itself when it is a file. */
   readonly file: (file: WalkedFile, walk: RootWalk) => void;
   /** Listings kept from earlier walks (a cache's), used while each folder is unchanged. */
@@ -138,12 +146,12 @@ function visit(
   linkedDirs: Set<string>,
   folder: WalkedFolder,
 ): void {
-  let listed: readonly Dirent[] | undefined;
+  let listed: readonly FolderEntry[] | undefined;
   const list = () =>
     (listed ??=
       walker.listings === undefined ? listSorted(folder.path) : walker.listings.list(folder.real));
   if (walker.enter?.(folder, walk, list) === true) return;
-  let entries: readonly Dirent[];
+  let entries: readonly FolderEntry[];
   try {
     entries = list();
   } catch (error) {

@@ -1,8 +1,9 @@
-import { closeSync, type Dirent, lstatSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, type Stats } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
   type Diagnostic,
   errnoCode,
+  type FolderEntry,
   type FolderListings,
   isSkillshelfError,
   MAX_WALK_DEPTH,
@@ -108,7 +109,7 @@ export function walkSkillRoot(root: ResourceRoot, visitor: SkillWalkVisitor): Wa
 // --- internal ---
 
 /** False when the folder's listing has no entry named `SKILL.md` in any case; true when it cannot be listed. */
-function mayHoldSkillFile(list: () => readonly Dirent[]): boolean {
+function mayHoldSkillFile(list: () => readonly FolderEntry[]): boolean {
   try {
     return list().some((entry) => entry.name.toLowerCase() === "skill.md");
   } catch {
@@ -131,7 +132,7 @@ function enterSkillFolder(
   visitor: SkillWalkVisitor,
   siblingsAreSkills: boolean | undefined,
   found: (location: SkillLocation) => void,
-  list: () => readonly Dirent[],
+  list: () => readonly FolderEntry[],
 ): boolean {
   if (siblingsAreSkills === false && visitor.listings !== undefined && !mayHoldSkillFile(list))
     return false;

@@ -3,9 +3,11 @@ import {
   createFolderListings,
   type Diagnostic,
   type FolderListings,
+  type SavedFolderListing,
   sameStamp,
 } from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
+import type { SkillFields } from "./fields.js";
 import type { LoadSkillsResult, Skill } from "./types.js";
 
 /** Counters of a skill cache, for hosts that want to see it working. */
@@ -55,8 +57,34 @@ export interface SkillCache {
   /** @internal remember a load's result. */
   rememberLoad(load: LastLoad): void;
   stats(): SkillCacheStats;
+  /**
+   * The records this cache was asked for or given since it was created, as plain data to keep
+   * for a later process (`createSkillCache({ saved })`): a file changed within `racyMs` (default
+   * 2 s) of `now` is left out, since a change in the same tick of the file system's clock could
+   * leave its stamp as it was (git's racily clean entries), and so is a record whose values plain
+   * data would not give back exactly (a refused file, a body, a value JSON cannot hold).
+   */
+  save(options?: { readonly now?: number; readonly racyMs?: number }): SavedSkillCache;
   clear(): void;
 }
+
+/**
+ * Records of a skill cache as plain data (`SkillCache.save`), tagged with the `version` of the
+ * code that parsed them: records saved by another version are not taken.
+ */
+export interface SavedSkillCache {
+  readonly format: 1;
+  readonly version: string;
+  readonly records: readonly (readonly [path: string, record: SavedSkillRecord])[];
+  readonly listings: readonly SavedFolderListing[];
+}
+
+/** A skill file's record as saved: everything but the body, which is never saved. */
+export type SavedSkillRecord = Omit<SkillFileRecord, "body" | "hash" | "signature" | "fields"> & {
+  readonly signature: NonNullable<SkillFileRecord["signature"]>;
+  readonly hash: string | null;
+  readonly fields: SkillFields;
+};
 
 /**
  * Create an empty cache holding at most `maxEntries` files (the oldest dropped first).
@@ -65,18 +93,29 @@ export interface SkillCache {
  * loadSkills({ cache }); // reads every skill
  * loadSkills({ cache }); // reads none that did not change
  */
-export function createSkillCache(options: { readonly maxEntries?: number } = {}): SkillCache {
+export function createSkillCache(
+  options: {
+    readonly maxEntries?: number;
+    /** Records a cache of another process saved, taken when `version` is theirs. */
+    readonly saved?: unknown;
+    readonly version?: string;
+  } = {},
+): SkillCache {
   const maxEntries = options.maxEntries ?? 50_000;
-  const records = new Map<string, SkillFileRecord>();
+  const saved = restored(options.saved, options.version);
+  const records = saved.records;
+  // what this cache was asked for or given: what `save` keeps
+  const used = new Set<string>();
   const skills = new Map<string, BuiltSkill>();
   let hits = 0;
   let misses = 0;
   let last: LastLoad | undefined;
-  const listings = createFolderListings({ maxFolders: maxEntries });
+  const listings = createFolderListings({ maxFolders: maxEntries, saved: saved.listings });
   return {
     listings,
     knows: (path) => records.has(path),
     lookup(path, realPath, stats) {
+      used.add(path);
       const record = records.get(path);
       const signature = record?.signature;
       const same =
@@ -86,12 +125,14 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
       return same ? record : undefined;
     },
     store(path, record) {
+      used.add(path);
       records.delete(path);
       records.set(path, record);
       if (records.size > maxEntries) {
         const oldest = records.keys().next().value as string;
         records.delete(oldest);
         skills.delete(oldest);
+        used.delete(oldest);
       }
     },
     built: (path) => skills.get(path),
@@ -103,13 +144,140 @@ export function createSkillCache(options: { readonly maxEntries?: number } = {})
       last = load;
     },
     stats: () => ({ hits, misses, entries: records.size }),
+    save(saving = {}) {
+      const settled = (saving.now ?? Date.now()) - (saving.racyMs ?? 2_000);
+      const kept: [string, SavedSkillRecord][] = [];
+      for (const path of used) {
+        const record = records.get(path);
+        const saved = record === undefined ? undefined : savedRecord(record, settled);
+        if (saved !== undefined) kept.push([path, saved]);
+      }
+      return {
+        format: 1,
+        version: options.version ?? "",
+        records: kept,
+        listings: listings.save(),
+      };
+    },
     clear() {
       listings.clear();
       records.clear();
       skills.clear();
       last = undefined;
+      used.clear();
       hits = 0;
       misses = 0;
     },
   };
+}
+
+// --- internal ---
+
+function savedRecord(record: SkillFileRecord, settled: number): SavedSkillRecord | undefined {
+  const { signature, fields, hash, diagnostics } = record;
+  if (signature === undefined || fields === undefined) return undefined;
+  if (Math.max(signature.mtimeMs, signature.ctimeMs) > settled) return undefined;
+  const saved = { signature, hash: hash ?? null, fields, diagnostics };
+  return isPlainData(saved) ? saved : undefined;
+}
+
+/**
+ * Whether JSON gives `value` back exactly: text, finite numbers other than -0, booleans and null,
+ * in dense arrays and objects of the plain prototype with no undefined property.
+ */
+function isPlainData(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+        for (let index = 0; index < value.length; index++)
+          if (!(index in value) || !isPlainData(value[index])) return false;
+        return Object.keys(value).length === value.length;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      if (Object.getOwnPropertySymbols(value).length > 0) return false;
+      for (const key of Object.keys(value)) {
+        const entry = (value as Record<string, unknown>)[key];
+        if (entry === undefined || !isPlainData(entry)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * The records and listings of a saved cache, when it is one this code saved (`version`); none
+ * otherwise. A saved cache whose shape is wrong anywhere is taken as none.
+ */
+function restored(
+  saved: unknown,
+  version: string | undefined,
+): { records: Map<string, SkillFileRecord>; listings: SavedFolderListing[] } {
+  const none = { records: new Map<string, SkillFileRecord>(), listings: [] };
+  if (!isRecord(saved) || saved.format !== 1 || saved.version !== (version ?? "")) return none;
+  const { records, listings } = saved;
+  if (!Array.isArray(records) || !Array.isArray(listings) || !listings.every(isSavedListing))
+    return none;
+  const taken = new Map<string, SkillFileRecord>();
+  for (const entry of records as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== "string") return none;
+    const record = restoredRecord(entry[1]);
+    if (record === undefined) return none;
+    taken.set(entry[0], record);
+  }
+  return { records: taken, listings };
+}
+
+function isSavedListing(value: unknown): value is SavedFolderListing {
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== "string") return false;
+  const [, stamp, entries] = value as [string, unknown, unknown];
+  return (
+    Array.isArray(stamp) &&
+    stamp.length === 5 &&
+    stamp.every((part) => typeof part === "number") &&
+    Array.isArray(entries) &&
+    entries.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 2 &&
+        typeof entry[0] === "string" &&
+        ENTRY_KINDS.has(entry[1]),
+    )
+  );
+}
+
+const ENTRY_KINDS = new Set<unknown>(["f", "d", "l", "o"]);
+
+function restoredRecord(value: unknown): SkillFileRecord | undefined {
+  if (!isRecord(value)) return undefined;
+  const { signature, hash, fields, diagnostics } = value;
+  if (!isRecord(signature) || typeof signature.realPath !== "string") return undefined;
+  if (!STAMP_KEYS.every((key) => typeof signature[key] === "number")) return undefined;
+  if (hash !== null && typeof hash !== "string") return undefined;
+  if (!isRecord(fields) || typeof fields.name !== "string") return undefined;
+  if (typeof fields.description !== "string" || !isRecord(fields.frontmatter)) return undefined;
+  if (typeof fields.addressable !== "boolean") return undefined;
+  if (typeof fields.disableModelInvocation !== "boolean") return undefined;
+  if (!Array.isArray(fields.requires) || !Array.isArray(diagnostics)) return undefined;
+  return {
+    signature: signature as unknown as SkillFileRecord["signature"],
+    hash: hash ?? undefined,
+    fields: fields as unknown as SkillFields,
+    body: undefined,
+    diagnostics: diagnostics as Diagnostic[],
+  };
+}
+
+const STAMP_KEYS = ["ino", "size", "mtimeMs", "ctimeMs"] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@ export type { ResourceRoot, ResourceTrust } from "@skillshelf/core";
 export { packageRoot, ROOT_PRECEDENCE } from "@skillshelf/core";
 export { LARGE_SKILL_BYTES, MAX_SKILL_BYTES } from "./_read-skill.js";
 export { readSkillBody, skillFileHash } from "./body.js";
-export type { SkillCache, SkillCacheStats } from "./cache.js";
+export type { SavedSkillCache, SavedSkillRecord, SkillCache, SkillCacheStats } from "./cache.js";
 export { createSkillCache } from "./cache.js";
 export type { SkillCommand } from "./commands.js";
 export { parseSkillCommand, parseSuggestedSkills } from "./commands.js";

@@ -1,4 +1,5 @@
 import {
+  type Diagnostic,
   folderKind,
   RESOURCE_FOLDERS,
   type ResourceFolder,
@@ -6,9 +7,11 @@ import {
   sortDiagnostics,
 } from "@skillshelf/core";
 import { KINDS, type ReadPass } from "@skillshelf/resources";
+import { keptSkills } from "../_skill-cache.js";
 import type { CommandInput } from "../command.js";
-import { printJson, publicDiagnostic } from "../context.js";
+import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, type PathStyle, painter } from "../format.js";
+import type { CliIo } from "../io.js";
 import { packageListing } from "../listings/packages.js";
 import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
@@ -52,7 +55,8 @@ export function runList(
   const context = input.context();
   const all = input.values.all;
   // identities read every skill's body: keep them from the one read instead of reading again
-  const pass = resourcesOf(context).read(context.environment.cwd, {
+  const kept = keptSkills(context, io);
+  const pass = resourcesOf(context, kept?.cache).read(context.environment.cwd, {
     bodies: all && kinds.includes("skills"),
   });
   const listings = kinds.map((key) => listingOf(key).list(pass, all, context.style));
@@ -60,13 +64,23 @@ export function runList(
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),
   ]);
-  if (input.values.json) {
+  if (input.values.json)
     printJson(io, context, {
       ...Object.fromEntries(listings.map((listing) => [listing.key, listing.rows])),
       diagnostics: diagnostics.map(publicDiagnostic),
     });
-    return 0;
-  }
+  else printListings(io, context, listings, diagnostics);
+  // once the listing is out: what this run parsed, for the next
+  kept?.save();
+  return 0;
+}
+
+function printListings(
+  io: CliIo,
+  context: CommandContext,
+  listings: readonly Listing[],
+  diagnostics: readonly Diagnostic[],
+): void {
   const paint = painter(io.color);
   const sections = listings.map((listing) => listing.text(context.style, paint));
   io.stdout(
@@ -82,5 +96,4 @@ export function runList(
   for (const diagnostic of diagnostics)
     if (diagnostic.severity !== "info")
       io.stderr(formatDiagnostic(diagnostic, context.style, paint));
-  return 0;
 }

@@ -33,7 +33,7 @@ export async function runMcp(
   const poll = pollMs === 0 ? undefined : setInterval(() => void skills.refresh(), pollMs);
   try {
     if (values.http === undefined) {
-      await serveStdio(skills);
+      await serveStdio(skills, io.streams?.());
       return 0;
     }
     const http = await serveHttp(skills, { port: values.http, host: values.host });
