@@ -79,15 +79,18 @@ export interface SavedSkillCache {
   readonly listings: readonly SavedFolderListing[];
 }
 
-/** A skill file's record as saved: everything but the body, which is never saved. */
-export type SavedSkillRecord = Omit<SkillFileRecord, "body" | "hash" | "signature" | "fields"> & {
+/**
+ * A skill file's record as saved: what a read of its frontmatter alone gives (never the body,
+ * nor the hash of the whole file that only a read of the body has).
+ */
+export type SavedSkillRecord = Pick<SkillFileRecord, "diagnostics"> & {
   readonly signature: NonNullable<SkillFileRecord["signature"]>;
-  readonly hash: string | null;
   readonly fields: SkillFields;
 };
 
 /**
- * Create an empty cache holding at most `maxEntries` files (the oldest dropped first).
+ * Create a cache holding at most `maxEntries` files (the oldest dropped first): empty, or with
+ * the records and listings another cache of the same `version` saved (`saved`).
  * @example
  * const cache = createSkillCache();
  * loadSkills({ cache }); // reads every skill
@@ -174,10 +177,10 @@ export function createSkillCache(
 // --- internal ---
 
 function savedRecord(record: SkillFileRecord, settled: number): SavedSkillRecord | undefined {
-  const { signature, fields, hash, diagnostics } = record;
+  const { signature, fields, diagnostics } = record;
   if (signature === undefined || fields === undefined) return undefined;
   if (Math.max(signature.mtimeMs, signature.ctimeMs) > settled) return undefined;
-  const saved = { signature, hash: hash ?? null, fields, diagnostics };
+  const saved = { signature, fields, diagnostics };
   return isPlainData(saved) ? saved : undefined;
 }
 
@@ -258,10 +261,9 @@ const ENTRY_KINDS = new Set<unknown>(["f", "d", "l", "o"]);
 
 function restoredRecord(value: unknown): SkillFileRecord | undefined {
   if (!isRecord(value)) return undefined;
-  const { signature, hash, fields, diagnostics } = value;
+  const { signature, fields, diagnostics } = value;
   if (!isRecord(signature) || typeof signature.realPath !== "string") return undefined;
   if (!STAMP_KEYS.every((key) => typeof signature[key] === "number")) return undefined;
-  if (hash !== null && typeof hash !== "string") return undefined;
   if (!isRecord(fields) || typeof fields.name !== "string") return undefined;
   if (typeof fields.description !== "string" || !isRecord(fields.frontmatter)) return undefined;
   if (typeof fields.addressable !== "boolean") return undefined;
@@ -269,7 +271,7 @@ function restoredRecord(value: unknown): SkillFileRecord | undefined {
   if (!Array.isArray(fields.requires) || !Array.isArray(diagnostics)) return undefined;
   return {
     signature: signature as unknown as SkillFileRecord["signature"],
-    hash: hash ?? undefined,
+    hash: undefined,
     fields: fields as unknown as SkillFields,
     body: undefined,
     diagnostics: diagnostics as Diagnostic[],
