@@ -1,15 +1,28 @@
 import { closeSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { openRegularFile, siblingName } from "@skillshelf/core";
-import { createSkillCache, type SkillCache } from "@skillshelf/skills-loader";
+import { type FileStamp, openRegularFile, sameStamp, siblingName } from "@skillshelf/core";
+import { createSkillCache, type Skill, type SkillCache } from "@skillshelf/skills-loader";
 import type { CommandContext } from "./context.js";
 import type { CliIo } from "./io.js";
 
 /** The skills a read command parsed, kept for its next run in the same project. */
 export interface KeptSkills {
   readonly cache: SkillCache;
+  /** What `list --all` learnt of whole files: each one's identity and hash, by path and stamp. */
+  readonly contents: KeptContents;
   /** Keep what this run parsed, if it parsed anything; a cache that cannot be written is skipped. */
   save(): void;
+}
+
+/** A skill file's identity and sha256, while the file holds the stamp they were read at. */
+export interface KeptContent {
+  readonly identity: string;
+  readonly hash: string;
+}
+
+export interface KeptContents {
+  get(skill: Skill): KeptContent | undefined;
+  set(skill: Skill, content: KeptContent): void;
 }
 
 /** A kept file over this size is not read (a project of tens of thousands of skills). */
@@ -34,15 +47,21 @@ export function keptSkills(context: CommandContext, io: CliIo): KeptSkills | und
   );
   const name = `skills-${fileKey(`${environment.cwd}\0${environment.home}`)}.json`;
   const path = join(folder, name);
-  const cache = createSkillCache({ saved: readKept(path), version });
+  const kept = readKept(path);
+  const cache = createSkillCache({ saved: kept?.skills, version });
+  // contents are this build's too: what the parses were saved by
+  const sameBuild = (kept?.skills as { version?: unknown } | undefined)?.version === version;
+  const contents = keptContents(sameBuild ? kept?.contents : undefined);
   return {
     cache,
+    contents,
     save() {
-      if (cache.stats().misses === 0) return;
+      if (cache.stats().misses === 0 && !contents.learnt()) return;
       const temporary = join(folder, siblingName(name, "tmp"));
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
-        writeFileSync(temporary, JSON.stringify(cache.save()), { mode: 0o600, flag: "wx" });
+        const saved = { skills: cache.save(), contents: contents.save() };
+        writeFileSync(temporary, JSON.stringify(saved), { mode: 0o600, flag: "wx" });
         renameSync(temporary, path);
       } catch {
         // a cache: the next run parses again
@@ -70,8 +89,75 @@ function fileKey(text: string): string {
   return `${(low >>> 0).toString(16).padStart(8, "0")}${(high >>> 0).toString(16).padStart(8, "0")}`;
 }
 
+/** A kept content as saved: the real path, the stamp, the identity and the hash. */
+type SavedContent = readonly [
+  realPath: string,
+  stamp: readonly number[],
+  identity: string,
+  hash: string,
+];
+
+/**
+ * The contents kept before (when every one is well formed; else none) and those learnt now. A
+ * content is saved when this run used or learnt it and its file is settled (unchanged for 2 s,
+ * the loader's racy margin), so a change within the file system's clock tick is never hidden.
+ */
+function keptContents(saved: unknown): KeptContents & {
+  learnt(): boolean;
+  save(): SavedContent[];
+} {
+  const known = new Map<string, { stamp: FileStamp; content: KeptContent; used: boolean }>();
+  if (Array.isArray(saved) && saved.every(isSavedContent))
+    for (const [realPath, [ino, size, mtimeMs, ctimeMs], identity, hash] of saved)
+      known.set(realPath, {
+        stamp: { ino, size, mtimeMs, ctimeMs } as FileStamp,
+        content: { identity, hash },
+        used: false,
+      });
+  let learnt = false;
+  return {
+    get(skill) {
+      const entry = known.get(skill.realPath);
+      if (entry === undefined || !sameStamp(entry.stamp, skill.stamp)) return undefined;
+      entry.used = true;
+      return entry.content;
+    },
+    set(skill, content) {
+      known.set(skill.realPath, { stamp: skill.stamp, content, used: true });
+      learnt = true;
+    },
+    learnt: () => learnt,
+    save() {
+      const settled = Date.now() - 2_000;
+      const kept: SavedContent[] = [];
+      for (const [realPath, { stamp, content, used }] of known)
+        if (used && Math.max(stamp.mtimeMs, stamp.ctimeMs) <= settled)
+          kept.push([
+            realPath,
+            [stamp.ino, stamp.size, stamp.mtimeMs, stamp.ctimeMs],
+            content.identity,
+            content.hash,
+          ]);
+      return kept;
+    },
+  };
+}
+
+function isSavedContent(value: unknown): value is SavedContent {
+  if (!Array.isArray(value) || value.length !== 4) return false;
+  const [realPath, stamp, identity, hash] = value as unknown[];
+  return (
+    typeof realPath === "string" &&
+    Array.isArray(stamp) &&
+    stamp.length === 4 &&
+    stamp.every((part) => typeof part === "number") &&
+    typeof identity === "string" &&
+    typeof hash === "string"
+  );
+}
+
 /** The kept file's data, when it is a plain file (no link) of this user no one else may write. */
-function readKept(path: string): unknown {
+function readKept(path: string): { skills?: unknown; contents?: unknown } | undefined {
   try {
     const opened = openRegularFile(path, { noFollow: true });
     try {
@@ -79,7 +165,8 @@ function readKept(path: string): unknown {
       if ((stats.mode & 0o022) !== 0 || stats.uid !== (process.getuid?.() ?? stats.uid))
         return undefined;
       if (stats.size > MAX_KEPT_BYTES) return undefined;
-      return JSON.parse(readFileSync(opened.fd, "utf8"));
+      const data: unknown = JSON.parse(readFileSync(opened.fd, "utf8"));
+      return typeof data === "object" && data !== null ? data : undefined;
     } finally {
       closeSync(opened.fd);
     }

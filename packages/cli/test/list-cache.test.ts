@@ -50,6 +50,28 @@ describe("list keeps what it parsed for its next run", () => {
     expect(second).toEqual(first);
   });
 
+  it("keeps each file's identity and hash for list --all, taken while the file's stamp holds", () => {
+    const cache = testdir();
+    const all = () =>
+      runCli(["list", "--all", "--json", "--cwd", project], {
+        env: { HOME: home, XDG_CACHE_HOME: cache },
+      });
+    const first = all();
+    expect(first.status).toBe(0);
+    expect(all()).toEqual(first);
+    const kept = keptFile(cache);
+    const data = JSON.parse(readFileSync(kept, "utf8"));
+    expect(data.contents).toHaveLength(3);
+    const [realPath, stamp, , hash] = data.contents[0];
+    data.contents[0] = [realPath, stamp, "f".repeat(64), hash];
+    writeFileSync(kept, JSON.stringify(data), { mode: 0o600 });
+    expect(all().stdout).toContain("f".repeat(64));
+    // another build's contents are not taken
+    data.skills.version = "another build";
+    writeFileSync(kept, JSON.stringify(data), { mode: 0o600 });
+    expect(all().stdout).toBe(first.stdout);
+  });
+
   it("is what the next run lists an unchanged file from, and a changed file is read again", () => {
     const cache = testdir();
     list(cache);
@@ -91,7 +113,9 @@ describe("list keeps what it parsed for its next run", () => {
     const damaged = testdir();
     writeFileSync(forged(damaged), "{");
     expect(list(damaged).stdout).toBe(fresh);
-    expect(JSON.parse(readFileSync(keptFile(damaged), "utf8"))).toMatchObject({ format: 1 });
+    expect(JSON.parse(readFileSync(keptFile(damaged), "utf8"))).toMatchObject({
+      skills: { format: 1 },
+    });
   });
 
   it("lives under ~/.cache without an absolute XDG_CACHE_HOME, and not at all without a build", async () => {

@@ -18,8 +18,26 @@ import type { Skill } from "./types.js";
  */
 export function readSkillBody(skill: Pick<Skill, "path" | "realPath" | "stamp" | "body">): string {
   if (skill.body !== undefined) return skill.body;
-  const split = splitFrontmatter(skillText(skill));
-  return split.kind === "found" ? split.body : "";
+  return bodyOf(skillText(skill, skillBytes(skill)));
+}
+
+/** A skill's body and the sha256 of its whole file. */
+export interface SkillContent {
+  readonly body: string;
+  readonly hash: string;
+}
+
+/**
+ * `readSkillBody` and `skillFileHash` from one read of the file (on the same terms: it must still
+ * hold the skill's `stamp`), for a host that needs both: the kept ones when the load kept them.
+ */
+export function readSkillContent(
+  skill: Pick<Skill, "path" | "realPath" | "stamp" | "body" | "hash">,
+): SkillContent {
+  if (skill.body !== undefined && skill.hash !== undefined)
+    return { body: skill.body, hash: skill.hash };
+  const bytes = skillBytes(skill);
+  return { body: bodyOf(skillText(skill, bytes)), hash: sha256(bytes) };
 }
 
 /** The sha256 of a loaded skill's file: `hash` when the load kept it, else read while the file holds its `stamp`. */
@@ -29,8 +47,13 @@ export function skillFileHash(skill: Pick<Skill, "path" | "realPath" | "stamp" |
 
 // --- internal ---
 
-function skillText(skill: Pick<Skill, "path" | "realPath" | "stamp">): string {
-  const decoded = decodeText(skillBytes(skill));
+function bodyOf(text: string): string {
+  const split = splitFrontmatter(text);
+  return split.kind === "found" ? split.body : "";
+}
+
+function skillText(skill: Pick<Skill, "path">, bytes: Buffer): string {
+  const decoded = decodeText(bytes);
   if (decoded.ok) return decoded.text;
   throw new SkillshelfError(
     decoded.reason === "nul" ? "file_contains_nul" : "file_not_utf8",

@@ -2,7 +2,8 @@ export type { ResourceRoot, ResourceTrust } from "@skillshelf/core";
 // the root vocabulary lives in core; re-exported so a harness needs only this package
 export { packageRoot, ROOT_PRECEDENCE } from "@skillshelf/core";
 export { LARGE_SKILL_BYTES, MAX_SKILL_BYTES } from "./_read-skill.js";
-export { readSkillBody, skillFileHash } from "./body.js";
+export type { SkillContent } from "./body.js";
+export { readSkillBody, readSkillContent, skillFileHash } from "./body.js";
 export type { SavedSkillCache, SavedSkillRecord, SkillCache, SkillCacheStats } from "./cache.js";
 export { createSkillCache } from "./cache.js";
 export type { SkillCommand } from "./commands.js";

@@ -7,7 +7,7 @@ import {
   sortDiagnostics,
 } from "@skillshelf/core";
 import { KINDS, type ReadPass } from "@skillshelf/resources";
-import { keptSkills } from "../_skill-cache.js";
+import { type KeptContents, keptSkills } from "../_skill-cache.js";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, type PathStyle, painter } from "../format.js";
@@ -19,7 +19,7 @@ import { type Listing, type ListKind, plainListing } from "../listings/rows.js";
 import { skillListing } from "../listings/skills.js";
 import { resourcesOf } from "../resources.js";
 
-type List = (pass: ReadPass, all: boolean, style: PathStyle) => Listing;
+type List = (pass: ReadPass, all: boolean, style: PathStyle, kept?: KeptContents) => Listing;
 
 /** The kinds with a listing of their own; any other lists the columns every kind has. */
 const LISTINGS: { readonly [F in ResourceFolder]?: List } = {
@@ -54,12 +54,16 @@ export function runList(
   const kinds = kind === "all" ? LIST_KINDS : LIST_KINDS.filter((known) => known === kind);
   const context = input.context();
   const all = input.values.all;
-  // identities read every skill's body: keep them from the one read instead of reading again
   const kept = keptSkills(context, io);
+  // identities read every skill's body: with no parses kept, keep the bodies from one whole read
+  // of each file; with them, the frontmatter is what was kept and each body is read once, alone
+  const parsesKept = (kept?.cache.stats().entries ?? 0) > 0;
   const pass = resourcesOf(context, kept?.cache).read(context.environment.cwd, {
-    bodies: all && kinds.includes("skills"),
+    bodies: all && kinds.includes("skills") && !parsesKept,
   });
-  const listings = kinds.map((key) => listingOf(key).list(pass, all, context.style));
+  const listings = kinds.map((key) =>
+    listingOf(key).list(pass, all, context.style, kept?.contents),
+  );
   // a finding reaches several listings (a copy's, the snapshot's): print it once
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),

@@ -36,12 +36,14 @@ export interface SkillIdentity {
  * Group every skill a read found (the winners, the copies that lost a name clash, and the
  * same files reached through links) by name, then by identity (the normalized
  * content, so a source and its installed or linked copies are one identity). A name whose
- * copies say different things is flagged with every identity it has.
+ * copies say different things is flagged with every identity it has. `knownIdentity`: a skill's
+ * identity known already (read with its file's hash, or kept by an earlier run).
  */
 export function skillIdentities(
   environment: Environment,
   result: LoadSkillsResult,
   only?: string,
+  knownIdentity?: (skill: Skill) => string | undefined,
 ): SkillIdentity[] {
   const linked = linkedPaths(environment);
   const roots = defaultSkillRoots(environment);
@@ -49,7 +51,7 @@ export function skillIdentities(
   const identityOf = (skill: Skill) => {
     let identity = identities.get(skill.realPath);
     if (identity === undefined) {
-      identity = skillIdentity(skill);
+      identity = knownIdentity?.(skill) ?? skillIdentity(skill);
       identities.set(skill.realPath, identity);
     }
     return identity;

@@ -3,9 +3,13 @@ import type { ReadPass } from "@skillshelf/resources";
 import {
   isModelVisible,
   type LoadSkillsResult,
+  readSkillContent,
   type Skill,
+  type SkillContent,
   skillFileHash,
+  skillIdentity,
 } from "@skillshelf/skills-loader";
+import type { KeptContent, KeptContents } from "../_skill-cache.js";
 import type { Paint, PathStyle } from "../format.js";
 import { safeLine, shortHash } from "../format.js";
 import {
@@ -73,7 +77,7 @@ function shownDiagnostics(result: LoadSkillsResult): LoadSkillsResult["diagnosti
   return result.diagnostics.filter((diagnostic) => diagnostic.code !== "untrusted_hidden");
 }
 
-function skillRow(skill: Skill): SkillRow {
+function skillRow(skill: Skill, fileHash: (skill: Skill) => string | null = hashOrNull): SkillRow {
   return {
     name: skill.name,
     description: skill.description,
@@ -86,9 +90,22 @@ function skillRow(skill: Skill): SkillRow {
     mcp: withheldReason(skill) ?? "served",
     // the loader reads frontmatter alone: the whole file is read only for `--json`, which prints this
     get hash() {
-      return hashOrNull(skill);
+      return fileHash(skill);
     },
   };
+}
+
+/** A skill file's identity and hash from one read, learnt by `kept`; null when it cannot be read. */
+function readFacts(skill: Skill, kept: KeptContents | undefined): KeptContent | null {
+  let content: SkillContent;
+  try {
+    content = readSkillContent(skill);
+  } catch {
+    return null;
+  }
+  const facts = { identity: skillIdentity({ ...skill, body: content.body }), hash: content.hash };
+  kept?.set(skill, facts);
+  return facts;
 }
 
 function hashOrNull(skill: Skill): string | null {
@@ -104,9 +121,14 @@ function hashOrNull(skill: Skill): string | null {
  * `all`, one row per identity of each name: every copy with the same content is
  * a location of one row, and a name whose copies differ has a row per identity, flagged `drift`.
  */
-export function skillListing(pass: ReadPass, all: boolean): Listing {
+export function skillListing(
+  pass: ReadPass,
+  all: boolean,
+  _style?: PathStyle,
+  kept?: KeptContents,
+): Listing {
   const result = pass.load("skill");
-  if (all) return identityListing(pass, result);
+  if (all) return identityListing(pass, result, kept);
   const rows = listedRows(result.items, result.collisions, false, skillRow);
   return {
     key: "skills",
@@ -130,8 +152,23 @@ export function skillListing(pass: ReadPass, all: boolean): Listing {
   };
 }
 
-function identityListing(pass: ReadPass, result: LoadSkillsResult): Listing {
-  const groups = skillIdentities(pass.environment, result);
+function identityListing(
+  pass: ReadPass,
+  result: LoadSkillsResult,
+  kept: KeptContents | undefined,
+): Listing {
+  // each file read at most once for its identity and its hash, none whose stamp an earlier run kept
+  const facts = new Map<Skill, KeptContent | null>();
+  const factsOf = (skill: Skill) => {
+    if (!facts.has(skill)) facts.set(skill, kept?.get(skill) ?? readFacts(skill, kept));
+    return facts.get(skill) ?? undefined;
+  };
+  const groups = skillIdentities(
+    pass.environment,
+    result,
+    undefined,
+    (skill) => factsOf(skill)?.identity,
+  );
   const byName = new Map<string, SkillIdentity[]>();
   for (const group of groups) {
     const named = byName.get(group.name);
@@ -139,7 +176,11 @@ function identityListing(pass: ReadPass, result: LoadSkillsResult): Listing {
     else named.push(group);
   }
   const rows = groups.map((group): ListedRow<IdentityRow> => {
-    const row = { ...skillRow(group.skill), identity: group.identity, locations: group.locations };
+    const row = {
+      ...skillRow(group.skill, (skill) => factsOf(skill)?.hash ?? null),
+      identity: group.identity,
+      locations: group.locations,
+    };
     const named = byName.get(group.name) ?? [];
     if (named.length === 1) return { ...row, shadows: [] };
     const winner = named.find((candidate) => candidate.winner);
