@@ -58,7 +58,7 @@ export function runSkillsBench(options: BenchOptions): string {
   const cachedRatio = median(times["loadSkills cached"] ?? []) / base;
   const rawMemory = peakRssMiB(options.binDir, "raw-parse", dir);
   const loadMemory = peakRssMiB(options.binDir, "loadSkills", dir);
-  const cli = cliListMs(options.workDir);
+  const cli = cliListMs(options.workDir, Math.max(3, options.rounds * 3));
   return [
     "## Skills",
     "",
@@ -73,7 +73,7 @@ export function runSkillsBench(options: BenchOptions): string {
     `| raw-parse (keeps bodies, as loaders do) | ${rawMemory.toFixed(0)} |`,
     `| loadSkills (bodies not kept) | ${loadMemory.toFixed(0)} |`,
     "",
-    `\`skillshelf list\` on 100 skills, process start to exit, medians of ${CLI_RUNS} rounds, each round running it again over the settled tree (what it kept of its last run taken), once with nothing kept (a cache folder of its own) and a bare \`node -e 0\`: ${cli.list.toFixed(0)} ms, ${cli.unkept.toFixed(0)} ms with nothing kept, \`node -e 0\` ${cli.node.toFixed(0)} ms. Against \`node -e 0\` (median of each round's ratio): ${cli.ratio.toFixed(2)}×, ${cli.unkeptRatio.toFixed(2)}× with nothing kept. Targets: under 150 ms: ${verdict(cli.list < 150)}; at most 2.5× \`node -e 0\` (issue 31, item 5): ${verdict(cli.ratio <= 2.5)}.`,
+    `\`skillshelf list\` on 100 skills, process start to exit, medians of ${cli.runs} rounds, each round running it again over the settled tree (what it kept of its last run taken), once with nothing kept (a cache folder of its own) and a bare \`node -e 0\`: ${cli.list.toFixed(0)} ms, ${cli.unkept.toFixed(0)} ms with nothing kept, \`node -e 0\` ${cli.node.toFixed(0)} ms. Against \`node -e 0\` (median of each round's ratio): ${cli.ratio.toFixed(2)}×, ${cli.unkeptRatio.toFixed(2)}× with nothing kept. Targets: under 150 ms: ${verdict(cli.list < 150)}; at most 2.5× \`node -e 0\` (issue 31, item 5): ${verdict(cli.ratio <= 2.5)}.`,
     "",
     `Winners identical to raw-parse: ${identical ? "yes" : "no"}.`,
     `Targets: cold ≤ 0.70× raw-parse: ${coldRatio.toFixed(2)}× ${verdict(coldRatio <= 0.7)}; cached ≤ 0.15×: ${cachedRatio.toFixed(2)}× ${verdict(cachedRatio <= 0.15)}; peak RSS below raw-parse: ${verdict(loadMemory < rawMemory)}.`,
@@ -158,16 +158,17 @@ function waitPastRacyMargin(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_100);
 }
 
-/** Runs of `skillshelf list` (and of the bare start-up beside it): enough to steady a noisy machine. */
-const CLI_RUNS = 21;
-
 /**
  * Wall times of `skillshelf list` over 100 skills, in a fresh process each time: run again over a
  * settled tree (what it kept of its last run taken: the way a person runs it), and with nothing
  * kept (a cache folder of its own each run: the first run after every file changed), each beside
  * a bare `node -e 0` run in the same round, so a slow phase of the machine shows in all three.
  */
-function cliListMs(workDir: string): {
+function cliListMs(
+  workDir: string,
+  runs: number,
+): {
+  runs: number;
   list: number;
   unkept: number;
   node: number;
@@ -193,12 +194,13 @@ function cliListMs(workDir: string): {
   const kept: number[] = [];
   const unkept: number[] = [];
   const node: number[] = [];
-  for (let run = 0; run < CLI_RUNS; run++) {
+  for (let run = 0; run < runs; run++) {
     kept.push(timed(list));
     unkept.push(timed(list, mkdtempSync(join(project, "cache-"))));
     node.push(timed(["-e", "0"]));
   }
   return {
+    runs,
     list: median(kept),
     unkept: median(unkept),
     node: median(node),

@@ -89,8 +89,9 @@ describe("benchmark smoke run", () => {
     );
     expect(output).toMatch(/\| 15 \| [\d.]+ \| \d+ \|/);
     expect(output).toMatch(/`auditTree` over 10 skills .* median ratio [\d.]+× \(0 findings\)/);
-    // every suite once, each spawning the CLI: bounded, but slow when the whole suite runs beside it
-  });
+    // every suite once, each spawning the CLI and registries: about 50 s alone, several times that
+    // beside the whole suite on two cores, so its hang guard is the workspace's five times over
+  }, 600_000);
 });
 
 describe("prompt benchmark pieces", () => {
