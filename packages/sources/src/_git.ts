@@ -386,50 +386,82 @@ function checkedOutCommit(gitDir: string): string | undefined {
   return commit !== undefined && HASH.test(commit) ? commit : undefined;
 }
 
+/** The most git may print (a listing of a commit of the largest size allowed). */
+const MAX_GIT_OUTPUT = 64 * 1024 * 1024;
+
 async function git(args: readonly string[], options: GitOptions, url?: string): Promise<string> {
   const env = gitEnvironment(options.env, options.identity);
   // loaded when a git source is fetched, so other sources start without it
-  const { execFile } = await import("node:child_process");
+  const { spawn } = await import("node:child_process");
+  const what = url ?? "git";
   return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      args,
-      {
-        env,
-        timeout: options.timeoutMs,
-        killSignal: "SIGKILL",
-        // a listing of a commit of the largest size allowed
-        maxBuffer: 64 * 1024 * 1024,
-        signal: options.signal,
-      },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout);
-        const what = url ?? "git";
-        if (errnoCode(error) === "ENOENT")
-          return reject(
-            new SkillshelfError("git_missing", "git is not installed or not on PATH", {
+    // git runs its helpers (upload-pack, index-pack, checkout workers) in a process group of its
+    // own, and a cancel, a timeout or too much output stops the whole group: killing git alone
+    // left index-pack writing into a staging folder while it was being removed
+    const child = spawn("git", args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stopped: "aborted" | "timeout" | "output" | undefined;
+    let settled = false;
+    const stop = (why: NonNullable<typeof stopped>) => {
+      stopped ??= why;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // the group is gone already
+      }
+    };
+    const abort = () => stop("aborted");
+    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    if (options.signal?.aborted === true) abort();
+    else options.signal?.addEventListener("abort", abort, { once: true });
+    const finish = (error?: SkillshelfError, stdout?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
+      if (error === undefined) resolve(stdout ?? "");
+      else reject(error);
+    };
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_GIT_OUTPUT) stop("output");
+      else out.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err = `${err}${chunk.toString("utf8")}`.slice(-65_536);
+    });
+    child.on("error", (error) => {
+      finish(
+        errnoCode(error) === "ENOENT"
+          ? new SkillshelfError("git_missing", "git is not installed or not on PATH", {
+              cause: error,
+            })
+          : new SkillshelfError("git_failed", `git failed on ${what}: ${error.message}`, {
               cause: error,
             }),
-          );
-        if (error.name === "AbortError")
-          return reject(
-            new SkillshelfError("aborted", `fetching ${what} was cancelled`, { cause: error }),
-          );
-        if ((error as { killed?: boolean }).killed)
-          return reject(
-            new SkillshelfError(
-              "git_timeout",
-              `git did not finish fetching ${what} within ${options.timeoutMs} ms`,
-              { cause: error },
-            ),
-          );
-        const message = stderr.trim().split("\n").slice(-3).join(" ") || error.message;
-        reject(
-          new SkillshelfError("git_failed", `git failed on ${what}: ${message}`, {
-            cause: error,
-          }),
+      );
+    });
+    child.on("close", (code, signal) => {
+      if (code === 0 && stopped === undefined)
+        return finish(undefined, Buffer.concat(out).toString("utf8"));
+      const cause = new Error(`git exited with ${signal ?? code}`);
+      if (stopped === "aborted")
+        return finish(new SkillshelfError("aborted", `fetching ${what} was cancelled`, { cause }));
+      if (stopped === "timeout")
+        return finish(
+          new SkillshelfError(
+            "git_timeout",
+            `git did not finish fetching ${what} within ${options.timeoutMs} ms`,
+            { cause },
+          ),
         );
-      },
-    );
+      const message =
+        stopped === "output"
+          ? `it printed more than ${MAX_GIT_OUTPUT} bytes`
+          : err.trim().split("\n").slice(-3).join(" ") || cause.message;
+      finish(new SkillshelfError("git_failed", `git failed on ${what}: ${message}`, { cause }));
+    });
   });
 }

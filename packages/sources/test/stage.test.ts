@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestTree, isSkillshelfError, type PackageSource } from "@skillshelf/core";
@@ -264,6 +264,24 @@ describe("stageSource from git", () => {
     const { source, env } = make(gitEnv());
     expect(await stageError(source, { env, tempDir })).toBe(code);
     expect(leftovers(tempDir)).toEqual([]);
+  });
+
+  it("stops what git started with it: a helper it left running writes nothing after a timeout", async () => {
+    const marker = join(testdir(), "marker");
+    const script = `#!/bin/sh\n(while :; do echo x >> '${marker}'; sleep 0.02; done) &\nexec sleep 30\n`;
+    const bin = testdir({ git: { content: script, mode: 0o755 } });
+    chmodSync(join(bin, "git"), 0o755);
+    expect(
+      await stageError(
+        { type: "git", url: "https://example.com/x.git" },
+        { env: { PATH: `${bin}:${process.env.PATH}` }, timeoutMs: 300, tempDir: testdir() },
+      ),
+    ).toBe("git_timeout");
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
+    await pause();
+    const size = statSync(marker).size;
+    await pause();
+    expect(statSync(marker).size).toBe(size);
   });
 
   it("gives up on a git that hangs, after the timeout", async () => {
