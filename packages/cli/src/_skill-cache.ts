@@ -1,6 +1,12 @@
 import { closeSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { type FileStamp, openRegularFile, sameStamp, siblingName } from "@skillshelf/core";
+import {
+  type FileStamp,
+  isSettled,
+  openRegularFile,
+  sameStamp,
+  siblingName,
+} from "@skillshelf/core";
 import { createSkillCache, type Skill, type SkillCache } from "@skillshelf/skills-loader";
 import type { CommandContext } from "./context.js";
 import type { CliIo } from "./io.js";
@@ -128,10 +134,9 @@ function keptContents(saved: unknown): KeptContents & {
     },
     learnt: () => learnt,
     save() {
-      const settled = Date.now() - 2_000;
       const kept: SavedContent[] = [];
       for (const [realPath, { stamp, content, used }] of known)
-        if (used && Math.max(stamp.mtimeMs, stamp.ctimeMs) <= settled)
+        if (used && isSettled(stamp))
           kept.push([
             realPath,
             [stamp.ino, stamp.size, stamp.mtimeMs, stamp.ctimeMs],

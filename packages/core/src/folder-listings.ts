@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { compareText } from "./diagnostics.js";
-import { type FileStamp, sameStamp } from "./read-file.js";
+import { type FileStamp, isSettled, RACY_MS, sameStamp } from "./read-file.js";
 
 /** One entry of a folder as a walk reads it: a `Dirent`, or an entry of a saved listing. */
 export type FolderEntry = Pick<Dirent, "name" | "isFile" | "isDirectory" | "isSymbolicLink">;
@@ -45,7 +45,7 @@ export function createFolderListings(
   } = {},
 ): FolderListings {
   const maxFolders = options.maxFolders ?? 50_000;
-  const racyMs = options.racyMs ?? 2_000;
+  const racyMs = options.racyMs ?? RACY_MS;
   const kept = new Map<string, KeptListing>();
   for (const [path, [dev, ino, size, mtimeMs, ctimeMs], entries] of options.saved ?? [])
     kept.set(path, {
@@ -63,10 +63,7 @@ export function createFolderListings(
       }
       const entries = listSorted(path);
       kept.delete(path);
-      if (
-        stats?.isDirectory() === true &&
-        (racyMs <= 0 || Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) >= racyMs)
-      ) {
+      if (stats?.isDirectory() === true && (racyMs <= 0 || isSettled(stats, Date.now(), racyMs))) {
         kept.set(path, { stamp: stats, entries, used: true });
         if (kept.size > maxFolders) kept.delete(kept.keys().next().value as string);
       }

@@ -123,7 +123,9 @@ export type {
 } from "./read-file.js";
 export {
   fileStamp,
+  isSettled,
   openRegularFile,
+  RACY_MS,
   readRegularFile,
   readStampedFile,
   readTextDocument,

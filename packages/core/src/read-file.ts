@@ -73,6 +73,21 @@ export function fileStamp(stats: FileStamp): FileStamp {
   return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
 }
 
+/** How long a change may stay unseen in a file's times (git's racily clean entries): 2 s. */
+export const RACY_MS = 2_000;
+
+/**
+ * Whether a file's last change (its stamp's later time) is at least `racyMs` before `now`, so a
+ * later change will show in its times: only then may something be kept by that stamp.
+ */
+export function isSettled(
+  stamp: Pick<FileStamp, "mtimeMs" | "ctimeMs">,
+  now: number = Date.now(),
+  racyMs: number = RACY_MS,
+): boolean {
+  return now - Math.max(stamp.mtimeMs, stamp.ctimeMs) >= racyMs;
+}
+
 /** Whether two stamps name the same version of a file. */
 export function sameStamp(one: FileStamp, other: FileStamp): boolean {
   return (

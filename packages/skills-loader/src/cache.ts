@@ -3,11 +3,13 @@ import {
   createFolderListings,
   type Diagnostic,
   type FolderListings,
+  isSettled,
   type SavedFolderListing,
   sameStamp,
 } from "@skillshelf/core";
 import type { SkillFileRecord } from "./_read-skill.js";
 import type { SkillFields } from "./fields.js";
+import { isMapping } from "./provenance.js";
 import type { LoadSkillsResult, Skill } from "./types.js";
 
 /** Counters of a skill cache, for hosts that want to see it working. */
@@ -148,11 +150,11 @@ export function createSkillCache(
     },
     stats: () => ({ hits, misses, entries: records.size }),
     save(saving = {}) {
-      const settled = (saving.now ?? Date.now()) - (saving.racyMs ?? 2_000);
+      const now = saving.now ?? Date.now();
       const kept: [string, SavedSkillRecord][] = [];
       for (const path of used) {
         const record = records.get(path);
-        const saved = record === undefined ? undefined : savedRecord(record, settled);
+        const saved = record === undefined ? undefined : savedRecord(record, now, saving.racyMs);
         if (saved !== undefined) kept.push([path, saved]);
       }
       return {
@@ -176,10 +178,14 @@ export function createSkillCache(
 
 // --- internal ---
 
-function savedRecord(record: SkillFileRecord, settled: number): SavedSkillRecord | undefined {
+function savedRecord(
+  record: SkillFileRecord,
+  now: number,
+  racyMs: number | undefined,
+): SavedSkillRecord | undefined {
   const { signature, fields, diagnostics } = record;
   if (signature === undefined || fields === undefined) return undefined;
-  if (Math.max(signature.mtimeMs, signature.ctimeMs) > settled) return undefined;
+  if (!isSettled(signature, now, racyMs)) return undefined;
   const saved = { signature, fields, diagnostics };
   return isPlainData(saved) ? saved : undefined;
 }
@@ -225,7 +231,7 @@ function restored(
   version: string | undefined,
 ): { records: Map<string, SkillFileRecord>; listings: SavedFolderListing[] } {
   const none = { records: new Map<string, SkillFileRecord>(), listings: [] };
-  if (!isRecord(saved) || saved.format !== 1 || saved.version !== (version ?? "")) return none;
+  if (!isMapping(saved) || saved.format !== 1 || saved.version !== (version ?? "")) return none;
   const { records, listings } = saved;
   if (!Array.isArray(records) || !Array.isArray(listings) || !listings.every(isSavedListing))
     return none;
@@ -260,12 +266,12 @@ function isSavedListing(value: unknown): value is SavedFolderListing {
 const ENTRY_KINDS = new Set<unknown>(["f", "d", "l", "o"]);
 
 function restoredRecord(value: unknown): SkillFileRecord | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isMapping(value)) return undefined;
   const { signature, fields, diagnostics } = value;
-  if (!isRecord(signature) || typeof signature.realPath !== "string") return undefined;
+  if (!isMapping(signature) || typeof signature.realPath !== "string") return undefined;
   if (!STAMP_KEYS.every((key) => typeof signature[key] === "number")) return undefined;
-  if (!isRecord(fields) || typeof fields.name !== "string") return undefined;
-  if (typeof fields.description !== "string" || !isRecord(fields.frontmatter)) return undefined;
+  if (!isMapping(fields) || typeof fields.name !== "string") return undefined;
+  if (typeof fields.description !== "string" || !isMapping(fields.frontmatter)) return undefined;
   if (typeof fields.addressable !== "boolean") return undefined;
   if (typeof fields.disableModelInvocation !== "boolean") return undefined;
   if (!Array.isArray(fields.requires) || !Array.isArray(diagnostics)) return undefined;
@@ -279,7 +285,3 @@ function restoredRecord(value: unknown): SkillFileRecord | undefined {
 }
 
 const STAMP_KEYS = ["ino", "size", "mtimeMs", "ctimeMs"] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
