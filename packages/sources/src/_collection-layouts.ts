@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENT_PROJECT_SKILL_FOLDERS,
@@ -68,9 +68,15 @@ export function findSkillFolders(root: string): SkillFolders {
   // each layout is looked at only when the ones before it hold no skill
   for (const folder of conventionalFolders(root)) found.add(folder);
   if (found.folders.length === 0)
-    for (const folder of childrenOf(root, ".")) if (hasSkill(root, folder)) found.add(folder);
+    for (const folder of childrenOf(root, ".")) if (hasSkill(root, folder.path)) found.add(folder);
   if (found.folders.length === 0) searchCategories(root, found);
   return found;
+}
+
+/** A folder (or a link) inside the collection: as found, and where it really is (none: it does not resolve). */
+interface Child {
+  readonly path: string;
+  readonly real: string | undefined;
 }
 
 // --- internal ---
@@ -79,8 +85,8 @@ interface Found extends SkillFolders {
   readonly folders: string[];
   readonly outside: OutsideLink[];
   readonly diagnostics: Diagnostic[];
-  /** Record the skill folder at `path` (as found) once, by real path; a link out is reported. */
-  add(path: string): void;
+  /** Record the skill folder found at `path` once, by its real path; a link out is reported. */
+  add(folder: Child): void;
 }
 
 function createFound(root: string): Found {
@@ -89,8 +95,7 @@ function createFound(root: string): Found {
     folders: [],
     outside: [],
     diagnostics: [],
-    add(path) {
-      const real = realpathOrUndefined(join(root, path));
+    add({ path, real }) {
       if (real === undefined) return;
       if (!isInside(root, real)) {
         if (found.outside.some((link) => link.path === path)) return;
@@ -114,20 +119,19 @@ function createFound(root: string): Found {
 }
 
 /** Every folder a conventional layout names, relative to `root`, in layout order. */
-function conventionalFolders(root: string): string[] {
-  const folders: string[] = [];
+function conventionalFolders(root: string): Child[] {
+  const skillsIn = (path: string) =>
+    childrenOf(root, path).filter((folder) => hasSkill(root, folder.path));
+  const folders: Child[] = [];
   for (const child of childrenOf(root, "skills")) {
-    if (hasSkill(root, child)) folders.push(child);
-    else folders.push(...childrenOf(root, child).filter((folder) => hasSkill(root, folder)));
+    if (hasSkill(root, child.path)) folders.push(child);
+    else folders.push(...skillsIn(child.path));
   }
-  for (const agentRoot of AGENT_PROJECT_SKILL_FOLDERS)
-    folders.push(...childrenOf(root, agentRoot).filter((folder) => hasSkill(root, folder)));
+  for (const agentRoot of AGENT_PROJECT_SKILL_FOLDERS) folders.push(...skillsIn(agentRoot));
   for (const declared of marketplaceFolders(root)) {
-    if (hasSkill(root, declared)) folders.push(declared);
-    else
-      folders.push(
-        ...childrenOf(root, `${declared}/skills`).filter((folder) => hasSkill(root, folder)),
-      );
+    if (hasSkill(root, declared))
+      folders.push({ path: declared, real: realpathOrUndefined(join(root, declared)) });
+    else folders.push(...skillsIn(`${declared}/skills`));
   }
   return folders;
 }
@@ -145,12 +149,12 @@ function searchCategories(root: string, found: Found): void {
   for (let depth = 1; level.length > 0; depth += 1) {
     const next: typeof level = [];
     for (const { path, line } of level) {
-      for (const child of childrenOf(root, path)) {
+      for (const entry of childrenOf(root, path, line[line.length - 1])) {
+        const { path: child, real } = entry;
         if (NOT_SEARCHED.has(child.slice(child.lastIndexOf("/") + 1))) continue;
-        const real = realpathOrUndefined(join(root, child));
         if (real === undefined) continue;
         if (hasSkill(root, child)) {
-          found.add(child);
+          found.add(entry);
           continue;
         }
         if (!isInside(root, real)) continue;
@@ -233,23 +237,31 @@ function hasSkill(root: string, folder: string): boolean {
   return hasSkillFile(join(root, folder, "SKILL.md"));
 }
 
-/** The folders (or links) inside `path`, relative to `root`, sorted; none where it cannot be read. */
-function childrenOf(root: string, path: string): string[] {
-  let names: string[];
+/**
+ * The folders (or links) inside `path`, relative to `root`, sorted; none where it cannot be read.
+ * `real` is the real path of `path` when known: a folder in it is then found there without
+ * resolving it again (only a link is).
+ */
+function childrenOf(root: string, path: string, real?: string): Child[] {
+  const dir = join(root, path);
+  let entries: Dirent[];
   try {
-    names = readdirSync(join(root, path));
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  return names
-    .filter((name) => name !== GIT_DIR && isDirectoryOrLink(join(root, path, name)))
-    .sort()
-    .map((name) => (path === "." ? name : `${path}/${name}`));
-}
-
-function isDirectoryOrLink(path: string): boolean {
-  const stats = lstatOrUndefined(path);
-  return stats?.isDirectory() === true || stats?.isSymbolicLink() === true;
+  const children = entries
+    .filter((entry) => entry.name !== GIT_DIR && (entry.isDirectory() || entry.isSymbolicLink()))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (children.length === 0) return [];
+  const dirReal = real ?? realpathOrUndefined(dir);
+  return children.map((entry) => ({
+    path: path === "." ? entry.name : `${path}/${entry.name}`,
+    real:
+      entry.isDirectory() && dirReal !== undefined
+        ? join(dirReal, entry.name)
+        : realpathOrUndefined(join(dir, entry.name)),
+  }));
 }
 
 /** A `SKILL.md` a collection offers: a file, or a symlink (read only if it stays inside). */

@@ -5,6 +5,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   digestTree,
+  errnoCode,
   isPackageId,
   isSemver,
   parseFrontmatter,
@@ -230,6 +231,20 @@ function manifestWrittenInPlace(
   };
 }
 
+/**
+ * The text of `file`, the `SKILL.md` of a folder at a real path inside `root`, where only a
+ * symlink can lead out: one is read only where it stays inside (`undefined` when it does not).
+ */
+function readSkillFile(root: string, file: string): string | undefined {
+  try {
+    return readRegularFile(file, MAX_SKILL_FILE_BYTES, { noFollow: true }).toString("utf8");
+  } catch (error) {
+    if (errnoCode(error) !== "ELOOP") throw error;
+  }
+  if (resolveContained(file, root, { relocatable: true }).status !== "inside") return undefined;
+  return readRegularFile(file, MAX_SKILL_FILE_BYTES).toString("utf8");
+}
+
 /** The skill in the folder `path` (a real path inside `root`), or what keeps its file from making one. */
 function readSkill(
   root: string,
@@ -237,15 +252,13 @@ function readSkill(
 ): { skill: CollectionSkill } | { file: string; problem: string } {
   const file = join(root, path, "SKILL.md");
   const invalid = (problem: string) => ({ file, problem });
-  // a SKILL.md that is a symlink is read only where it stays inside the collection
-  if (resolveContained(file, root, { relocatable: true }).status !== "inside")
-    return invalid("links outside the collection");
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readRegularFile(file, MAX_SKILL_FILE_BYTES).toString("utf8");
+    text = readSkillFile(root, file);
   } catch {
     return invalid("cannot be read as a skill file");
   }
+  if (text === undefined) return invalid("links outside the collection");
   const parsed = parseFrontmatter(text, { path: file });
   if (!parsed.ok) return invalid("has no frontmatter that parses");
   const { name, description, license, metadata } = parsed.data;

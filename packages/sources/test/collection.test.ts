@@ -77,6 +77,28 @@ describe("readCollection", () => {
     ]);
   });
 
+  it("searches category folders through links inside, and reads a SKILL.md link only where it stays inside", () => {
+    const outside = testdir({ "SKILL.md": skill("escaped") });
+    const dir = testdir({
+      "shared/texts/inside.md": skill("linked-file"),
+      "library/tools/real-one/SKILL.md": skill("real-one"),
+      "cats/plain/linked-file/notes.md": "notes\n",
+      "cats/plain/escaped/notes.md": "notes\n",
+    });
+    // a category reached by a link: its skill is found once, by its real folder
+    symlinkSync("../library/tools", join(dir, "cats", "tools"));
+    symlinkSync("../../../shared/texts/inside.md", join(dir, "cats/plain/linked-file/SKILL.md"));
+    symlinkSync(join(outside, "SKILL.md"), join(dir, "cats/plain/escaped/SKILL.md"));
+    const { skills, refused } = readCollection(dir);
+    expect(skills.map((found) => [found.name, found.path])).toEqual([
+      ["linked-file", "cats/plain/linked-file"],
+      ["real-one", "library/tools/real-one"],
+    ]);
+    expect(refused.map((item) => [item.code, item.path])).toEqual([
+      ["collection_skill_invalid", "cats/plain/escaped"],
+    ]);
+  });
+
   it("reads a real repository of skills from the corpus", () => {
     const dir = copyCorpus("skills/anthropics-skills");
     const names = readCollection(dir).skills.map((found) => found.name);
