@@ -218,9 +218,9 @@ function listScope(
 }
 
 /**
- * The ids of `only` that are copies of a scope, sorted: looked up by name, so reading a few copies
- * costs the same however many the scope holds (only the step journal is looked for among the dot
- * entries).
+ * The ids of `only` that are copies of a scope, sorted: a few looked up by name, so reading them
+ * costs the same however many the scope holds, many in one listing (only the step journal is
+ * looked for among the dot entries).
  */
 function lookUpIds(
   dir: string,
@@ -228,6 +228,15 @@ function lookUpIds(
   only: ReadonlySet<string>,
 ): { dotEntries: string[]; ids: string[] } {
   const ids = [...only].filter((id) => isPackageId(id)).sort();
+  // many ids are looked up in one listing: a look at each would cost more
+  if (ids.length > LOOKED_UP) {
+    const listed = listScope(dir, undefined);
+    const folders = new Set(listed.ids);
+    return {
+      dotEntries: listed.dotEntries.filter((name) => name === STEP_JOURNAL),
+      ids: ids.filter((id) => state?.installed[id] !== undefined || folders.has(id)),
+    };
+  }
   const isCopy = (id: string) => {
     if (state?.installed[id] !== undefined) return true;
     const stats = lstatSync(join(dir, id), { throwIfNoEntry: false });
@@ -238,6 +247,9 @@ function lookUpIds(
     ids: ids.filter(isCopy),
   };
 }
+
+// past this many ids, one listing of the scope's folder is cheaper than a look at each
+const LOOKED_UP = 32;
 
 function listEntries(dir: string): Dirent[] {
   try {

@@ -33,6 +33,24 @@ describe("a copy's facts as a snapshot found them", () => {
     expect(snapshotCopyFacts(snapshot, "project", "sound")).toBeUndefined();
   });
 
+  it("are the same for copies asked for by id, a few (each looked up) or many (one listing)", () => {
+    const environment = storeEnvironment();
+    for (const id of ["sound", "gone"]) install(environment, "user", { id });
+    const dir = packagesDir(environment, "user");
+    rmSync(join(dir, "gone"), { recursive: true });
+    mkdirSync(join(dir, "stray"));
+    writeFileSync(join(dir, "stray", "plugin.json"), "{}");
+    const asked = ["sound", "gone", "stray", "absent"];
+    const absent = Array.from({ length: 40 }, (_, index) => `absent-${index}`);
+    const whole = readPackageSnapshot(environment).copies;
+    const ofIds = (ids: string[]) =>
+      readPackageSnapshot(environment, { ids }).copies.map((copy) => [copy.id, copy]);
+    const expected = whole.filter((copy) => asked.includes(copy.id)).map((copy) => [copy.id, copy]);
+    expect(expected.map(([id]) => id)).toEqual(["gone", "sound", "stray"]);
+    expect(ofIds(asked)).toEqual(expected);
+    expect(ofIds([...asked, ...absent])).toEqual(expected);
+  });
+
   it("are left to observing when the scope's state cannot be read", () => {
     const environment = storeEnvironment();
     install(environment, "user", { id: "pdf" });
