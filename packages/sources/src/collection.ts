@@ -221,9 +221,15 @@ function manifestWrittenInPlace(
   read: ((file: TreeFileRead) => void) | undefined,
 ): Pick<StagedSource, "digest" | "stamped"> {
   const manifest = join(dir, "plugin.json");
-  // a symlink of that name is replaced, never written through (most skills have no such entry)
-  if (lstatSync(manifest, { throwIfNoEntry: false }) !== undefined) removeTree(manifest);
-  writeFileSync(manifest, manifestText, { flag: "wx" });
+  // created, never opened: an entry of that name (a symlink too, which `wx` never follows) is
+  // replaced (most skills have none)
+  try {
+    writeFileSync(manifest, manifestText, { flag: "wx" });
+  } catch (error) {
+    if (errnoCode(error) !== "EEXIST") throw error;
+    removeTree(manifest);
+    writeFileSync(manifest, manifestText, { flag: "wx" });
+  }
   const { digest, listing, stamp } = digestTree(dir, { listing: true, stamp: true, read });
   return {
     digest,

@@ -203,19 +203,25 @@ describe("stageCollectionSkill", () => {
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
-  it("replaces a plugin.json symlink in the skill's folder instead of writing through it", async () => {
-    const dir = testdir({ "skills/alpha/SKILL.md": skill("alpha"), "skills/alpha/notes.md": "n" });
+  it("replaces a plugin.json entry in the skill's folder (a symlink, dangling or not, or a folder) instead of writing through it", async () => {
+    const dir = testdir({
+      "skills/alpha/SKILL.md": skill("alpha"),
+      "skills/alpha/notes.md": "n",
+      "skills/beta/SKILL.md": skill("beta"),
+      "skills/gamma/SKILL.md": skill("gamma"),
+      "skills/gamma/plugin.json/inner.md": "folder",
+    });
     symlinkSync("notes.md", join(dir, "skills", "alpha", "plugin.json"));
+    symlinkSync("missing.json", join(dir, "skills", "beta", "plugin.json"));
     const collection = await stageSource({ type: "local", path: dir });
-    const [alpha] = readCollection(collection.dir).skills;
-    for (const inPlace of [false, true]) {
-      const staged = stageCollectionSkill(collection, alpha as NonNullable<typeof alpha>, {
-        inPlace,
-      });
-      expect(readFileSync(join(staged.dir, "notes.md"), "utf8")).toBe("n");
-      expect(lstatSync(join(staged.dir, "plugin.json")).isFile()).toBe(true);
-      staged.release();
-    }
+    for (const one of readCollection(collection.dir).skills)
+      for (const inPlace of [false, true]) {
+        const staged = stageCollectionSkill(collection, one, { inPlace });
+        expect(lstatSync(join(staged.dir, "plugin.json")).isFile()).toBe(true);
+        expect(existsSync(join(staged.dir, "missing.json"))).toBe(false);
+        staged.release();
+      }
+    expect(readFileSync(join(dir, "skills", "alpha", "notes.md"), "utf8")).toBe("n");
     collection.release();
   });
 
