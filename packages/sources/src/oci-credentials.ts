@@ -133,6 +133,9 @@ async function runHelper(
         }
       },
     );
+    // a helper may exit before it reads the host: what it printed and its status say what
+    // happened, and the write it cut short (EPIPE) is no error of ours
+    child.stdin?.on("error", () => undefined);
     child.stdin?.end(host);
   });
 }

@@ -113,6 +113,9 @@ async function sshKeygen(
           });
       },
     );
+    // ssh-keygen may exit before it has read all it was given (a garbage signature): its
+    // status says why, and the write it cut short (EPIPE) is no error of ours
+    child.stdin?.on("error", () => undefined);
     child.stdin?.end(Buffer.from(input));
   });
 }
