@@ -73,13 +73,13 @@ export function findSkillFolders(root: string): SkillFolders {
   return found;
 }
 
+// --- internal ---
+
 /** A folder (or a link) inside the collection: as found, and where it really is (none: it does not resolve). */
 interface Child {
   readonly path: string;
   readonly real: string | undefined;
 }
-
-// --- internal ---
 
 interface Found extends SkillFolders {
   readonly folders: string[];
