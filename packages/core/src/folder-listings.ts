@@ -31,6 +31,27 @@ export type SavedFolderListing = readonly [
 
 type EntryKind = "f" | "d" | "l" | "o";
 
+const ENTRY_KINDS: ReadonlySet<unknown> = new Set<EntryKind>(["f", "d", "l", "o"]);
+
+/** Whether `value`, read back from elsewhere, has the shape of a `SavedFolderListing`. */
+export function isSavedFolderListing(value: unknown): value is SavedFolderListing {
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== "string") return false;
+  const [, stamp, entries] = value as [string, unknown, unknown];
+  return (
+    Array.isArray(stamp) &&
+    stamp.length === 5 &&
+    stamp.every((part) => typeof part === "number") &&
+    Array.isArray(entries) &&
+    entries.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 2 &&
+        typeof entry[0] === "string" &&
+        ENTRY_KINDS.has(entry[1]),
+    )
+  );
+}
+
 /**
  * An empty set of kept listings (or the `saved` ones), holding at most `maxFolders` (the oldest
  * dropped first). A listing is kept only once its folder's last change is `racyMs` old (default

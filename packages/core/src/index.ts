@@ -57,7 +57,7 @@ export {
 export type { SkillshelfErrorOptions } from "./errors.js";
 export { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
 export type { FolderEntry, FolderListings, SavedFolderListing } from "./folder-listings.js";
-export { createFolderListings } from "./folder-listings.js";
+export { createFolderListings, isSavedFolderListing, listSorted } from "./folder-listings.js";
 export type {
   FrontmatterCode,
   FrontmatterResult,

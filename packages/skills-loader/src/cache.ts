@@ -3,6 +3,7 @@ import {
   createFolderListings,
   type Diagnostic,
   type FolderListings,
+  isSavedFolderListing,
   isSettled,
   type SavedFolderListing,
   sameStamp,
@@ -233,7 +234,7 @@ function restored(
   const none = { records: new Map<string, SkillFileRecord>(), listings: [] };
   if (!isMapping(saved) || saved.format !== 1 || saved.version !== (version ?? "")) return none;
   const { records, listings } = saved;
-  if (!Array.isArray(records) || !Array.isArray(listings) || !listings.every(isSavedListing))
+  if (!Array.isArray(records) || !Array.isArray(listings) || !listings.every(isSavedFolderListing))
     return none;
   const taken = new Map<string, SkillFileRecord>();
   for (const entry of records as unknown[]) {
@@ -244,26 +245,6 @@ function restored(
   }
   return { records: taken, listings };
 }
-
-function isSavedListing(value: unknown): value is SavedFolderListing {
-  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== "string") return false;
-  const [, stamp, entries] = value as [string, unknown, unknown];
-  return (
-    Array.isArray(stamp) &&
-    stamp.length === 5 &&
-    stamp.every((part) => typeof part === "number") &&
-    Array.isArray(entries) &&
-    entries.every(
-      (entry) =>
-        Array.isArray(entry) &&
-        entry.length === 2 &&
-        typeof entry[0] === "string" &&
-        ENTRY_KINDS.has(entry[1]),
-    )
-  );
-}
-
-const ENTRY_KINDS = new Set<unknown>(["f", "d", "l", "o"]);
 
 function restoredRecord(value: unknown): SkillFileRecord | undefined {
   if (!isMapping(value)) return undefined;

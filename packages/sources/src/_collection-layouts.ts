@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   AGENT_PROJECT_SKILL_FOLDERS,
@@ -6,6 +6,7 @@ import {
   type Diagnostic,
   errnoCode,
   isInside,
+  listSorted,
   normalizeRelativePath,
   parseJsonDocument,
   readRegularFile,
@@ -246,13 +247,13 @@ function childrenOf(root: string, path: string, real?: string): Child[] {
   const dir = join(root, path);
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = listSorted(dir);
   } catch {
     return [];
   }
-  const children = entries
-    .filter((entry) => entry.name !== GIT_DIR && (entry.isDirectory() || entry.isSymbolicLink()))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const children = entries.filter(
+    (entry) => entry.name !== GIT_DIR && (entry.isDirectory() || entry.isSymbolicLink()),
+  );
   if (children.length === 0) return [];
   const dirReal = real ?? realpathOrUndefined(dir);
   return children.map((entry) => ({
