@@ -2,6 +2,7 @@
 import type { AuditReport } from "@skillshelf/audit";
 import { type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
+import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
@@ -37,6 +38,8 @@ export interface Planning {
   readonly staging: StagingSet;
   /** The audits taken as staging read a tree for its digest, by the staged tree: not read again. */
   readonly audits: WeakMap<StagedSource, AuditReport>;
+  /** The skill files read while planning (a collection's, found and read where staged): not read again while unchanged. */
+  readonly skillFiles: SkillCache;
   readonly diagnostics: Diagnostic[];
 }
 

@@ -224,7 +224,7 @@ function stageSkills(
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {
   const { source } = collection;
-  const read = readCollection(collection.dir);
+  const read = readCollection(collection.dir, { skillFiles: planning.skillFiles });
   const chosen = chooseSkills(read, pick, describeSource(source));
   if ("refusal" in chosen) return [chosen];
   // what was left out of the collection, and why, is part of the plan a user reviews (a skill

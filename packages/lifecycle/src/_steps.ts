@@ -102,7 +102,7 @@ export function installStep(
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined) ??
     pinRefusal(manifest, staged.digest, input.pinned) ??
-    contentRefusal(environment, staged.dir, manifest) ??
+    contentRefusal(environment, staged.dir, manifest, planning.skillFiles) ??
     signerRefusal(id, signer, input.signer) ??
     policyRefusal(planning, { id, staged, manifest, highest: audited.audit.highest }) ??
     audited.refusal;

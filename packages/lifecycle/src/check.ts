@@ -6,6 +6,7 @@ import {
   isSkillshelfError,
   type PackageSource,
 } from "@skillshelf/core";
+import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   askNewest,
   describeSource,
@@ -194,6 +195,7 @@ async function readSources(
         discovery,
         staging,
         audits: new WeakMap(),
+        skillFiles: createSkillCache(),
         diagnostics: [],
       },
       sources,

@@ -1,5 +1,6 @@
 import { createDiagnostic, type PackageSource } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
+import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   describeSource,
   discoverLibrary,
@@ -50,6 +51,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     policy: readPolicy(environment),
     staging: createStagingSet(),
     audits: new WeakMap(),
+    skillFiles: createSkillCache(),
     diagnostics: [],
   };
   try {

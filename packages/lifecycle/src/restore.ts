@@ -1,5 +1,6 @@
 import { type Environment, mapSourceFolders, type PackageSource } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
+import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   discoverLibrary,
   type LibraryDiscovery,
@@ -60,6 +61,7 @@ export async function restoreFromLock(input: {
     policy: readPolicy(environment),
     staging: createStagingSet(),
     audits: new WeakMap(),
+    skillFiles: createSkillCache(),
     diagnostics: [],
   };
   try {

@@ -22,6 +22,8 @@ export { normalizedSkillHash, skillIdentity } from "./hash.js";
 export { loadSkills } from "./load.js";
 export { extractProvenance } from "./provenance.js";
 export { defaultSkillRoots, explicitSkillRoots, skillPathSubject } from "./roots.js";
+export type { SkillFolderFile } from "./skill-file.js";
+export { readSkillFolderFile } from "./skill-file.js";
 export { parseToolList, resolveToolList } from "./tools.js";
 export type {
   LoadSkillsCode,

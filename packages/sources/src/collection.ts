@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   copyTree,
@@ -8,8 +8,7 @@ import {
   errnoCode,
   isPackageId,
   isSemver,
-  parseFrontmatter,
-  readRegularFile,
+  openRegularFile,
   realpathOrUndefined,
   removeTree,
   resolveContained,
@@ -17,6 +16,11 @@ import {
   skillPackageManifestText,
   type TreeFileRead,
 } from "@skillshelf/core";
+import {
+  readSkillFolderFile,
+  type SkillCache,
+  type SkillFolderFile,
+} from "@skillshelf/skills-loader";
 import { findSkillFolders } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { skipGit } from "./_git.js";
@@ -75,9 +79,6 @@ export interface Collection {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-// a SKILL.md read to learn its name and description; larger ones are not skills
-const MAX_SKILL_FILE_BYTES = 1024 * 1024;
-
 /**
  * The skills of a folder with no manifest of ours, found as authors lay them out
  * (`findSkillFolders`: a `SKILL.md` at the root, the conventional layouts, skill folders at the
@@ -87,7 +88,13 @@ const MAX_SKILL_FILE_BYTES = 1024 * 1024;
  * skill (`collection_skill_invalid`) is refused alone. Its prompt templates and agent recipes
  * come with it (`readCollectionResources`).
  */
-export function readCollection(dir: string): Collection {
+export function readCollection(
+  dir: string,
+  options: {
+    /** The skills loader's cache each `SKILL.md` read goes through (a plan's, which validates the skills where they are). */
+    readonly skillFiles?: SkillCache | undefined;
+  } = {},
+): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
   const found = findSkillFolders(root);
   const diagnostics: Diagnostic[] = [...found.diagnostics];
@@ -98,7 +105,7 @@ export function readCollection(dir: string): Collection {
   }));
   const skills: CollectionSkill[] = [];
   for (const path of found.folders) {
-    const read = readSkill(root, path);
+    const read = readSkill(root, path, options.skillFiles);
     if ("skill" in read) skills.push(read.skill);
     else {
       refused.push({ path, code: "collection_skill_invalid", message: read.problem });
@@ -238,36 +245,53 @@ function manifestWrittenInPlace(
 }
 
 /**
- * The text of `file`, the `SKILL.md` of a folder at a real path inside `root`, where only a
- * symlink can lead out: one is read only where it stays inside (`undefined` when it does not).
+ * `file`, the `SKILL.md` of a folder at a real path inside `root`, where only a symlink can lead
+ * out: opened without following one; a link is followed only where it stays inside (its real
+ * path then, to be opened by the reader), `undefined` where it leads out.
  */
-function readSkillFile(root: string, file: string): string | undefined {
+function skillFileAt(
+  root: string,
+  file: string,
+): { path: string; realPath: string; opened?: ReturnType<typeof openRegularFile> } | undefined {
   try {
-    return readRegularFile(file, MAX_SKILL_FILE_BYTES, { noFollow: true }).toString("utf8");
+    return { path: file, realPath: file, opened: openRegularFile(file, { noFollow: true }) };
   } catch (error) {
     if (errnoCode(error) !== "ELOOP") throw error;
   }
-  if (resolveContained(file, root, { relocatable: true }).status !== "inside") return undefined;
-  return readRegularFile(file, MAX_SKILL_FILE_BYTES).toString("utf8");
+  const contained = resolveContained(file, root, { relocatable: true });
+  return contained.status === "inside" ? { path: file, realPath: contained.real } : undefined;
 }
 
-/** The skill in the folder `path` (a real path inside `root`), or what keeps its file from making one. */
+/**
+ * The skill in the folder `path` (a real path inside `root`), or what keeps its file from making
+ * one. Its file is read as the skills loader reads a package's (`readSkillFolderFile`), through
+ * `cache` when given, so validating the skill's package where it is reads it no more.
+ */
 function readSkill(
   root: string,
   path: string,
+  cache: SkillCache | undefined,
 ): { skill: CollectionSkill } | { file: string; problem: string } {
   const file = join(root, path, "SKILL.md");
   const invalid = (problem: string) => ({ file, problem });
-  let text: string | undefined;
+  let read: SkillFolderFile;
   try {
-    text = readSkillFile(root, file);
+    const at = skillFileAt(root, file);
+    if (at === undefined) return invalid("links outside the collection");
+    try {
+      read = readSkillFolderFile(at, cache);
+    } finally {
+      if (at.opened !== undefined) closeSync(at.opened.fd);
+    }
   } catch {
     return invalid("cannot be read as a skill file");
   }
-  if (text === undefined) return invalid("links outside the collection");
-  const parsed = parseFrontmatter(text, { path: file });
-  if (!parsed.ok) return invalid("has no frontmatter that parses");
-  const { name, description, license, metadata } = parsed.data;
+  const frontmatter = read.frontmatter;
+  if (frontmatter === undefined) {
+    const error = read.diagnostics.find((diagnostic) => diagnostic.severity === "error");
+    return invalid(`does not make a skill (${error?.code ?? "read_failed"})`);
+  }
+  const { name, description, license, metadata } = frontmatter;
   if (typeof name !== "string" || !isPackageId(name))
     return invalid("has no name that can be a package id (lower-case letters, digits, hyphens)");
   const version = (metadata as { version?: unknown } | null | undefined)?.version;

@@ -1,6 +1,14 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import { digestTree, isSkillshelfError } from "@skillshelf/core";
+import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   createStagingArea,
   parseSourceSpec,
@@ -97,6 +105,31 @@ describe("readCollection", () => {
     expect(refused.map((item) => [item.code, item.path])).toEqual([
       ["collection_skill_invalid", "cats/plain/escaped"],
     ]);
+  });
+
+  it("reads each SKILL.md as the skills loader does, through the cache it is given, and refuses one the loader would", () => {
+    const dir = realpathSync(
+      testdir({
+        "skills/alpha/SKILL.md": skill("alpha"),
+        "skills/silent/SKILL.md": "---\nname: silent\n---\n# silent\n",
+        "skills/binary/SKILL.md": `---\nname: binary\ndescription: Nul.\n---\n\u0000\n`,
+      }),
+    );
+    const skillFiles = createSkillCache();
+    const { skills, refused, diagnostics } = readCollection(dir, { skillFiles });
+    expect(skills.map((found) => found.name)).toEqual(["alpha"]);
+    expect(refused.map((item) => [item.code, item.path])).toEqual([
+      ["collection_skill_invalid", "skills/binary"],
+      ["collection_skill_invalid", "skills/silent"],
+    ]);
+    expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.details?.skill])).toEqual([
+      ["collection_skill_invalid", "skills/binary"],
+      ["collection_skill_invalid", "skills/silent"],
+    ]);
+    // what a load of the skill's folder with that cache would read, it has
+    const file = join(dir, "skills/alpha/SKILL.md");
+    expect(skillFiles.knows(file)).toBe(true);
+    expect(skillFiles.stats()).toMatchObject({ misses: 3, entries: 3 });
   });
 
   it("reads a real repository of skills from the corpus", () => {

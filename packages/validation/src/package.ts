@@ -51,6 +51,7 @@ export function validatePackage(dir: string, options: ValidateOptions = {}): Pac
       roots: packageFolderRoots({ id: manifest.id, dir: root, manifest, record: undefined }),
       trustImports: true,
       bodies: true,
+      cache: options.skillCache,
     }),
     mode: options.mode ?? "lenient",
     strictKeys: options.strictKeys === true,

@@ -1,5 +1,6 @@
 import type { Diagnostic, EnvironmentInput, ResourceKind } from "@skillshelf/core";
 import type { FleetPrerequisite } from "@skillshelf/recipes-loader";
+import type { SkillCache } from "@skillshelf/skills-loader";
 import type { IndexRow } from "@skillshelf/sources";
 import type { PackageManifest } from "@skillshelf/store";
 
@@ -57,4 +58,6 @@ export interface ValidateOptions {
   readonly treeDigested?: boolean | undefined;
   /** The manifest already read from this folder (a staged package's): it is not read again. */
   readonly manifest?: PackageManifest | undefined;
+  /** The skills loader's cache to read the package's skills through (one that read them already). */
+  readonly skillCache?: SkillCache | undefined;
 }
