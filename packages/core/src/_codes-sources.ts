@@ -57,7 +57,7 @@ export const SOURCES_CODES = {
   },
   collection_skill_invalid: {
     owner: "sources",
-    hint: "give the skill a frontmatter name of lower-case letters, digits and hyphens",
+    hint: "run skillshelf validate on the skill's folder, and give it a frontmatter name of lower-case letters, digits and hyphens and a description",
   },
   download_failed: { owner: "sources", hint: "check the URL and the network, then retry" },
   download_redirect_refused: {
