@@ -6,7 +6,7 @@ import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
 import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
-import { lockAhead } from "./_review.js";
+import { type LockReader, lockAhead } from "./_review.js";
 import type { StagingSet } from "./_staging.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep } from "./types.js";
 
@@ -38,6 +38,8 @@ export interface Planning {
   readonly staging: StagingSet;
   /** The audits taken as staging read a tree for its digest, by the staged tree: not read again. */
   readonly audits: WeakMap<StagedSource, AuditReport>;
+  /** Each scope's lock as the plan read it, once. */
+  readonly readLock: LockReader;
   /** The skill files read while planning (a collection's, found and read where staged): not read again while unchanged. */
   readonly skillFiles: SkillCache;
   readonly diagnostics: Diagnostic[];
@@ -46,8 +48,8 @@ export interface Planning {
 /** Planning before the snapshot is read. */
 export type Unread = Omit<Planning, "snapshot">;
 
-/** What staging a source needs of planning (no snapshot, no policy). */
-export type StagePlanning = Omit<Unread, "policy">;
+/** What staging a source needs of planning (no snapshot, no policy, no lock). */
+export type StagePlanning = Omit<Unread, "policy" | "readLock">;
 
 /**
  * Seal a plan: refuse every step when a policy file does not read (`policy_invalid`), steps in a scope whose lock is ahead of its state (`lock_ahead`, unless

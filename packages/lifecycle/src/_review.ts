@@ -52,14 +52,26 @@ export function reviewFacts(
   }
 }
 
-/** A scope's lock entry for `id` as the file says now (`null` when it pins nothing for it). */
+/** Each scope's `lock.json`, read on first ask and kept: a plan reviews every step against one reading. */
+export type LockReader = (scope: PackageScope) => ReturnType<typeof readLockFile>;
+
+/** A `LockReader` of the scopes of `environment`. */
+export function lockReader(environment: Environment, cache?: ScopeCache): LockReader {
+  const read = new Map<PackageScope, ReturnType<typeof readLockFile>>();
+  return (scope) => {
+    const kept = read.get(scope) ?? readLockFile(environment, scope, cache);
+    read.set(scope, kept);
+    return kept;
+  };
+}
+
+/** A scope's lock entry for `id` as the plan read the file (`null` when it pins nothing for it). */
 export function lockedEntry(
-  environment: Environment,
+  readLock: LockReader,
   scope: PackageScope,
   id: string,
-  cache?: ScopeCache,
 ): { entry: LockedPackage | null } | { refusal: Refusal } {
-  const lock = readLockFile(environment, scope, cache);
+  const lock = readLock(scope);
   if (!lock.ok) {
     const [first] = lock.diagnostics;
     return {

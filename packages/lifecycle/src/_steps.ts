@@ -89,7 +89,7 @@ export function installStep(
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
-  const before = lockedEntry(environment, scope, id, planning.request.cache);
+  const before = lockedEntry(planning.readLock, scope, id);
   const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
   const source: StepSource = {
     source: staged.source,
@@ -296,7 +296,7 @@ export function copyStep(
   const { scope, id } = copy;
   const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
   const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
-  const before = lockedEntry(environment, scope, id, planning.request.cache);
+  const before = lockedEntry(planning.readLock, scope, id);
   let refused: Refusal | undefined =
     ("refusal" in review ? review.refusal : undefined) ??
     ("refusal" in before ? before.refusal : undefined);

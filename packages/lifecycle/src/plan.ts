@@ -20,7 +20,7 @@ import {
 } from "@skillshelf/store";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
-import { copyScope } from "./_review.js";
+import { copyScope, lockReader } from "./_review.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
@@ -52,6 +52,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
+    readLock: lockReader(environment, request.cache),
     diagnostics: [],
   };
   try {

@@ -20,6 +20,7 @@ import {
 } from "@skillshelf/store";
 import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
+import { lockReader } from "./_review.js";
 import { stage } from "./_stage.js";
 import { createStagingSet } from "./_staging.js";
 import { copyStep, installStep, refusedStep } from "./_steps.js";
@@ -62,6 +63,7 @@ export async function restoreFromLock(input: {
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
+    readLock: lockReader(environment, cache),
     diagnostics: [],
   };
   try {

@@ -1,6 +1,6 @@
 import { isSkillshelfError, type SkillshelfError } from "@skillshelf/core";
 import { assertPackageId } from "./_id.js";
-import { runWriter, type WriterContext } from "./_writer.js";
+import { runWriter, type WriterContext, withCopiesObserved } from "./_writer.js";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget, WriteResult } from "./types.js";
 
@@ -59,8 +59,9 @@ export function copyBatch<I extends ScopeTarget & { readonly id: string }, V>(
   const locked = attempted(0, () =>
     runWriter(target, (context) => {
       const checked: { readonly input: I; readonly value: V }[] = [];
+      const checking = withCopiesObserved(context, inputs);
       for (const [index, input] of inputs.entries()) {
-        const judged = attempted(index, () => check(context, input));
+        const judged = attempted(index, () => check(checking, input));
         if (!judged.ok) {
           failure = judged.failure;
           break;

@@ -41,6 +41,8 @@ export interface ObservedScope {
   readonly diagnostics: readonly Diagnostic[];
   /** Trees digested while reading it. */
   readonly treesDigested: number;
+  /** The ids it read (`PackageSnapshot.covered`); none when its state could not be read. */
+  readonly covered?: "all" | readonly string[] | undefined;
 }
 
 /**
@@ -112,7 +114,8 @@ export function observeScope(
       cache,
     });
   const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
-  return { scope, copies, diagnostics, treesDigested };
+  const covered = !stateResult.ok ? undefined : only === undefined ? "all" : [...only].sort();
+  return { scope, copies, diagnostics, treesDigested, covered };
 }
 
 // --- internal ---

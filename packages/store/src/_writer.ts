@@ -5,7 +5,7 @@ import { assertPackageId } from "./_id.js";
 import { listDotEntries, removeLeftovers } from "./_leftovers.js";
 import { settlePrevious } from "./_previous.js";
 import { settleStep } from "./_step.js";
-import { assertFactsCurrent, observeCopyFacts } from "./facts.js";
+import { assertFactsCurrent, observeCopyFacts, observeManyCopyFacts } from "./facts.js";
 import { type ScopeLock, withScopeLock } from "./lock.js";
 import { readLockFileAsWritten } from "./lockfile.js";
 import { readScopeState } from "./state.js";
@@ -23,6 +23,8 @@ export interface WriterContext {
   readonly diagnostics: Diagnostic[];
   /** A journal left that this version cannot settle: no step commits past it. */
   readonly unsettled?: string | undefined;
+  /** The copies' facts `withCopiesObserved` observed, by id. */
+  readonly observed?: ReadonlyMap<string, CopyFacts> | undefined;
 }
 
 /**
@@ -47,7 +49,8 @@ export function runWriter<T>(
 
 /**
  * Inside a writer, before changing copy `id`: when `reviewed` is given, refuse with `stale_plan`
- * if the copy's facts now differ from the reviewed ones; returns the facts observed then.
+ * if the copy's facts now differ from the reviewed ones; returns the facts observed then (those
+ * `withCopiesObserved` found of it, when it did).
  */
 export function assertCopyWritable(
   context: WriterContext,
@@ -55,20 +58,40 @@ export function assertCopyWritable(
   reviewed: CopyFacts | undefined,
 ): CopyFacts | undefined {
   if (reviewed === undefined) return undefined;
-  const { target, state, stateText } = context;
-  const observed = observeCopyFacts(
-    { ...target, id },
-    {
-      ok: true,
-      value: { path: join(context.lock.dir, "state.json"), state, text: stateText },
-      diagnostics: [],
-    },
-  );
-  assertFactsCurrent({ scope: target.scope, id, reviewed, observed });
+  const observed =
+    context.observed?.get(id) ?? observeCopyFacts({ ...context.target, id }, stateRead(context));
+  assertFactsCurrent({ scope: context.target.scope, id, reviewed, observed });
   return observed;
 }
 
+/**
+ * Inside a writer, before checking several copies in turn: the context with the facts of those
+ * with reviewed facts observed at once (one reading of the scope, however many), for
+ * `assertCopyWritable`. For the checks only: what the writer then changes, it has not observed.
+ */
+export function withCopiesObserved(
+  context: WriterContext,
+  copies: readonly { readonly id: string; readonly reviewed?: CopyFacts | undefined }[],
+): WriterContext {
+  const ids = copies.flatMap((copy) => (copy.reviewed === undefined ? [] : [copy.id]));
+  if (ids.length < 2) return context;
+  return {
+    ...context,
+    observed: observeManyCopyFacts({ ...context.target, ids }, stateRead(context)),
+  };
+}
+
 // --- internal ---
+
+/** The state the writer read inside its lock, as a read of it returns it. */
+function stateRead(context: WriterContext): ReturnType<typeof readScopeState> {
+  const { state, stateText } = context;
+  return {
+    ok: true,
+    value: { path: join(context.lock.dir, "state.json"), state, text: stateText },
+    diagnostics: [],
+  };
+}
 
 /** `runWriter` inside the scope lock. */
 function locked<T>(

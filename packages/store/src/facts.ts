@@ -2,7 +2,7 @@ import { canonicalJson, type Environment, SkillshelfError, sameJson } from "@ski
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
 import type { ScopeCache } from "./cache.js";
-import { copyOf } from "./snapshot.js";
+import { copyOf, snapshotCovers } from "./snapshot.js";
 import { readScopeState } from "./state.js";
 import type { CopyFacts, PackageScope, PackageSnapshot } from "./types.js";
 
@@ -21,11 +21,27 @@ export function observeCopyFacts(
   },
   state?: ReturnType<typeof readScopeState>,
 ): CopyFacts {
-  assertPackageId(input.id);
+  return observeManyCopyFacts({ ...input, ids: [input.id] }, state).get(input.id) as CopyFacts;
+}
+
+/**
+ * `observeCopyFacts` for several copies of one scope at once, by id: one reading of the scope
+ * (one listing of its folder, past a few ids), however many there are.
+ */
+export function observeManyCopyFacts(
+  input: {
+    readonly environment: Environment;
+    readonly scope: PackageScope;
+    readonly ids: readonly string[];
+    readonly cache?: ScopeCache | undefined;
+  },
+  state?: ReturnType<typeof readScopeState>,
+): Map<string, CopyFacts> {
+  for (const id of input.ids) assertPackageId(id);
   const scope = observeScope(
     input.environment,
     input.scope,
-    new Set([input.id]),
+    new Set(input.ids),
     state ?? readScopeState(input.environment, input.scope, input.cache),
     input.cache,
   );
@@ -39,21 +55,25 @@ export function observeCopyFacts(
         diagnostics: scope.diagnostics.filter((diagnostic) => diagnostic.path === invalid.path),
       },
     });
-  const copy = scope.copies.find((candidate) => candidate.id === input.id);
-  if (copy === undefined) return { tree: null, record: null, enabled: true };
-  return {
-    tree:
-      copy.observedDigest ??
-      (copy.diagnostics.some((d) => d.code === "copy_missing") ? null : "unreadable"),
-    record: copy.record ?? null,
-    enabled: copy.enabled,
-  };
+  const facts = new Map<string, CopyFacts>(
+    input.ids.map((id) => [id, { tree: null, record: null, enabled: true }]),
+  );
+  for (const copy of scope.copies)
+    facts.set(copy.id, {
+      tree:
+        copy.observedDigest ??
+        (copy.diagnostics.some((d) => d.code === "copy_missing") ? null : "unreadable"),
+      record: copy.record ?? null,
+      enabled: copy.enabled,
+    });
+  return facts;
 }
 
 /**
  * The facts `observeCopyFacts` gives for copy `id` of `scope`, as a snapshot read a moment ago
- * found them (one stamp of its tree, not two); `undefined` when the snapshot holds no such copy
- * or could not read its scope's state (ask `observeCopyFacts`, which says why).
+ * found them (one stamp of its tree, not two; a copy it read and found none of is absent);
+ * `undefined` when the snapshot did not read that copy or could not read its scope's state (ask
+ * `observeCopyFacts`, which says why).
  */
 export function snapshotCopyFacts(
   snapshot: PackageSnapshot,
@@ -61,7 +81,10 @@ export function snapshotCopyFacts(
   id: string,
 ): CopyFacts | undefined {
   const copy = copyOf(snapshot, scope, id);
-  if (copy === undefined) return undefined;
+  if (copy === undefined)
+    return snapshotCovers(snapshot, scope, id)
+      ? { tree: null, record: null, enabled: true }
+      : undefined;
   const codes = new Set(copy.diagnostics.map((diagnostic) => diagnostic.code));
   if (codes.has("state_unreadable")) return undefined;
   return {

@@ -5,7 +5,12 @@ import { attempted, copyBatch, type WriteBatch } from "./_batch.js";
 import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
 import { stageCopy, swapInTrees, type TreeChange, treeMatches, withoutPrevious } from "./_swap.js";
-import { assertCopyWritable, runWriter, type WriterContext } from "./_writer.js";
+import {
+  assertCopyWritable,
+  runWriter,
+  type WriterContext,
+  withCopiesObserved,
+} from "./_writer.js";
 import type { LinkRequest } from "./links.js";
 import { keptManifest, readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
@@ -113,8 +118,12 @@ export function installPackages(inputs: readonly InstallPackageInput[]): WriteBa
   const locked = attempted(0, () =>
     runWriter(first, (context) => {
       const changes: TreeChange[] = [];
+      const checking = withCopiesObserved(
+        context,
+        checked.map(({ input, manifest }) => ({ id: manifest.id, reviewed: input.reviewed })),
+      );
       for (const [index, { input, manifest, source }] of checked.entries()) {
-        const change = attempted(index, () => installChange(context, input, manifest, source));
+        const change = attempted(index, () => installChange(checking, input, manifest, source));
         if (!change.ok) {
           failure = change.failure;
           break;

@@ -60,16 +60,24 @@ export function effectiveCopy(snapshot: PackageSnapshot, id: string): PackageCop
  */
 export function copiesOf(snapshot: PackageSnapshot, id: string): readonly PackageCopy[] {
   const { copies } = snapshot;
-  let low = 0;
-  let high = copies.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((copies[middle] as PackageCopy).id < id) low = middle + 1;
-    else high = middle;
-  }
+  const low = firstAtOrAfter(copies.length, (at) => (copies[at] as PackageCopy).id, id);
   let end = low;
   while (end < copies.length && (copies[end] as PackageCopy).id === id) end += 1;
   return copies.slice(low, end);
+}
+
+/**
+ * Whether `snapshot` read copy `id` of `scope` (`PackageSnapshot.covered`): when it did and
+ * holds no such copy, there is none there.
+ */
+export function snapshotCovers(
+  snapshot: PackageSnapshot,
+  scope: PackageScope,
+  id: string,
+): boolean {
+  const covered = snapshot.covered?.[scope];
+  if (covered === undefined || covered === "all") return covered === "all";
+  return covered[firstAtOrAfter(covered.length, (at) => covered[at] as string, id)] === id;
 }
 
 /** The copy of `id` in `scope`, if there is one. */
@@ -147,7 +155,11 @@ export function snapshotAfter(
       treesDigested: 0,
     }),
   );
-  return { ...composeSnapshot(scopes), diagnostics: snapshot.diagnostics };
+  return {
+    ...composeSnapshot(scopes),
+    diagnostics: snapshot.diagnostics,
+    covered: snapshot.covered,
+  };
 }
 
 /**
@@ -180,10 +192,25 @@ export function composeSnapshot(scopes: readonly ObservedScope[]): PackageSnapsh
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.scope === "user" ? -1 : 1));
   const diagnostics: Diagnostic[] = scopes.flatMap((scope) => scope.diagnostics);
   const treesDigested = scopes.reduce((sum, scope) => sum + scope.treesDigested, 0);
-  return { copies, diagnostics: sortDiagnostics(diagnostics), treesDigested };
+  const covered = Object.fromEntries(
+    scopes.flatMap((scope) => (scope.covered === undefined ? [] : [[scope.scope, scope.covered]])),
+  );
+  return { copies, diagnostics: sortDiagnostics(diagnostics), treesDigested, covered };
 }
 
 // --- internal ---
+
+/** The first of `length` sorted keys (`keyAt`) not below `key`: a binary search. */
+function firstAtOrAfter(length: number, keyAt: (at: number) => string, key: string): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (keyAt(middle) < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 function toCopy(copy: ObservedCopy, winner: ObservedCopy | undefined): PackageCopy {
   const effective = winner === copy;

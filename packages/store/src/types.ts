@@ -120,6 +120,12 @@ export interface PackageSnapshot {
   readonly diagnostics: readonly Diagnostic[];
   /** How many trees reading it digested: one per copy with a tree on disk. */
   readonly treesDigested: number;
+  /**
+   * The ids it read in each scope whose state it read: `all`, or those asked for (sorted). An id
+   * it read and holds no copy of has none there (`snapshotCovers`); a scope it could not read is
+   * left out.
+   */
+  readonly covered?: { readonly [S in PackageScope]?: "all" | readonly string[] } | undefined;
 }
 
 /** The scope a writer works in. */

@@ -111,6 +111,24 @@ describe("installPackages", () => {
     expect(versions(environment)).toEqual({ pdf: "0.9.0" });
   });
 
+  it("observes many copies in one reading and still refuses the one changed since review, at its index", () => {
+    const environment = storeEnvironment();
+    // past the few ids looked up one by one: the scope's folder is listed once for all of them
+    const ids = Array.from({ length: 40 }, (_, index) => `pkg-${String(index).padStart(2, "0")}`);
+    const inputs = ids.map((id) => inputFor(environment, id, "1.0.0"));
+    install(environment, "user", { id: "pkg-20", version: "0.9.0" });
+    const batch = installPackages(inputs);
+    expect(batch.results.map((result) => result.id)).toEqual(ids.slice(0, 20));
+    expect({ index: batch.failure?.index, code: batch.failure?.error.code }).toEqual({
+      index: 20,
+      code: "stale_plan",
+    });
+    expect(versions(environment)).toEqual({
+      ...Object.fromEntries(ids.slice(0, 20).map((id) => [id, "1.0.0"])),
+      "pkg-20": "0.9.0",
+    });
+  });
+
   it("reports an invalid manifest before taking the lock, at its index", () => {
     const environment = storeEnvironment();
     const broken = inputFor(environment, "docx", "1.0.0");

@@ -28,9 +28,29 @@ describe("a copy's facts as a snapshot found them", () => {
     const edited = snapshotCopyFacts(snapshot, "user", "edited");
     expect(edited?.tree).not.toBe(edited?.record?.contentDigest);
     expect(snapshotCopyFacts(snapshot, "user", "gone")?.tree).toBeNull();
-    // no copy there: observing says so (and why, when the state cannot be read)
-    expect(snapshotCopyFacts(snapshot, "user", "absent")).toBeUndefined();
-    expect(snapshotCopyFacts(snapshot, "project", "sound")).toBeUndefined();
+    // a copy it read and found none of is absent, as observing finds it
+    for (const [scope, id] of [
+      ["user", "absent"],
+      ["project", "sound"],
+    ] as const) {
+      expect(snapshotCopyFacts(snapshot, scope, id)).toEqual({
+        tree: null,
+        record: null,
+        enabled: true,
+      });
+      expect(observeCopyFacts({ environment, scope, id, cache })).toEqual({
+        tree: null,
+        record: null,
+        enabled: true,
+      });
+    }
+    // one it did not read is left to observing; one it read by id is as the whole read found it
+    const some = readPackageSnapshot(environment, { ids: ["sound", "absent"], cache });
+    expect(snapshotCopyFacts(some, "user", "edited")).toBeUndefined();
+    expect(snapshotCopyFacts(some, "user", "sound")).toEqual(
+      snapshotCopyFacts(snapshot, "user", "sound"),
+    );
+    expect(snapshotCopyFacts(some, "user", "absent")?.tree).toBeNull();
   });
 
   it("are the same for copies asked for by id, a few (each looked up) or many (one listing)", () => {
