@@ -105,7 +105,7 @@ export function readCollection(
   }));
   const skills: CollectionSkill[] = [];
   for (const path of found.folders) {
-    const read = readSkill(root, path, options.skillFiles);
+    const read = readSkill({ dir, root }, path, options.skillFiles);
     if ("skill" in read) skills.push(read.skill);
     else {
       refused.push({ path, code: "collection_skill_invalid", message: read.problem });
@@ -252,34 +252,36 @@ function manifestWrittenInPlace(
 function skillFileAt(
   root: string,
   file: string,
-): { path: string; realPath: string; opened?: ReturnType<typeof openRegularFile> } | undefined {
+): { realPath: string; opened?: ReturnType<typeof openRegularFile> } | undefined {
   try {
-    return { path: file, realPath: file, opened: openRegularFile(file, { noFollow: true }) };
+    return { realPath: file, opened: openRegularFile(file, { noFollow: true }) };
   } catch (error) {
     if (errnoCode(error) !== "ELOOP") throw error;
   }
   const contained = resolveContained(file, root, { relocatable: true });
-  return contained.status === "inside" ? { path: file, realPath: contained.real } : undefined;
+  return contained.status === "inside" ? { realPath: contained.real } : undefined;
 }
 
 /**
- * The skill in the folder `path` (a real path inside `root`), or what keeps its file from making
- * one. Its file is read as the skills loader reads a package's (`readSkillFolderFile`), through
+ * The skill in the folder `path` (a real path inside the collection's `root`, the real path of
+ * its `dir`), or what keeps its file from making one. Its file is read as the skills loader reads a package's (`readSkillFolderFile`), through
  * `cache` when given, so validating the skill's package where it is reads it no more.
  */
 function readSkill(
-  root: string,
+  collection: { readonly dir: string; readonly root: string },
   path: string,
   cache: SkillCache | undefined,
 ): { skill: CollectionSkill } | { file: string; problem: string } {
-  const file = join(root, path, "SKILL.md");
+  const file = join(collection.root, path, "SKILL.md");
   const invalid = (problem: string) => ({ file, problem });
   let read: SkillFolderFile;
   try {
-    const at = skillFileAt(root, file);
+    const at = skillFileAt(collection.root, file);
     if (at === undefined) return invalid("links outside the collection");
     try {
-      read = readSkillFolderFile(at, cache);
+      // kept under the path the skill is staged at (in the folder as named, which may be reached
+      // through a link: a temporary folder's often is)
+      read = readSkillFolderFile({ ...at, path: join(collection.dir, path, "SKILL.md") }, cache);
     } finally {
       if (at.opened !== undefined) closeSync(at.opened.fd);
     }

@@ -108,13 +108,16 @@ describe("readCollection", () => {
   });
 
   it("reads each SKILL.md as the skills loader does, through the cache it is given, and refuses one the loader would", () => {
-    const dir = realpathSync(
+    const real = realpathSync(
       testdir({
         "skills/alpha/SKILL.md": skill("alpha"),
         "skills/silent/SKILL.md": "---\nname: silent\n---\n# silent\n",
         "skills/binary/SKILL.md": `---\nname: binary\ndescription: Nul.\n---\n\u0000\n`,
       }),
     );
+    // named through a link, as a temporary folder often is
+    const dir = join(testdir({}), "linked");
+    symlinkSync(real, dir);
     const skillFiles = createSkillCache();
     const { skills, refused, diagnostics } = readCollection(dir, { skillFiles });
     expect(skills.map((found) => found.name)).toEqual(["alpha"]);
@@ -126,9 +129,8 @@ describe("readCollection", () => {
       ["collection_skill_invalid", "skills/binary"],
       ["collection_skill_invalid", "skills/silent"],
     ]);
-    // what a load of the skill's folder with that cache would read, it has
-    const file = join(dir, "skills/alpha/SKILL.md");
-    expect(skillFiles.knows(file)).toBe(true);
+    // what a load of the skill's folder where it is staged would read, that cache has
+    expect(skillFiles.knows(join(dir, "skills/alpha/SKILL.md"))).toBe(true);
     expect(skillFiles.stats()).toMatchObject({ misses: 3, entries: 3 });
   });
 
