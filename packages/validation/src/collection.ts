@@ -8,7 +8,8 @@ import type { ValidateOptions, ValidationResult } from "./types.js";
 /**
  * Validate a folder with no manifest as `install` reads it (a collection): each skill, prompt
  * template and agent recipe `readCollection` finds, hidden agent folders too, with why it left
- * any out. Two skills of one name are an error (`collection_duplicate`): install would take only
+ * any out; a skill left out for what its `SKILL.md` says is validated too, so its errors say what
+ * to fix. Two skills of one name are an error (`collection_duplicate`): install would take only
  * the first. `undefined` when the folder holds none, for it to be read as a folder of skills.
  */
 export function validateCollection(
@@ -17,9 +18,10 @@ export function validateCollection(
 ): ValidationResult | undefined {
   const collection = readCollection(path);
   const checks = [
-    ...collection.skills.map((skill) =>
-      validateResources(join(path, skill.path), "skill", options),
-    ),
+    ...[
+      ...collection.skills,
+      ...collection.refused.filter((skill) => skill.code === "collection_skill_invalid"),
+    ].map((skill) => validateResources(join(path, skill.path), "skill", options)),
     ...collection.resources.map((item) =>
       validateResources(join(path, item.path), item.kind, options),
     ),
