@@ -94,9 +94,11 @@ describe("publish to a static site folder (issue 27, item 5)", () => {
       folder: testdir({ "Bad_Name/SKILL.md": "---\nname: Bad_Name\n---\nNo description.\n" }),
       destination: `site:${site}`,
     });
+    // the skill left out is validated too: its own error says what to fix
     expect(unnamed.diagnostics.map((d) => d.code)).toEqual([
       "collection_skill_invalid",
-      "publish_nothing",
+      "description_missing",
+      "publish_invalid",
     ]);
     expect(readdirSync(site)).toEqual([]);
   });
