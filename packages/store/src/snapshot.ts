@@ -1,6 +1,7 @@
 import {
   type Diagnostic,
   type Environment,
+  isPackageId,
   type PackageCopyRef,
   parseRequirementRef,
   sortDiagnostics,
@@ -75,6 +76,8 @@ export function snapshotCovers(
   scope: PackageScope,
   id: string,
 ): boolean {
+  // a name that is no package id was never read as one (observing it refuses it)
+  if (!isPackageId(id)) return false;
   const covered = snapshot.covered?.[scope];
   if (covered === undefined || covered === "all") return covered === "all";
   return covered[firstAtOrAfter(covered.length, (at) => covered[at] as string, id)] === id;

@@ -51,6 +51,8 @@ describe("a copy's facts as a snapshot found them", () => {
       snapshotCopyFacts(snapshot, "user", "sound"),
     );
     expect(snapshotCopyFacts(some, "user", "absent")?.tree).toBeNull();
+    // a name that is no package id is left to observing, which refuses it
+    expect(snapshotCopyFacts(snapshot, "user", "Not An Id")).toBeUndefined();
   });
 
   it("are the same for copies asked for by id, a few (each looked up) or many (one listing)", () => {
