@@ -264,8 +264,9 @@ function skillFileAt(
 
 /**
  * The skill in the folder `path` (a real path inside the collection's `root`, the real path of
- * its `dir`), or what keeps its file from making one. Its file is read as the skills loader reads a package's (`readSkillFolderFile`), through
- * `cache` when given, so validating the skill's package where it is reads it no more.
+ * its `dir`), or what keeps its file from making one. Its file is read as the skills loader
+ * reads a package's (`readSkillFolderFile`), through `cache` when given, so validating the
+ * skill's package where it is reads it no more.
  */
 function readSkill(
   collection: { readonly dir: string; readonly root: string },

@@ -66,8 +66,10 @@ export function observeScope(
   const diagnostics: Diagnostic[] = [];
   if (!stateResult.ok) diagnostics.push(...stateResult.diagnostics);
   const state = stateResult.ok ? stateResult.value.state : undefined;
+  // the ids asked for that can name a copy, sorted
+  const asked = only === undefined ? undefined : [...only].filter((id) => isPackageId(id)).sort();
   const { dotEntries, ids } =
-    only === undefined ? listScope(dir, state) : lookUpIds(dir, state, only);
+    asked === undefined ? listScope(dir, state) : lookUpIds(dir, state, asked);
   const pending = pendingTreeMoves(
     dir,
     scope,
@@ -114,7 +116,7 @@ export function observeScope(
       cache,
     });
   const treesDigested = copies.filter((copy) => copy.observedDigest !== undefined).length;
-  const covered = !stateResult.ok ? undefined : only === undefined ? "all" : [...only].sort();
+  const covered = stateResult.ok ? (asked ?? "all") : undefined;
   return { scope, copies, diagnostics, treesDigested, covered };
 }
 
@@ -221,16 +223,15 @@ function listScope(
 }
 
 /**
- * The ids of `only` that are copies of a scope, sorted: a few looked up by name, so reading them
- * costs the same however many the scope holds, many in one listing (only the step journal is
- * looked for among the dot entries).
+ * The ids of `ids` (package ids, sorted) that are copies of a scope: a few looked up by name, so
+ * reading them costs the same however many the scope holds, many in one listing (only the step
+ * journal is looked for among the dot entries).
  */
 function lookUpIds(
   dir: string,
   state: ScopeState | undefined,
-  only: ReadonlySet<string>,
+  ids: readonly string[],
 ): { dotEntries: string[]; ids: string[] } {
-  const ids = [...only].filter((id) => isPackageId(id)).sort();
   // many ids are looked up in one listing: a look at each would cost more
   if (ids.length > LOOKED_UP) {
     const listed = listScope(dir, undefined);

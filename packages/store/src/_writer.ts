@@ -74,7 +74,7 @@ export function withCopiesObserved(
   copies: readonly { readonly id: string; readonly reviewed?: CopyFacts | undefined }[],
 ): WriterContext {
   const ids = copies.flatMap((copy) => (copy.reviewed === undefined ? [] : [copy.id]));
-  if (ids.length < 2) return context;
+  if (ids.length === 0) return context;
   return {
     ...context,
     observed: observeManyCopyFacts({ ...context.target, ids }, stateRead(context)),
