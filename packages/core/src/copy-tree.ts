@@ -1,15 +1,28 @@
-import { closeSync, fchmodSync, mkdirSync, openSync, symlinkSync, writeSync } from "node:fs";
+import {
+  type BigIntStats,
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  symlinkSync,
+  writeSync,
+} from "node:fs";
 import { resolve } from "node:path";
 import {
   fileFrame,
+  stampLine,
   type TreeDigest,
   type TreeFileRead,
   type TreeFrames,
+  type TreeStamp,
   treeFrames,
 } from "./_tree-frames.js";
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { compareText } from "./diagnostics.js";
 import { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
+import { createSha256 } from "./hash.js";
 import { removeTree } from "./remove-tree.js";
 
 /** Options of `copyTree`. */
@@ -25,6 +38,11 @@ export interface CopyTreeOptions {
   readonly files?: Readonly<Record<string, string>> | undefined;
   /** Each regular file written, handed over as its bytes are (`TreeFileRead`, at the copy's path). */
   readonly read?: ((file: TreeFileRead) => void) | undefined;
+  /**
+   * Also return the copy's stamp (`TreeDigest.stamp`), equal to `stampTree(to)` taken once the
+   * copy is done: each file `fstat`-ed once written, each folder and link `lstat`-ed at the end.
+   */
+  readonly stamp?: boolean | undefined;
 }
 
 /**
@@ -39,6 +57,7 @@ export interface CopyTreeOptions {
 export function copyTree(from: string, to: string, options: CopyTreeOptions = {}): TreeDigest {
   const destination = resolve(to);
   const frames = treeFrames({ listing: options.listing === true });
+  const stamp = options.stamp === true ? copyStamp() : undefined;
   const files = options.files ?? {};
   const skip = options.skip ?? (() => false);
   // each added file's frame goes where the walk's name order puts it among the top-level entries
@@ -49,7 +68,7 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
       pending.shift();
       const target = `${destination}/${name}`;
       writing(target, name, () =>
-        addFile(frames, name, files[name] as string, target, options.read),
+        addFile(frames, name, files[name] as string, target, options.read, stamp),
       );
     }
   };
@@ -61,10 +80,12 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
         const target = node.relative === "" ? destination : `${destination}/${node.relative}`;
         if (node.relative !== "") addBefore(node.relative.split("/", 1)[0]);
         writing(target, node.relative, () => {
-          if (node.kind === "file") return copyRegularFile(frames, node, target, options.read);
+          if (node.kind === "file")
+            return copyRegularFile(frames, node, target, options.read, stamp);
           if (node.kind === "link") symlinkSync(node.target, target);
           else if (node.relative !== "") mkdirSync(target, { mode: 0o755 });
           frames.other(node);
+          stamp?.atEnd(node.relative, target);
         });
       },
       (name, relative) => skip(name) || (relative === name && Object.hasOwn(files, name)),
@@ -74,7 +95,8 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
     removeTree(destination);
     throw error;
   }
-  return frames.result();
+  const digest = frames.result();
+  return stamp === undefined ? digest : { ...digest, stamp: stamp.result() };
 }
 
 // --- internal ---
@@ -107,12 +129,14 @@ function addFile(
   text: string,
   to: string,
   read: CopyTreeOptions["read"],
+  stamp: CopyStamp | undefined,
 ): void {
   const bytes = Buffer.from(text, "utf8");
   const target = openSync(to, "wx", 0o644);
   try {
     writeAll(target, bytes);
     fchmodSync(target, 0o644);
+    stamp?.written(name, target);
   } finally {
     closeSync(target);
   }
@@ -129,12 +153,14 @@ function copyRegularFile(
   node: Extract<TreeNode, { kind: "file" }>,
   to: string,
   read: CopyTreeOptions["read"],
+  stamp: CopyStamp | undefined,
 ): void {
   const target = openSync(to, "wx", 0o644);
   try {
     const executable = fileFrame(frames, node, to, read, (chunk) => writeAll(target, chunk));
     // the mode the source had when it was read, whatever the umask
     fchmodSync(target, executable ? 0o755 : 0o644);
+    stamp?.written(node.relative, target);
   } finally {
     closeSync(target);
   }
@@ -144,4 +170,36 @@ function copyRegularFile(
 function writeAll(fd: number, bytes: Buffer): void {
   let written = 0;
   while (written < bytes.length) written += writeSync(fd, bytes, written);
+}
+
+type CopyStamp = ReturnType<typeof copyStamp>;
+
+/**
+ * The copy's stamp, node by node in walk order: a file's stats are final once it is written and
+ * its mode set; a folder's move with every entry added to it, so folders (and links, with them)
+ * are stat-ed when the copy is done.
+ */
+function copyStamp() {
+  const nodes: string[] = [];
+  const stats: (BigIntStats | string)[] = [];
+  return {
+    written(relative: string, fd: number): void {
+      nodes.push(relative);
+      stats.push(fstatSync(fd, { bigint: true }));
+    },
+    atEnd(relative: string, path: string): void {
+      nodes.push(relative);
+      stats.push(path);
+    },
+    result(): TreeStamp {
+      const hash = createSha256();
+      nodes.forEach((node, at) => {
+        const known = stats[at] as BigIntStats | string;
+        hash.update(
+          stampLine(node, typeof known === "string" ? lstatSync(known, { bigint: true }) : known),
+        );
+      });
+      return { stamp: hash.digest("hex"), nodes };
+    },
+  };
 }

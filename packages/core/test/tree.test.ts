@@ -266,6 +266,24 @@ describe("copyTree", () => {
     expect(readdirSync(to).sort()).toEqual(["a.md", "assets", "plugin.json", "skills", "zz.md"]);
   });
 
+  it("stamps the copy as stampTree of it does, so a restamp holds until the copy changes", () => {
+    const from = testdir({ ...PACKAGE, ".git/HEAD": "ref", "b/c/d.md": "deep\n" });
+    const to = join(testdir(), "copy");
+    const files = { "plugin.json": '{"name":"added"}\n', "a.md": "first\n" };
+    const copied = copyTree(from, to, { files, stamp: true, skip: (name) => name === ".git" });
+    expect(copied.stamp).toEqual(stampTree(to));
+    expect(copied.stamp?.nodes).toContain("a.md");
+    expect(copied.stamp?.nodes).not.toContain(".git");
+    expect(restampTree(to, copied.stamp?.nodes ?? [])).toBe(copied.stamp?.stamp);
+    // a tree moved whole keeps its stamp; a change inside it does not
+    const moved = join(testdir(), "moved");
+    renameSync(to, moved);
+    expect(restampTree(moved, copied.stamp?.nodes ?? [])).toBe(copied.stamp?.stamp);
+    writeFileSync(join(moved, "b", "c", "d.md"), "deeper\n");
+    expect(restampTree(moved, copied.stamp?.nodes ?? [])).not.toBe(copied.stamp?.stamp);
+    expect(copyTree(from, join(testdir(), "plain")).stamp).toBeUndefined();
+  });
+
   it("skips the named entries at every depth", () => {
     const from = testdir({ "a.md": "x", ".git/HEAD": "ref", "sub/.git/HEAD": "ref" });
     const to = join(testdir(), "copy");

@@ -51,23 +51,26 @@ const SAFE_CONFIG = [...PUBLISH_CONFIG, "-c", "credential.helper="];
  * works; a local path is fetched through git's transport like any URL, never hard-linked. The
  * fetch is stopped once git has received more than `limits.maxDownloadBytes`, and the commit is
  * checked out only after its listing shows it within `maxUnpackedBytes` and `maxEntries`
- * (`source_too_large`). Throws `git_missing`, `git_timeout` or `git_failed` (with git's own
- * message).
+ * (`source_too_large`). What `alongside` reads of the commit runs beside its listing and
+ * checkout, and is returned with it. Throws `git_missing`, `git_timeout` or `git_failed` (with
+ * git's own message).
  */
-export async function fetchCommit(
+export async function fetchCommit<T>(
   options: GitOptions & {
     readonly url: string;
     readonly ref: string | undefined;
     readonly dir: string;
     readonly gitDir: string;
     readonly limits: SourceLimits;
+    /** What else to read of the commit, beside its listing and checkout (git reads concurrently). */
+    readonly alongside: (commit: string) => Promise<T>;
   },
-): Promise<string> {
+): Promise<{ readonly commit: string; readonly alongside: T }> {
   const { url, ref, dir, gitDir, limits } = options;
   const separate = ["--quiet", "--template=", "--separate-git-dir", gitDir];
   const watched = watchFetch(gitDir, limits.maxDownloadBytes, options.signal);
   const fetching = { ...options, signal: watched.signal };
-  let commitish: string;
+  let commitish: "HEAD" | "FETCH_HEAD";
   try {
     if (ref === undefined || isPlainName(ref)) {
       const branch = ref === undefined ? [] : ["--branch", ref];
@@ -112,23 +115,38 @@ export async function fetchCommit(
   }
   // a fetch quicker than the watch is measured once it is done
   if (storedBytes(gitDir) > limits.maxDownloadBytes) throw tooMuchFetched(url, limits);
-  assertTreeWithin(
-    await git(["--git-dir", gitDir, "ls-tree", "-r", "-l", "-z", commitish], options),
-    url,
-    limits,
+  // a fetched ref may name a tag: FETCH_HEAD is peeled to its commit by git
+  const commit =
+    (commitish === "HEAD" ? headCommit(gitDir) : undefined) ??
+    (
+      await git(["--git-dir", gitDir, "rev-parse", "--verify", `${commitish}^{commit}`], options)
+    ).trim();
+  // settled whatever happens, so a failure beside the checkout is never left unhandled
+  const beside = options.alongside(commit).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
   );
-  // a checkout of many files writes them with a worker per core (git 2.32+; older git ignores it)
-  await git(
-    ["-C", dir, ...SAFE_CONFIG, "-c", "checkout.workers=0", "checkout", "--quiet", commitish],
-    options,
-    url,
-  );
+  try {
+    assertTreeWithin(
+      await git(["--git-dir", gitDir, "ls-tree", "-r", "-l", "-z", commit], options),
+      url,
+      limits,
+    );
+    // a checkout of many files writes them with a worker per core (git 2.32+; older git ignores it)
+    await git(
+      ["-C", dir, ...SAFE_CONFIG, "-c", "checkout.workers=0", "checkout", "--quiet", commit],
+      options,
+      url,
+    );
+  } finally {
+    // nothing is left reading the repository once this returns or throws
+    await beside;
+  }
   // the work tree's `.git` is a file naming gitDir; the staged tree leaves it out
   rmSync(join(dir, GIT_DIR), { force: true });
-  return (
-    checkedOutCommit(gitDir) ??
-    (await git(["--git-dir", gitDir, "rev-parse", "HEAD"], options)).trim()
-  );
+  const read = await beside;
+  if ("error" in read) throw read.error;
+  return { commit, alongside: read.value };
 }
 
 /**
@@ -372,7 +390,7 @@ function isPlainName(ref: string): boolean {
  * of the branch it points at. `undefined` when it is anything else (packed, another ref
  * storage), for `git rev-parse` to answer.
  */
-function checkedOutCommit(gitDir: string): string | undefined {
+function headCommit(gitDir: string): string | undefined {
   const read = (path: string) => {
     try {
       return readFileSync(join(gitDir, path), "utf8").trim();

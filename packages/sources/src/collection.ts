@@ -14,6 +14,7 @@ import {
   resolveContained,
   type SkillPackageFacts,
   skillPackageManifestText,
+  type TreeDigest,
   type TreeFileRead,
 } from "@skillshelf/core";
 import {
@@ -189,7 +190,7 @@ export function stageCollectionSkill(
     const read =
       dir === from
         ? manifestWrittenInPlace(dir, manifestText, options.read)
-        : { digest: copiedWithManifest(from, dir, manifestText, options.read) };
+        : copiedWithManifest(from, dir, manifestText, options.read);
     return {
       dir,
       ...read,
@@ -207,15 +208,19 @@ export function stageCollectionSkill(
 
 // --- internal ---
 
-/** The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`. */
+/**
+ * The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`,
+ * with the copy's stamp and its files' fingerprints (`StagedSource.stamped`).
+ */
 function copiedWithManifest(
   from: string,
   dir: string,
   manifestText: string,
   read: ((file: TreeFileRead) => void) | undefined,
-): string {
+): Pick<StagedSource, "digest" | "stamped"> {
   const files = { "plugin.json": manifestText };
-  return copyTree(from, dir, { skip: skipGit, files, read }).digest;
+  const copied = copyTree(from, dir, { skip: skipGit, files, read, listing: true, stamp: true });
+  return stampedDigest(copied);
 }
 
 /**
@@ -237,7 +242,14 @@ function manifestWrittenInPlace(
     removeTree(manifest);
     writeFileSync(manifest, manifestText, { flag: "wx" });
   }
-  const { digest, listing, stamp } = digestTree(dir, { listing: true, stamp: true, read });
+  return stampedDigest(digestTree(dir, { listing: true, stamp: true, read }));
+}
+
+function stampedDigest({
+  digest,
+  listing,
+  stamp,
+}: TreeDigest): Pick<StagedSource, "digest" | "stamped"> {
   return {
     digest,
     ...(stamp === undefined || listing === undefined ? {} : { stamped: { ...stamp, listing } }),

@@ -7,7 +7,7 @@ import {
   symlinkSync,
 } from "node:fs";
 import { join } from "node:path";
-import { digestTree, isSkillshelfError } from "@skillshelf/core";
+import { digestTree, isSkillshelfError, stampTree } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   createStagingArea,
@@ -186,6 +186,12 @@ describe("stageCollectionSkill", () => {
     });
     expect(inPlace.digest).toBe(copied.digest);
     expect(inPlace.dir).toBe(join(collection.dir, "skills", "beta"));
+    // either way the staged tree's stamp and files come with it, so a writer need not read it again
+    for (const each of [copied, inPlace]) {
+      const { listing, ...stamp } = each.stamped ?? {};
+      expect(stamp).toEqual(stampTree(each.dir));
+      expect(listing).toEqual(digestTree(each.dir, { listing: true }).listing);
+    }
     for (const each of [copied, inPlace]) each.release();
     expect(existsSync(join(collection.dir, "skills", "beta"))).toBe(false);
     for (const each of [staged, restaged, collection, again]) each.release();

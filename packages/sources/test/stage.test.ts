@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -169,6 +170,46 @@ describe("stageSource from git", () => {
     expect(readFileSync(join(commit.dir, "a.md"), "utf8")).toBe("two");
     tag.release();
     commit.release();
+  });
+
+  it("fetches an annotated tag named by its full ref at the commit it tags", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "a.md": "one" } }, { tree: { "a.md": "two" } }], env);
+    execFileSync("git", ["tag", "-a", "-m", "release", "v1", repo.commits[0] as string], {
+      cwd: repo.path,
+      env,
+    });
+    const staged = await stageSource({ type: "git", url: repo.path, ref: "refs/tags/v1" }, { env });
+    expect(staged.commit).toBe(repo.commits[0]);
+    expect(readFileSync(join(staged.dir, "a.md"), "utf8")).toBe("one");
+    staged.release();
+  });
+
+  it("refuses a commit whose signature does not verify, read beside its checkout, leaving nothing", async () => {
+    const env = gitEnv();
+    const repo = gitRepo([{ tree: { "a.md": "one" } }], env);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: repo.path, env, encoding: "utf8" });
+    // the commit again, with an SSH signature header that signs nothing
+    const [header, ...rest] = git("cat-file", "commit", "HEAD").split("\n\n");
+    const signature = [
+      "-----BEGIN SSH SIGNATURE-----",
+      Buffer.from("not a signature").toString("base64"),
+      "-----END SSH SIGNATURE-----",
+    ].join("\n ");
+    const forged = `${header}\ngpgsig ${signature}\n\n${rest.join("\n\n")}`;
+    const hash = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+      cwd: repo.path,
+      env,
+      input: forged,
+      encoding: "utf8",
+    }).trim();
+    git("update-ref", "refs/heads/main", hash);
+    const tempDir = testdir();
+    expect(await stageError({ type: "git", url: repo.path }, { env, tempDir })).toBe(
+      "signature_invalid",
+    );
+    expect(leftovers(tempDir)).toEqual([]);
   });
 
   it("fetches a branch by name and HEAD, each at its commit", async () => {

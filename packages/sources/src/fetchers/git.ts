@@ -21,18 +21,14 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     // (the digest that follows checks its symlinks as a copy would)
     const checkout = source.path === undefined ? into.dir : join(into.container, "checkout");
     const gitDir = join(into.container, "git");
-    const commit = await fetchCommit({
+    const { commit, alongside: signer } = await fetchCommit({
       ...gitOptions(source, options),
       dir: checkout,
       gitDir,
       limits: { ...DEFAULT_GIT_LIMITS, ...options.limits },
-    });
-    // a commit signed with an SSH key (git's gpg.format=ssh) names its signer for all it holds
-    const signer = await commitSigner({
-      ...gitOptions(source, options),
-      gitDir,
-      commit,
-      tempDir: options.tempDir,
+      // a commit signed with an SSH key (git's gpg.format=ssh) names its signer for all it holds
+      alongside: (commit) =>
+        commitSigner({ ...gitOptions(source, options), gitDir, commit, tempDir: options.tempDir }),
     });
     if (source.path !== undefined)
       renameSync(realSubfolder(checkout, source.path, "the repository"), into.dir);
