@@ -155,6 +155,7 @@ export function installStep(
           environment,
           { id, dir: existing.dir, manifest: existing.manifest },
           { id, dir: staged.dir, manifest },
+          planning.skillFiles,
         )
       : undefined;
   return {

@@ -8,6 +8,7 @@ import {
   sha256,
 } from "@skillshelf/core";
 import { beginPass } from "@skillshelf/resources";
+import type { SkillCache } from "@skillshelf/skills-loader";
 import { type PackageManifest, packageFolderRoots } from "@skillshelf/store";
 
 /**
@@ -42,14 +43,18 @@ export interface PackageTree {
   readonly manifest: PackageManifest;
 }
 
-/** Compare what two versions of a package give a model. */
+/**
+ * Compare what two versions of a package give a model; skill files are read through `cache` when
+ * given (a plan's, which has read the staged version's already).
+ */
 export function capabilityDiff(
   environment: Environment,
   before: PackageTree,
   after: PackageTree,
+  cache?: SkillCache,
 ): CapabilityDiff {
-  const old = capabilities(environment, before);
-  const now = capabilities(environment, after);
+  const old = capabilities(environment, before, cache);
+  const now = capabilities(environment, after, cache);
   const added: ResourceName[] = [];
   const removed: ResourceName[] = [];
   const descriptions: (ResourceName & { before: string; after: string })[] = [];
@@ -105,11 +110,13 @@ interface Capability {
 function capabilities(
   environment: Environment,
   tree: PackageTree,
+  cache: SkillCache | undefined,
 ): { resources: Map<string, Capability>; executables: Map<string, string> } {
   const resources = new Map<string, Capability>();
   const pass = beginPass(environment, {
     roots: packageFolderRoots({ ...tree, record: undefined }),
     trustImports: true,
+    cache,
   });
   for (const resource of pass.admission().resources) {
     if (resource.availability === "shadowed" || resource.availability === "invalid") continue;
