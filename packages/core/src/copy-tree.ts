@@ -176,8 +176,8 @@ type CopyStamp = ReturnType<typeof copyStamp>;
 
 /**
  * The copy's stamp, node by node in walk order: a file's stats are final once it is written and
- * its mode set; a folder's move with every entry added to it, so folders (and links, with them)
- * are stat-ed when the copy is done.
+ * its mode set; a folder's times move with every entry added to it, so folders (and links, with
+ * them) are stat-ed when the copy is done.
  */
 function copyStamp() {
   const nodes: string[] = [];

@@ -245,6 +245,7 @@ function manifestWrittenInPlace(
   return stampedDigest(digestTree(dir, { listing: true, stamp: true, read }));
 }
 
+/** A staged tree's digest, and its stamp and fingerprints when the read took them. */
 function stampedDigest({
   digest,
   listing,
