@@ -44,7 +44,8 @@ export interface Listing {
  * The listing of `skills` (already filtered to the served ones) and `prompts`, digests from
  * `cache`. A skill of `previous` with the same skill file, none of whose folders `watch` saw
  * touched, is kept as it was without a look; one whose files, places and digests are those of
- * `previous` keeps its entry.
+ * `previous` keeps its entry. When every skill and template is kept, the listing is `previous`
+ * itself.
  */
 export function buildListing(
   skills: readonly Skill[],
@@ -55,6 +56,9 @@ export function buildListing(
 ): Listing {
   const { cache, watch } = files;
   const served: ServedSkill[] = [];
+  // the skills of `previous` kept as they were: when that is every one of them, and the templates
+  // are too, `previous` is this listing
+  const untouched = new Set<ServedSkill>();
   for (const skill of skills) {
     const kept = previous?.byName.get(skill.name);
     if (
@@ -64,6 +68,7 @@ export function buildListing(
       watch.quiet(kept.folders)
     ) {
       served.push(kept);
+      untouched.add(kept);
       continue;
     }
     const walked = skillFiles(skill, cache);
@@ -99,13 +104,21 @@ export function buildListing(
       folders: walked.folders,
     });
   }
-  served.sort((a, b) => compareText(a.entry.uri, b.entry.uri));
   const promptKeys = prompts.map((one) => `${one.name}\0${one.hash}\0${one.description}`);
+  const samePrompts = promptKeys.join("\0\0") === previous?.promptKeys.join("\0\0");
+  if (
+    previous !== undefined &&
+    samePrompts &&
+    served.length === previous.skills.length &&
+    untouched.size === served.length
+  )
+    return previous;
+  served.sort((a, b) => compareText(a.entry.uri, b.entry.uri));
   const same =
     previous !== undefined &&
+    samePrompts &&
     served.length === previous.skills.length &&
-    served.every((one, index) => one.key === previous.skills[index]?.key) &&
-    promptKeys.join("\0\0") === previous.promptKeys.join("\0\0");
+    served.every((one, index) => one.key === previous.skills[index]?.key);
   return {
     generation,
     skills: served,
