@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { SkillServer } from "./server.js";
 
@@ -25,6 +25,10 @@ export const MAX_HTTP_MESSAGE_BYTES: number = 1024 * 1024;
 export async function serveHttp(skills: SkillServer, options: HttpOptions = {}): Promise<Server> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
+  // loaded here, so a server over stdio starts without the HTTP transport and what it needs
+  const { StreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/streamableHttp.js"
+  );
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http = createServer((request, response) => {
     void handle(request, response).catch(() => {
