@@ -160,19 +160,11 @@ export function stampLine(relative: string, stats: BigIntStats): string {
   return `${relative}\0${stats.mode}\0${stats.size}\0${stats.mtimeNs}\0${changed}\0${stats.ino}\0\0`;
 }
 
-// --- internal ---
-
-/** A file's fingerprint in a listing: the first 16 hex digits of its sha256, enough to tell a change. */
-function fingerprint(hash: Hash): string {
-  return hash.digest("hex").slice(0, 16);
-}
-
-function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, length: number) {
-  return `${kind}\0${relative}\0${mode}\0${length}\0`;
-}
-
 /** A tree stamp taken node by node, in walk order. */
-function stampHasher() {
+export function stampHasher(): {
+  add(relative: string, stats: BigIntStats): void;
+  result(): TreeStamp;
+} {
   const hash = createSha256();
   const nodes: string[] = [];
   return {
@@ -182,6 +174,17 @@ function stampHasher() {
     },
     result: (): TreeStamp => ({ stamp: hash.digest("hex"), nodes }),
   };
+}
+
+// --- internal ---
+
+/** A file's fingerprint in a listing: the first 16 hex digits of its sha256, enough to tell a change. */
+function fingerprint(hash: Hash): string {
+  return hash.digest("hex").slice(0, 16);
+}
+
+function frameHeader(kind: TreeNode["kind"], relative: string, mode: string, length: number) {
+  return `${kind}\0${relative}\0${mode}\0${length}\0`;
 }
 
 function hashFile(

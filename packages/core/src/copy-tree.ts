@@ -12,7 +12,7 @@ import {
 import { resolve } from "node:path";
 import {
   fileFrame,
-  stampLine,
+  stampHasher,
   type TreeDigest,
   type TreeFileRead,
   type TreeFrames,
@@ -22,7 +22,6 @@ import {
 import { type TreeNode, walkTree } from "./_tree-walk.js";
 import { compareText } from "./diagnostics.js";
 import { codedWriteError, errnoCode, isSkillshelfError, SkillshelfError } from "./errors.js";
-import { createSha256 } from "./hash.js";
 import { removeTree } from "./remove-tree.js";
 
 /** Options of `copyTree`. */
@@ -192,14 +191,12 @@ function copyStamp() {
       stats.push(path);
     },
     result(): TreeStamp {
-      const hash = createSha256();
+      const stamp = stampHasher();
       nodes.forEach((node, at) => {
         const known = stats[at] as BigIntStats | string;
-        hash.update(
-          stampLine(node, typeof known === "string" ? lstatSync(known, { bigint: true }) : known),
-        );
+        stamp.add(node, typeof known === "string" ? lstatSync(known, { bigint: true }) : known);
       });
-      return { stamp: hash.digest("hex"), nodes };
+      return stamp.result();
     },
   };
 }
