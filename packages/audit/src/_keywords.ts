@@ -47,31 +47,26 @@ function compile(keywords: Keywords): KeywordScanner["scan"] {
     bits[state] = (bits[state] ?? 0) | wordBits;
   }
   // breadth first, each state's row starts as its failure state's row (the moves it lacks), then
-  // takes its own children; a state also ends every keyword its failure state ends
-  const next = new Int32Array(children.length * 256);
+  // takes its own children; a state also ends every keyword its failure state ends. A failure
+  // state is shallower, so its bits are whole when a child's are made, and rows are written in
+  // the form the scan reads at once: a state as its row's offset, negative when keywords end there
+  const table = new Int32Array(children.length * 256);
   const failure = new Int32Array(children.length);
   const queue: number[] = [0];
   for (let at = 0; at < queue.length; at++) {
     const state = queue[at] as number;
     const fallback = failure[state] as number;
-    if (state !== 0) {
-      bits[state] = (bits[state] ?? 0) | (bits[fallback] ?? 0);
-      next.copyWithin(state * 256, fallback * 256, fallback * 256 + 256);
-    }
+    if (state !== 0) table.copyWithin(state * 256, fallback * 256, fallback * 256 + 256);
     for (const [byte, child] of children[state] ?? []) {
-      failure[child] = state === 0 ? 0 : (next[fallback * 256 + byte] as number);
-      next[state * 256 + byte] = child;
+      const childFailure = state === 0 ? 0 : stateAt(table[fallback * 256 + byte] as number);
+      failure[child] = childFailure;
+      bits[child] = (bits[child] ?? 0) | (bits[childFailure] ?? 0);
+      table[state * 256 + byte] = bits[child] === 0 ? child * 256 : -(child * 256) - 1;
       queue.push(child);
     }
+    // upper-case ASCII moves as its lower case does
+    table.copyWithin(state * 256 + 65, state * 256 + 97, state * 256 + 123);
   }
-  // the table the scan reads: a state as its row's offset, negative when keywords end there
-  const encoded = Int32Array.from(bits, (ends, state) =>
-    ends === 0 ? state * 256 : -(state * 256) - 1,
-  );
-  const table = new Int32Array(next.length);
-  for (let at = 0; at < next.length; at++) table[at] = encoded[next[at] as number] as number;
-  // upper-case ASCII moves as its lower case does
-  for (let row = 0; row < next.length; row += 256) table.copyWithin(row + 65, row + 97, row + 123);
   const ending = Int32Array.from(bits);
   return (bytes) => {
     let row = 0;
@@ -85,4 +80,9 @@ function compile(keywords: Keywords): KeywordScanner["scan"] {
     }
     return found;
   };
+}
+
+/** The state a table entry moves to. */
+function stateAt(entry: number): number {
+  return (entry < 0 ? -entry - 1 : entry) >> 8;
 }
