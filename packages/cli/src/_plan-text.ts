@@ -81,7 +81,7 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
     lines.push(
       link.operation === "unlink"
         ? `    unlink from ${safeLine(link.agent)}: ${at(link.key)}`
-        : `    link into ${safeLine(link.agent)}${link.copy ? " as a copy" : ""}: ${at(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
+        : `    link into ${agentsText(link)}${link.copy ? " as a copy" : ""}: ${at(link.key)}${link.inPlace ? ` ${paint("dim", "(already in place)")}` : ""}`,
     );
   for (const broken of step.dependents.newlyBroken)
     lines.push(
@@ -212,7 +212,7 @@ export function linkPlanText(plan: LinkPlan, style: PathStyle, paint: Paint): st
       const how = step.operation === "unlink" ? "" : step.copy ? " as a copy" : "";
       const state = step.inPlace ? ` ${paint("dim", "(already in place)")}` : "";
       lines.push(
-        `  ${paint("bold", step.operation)} ${step.kind} ${safeLine(step.name)} ${step.operation === "link" ? "into" : "from"} ${safeLine(step.agent)}${how}: ${displayPath(step.path, style)}${state}`,
+        `  ${paint("bold", step.operation)} ${step.kind} ${safeLine(step.name)} ${step.operation === "link" ? "into" : "from"} ${agentsText(step)}${how}: ${displayPath(step.path, style)}${state}`,
       );
       if (step.operation === "link" && step.refusal === undefined)
         lines.push(`    → ${displayPath(step.target, style)}`);
@@ -227,12 +227,28 @@ export function linkPlanText(plan: LinkPlan, style: PathStyle, paint: Paint): st
   return `${lines.join("\n")}\n`;
 }
 
-/** What a link write did, one line per link. */
-export function linkOutcomeText(links: readonly LinkOutcome[], paint: Paint): string {
+/**
+ * What a link write did, one line per link, naming the agents it serves: `planned` are the
+ * links of the plan it wrote, whose other agents reading the same folder are named too.
+ */
+export function linkOutcomeText(
+  links: readonly LinkOutcome[],
+  planned: readonly { readonly key: string; readonly alsoFor?: readonly string[] | undefined }[],
+  paint: Paint,
+): string {
+  const alsoFor = new Map(planned.map((link) => [link.key, link.alsoFor]));
   return `${links
     .map(
       (link) =>
-        `${paint(link.status === "unchanged" ? "dim" : "green", link.status)} ${safeLine(link.path)} (${safeLine(link.agent)})`,
+        `${paint(link.status === "unchanged" ? "dim" : "green", link.status)} ${safeLine(link.path)} (${agentsText({ agent: link.agent, alsoFor: alsoFor.get(link.path) })})`,
     )
     .join("\n")}\n`;
+}
+
+/** The agent a link is made for, and the other agents asked for that read its folder. */
+function agentsText(link: {
+  readonly agent: string;
+  readonly alsoFor?: readonly string[] | undefined;
+}): string {
+  return [link.agent, ...(link.alsoFor ?? [])].map(safeLine).join(", ");
 }

@@ -55,6 +55,50 @@ describe("install once, link everywhere", () => {
     ]);
   });
 
+  it("names every agent asked for that one shared folder's link serves, at install and link", async () => {
+    const box = changeSandbox();
+    const dir = corpusSkill(BRAND, "brand-guidelines");
+    // Codex and Cline both read ~/.agents/skills; Cline loads only a copied folder
+    const install = await box.run("install", dir, "--user", "--yes", "--agent", "codex,cline");
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stdout).toContain(
+      "link into codex, cline as a copy: ~/.agents/skills/brand-guidelines",
+    );
+    expect(lstatSync(join(box.home, ".agents", "skills", "brand-guidelines")).isDirectory()).toBe(
+      true,
+    );
+    // a second library, where the skill is installed without links
+    const other = changeSandbox();
+    expect((await other.run("install", dir, "--user", "--yes")).status).toBe(0);
+    const text = await other.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "codex,agents",
+      "--user",
+      "--yes",
+    );
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toContain("linked .agents/skills/brand-guidelines (codex, agents)");
+    const json = await other.run(
+      "link",
+      "brand-guidelines",
+      "--agent",
+      "agents,codex,claude-code",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(json.status, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout).plan as {
+      steps: { agent: string; alsoFor?: string[]; key: string; inPlace: boolean }[];
+    };
+    expect(plan.steps.map((step) => [step.agent, step.alsoFor, step.key, step.inPlace])).toEqual([
+      ["agents", ["codex"], ".agents/skills/brand-guidelines", true],
+      ["claude-code", undefined, ".claude/skills/brand-guidelines", false],
+    ]);
+  });
+
   it("links in the install's own step, and a re-run makes the links missing (issue 22, item 7)", async () => {
     const box = changeSandbox();
     const dir = corpusSkill(BRAND, "brand-guidelines");

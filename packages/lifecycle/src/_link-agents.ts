@@ -46,17 +46,26 @@ export function existingAgentFolders(
   return agents;
 }
 
+/** One link to make: the agent it is made for, as a copy or a symlink. */
+export interface LinkForm {
+  readonly agent: string;
+  /** The other agents asked for that read the same folder. */
+  readonly alsoFor: readonly string[];
+  readonly copy: boolean;
+}
+
 /**
  * One link per folder for `agents` (agents that read one folder share its link, named by the
- * first), each a copy when asked, or when an agent reading that folder for this link does not
- * load a symlinked skill folder (Cursor, Cline: the agent table's `symlinks`).
+ * first, the others in `alsoFor`), each a copy when asked, or when an agent reading that folder
+ * for this link does not load a symlinked skill folder (Cursor, Cline: the agent table's
+ * `symlinks`).
  */
 export function linkForms(
   scope: PackageScope,
   kind: LinkKind,
   agents: readonly string[],
   copyAsked: boolean,
-): { readonly agent: string; readonly copy: boolean }[] {
+): LinkForm[] {
   const byFolder = new Map<string, string[]>();
   for (const agent of agents) {
     // an agent with no folder for the kind keeps its own entry, for the writer to refuse
@@ -65,6 +74,7 @@ export function linkForms(
   }
   return [...byFolder.values()].map((group) => ({
     agent: group[0] as string,
+    alsoFor: group.slice(1),
     copy:
       copyAsked ||
       (kind === "skill" &&

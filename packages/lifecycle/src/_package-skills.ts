@@ -60,7 +60,7 @@ export function stepLinks(
   for (const skill of packageSkills(environment, { id, dir, manifest })) {
     const staged = skill.baseDir;
     const target = join(installed, relative(dir, staged));
-    for (const { agent, copy } of forms) {
+    for (const { agent, alsoFor, copy } of forms) {
       const linkRequest = {
         agent,
         kind: "skill" as const,
@@ -71,7 +71,14 @@ export function stepLinks(
       };
       try {
         const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
-        planned.push({ agent, key: reviewed.key, target, copy, inPlace: reviewed.inPlace });
+        planned.push({
+          agent,
+          ...(alsoFor.length === 0 ? {} : { alsoFor }),
+          key: reviewed.key,
+          target,
+          copy,
+          inPlace: reviewed.inPlace,
+        });
       } catch (error) {
         if (!isSkillshelfError(error)) throw error;
         return { refusal: refusalOf(error) };

@@ -23,7 +23,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
-import { existingAgentFolders, linkForms } from "./_link-agents.js";
+import { existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 import { refusal } from "./_refusal.js";
 
@@ -50,6 +50,8 @@ export interface LinkStep {
   readonly name: string;
   readonly kind: LinkKind;
   readonly agent: string;
+  /** The other agents asked for that read the same folder: this one link serves them too. */
+  readonly alsoFor?: readonly string[] | undefined;
   readonly scope: PackageScope;
   /** The link's path (absolute), and relative to the scope's folder (its key in state and lock). */
   readonly path: string;
@@ -113,8 +115,8 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
         ),
       );
     // agents that read one folder (Codex and the shared .agents) share one link
-    for (const { agent, copy } of linkForms(scope, kind, agents, request.copy === true))
-      steps.push(linkStep(request, resource, agent, copy));
+    for (const form of linkForms(scope, kind, agents, request.copy === true))
+      steps.push(linkStep(request, resource, form));
   }
   return plan(environment, scope, steps, diagnostics);
 }
@@ -233,12 +235,8 @@ function scopeResources(environment: Environment, scope: PackageScope): Inventor
     .sort((a, b) => Number(a.source.class === "package") - Number(b.source.class === "package"));
 }
 
-function linkStep(
-  request: LinkPlanRequest,
-  resource: InventoryResource,
-  agent: string,
-  copy: boolean,
-): LinkStep {
+function linkStep(request: LinkPlanRequest, resource: InventoryResource, form: LinkForm): LinkStep {
+  const { agent, alsoFor, copy } = form;
   const { environment, scope } = request;
   const kind = resource.kind as LinkKind;
   const file = resource.path as string;
@@ -260,6 +258,7 @@ function linkStep(
     name: resource.name,
     kind,
     agent,
+    ...(alsoFor.length === 0 ? {} : { alsoFor }),
     scope,
     target,
     package: owner,

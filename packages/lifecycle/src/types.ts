@@ -116,6 +116,8 @@ export interface StepAudit {
 export interface StepLink {
   readonly operation?: "unlink" | undefined;
   readonly agent: string;
+  /** The other agents asked for that read the same folder: this one link serves them too. */
+  readonly alsoFor?: readonly string[] | undefined;
   /** The link's key in the scope's state and lock, relative to the scope's folder. */
   readonly key: string;
   /** Where the skill will be once installed. */

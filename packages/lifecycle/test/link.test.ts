@@ -59,6 +59,24 @@ describe("planLinks and applyLinks", () => {
     expect(existsSync(join(env.project, ".claude", "skills", "pdf"))).toBe(true);
   });
 
+  it("makes one link for agents that read one folder, naming the others it serves", () => {
+    const env = environment();
+    projectSkill(env, "pdf");
+    const plan = planLinks({
+      environment: env,
+      scope: "project",
+      names: ["pdf"],
+      // Cursor and Cline both read .agents/skills and load only a copied folder; Amp reads it too
+      agents: ["cursor", "claude-code", "cline", "amp"],
+    });
+    expect(plan.steps.map((step) => [step.agent, step.alsoFor, step.key, step.copy])).toEqual([
+      ["cursor", ["cline", "amp"], ".agents/skills/pdf", true],
+      ["claude-code", undefined, ".claude/skills/pdf", false],
+    ]);
+    expect(applyLinks(plan).status).toBe("committed");
+    expect(lstatSync(join(env.project, ".agents", "skills", "pdf")).isDirectory()).toBe(true);
+  });
+
   it("links an installed package's skill by name, into the agents whose folders exist with all", async () => {
     const env = environment();
     await installFolder(env, "user", { id: "tools", skills: ["docx"] });

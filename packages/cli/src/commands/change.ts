@@ -470,7 +470,14 @@ function reporter(
     const paint = painter(io.color);
     if (!planShown) io.stdout(planText(plan, scope, context.style, paint));
     if (result !== undefined) io.stdout(outcomeText(result, context.style, paint));
-    if (links?.result !== undefined) io.stdout(linkOutcomeText(links.result.links, paint));
+    if (links?.result !== undefined)
+      io.stdout(
+        linkOutcomeText(
+          links.result.links,
+          plan.steps.flatMap((step) => step.links ?? []),
+          paint,
+        ),
+      );
     for (const diagnostic of diagnostics)
       io.stderr(formatDiagnostic(diagnostic, context.style, paint));
     return ok ? 0 : 1;

@@ -84,7 +84,8 @@ function reportLinks(
   }
   const paint = painter(io.color);
   if (!planShown) io.stdout(linkPlanText(plan, context.style, paint));
-  if (applied?.result !== undefined) io.stdout(linkOutcomeText(applied.result.links, paint));
+  if (applied?.result !== undefined)
+    io.stdout(linkOutcomeText(applied.result.links, plan.steps, paint));
   for (const diagnostic of diagnostics)
     io.stderr(formatDiagnostic(diagnostic, context.style, paint));
   return ok ? 0 : 1;
