@@ -68,7 +68,8 @@ describe("a repository's skills, wherever its authors keep them", () => {
     const result = await install(
       box,
       repoUrl({
-        "cli-tool/components/skills/data/csv-tools/SKILL.md": skill("csv-tools"),
+        // named as a title, as many in that repository are: installed by its folder's name
+        "cli-tool/components/skills/data/csv-tools/SKILL.md": skill("CSV Tools"),
         "cli-tool/components/skills/data/sql/query/SKILL.md": skill("query"),
         "cli-tool/components/skills/web/fetch/SKILL.md": skill("fetch"),
         // a skill's own folders are not searched for more skills
@@ -81,6 +82,7 @@ describe("a repository's skills, wherever its authors keep them", () => {
     expect(result.status).toBe(0);
     expect(Object.keys(result.locked).sort()).toEqual(["csv-tools", "fetch", "query"]);
     expect(result.locked.query?.source.path).toBe("cli-tool/components/skills/data/sql/query");
+    expect((await box.run("verify")).status).toBe(0);
   });
 
   it("follows agents' folders linked inside the repository, each skill once by its real folder", async () => {

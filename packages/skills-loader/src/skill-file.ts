@@ -8,6 +8,11 @@ import type { SkillCache } from "./cache.js";
 export interface SkillFolderFile {
   /** Its frontmatter, when the file makes a skill; `undefined` when an error finding refuses it. */
   readonly frontmatter: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The name the loader gives the skill, when the file makes one: its frontmatter's, or its
+   * folder's when that one cannot be typed as `/skill <name>` (`skill_name_unaddressable_fallback`).
+   */
+  readonly name: string | undefined;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -40,5 +45,9 @@ export function readSkillFolderFile(
     true,
     cache,
   );
-  return { frontmatter: record.fields?.frontmatter, diagnostics: record.diagnostics };
+  return {
+    frontmatter: record.fields?.frontmatter,
+    name: record.fields?.name,
+    diagnostics: record.diagnostics,
+  };
 }

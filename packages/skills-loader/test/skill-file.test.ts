@@ -26,6 +26,7 @@ describe("readSkillFolderFile", () => {
     const cache = createSkillCache();
     const read = readSkillFolderFile({ path, realPath: path }, cache);
     expect(read.frontmatter).toMatchObject({ name: "pdf", license: "MIT" });
+    expect(read.name).toBe("pdf");
     // checked against its folder's name, as a load checks it
     expect(read.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["name_mismatch"]);
     expect(cache.stats()).toEqual({ hits: 0, misses: 1, entries: 1 });
@@ -48,6 +49,18 @@ describe("readSkillFolderFile", () => {
     const loaded = loadAsPackage(dir, cache);
     expect(cache.stats()).toMatchObject({ hits: 0, misses: 2 });
     expect(loaded.items[0]?.description).toBe("Fill and sign PDF forms, a longer text.");
+  });
+
+  it("gives the name a load gives: the folder's when the one written cannot be typed", () => {
+    const { dir, path } = folder(skillFile("PDF Tools", "Fill PDF forms."));
+    const read = readSkillFolderFile({ path, realPath: path });
+    expect([read.frontmatter?.name, read.name]).toEqual(["PDF Tools", "pdf-tools"]);
+    expect(read.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      "skill_name_unaddressable_fallback",
+    ]);
+    expect(loadAsPackage(dir, createSkillCache()).items.map((skill) => skill.name)).toEqual([
+      "pdf-tools",
+    ]);
   });
 
   it("refuses a file that does not make a skill with the load's error code", () => {

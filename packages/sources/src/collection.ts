@@ -307,7 +307,11 @@ function readSkill(
     const error = read.diagnostics.find((diagnostic) => diagnostic.severity === "error");
     return invalid(`does not make a skill (${error?.code ?? "read_failed"})`);
   }
-  const { name, description, license, metadata } = frontmatter;
+  const { description, license, metadata } = frontmatter;
+  // the name the loader gives it: its folder's when the one written cannot be typed ("PDF
+  // Tools" in pdf-tools/), unless it is the collection itself, whose folder is where it was
+  // fetched to rather than one its author named
+  const name = path === "." ? frontmatter.name : read.name;
   if (typeof name !== "string" || !isPackageId(name))
     return invalid("has no name that can be a package id (lower-case letters, digits, hyphens)");
   const version = (metadata as { version?: unknown } | null | undefined)?.version;

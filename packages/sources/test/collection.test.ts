@@ -85,6 +85,24 @@ describe("readCollection", () => {
     ]);
   });
 
+  it("names a skill whose written name cannot be typed after its folder, as the loader does, except the collection's own", () => {
+    const dir = testdir({
+      "cli/skills/comms/email-composer/SKILL.md": skill("Email Composer"),
+      "cli/skills/comms/writer/SKILL.md": skill("writer"),
+    });
+    expect(readCollection(dir).skills.map((found) => [found.name, found.path])).toEqual([
+      ["email-composer", "cli/skills/comms/email-composer"],
+      ["writer", "cli/skills/comms/writer"],
+    ]);
+    // a skill at the root: its folder is where it was fetched to, not a name its author gave
+    const root = testdir({ "SKILL.md": skill("Solo Skill") });
+    const { skills, refused } = readCollection(root);
+    expect(skills).toEqual([]);
+    expect(refused.map((item) => [item.code, item.path])).toEqual([
+      ["collection_skill_invalid", "."],
+    ]);
+  });
+
   it("searches category folders through links inside, and reads a SKILL.md link only where it stays inside", () => {
     const outside = testdir({ "SKILL.md": skill("escaped") });
     const dir = testdir({
