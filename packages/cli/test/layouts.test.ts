@@ -72,6 +72,8 @@ describe("a repository's skills, wherever its authors keep them", () => {
         "cli-tool/components/skills/data/csv-tools/SKILL.md": skill("CSV Tools"),
         "cli-tool/components/skills/data/sql/query/SKILL.md": skill("query"),
         "cli-tool/components/skills/web/fetch/SKILL.md": skill("fetch"),
+        // a name every function answers to, none of the state's or lock's tables does
+        "cli-tool/components/skills/web/prototype/SKILL.md": skill("prototype"),
         // a skill's own folders are not searched for more skills
         "cli-tool/components/skills/web/fetch/examples/inner/SKILL.md": skill("inner"),
         "node_modules/dep/skills/vendored/SKILL.md": skill("vendored"),
@@ -80,9 +82,11 @@ describe("a repository's skills, wherever its authors keep them", () => {
       "*",
     );
     expect(result.status).toBe(0);
-    expect(Object.keys(result.locked).sort()).toEqual(["csv-tools", "fetch", "query"]);
+    expect(Object.keys(result.locked).sort()).toEqual(["csv-tools", "fetch", "prototype", "query"]);
     expect(result.locked.query?.source.path).toBe("cli-tool/components/skills/data/sql/query");
     expect((await box.run("verify")).status).toBe(0);
+    expect((await box.run("remove", "prototype", "--project", "--yes")).status).toBe(0);
+    expect(existsSync(join(box.cwd, ".skillshelf", "packages", "prototype"))).toBe(false);
   });
 
   it("follows agents' folders linked inside the repository, each skill once by its real folder", async () => {

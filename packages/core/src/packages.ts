@@ -13,7 +13,7 @@ const SEMVER =
 /**
  * True for a valid package id: 1–64 characters of lowercase letters, digits, `.` and `-`, starting
  * and ending with a letter or digit, with no `--` or `..`, and none of `RESERVED_IDS` (the scope's
- * state file lives beside the copies; the others are names every JavaScript object answers to).
+ * state file lives beside the copies; `constructor` is a name every JavaScript object answers to).
  * An id is also the folder name of an installed copy.
  */
 export function isPackageId(id: string): boolean {
@@ -26,8 +26,12 @@ export function isPackageId(id: string): boolean {
   );
 }
 
-/** Names that are never package ids: `state.json`, and the keys JavaScript objects inherit. */
-const RESERVED_IDS: readonly string[] = ["state.json", "constructor", "prototype", "__proto__"];
+/**
+ * Names that are never package ids: `state.json`, and the keys a plain JavaScript object inherits
+ * (a lookup of a missing `constructor` finds a function). `prototype` is not one: only functions
+ * have it, and a skill of that name is common.
+ */
+const RESERVED_IDS: readonly string[] = ["state.json", "constructor", "__proto__"];
 
 /** A parsed requirement: the kind and id of the package another package needs. */
 export interface RequirementRef {

@@ -313,7 +313,9 @@ function readSkill(
   // fetched to rather than one its author named
   const name = path === "." ? frontmatter.name : read.name;
   if (typeof name !== "string" || !isPackageId(name))
-    return invalid("has no name that can be a package id (lower-case letters, digits, hyphens)");
+    return invalid(
+      "has no name that can be a package id (lower-case letters, digits, hyphens; not constructor)",
+    );
   const version = (metadata as { version?: unknown } | null | undefined)?.version;
   return {
     skill: {

@@ -280,7 +280,7 @@ describe("item 8: prototype keys in indexes", () => {
     ]);
   });
 
-  it.each(["constructor", "prototype", "__proto__"])("a row named %s is refused", (name) => {
+  it.each(["constructor", "__proto__"])("a row named %s is refused", (name) => {
     const dir = testdir({
       "library.yaml": [
         "- kind: skill",

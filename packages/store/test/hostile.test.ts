@@ -128,7 +128,6 @@ describe("item 8: prototype keys are refused", () => {
   it.each([
     ["a __proto__ id", state(`{"__proto__":${record}}`)],
     ["a constructor id", state(`{"constructor":${record}}`)],
-    ["a prototype id", state(`{"prototype":${record}}`)],
     ["a __proto__ key at the top", `{"__proto__":{},"version":1,"disabled":[],"installed":{}}`],
     ["a __proto__ key in a record", state(`{"pdf":${record.replace("{", '{"__proto__":1,')}}`)],
     ["an escaped __proto__ key", state(`{"pdf":${record.replace("{", '{"\\u005f_proto__":1,')}}`)],
