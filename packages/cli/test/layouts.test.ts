@@ -201,6 +201,48 @@ describe("a marketplace repository whose plugins share skill names", () => {
     ]);
   });
 
+  it("names the plugins of a marketplace whose repository offers nothing without --plugin", async () => {
+    const box = changeSandbox();
+    const commands = repoUrl({
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "team",
+        plugins: ["review", "release"].map((name) => ({ name, source: `./plugins/${name}` })),
+      }),
+      "plugins/review/.claude-plugin/plugin.json": '{"name":"review","version":"1.0.0"}',
+      "plugins/review/commands/review.md": "---\ndescription: Review a change\n---\nReview it.\n",
+      "plugins/release/.claude-plugin/plugin.json": '{"name":"release","version":"1.0.0"}',
+      "plugins/release/agents/releaser.md":
+        "---\nname: releaser\ndescription: Cuts releases\n---\nRelease.\n",
+    });
+    const result = await install(box, commands);
+    expect(result.status).toBe(1);
+    const [step] = result.steps;
+    expect(step?.refusal?.code).toBe("plugin_choice_required");
+    expect(step?.refusal?.details?.plugins).toEqual([
+      { name: "review", description: "" },
+      { name: "release", description: "" },
+    ]);
+    expect(result.locked).toEqual({});
+    const picked = await install(box, commands, "--plugin", "review");
+    expect(picked.status).toBe(0);
+    expect(Object.keys(picked.locked)).toEqual(["review"]);
+    // a plugin listed where the repository holds nothing is refused by the folder it names
+    const gone = await install(
+      changeSandbox(),
+      repoUrl({
+        ".claude-plugin/marketplace.json": JSON.stringify({
+          name: "team",
+          plugins: [{ name: "gone", source: "./plugins/gone" }],
+        }),
+        "README.md": "# team\n",
+      }),
+      "--plugin",
+      "gone",
+    );
+    expect(refusals(gone)).toEqual([["plugin:gone", "tree_missing"]]);
+    expect(gone.steps[0]?.refusal?.details).toEqual({ plugin: "gone", folder: "plugins/gone" });
+  });
+
   it("installs one of a shared name picked by its path", async () => {
     const box = changeSandbox();
     const result = await install(box, marketplace(), "--skill", "plugins/github/skills/access");

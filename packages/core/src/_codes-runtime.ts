@@ -73,6 +73,10 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "pick one of the plugins the marketplace lists (they are in the details)",
   },
+  plugin_choice_required: {
+    owner: "lifecycle",
+    hint: "install a plugin of its marketplace with --plugin NAME (they are in the details)",
+  },
   collection_empty: {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",

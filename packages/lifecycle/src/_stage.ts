@@ -169,10 +169,23 @@ async function stagePlugins(
       staged.push(...(await stagePackages(planning, plugin.source, undefined)));
       continue;
     }
+    const dir = join(fetched.dir, ...plugin.folder.split("/"));
+    if (lstatSync(dir, { throwIfNoEntry: false }) === undefined) {
+      // named where the user can find it, not in the plan's staging
+      staged.push({
+        ref: `plugin:${name}`,
+        refusal: refusal(
+          "tree_missing",
+          `${listed.marketplace} of ${from} lists the plugin ${name} at ${plugin.folder}, which the repository does not hold`,
+          { plugin: name, folder: plugin.folder },
+        ),
+      });
+      continue;
+    }
     try {
       // kept in the repository: staged where it was fetched, which the plan already holds
       const one = digested({
-        dir: join(fetched.dir, ...plugin.folder.split("/")),
+        dir,
         source: plugin.source,
         ...(fetched.commit === undefined ? {} : { commit: fetched.commit }),
         release: () => undefined,
@@ -197,6 +210,28 @@ async function stagePlugins(
     }
   }
   return staged;
+}
+
+/**
+ * For a repository that offers nothing to install on its own (`collection_empty`) but whose
+ * marketplace lists plugins: the refusal that names them (`plugin_choice_required`), since
+ * `--plugin` is what installs them.
+ */
+function pluginsOffered(
+  collection: Pick<FetchedSource, "dir" | "source">,
+  refused: Refusal,
+): { refusal: Refusal } | undefined {
+  if (refused.code !== "collection_empty") return undefined;
+  const listed = repositoryPlugins(collection);
+  if (listed === undefined || listed.plugins.length === 0) return undefined;
+  const plugins = listed.plugins.map(({ name, description }) => ({ name, description }));
+  return {
+    refusal: refusal(
+      "plugin_choice_required",
+      `${describeSource(collection.source)} offers its plugins through ${listed.marketplace}: ${plugins.map((plugin) => plugin.name).join(", ")}`,
+      { marketplace: listed.marketplace, plugins },
+    ),
+  };
 }
 
 /** A manifest read here is the one the read-back finds in the installed copy of these bytes. */
@@ -226,7 +261,7 @@ function stageSkills(
   const { source } = collection;
   const read = readCollection(collection.dir, { skillFiles: planning.skillFiles });
   const chosen = chooseSkills(read, pick, describeSource(source));
-  if ("refusal" in chosen) return [chosen];
+  if ("refusal" in chosen) return [pluginsOffered(collection, chosen.refusal) ?? chosen];
   // what was left out of the collection, and why, is part of the plan a user reviews (a skill
   // that cannot be installed is a refused step of its own), named where the user can find it
   planning.diagnostics.push(
