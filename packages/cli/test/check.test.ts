@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageTree, serve, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -77,6 +77,28 @@ describe("skillshelf new", () => {
       expect(again.stderr).toContain("resource_exists");
     },
   );
+
+  it("says a new skill's description is still the placeholder until its author writes one", async () => {
+    const box = changeSandbox();
+    expect((await box.run("new", "my-skill", "--user")).status).toBe(0);
+    const path = join(box.configDir, "skills", "my-skill", "SKILL.md");
+    const codes = async (...mode: string[]) => {
+      const checked = await box.run("validate", ...mode, "--json", path);
+      const [first] = JSON.parse(checked.stdout).results;
+      return {
+        valid: first.valid,
+        findings: first.diagnostics.map((d: { code: string; path: string }) => [d.code, d.path]),
+      };
+    };
+    const placeholder = { valid: true, findings: [["description_placeholder", path]] };
+    expect(await codes()).toEqual(placeholder);
+    expect(await codes("--strict")).toEqual(placeholder);
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace(/^description: .*$/m, "description: Fill PDF forms."),
+    );
+    expect(await codes("--strict")).toEqual({ valid: true, findings: [] });
+  });
 
   it("refuses a name that cannot name a resource", async () => {
     expect((await changeSandbox().run("new", "Not A Name")).stderr).toContain("name_invalid");

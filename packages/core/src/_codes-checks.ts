@@ -28,6 +28,10 @@ export const CHECK_CODES = {
   },
   index_source_missing: { owner: "validation", hint: "check the row's sourceUrl" },
   metadata_invalid: { owner: "validation", hint: "write metadata as text keys with text values" },
+  description_placeholder: {
+    owner: "validation",
+    hint: "say in the description what the skill does and when to use it: a model chooses skills by it",
+  },
   skill_catalog_invalid: {
     owner: "validation",
     hint: "fix the skills its finding names so they load as one catalog, one skill to a name",

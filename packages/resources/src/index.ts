@@ -7,7 +7,7 @@ export type { PassRoots, PassSettings } from "./_pass.js";
 export { beginPass } from "./_pass.js";
 export { createResources } from "./create.js";
 export type { KindItem, KindLoadInput, KindLoads, KindSpec } from "./kinds.js";
-export { KINDS } from "./kinds.js";
+export { KINDS, skillPlaceholder } from "./kinds.js";
 export type {
   Admission,
   Admitted,

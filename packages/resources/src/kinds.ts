@@ -85,6 +85,11 @@ export interface KindSpec<K extends ResourceKind> {
   readonly scaffold: (name: string) => { readonly path: string; readonly text: string };
 }
 
+/** The description `new` gives a skill: a placeholder for its author to replace. */
+export function skillPlaceholder(name: string): string {
+  return `What ${name} does, and when to use it. Say both, in one or two sentences.`;
+}
+
 /** Every kind, by kind. */
 export const KINDS: { readonly [K in ResourceKind]: KindSpec<K> } = {
   skill: {
@@ -106,7 +111,7 @@ export const KINDS: { readonly [K in ResourceKind]: KindSpec<K> } = {
     nests: true,
     scaffold: (name) => ({
       path: join("skills", name, "SKILL.md"),
-      text: `---\nname: ${name}\ndescription: What ${name} does, and when to use it. Say both, in one or two sentences.\n---\n# ${name}\n\n## When to use\n\nDescribe the situations this skill is for.\n\n## Steps\n\n1. The first thing to do.\n2. The next.\n`,
+      text: `---\nname: ${name}\ndescription: ${skillPlaceholder(name)}\n---\n# ${name}\n\n## When to use\n\nDescribe the situations this skill is for.\n\n## Steps\n\n1. The first thing to do.\n2. The next.\n`,
     }),
   },
   prompt: {

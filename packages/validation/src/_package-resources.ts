@@ -11,6 +11,7 @@ import {
 import { type FleetPrerequisite, fleetPrerequisites } from "@skillshelf/recipes-loader";
 import { KINDS, type KindItem, type KindPass } from "@skillshelf/resources";
 import { type PackageManifest, resolvePackageReferences } from "@skillshelf/store";
+import { placeholderDiagnostics } from "./_placeholder.js";
 import { resourceOf } from "./_results.js";
 import { skillCatalogValidity } from "./catalog-validity.js";
 import { strictSkillDiagnostics } from "./strict.js";
@@ -39,6 +40,7 @@ export function checkSkills(context: PackageContext): Set<string> {
       ? strictSkillDiagnostics(load.items, load.diagnostics, { strictKeys: context.strictKeys })
       : load.diagnostics),
     ...unknownReferences(context, "skill", load.items),
+    ...placeholderDiagnostics(load.items),
   ];
   context.diagnostics.push(...diagnostics);
   if (!verdict.ok)

@@ -9,6 +9,7 @@ import {
   resolveEnvironment,
 } from "@skillshelf/core";
 import { beginPass, type KindPass } from "@skillshelf/resources";
+import { placeholderDiagnostics } from "./_placeholder.js";
 import { resourceOf, result } from "./_results.js";
 import { strictSkillDiagnostics } from "./strict.js";
 import type { ValidateOptions, ValidationResult } from "./types.js";
@@ -41,6 +42,8 @@ export function validateResources(
               ? { ...diagnostic, severity: "error" as const }
               : diagnostic,
           );
+  if (kind === "skill")
+    diagnostics = [...diagnostics, ...placeholderDiagnostics(pass.load("skill").items)];
   // one name, one skill: a folder of skills is a catalog, whether or not a package holds it
   const clashes = diagnostics.filter((diagnostic) => diagnostic.code === "collision");
   if (kind === "skill" && clashes.length > 0)
