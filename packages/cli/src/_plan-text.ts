@@ -35,7 +35,10 @@ export function planText(
 
 /** What applying did, one line per step, then the refresh when it says something. */
 export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint): string {
-  const lines = result.outcomes.map((outcome) => {
+  const { outcomes } = result;
+  const done = (outcome: (typeof outcomes)[number]) =>
+    outcome.status === "committed" && outcome.error === undefined;
+  const lines = outcomes.map((outcome) => {
     const { step } = outcome;
     const what = `${step.operation} ${safeLine(step.ref)} (${step.scope})`;
     const backup = outcome.recovery?.packageBackup;
@@ -44,13 +47,21 @@ export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint)
       backup === undefined
         ? ""
         : `\n          kept the files that differed from the record at ${displayPath(backup, style)}`;
-    if (outcome.status === "committed" && outcome.error === undefined)
-      return `${paint("green", "done")}      ${what}${kept}`;
+    if (done(outcome)) return `${paint("green", "done")}      ${what}${kept}`;
     if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
     const { code, message, hint, details } = outcome.error;
     const cause = typeof details?.cause === "string" ? ` (${details.cause})` : "";
     return `${paint("red", outcome.status)}    ${what}: ${code}${cause}: ${safeLine(message)}\n          next: ${safeLine(hint)}`;
   });
+  // a long batch (a collection's skills) ends with its count, so the refused are not missed
+  if (outcomes.length > 1) {
+    const counts = new Map<string, number>();
+    for (const outcome of outcomes) {
+      const label = done(outcome) ? "done" : outcome.status;
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    lines.push([...counts].map(([label, count]) => `${count} ${label}`).join(", "));
+  }
   return `${lines.join("\n")}\n`;
 }
 

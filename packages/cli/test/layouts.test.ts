@@ -115,6 +115,9 @@ describe("a repository's skills, wherever its authors keep them", () => {
     const none = await install(changeSandbox(), repo, "--skill", "*", "--all-or-nothing");
     expect(none.status).toBe(1);
     expect(none.locked).toEqual({});
+    // read at a terminal, the batch ends with its count
+    const text = await changeSandbox().run("install", repo, "--skill", "*", "--project", "--yes");
+    expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("1 done, 1 refused");
   });
 
   it("stops at a link loop and at the depth limit, each named with its code and path", async () => {
