@@ -1,3 +1,4 @@
+import { AGENTS } from "@skillshelf/core";
 import { type CommandDefinition, type OptionSpec, optionsOf } from "./command.js";
 
 /** A command's `--help`, generated from its definition. */
@@ -40,7 +41,7 @@ export function topLevelHelp(commands: readonly CommandDefinition[]): string {
     "Usage: skillshelf <command> [options]",
     "",
     "Skillshelf manages the skills, prompts and agents that coding agents load, across Claude Code,",
-    "Codex, OpenCode, Copilot, pi and the shared .agents folders.",
+    `Codex, Cursor, Copilot, OpenCode and ${AGENTS.length - 5} more (skillshelf explain --all lists them).`,
     "",
     "Commands:",
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
