@@ -122,9 +122,10 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
 }
 
 /**
- * Plan taking links away: each name's links recorded in the scope's state (only into `agents`
- * when given), a name being the link's own (its folder or file name) or the name of the skill or
- * template it exposes, as `planLinks` takes it. A name with no link is refused (`link_unknown`).
+ * Plan taking links away: each name's links recorded in the scope's state (with `agents`, only
+ * those in a folder one of them reads: a link made for Cursor is Cline's too, and goes for both),
+ * a name being the link's own (its folder or file name) or the name of the skill or template it
+ * exposes, as `planLinks` takes it. A name with no link is refused (`link_unknown`).
  */
 export function planUnlinks(
   request: Omit<LinkPlanRequest, "agents" | "copy" | "names"> & {
@@ -146,13 +147,19 @@ export function planUnlinks(
       resource.name,
     ]),
   );
+  // the agents asked for that read a link's folder: one link serves every agent reading it
+  const asked = (record: LinkRecord) =>
+    (request.agents ?? []).filter(
+      (agent) =>
+        agentFolder(agent, scope, record.kind) === agentFolder(record.agent, scope, record.kind),
+    );
   const steps: LinkStep[] = [];
   for (const name of request.names) {
     const found = Object.entries(links).filter(
       ([key, record]) =>
         (linkName(scope, key, record) === name ||
           exposedNames.get(join(library, record.target)) === name) &&
-        (request.agents === undefined || request.agents.includes(record.agent)),
+        (request.agents === undefined || asked(record).length > 0),
     );
     if (found.length === 0)
       steps.push({
@@ -160,12 +167,14 @@ export function planUnlinks(
         operation: "unlink",
         refusal: refusal("link_unknown", `no link to ${name} is recorded in the ${scope} scope`),
       });
-    for (const [key, record] of found)
+    for (const [key, record] of found) {
+      const alsoFor = asked(record).filter((agent) => agent !== record.agent);
       steps.push({
         operation: "unlink",
         name,
         kind: record.kind,
         agent: record.agent,
+        ...(alsoFor.length === 0 ? {} : { alsoFor }),
         scope,
         path: join(base, key),
         key,
@@ -174,6 +183,7 @@ export function planUnlinks(
         copy: record.mode === "copy",
         inPlace: false,
       });
+    }
   }
   return plan(environment, scope, steps, read.ok ? [] : read.diagnostics);
 }

@@ -75,6 +75,19 @@ describe("planLinks and applyLinks", () => {
     ]);
     expect(applyLinks(plan).status).toBe("committed");
     expect(lstatSync(join(env.project, ".agents", "skills", "pdf")).isDirectory()).toBe(true);
+    // taking it away for one of them takes it from every agent reading that folder, named so
+    const unlinkFor = (agents: string[]) =>
+      planUnlinks({ environment: env, scope: "project", names: ["pdf"], agents });
+    expect(unlinkFor(["windsurf"]).steps.map((step) => step.refusal?.code)).toEqual([
+      "link_unknown",
+    ]);
+    const unlink = unlinkFor(["cline"]);
+    expect(unlink.steps.map((step) => [step.agent, step.alsoFor, step.key])).toEqual([
+      ["cursor", ["cline"], ".agents/skills/pdf"],
+    ]);
+    expect(applyLinks(unlink).status).toBe("committed");
+    expect(existsSync(join(env.project, ".agents", "skills", "pdf"))).toBe(false);
+    expect(existsSync(join(env.project, ".claude", "skills", "pdf"))).toBe(true);
   });
 
   it("links an installed package's skill by name, into the agents whose folders exist with all", async () => {
