@@ -54,6 +54,11 @@ export interface LinkForm {
   readonly copy: boolean;
 }
 
+/** `alsoFor` as a step's field: absent when the link serves only its own agent. */
+export function alsoForField(alsoFor: readonly string[]): { readonly alsoFor?: readonly string[] } {
+  return alsoFor.length === 0 ? {} : { alsoFor };
+}
+
 /**
  * One link per folder for `agents` (agents that read one folder share its link, named by the
  * first, the others in `alsoFor`), each a copy when asked, or when an agent reading that folder

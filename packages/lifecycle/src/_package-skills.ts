@@ -10,7 +10,7 @@ import {
   reviewLink,
   type ScopeCache,
 } from "@skillshelf/store";
-import { existingAgentFolders, linkForms } from "./_link-agents.js";
+import { alsoForField, existingAgentFolders, linkForms } from "./_link-agents.js";
 import { refusalOf } from "./_refusal.js";
 import type { LifecycleRequest, Refusal, StepLink } from "./types.js";
 
@@ -73,7 +73,7 @@ export function stepLinks(
         const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
         planned.push({
           agent,
-          ...(alsoFor.length === 0 ? {} : { alsoFor }),
+          ...alsoForField(alsoFor),
           key: reviewed.key,
           target,
           copy,

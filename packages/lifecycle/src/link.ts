@@ -23,7 +23,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
-import { existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
+import { alsoForField, existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 import { refusal } from "./_refusal.js";
 
@@ -174,7 +174,7 @@ export function planUnlinks(
         name,
         kind: record.kind,
         agent: record.agent,
-        ...(alsoFor.length === 0 ? {} : { alsoFor }),
+        ...alsoForField(alsoFor),
         scope,
         path: join(base, key),
         key,
@@ -268,7 +268,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, form: L
     name: resource.name,
     kind,
     agent,
-    ...(alsoFor.length === 0 ? {} : { alsoFor }),
+    ...alsoForField(alsoFor),
     scope,
     target,
     package: owner,
