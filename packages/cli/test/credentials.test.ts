@@ -67,14 +67,19 @@ describe("credentials for an archive's host (hosts.json)", () => {
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 
-  it("never follow a redirect to another host", async () => {
+  it("never follow a redirect to another origin, not even another port of the same host", async () => {
     const box = changeSandbox();
-    const elsewhere = await serve({ "/kit.tar.gz": guarded });
-    const other = elsewhere.replace("127.0.0.1", "localhost");
+    const received: string[] = [];
+    const elsewhere = await serve({
+      "/kit.tar.gz": (request, response) => {
+        received.push(request.headers.authorization ?? "");
+        guarded(request, response);
+      },
+    });
     const base = await serve({
       "/kit.tar.gz": (_request, response) => {
         response.statusCode = 302;
-        response.setHeader("location", `${other}/kit.tar.gz`);
+        response.setHeader("location", `${elsewhere}/kit.tar.gz`);
         response.end();
       },
     });
@@ -82,7 +87,9 @@ describe("credentials for an archive's host (hosts.json)", () => {
       [new URL(base).host]: { headers: { Authorization: `Bearer ${TOKEN}` } },
     });
     const run = await box.run("install", `${base}/kit.tar.gz`, "--user", "--yes", "--json");
-    expect(codesOf(run)).toContain("download_redirect_refused");
+    // followed without the first origin's credentials: the other one asks for its own
+    expect(received).toEqual([""]);
+    expect(codesOf(run)).toContain("auth_required");
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 });

@@ -11,11 +11,11 @@ export const SOURCES_CODES = {
   },
   archive_too_large: {
     owner: "sources",
-    hint: "raise the limit only for a source you trust, or ask for a smaller package",
+    hint: "for a source you trust, raise limits.downloadBytes (or limits.unpackedBytes) in the settings.json of the scope you install into (skillshelf doctor names it)",
   },
   archive_too_many_entries: {
     owner: "sources",
-    hint: "raise the member limit only for a source you trust",
+    hint: "for a source you trust, raise limits.entries in the settings.json of the scope you install into (skillshelf doctor names it)",
   },
   archive_truncated: { owner: "sources", hint: "download the archive again; it is cut short" },
   auth_refused: {
@@ -66,7 +66,7 @@ export const SOURCES_CODES = {
   },
   download_timeout: {
     owner: "sources",
-    hint: "check the network, or raise the timeout, then retry",
+    hint: "check the network and the proxy (skillshelf doctor shows it), or raise limits.timeoutSeconds in the settings.json of the scope you install into, then retry",
   },
   git_failed: {
     owner: "sources",
@@ -154,7 +154,32 @@ export const SOURCES_CODES = {
   source_subfolder_missing: { owner: "sources", hint: "check the subfolder in the source" },
   source_too_large: {
     owner: "sources",
-    hint: "raise the limit only for a source you trust, or name a smaller repository or subfolder",
+    hint: "name a smaller repository or subfolder, or, for a source you trust, raise limits.downloadBytes (limits.unpackedBytes, limits.entries) in the settings.json of the scope you install into",
+  },
+  proxy_auth_required: {
+    owner: "sources",
+    hint: "give the proxy's user and password in the proxy variable (http://user:password@host:port), or check them",
+  },
+  proxy_invalid: {
+    owner: "sources",
+    hint: "write the proxy variable as http://host:port (or https://host:port), or unset it",
+  },
+  proxy_refused: {
+    owner: "sources",
+    hint: "ask the proxy's administrators to allow the host, or add the host to NO_PROXY if it is reached without the proxy",
+  },
+  proxy_unreachable: {
+    owner: "sources",
+    hint: "check that the proxy the variables name is running and reachable (skillshelf doctor shows which one each source uses)",
+  },
+  server_not_tls: {
+    owner: "sources",
+    hint: "the server speaks plain HTTP on that port: check the port, or name a server on this machine by its http URL",
+    hintWith: "the server speaks plain HTTP: name it as {suggestion}",
+  },
+  settings_invalid: {
+    owner: "sources",
+    hint: 'write settings.json as {"version":1,"limits":{"downloadBytes":…,"unpackedBytes":…,"entries":…,"timeoutSeconds":…}}, whole numbers above 0',
   },
   source_unsupported: {
     owner: "sources",
@@ -168,6 +193,22 @@ export const SOURCES_CODES = {
   stage_write_failed: {
     owner: "sources",
     hint: "check the free space and permissions of the temporary folder, then retry",
+  },
+  temp_folder_missing: {
+    owner: "sources",
+    hint: "create the folder TMPDIR names, or point TMPDIR at a folder that exists",
+  },
+  tls_untrusted: {
+    owner: "sources",
+    hint: "if your network inspects TLS, point NODE_EXTRA_CA_CERTS at its CA certificate; otherwise do not trust the server",
+  },
+  token_failed: {
+    owner: "sources",
+    hint: "check the credentials kept for the registry (docker login <registry>) and that its token service is reachable, then retry",
+  },
+  token_realm_insecure: {
+    owner: "sources",
+    hint: "a token service is asked only over https (plain http only on this machine): tell the registry's operators",
   },
   version_invalid: { owner: "sources", hint: "write the version as SemVer, for example 1.2.0" },
 } as const;

@@ -94,6 +94,7 @@ export {
   rankLexical,
 } from "./lexical.js";
 export { assertLoaderOptions } from "./loader-options.js";
+export { isLoopbackHost } from "./loopback.js";
 export {
   isPackageSource,
   mapSourceFolders,

@@ -5,7 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { canonicalJson, SkillshelfError, sha256 } from "@skillshelf/core";
 import { splitArguments } from "@skillshelf/prompts-loader";
 import * as z from "zod/mini";
-import type { StageOptions } from "./fetchers/_fetcher.js";
+import { httpOf, type StageOptions } from "./fetchers/_fetcher.js";
 import { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 
 /** A skill a server lists, its entry checked against SEP-2640's rules for what a host installs. */
@@ -184,12 +184,10 @@ async function transportFor(
     });
     return transport;
   }
-  const endpoint = new URL(url);
-  const headers = await options.headers?.(endpoint);
-  return new StreamableHTTPClientTransport(
-    endpoint,
-    headers === undefined ? {} : { requestInit: { headers } },
-  );
+  // through the one HTTP client: the proxy, and the host's configured headers for its origin alone
+  return new StreamableHTTPClientTransport(new URL(url), {
+    fetch: httpOf(options).fetchWith(options.headers),
+  });
 }
 
 /**

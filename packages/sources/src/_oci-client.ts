@@ -1,6 +1,6 @@
-import { SkillshelfError, sha256 } from "@skillshelf/core";
-import { fetchFailed, REDIRECTS, readWithin, redirectTarget } from "./_download.js";
-import { type HttpResponse, httpRequest } from "./_http.js";
+import { isSkillshelfError, SkillshelfError, sha256 } from "@skillshelf/core";
+import { answerChallenge } from "./http/challenge.js";
+import { createHttpClient, type HttpClient, type HttpResponse } from "./http/client.js";
 import type { OciCredentials } from "./oci-credentials.js";
 
 /** A repository of an OCI registry, and what of it is named: a tag, a digest, or both. */
@@ -21,6 +21,8 @@ export interface OciSessionOptions {
   readonly signal?: AbortSignal | undefined;
   /** Also ask to push (publishing), not only to pull. */
   readonly push?: boolean | undefined;
+  /** The HTTP client its requests go through. Default: one for this process's environment. */
+  readonly http?: HttpClient | undefined;
 }
 
 /** One repository's requests, signed in once (HTTP Basic, or a registry's bearer token). */
@@ -41,23 +43,54 @@ export interface OciSession {
 /**
  * A session with `reference`'s repository, speaking the OCI distribution API directly (no
  * maintained Node client exists: docs/decisions.md). A 401 is answered once with the user's
- * credentials for the host — HTTP Basic, or the bearer token the registry's realm gives for them
- * — and never carried to another host on a redirect.
+ * credentials for the registry's host (`answerChallenge`: HTTP Basic, or the bearer token its
+ * realm gives for them); what it signs in with goes to the registry's origin alone, never to
+ * another host a redirect leads to. An upload's redirect is not followed (its body would be sent
+ * twice).
  */
 export function ociSession(reference: OciReference, options: OciSessionOptions = {}): OciSession {
-  const base = `${reference.protocol}//${reference.host}/v2/${reference.repository}/`;
+  const http = options.http ?? createHttpClient(process.env);
+  const registry = new URL(`${reference.protocol}//${reference.host}`);
+  const base = `${registry.origin}/v2/${reference.repository}/`;
   let authorization: string | undefined;
+  const signedIn = async (url: URL) =>
+    authorization !== undefined && url.origin === registry.origin ? { authorization } : undefined;
+  const send = async (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ) => {
+    try {
+      return await http.request(new URL(url), {
+        method,
+        headers,
+        body,
+        signal: options.signal,
+        credentials: signedIn,
+      });
+    } catch (error) {
+      throw plainHttpHint(error, reference);
+    }
+  };
   const call = async (
     method: string,
     url: string,
     headers: Record<string, string>,
     body?: Buffer,
   ) => {
-    let response = await follow(method, url, headers, body, authorization, options.signal);
+    let response = await send(method, url, headers, body);
     if (response.status === 401) {
       response.discard();
-      authorization = await signIn(reference, response.header("www-authenticate"), options);
-      response = await follow(method, url, headers, body, authorization, options.signal);
+      authorization = await answerChallenge({
+        challenge: response.header("www-authenticate"),
+        server: registry,
+        credentials: await options.credentials?.(reference.host),
+        scope: `repository:${reference.repository}:${options.push === true ? "pull,push" : "pull"}`,
+        http,
+        signal: options.signal,
+      });
+      response = await send(method, url, headers, body);
     }
     if (response.status === 401 || response.status === 403) {
       response.discard();
@@ -69,11 +102,8 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
     get: async (path, maxBytes, accept) => {
       const url = new URL(path, base).href;
       const response = await call("GET", url, accept === undefined ? {} : { accept });
-      if (!response.ok) throw await httpFailure(response, url);
-      return {
-        bytes: await readWithin(response.body, maxBytes, new URL(url)),
-        type: response.header("content-type") ?? "",
-      };
+      if (!response.ok) throw httpFailure(response, url);
+      return { bytes: await response.bytes(maxBytes), type: response.header("content-type") ?? "" };
     },
     has: async (path) => {
       const response = await call("HEAD", new URL(path, base).href, {});
@@ -88,7 +118,7 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
         type === undefined ? {} : { "content-type": type },
         body,
       );
-      if (!response.ok) throw await httpFailure(response, url);
+      if (!response.ok) throw httpFailure(response, url);
       // only the status and headers are wanted; an unread body would hold its connection open
       response.discard();
       return response;
@@ -103,93 +133,21 @@ export function blobDigest(bytes: Uint8Array): string {
 
 // --- internal ---
 
-async function follow(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body: Buffer | undefined,
-  authorization: string | undefined,
-  signal: AbortSignal | undefined,
-): Promise<HttpResponse> {
-  const origin = new URL(url).host;
-  let current = url;
-  for (let redirects = 0; ; redirects++) {
-    // credentials go only to the registry's own host
-    const signed = authorization !== undefined && new URL(current).host === origin;
-    let response: HttpResponse;
-    try {
-      response = await httpRequest(current, {
-        method,
-        headers: { ...headers, ...(signed ? { authorization } : {}) },
-        body,
-        signal,
-      });
-    } catch (error) {
-      throw fetchFailed(new URL(current), error);
-    }
-    const location = response.header("location");
-    // an upload's redirect is not followed: its body is not sent twice
-    if (
-      !REDIRECTS.has(response.status) ||
-      location === undefined ||
-      method === "PUT" ||
-      method === "POST"
-    )
-      return response;
-    response.discard();
-    current = redirectTarget(new URL(current), location, redirects).href;
-  }
-}
-
-/**
- * The Authorization header a 401's challenge asks for: HTTP Basic with the user's credentials for
- * the registry's host, or a bearer token from the challenge's realm — asked with the credentials
- * configured for the realm's own host (the registry's, when it is the same host), anonymously when
- * none are: credentials go only to the host they were configured for.
- */
-async function signIn(
-  reference: OciReference,
-  challenge: string | undefined,
-  options: OciSessionOptions,
-): Promise<string | undefined> {
-  const fields = Object.fromEntries(
-    [...(challenge ?? "").slice(7).matchAll(/(\w+)="([^"]*)"/g)].map(([, key = "", value = ""]) => [
-      key.toLowerCase(),
-      value,
-    ]),
-  );
-  const bearer =
-    /^bearer\s/i.test(challenge ?? "") && fields.realm !== undefined && URL.canParse(fields.realm);
-  if (!bearer) return basicFor(reference.host, options);
-  const realm = new URL(fields.realm as string);
-  if (fields.service !== undefined) realm.searchParams.set("service", fields.service);
-  realm.searchParams.set(
-    "scope",
-    `repository:${reference.repository}:${options.push === true ? "pull,push" : "pull"}`,
-  );
-  const basic = await basicFor(realm.host, options);
-  const response = await httpRequest(realm.href, {
-    headers: basic === undefined ? {} : { authorization: basic },
-    signal: options.signal,
+/** `server_not_tls` of an `oci://` registry on this machine suggests its `oci+http://` name. */
+function plainHttpHint(error: unknown, reference: OciReference): unknown {
+  if (
+    !isSkillshelfError(error) ||
+    error.code !== "server_not_tls" ||
+    error.details?.suggestion === undefined
+  )
+    return error;
+  return new SkillshelfError(error.code, error.message, {
+    cause: error.cause,
+    details: {
+      ...error.details,
+      suggestion: `oci+http://${reference.host}/${reference.repository}`,
+    },
   });
-  if (!response.ok) {
-    response.discard();
-    throw authFailure(reference, realm.href, response.status, basic !== undefined);
-  }
-  const body = JSON.parse(
-    (await readWithin(response.body, 1024 * 1024, realm)).toString("utf8"),
-  ) as { token?: unknown; access_token?: unknown };
-  const token = typeof body.token === "string" ? body.token : body.access_token;
-  if (typeof token !== "string") throw authFailure(reference, realm.href, 401, basic !== undefined);
-  return `Bearer ${token}`;
-}
-
-/** `Basic <user:password>` for `host`, from the user's credentials for exactly that host. */
-async function basicFor(host: string, options: OciSessionOptions): Promise<string | undefined> {
-  const credentials = await options.credentials?.(host);
-  return credentials === undefined
-    ? undefined
-    : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
 }
 
 function authFailure(
@@ -205,7 +163,7 @@ function authFailure(
   );
 }
 
-async function httpFailure(response: HttpResponse, url: string): Promise<SkillshelfError> {
+function httpFailure(response: HttpResponse, url: string): SkillshelfError {
   response.discard();
   return new SkillshelfError(
     response.status === 404 ? "oci_not_found" : "download_failed",

@@ -7,6 +7,7 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import type { StageOptions } from "./fetchers/_fetcher.js";
+import { createHttpClient, type OriginCredentials } from "./http/client.js";
 import { npmConfig } from "./npm-config.js";
 import { ociCredentials } from "./oci-credentials.js";
 
@@ -15,7 +16,7 @@ import { ociCredentials } from "./oci-credentials.js";
  * else. They are given to that one request and kept nowhere (not in the lock, the state, a log or
  * a message).
  */
-export type HostHeaders = (url: URL) => Promise<Readonly<Record<string, string>> | undefined>;
+export type HostHeaders = OriginCredentials;
 
 /** The user library's file of per-host credentials: `<user library>/hosts.json`. */
 export function hostsFile(environment: Environment): string {
@@ -155,14 +156,15 @@ function isText(value: unknown): value is string {
 }
 
 /**
- * How a fetch reaches what the user configured, for `StageOptions`: headers per host
- * (`hostHeaders`), npm's settings (`npmConfig`) and registry credentials (`ociCredentials`),
- * each read only when a fetch first asks.
+ * How a fetch reaches what the user configured, for `StageOptions`: the one HTTP client with the
+ * environment's proxies (`createHttpClient`), headers per host (`hostHeaders`), npm's settings
+ * (`npmConfig`) and registry credentials (`ociCredentials`), each read only when a fetch first asks.
  */
 export function sourceAccess(
   environment: Environment,
-): Required<Pick<StageOptions, "headers" | "npm" | "oci">> {
+): Required<Pick<StageOptions, "headers" | "npm" | "oci" | "http">> {
   return {
+    http: createHttpClient(environment.env),
     headers: hostHeaders(environment),
     npm: npmConfig(environment),
     oci: ociCredentials(environment),

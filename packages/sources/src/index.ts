@@ -31,6 +31,10 @@ export {
   sourceWithin,
 } from "./fetchers/index.js";
 export { referenceOf as ociReference } from "./fetchers/oci.js";
+export type { HttpClient, HttpInit, HttpResponse, OriginCredentials } from "./http/client.js";
+export { createHttpClient } from "./http/client.js";
+export type { ProxySettings } from "./http/proxy.js";
+export { proxyName, readProxySettings } from "./http/proxy.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";

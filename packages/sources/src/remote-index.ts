@@ -10,7 +10,7 @@ import {
 } from "@skillshelf/core";
 import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
-import { DEFAULT_FETCH_TIMEOUT_MS } from "./fetchers/_fetcher.js";
+import { fetchSignal, httpOf } from "./fetchers/_fetcher.js";
 import { describeSource } from "./fetchers/index.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
 import { offeredSkills, offersSkills } from "./offered-skills.js";
@@ -71,8 +71,11 @@ export async function fetchRemoteIndex(
       mkdirSync(fresh);
       writeFileSync(`${fresh}${sep}library.json`, JSON.stringify(rows, null, 2));
     } else if (INDEX_FILE_URL.test(remote.url)) {
-      const signal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
-      const bytes = await download(remote.url, MAX_INDEX_BYTES, signal);
+      const bytes = await download(httpOf(options), remote.url, {
+        maxBytes: MAX_INDEX_BYTES,
+        signal: fetchSignal(options),
+        credentials: options.headers,
+      });
       mkdirSync(fresh);
       // kept under a name `locateIndex` finds, whatever the URL calls it (a marketplace is told
       // by its `plugins` list)

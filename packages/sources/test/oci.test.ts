@@ -1,6 +1,5 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { promisify } from "node:util";
 import {
   askNewest,
   blobDigest,
@@ -225,41 +224,5 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
     expect((await stageFailure(guarded, options({ limits: { maxDownloadBytes: 10 } })))?.code).toBe(
       "archive_too_large",
     );
-  });
-});
-
-describe("an OCI registry that sends clients to a token service", () => {
-  it("asks the token service with the credentials configured for its host, and only those", async () => {
-    const tokened = await startOciRegistry({ tls: false, auth: "token" });
-    try {
-      const layout = testdir();
-      writeImageLayout(layout, skillLayer("pdf"), "v1");
-      // not execFileSync: the token service answers skopeo from this process's event loop
-      await promisify(execFile)("skopeo", [
-        "copy",
-        "--dest-tls-verify=false",
-        "--dest-creds",
-        `${tokened.username}:${tokened.password}`,
-        `oci:${layout}:v1`,
-        `docker://${tokened.host}/team/pdf:v1`,
-      ]);
-      const user = { username: tokened.username, password: tokened.password };
-      const source = sourceOf(`${tokened.base}/team/pdf:v1`);
-      const staged = await stageSource(source, {
-        oci: async (host) => (host === tokened.tokenHost ? user : undefined),
-      });
-      try {
-        expect(readdirSync(staged.dir)).toEqual(["SKILL.md"]);
-      } finally {
-        staged.release();
-      }
-      // credentials for the registry's host are not sent to a token service on another host
-      const elsewhere = await stageFailure(source, {
-        oci: async (host) => (host === tokened.host ? user : undefined),
-      });
-      expect(elsewhere).toMatchObject({ code: "auth_required", details: { host: tokened.host } });
-    } finally {
-      await tokened.close();
-    }
   });
 });

@@ -1,3 +1,4 @@
+export { freePort } from "./_daemon.js";
 export type { TarMember } from "./archives.js";
 export { fixChecksum, tarBytes, tarGz } from "./archives.js";
 export type { ChildRun, NodeChildOptions } from "./child.js";
@@ -21,6 +22,8 @@ export type { OciRegistry } from "./oci-registry.js";
 export { startOciRegistry, writeDockerAuth, writeImageLayout } from "./oci-registry.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
+export type { ForwardProxy, ProxiedRequest } from "./proxy.js";
+export { startForwardProxy } from "./proxy.js";
 export { pick, seededRandom } from "./random.js";
 export { serve, serveHttps, throwawayCertificate } from "./serve.js";
 export type { SiteEntry } from "./site.js";

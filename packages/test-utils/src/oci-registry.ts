@@ -23,8 +23,10 @@ export interface OciRegistry {
   /** With TLS: its certificate (its own CA), for `NODE_EXTRA_CA_CERTS`, and a folder holding it as `ca.crt` (skopeo's `--cert-dir`). */
   readonly certificate?: string | undefined;
   readonly certDir?: string | undefined;
-  /** With token auth: the token service's `host:port`, where the user's credentials go. */
+  /** With token auth: the token service's `host:port`. */
   readonly tokenHost?: string | undefined;
+  /** With token auth: the `Authorization` of every request the token service received (`""` for none). */
+  readonly tokenRequests: readonly string[];
   close(): Promise<void>;
 }
 
@@ -37,7 +39,12 @@ export interface OciRegistry {
  * Docker Hub and most hosted registries do. Ready when `/v2/` answers. Call `close()`.
  */
 export async function startOciRegistry(
-  options: { readonly tls?: boolean; readonly auth?: "htpasswd" | "token" } = {},
+  options: {
+    readonly tls?: boolean;
+    readonly auth?: "htpasswd" | "token";
+    /** Host names its certificate also holds (a test's proxy resolves `*.test` to loopback). */
+    readonly names?: readonly string[];
+  } = {},
 ): Promise<OciRegistry> {
   const tls = options.tls !== false;
   const dir = testdir();
@@ -48,7 +55,7 @@ export async function startOciRegistry(
     execFileSync("htpasswd", ["-Bbn", username, password], { encoding: "utf8" }),
   );
   const certDir = testdir();
-  const pem = tls ? throwawayCertificate(certDir) : undefined;
+  const pem = tls ? throwawayCertificate(certDir, options.names) : undefined;
   if (pem !== undefined) writeFileSync(join(certDir, "ca.crt"), readFileSync(pem.certificate));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
@@ -84,6 +91,7 @@ export async function startOciRegistry(
     certificate: pem?.certificate,
     certDir: pem === undefined ? undefined : certDir,
     tokenHost: tokens?.host,
+    tokenRequests: tokens?.requests ?? [],
     // its folders go too: a benchmark outside vitest has no test to clean up after
     close: async () => {
       await daemon.close();
@@ -106,12 +114,20 @@ const TOKEN_ISSUER = "test-issuer";
 async function startTokenService(
   dir: string,
   user: { readonly username: string; readonly password: string },
-): Promise<{ realm: string; host: string; certificate: string; close(): Promise<void> }> {
+): Promise<{
+  realm: string;
+  host: string;
+  certificate: string;
+  requests: string[];
+  close(): Promise<void>;
+}> {
+  const requests: string[] = [];
   const { key, certificate } = throwawayCertificate(dir);
   const signingKey = createPrivateKey(readFileSync(key));
   const der = new X509Certificate(readFileSync(certificate)).raw.toString("base64");
   const expected = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}`;
   const server = createServer((request, response) => {
+    requests.push(request.headers.authorization ?? "");
     const url = new URL(request.url ?? "/", "http://token");
     if (url.pathname !== "/token" || request.headers.authorization !== expected) {
       response.writeHead(401).end();
@@ -145,6 +161,7 @@ async function startTokenService(
     realm: `http://${host}/token`,
     host,
     certificate,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

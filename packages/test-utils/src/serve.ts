@@ -16,13 +16,15 @@ export async function serve(routes: Record<string, Buffer | RequestListener>): P
 }
 
 /**
- * `serve` over https, with a fresh self-signed certificate for 127.0.0.1 (made with `openssl`):
- * its base URL and the certificate's path, for `NODE_EXTRA_CA_CERTS` in a child that trusts it.
+ * `serve` over https, with a fresh self-signed certificate for 127.0.0.1 and `names` (made with
+ * `openssl`): its base URL and the certificate's path, for `NODE_EXTRA_CA_CERTS` in a child that
+ * trusts it.
  */
 export async function serveHttps(
   routes: Record<string, Buffer | RequestListener>,
+  names: readonly string[] = [],
 ): Promise<{ url: string; certificate: string }> {
-  const { key, certificate } = throwawayCertificate(testdir());
+  const { key, certificate } = throwawayCertificate(testdir(), names);
   const server = createHttpsServer(
     { key: readFileSync(key), cert: readFileSync(certificate) },
     answer(routes),
@@ -34,10 +36,14 @@ export async function serveHttps(
 }
 
 /**
- * A fresh self-signed certificate for 127.0.0.1 and its key, written into `dir` with `openssl`:
- * the certificate is its own CA, for `NODE_EXTRA_CA_CERTS` or a client's CA folder.
+ * A fresh self-signed certificate for 127.0.0.1 (and the host `names` given, such as the
+ * `*.test` names a test's proxy resolves) and its key, written into `dir` with `openssl`: the
+ * certificate is its own CA, for `NODE_EXTRA_CA_CERTS` or a client's CA folder.
  */
-export function throwawayCertificate(dir: string): { key: string; certificate: string } {
+export function throwawayCertificate(
+  dir: string,
+  names: readonly string[] = [],
+): { key: string; certificate: string } {
   const key = `${dir}/key.pem`;
   const certificate = `${dir}/cert.pem`;
   execFileSync(
@@ -45,7 +51,8 @@ export function throwawayCertificate(dir: string): { key: string; certificate: s
     [
       ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
       ...["-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1"],
-      ...["-addext", "subjectAltName=IP:127.0.0.1"],
+      "-addext",
+      `subjectAltName=${["IP:127.0.0.1", ...names.map((name) => `DNS:${name}`)].join(",")}`,
     ],
     { stdio: "ignore" },
   );
@@ -56,7 +63,9 @@ export function throwawayCertificate(dir: string): { key: string; certificate: s
 
 function answer(routes: Record<string, Buffer | RequestListener>): RequestListener {
   return (request, response) => {
-    const route = routes[request.url ?? ""];
+    // a route is its path, with its query or without
+    const path = request.url ?? "";
+    const route = routes[path] ?? routes[path.replace(/\?.*$/, "")];
     if (route === undefined) {
       response.writeHead(404).end();
     } else if (Buffer.isBuffer(route)) {

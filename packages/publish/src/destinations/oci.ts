@@ -2,6 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { SkillshelfError } from "@skillshelf/core";
 import {
   blobDigest,
+  createHttpClient,
   MEDIA,
   ociArtifact,
   ociCredentials,
@@ -44,8 +45,9 @@ export const OCI_DESTINATION: Destination<"oci"> = {
   describe: (destination) => `${destination.url}:${destination.tag}`,
   write: async (skills, destination, { dryRun, environment, signingKey }) => {
     const artifacts: PublishedArtifact[] = [];
-    // the docker config is read once for every skill pushed
+    // the docker config is read once for every skill pushed, all through one HTTP client
     const credentials = ociCredentials(environment);
+    const http = createHttpClient(environment.env);
     for (const skill of skills) {
       const { blobs, manifest } = await skillArtifact(skill);
       const url = `${destination.url}/${skill.name}`;
@@ -57,7 +59,7 @@ export const OCI_DESTINATION: Destination<"oci"> = {
           ? undefined
           : signatureArtifact(await sshSign(Buffer.from(digest), signingKey, environment.env));
       if (!dryRun) {
-        const session = ociSession(reference, { credentials, push: true });
+        const session = ociSession(reference, { credentials, push: true, http });
         await pushArtifact(session, reference, blobs, manifest, destination.tag);
         if (signature !== undefined)
           await pushArtifact(

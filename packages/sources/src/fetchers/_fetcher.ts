@@ -1,6 +1,7 @@
 import type { SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
 import type { HostHeaders } from "../credentials.js";
+import { createHttpClient, type HttpClient } from "../http/client.js";
 import type { NpmConfig } from "../npm-config.js";
 import type { OciCredentials } from "../oci-credentials.js";
 import type { ParsedSource } from "./_syntax.js";
@@ -20,6 +21,8 @@ export interface StageOptions {
    */
   readonly limits?: Partial<SourceLimits> | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The HTTP client every download goes through (`createHttpClient`). Default: one for `env`. */
+  readonly http?: HttpClient | undefined;
   /** The headers a download carries for its host (`hostHeaders`: credentials the user configured). */
   readonly headers?: HostHeaders | undefined;
   /** The user's npm settings, for an npm source (`npmConfig`). */
@@ -32,6 +35,11 @@ export interface StageOptions {
    * (the CLI runs the ones typed on its command line and the ones in the user's own lock).
    */
   readonly runsCommand?: ((command: string) => boolean) | undefined;
+}
+
+/** The HTTP client of `options`, or one for its environment. */
+export function httpOf(options: StageOptions): HttpClient {
+  return options.http ?? createHttpClient(options.env ?? process.env);
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */

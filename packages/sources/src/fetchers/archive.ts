@@ -1,7 +1,7 @@
 import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormat, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
-import { type Fetcher, fetchSignal } from "./_fetcher.js";
+import { type Fetcher, fetchSignal, httpOf } from "./_fetcher.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -43,13 +43,11 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
   },
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-    const headers = await options.headers?.(new URL(source.url));
-    const bytes = await download(
-      source.url,
-      limits.maxDownloadBytes,
-      fetchSignal(options),
-      headers,
-    );
+    const bytes = await download(httpOf(options), source.url, {
+      maxBytes: limits.maxDownloadBytes,
+      signal: fetchSignal(options),
+      credentials: options.headers,
+    });
     // a pinned archive is checked on every download, before any of it is unpacked
     const observed = source.sha256 === undefined ? undefined : sha256(bytes);
     if (observed !== undefined && observed !== source.sha256)

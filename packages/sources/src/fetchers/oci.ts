@@ -1,9 +1,9 @@
 import { SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
-import { type OciReference, ociSession } from "../_oci-client.js";
+import { type OciReference, type OciSessionOptions, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
 import { ociSigner } from "../_oci-signature.js";
-import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
+import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   insecureUrl,
@@ -60,7 +60,7 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
   },
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-    const session = ociSession(referenceOf(source), sessionOptions(options));
+    const session = ociSession(referenceOf(source), ociSessionOptions(options));
     const where = describe(source);
     const { digest, layer } = await skillLayer(session, nameOf(source), where);
     if (layer.size > limits.maxDownloadBytes)
@@ -90,7 +90,7 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
   pinnedAt: (source, commit) => ({ ...source, digest: `sha256:${commit}` }),
   newest: async (source, options) => {
     if (source.digest !== undefined) return source.digest.slice("sha256:".length);
-    const session = ociSession(referenceOf(source), sessionOptions(options));
+    const session = ociSession(referenceOf(source), ociSessionOptions(options));
     try {
       const { digest } = await skillLayer(session, nameOf(source), describe(source));
       return digest.slice("sha256:".length);
@@ -137,9 +137,7 @@ function nameOf(source: {
   return source.digest ?? source.ref ?? "latest";
 }
 
-function sessionOptions(options: StageOptions) {
-  return {
-    credentials: options.oci,
-    signal: fetchSignal(options),
-  };
+/** How a session of a fetch reaches its registry: its credentials, its timeout, its HTTP client. */
+export function ociSessionOptions(options: StageOptions): OciSessionOptions {
+  return { credentials: options.oci, signal: fetchSignal(options), http: httpOf(options) };
 }

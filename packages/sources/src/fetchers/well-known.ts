@@ -6,7 +6,7 @@ import { download } from "../_download.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
 import { MAX_SIGNATURE_BYTES, verifiedSigner } from "../ssh-signature.js";
-import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
+import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -101,17 +101,17 @@ interface Downloader {
 function downloader(options: StageOptions): Downloader {
   const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
   const signal = fetchSignal(options);
+  const http = httpOf(options);
   let budget = limits.maxDownloadBytes;
   const get = async (url: string, maxBytes = budget) => {
     const refused = insecureUrl(new URL(url));
     if (refused !== undefined)
       throw new SkillshelfError(refused.code, refused.problem, { details: { url } });
-    const bytes = await download(
-      url,
-      Math.min(maxBytes, budget),
+    const bytes = await download(http, url, {
+      maxBytes: Math.min(maxBytes, budget),
       signal,
-      await options.headers?.(new URL(url)),
-    );
+      credentials: options.headers,
+    });
     budget -= bytes.byteLength;
     return bytes;
   };

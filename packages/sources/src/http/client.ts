@@ -1,0 +1,208 @@
+import type { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+import { requestFailed, tooLarge } from "./_failure.js";
+import { followedRedirect, REDIRECTS } from "./_redirects.js";
+import { type ProxySettings, proxyFor, readProxySettings } from "./proxy.js";
+
+/**
+ * The credentials configured for `url`'s origin (scheme, host and port), `undefined` when none
+ * are. A client asks for each request it sends, redirects included, so what was configured for
+ * one origin never reaches another.
+ */
+export type OriginCredentials = (url: URL) => Promise<Readonly<Record<string, string>> | undefined>;
+
+/** One request. */
+export interface HttpInit {
+  readonly method?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly body?: Buffer | string | undefined;
+  /** Ends the request, while it connects or while its body arrives. */
+  readonly signal?: AbortSignal | undefined;
+  readonly credentials?: OriginCredentials | undefined;
+  /** Follow redirects (at most five, http(s) only, never from https down to http). Default: for GET and HEAD. */
+  readonly follow?: boolean | undefined;
+}
+
+/** A response whose body has not been read yet. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  /** The URL that answered, after any redirect. */
+  readonly url: URL;
+  /** Whether credentials configured for that URL's origin went with the request. */
+  readonly signed: boolean;
+  header(name: string): string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Readable;
+  /** The body, refused (`archive_too_large`) once it is over `maxBytes`: by its declared length before reading, else as it arrives. */
+  bytes(maxBytes: number): Promise<Buffer>;
+  /** Drop the body unread (its connection is freed). */
+  discard(): void;
+}
+
+/**
+ * The one HTTP client of every request Skillshelf makes itself (DESIGN §17): archives, sites,
+ * OCI registries and their token services, remote indexes, MCP servers over HTTP. It goes through
+ * the proxy the environment names (`readProxySettings`; never for this machine), follows
+ * redirects by one rule, gives each origin only its own credentials, and codes every failure,
+ * naming the URL or the proxy, never a credential.
+ */
+export interface HttpClient {
+  request(url: URL, init?: HttpInit): Promise<HttpResponse>;
+  /** A WHATWG `fetch` over `request`, for libraries that take one (the MCP SDK's transport). */
+  fetchWith(credentials?: OriginCredentials): typeof fetch;
+  /** The proxy a request to `url` would go through, `undefined` when it goes directly. */
+  proxyFor(url: URL): URL | undefined;
+}
+
+/**
+ * A client for the environment `env` (its proxy variables; read on the first request, so a
+ * wrong one is an error of the request that needs it). The HTTP library (undici: its `Agent` and
+ * `ProxyAgent`, the dispatchers Node's own `fetch` is built on) is loaded by the first request.
+ */
+export function createHttpClient(env: Readonly<Record<string, string | undefined>>): HttpClient {
+  let settings: ProxySettings | undefined;
+  let dispatchers: Dispatchers | undefined;
+  const proxyOf = (url: URL) => {
+    settings ??= readProxySettings(env);
+    return proxyFor(settings, url);
+  };
+  const send = async (url: URL, init: HttpInit): Promise<HttpResponse> => {
+    const proxy = proxyOf(url);
+    dispatchers ??= await loadDispatchers();
+    const credentials = await init.credentials?.(url);
+    const headers = { ...init.headers, ...credentials };
+    try {
+      const answer = await dispatchers.request(url, {
+        method: (init.method ?? "GET") as Dispatcher.HttpMethod,
+        headers,
+        body: init.body ?? null,
+        signal: init.signal ?? null,
+        dispatcher: dispatchers.through(proxy),
+        // the caller's signal bounds the whole request; without one, undici's own limits do
+        ...(init.signal === undefined ? {} : { headersTimeout: 0, bodyTimeout: 0 }),
+      });
+      const signed = credentials !== undefined && Object.keys(credentials).length > 0;
+      return response(url, answer, { signed, signal: init.signal });
+    } catch (error) {
+      throw requestFailed(url, error, { proxy, signal: init.signal });
+    }
+  };
+  const request = async (url: URL, init: HttpInit = {}): Promise<HttpResponse> => {
+    const method = init.method ?? "GET";
+    const follow = init.follow ?? (method === "GET" || method === "HEAD");
+    let current = url;
+    for (let redirects = 0; ; redirects++) {
+      const answer = await send(current, init);
+      const location = answer.header("location");
+      if (!follow || !REDIRECTS.has(answer.status) || location === undefined) return answer;
+      answer.discard();
+      current = followedRedirect(current, location, redirects);
+    }
+  };
+  return {
+    request,
+    proxyFor: proxyOf,
+    fetchWith: (credentials) => async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const answer = await request(url, {
+        method: init?.method,
+        headers: Object.fromEntries(new Headers(init?.headers).entries()),
+        body: typeof init?.body === "string" ? init.body : undefined,
+        signal: init?.signal ?? undefined,
+        credentials,
+      });
+      const { Readable } = await import("node:stream");
+      const empty = answer.status === 204 || answer.status === 304 || init?.method === "HEAD";
+      if (empty) answer.discard();
+      return new Response(empty ? null : (Readable.toWeb(answer.body) as ReadableStream), {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    },
+  };
+}
+
+// --- internal ---
+
+interface Dispatchers {
+  readonly request: typeof import("undici").request;
+  /** The dispatcher for requests through `proxy`, or straight out when it is `undefined`. */
+  through(proxy: URL | undefined): Dispatcher;
+}
+
+async function loadDispatchers(): Promise<Dispatchers> {
+  const { Agent, ProxyAgent, request } = await import("undici");
+  let direct: Dispatcher | undefined;
+  const proxied = new Map<string, Dispatcher>();
+  return {
+    request,
+    through: (proxy) => {
+      if (proxy === undefined) {
+        direct ??= new Agent();
+        return direct;
+      }
+      const agent = proxied.get(proxy.href) ?? new ProxyAgent({ uri: proxy.href });
+      proxied.set(proxy.href, agent);
+      return agent;
+    },
+  };
+}
+
+function response(
+  url: URL,
+  answer: Dispatcher.ResponseData,
+  context: { readonly signed: boolean; readonly signal: AbortSignal | undefined },
+): HttpResponse {
+  const { signed, signal } = context;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  const body = answer.body;
+  return {
+    status: answer.statusCode,
+    ok: answer.statusCode >= 200 && answer.statusCode < 300,
+    url,
+    signed,
+    headers,
+    header: (name) => headers[name.toLowerCase()],
+    body,
+    bytes: (maxBytes) => readWithin(body, maxBytes, url, headers["content-length"], signal),
+    // read up to undici's small limit so the connection is kept, else closed
+    discard: () => void body.dump().catch(() => undefined),
+  };
+}
+
+async function readWithin(
+  body: Readable,
+  maxBytes: number,
+  url: URL,
+  declared: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Buffer> {
+  if (Number(declared ?? 0) > maxBytes) {
+    drop(body);
+    throw tooLarge(url, `the download is ${declared} bytes, over the ${maxBytes}-byte limit`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        drop(body);
+        throw tooLarge(url, `the download passed the ${maxBytes}-byte limit`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw requestFailed(url, error, { signal });
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Stop a body mid-way: its connection is closed, and the abort this raises is nobody's error. */
+function drop(body: Readable): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
