@@ -53,15 +53,17 @@ export default defineConfig([
       // the CycloneDX library's optional plug-ins (XML, schema validation): never used by sbom;
       // and what one command or one kind of source alone loads, from node_modules, so every other
       // command's start does not read, hash and compile it: the MCP SDK (`skillshelf mcp`, an MCP
-      // source), the CycloneDX library (`sbom`) and pacote with the npm client under it (an npm
-      // source; 1.5 MB of the bundle, iconv-lite's tables most of it), and undici, the HTTP client
-      // of every download (loaded by the first request; its text is not all ASCII)
+      // source), the CycloneDX library (`sbom`), npm's libraries that resolve an npm source (120 KB)
+      // and undici, the HTTP client of every download (loaded by the first request; its text is
+      // not all ASCII)
       options.external = [
         ...(options.external ?? []),
         "@modelcontextprotocol/sdk",
         "@cyclonedx/cyclonedx-library",
-        "pacote",
         "undici",
+        "npm-registry-fetch",
+        "npm-pick-manifest",
+        "ssri",
         "ajv",
         "ajv-formats",
         "ajv-formats-draft2019",

@@ -22,7 +22,7 @@ import {
   restoreLinks,
   type SourceFetches,
 } from "@skillshelf/lifecycle";
-import { parseSourceSpec, sourceAccess } from "@skillshelf/sources";
+import { parseSourceSpec, scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
 import {
   createScopeCache,
   type PackageScope,
@@ -292,6 +292,7 @@ async function makePlan(
     signal,
     env: input.io.env,
     ...sourceAccess(environment),
+    ...scopeSourceSettings(environment, scope ?? defaultScope(environment)),
     runsCommand: mcpCommandsAllowed(
       environment,
       [...targets, ...(input.values.from === undefined ? [] : [input.values.from])],

@@ -20,6 +20,7 @@ import {
   readScopeSources,
   removeScopeSource,
   scopeIndexPath,
+  scopeSourceSettings,
   sourceAccess,
   sourceName,
 } from "@skillshelf/sources";
@@ -100,7 +101,7 @@ export async function runSources(input: CommandInput<SourcesValues>): Promise<nu
     );
     return 0;
   }
-  const fetched = await fetchWithProgress(io, environment, remote);
+  const fetched = await fetchWithProgress(io, environment, remote, scope);
   const added = addRemoteScopeSource(environment, scope, remote);
   const { rows } = fetched;
   const shown = sourceName({ type: "remote", ...remote, cache: fetched.cache });
@@ -136,7 +137,7 @@ async function updateSources(
   for (const { scope, source } of remotes) {
     const shown = sourceName(source);
     try {
-      const fetched = await fetchWithProgress(io, environment, source);
+      const fetched = await fetchWithProgress(io, environment, source, scope);
       results.push({
         name: shown,
         scope,
@@ -187,6 +188,7 @@ async function fetchWithProgress(
   io: CliIo,
   environment: Environment,
   remote: RemoteIndex,
+  scope: IndexScope,
 ): ReturnType<typeof fetchRemoteIndex> {
   const progress = progressLine(io);
   progress.update(`fetching ${safeLine(remote.url)} …`);
@@ -194,6 +196,7 @@ async function fetchWithProgress(
     return await fetchRemoteIndex(environment, remote, {
       env: io.env,
       ...sourceAccess(environment),
+      ...scopeSourceSettings(environment, scope),
     });
   } finally {
     progress.done();

@@ -1,10 +1,10 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
-import { sourceAccess } from "@skillshelf/sources";
+import { scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
 import { mcpCommandsAllowed } from "./_mcp-commands.js";
-import { chosenScope } from "./_scope.js";
+import { chosenScope, defaultScope } from "./_scope.js";
 
 /**
  * `update --check [id…]`: ask each installed package's source what it would install now, writing
@@ -33,6 +33,7 @@ export async function runUpdateCheck(
     stage: {
       env: io.env,
       ...sourceAccess(environment),
+      ...scopeSourceSettings(environment, scope ?? defaultScope(environment)),
       runsCommand: mcpCommandsAllowed(environment, [], input.values["allow-mcp-command"] === true),
     },
   });

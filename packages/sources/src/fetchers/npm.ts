@@ -1,11 +1,18 @@
 import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
+import { isSkillshelfError, normalizeRelativePath, SkillshelfError } from "@skillshelf/core";
 import validRange from "semver/ranges/valid.js";
 import validatePackageName from "validate-npm-package-name";
-import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
-import { npmFailure, registryOf } from "../_npm-failure.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
+import { DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
+import {
+  type NpmRequest,
+  npmTarball,
+  pickNpmVersion,
+  registryIntegrity,
+  registryOf,
+} from "../_npm-registry.js";
+import { createHttpClient } from "../http/client.js";
+import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -18,10 +25,11 @@ import {
 } from "./_syntax.js";
 
 /**
- * A package of an npm registry, `npm:<name>[@range]`, resolved and fetched by npm's own client
- * (`pacote`) with the user's npm configuration; the tarball is checked against its integrity
- * (the registry's, or the lock's on a restore), then unpacked under every archive rule. Its
- * revision is `<version>@<integrity>`, what the lock pins.
+ * A package of an npm registry, `npm:<name>[@range]`, resolved as npm resolves it (its scoped
+ * registries, tokens and version picking, by npm's own libraries) with the user's npm
+ * configuration, and fetched through the one HTTP client; the tarball is checked against its
+ * integrity (the registry's, or the lock's on a restore), then unpacked under every archive rule.
+ * Its revision is `<version>@<integrity>`, what the lock pins.
  */
 export const NPM_FETCHER: Fetcher<"npm"> = {
   syntax: "npm:<name>[@range]//<folder>",
@@ -48,28 +56,16 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   },
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-    const pacote = await import("pacote");
-    const spec = `${source.name}@${source.range ?? "latest"}`;
-    const settings = clientOptions(options, spec);
-    let bytes: Buffer;
-    let revision: string;
-    try {
-      const manifest = await pacote.manifest(spec, settings);
-      const integrity = source.integrity ?? manifest._integrity;
-      bytes = await pacote.tarball(`${source.name}@${manifest.version}`, {
-        ...settings,
-        integrity,
-        resolved: manifest._resolved,
-      });
-      revision = `${manifest.version}@${integrity}`;
-    } catch (error) {
-      throw npmFailure(error, spec, settings);
-    }
-    if (bytes.byteLength > limits.maxDownloadBytes)
-      throw archiveTooLarge(
-        `the package is ${bytes.byteLength} bytes, over the ${limits.maxDownloadBytes}-byte limit`,
-        spec,
-      );
+    const request = npmRequest(source, options);
+    const version = await pickNpmVersion(request, source.range ?? "latest");
+    const integrity = source.integrity ?? registryIntegrity(version);
+    const bytes = await npmTarball(
+      request,
+      version,
+      { maxBytes: limits.maxDownloadBytes, maxUnpackedBytes: limits.maxUnpackedBytes },
+      integrity,
+    );
+    const revision = `${version.version}@${integrity}`;
     if (source.path !== undefined) {
       await unpackArchive(bytes, into.dir, { ...limits, format: "tar.gz", subfolder: source.path });
       return { commit: revision };
@@ -95,15 +91,12 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
     return { ...source, range: revision.slice(0, at), integrity: revision.slice(at + 1) };
   },
   newest: async (source, options) => {
-    const pacote = await import("pacote");
-    const spec = `${source.name}@${source.range ?? "latest"}`;
-    const settings = clientOptions(options, spec);
     try {
-      const manifest = await pacote.manifest(spec, settings);
-      return `${manifest.version}@${manifest._integrity}`;
+      const version = await pickNpmVersion(npmRequest(source, options), source.range ?? "latest");
+      return `${version.version}@${registryIntegrity(version)}`;
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ETARGET") return undefined;
-      throw npmFailure(error, spec, settings);
+      if (isSkillshelfError(error) && error.code === "npm_version_missing") return undefined;
+      throw error;
     }
   },
 };
@@ -111,22 +104,36 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
 // --- internal ---
 
 /**
- * pacote's options: the user's npm settings, this fetch's timeout, and no scripts ever run. A
- * registry for `spec` over plain http to another host is refused (`source_insecure`), as npm's
- * own advice and docker's rule for registries have it.
+ * The requests of one npm source: its spec, the user's npm settings, this fetch's timeout, and
+ * the HTTP client — with the proxy npm's settings name (`https-proxy`, `proxy`, `noproxy`) when
+ * they name one, as npm would use it. A registry for the spec over plain http to another host is
+ * refused (`source_insecure`), as npm's own advice and docker's rule for registries have it.
  */
-function clientOptions(options: StageOptions, spec: string): Record<string, unknown> {
+function npmRequest(
+  source: { readonly name: string; readonly range?: string | undefined },
+  options: StageOptions,
+): NpmRequest {
+  const spec = `${source.name}@${source.range ?? "latest"}`;
   const settings = options.npm?.() ?? {};
   const refused = insecureUrl(registryOf(spec, settings));
   if (refused !== undefined)
     throw new SkillshelfError(refused.code, `the npm registry for ${spec}: ${refused.problem}`, {
       details: { spec },
     });
+  const https = settings["https-proxy"] ?? settings.proxy;
+  const own = https !== undefined || settings.noproxy !== undefined;
+  const env = {
+    ...(options.env ?? process.env),
+    ...(https === undefined ? {} : { https_proxy: https }),
+    ...(settings.proxy === undefined ? {} : { http_proxy: settings.proxy }),
+    ...(settings.noproxy === undefined ? {} : { no_proxy: settings.noproxy }),
+  };
   return {
-    ...settings,
-    timeout: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
-    ignoreScripts: true,
-    fullMetadata: false,
+    spec,
+    name: source.name,
+    settings,
+    signal: fetchSignal(options),
+    http: own ? createHttpClient(env) : httpOf(options),
   };
 }
 
@@ -136,7 +143,7 @@ function clientOptions(options: StageOptions, spec: string): Record<string, unkn
  * exact version or dist-tag (`undefined`: the latest). npm's own rules, through npm's name check
  * and semver (loose, as npm parses ranges); a dist-tag is any spec a URL needs not escape. Not
  * `npm-package-arg`: it loads hosted-git-info and an LRU cache at every start (about 3 ms) for
- * the git specs refused here anyway; pacote parses the spec again when it fetches.
+ * the git specs refused here anyway.
  */
 function registrySpec(
   text: string,

@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Environment,
+  errnoCode,
+  parseJsonDocument,
+  projectLibraryDir,
+  readRegularFile,
+  SkillshelfError,
+  userLibraryDir,
+} from "@skillshelf/core";
+import type { StageOptions } from "./fetchers/_fetcher.js";
+import type { IndexScope } from "./scope-sources.js";
+
+/** A scope's `settings.json`: `<library>/settings.json` of the user or the project library. */
+export function scopeSettingsPath(environment: Environment, scope: IndexScope): string {
+  return join(
+    scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment),
+    "settings.json",
+  );
+}
+
+/**
+ * The limits a fetch into `scope` runs with, from the settings files that apply: the user's
+ * `settings.json`, then for the project scope the project's, each field of the later one winning.
+ * `{"version":1,"limits":{"downloadBytes":…,"unpackedBytes":…,"entries":…,"timeoutSeconds":…}}`
+ * — each a whole number above 0 that replaces every kind of source's default (archives, npm,
+ * OCI, sites: 50 MiB, 200 MiB, 10,000; git: 500 MiB, 1 GiB, 100,000; two minutes). A file that
+ * is not that is `settings_invalid`, naming it. No file, no change.
+ */
+export function scopeSourceSettings(
+  environment: Environment,
+  scope: IndexScope,
+): Pick<StageOptions, "limits" | "timeoutMs"> {
+  const scopes: readonly IndexScope[] = scope === "user" ? ["user"] : ["user", "project"];
+  const limits: Record<string, number> = {};
+  let timeoutMs: number | undefined;
+  for (const each of scopes) {
+    const read = readLimits(scopeSettingsPath(environment, each));
+    for (const [key, field] of LIMIT_FIELDS) if (read[key] !== undefined) limits[field] = read[key];
+    if (read.timeoutSeconds !== undefined) timeoutMs = read.timeoutSeconds * 1000;
+  }
+  return {
+    ...(Object.keys(limits).length === 0 ? {} : { limits }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+}
+
+// --- internal ---
+
+/** A settings file holds a handful of numbers; anything past this is not one. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
+
+/** Each `limits` key of the file, and the `SourceLimits` field it sets. */
+const LIMIT_FIELDS = [
+  ["downloadBytes", "maxDownloadBytes"],
+  ["unpackedBytes", "maxUnpackedBytes"],
+  ["entries", "maxEntries"],
+] as const;
+
+type LimitKey = (typeof LIMIT_FIELDS)[number][0] | "timeoutSeconds";
+
+function readLimits(path: string): Partial<Record<LimitKey, number>> {
+  if (!existsSync(path)) return {};
+  const invalid = (problem: string, cause?: unknown): never => {
+    throw new SkillshelfError("settings_invalid", `${path} ${problem}`, { path, cause });
+  };
+  let text: string;
+  try {
+    text = readRegularFile(path, MAX_SETTINGS_BYTES).toString("utf8");
+  } catch (error) {
+    return invalid(`cannot be read (${errnoCode(error) ?? String(error)})`, error);
+  }
+  const parsed = parseJsonDocument(text);
+  const document = parsed.ok ? parsed.value : undefined;
+  if (!isRecord(document) || document.version !== 1)
+    return invalid('is not a settings file ({"version":1,…})');
+  for (const key of Object.keys(document))
+    if (key !== "version" && key !== "limits") invalid(`has a key it does not know: ${key}`);
+  const limits = document.limits ?? {};
+  if (!isRecord(limits)) return invalid("has limits that are not an object");
+  const read: Partial<Record<LimitKey, number>> = {};
+  for (const [key, value] of Object.entries(limits)) {
+    if (!LIMIT_KEYS.has(key)) invalid(`has a limit it does not know: ${key}`);
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
+      invalid(`sets limits.${key} to ${JSON.stringify(value)}, not a whole number above 0`);
+    read[key as LimitKey] = value as number;
+  }
+  return read;
+}
+
+const LIMIT_KEYS: ReadonlySet<string> = new Set([
+  ...LIMIT_FIELDS.map(([key]) => key),
+  "timeoutSeconds",
+]);
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
