@@ -159,7 +159,7 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     name: "mcp",
     summary: "serve the library's skills and prompts to MCP clients (SEP-2640)",
     description:
-      "Serve the trusted, model-visible skills of this folder's library (the user library alone\nwith --user) to any MCP client as SEP-2640 skills: skills/list, skills/get, every file as\na skill:// resource with its sha256 digest, directory reads; and its trusted prompt\ntemplates as MCP prompts. Over stdio by default (stdout carries only MCP messages), or\nStreamable HTTP on loopback with --http. A change on disk is seen by the next list, and\nclients are told within --poll-ms.",
+      "Serve the trusted, model-visible skills of this folder's library (the user library alone\nwith --user) to any MCP client as SEP-2640 skills: skills/list, skills/get, every file as\na skill:// resource with its sha256 digest, directory reads; and its trusted prompt\ntemplates as MCP prompts. Over stdio by default (stdout carries only MCP messages), or\nStreamable HTTP on loopback with --http (on another --host, every client must send the\nbearer token of --token-file, or the one made and shown once). A change on disk is seen\nby the next list, and clients are told within --poll-ms.",
     options: {
       http: {
         type: "string",
@@ -170,7 +170,17 @@ Each agent's rules and budget come from the agent table, with their sources.`,
       host: {
         type: "string",
         value: "HOST",
-        help: "listen on HOST instead of 127.0.0.1 (with --http)",
+        help: "listen on HOST instead of 127.0.0.1 (with --http); off loopback, clients need the token",
+      },
+      "token-file": {
+        type: "string",
+        value: "FILE",
+        help: "require the bearer token in FILE of every client (with --http; off loopback one is made and shown once when none is given)",
+      },
+      "allow-host": {
+        type: "string",
+        value: "NAME,…",
+        help: "also answer requests naming these hosts (the name clients reach the server by)",
       },
       "page-size": {
         type: "string",

@@ -108,15 +108,24 @@ export async function withStdioSkills<T>(
   }
 }
 
-/** `skillshelf mcp --http 0 ARGS` started, with the URL it printed. */
+/** `skillshelf mcp --http 0 ARGS` started, with the URL it printed and what it printed on stderr. */
 export async function httpServer(
   args: readonly string[],
   options: { readonly cwd: string; readonly env: Record<string, string> },
-): Promise<{ readonly url: string; readonly child: ChildProcess; stop(): Promise<void> }> {
+): Promise<{
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly stderr: () => string;
+  stop(): Promise<void>;
+}> {
   const child = spawn(process.execPath, [BIN, "mcp", "--http", "0", ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", ...options.env },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const url = await new Promise<string>((resolve, reject) => {
@@ -126,6 +135,7 @@ export async function httpServer(
   return {
     url,
     child,
+    stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -135,9 +145,14 @@ export async function httpServer(
   };
 }
 
-/** The SDK's client over Streamable HTTP to `url`. */
-export async function httpSkills(url: string): Promise<SkillsClient> {
+/** The SDK's client over Streamable HTTP to `url`, sending `headers` with every request. */
+export async function httpSkills(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<SkillsClient> {
   const client = new Client({ name: "skillshelf-test", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
   return skillsClient(client);
 }

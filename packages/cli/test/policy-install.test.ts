@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitRepo, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -123,6 +123,21 @@ describe("a policy enforced when a plan is made", () => {
         one.path,
       ]),
     ).toEqual([["policy_invalid", file]]);
+  });
+
+  it("refuses every change while policy.yaml is a link to nothing, as a broken one (issue 51, item 4)", async () => {
+    const box = changeSandbox();
+    expect((await box.run("install", skillFolder("tidy"), "--user", "--yes")).status).toBe(0);
+    const file = join(box.configDir, "policy.yaml");
+    symlinkSync(join(box.configDir, "gone", "policy.yaml"), file);
+    const remove = await box.run("remove", "tidy", "--user", "--yes", "--json");
+    expect(remove.status).toBe(1);
+    expect(codesOf(remove)).toContain("policy_invalid");
+    expect(existsSync(join(box.configDir, "packages", "tidy"))).toBe(true);
+    const shown = await box.run("policy", "--json");
+    expect(JSON.parse(shown.stdout).diagnostics).toMatchObject([
+      { code: "policy_invalid", path: file },
+    ]);
   });
 
   it("shows the policy in force with the file each rule came from", async () => {

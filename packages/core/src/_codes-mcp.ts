@@ -17,6 +17,14 @@ export const MCP_CODES = {
     owner: "mcp",
     hint: "the prompt template is unknown, cannot run or is not trusted; prompts/list gives the ones served",
   },
+  mcp_http_unprotected: {
+    owner: "mcp",
+    hint: "give the server a token (skillshelf mcp --token-file FILE, or let it make one), or serve on 127.0.0.1",
+  },
+  mcp_token_invalid: {
+    owner: "cli",
+    hint: "write the token (at least 16 characters, one line) into a file only you can read, and name it with --token-file",
+  },
   mcp_server_failed: {
     owner: "sources",
     hint: "check the server: for mcp+stdio the command must start an MCP server on its standard input and output; for mcp+https the URL must answer MCP over Streamable HTTP",

@@ -1,10 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { hostname, networkInterfaces } from "node:os";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isLoopbackHost, SkillshelfError } from "@skillshelf/core";
 import type { SkillServer } from "./server.js";
 
-/** Where `serveHttp` listens. */
+/** Where `serveHttp` listens, and whom it answers. */
 export interface HttpOptions {
   /** Default `127.0.0.1`: only this machine can connect unless a host is named. */
   readonly host?: string | undefined;
@@ -12,6 +14,17 @@ export interface HttpOptions {
   readonly port?: number | undefined;
   /** The endpoint's path. Default `/mcp`. */
   readonly path?: string | undefined;
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer <token>`). Required when
+   * `host` is not this machine's loopback: such a server is refused without one.
+   */
+  readonly token?: string | undefined;
+  /**
+   * Host names a request's `Host` (and `Origin`, when sent) may name besides this machine's own
+   * (loopback, and for a server on another address, that address, its interfaces' addresses and
+   * its host name): the name clients reach it by, behind a proxy or in DNS.
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
 }
 
 /** The largest JSON-RPC message accepted over HTTP. */
@@ -19,12 +32,24 @@ export const MAX_HTTP_MESSAGE_BYTES: number = 1024 * 1024;
 
 /**
  * Serve `skills` over MCP's Streamable HTTP transport: one session per client that initializes,
- * each with its own SDK server over the shared listing. Bound to loopback by default, where the
- * `Host` header must name loopback too (DNS rebinding). Resolves once listening.
+ * each with its own SDK server over the shared listing. Bound to loopback by default. Every
+ * request's `Host`, and its `Origin` when a browser sends one, must name this machine or an
+ * allowed host (a page elsewhere cannot reach it through DNS rebinding: 403); with a token, every
+ * request must carry it (401). On an address other than loopback a token is required
+ * (`mcp_http_unprotected` otherwise): nothing is served to a network unauthenticated. Resolves
+ * once listening.
  */
 export async function serveHttp(skills: SkillServer, options: HttpOptions = {}): Promise<Server> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
+  if (!isLoopbackHost(host) && (options.token ?? "") === "")
+    throw new SkillshelfError(
+      "mcp_http_unprotected",
+      `serving on ${host} would give every trusted skill to anyone who can reach it: a token is required`,
+      { details: { host } },
+    );
+  const allowed = allowedHostnames(host, options.allowedHosts ?? []);
+  const admitted = admission(allowed, options.token);
   // loaded here, so a server over stdio starts without the HTTP transport and what it needs
   const { StreamableHTTPServerTransport } = await import(
     "@modelcontextprotocol/sdk/server/streamableHttp.js"
@@ -37,6 +62,11 @@ export async function serveHttp(skills: SkillServer, options: HttpOptions = {}):
     });
   });
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const refusal = admitted(request);
+    if (refusal !== undefined) {
+      rpcError(response, refusal.status, -32001, refusal.message, refusal.headers);
+      return;
+    }
     if (new URL(request.url ?? "/", "http://x").pathname !== path) {
       rpcError(response, 404, -32601, `no MCP endpoint here; it is ${path}`);
       return;
@@ -63,9 +93,6 @@ export async function serveHttp(skills: SkillServer, options: HttpOptions = {}):
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, transport);
       },
-      ...(isLoopback(host)
-        ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(http) }
-        : {}),
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
@@ -114,18 +141,62 @@ async function bodyOf(
   }
 }
 
-function rpcError(response: ServerResponse, status: number, code: number, message: string): void {
+function rpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   response
-    .writeHead(status, { "content-type": "application/json" })
+    .writeHead(status, { "content-type": "application/json", ...headers })
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
+/** Why a request is not answered (its status, message and headers), `undefined` when it is. */
+type Admission = (
+  request: IncomingMessage,
+) => { status: number; message: string; headers?: Record<string, string> } | undefined;
+
+/** The check of every request: its `Host` and `Origin` against `allowed`, then its token. */
+function admission(allowed: ReadonlySet<string>, token: string | undefined): Admission {
+  const expected = token === undefined ? undefined : sha256Of(`Bearer ${token}`);
+  return (request) => {
+    const origin = request.headers.origin;
+    const named = [request.headers.host ?? "", ...(origin === undefined ? [] : [origin])];
+    for (const name of named)
+      if (!allowed.has(hostnameOf(name)))
+        return { status: 403, message: `${name} is not a name this server answers to` };
+    if (expected === undefined) return undefined;
+    const given = sha256Of(request.headers.authorization ?? "");
+    return timingSafeEqual(given, expected)
+      ? undefined
+      : {
+          status: 401,
+          message: "this server needs its bearer token",
+          headers: { "www-authenticate": 'Bearer realm="skillshelf"' },
+        };
+  };
 }
 
-function loopbackHosts(http: Server): string[] {
-  const address = http.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+/** This machine's names, the address served on, and `extra` (lower case, no port, no brackets). */
+function allowedHostnames(host: string, extra: readonly string[]): ReadonlySet<string> {
+  const names = ["localhost", "127.0.0.1", "::1", host, ...extra];
+  if (!isLoopbackHost(host)) {
+    names.push(hostname());
+    for (const addresses of Object.values(networkInterfaces()))
+      for (const address of addresses ?? []) names.push(address.address);
+  }
+  return new Set(names.map((name) => name.toLowerCase().replace(/^\[(.*)\]$/, "$1")));
+}
+
+/** The host name of a `Host` header or an `Origin` URL, lower case, without port or brackets. */
+function hostnameOf(text: string): string {
+  const url = URL.canParse(text) && text.includes("://") ? new URL(text) : undefined;
+  const host = url?.hostname ?? text.replace(/:\d+$/, "");
+  return host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+}
+
+function sha256Of(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
 }

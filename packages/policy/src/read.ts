@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   AUDIT_SEVERITIES,
@@ -129,9 +130,10 @@ function readPolicyFile(
   try {
     bytes = readRegularFile(path, MAX_POLICY_BYTES);
   } catch (error) {
-    return errnoCode(error) === "ENOENT"
-      ? { rules: undefined }
-      : invalid(`cannot be read (${errnoCode(error) ?? String(error)})`);
+    // a link whose target is gone is a policy someone meant, not an absent one
+    if (errnoCode(error) === "ENOENT" && lstatSync(path, { throwIfNoEntry: false }) === undefined)
+      return { rules: undefined };
+    return invalid(`cannot be read (${errnoCode(error) ?? String(error)})`);
   }
   const text = decodeText(bytes);
   if (!text.ok) return invalid("is not UTF-8 text");

@@ -24,7 +24,7 @@ export function stagingFolder(
   const parent = tempDir ?? tmpdir();
   removeOrphans(parent);
   const { host, pid, start } = processIdentity();
-  const container = mkdtempSync(join(parent, `${prefix}${host}-${pid}-${start ?? "0"}-`));
+  const container = privateTempFolder(parent, `${prefix}${host}-${pid}-${start ?? "0"}-`);
   let released = false;
   return {
     dir: join(container, "package"),
@@ -34,6 +34,24 @@ export function stagingFolder(
       removeTree(container);
     },
   };
+}
+
+/**
+ * A new folder `<parent>/<prefix>XXXXXX` only this user can read (`mkdtemp`); a parent that is
+ * missing or no folder — `TMPDIR` naming nothing — is `temp_folder_missing`, naming it.
+ */
+export function privateTempFolder(parent: string, prefix: string): string {
+  try {
+    return mkdtempSync(join(parent, prefix));
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw codedFailure(error);
+    throw new SkillshelfError(
+      "temp_folder_missing",
+      `the temporary folder ${parent} does not exist, so nothing can be staged there`,
+      { path: parent, cause: error },
+    );
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 export type { SourceLimits } from "./_archive.js";
 export { DEFAULT_ARCHIVE_LIMITS } from "./_archive.js";
 export { COLLECTION_LAYOUTS, MARKETPLACE_FILES, MAX_SEARCH_DEPTH } from "./_collection-layouts.js";
-export { orphanedStaging } from "./_failure.js";
+export { orphanedStaging, privateTempFolder } from "./_failure.js";
 export type { GitOptions } from "./_git.js";
 export { runGit } from "./_git.js";
 export type { OciReference } from "./_oci-client.js";
@@ -35,6 +35,8 @@ export type { HttpClient, HttpInit, HttpResponse, OriginCredentials } from "./ht
 export { createHttpClient } from "./http/client.js";
 export type { ProxySettings } from "./http/proxy.js";
 export { proxyName, readProxySettings } from "./http/proxy.js";
+export type { ProxyRoute } from "./http/routes.js";
+export { proxyRoutes } from "./http/routes.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";

@@ -1,9 +1,10 @@
 // Detached SSH signatures (SSHSIG), made and checked by OpenSSH's ssh-keygen as git does for
 // signed commits: a file signed by a key is verified by `ssh-keygen -Y verify` as by us.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeTree, SkillshelfError } from "@skillshelf/core";
+import { privateTempFolder } from "./_failure.js";
 
 /** The namespace every Skillshelf signature is made in (`ssh-keygen -n`), so no other signature of the same key counts. */
 export const SIGNATURE_NAMESPACE: "skillshelf" = "skillshelf";
@@ -46,7 +47,7 @@ export async function sshVerify(
   tempDir: string = tmpdir(),
   namespace: string = SIGNATURE_NAMESPACE,
 ): Promise<{ readonly fingerprint: string } | { readonly invalid: string }> {
-  const dir = mkdtempSync(join(tempDir, "skillshelf-sig-"));
+  const dir = privateTempFolder(tempDir, "skillshelf-sig-");
   try {
     const file = join(dir, "signature.sig");
     writeFileSync(file, signature, { mode: 0o600 });

@@ -2,7 +2,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, createDiagnostic, type Diagnostic, projectLibraryDir } from "@skillshelf/core";
-import { orphanedStaging } from "@skillshelf/sources";
+import {
+  orphanedStaging,
+  type ProxyRoute,
+  proxyRoutes,
+  scopeSettingsPath,
+} from "@skillshelf/sources";
 import {
   inspectLinks,
   PACKAGE_SCOPES,
@@ -45,7 +50,12 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
       .filter((path): path is string => path !== undefined && existsSync(path))
       .map((path) => ({ agent: agent.id, path })),
   );
-  const findings: Diagnostic[] = [];
+  const network = proxyRoutes(environment);
+  const settings = {
+    user: scopeSettingsPath(environment, "user"),
+    project: scopeSettingsPath(environment, "project"),
+  };
+  const findings: Diagnostic[] = [...network.diagnostics];
   if (git.status !== 0)
     findings.push(
       createDiagnostic(
@@ -120,6 +130,8 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
       folders,
       agents,
       git: git.status === 0 ? git.stdout.trim() : null,
+      network: network.routes,
+      settings,
       findings: findings.map(publicDiagnostic),
     });
     return ok ? 0 : 1;
@@ -130,10 +142,29 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
     `user library:    ${displayPath(folders.userLibrary, style)}${existsSync(folders.userLibrary) ? "" : " (not created yet)"}`,
     `git:             ${git.status === 0 ? git.stdout.trim() : "not found"}`,
     `agent folders:   ${agents.length === 0 ? "none here" : agents.map((found) => `${found.agent} ${displayPath(found.path, style)}`).join(", ")}`,
+    ...network.routes.map(
+      (route) => `${`${route.sources.join(", ")}:`.padEnd(16)} ${routeText(route)}`,
+    ),
+    ...Object.entries(settings).map(
+      ([scope, path]) =>
+        `${`${scope} settings:`.padEnd(16)} ${displayPath(path, style)}${existsSync(path) ? "" : " (none: the default limits)"}`,
+    ),
   ];
   io.stdout(`${lines.join("\n")}\n`);
   const paint = painter(io.color);
   for (const finding of findings) io.stderr(formatDiagnostic(finding, style, paint));
   io.stdout(findings.length === 0 ? "no problems found\n" : `${findings.length} finding(s)\n`);
   return ok ? 0 : 1;
+}
+
+// --- internal ---
+
+/** Which proxy a kind of source goes through, in words (this machine is always reached directly). */
+function routeText(route: ProxyRoute): string {
+  const via = [
+    route.https === undefined ? "https directly" : `https via ${route.https}`,
+    route.http === undefined ? "http directly" : `http via ${route.http}`,
+  ].join(", ");
+  const around = route.noProxy === undefined ? "" : `; not for ${route.noProxy}`;
+  return `${via}${around} (${route.from})`;
 }

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { isLoopbackHost, readRegularFile, SkillshelfError } from "@skillshelf/core";
 import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
 import type { CommandInput } from "../command.js";
 import { resourcesOf } from "../resources.js";
@@ -16,6 +19,8 @@ export async function runMcp(
     readonly project: boolean;
     readonly http: number | undefined;
     readonly host: string | undefined;
+    readonly "token-file": string | undefined;
+    readonly "allow-host": string | undefined;
     readonly "page-size": number | undefined;
     readonly "poll-ms": number | undefined;
   }>,
@@ -36,10 +41,26 @@ export async function runMcp(
       await serveStdio(skills, io.streams?.());
       return 0;
     }
-    const http = await serveHttp(skills, { port: values.http, host: values.host });
+    const host = values.host ?? "127.0.0.1";
+    const given = values["token-file"];
+    const made = given === undefined && !isLoopbackHost(host) ? madeToken() : undefined;
+    const token = given === undefined ? made : readToken(resolve(environment.cwd, given));
+    const http = await serveHttp(skills, {
+      port: values.http,
+      host,
+      token,
+      allowedHosts: values["allow-host"]
+        ?.split(",")
+        .map((name) => name.trim())
+        .filter(Boolean),
+    });
     const address = http.address();
     const port = typeof address === "object" && address !== null ? address.port : values.http;
-    io.stdout(`serving skills over MCP at http://${values.host ?? "127.0.0.1"}:${port}/mcp\n`);
+    io.stdout(`serving skills over MCP at http://${host}:${port}/mcp\n`);
+    if (made !== undefined)
+      io.stderr(
+        `clients must send "Authorization: Bearer ${made}" (made now and shown only this once; --token-file keeps one)\n`,
+      );
     await new Promise<void>((resolve) => {
       const stop = io.onInterrupt?.(() => {
         stop?.();
@@ -52,4 +73,34 @@ export async function runMcp(
     if (poll !== undefined) clearInterval(poll);
     await skills.close();
   }
+}
+
+// --- internal ---
+
+/** The shortest token accepted from a file: anything shorter is guessed too easily. */
+const MIN_TOKEN_LENGTH = 16;
+
+/** A fresh token of 256 random bits. */
+function madeToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** The token in `path`: its one line, at least `MIN_TOKEN_LENGTH` characters; `mcp_token_invalid` otherwise. */
+function readToken(path: string): string {
+  let token: string;
+  try {
+    token = readRegularFile(path, 4096).toString("utf8").trim();
+  } catch (error) {
+    throw new SkillshelfError("mcp_token_invalid", `the token file ${path} cannot be read`, {
+      path,
+      cause: error,
+    });
+  }
+  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))
+    throw new SkillshelfError(
+      "mcp_token_invalid",
+      `the token file ${path} does not hold one token of at least ${MIN_TOKEN_LENGTH} characters`,
+      { path },
+    );
+  return token;
 }

@@ -1,8 +1,7 @@
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { copyTree, removeTree, SkillshelfError } from "@skillshelf/core";
-import { type GitOptions, parseSourceUrl, runGit } from "@skillshelf/sources";
+import { type GitOptions, parseSourceUrl, privateTempFolder, runGit } from "@skillshelf/sources";
 import { realFolder } from "../_folders.js";
 import type { PublishedSkill } from "../_publishable.js";
 import type { Destination, PublishedArtifact } from "./_destination.js";
@@ -51,7 +50,7 @@ export const GIT_REPOSITORY: Destination<"git"> = {
     );
     if (dryRun) return artifacts;
     const options: GitOptions = { env: environment.env, timeoutMs: 120_000 };
-    const work = mkdtempSync(join(tempDir ?? tmpdir(), "skillshelf-publish-"));
+    const work = privateTempFolder(tempDir ?? tmpdir(), "skillshelf-publish-");
     try {
       const git = (...args: string[]) => runGit(["-C", work, ...args], options, destination.url);
       await runGit(
