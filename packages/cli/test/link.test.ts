@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { AGENTS, agentNeedsCopy, agentSkillFolder } from "@skillshelf/core";
-import { copyCorpus, gitRepo, testdir, writeTree } from "@skillshelf/test-utils";
+import { copyCorpus, gitRepo, packageTree, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runMain } from "./_run.js";
 import { changeSandbox, codesOf } from "./_sandbox.js";
@@ -228,6 +228,39 @@ describe("install once, link everywhere", () => {
     const byFolder = await box.run("unlink", "nl-tool", "--user", "--yes", "--json");
     expect(byFolder.status, byFolder.stdout).toBe(0);
     expect(existsSync(join(box.home, ".claude", "skills", "nl-tool"))).toBe(false);
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
+  });
+
+  it("links and unlinks by kind:name, by path and by package id alike (issue 51, item 5)", async () => {
+    const box = changeSandbox();
+    const kit = testdir(packageTree({ id: "team-kit", skills: ["pdf", "csv"] }));
+    expect((await box.run("install", kit, "--user", "--yes")).status).toBe(0);
+    const copy = join(box.configDir, "packages", "team-kit");
+    const linked = (agent: string, name: string) =>
+      existsSync(join(box.home, agent, "skills", name));
+    const change = async (...args: string[]) => {
+      const run = await box.run(...args, "--user", "--yes", "--json");
+      expect(run.status, run.stdout).toBe(0);
+    };
+    await change("link", "skill:pdf", "--agent", "claude-code");
+    await change("link", join(copy, "skills", "csv"), "--agent", "claude-code");
+    await change("link", "team-kit", "--agent", "codex");
+    expect([linked(".claude", "pdf"), linked(".claude", "csv")]).toEqual([true, true]);
+    expect([linked(".agents", "pdf"), linked(".agents", "csv")]).toEqual([true, true]);
+    // unlink: by kind:name, by the link's own path, by the linked folder's path, by package id
+    await change("unlink", "skill:pdf", "--agent", "claude-code");
+    await change("unlink", join(box.home, ".claude", "skills", "csv"));
+    expect([linked(".claude", "pdf"), linked(".claude", "csv")]).toEqual([false, false]);
+    await change("link", "pdf", "--agent", "claude-code");
+    await change("unlink", join(copy, "skills", "pdf"), "--agent", "claude-code");
+    expect(linked(".claude", "pdf")).toBe(false);
+    await change("unlink", "team-kit");
+    expect([linked(".agents", "pdf"), linked(".agents", "csv")]).toEqual([false, false]);
+    // a path, a kind or an id that names nothing is refused, as a name is
+    for (const name of [join(copy, "skills", "none"), "prompt:pdf", "other-kit"]) {
+      const run = await box.run("unlink", name, "--user", "--yes", "--json");
+      expect(codesOf(run), name).toEqual(["link_unknown"]);
+    }
     expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
   });
 

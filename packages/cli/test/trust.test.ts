@@ -1,8 +1,9 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
-import { skillFile, writeTree } from "@skillshelf/test-utils";
+import { crashAtWrite, packageTree, skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { runCli } from "./_run.js";
 import { type ChangeSandbox, changeSandbox, corpusClaudePlugin } from "./_sandbox.js";
 
 // Issue 28, item 3: `trust` gives a model a foreign package or another agent's folder, bound to
@@ -139,5 +140,35 @@ describe("trust and untrust", () => {
     expect(refused.stderr).toContain("trust_file_invalid");
     expect(refused.stderr).not.toContain("internal error");
     expect(readFileSync(trustFile, "utf8")).toBe("{ not json");
+  });
+});
+
+describe("the next command that takes a scope's lock (issue 51, item 5)", () => {
+  it("settles what an interrupted change left, so verify no longer says it is pending", async () => {
+    const box = changeSandbox();
+    claudeProject(box);
+    const kit = testdir(packageTree({ id: "kit", skills: ["pdf"] }));
+    expect((await box.run("install", kit, "--project", "--yes")).status).toBe(0);
+    const link = ["link", "pdf", "--agent", "claude-code,codex", "--copy", "--project", "--yes"];
+    const pending = () =>
+      (
+        JSON.parse(runCli(["verify", "--json"], { cwd: box.cwd, env: box.env }).stdout) as {
+          scopes: { problems: { code: string }[] }[];
+        }
+      ).scopes.flatMap((scope) => scope.problems.map((problem) => problem.code));
+    // killed at each write in turn until one leaves its step unsettled
+    let killAt = 1;
+    for (; killAt < 200; killAt++) {
+      const killed = runCli(link, {
+        cwd: box.cwd,
+        env: { ...box.env, ...crashAtWrite({ killAt }) },
+      });
+      expect(killed.signal).toBe("SIGKILL");
+      if (pending().includes("operation_pending")) break;
+    }
+    expect(pending()).toContain("operation_pending");
+    const trusted = await box.run("trust", "claude-code", "--project", "--json");
+    expect(trusted.status, trusted.stdout).toBe(0);
+    expect(pending()).not.toContain("operation_pending");
   });
 });

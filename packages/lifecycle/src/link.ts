@@ -1,4 +1,4 @@
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -25,6 +25,7 @@ import {
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
 import { alsoForField, existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
+import { linkPath, namedResources, placeOf, readLinkName, realPath } from "./_link-names.js";
 import { refusal } from "./_refusal.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
@@ -78,8 +79,9 @@ export interface LinkPlan {
 }
 
 /**
- * Plan links: each name is found among the scope's own resources (its library's
- * loose skills and prompt templates, and its enabled installed packages'), never another agent's;
+ * Plan links: each name (a resource's name, `kind:name`, the path of its folder or file, or the
+ * id of the package whose resources to link: `readLinkName`) is found among the scope's own
+ * resources (its library's loose skills and prompt templates, and its enabled installed packages'), never another agent's;
  * each link goes into the agent's folder of the same scope. A name found nowhere is refused
  * (`link_source_unknown`), as is a link the writer would refuse (`link_conflict`, `link_unsafe`,
  * `link_agent_unsupported`): the plan says so before anything is written.
@@ -91,10 +93,14 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
   const resources = scopeResources(environment, scope);
   const steps: LinkStep[] = [];
   const diagnostics: Diagnostic[] = [];
-  const chosen = request.names.map((name) => ({
-    name,
-    resource: resources.find((candidate) => candidate.name === name),
-  }));
+  const chosen = request.names.flatMap(
+    (name): { name: string; resource: InventoryResource | undefined }[] => {
+      const named = namedResources(resources, readLinkName(environment, name));
+      return named.length === 0
+        ? [{ name, resource: undefined }]
+        : named.map((resource) => ({ name, resource }));
+    },
+  );
   for (const { name, resource } of chosen) {
     if (resource === undefined) {
       steps.push(unknownStep(request, name));
@@ -124,8 +130,9 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
 /**
  * Plan taking links away: each name's links recorded in the scope's state (with `agents`, only
  * those in a folder one of them reads: a link made for Cursor is Cline's too, and goes for both),
- * a name being the link's own (its folder or file name) or the name of the skill or template it
- * exposes, as `planLinks` takes it. A name with no link is refused (`link_unknown`).
+ * a name being the link's own (its folder or file name, or its path), or what `planLinks` takes:
+ * the name (or `kind:name`) of the skill or template it exposes, that one's path, or the id of the
+ * package owning it. A name with no link is refused (`link_unknown`).
  */
 export function planUnlinks(
   request: Omit<LinkPlanRequest, "agents" | "copy" | "names"> & {
@@ -140,12 +147,7 @@ export function planUnlinks(
   const library = linkLibrary(environment, scope);
   // a link answers to its own name and to the name of what it exposes, as `link` took it
   const exposedNames = new Map(
-    scopeResources(environment, scope).map((resource) => [
-      isFolderLike(resource.kind as LinkKind)
-        ? dirname(resource.path as string)
-        : (resource.path as string),
-      resource.name,
-    ]),
+    scopeResources(environment, scope).map((resource) => [placeOf(resource), resource.name]),
   );
   // the agents asked for that read a link's folder: one link serves every agent reading it
   const asked = (record: LinkRecord) =>
@@ -155,11 +157,21 @@ export function planUnlinks(
     );
   const steps: LinkStep[] = [];
   for (const name of request.names) {
+    const given = readLinkName(environment, name);
+    const names = (key: string, record: LinkRecord) => {
+      const exposed = join(library, record.target);
+      if (given.path !== undefined)
+        return linkPath(join(base, key)) === given.path || realPath(exposed) === realPath(given.path);
+      if (given.kind !== undefined && given.kind !== record.kind) return false;
+      return (
+        linkName(scope, key, record) === given.name ||
+        exposedNames.get(exposed) === given.name ||
+        (given.kind === undefined && record.package === given.name)
+      );
+    };
     const found = Object.entries(links).filter(
       ([key, record]) =>
-        (linkName(scope, key, record) === name ||
-          exposedNames.get(join(library, record.target)) === name) &&
-        (request.agents === undefined || asked(record).length > 0),
+        names(key, record) && (request.agents === undefined || asked(record).length > 0),
     );
     if (found.length === 0)
       steps.push({
@@ -250,7 +262,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, form: L
   const { environment, scope } = request;
   const kind = resource.kind as LinkKind;
   const file = resource.path as string;
-  const target = isFolderLike(kind) ? dirname(file) : file;
+  const target = placeOf(resource);
   const name = isFolderLike(kind)
     ? basename(target)
     : [...resource.name.split(":").slice(0, -1), basename(file)].join("/");

@@ -11,9 +11,9 @@ import { writeScopeFile } from "./_atomic.js";
 import { faultHook } from "./_faults.js";
 import { recordFields } from "./_record-fields.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
+import { runWriter } from "./_writer.js";
 import { ENGLISH } from "./_zod-english.js";
 import type { ScopeCache } from "./cache.js";
-import { withScopeLock } from "./lock.js";
 import { lockRoot } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
 import type { PackageScope } from "./types.js";
@@ -107,16 +107,17 @@ export function readConsents(
 }
 
 /**
- * Set (or, with `null`, take back) the consent `key` of a scope, inside the scope's lock: the file
- * is read strictly (one that does not parse is refused, never overwritten) and written atomically.
- * The consents after the change.
+ * Set (or, with `null`, take back) the consent `key` of a scope, inside the scope's lock taken as
+ * every writer takes it (an interrupted change it finds is settled first): the file is read
+ * strictly (one that does not parse is refused, never overwritten) and written atomically. The
+ * consents after the change.
  */
 export function writeConsent(
   target: { readonly environment: Environment; readonly scope: PackageScope },
   key: string,
   value: Consent | null,
 ): ConsentFile {
-  return withScopeLock(target, () => {
+  return runWriter(target, () => {
     const read = readConsents(target.environment, target.scope);
     if (!read.ok) {
       const [first] = read.diagnostics;
