@@ -1,7 +1,7 @@
 // A package's declarations, one `.d.ts` per source file, written by oxc's isolated-declarations
 // transform: every package but store declares `isolatedDeclarations`, so each file's types are
 // read off that file alone, with no type checker (`pnpm typecheck` checks them). Called by the
-// shared tsup config after the JavaScript is built (docs/decisions.md: "Declarations").
+// shared tsup config after the JavaScript is built (docs/decisions.md, "Repository and tooling").
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { isolatedDeclarationSync } from "oxc-transform";

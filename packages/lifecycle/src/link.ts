@@ -24,8 +24,8 @@ import {
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
 import { alsoForField, existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
-import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 import { linkPath, namedResources, placeOf, readLinkName, realPath } from "./_link-names.js";
+import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 import { refusal } from "./_refusal.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
@@ -161,7 +161,9 @@ export function planUnlinks(
     const names = (key: string, record: LinkRecord) => {
       const exposed = join(library, record.target);
       if (given.path !== undefined)
-        return linkPath(join(base, key)) === given.path || realPath(exposed) === realPath(given.path);
+        return (
+          linkPath(join(base, key)) === given.path || realPath(exposed) === realPath(given.path)
+        );
       if (given.kind !== undefined && given.kind !== record.kind) return false;
       return (
         linkName(scope, key, record) === given.name ||

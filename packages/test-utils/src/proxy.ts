@@ -1,5 +1,4 @@
 import { lookup } from "node:dns";
-import { Server } from "proxy-chain";
 import { onTestFinished } from "vitest";
 
 /** One request a proxy was asked for: a tunnel (`CONNECT`) or a plain-HTTP request, to `host:port`. */
@@ -28,6 +27,8 @@ export interface ForwardProxy {
 export async function startForwardProxy(
   options: { readonly user?: { readonly name: string; readonly password: string } } = {},
 ): Promise<ForwardProxy> {
+  // loaded here: most users of this package start no proxy
+  const { Server } = await import("proxy-chain");
   const requests: ProxiedRequest[] = [];
   const { user } = options;
   const server = new Server({

@@ -3,7 +3,7 @@ import { SkillshelfError } from "@skillshelf/core";
 /** The statuses that redirect. */
 export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-/** Most redirects followed for one request (docs/decisions.md, "Downloads"). */
+/** Most redirects followed for one request (docs/decisions.md, "Network"). */
 const MAX_REDIRECTS = 5;
 
 /**

@@ -2,7 +2,7 @@ import { isLoopbackHost, isSkillshelfError, SkillshelfError } from "@skillshelf/
 import type { HttpClient } from "./client.js";
 
 /** A user and password (or token) kept for one host. */
-export interface BasicCredentials {
+interface BasicCredentials {
   readonly username: string;
   readonly password: string;
 }
