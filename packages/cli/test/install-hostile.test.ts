@@ -174,3 +174,21 @@ describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
     },
   );
 });
+
+describe("a TMPDIR that does not exist (issue 51, item 4)", () => {
+  it("is temp_folder_missing naming it, in install and in publish, never an internal error", () => {
+    const box = changeSandbox();
+    const gone = join(testdir(), "no-such-folder");
+    const repo = gitRepo([{ tree: { "kit/SKILL.md": skillFile("kit", "The kit.") } }]).path;
+    const install = box.runIn(gone, "install", `${repo}#main`, "--user", "--yes", "--json");
+    expect(install.status).toBe(1);
+    expect(codesOf(install)).toEqual(["temp_folder_missing"]);
+    expect(install.stdout).toContain(gone);
+    const target = gitRepo([{ tree: { "README.md": "x\n" } }]).path;
+    const skill = join(testdir({ "pdf/SKILL.md": skillFile("pdf", "Read PDF files.") }), "pdf");
+    const publish = box.runIn(gone, "publish", skill, `git+file://${target}`, "--json");
+    expect(publish.status).toBe(1);
+    expect(publish.stdout + publish.stderr).toContain("temp_folder_missing");
+    expect(publish.stderr).not.toContain("internal error");
+  });
+});

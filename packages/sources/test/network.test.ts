@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { promisify } from "node:util";
 import { isSkillshelfError } from "@skillshelf/core";
 import {
@@ -19,7 +20,7 @@ import {
   testdir,
   writeImageLayout,
 } from "@skillshelf/test-utils";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { sourceOf, stageFailure } from "./_staging.js";
 
 const basic = (username: string, password: string) =>
@@ -244,6 +245,34 @@ describe("issue 51 item 2: the proxy variables, read as curl, git and Go read th
     expect(proxy.requests).toHaveLength(1);
   });
 
+  it("ends at the caller's timeout when a proxy never answers CONNECT, and codes one that hangs up", async () => {
+    const listen = async (onSocket: (socket: Socket) => void) => {
+      const server = createServer(onSocket);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      onTestFinished(() => {
+        server.close();
+      });
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const sockets: Socket[] = [];
+    const mute = await listen((socket) => sockets.push(socket));
+    onTestFinished(() => {
+      for (const socket of sockets) socket.destroy();
+    });
+    const url = new URL("https://files.test/kit.tar.gz");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException("late", "TimeoutError")), 300);
+    expect(
+      await failure(() =>
+        createHttpClient({ https_proxy: mute }).request(url, { signal: controller.signal }),
+      ),
+    ).toMatchObject({ code: "download_timeout", details: { proxy: mute } });
+    const hangUp = await listen((socket) => socket.once("data", () => socket.destroy()));
+    expect(
+      await failure(() => createHttpClient({ https_proxy: hangUp }).request(url)),
+    ).toMatchObject({ code: "proxy_refused", details: { proxy: hangUp } });
+  });
+
   it("codes a proxy that is not there, and one that wants credentials, naming it without them", async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const url = new URL("http://files.test:1/x");
@@ -256,6 +285,12 @@ describe("issue 51 item 2: the proxy variables, read as curl, git and Go read th
       code: "proxy_auth_required",
       details: { proxy: bare, status: 407 },
     });
+    // a proxy that cannot reach the host answers CONNECT with an error of its own
+    const open = await startForwardProxy();
+    const nothing = new URL(`http://closed.test:${await freePort()}/x`);
+    expect(
+      await failure(() => createHttpClient({ http_proxy: open.url }).request(nothing)),
+    ).toMatchObject({ code: "proxy_refused", details: { proxy: open.url } });
     const wrong = guarded.url.replace(":pw@", ":wrong-password@");
     const refused = await failure(() => createHttpClient({ http_proxy: wrong }).request(url));
     expect(refused).toMatchObject({ code: "proxy_auth_required", details: { proxy: bare } });

@@ -45,6 +45,11 @@ export function requestFailed(
             { status },
           );
     }
+    if (code === TUNNEL_DROPPED)
+      return coded(
+        "proxy_refused",
+        `the proxy ${proxyName(proxy)} closed the connection instead of tunnelling to ${url.host}`,
+      );
     if (CONNECTING.has(code))
       return coded(
         "proxy_unreachable",
@@ -65,6 +70,9 @@ export function requestFailed(
     );
   return coded("download_failed", `could not download ${url.href} (${code || message})`);
 }
+
+/** The code of a tunnel the proxy closed before answering CONNECT (our client's own). */
+export const TUNNEL_DROPPED = "SKILLSHELF_TUNNEL_DROPPED";
 
 /** `archive_too_large` for a download from `url` past its limit. */
 export function tooLarge(url: URL, problem: string): SkillshelfError {

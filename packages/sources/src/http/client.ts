@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { requestFailed, tooLarge } from "./_failure.js";
+import { requestFailed, TUNNEL_DROPPED, tooLarge } from "./_failure.js";
 import { followedRedirect, REDIRECTS } from "./_redirects.js";
 import { type ProxySettings, proxyFor, readProxySettings } from "./proxy.js";
 
@@ -70,18 +70,20 @@ export function createHttpClient(env: Readonly<Record<string, string | undefined
   const send = async (url: URL, init: HttpInit): Promise<HttpResponse> => {
     const proxy = proxyOf(url);
     dispatchers ??= await loadDispatchers();
+    const loaded = dispatchers;
     const credentials = await init.credentials?.(url);
     const headers = { ...init.headers, ...credentials };
     try {
-      const answer = await dispatchers.request(url, {
+      const sent = loaded.request(url, {
         method: (init.method ?? "GET") as Dispatcher.HttpMethod,
         headers,
         body: init.body ?? null,
         signal: init.signal ?? null,
-        dispatcher: dispatchers.through(proxy),
+        dispatcher: loaded.through(proxy),
         // the caller's signal bounds the whole request; without one, undici's own limits do
         ...(init.signal === undefined ? {} : { headersTimeout: 0, bodyTimeout: 0 }),
       });
+      const answer = await untilAborted(sent, init.signal, () => loaded.drop(proxy));
       const signed = credentials !== undefined && Object.keys(credentials).length > 0;
       return response(url, answer, { signed, signal: init.signal });
     } catch (error) {
@@ -129,12 +131,32 @@ interface Dispatchers {
   readonly request: typeof import("undici").request;
   /** The dispatcher for requests through `proxy`, or straight out when it is `undefined`. */
   through(proxy: URL | undefined): Dispatcher;
+  /** Close the dispatcher through `proxy` and all it is doing; the next request makes another. */
+  drop(proxy: URL | undefined): void;
 }
 
 async function loadDispatchers(): Promise<Dispatchers> {
-  const { Agent, ProxyAgent, request } = await import("undici");
+  const { Agent, Pool, ProxyAgent, request } = await import("undici");
   let direct: Dispatcher | undefined;
   const proxied = new Map<string, Dispatcher>();
+  // undici 7 (the last line for Node 20) retries forever, deaf to the request's signal, when a
+  // proxy closes the connection instead of answering CONNECT (nodejs/undici#3897, fixed in 8 by
+  // failing the request): the same fix, from outside, as a proxy client whose tunnels fail so
+  const clientFactory = (origin: URL, options: object): Dispatcher => {
+    const pool = new Pool(origin, options);
+    const connect = pool.connect.bind(pool) as (options: object) => Promise<unknown>;
+    Object.assign(pool, {
+      connect: (options: object) =>
+        connect(options).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== "UND_ERR_SOCKET") throw error;
+          throw Object.assign(new Error("the proxy closed the connection it was asked to tunnel"), {
+            code: TUNNEL_DROPPED,
+            cause: error,
+          });
+        }),
+    });
+    return pool;
+  };
   return {
     request,
     through: (proxy) => {
@@ -142,11 +164,50 @@ async function loadDispatchers(): Promise<Dispatchers> {
         direct ??= new Agent();
         return direct;
       }
-      const agent = proxied.get(proxy.href) ?? new ProxyAgent({ uri: proxy.href });
+      const agent = proxied.get(proxy.href) ?? new ProxyAgent({ uri: proxy.href, clientFactory });
       proxied.set(proxy.href, agent);
       return agent;
     },
+    drop: (proxy) => {
+      if (proxy === undefined) return;
+      void proxied
+        .get(proxy.href)
+        ?.destroy()
+        .catch(() => undefined);
+      proxied.delete(proxy.href);
+    },
   };
+}
+
+/**
+ * `sent`, or the signal's reason once it aborts first: undici does not hear a request's signal
+ * while a proxy has not answered its CONNECT, so the wait for it is ended here and `stop` closes
+ * what is still waiting.
+ */
+function untilAborted<T>(
+  sent: Promise<T>,
+  signal: AbortSignal | undefined,
+  stop: () => void,
+): Promise<T> {
+  if (signal === undefined) return sent;
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      stop();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    sent.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function response(
