@@ -1,3 +1,4 @@
+/// <reference path="../_undici-modules.d.ts" />
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { requestFailed, TUNNEL_DROPPED, tooLarge } from "./_failure.js";
@@ -74,12 +75,11 @@ export function createHttpClient(env: Readonly<Record<string, string | undefined
     const credentials = await init.credentials?.(url);
     const headers = { ...init.headers, ...credentials };
     try {
-      const sent = loaded.request(url, {
+      const sent = loaded.send(await loaded.through(proxy), url, {
         method: (init.method ?? "GET") as Dispatcher.HttpMethod,
         headers,
         body: init.body ?? null,
         signal: init.signal ?? null,
-        dispatcher: loaded.through(proxy),
         // the caller's signal bounds the whole request; without one, undici's own limits do
         ...(init.signal === undefined ? {} : { headersTimeout: 0, bodyTimeout: 0 }),
       });
@@ -128,20 +128,66 @@ export function createHttpClient(env: Readonly<Record<string, string | undefined
 // --- internal ---
 
 interface Dispatchers {
-  readonly request: typeof import("undici").request;
+  /** Send one request through `dispatcher` (undici's `request`). */
+  send(dispatcher: Dispatcher, url: URL, options: SendOptions): Promise<Dispatcher.ResponseData>;
   /** The dispatcher for requests through `proxy`, or straight out when it is `undefined`. */
-  through(proxy: URL | undefined): Dispatcher;
+  through(proxy: URL | undefined): Promise<Dispatcher>;
   /** Close the dispatcher through `proxy` and all it is doing; the next request makes another. */
   drop(proxy: URL | undefined): void;
 }
 
+type SendOptions = Omit<Dispatcher.RequestOptions, "origin" | "path">;
+
+/**
+ * undici's dispatchers and its `request`, loaded from their own modules: the package's index
+ * loads its `fetch`, caches, mocks and WebSocket too (~70 ms of a process's start for a download,
+ * against ~25 ms), which only a proxy's `ProxyAgent` needs.
+ */
 async function loadDispatchers(): Promise<Dispatchers> {
-  const { Agent, Pool, ProxyAgent, request } = await import("undici");
+  const [{ default: Agent }, { default: request }] = await Promise.all([
+    import("undici/lib/dispatcher/agent.js"),
+    import("undici/lib/api/api-request.js"),
+  ]);
   let direct: Dispatcher | undefined;
   const proxied = new Map<string, Dispatcher>();
-  // undici 7 (the last line for Node 20) retries forever, deaf to the request's signal, when a
-  // proxy closes the connection instead of answering CONNECT (nodejs/undici#3897, fixed in 8 by
-  // failing the request): the same fix, from outside, as a proxy client whose tunnels fail so
+  return {
+    send: (dispatcher, url, options) =>
+      request.call(dispatcher, {
+        ...options,
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+      }),
+    through: async (proxy) => {
+      if (proxy === undefined) {
+        direct ??= new Agent();
+        return direct;
+      }
+      const known = proxied.get(proxy.href);
+      if (known !== undefined) return known;
+      const agent = await proxyAgent(proxy);
+      proxied.set(proxy.href, agent);
+      return agent;
+    },
+    drop: (proxy) => {
+      if (proxy === undefined) return;
+      void proxied
+        .get(proxy.href)
+        ?.destroy()
+        .catch(() => undefined);
+      proxied.delete(proxy.href);
+    },
+  };
+}
+
+/**
+ * undici's `ProxyAgent` for `proxy`. undici 7 (the last line for Node 20) retries forever, deaf to
+ * the request's signal, when a proxy closes the connection instead of answering CONNECT
+ * (nodejs/undici#3897, fixed in 8 by failing the request): the same fix, from outside, as a
+ * proxy client whose tunnels fail so.
+ */
+async function proxyAgent(proxy: URL): Promise<Dispatcher> {
+  // the whole package: its index gives dispatchers the `connect` a proxy's tunnel is asked with
+  const { Pool, ProxyAgent } = await import("undici");
   const clientFactory = (origin: URL, options: object): Dispatcher => {
     const pool = new Pool(origin, options);
     const connect = pool.connect.bind(pool) as (options: object) => Promise<unknown>;
@@ -157,26 +203,7 @@ async function loadDispatchers(): Promise<Dispatchers> {
     });
     return pool;
   };
-  return {
-    request,
-    through: (proxy) => {
-      if (proxy === undefined) {
-        direct ??= new Agent();
-        return direct;
-      }
-      const agent = proxied.get(proxy.href) ?? new ProxyAgent({ uri: proxy.href, clientFactory });
-      proxied.set(proxy.href, agent);
-      return agent;
-    },
-    drop: (proxy) => {
-      if (proxy === undefined) return;
-      void proxied
-        .get(proxy.href)
-        ?.destroy()
-        .catch(() => undefined);
-      proxied.delete(proxy.href);
-    },
-  };
+  return new ProxyAgent({ uri: proxy.href, clientFactory });
 }
 
 /**
