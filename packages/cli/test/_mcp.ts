@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -155,4 +156,40 @@ export async function httpSkills(
     new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
   );
   return skillsClient(client);
+}
+
+/** A client's first message, as a raw JSON-RPC request. */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
+};
+
+/** The status of a raw initialize request to `url` with `headers` (`Host` too: not through fetch, which drops it). */
+export function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const body = JSON.stringify(INITIALIZE);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    sent.on("error", reject);
+    sent.end(body);
+  });
 }

@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { httpServer, httpSkills } from "./_mcp.js";
+import { httpServer, httpSkills, initializeStatus } from "./_mcp.js";
 import { runCliAsync } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
@@ -16,39 +15,6 @@ function servedProject(): string {
     "alpha/SKILL.md": skillFile("alpha", "First skill."),
   });
   return project;
-}
-
-/** The status of a raw initialize request to `url` with `headers` (`Host` too: not through fetch, which drops it). */
-function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  });
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      url,
-      {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...headers,
-        },
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      },
-    );
-    sent.on("error", reject);
-    sent.end(body);
-  });
 }
 
 describe("skills over MCP on a network address", () => {

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import {
@@ -12,7 +11,7 @@ import { parseFrontmatter } from "@skillshelf/core";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { httpServer, httpSkills, withStdioSkills } from "./_mcp.js";
+import { httpServer, httpSkills, INITIALIZE, initializeStatus, withStdioSkills } from "./_mcp.js";
 import { BIN } from "./_run.js";
 import { changeSandbox } from "./_sandbox.js";
 
@@ -41,39 +40,6 @@ function library() {
     "card.md": "---\ndescription: A card\ndisplay-only: true\n---\n```\ncard\n```\n",
   });
   return { box, skills };
-}
-
-/** A client's first message, as a raw JSON-RPC request. */
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-};
-
-/** The status of an initialize request to `url` whose `Host` header says `host`. */
-function statusWithHost(url: string, host: string): Promise<number | undefined> {
-  const initialize = JSON.stringify(INITIALIZE);
-  return new Promise((resolve, reject) => {
-    const sent = request(url, {
-      method: "POST",
-      headers: {
-        host,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-    });
-    sent.once("response", (response) => {
-      response.resume();
-      resolve(response.statusCode);
-    });
-    sent.once("error", reject);
-    sent.end(initialize);
-  });
 }
 
 /** How a call is refused: its JSON-RPC code and Skillshelf's, as `-32602 mcp_uri_unknown`. */
@@ -368,7 +334,7 @@ describe("skillshelf mcp --http (issue 29, item 1)", () => {
       );
       expect(sessionless.status).toBe(400);
       // a page of another site pointing a name at 127.0.0.1 (DNS rebinding) is turned away
-      expect(await statusWithHost(server.url, "evil.example")).toBe(403);
+      expect(await initializeStatus(server.url, { host: "evil.example" })).toBe(403);
       const second = await httpSkills(server.url);
       expect((await second.listAll()).skills).toHaveLength(2);
       expect((await second.client.listPrompts()).prompts.map((one) => one.name)).toEqual([

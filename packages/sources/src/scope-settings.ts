@@ -4,20 +4,15 @@ import {
   type Environment,
   errnoCode,
   parseJsonDocument,
-  projectLibraryDir,
   readRegularFile,
   SkillshelfError,
-  userLibraryDir,
 } from "@skillshelf/core";
 import type { StageOptions } from "./fetchers/_fetcher.js";
-import type { IndexScope } from "./scope-sources.js";
+import { type IndexScope, scopeLibrary } from "./scope-sources.js";
 
 /** A scope's `settings.json`: `<library>/settings.json` of the user or the project library. */
 export function scopeSettingsPath(environment: Environment, scope: IndexScope): string {
-  return join(
-    scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment),
-    "settings.json",
-  );
+  return join(scopeLibrary(environment, scope), "settings.json");
 }
 
 /**

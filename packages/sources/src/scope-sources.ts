@@ -192,11 +192,12 @@ export function assertIndex(path: string, named: string): IndexResult {
   return index;
 }
 
-// --- internal ---
-
-function scopeLibrary(environment: Environment, scope: IndexScope): string {
+/** The library folder of `scope`: the user library, or the project's `.skillshelf`. */
+export function scopeLibrary(environment: Environment, scope: IndexScope): string {
   return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
 }
+
+// --- internal ---
 
 /** One entry of `sources.json`: a path, or a remote index. */
 type SourceEntry = string | { readonly url: string; readonly ref?: string | undefined };
