@@ -128,27 +128,23 @@ describe("install refuses every hostile source, writing nothing", () => {
   });
 });
 
-describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
+describe("a collection whose SKILL.md is a symlink (issue 32, item 4; issue 52, item 2)", () => {
   it.each([
-    // b's file is a's: two skills named a, both refused with their paths, nothing else to install
-    [
-      "to another skill's file inside it",
-      "../a/SKILL.md",
-      [["skill:a", "collection_duplicate"]],
-      [],
-    ],
+    // b's file is a's: a mirror of a, which is one skill (not a clash), installed once
+    ["to another skill's file inside it", "../a/SKILL.md", [["a", undefined]], ["a"], 0],
     [
       "out of the collection",
       "../../../outside/SKILL.md",
       [
         ["a", undefined],
-        ["skills/b", "collection_skill_invalid"],
+        ["skills/b", "collection_link_outside"],
       ],
       ["a"],
+      1,
     ],
   ])(
     "installs the rest and refuses the linked one alone: %s",
-    async (_, target, steps, installed) => {
+    async (_, target, steps, installed, status) => {
       const box = changeSandbox();
       const root = testdir({
         "source/skills/a/SKILL.md": skillFile("a", "The a skill."),
@@ -165,7 +161,7 @@ describe("a collection whose SKILL.md is a symlink (issue 32, item 4)", () => {
         "--json",
       );
       expect(run.stderr).not.toContain("internal error");
-      expect(run.status).toBe(1);
+      expect(run.status).toBe(status);
       const result = JSON.parse(run.stdout) as {
         plan: { steps: { id: string; refusal?: { code: string } }[] };
       };

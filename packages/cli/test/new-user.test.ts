@@ -41,39 +41,36 @@ function pluginRepo(): string {
   ]).path;
 }
 
-describe("--skill on a repository that is one package (item 3)", () => {
-  it("is refused with the skills it offers and a did-you-mean, and a skill's folder installs alone", async () => {
+describe("--skill on a repository that is one package (issue 52, item 1)", () => {
+  it("picks the plugin's skills as a collection's: plain skill packages, visible to a model", async () => {
     const box = changeSandbox();
     const repo = pluginRepo();
     const pick = (skill: string, ...more: string[]) =>
       box.run("install", `${repo}#main`, "--skill", skill, "--user", "--yes", ...more);
-    const picked = await pick("brainstorming", "--json");
-    expect(picked.status).toBe(1);
-    const refusal = refusalOf(picked);
-    expect(refusal?.code).toBe("package_not_collection");
-    const offered = (refusal?.details?.skills ?? []) as { name: string }[];
-    expect(offered.map((skill) => skill.name)).toEqual(["brainstorming", "debugging"]);
-    expect(refusal?.details?.folder).toBe("skills/brainstorming");
     const typo = await pick("brainstorm", "--json");
-    expect(refusalOf(typo)?.details?.unknown).toEqual([
-      { name: "brainstorm", suggestion: "brainstorming" },
-    ]);
-    // in text too: the real reason and the did-you-mean, not every description
-    const text = await pick("brainstorm");
-    expect(text.stdout).toContain("package_not_collection");
-    expect(text.stdout).toContain("did you mean brainstorming?");
-    expect(text.stdout).not.toContain("Find the cause of a bug.");
+    expect(refusalOf(typo)).toMatchObject({
+      code: "collection_skill_unknown",
+      details: { unknown: [{ name: "brainstorm", suggestion: "brainstorming" }] },
+    });
     expect(existsSync(join(box.configDir, "lock.json"))).toBe(false);
-    const one = await box.run(
-      "install",
-      `${repo}//skills/brainstorming#main`,
-      "--user",
-      "--yes",
-      "--json",
-    );
-    expect(one.status, one.stdout).toBe(0);
-    const lock = JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8"));
-    expect(Object.keys(lock.packages)).toEqual(["brainstorming"]);
+    const picked = await pick("brainstorming", "--json");
+    expect(picked.status, picked.stdout).toBe(0);
+    const lock = () => JSON.parse(readFileSync(join(box.configDir, "lock.json"), "utf8"));
+    expect(lock().packages.brainstorming).toMatchObject({
+      kind: "skill",
+      trust: "trusted",
+      source: { type: "git", path: "skills/brainstorming", ref: "main" },
+    });
+    const all = await pick("*", "--json");
+    expect(all.status, all.stdout).toBe(0);
+    expect(Object.keys(lock().packages).sort()).toEqual(["brainstorming", "debugging"]);
+    const listed = JSON.parse((await box.run("list", "--json")).stdout) as {
+      skills: { name: string; modelVisible: boolean }[];
+    };
+    expect(listed.skills.filter((skill) => skill.modelVisible).map((skill) => skill.name)).toEqual([
+      "brainstorming",
+      "debugging",
+    ]);
   });
 
   it("an unknown --skill of a collection gets a did-you-mean", async () => {
@@ -128,7 +125,8 @@ describe("what never reaches the model is said (item 4)", () => {
       }
     ).plan.steps[0];
     expect(step?.model.given).toBe(false);
-    expect(step?.model.next).toContain(`${repo}//skills/<name>`);
+    expect(step?.model.next).toContain("skillshelf trust powers");
+    expect(step?.model.next).toContain(`${repo}#main --skill '*'`);
     const text = await box.run("install", `${repo}#main`, "--project", "--dry-run");
     expect(text.stdout).toContain("not given to a model");
     // and indeed the catalog offers none of them, while a skill's folder installed alone is given
@@ -251,11 +249,22 @@ describe("a repository of commands and agents (item 8)", () => {
       "--yes",
     );
     expect(one.status, one.stdout + one.stderr).toBe(0);
-    const all = await box.run(
+    // `*` is every skill, and this repository has none: its other kinds are named by kind
+    const skillsOnly = await box.run(
       "install",
       `${repo}#main`,
       "--skill",
       "*",
+      "--project",
+      "--yes",
+      "--json",
+    );
+    expect(codesOf(skillsOnly)).toEqual(["collection_choice_required"]);
+    const all = await box.run(
+      "install",
+      `${repo}#main`,
+      "--skill",
+      "prompt:*,agent:*",
       "--project",
       "--yes",
       "--json",

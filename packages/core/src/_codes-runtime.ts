@@ -63,7 +63,7 @@ export const RUNTIME_CODES = {
   },
   collection_choice_required: {
     owner: "lifecycle",
-    hint: "pick skills with --skill a,b (or --skill '*' for all of them)",
+    hint: "pick with --skill a,b: '*' for every skill, 'prompt:*' or 'agent:*' for every prompt template or agent recipe",
   },
   marketplace_missing: {
     owner: "lifecycle",
@@ -80,10 +80,6 @@ export const RUNTIME_CODES = {
   collection_empty: {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
-  },
-  package_not_collection: {
-    owner: "lifecycle",
-    hint: "install the package without --skill, or name one skill's folder as a subfolder: <source>//<folder>",
   },
   collection_skill_unknown: {
     owner: "lifecycle",

@@ -43,6 +43,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "remove the link that points back to a folder above it in the repository",
   },
+  collection_link_dangling: {
+    owner: "sources",
+    hint: "that skill is left out: its SKILL.md links to a file the repository does not hold; tell its authors",
+  },
   collection_link_outside: {
     owner: "sources",
     hint: "that skill is left out; install it from the folder the link points to, if you trust it",

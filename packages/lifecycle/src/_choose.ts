@@ -1,58 +1,13 @@
 // Which skills, templates and recipes of a collection a pick names, and why a pick cannot be made.
-import { relative, sep } from "node:path";
-import { closest, normalizeRelativePath, type PackageSource } from "@skillshelf/core";
+import { closest, normalizeRelativePath } from "@skillshelf/core";
 import {
   COLLECTION_LAYOUTS,
   type Collection,
   type CollectionResource,
   type CollectionSkill,
-  describeSource,
-  type StagedSource,
 } from "@skillshelf/sources";
-import type { PackageManifest } from "@skillshelf/store";
-import { packageSkills } from "./_package-skills.js";
-import type { StagePlanning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
-
-/**
- * `--skill` names skills of a package, which installs whole: refused (`package_not_collection`)
- * with the skills it offers and a did-you-mean for names it does not, and the way to install one
- * skill's folder alone (`<source>//<folder>`, a collection of one skill).
- */
-export function pickFromPackage(
-  planning: StagePlanning,
-  source: PackageSource,
-  staged: StagedSource,
-  manifest: PackageManifest,
-  pick: readonly string[],
-): Refusal {
-  const offered = packageSkills(planning.environment, {
-    id: manifest.id,
-    dir: staged.dir,
-    manifest,
-  }).map((skill) => ({
-    name: skill.name,
-    description: skill.description,
-    path: relative(staged.dir, skill.baseDir).split(sep).join("/"),
-  }));
-  const names = offered.map((skill) => skill.name);
-  const unknown = pick.filter((name) => name !== "*" && !names.includes(name));
-  const [first] = offered.filter((skill) => pick.includes(skill.name));
-  return refusal(
-    "package_not_collection",
-    `${describeSource(source)} is the package ${manifest.id}, which installs whole; --skill picks only from a collection of skills`,
-    {
-      skills: offered,
-      ...(unknown.length === 0
-        ? {}
-        : {
-            unknown: unknown.map((name) => ({ name, suggestion: closest(name, names) ?? null })),
-          }),
-      ...(first === undefined ? {} : { folder: first.path }),
-    },
-  );
-}
 
 /** What a pick chose from a collection, and what it chose that cannot be installed. */
 interface Chosen {
@@ -114,12 +69,11 @@ export function chooseSkills(
       ),
     };
   }
-  if (pick.includes("*"))
-    return {
-      skills: skills.filter((skill) => !clashes.has(skill.name)),
-      resources,
-      refused: [...[...clashes.keys()].map(clash), ...leftOut],
-    };
+  // `*` is every skill; `prompt:*` and `agent:*` every template or recipe: other kinds only when asked
+  const every = new Set(
+    pick.flatMap((text) => (text === "*" ? ["skill"] : (/^([a-z]+):\*$/.exec(text)?.[1] ?? []))),
+  );
+  const named = pick.filter((text) => text !== "*" && !/^[a-z]+:\*$/.test(text));
   // a template answers to its own name too: `git:commit` for the package `git-commit`
   const ownName = (item: { within?: string }) =>
     item.within === undefined ? [] : [item.within.replace(/\.md$/i, "").split("/").join(":")];
@@ -135,7 +89,7 @@ export function chooseSkills(
     ...skills.map((skill) => ({ kind: "skill", name: skill.name })),
     ...resources,
   ].flatMap(names);
-  const unknown = pick.filter(
+  const unknown = named.filter(
     (text) => !known.includes(text) && byPath(text) === undefined && outside(text) === undefined,
   );
   if (unknown.length > 0)
@@ -150,25 +104,31 @@ export function chooseSkills(
       ),
     };
   const picked = (item: { kind: string; name: string; within?: string }) =>
-    names(item).some((name) => pick.includes(name));
+    every.has(item.kind) || names(item).some((name) => named.includes(name));
   const chosenSkills = new Map<string, CollectionSkill>();
   const refused: { ref: string; refusal: Refusal }[] = [];
   for (const skill of skills) {
-    const named = picked({ kind: "skill", name: skill.name });
-    const pathed = pick.some((text) => byPath(text) === skill);
-    if (!named && !pathed) continue;
+    const byName = picked({ kind: "skill", name: skill.name });
+    const pathed = named.some((text) => byPath(text) === skill);
+    if (!byName && !pathed) continue;
     if (pathed || !clashes.has(skill.name)) {
       if (!chosenSkills.has(skill.name)) chosenSkills.set(skill.name, skill);
     } else if (!refused.some((item) => item.ref === `skill:${skill.name}`))
       refused.push(clash(skill.name));
   }
+  const chosenResources = resources.filter(picked);
   // a name picked by one path is not refused as a clash
-  return {
-    skills: [...chosenSkills.values()],
-    resources: resources.filter(picked),
-    refused: [
-      ...refused.filter((item) => !chosenSkills.has(item.ref.slice("skill:".length))),
-      ...pick.flatMap((text) => outside(text) ?? []),
-    ],
-  };
+  const refusedAll = [
+    ...refused.filter((item) => !chosenSkills.has(item.ref.slice("skill:".length))),
+    ...(every.has("skill") ? leftOut : named.flatMap((text) => outside(text) ?? [])),
+  ];
+  if (chosenSkills.size + chosenResources.length + refusedAll.length === 0)
+    return {
+      refusal: refusal(
+        "collection_choice_required",
+        `${from} offers no ${[...every].join(" or ")}: it offers ${listed.skills.map((item) => `${item.kind}:${item.name}`).join(", ")}`,
+        listed,
+      ),
+    };
+  return { skills: [...chosenSkills.values()], resources: chosenResources, refused: refusedAll };
 }

@@ -26,7 +26,7 @@ import {
   type ScopeCache,
   skillPackageManifest,
 } from "@skillshelf/store";
-import { chooseSkills, pickFromPackage } from "./_choose.js";
+import { chooseSkills } from "./_choose.js";
 import type { StagePlanning } from "./_planning.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal } from "./types.js";
@@ -99,8 +99,9 @@ export async function stageFetched(
 ): Promise<Staged[]> {
   const { source } = fetched;
   if (plugins !== undefined && plugins.length > 0) return stagePlugins(planning, fetched, plugins);
-  // a fetched collection's skills are digested one by one, each where it was fetched
-  if (!hasManifestEntry(fetched.dir))
+  // a fetched collection's skills are digested one by one, each where it was fetched; so are the
+  // skills picked from a package (a plugin's `skills/`): what a user names is a skill of theirs
+  if (!hasManifestEntry(fetched.dir) || (pick !== undefined && pick.length > 0))
     return stageSkills(planning, fetched, pick, { inPlace: true });
   let staged: StagedSource;
   try {
@@ -109,8 +110,6 @@ export async function stageFetched(
     return [{ refusal: refusalOf(error) }];
   }
   const manifest = readPackageManifest(staged.dir, known(planning, staged));
-  if (manifest.ok && pick !== undefined && pick.length > 0)
-    return [{ refusal: pickFromPackage(planning, source, staged, manifest.value, pick) }];
   if (manifest.ok) return [{ staged, manifest: manifest.value }];
   return [
     {

@@ -11,7 +11,6 @@ import {
   describeSource,
   type IndexRow,
   type StagedSource,
-  sourceWithin,
 } from "@skillshelf/sources";
 import {
   type CopyChange,
@@ -239,9 +238,7 @@ function modelView(
       given: false,
       reason:
         "it is a Claude Code plugin, installed as foreign: its skills are listed but never given to a model, since Skillshelf does not run the hooks and servers such a plugin may rely on",
-      next: `once installed, skillshelf trust ${manifest.id} gives its skills to a model (bound to its files); or install one skill's folder alone: skillshelf install ${describeSource(
-        sourceWithin(source, "skills/<name>"),
-      )}`,
+      next: `once installed, skillshelf trust ${manifest.id} gives its skills to a model (bound to its files); or take its skills as your own: skillshelf install ${describeSource(source)} --skill '*'`,
     };
   if (!copy.enabled)
     return {

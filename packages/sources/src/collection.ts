@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import {
   copyTree,
   createDiagnostic,
@@ -60,7 +60,7 @@ export function createStagingArea(tempDir?: string): StagingArea {
 export interface RefusedSkill {
   /** Its folder as found, relative to the collection, `/`-separated. */
   readonly path: string;
-  readonly code: "collection_link_outside" | "collection_skill_invalid";
+  readonly code: "collection_link_outside" | "collection_link_dangling" | "collection_skill_invalid";
   readonly message: string;
 }
 
@@ -104,22 +104,30 @@ export function readCollection(
     code: "collection_link_outside",
     message: `${path} leads out of the collection`,
   }));
-  const skills: CollectionSkill[] = [];
+  // a mirror (`.gemini/skills/x/SKILL.md` linked to `skills/x/SKILL.md`) is the skill it links
+  // to: one skill per real file, staged from the folder that holds the file itself
+  const byFile = new Map<string, CollectionSkill>();
   for (const path of found.folders) {
     const read = readSkill({ dir, root }, path, options.skillFiles);
-    if ("skill" in read) skills.push(read.skill);
-    else {
-      refused.push({ path, code: "collection_skill_invalid", message: read.problem });
-      diagnostics.push(
-        createDiagnostic(
-          "warning",
-          "collection_skill_invalid",
-          `${read.file} ${read.problem}; it is left out`,
-          { path: read.file, details: { skill: path } },
-        ),
-      );
+    if ("skill" in read) {
+      // only a file that is some folder's SKILL.md makes that folder the skill
+      const real =
+        basename(read.realFile) === "SKILL.md"
+          ? relative(root, dirname(read.realFile)).split(sep).join("/") || "."
+          : path;
+      byFile.set(read.realFile, { ...read.skill, path: real });
+      continue;
     }
+    const code = read.code ?? "collection_skill_invalid";
+    refused.push({ path, code, message: read.problem });
+    diagnostics.push(
+      createDiagnostic("warning", code, `${read.file} ${read.problem}; it is left out`, {
+        path: read.file,
+        details: { skill: path },
+      }),
+    );
   }
+  const skills = [...byFile.values()];
   skills.sort((a, b) =>
     a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.path < b.path ? -1 : 1,
   );
@@ -265,14 +273,14 @@ function stampedDigest({
 function skillFileAt(
   root: string,
   file: string,
-): { realPath: string; opened?: ReturnType<typeof openRegularFile> } | undefined {
+): { realPath: string; opened?: ReturnType<typeof openRegularFile> } | "outside" | "missing" {
   try {
     return { realPath: file, opened: openRegularFile(file, { noFollow: true }) };
   } catch (error) {
     if (errnoCode(error) !== "ELOOP") throw error;
   }
   const contained = resolveContained(file, root, { relocatable: true });
-  return contained.status === "inside" ? { realPath: contained.real } : undefined;
+  return contained.status === "inside" ? { realPath: contained.real } : contained.status;
 }
 
 /**
@@ -285,13 +293,23 @@ function readSkill(
   collection: { readonly dir: string; readonly root: string },
   path: string,
   cache: SkillCache | undefined,
-): { skill: CollectionSkill } | { file: string; problem: string } {
+):
+  | { skill: CollectionSkill; realFile: string }
+  | { file: string; problem: string; code?: RefusedSkill["code"] } {
   const file = join(collection.root, path, "SKILL.md");
-  const invalid = (problem: string) => ({ file, problem });
+  const invalid = (problem: string, code?: RefusedSkill["code"]) => ({
+    file,
+    problem,
+    ...(code === undefined ? {} : { code }),
+  });
   let read: SkillFolderFile;
+  let realFile: string;
   try {
     const at = skillFileAt(collection.root, file);
-    if (at === undefined) return invalid("links outside the collection");
+    if (at === "outside") return invalid("links outside the collection", "collection_link_outside");
+    if (at === "missing")
+      return invalid("is a link to a file that does not exist", "collection_link_dangling");
+    realFile = at.realPath;
     try {
       // kept under the path the skill is staged at (in the folder as named, which may be reached
       // through a link: a temporary folder's often is)
@@ -318,6 +336,7 @@ function readSkill(
     );
   const version = (metadata as { version?: unknown } | null | undefined)?.version;
   return {
+    realFile,
     skill: {
       name,
       description: typeof description === "string" ? description : "",

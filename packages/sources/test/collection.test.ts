@@ -121,7 +121,7 @@ describe("readCollection", () => {
       ["real-one", "library/tools/real-one"],
     ]);
     expect(refused.map((item) => [item.code, item.path])).toEqual([
-      ["collection_skill_invalid", "cats/plain/escaped"],
+      ["collection_link_outside", "cats/plain/escaped"],
     ]);
   });
 
