@@ -7,11 +7,7 @@ import {
   type PackageSource,
   sameJson,
 } from "@skillshelf/core";
-import {
-  describeSource,
-  type IndexRow,
-  type StagedSource,
-} from "@skillshelf/sources";
+import { describeSource, type IndexRow, type StagedSource } from "@skillshelf/sources";
 import {
   type CopyChange,
   copiesOf,

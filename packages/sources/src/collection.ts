@@ -60,7 +60,10 @@ export function createStagingArea(tempDir?: string): StagingArea {
 export interface RefusedSkill {
   /** Its folder as found, relative to the collection, `/`-separated. */
   readonly path: string;
-  readonly code: "collection_link_outside" | "collection_link_dangling" | "collection_skill_invalid";
+  readonly code:
+    | "collection_link_outside"
+    | "collection_link_dangling"
+    | "collection_skill_invalid";
   readonly message: string;
 }
 
