@@ -9,6 +9,7 @@ import type {
 } from "@skillshelf/lifecycle";
 import { describeSource } from "@skillshelf/sources";
 import type { LinkOutcome } from "@skillshelf/store/writers";
+import { outcomesSummary, SUMMARY_AT, stepsSummary, summable } from "./_summary-text.js";
 import {
   displayPath,
   displayText,
@@ -19,45 +20,48 @@ import {
   shortHash,
 } from "./format.js";
 
-/** The reviewed plan as people read it: the scope and project, then one block per step. */
+/**
+ * The reviewed plan as people read it: the scope and project, then one block per step; a plan of
+ * more than `SUMMARY_AT` steps shows the steps that need a look whole and sums up the rest
+ * (`verbose`: every step whole).
+ */
 export function planText(
   plan: LifecyclePlan,
   scope: string,
   style: PathStyle,
   paint: Paint,
+  verbose = false,
 ): string {
   const header = `Plan for the ${scope} scope (project ${displayPath(plan.project, style)}):`;
   if (plan.steps.length === 0) return `${header}\n  nothing to change\n`;
   const lines = [header];
-  for (const step of plan.steps) lines.push(...stepLines(step, style, paint));
+  const summed = !verbose && plan.steps.length > SUMMARY_AT;
+  for (const step of plan.steps)
+    if (!summed || !summable(step)) lines.push(...stepLines(step, style, paint));
+  if (summed)
+    lines.push(
+      ...stepsSummary(plan.steps.filter(summable), paint),
+      "  (--verbose shows each step)",
+    );
   return `${lines.join("\n")}\n`;
 }
 
-/** What applying did, one line per step, then the refresh when it says something. */
-export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint): string {
+/** What applying did, one line per step (summed up past `SUMMARY_AT`, unless `verbose`), then the count by status. */
+export function outcomeText(
+  result: ApplyResult,
+  style: PathStyle,
+  paint: Paint,
+  verbose = false,
+): string {
   const { outcomes } = result;
-  const done = (outcome: (typeof outcomes)[number]) =>
-    outcome.status === "committed" && outcome.error === undefined;
-  const lines = outcomes.map((outcome) => {
-    const { step } = outcome;
-    const what = `${step.operation} ${safeLine(step.ref)} (${step.scope})`;
-    const backup = outcome.recovery?.packageBackup;
-    // files changed by hand are never lost: where they were kept is said where it happened
-    const kept =
-      backup === undefined
-        ? ""
-        : `\n          kept the files that differed from the record at ${displayPath(backup, style)}`;
-    if (done(outcome)) return `${paint("green", "done")}      ${what}${kept}`;
-    if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
-    const { code, message, hint, details } = outcome.error;
-    const cause = typeof details?.cause === "string" ? ` (${details.cause})` : "";
-    return `${paint("red", outcome.status)}    ${what}: ${code}${cause}: ${safeLine(message)}\n          next: ${safeLine(hint)}`;
-  });
+  const line = (outcome: (typeof outcomes)[number]) => outcomeLine(outcome, style, paint);
+  const summed = !verbose && outcomes.length > SUMMARY_AT;
+  const lines = summed ? outcomesSummary(result, paint, line) : outcomes.map(line);
   // a long batch (a collection's skills) ends with its count, so the refused are not missed
   if (outcomes.length > 1) {
     const counts = new Map<string, number>();
     for (const outcome of outcomes) {
-      const label = done(outcome) ? "done" : outcome.status;
+      const label = isDone(outcome) ? "done" : outcome.status;
       counts.set(label, (counts.get(label) ?? 0) + 1);
     }
     lines.push([...counts].map(([label, count]) => `${count} ${label}`).join(", "));
@@ -68,6 +72,29 @@ export function outcomeText(result: ApplyResult, style: PathStyle, paint: Paint)
 // --- internal ---
 
 const MAX_FINDINGS_SHOWN = 5;
+
+type Outcome = ApplyResult["outcomes"][number];
+
+function isDone(outcome: Outcome): boolean {
+  return outcome.status === "committed" && outcome.error === undefined;
+}
+
+/** One step's outcome: done (and where edited files were kept), or why not and what next. */
+function outcomeLine(outcome: Outcome, style: PathStyle, paint: Paint): string {
+  const { step } = outcome;
+  const what = `${step.operation} ${safeLine(step.ref)} (${step.scope})`;
+  const backup = outcome.recovery?.packageBackup;
+  // files changed by hand are never lost: where they were kept is said where it happened
+  const kept =
+    backup === undefined
+      ? ""
+      : `\n          kept the files that differed from the record at ${displayPath(backup, style)}`;
+  if (isDone(outcome)) return `${paint("green", "done")}      ${what}${kept}`;
+  if (outcome.error === undefined) return `${paint("dim", outcome.status)} ${what}`;
+  const { code, message, hint, details } = outcome.error;
+  const cause = typeof details?.cause === "string" ? ` (${details.cause})` : "";
+  return `${paint("red", outcome.status)}    ${what}: ${code}${cause}: ${safeLine(message)}\n          next: ${safeLine(hint)}`;
+}
 
 function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
   const version = step.version === undefined ? "" : ` ${safeLine(step.version)}`;

@@ -4,6 +4,10 @@ import type { ChangeCommand } from "./commands/change.js";
 /** The options every change command takes. */
 const REVIEW = {
   "dry-run": { type: "boolean", help: "print the reviewed plan and change nothing" },
+  verbose: {
+    type: "boolean",
+    help: "show every step of a long plan and its outcome, not a summary",
+  },
   yes: {
     type: "boolean",
     help: "apply without asking (needed when no one can answer at a terminal)",
@@ -82,6 +86,10 @@ what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${S
         type: "boolean",
         help: "install none of a collection's skills when any is refused (default: the rest install)",
       },
+      "full-depth": {
+        type: "boolean",
+        help: "look for a collection's skills in every layout and folder at once, not only the first layout holding some",
+      },
       "with-requirements": { type: "boolean", help: "also install what the packages require" },
       force: { type: "boolean", help: "replace a copy that is already installed" },
       frozen: { type: "boolean", help: "refuse any change to the lock (for CI)" },
@@ -91,7 +99,8 @@ what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${S
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],
-    exits: "0 every step committed, 1 refused, declined or failed, 2 usage error",
+    exits:
+      "0 all asked for is installed (or skipped as no skill: a SKILL.md linking to nothing or without frontmatter), 1 something asked for was refused, declined or failed, 2 usage error",
     load: run("install"),
   }),
   defineCommand({

@@ -77,3 +77,75 @@ describe("--skill '*' means skills (issue 52, item 3)", () => {
     expect(prompts.installed).toEqual(["prompt:ship"]);
   });
 });
+
+describe("one summary, not hundreds of lines (issue 52, item 4)", () => {
+  const many = (count: number): Tree =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, index) => {
+        const name = `s${String(index + 1).padStart(2, "0")}`;
+        return [`skills/${name}/SKILL.md`, skill(name)];
+      }),
+    );
+  const tree: Tree = {
+    ...many(15),
+    "skills/notes/SKILL.md": "# Notes for contributors\n",
+    "skills/gone/SKILL.md": link("../../nowhere/SKILL.md"),
+    "more-skills/x1/SKILL.md": skill("x1"),
+    "more-skills/deep/x2/SKILL.md": skill("x2"),
+  };
+
+  it("counts by outcome, groups what was no skill, names what was passed over, and exits 0", async () => {
+    const box = changeSandbox();
+    const url = pathToFileURL(gitRepo([{ tree }]).path).href;
+    const run = await box.run("install", url, "--skill", "*", "--user", "--yes");
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeLessThan(20);
+    expect(run.stdout).toContain("install 15 (user): skill:s01, skill:s02");
+    expect(run.stdout).toMatch(/skipped 2 files that are no skills: .*collection_not_a_skill/);
+    expect(lines.at(-1)).toBe("15 done, 2 skipped");
+    expect(run.stderr).toContain("collection_passed_over");
+    const json = JSON.parse(
+      (await box.run("install", url, "--skill", "*", "--user", "--dry-run", "--json")).stdout,
+    ) as { plan: { diagnostics: { code: string; details?: Record<string, unknown> }[] } };
+    expect(
+      json.plan.diagnostics
+        .filter((finding) => finding.code === "collection_passed_over")
+        .map((finding) => [finding.details?.folder, finding.details?.count]),
+    ).toEqual([["more-skills", 2]]);
+  });
+
+  it("refuses a clash the user must resolve with exit 1, grouped by code with its hint once", async () => {
+    const box = changeSandbox();
+    const clash = {
+      ...tree,
+      "skills/dup-a/SKILL.md": skill("dup"),
+      "skills/dup-b/SKILL.md": skill("dup"),
+    };
+    const url = pathToFileURL(gitRepo([{ tree: clash }]).path).href;
+    const run = await box.run("install", url, "--skill", "*", "--user", "--yes");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/refused 1:\n {4}collection_duplicate 1: skill:dup\n {6}hint: /);
+    // a rerun says each already installed once, in one line
+    const again = await box.run("install", url, "--skill", "*", "--user", "--yes");
+    expect(again.stderr).toMatch(/already_installed 15: .*s01.*and 7 more/);
+    const verbose = await changeSandbox().run(
+      "install",
+      url,
+      "--skill",
+      "*",
+      "--user",
+      "--dry-run",
+      "--verbose",
+    );
+    expect(verbose.stdout).toContain("skills/dup-a, skills/dup-b");
+    expect(verbose.stdout.split("\n").length).toBeGreaterThan(40);
+  });
+
+  it("finds what the layouts passed over with --full-depth", async () => {
+    const result = await install(changeSandbox(), tree, "--skill", "*", "--full-depth");
+    expect(result.installed).toContain("skill:x1");
+    expect(result.installed).toContain("skill:x2");
+    expect(result.installed).toHaveLength(17);
+  });
+});

@@ -81,6 +81,12 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
   },
+  collection_passed_over: {
+    owner: "lifecycle",
+    hint: "install them by naming their folder (<source>//<folder>), or look everywhere with --full-depth",
+    hintWith:
+      "install them by naming their folder ({source}), or look everywhere with --full-depth",
+  },
   collection_skill_unknown: {
     owner: "lifecycle",
     hint: "pick one of the skills the source offers (they are listed)",

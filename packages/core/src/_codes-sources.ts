@@ -47,6 +47,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "that skill is left out: its SKILL.md links to a file the repository does not hold; tell its authors",
   },
+  collection_not_a_skill: {
+    owner: "sources",
+    hint: "a SKILL.md with no frontmatter (a README, a template) is not installed; give it a name and description to make it a skill",
+  },
   collection_link_outside: {
     owner: "sources",
     hint: "that skill is left out; install it from the folder the link points to, if you trust it",

@@ -59,6 +59,12 @@ export function chooseSkills(
     ref: item.path,
     refusal: refusal(item.code, `${from}: ${item.message}`, { path: item.path }),
   }));
+  // what was never a skill is skipped by a pick of every skill, not refused
+  const skippedOut = leftOut.map((item) =>
+    NEVER_A_SKILL.has(item.refusal.code)
+      ? { ...item, refusal: { ...item.refusal, skipped: true as const } }
+      : item,
+  );
   if (pick === undefined || pick.length === 0) {
     if (count === 1) return { skills, resources, refused: [] };
     return {
@@ -120,7 +126,7 @@ export function chooseSkills(
   // a name picked by one path is not refused as a clash
   const refusedAll = [
     ...refused.filter((item) => !chosenSkills.has(item.ref.slice("skill:".length))),
-    ...(every.has("skill") ? leftOut : named.flatMap((text) => outside(text) ?? [])),
+    ...(every.has("skill") ? skippedOut : named.flatMap((text) => outside(text) ?? [])),
   ];
   if (chosenSkills.size + chosenResources.length + refusedAll.length === 0)
     return {
@@ -132,3 +138,11 @@ export function chooseSkills(
     };
   return { skills: [...chosenSkills.values()], resources: chosenResources, refused: refusedAll };
 }
+
+// --- internal ---
+
+/** Codes of a `SKILL.md` that never made a skill: a link to nothing, a file with no frontmatter. */
+const NEVER_A_SKILL: ReadonlySet<string> = new Set([
+  "collection_link_dangling",
+  "collection_not_a_skill",
+]);

@@ -25,6 +25,7 @@ export interface Planning {
     | "targets"
     | "cache"
     | "skills"
+    | "fullDepth"
     | "plugins"
     | "progress"
     | "links"

@@ -2,7 +2,13 @@
 import { lstatSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { startAudit } from "@skillshelf/audit";
-import { closest, type Diagnostic, isInside, type PackageSource } from "@skillshelf/core";
+import {
+  closest,
+  createDiagnostic,
+  type Diagnostic,
+  isInside,
+  type PackageSource,
+} from "@skillshelf/core";
 import {
   type CollectionSkill,
   createStagingArea,
@@ -16,6 +22,7 @@ import {
   repositoryPlugins,
   type StagedSource,
   type StagingArea,
+  sourceWithin,
   stageCollectionResource,
   stageCollectionSkill,
 } from "@skillshelf/sources";
@@ -258,9 +265,21 @@ function stageSkills(
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {
   const { source } = collection;
-  const read = readCollection(collection.dir, { skillFiles: planning.skillFiles });
+  const read = readCollection(collection.dir, {
+    skillFiles: planning.skillFiles,
+    fullDepth: planning.request.fullDepth,
+  });
   const chosen = chooseSkills(read, pick, describeSource(source));
   if ("refusal" in chosen) return [pluginsOffered(collection, chosen.refusal) ?? chosen];
+  for (const { folder, count } of read.passedOver)
+    planning.diagnostics.push(
+      createDiagnostic(
+        "info",
+        "collection_passed_over",
+        `${count} more SKILL.md under ${folder}/ of ${describeSource(source)} were passed over: the layouts before them held skills`,
+        { details: { folder, count, source: describeSource(sourceWithin(source, folder)) } },
+      ),
+    );
   // what was left out of the collection, and why, is part of the plan a user reviews (a skill
   // that cannot be installed is a refused step of its own), named where the user can find it
   planning.diagnostics.push(

@@ -62,7 +62,7 @@ export async function applyLifecycle(
       const step = plan.steps[index] as PlanStep;
       if (step.refusal !== undefined) {
         outcomes.push({
-          status: "refused",
+          status: step.refusal.skipped === true ? "skipped" : "refused",
           step: identity(step),
           diagnostics: [],
           // the refusal's own hint says what to do about it
@@ -108,6 +108,7 @@ export async function applyLifecycle(
       planId: plan.id,
       outcomes: final,
       committed: count("committed"),
+      skipped: count("skipped"),
       failed: count("failed"),
       refused: count("refused"),
       unattempted: count("unattempted"),

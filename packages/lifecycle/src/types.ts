@@ -42,6 +42,11 @@ export interface LifecycleRequest {
    */
   readonly skills?: readonly string[] | undefined;
   /**
+   * For a collection: look for skills in every layout and every folder at once, not only in the
+   * first layout that holds some (what it passes over is counted in the plan's diagnostics).
+   */
+  readonly fullDepth?: boolean | undefined;
+  /**
    * For an install from a repository whose marketplace lists plugins (`.claude-plugin/`,
    * `.agents/plugins/`, `.github/plugin/`): the plugins to install, each as a package of its own
    * (its skills, commands and agents), from its folder in the repository or the source listed.
@@ -134,6 +139,11 @@ export interface Refusal extends HintedDiagnostic {
    * apply, unless the request asked for all or nothing.
    */
   readonly alone?: true | undefined;
+  /**
+   * What it refuses was never a skill to install (a `SKILL.md` linking to nothing, or with no
+   * frontmatter), met by a pick of every skill: said, but not a failure of the command.
+   */
+  readonly skipped?: true | undefined;
 }
 
 /** The reviewed facts of one copy: the writer checks them again inside its lock. */
@@ -257,7 +267,8 @@ export type OutcomeErrorCode = "stale_plan" | "locked" | "refused" | "verificati
 
 /** What happened to one step. */
 export interface StepOutcome {
-  readonly status: "committed" | "failed" | "refused" | "unattempted";
+  /** `skipped`: refused as what was never a skill (`Refusal.skipped`), which is no failure. */
+  readonly status: "committed" | "failed" | "refused" | "skipped" | "unattempted";
   readonly step: Pick<PlanStep, "operation" | "ref" | "id" | "kind" | "scope">;
   readonly verification?: StepVerification | undefined;
   /** Where changed files were kept. */
@@ -282,6 +293,7 @@ export interface ApplyResult {
   readonly planId: string;
   readonly outcomes: readonly StepOutcome[];
   readonly committed: number;
+  readonly skipped: number;
   readonly failed: number;
   readonly refused: number;
   readonly unattempted: number;

@@ -51,6 +51,17 @@ export interface SkillFolders {
   readonly folders: readonly string[];
   readonly outside: readonly OutsideLink[];
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The skill folders a search of every folder would also find, counted by the top-level folder
+   * holding them (`composio-skills`), left out since an earlier layout held skills.
+   */
+  readonly passedOver: readonly PassedOver[];
+}
+
+/** Skill folders below one top-level folder that the layouts passed over. */
+export interface PassedOver {
+  readonly folder: string;
+  readonly count: number;
 }
 
 /**
@@ -63,14 +74,36 @@ export interface SkillFolders {
  * as are link loops (`collection_link_loop`) and what lies past the limits (`collection_too_deep`,
  * `collection_too_large`).
  */
-export function findSkillFolders(root: string): SkillFolders {
-  if (hasSkillFile(join(root, "SKILL.md"))) return { folders: ["."], outside: [], diagnostics: [] };
+export function findSkillFolders(
+  root: string,
+  options: {
+    /** Every layout and the search of every folder, together, rather than the first that holds skills. */
+    readonly fullDepth?: boolean | undefined;
+  } = {},
+): SkillFolders {
+  if (hasSkillFile(join(root, "SKILL.md")))
+    return { folders: ["."], outside: [], diagnostics: [], passedOver: [] };
   const found = createFound(root);
+  const all = options.fullDepth === true;
   // each layout is looked at only when the ones before it hold no skill
   for (const folder of conventionalFolders(root)) found.add(folder);
-  if (found.folders.length === 0)
+  if (all || found.folders.length === 0)
     for (const folder of childrenOf(root, ".")) if (hasSkill(root, folder.path)) found.add(folder);
-  if (found.folders.length === 0) searchCategories(root, found);
+  if (all || found.folders.length === 0) {
+    searchCategories(root, found);
+    return found;
+  }
+  // what the search would have found besides: counted, so the plan can say how to reach it
+  const probe = createFound(root);
+  searchCategories(root, probe);
+  const known = new Set(found.folders);
+  const counts = new Map<string, number>();
+  for (const folder of probe.folders) {
+    if (known.has(folder)) continue;
+    const top = folder.split("/")[0] ?? folder;
+    counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  found.passedOver.push(...[...counts].map(([folder, count]) => ({ folder, count })));
   return found;
 }
 
@@ -86,6 +119,7 @@ interface Found extends SkillFolders {
   readonly folders: string[];
   readonly outside: OutsideLink[];
   readonly diagnostics: Diagnostic[];
+  readonly passedOver: PassedOver[];
   /** Record the skill folder found at `path` once, by its real path; a link out is reported. */
   add(folder: Child): void;
 }
@@ -96,6 +130,7 @@ function createFound(root: string): Found {
     folders: [],
     outside: [],
     diagnostics: [],
+    passedOver: [],
     add({ path, real }) {
       if (real === undefined) return;
       if (!isInside(root, real)) {

@@ -22,7 +22,7 @@ import {
   type SkillCache,
   type SkillFolderFile,
 } from "@skillshelf/skills-loader";
-import { findSkillFolders } from "./_collection-layouts.js";
+import { findSkillFolders, type PassedOver } from "./_collection-layouts.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { skipGit } from "./_git.js";
 import { type CollectionResource, readCollectionResources } from "./collection-resources.js";
@@ -63,6 +63,7 @@ export interface RefusedSkill {
   readonly code:
     | "collection_link_outside"
     | "collection_link_dangling"
+    | "collection_not_a_skill"
     | "collection_skill_invalid";
   readonly message: string;
 }
@@ -81,6 +82,8 @@ export interface Collection {
   /** Its prompt templates and agent recipes (`readCollectionResources`). */
   readonly resources: readonly CollectionResource[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Skill folders the layouts passed over, by top-level folder (`findSkillFolders`). */
+  readonly passedOver: readonly PassedOver[];
 }
 
 /**
@@ -97,10 +100,12 @@ export function readCollection(
   options: {
     /** The skills loader's cache each `SKILL.md` read goes through (a plan's, which validates the skills where they are). */
     readonly skillFiles?: SkillCache | undefined;
+    /** Every layout and every folder (`findSkillFolders`' `fullDepth`). */
+    readonly fullDepth?: boolean | undefined;
   } = {},
 ): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
-  const found = findSkillFolders(root);
+  const found = findSkillFolders(root, { fullDepth: options.fullDepth });
   const diagnostics: Diagnostic[] = [...found.diagnostics];
   const refused: RefusedSkill[] = found.outside.map(({ path }) => ({
     path,
@@ -155,7 +160,7 @@ export function readCollection(
       );
   // a folder that is one skill offers nothing else
   const resources = found.folders[0] === "." ? [] : readCollectionResources(root, diagnostics);
-  return { skills, clashes, refused, resources, diagnostics };
+  return { skills, clashes, refused, resources, diagnostics, passedOver: found.passedOver };
 }
 
 /**
@@ -326,7 +331,9 @@ function readSkill(
   const frontmatter = read.frontmatter;
   if (frontmatter === undefined) {
     const error = read.diagnostics.find((diagnostic) => diagnostic.severity === "error");
-    return invalid(`does not make a skill (${error?.code ?? "read_failed"})`);
+    return error?.code === "frontmatter_missing"
+      ? invalid("has no frontmatter: it is no skill", "collection_not_a_skill")
+      : invalid(`does not make a skill (${error?.code ?? "read_failed"})`);
   }
   const { description, license, metadata } = frontmatter;
   // the name the loader gives it: its folder's when the one written cannot be typed ("PDF

@@ -75,11 +75,11 @@ describe("readCollection", () => {
     expect([...clashes]).toEqual([["same", ["skills/a", "skills/b"]]]);
     expect(refused.map((item) => [item.code, item.path])).toEqual([
       ["collection_skill_invalid", "skills/c"],
-      ["collection_skill_invalid", "skills/d"],
+      ["collection_not_a_skill", "skills/d"],
     ]);
     expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["collection_skill_invalid", join(dir, "skills/c/SKILL.md")],
-      ["collection_skill_invalid", join(dir, "skills/d/SKILL.md")],
+      ["collection_not_a_skill", join(dir, "skills/d/SKILL.md")],
       ["collection_duplicate", join(dir, "skills/a/SKILL.md")],
       ["collection_duplicate", join(dir, "skills/b/SKILL.md")],
     ]);

@@ -32,6 +32,7 @@ import {
 import { recoverScope } from "@skillshelf/store/writers";
 import { choose, confirm, progressLine } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
+import { diagnosticsText } from "../_summary-text.js";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeLine } from "../format.js";
@@ -61,6 +62,8 @@ export interface ChangeValues {
   readonly agent?: readonly string[];
   readonly "all-agents"?: boolean;
   readonly "all-or-nothing"?: boolean;
+  readonly "full-depth"?: boolean;
+  readonly verbose?: boolean;
   readonly "with-requirements"?: boolean;
   readonly approve?: readonly string[];
   readonly from?: string | undefined;
@@ -132,7 +135,9 @@ async function changeOnce(
   const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(context.environment);
   const approving = asking
     ? await approveFindings(io, plan, () =>
-        io.stdout(planText(plan, shownScope, context.style, painter(io.color))),
+        io.stdout(
+          planText(plan, shownScope, context.style, painter(io.color), input.values.verbose),
+        ),
       )
     : [];
   if (approving.length > 0) {
@@ -333,6 +338,7 @@ async function makePlan(
         .flatMap((value) => value.split(","))
         .filter((name) => name !== ""),
       skills: skills.filter((name) => name !== ""),
+      fullDepth: input.values["full-depth"],
       ...(agents === undefined ? {} : { links: { agents } }),
     });
   }
@@ -434,11 +440,15 @@ function reporter(
       extra.length === 0 &&
       plan.applicable &&
       (links === undefined || links.status === "committed" || links.status === "unchanged") &&
+      // what was never a skill is skipped, not failed: all asked for is there
       (result === undefined
         ? plan.steps.length === 0 ||
-          (input.values["dry-run"] && plan.steps.every((step) => step.refusal === undefined))
+          (input.values["dry-run"] &&
+            plan.steps.every((step) => step.refusal === undefined || step.refusal.skipped))
         : result.outcomes.every(
-            (outcome) => outcome.status === "committed" && outcome.error === undefined,
+            (outcome) =>
+              outcome.status === "skipped" ||
+              (outcome.status === "committed" && outcome.error === undefined),
           ));
     if (input.values.json) {
       io.stdout(
@@ -469,8 +479,9 @@ function reporter(
       return ok ? 0 : 1;
     }
     const paint = painter(io.color);
-    if (!planShown) io.stdout(planText(plan, scope, context.style, paint));
-    if (result !== undefined) io.stdout(outcomeText(result, context.style, paint));
+    const { verbose } = input.values;
+    if (!planShown) io.stdout(planText(plan, scope, context.style, paint, verbose));
+    if (result !== undefined) io.stdout(outcomeText(result, context.style, paint, verbose));
     if (links?.result !== undefined)
       io.stdout(
         linkOutcomeText(
@@ -479,8 +490,14 @@ function reporter(
           paint,
         ),
       );
-    for (const diagnostic of diagnostics)
-      io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+    io.stderr(
+      diagnosticsText(
+        diagnostics,
+        (diagnostic) => formatDiagnostic(diagnostic, context.style, paint),
+        paint,
+        verbose,
+      ),
+    );
     return ok ? 0 : 1;
   };
 }
