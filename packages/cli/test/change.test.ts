@@ -386,11 +386,13 @@ describe("confirmation off a terminal", () => {
     expect(existsSync(join(box.configDir, "packages"))).toBe(false);
     const json = await box.run("install", dir, "--user", "--json");
     expect(JSON.parse(json.stdout)).toMatchObject({ version: 1, scope: "user", outcomes: [] });
-    expect(codesOf(json)).toEqual(["confirmation_required"]);
+    expect(codesOf(json)).toEqual(["install_not_linked", "confirmation_required"]);
     const dry = await box.run("install", dir, "--user", "--dry-run", "--json");
     expect(dry.status).toBe(0);
     expect(JSON.parse(dry.stdout).outcomes).toEqual([]);
-    // no progress or colour lines reach a pipe
-    expect((await box.run("install", dir, "--user", "--yes")).stderr).toBe("");
+    // no progress or colour lines reach a pipe: only the findings
+    expect((await box.run("install", dir, "--user", "--yes")).stderr).toMatch(
+      /^warning install_not_linked: [^\n]*\n {2}hint: [^\n]*\n$/,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gitRepo, link, skillFile, type Tree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -147,5 +149,32 @@ describe("one summary, not hundreds of lines (issue 52, item 4)", () => {
     expect(result.installed).toContain("skill:x1");
     expect(result.installed).toContain("skill:x2");
     expect(result.installed).toHaveLength(17);
+  });
+});
+
+describe("say where the skills went (issue 52, item 5)", () => {
+  it("names the agents to link into when none was asked for, and nothing when one was", async () => {
+    const box = changeSandbox();
+    mkdirSync(join(box.home, ".claude", "skills"), { recursive: true });
+    const url = pathToFileURL(
+      gitRepo([{ tree: { "skills/pdf/SKILL.md": skill("pdf") } }]).path,
+    ).href;
+    const plain = await box.run("install", url, "--user", "--yes");
+    expect(plain.status).toBe(0);
+    expect(plain.stderr).toContain("install_not_linked");
+    expect(plain.stderr).toContain("skillshelf link pdf --agent claude-code");
+    expect(existsSync(join(box.home, ".claude", "skills", "pdf"))).toBe(false);
+    const linked = await box.run(
+      "install",
+      url,
+      "--user",
+      "--yes",
+      "--force",
+      "--agent",
+      "claude-code",
+    );
+    expect(linked.status, linked.stdout).toBe(0);
+    expect(linked.stderr).not.toContain("install_not_linked");
+    expect(existsSync(join(box.home, ".claude", "skills", "pdf"))).toBe(true);
   });
 });

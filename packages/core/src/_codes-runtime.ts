@@ -81,6 +81,12 @@ export const RUNTIME_CODES = {
     owner: "lifecycle",
     hint: "name a folder or repository holding a SKILL.md, skills/<name>/SKILL.md or a plugin.json",
   },
+  install_not_linked: {
+    owner: "lifecycle",
+    hint: "link them into your agents (skillshelf link <name> --agent <agent>), install with --agent, or serve them with skillshelf mcp",
+    hintWith:
+      "link them into your agents: skillshelf link {names} --agent {agents} (or install with --agent {agents}), or serve them with skillshelf mcp",
+  },
   collection_passed_over: {
     owner: "lifecycle",
     hint: "install them by naming their folder (<source>//<folder>), or look everywhere with --full-depth",

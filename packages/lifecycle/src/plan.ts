@@ -1,4 +1,9 @@
-import { createDiagnostic, type PackageSource } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  type PackageSource,
+} from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
@@ -18,6 +23,7 @@ import {
   type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
+import { existingAgentFolders } from "./_link-agents.js";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { copyScope, lockReader } from "./_review.js";
@@ -70,6 +76,8 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
               { ...unread, snapshot: readPackageSnapshot(environment, { cache: request.cache }) },
               request.operation,
             );
+    if (request.operation === "install" && request.links === undefined)
+      unread.diagnostics.push(...notLinked(environment, steps));
     return finishPlan(unread, request.operation, steps);
   } catch (error) {
     unread.staging.release();
@@ -441,4 +449,30 @@ function requirementRefusal(
       ),
     };
   return undefined;
+}
+
+/**
+ * The finding that says no agent will read the skills an install without `--agent` puts in the
+ * library, naming the agents with a skill folder in that scope to link them into: linking is
+ * always asked for (DESIGN §2: nothing is written into an agent's folder but by `link`).
+ */
+function notLinked(environment: Environment, steps: readonly PlanStep[]): Diagnostic[] {
+  const skills = steps.filter((step) => step.refusal === undefined && step.operation === "install");
+  const [first] = skills;
+  if (first === undefined) return [];
+  const agents = existingAgentFolders(environment, first.scope, "skill", []);
+  const names = skills.map((step) => step.id);
+  return [
+    createDiagnostic(
+      "warning",
+      "install_not_linked",
+      `no agent reads what this installs into the ${first.scope} library until it is linked${agents.length === 0 ? "" : ` (agents with a skill folder here: ${agents.join(", ")})`}`,
+      {
+        details: {
+          names: names.length > 3 ? `${names.slice(0, 3).join(" ")} …` : names.join(" "),
+          agents: agents.length === 0 ? "<agent>" : agents.join(","),
+        },
+      },
+    ),
+  ];
 }
