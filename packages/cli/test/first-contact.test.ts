@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gitRepo, link, skillFile, type Tree } from "@skillshelf/test-utils";
+import { gitEnv, gitRepo, link, skillFile, type Tree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { changeSandbox } from "./_sandbox.js";
 
@@ -176,5 +177,40 @@ describe("say where the skills went (issue 52, item 5)", () => {
     expect(linked.status, linked.stdout).toBe(0);
     expect(linked.stderr).not.toContain("install_not_linked");
     expect(existsSync(join(box.home, ".claude", "skills", "pdf"))).toBe(true);
+  });
+});
+
+describe("update treats a copy as install did (issue 52, item 6)", () => {
+  it("updates, checks and restores a skill named as a title by its folder's name", async () => {
+    const box = changeSandbox();
+    const titled = (steps: string) =>
+      `---\nname: Clockify Automation\ndescription: Track time in Clockify.\n---\n# Clockify\n\n${steps}\n`;
+    const repo = gitRepo([
+      {
+        tree: {
+          "skills/clockify-automation/SKILL.md": titled("One step."),
+        },
+      },
+    ]);
+    const url = pathToFileURL(repo.path).href;
+    const installed = await box.run("install", url, "--skill", "*", "--user", "--yes");
+    expect(installed.status, installed.stdout).toBe(0);
+    expect(Object.keys(box.userLock())).toEqual(["clockify-automation"]);
+    writeFileSync(join(repo.path, "skills/clockify-automation/SKILL.md"), titled("Two steps."));
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo.path, env: gitEnv() });
+    git("commit", "--quiet", "--all", "-m", "second");
+    const check = await box.run("update", "--check", "--user", "--json");
+    expect(check.status).toBe(1);
+    const updated = await box.run("update", "--user", "--yes", "--json");
+    expect(updated.status, updated.stdout.slice(0, 3000)).toBe(0);
+    expect(
+      readFileSync(join(box.configDir, "packages/clockify-automation/SKILL.md"), "utf8"),
+    ).toContain("Two steps.");
+    const after = await box.run("update", "--check", "--user");
+    expect(after.status, after.stdout + after.stderr).toBe(0);
+    rmSync(join(box.configDir, "packages"), { recursive: true });
+    const restored = await box.run("install", "--user", "--yes");
+    expect(restored.status, restored.stdout).toBe(0);
+    expect((await box.run("verify")).status).toBe(0);
   });
 });

@@ -268,6 +268,7 @@ function stageSkills(
   const read = readCollection(collection.dir, {
     skillFiles: planning.skillFiles,
     fullDepth: planning.request.fullDepth,
+    source,
   });
   const chosen = chooseSkills(read, pick, describeSource(source));
   if ("refusal" in chosen) return [pluginsOffered(collection, chosen.refusal) ?? chosen];

@@ -9,6 +9,7 @@ import {
   isPackageId,
   isSemver,
   openRegularFile,
+  type PackageSource,
   realpathOrUndefined,
   removeTree,
   resolveContained,
@@ -102,6 +103,13 @@ export function readCollection(
     readonly skillFiles?: SkillCache | undefined;
     /** Every layout and every folder (`findSkillFolders`' `fullDepth`). */
     readonly fullDepth?: boolean | undefined;
+    /**
+     * The source `dir` was fetched from: when it names a folder (a subfolder, a local folder),
+     * a `SKILL.md` at the root whose name cannot be typed is named after that folder, as the
+     * skills loader names one (`Clockify Automation` in `clockify-automation/`), so installing the
+     * repository and updating the skill's folder name it alike.
+     */
+    readonly source?: PackageSource | undefined;
   } = {},
 ): Collection {
   const root = realpathOrUndefined(dir) ?? dir;
@@ -116,7 +124,7 @@ export function readCollection(
   // to: one skill per real file, staged from the folder that holds the file itself
   const byFile = new Map<string, CollectionSkill>();
   for (const path of found.folders) {
-    const read = readSkill({ dir, root }, path, options.skillFiles);
+    const read = readSkill({ dir, root, ...rootName(options.source) }, path, options.skillFiles);
     if ("skill" in read) {
       // only a file that is some folder's SKILL.md makes that folder the skill
       const real =
@@ -224,6 +232,13 @@ export function stageCollectionSkill(
 
 // --- internal ---
 
+/** The name of the folder `source` names, when it names one that can be a package id. */
+function rootName(source: PackageSource | undefined): { rootName?: string } {
+  const path = source !== undefined && "path" in source ? source.path : undefined;
+  const folder = path?.split(/[\\/]/).at(-1);
+  return folder !== undefined && isPackageId(folder) ? { rootName: folder } : {};
+}
+
 /**
  * The digest of the skill folder `from` copied to `dir` with `manifestText` as its `plugin.json`,
  * with the copy's stamp and its files' fingerprints (`StagedSource.stamped`).
@@ -298,7 +313,7 @@ function skillFileAt(
  * skill's package where it is reads it no more.
  */
 function readSkill(
-  collection: { readonly dir: string; readonly root: string },
+  collection: { readonly dir: string; readonly root: string; readonly rootName?: string },
   path: string,
   cache: SkillCache | undefined,
 ):
@@ -337,9 +352,14 @@ function readSkill(
   }
   const { description, license, metadata } = frontmatter;
   // the name the loader gives it: its folder's when the one written cannot be typed ("PDF
-  // Tools" in pdf-tools/), unless it is the collection itself, whose folder is where it was
-  // fetched to rather than one its author named
-  const name = path === "." ? frontmatter.name : read.name;
+  // Tools" in pdf-tools/); the collection's own folder is where it was fetched to, so its name
+  // is the one its author gave that folder when a source names it (`//skills/pdf-tools`)
+  const name =
+    path !== "."
+      ? read.name
+      : collection.rootName !== undefined && !isPackageId(String(frontmatter.name))
+        ? collection.rootName
+        : frontmatter.name;
   if (typeof name !== "string" || !isPackageId(name))
     return invalid(
       "has no name that can be a package id (lower-case letters, digits, hyphens; not constructor)",
