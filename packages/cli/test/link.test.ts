@@ -264,6 +264,47 @@ describe("install once, link everywhere", () => {
     expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
   });
 
+  it("reports a copy left behind by its skill (copy_stale), and link or install makes it again (issue 52, item 7)", async () => {
+    const box = changeSandbox();
+    const skill = join(box.configDir, "skills", "pdf", "SKILL.md");
+    writeTree(join(box.configDir, "skills", "pdf"), {
+      "SKILL.md": "---\nname: pdf\ndescription: Read PDF files.\n---\nOne step.\n",
+    });
+    const link = (...more: string[]) =>
+      box.run("link", "pdf", "--agent", "cursor", "--user", "--yes", "--json", ...more);
+    expect((await link()).status).toBe(0);
+    const copy = join(box.home, ".cursor", "skills", "pdf", "SKILL.md");
+    expect(lstatSync(join(copy, "..")).isSymbolicLink()).toBe(false);
+    appendFileSync(skill, "Two steps.\n");
+    expect(await verifyCodes(box)).toEqual({
+      status: 1,
+      problems: [["copy_stale", join(box.home, ".cursor", "skills", "pdf")]],
+    });
+    const doctor = JSON.parse((await box.run("doctor", "--json")).stdout) as {
+      findings: { code: string }[];
+    };
+    expect(doctor.findings.map((finding) => finding.code)).toContain("copy_stale");
+    // while stale, the copy is a skill of its own: list --all says they drifted apart
+    const all = JSON.parse((await box.run("list", "--all", "--json")).stdout) as {
+      skills: { name: string; drift?: string[] }[];
+    };
+    expect(
+      all.skills.filter((one) => one.name === "pdf").map((one) => one.drift?.length ?? 0),
+    ).toContain(2);
+    // link makes its own copy again, where a copy of someone else's would be link_conflict
+    expect((await link()).status).toBe(0);
+    expect(readFileSync(copy, "utf8")).toContain("Two steps.");
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    // and a repair by install does the same
+    appendFileSync(skill, "Three steps.\n");
+    expect((await box.run("install", "--user", "--yes")).status).toBe(0);
+    expect(readFileSync(copy, "utf8")).toContain("Three steps.");
+    expect(await verifyCodes(box)).toEqual({ status: 0, problems: [] });
+    // a copy edited by hand is still left alone
+    appendFileSync(copy, "Mine.\n");
+    expect(codesOf(await link())).toEqual(["link_conflict"]);
+  });
+
   it("repairs with install alone what verify reports: a copy and a link gone (issue 22, item 8)", async () => {
     const box = changeSandbox();
     const dir = corpusSkill(BRAND, "brand-guidelines");

@@ -151,6 +151,11 @@ export const STORE_CODES = {
     owner: "store",
     hint: "pick an agent whose table row has a folder for that kind (skillshelf explain lists them)",
   },
+  copy_stale: {
+    owner: "store",
+    hint: "what the copy in the agent's folder copies changed since: skillshelf install (with nothing named) or skillshelf link <name> --agent <agent> --copy makes it again",
+    hintWith: "make the copy again: skillshelf install --{scope}",
+  },
   link_changed: {
     owner: "store",
     hint: "the copy in the agent's folder was edited since it was made: move it away yourself, then run the command again",

@@ -77,9 +77,10 @@ function linksBehind(
   const locked = lock.value.value.links ?? {};
   const current = state.value.state;
   const base = linkBase(environment, scope);
+  // gone, or a copy of ours left behind by what it copies: made again
   const missing = new Set(
     inspectLinks(environment, scope, cache)
-      .faults.filter((fault) => fault.code === "link_missing")
+      .faults.filter((fault) => fault.code === "link_missing" || fault.code === "copy_stale")
       .map((fault) => fault.path),
   );
   const keys = [...new Set([...Object.keys(locked), ...Object.keys(current.links ?? {})])]

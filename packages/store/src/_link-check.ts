@@ -10,6 +10,7 @@ import {
 import {
   agentFolder,
   describeFound,
+  exposedDigest,
   foundAt,
   isFolderLike,
   isOurLink,
@@ -30,7 +31,8 @@ export interface LinkFault {
     | "link_changed"
     | "link_repointed"
     | "link_unrecorded"
-    | "link_to_disabled";
+    | "link_to_disabled"
+    | "copy_stale";
   readonly path: string;
   readonly agent: string;
   readonly message: string;
@@ -104,14 +106,21 @@ export function linkFault(
       "link_repointed",
       `${path} is ${describeFound(found)}, not the copy Skillshelf made`,
     );
-  return isOurLink(path, target, record)
+  if (!isOurLink(path, target, record))
+    return fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
+  // the copy is as made; what it copies may have changed since
+  return exposedDigestOrUndefined(target, record.kind) === record.digest
     ? undefined
-    : fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
+    : fault(
+        "copy_stale",
+        `the copy at ${path} is older than ${target}, which changed since it was copied`,
+      );
 }
 
 /**
  * The links a scope's state records as copies of a skill, each copy's folder to the folder it
  * copies (absolute): what a loader counts as one skill seen twice (`loadSkills`' `copiesOf`).
+ * A copy left behind by a change of what it copies (`copy_stale`) is not: it is another skill now.
  */
 export function linkedCopies(
   environment: Environment,
@@ -123,11 +132,24 @@ export function linkedCopies(
   const base = linkBase(environment, scope);
   const library = linkLibrary(environment, scope);
   return Object.entries(read.value.state.links ?? {})
-    .filter(([, record]) => record.mode === "copy" && isFolderLike(record.kind))
+    .filter(
+      ([, record]) =>
+        record.mode === "copy" &&
+        isFolderLike(record.kind) &&
+        exposedDigestOrUndefined(join(library, record.target), record.kind) === record.digest,
+    )
     .map(([key, record]) => [join(base, key), join(library, record.target)]);
 }
 
 // --- internal ---
+
+function exposedDigestOrUndefined(path: string, kind: LinkRecord["kind"]): string | undefined {
+  try {
+    return exposedDigest(path, kind);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A link of a disabled copy should not be on disk (`link_to_disabled` when it is). */
 function disabledLinkFault(base: string, key: string, record: LinkRecord): LinkFault | undefined {

@@ -138,8 +138,15 @@ export function reviewLink(
 ): { readonly key: string; readonly path: string; readonly inPlace: boolean } {
   const read = readScopeState(environment, scope, options.cache);
   const state = read.ok ? read.value.state : EMPTY_STATE;
-  const { key, path, existing } = planLink(environment, scope, state, request, options.staged);
-  return { key, path, inPlace: existing !== undefined };
+  const { key, path, existing, replaces } = planLink(
+    environment,
+    scope,
+    state,
+    request,
+    options.staged,
+  );
+  // a stale copy of ours is in place, but is to be made again
+  return { key, path, inPlace: existing !== undefined && replaces === undefined };
 }
 
 /**
@@ -166,11 +173,12 @@ export function unlinkResources(
           },
         );
       const fault = linkFault(environment, scope, base, key, record);
-      if (fault !== undefined && fault.code !== "link_missing")
+      // a stale copy is still ours as made: it goes like any other
+      if (fault !== undefined && fault.code !== "link_missing" && fault.code !== "copy_stale")
         throw new SkillshelfError(fault.code, fault.message, {
           path: fault.path,
         });
-      return { key, present: fault === undefined, record };
+      return { key, present: fault === undefined || fault.code === "copy_stale", record };
     });
     const remaining = taken.reduce((table, link) => withTableEntry(table, link.key, null), links);
     const step = commitStep(context, {
@@ -253,6 +261,8 @@ function commitLinks(context: WriterContext, requests: readonly LinkRequest[]): 
     const record = recordOf(environment, scope, link);
     if (link.existing === undefined && onDisk(context.state, link.request))
       moves.push(linkMove("make", link.key, record));
+    else if (link.replaces !== undefined && onDisk(context.state, link.request))
+      moves.push(linkMove("refresh", link.key, record, link.replaces));
     links = withTableEntry(links, link.key, record);
     outcomes.push({
       path: link.key,
@@ -280,6 +290,8 @@ interface PlannedLink {
   /** How the link already in place was made, when it is ours (or identical to ours). */
   readonly existing: LinkRecord["mode"] | undefined;
   readonly unchanged: boolean;
+  /** The digest of the stale copy in place, which the new one replaces. */
+  readonly replaces?: string | undefined;
 }
 
 function planLink(
@@ -314,6 +326,18 @@ function planLink(
       digest,
       existing: mode,
       unchanged: recorded?.mode === mode,
+    };
+  // a copy we made, untouched since, of a resource that changed: ours to make again
+  if (mode === "copy" && recorded?.mode === "copy" && isOurLink(path, target, recorded))
+    return {
+      key,
+      path,
+      target,
+      request,
+      digest,
+      existing: mode,
+      unchanged: false,
+      replaces: recorded.digest,
     };
   throw new SkillshelfError(
     "link_conflict",

@@ -109,7 +109,7 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
             ),
       );
     for (const fault of inspectLinks(environment, scope).faults)
-      if (fault.code === "link_unrecorded")
+      if (fault.code === "link_unrecorded" || fault.code === "copy_stale")
         findings.push(
           createDiagnostic("warning", fault.code, fault.message, {
             path: fault.path,
