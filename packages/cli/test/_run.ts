@@ -20,10 +20,17 @@ export interface CliRun {
 /** Run `skillshelf` in a child process with only the given environment (plus PATH). */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    /** A command the bin is run through (`readOnlyFolder`'s, `smallFilesystem`'s). */
+    wrapper?: readonly string[];
+  } = {},
 ): CliRun {
   if (!existsSync(BIN)) throw new Error(`build the CLI first: ${BIN} is missing (pnpm build)`);
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const [command = process.execPath, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+  const result = spawnSync(command, [...prefix, BIN, ...args], {
     cwd: options.cwd ?? REPO,
     env: { PATH: process.env.PATH ?? "", ...options.env },
     encoding: "utf8",

@@ -9,6 +9,10 @@ export const CORE_CODES = {
     owner: "core",
     hint: "the change is committed; free space, then run skillshelf verify to see it finished",
   },
+  not_writable: {
+    owner: "core",
+    hint: "make the folder named writable for you, or change another scope (--user or --project)",
+  },
   field_invalid: { owner: "core", hint: "give the field a value of the type the format expects" },
   option_invalid: {
     owner: "core",

@@ -105,7 +105,7 @@ export const STORE_CODES = {
   operation_completed: { owner: "store", hint: "nothing to do: an interrupted write was finished" },
   operation_pending: {
     owner: "store",
-    hint: "nothing to do: the next change in this scope finishes or undoes it",
+    hint: "the next command that takes this scope's lock finishes or undoes it (any change, or skillshelf install with nothing named); until then agents may see what it left half done",
   },
   operation_rolled_back: {
     owner: "store",

@@ -45,7 +45,8 @@ export function errnoCode(error: unknown): string | undefined {
 /**
  * `error` as a user should see it when it stopped a write: no space left (`ENOSPC`, `EDQUOT`)
  * becomes `disk_full` with the path it was writing (the error's own, else `path`) and `hint`
- * saying what to do; any other error is returned as it is.
+ * saying what to do; a folder or file this user may not write (`EACCES`, `EPERM`, `EROFS`)
+ * `not_writable`; any other error is returned as it is.
  */
 export function codedWriteError(
   error: unknown,
@@ -56,6 +57,15 @@ export function codedWriteError(
   } = {},
 ): unknown {
   const code = errnoCode(error);
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    const own = (error as { path?: unknown }).path;
+    const where = typeof own === "string" ? own : options.path;
+    return new SkillshelfError(
+      "not_writable",
+      `${where ?? "a file"} cannot be written: ${code === "EROFS" ? "the file system is read-only" : "permission denied"}`,
+      { path: where, cause: error },
+    );
+  }
   if (code !== "ENOSPC" && code !== "EDQUOT") return error;
   const own = (error as { path?: unknown }).path;
   const where = typeof own === "string" ? own : options.path;

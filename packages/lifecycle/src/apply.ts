@@ -77,6 +77,11 @@ export async function applyLifecycle(
         index += 1;
         continue;
       }
+      // an interrupt is heard between steps, never inside one
+      if (!stopped && options.signal !== undefined) {
+        await new Promise((resolve) => setImmediate(resolve));
+        stopped = options.signal.aborted;
+      }
       if (stopped) {
         outcomes.push({ status: "unattempted", step: identity(step), diagnostics: [] });
         index += 1;

@@ -322,4 +322,9 @@ export interface ApplyOptions {
   readonly refresh?: (() => void | Promise<void>) | undefined;
   /** Reuse parses of unchanged scope files (`createScopeCache`), as the plan's request may. */
   readonly cache?: ScopeCache | undefined;
+  /**
+   * Stops the apply before its next step (Ctrl-C): what committed stays, the rest is
+   * `unattempted`; a step being written is never cut short.
+   */
+  readonly signal?: AbortSignal | undefined;
 }

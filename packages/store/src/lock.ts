@@ -54,7 +54,7 @@ interface LockOwner {
 export function withScopeLock<T>(target: ScopeTarget, fn: (lock: ScopeLock) => T): T {
   assertScopeFolders(target.environment, target.scope);
   const dir = packagesDir(target.environment, target.scope);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const lockDir = join(dir, LOCK);
   const { start } = processIdentity();
   const owner: LockOwner = {
@@ -277,4 +277,17 @@ function parseOwner(text: string): LockOwner | undefined {
         ...(typeof value.start === "string" ? { start: value.start } : {}),
       }
     : undefined;
+}
+
+/**
+ * `mkdir -p dir`, failing with the real reason: Node's recursive mkdir says `ENOENT` for a folder
+ * it may not create on a read-only file system, so the last folder is made again to say `EROFS`.
+ */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw error;
+    mkdirSync(dir);
+  }
 }

@@ -33,8 +33,13 @@ export function recheckCopies(
     step !== undefined && "journal" in step ? step.journal.trees.map((move) => move.id) : [],
   );
   const journaled = (id: string) => step !== undefined && ("unreadable" in step || moved.has(id));
-  // a step moving no tree (a link or an unlink) is pending all the same
-  if (step !== undefined && ("unreadable" in step || step.journal.trees.length === 0))
+  // a step that moves no recorded copy (a link, copies not committed yet) is pending all the same
+  if (
+    step !== undefined &&
+    ("unreadable" in step ||
+      step.journal.trees.length === 0 ||
+      step.journal.trees.some((move) => state.installed[move.id] === undefined))
+  )
     problems.push(
       createDiagnostic(
         "error",

@@ -1,5 +1,7 @@
-import type { Diagnostic } from "@skillshelf/core";
+import { join } from "node:path";
+import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
 import { scopeLeftovers as leftoversIn } from "./_leftovers.js";
+import { hasStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import { runWriter } from "./_writer.js";
 import { packagesDir } from "./scopes.js";
 import type { ScopeTarget } from "./types.js";
@@ -18,4 +20,21 @@ export function scopeLeftovers(
   target: Pick<ScopeTarget, "environment" | "scope">,
 ): { readonly path: string; readonly kind: "leftover" | "backup" }[] {
   return leftoversIn(packagesDir(target.environment, target.scope));
+}
+
+/**
+ * The finding for a change of the scope that was interrupted and is not settled yet
+ * (`operation_pending`, an error: what it left may be half done), `undefined` when none is.
+ */
+export function pendingChange(
+  target: Pick<ScopeTarget, "environment" | "scope">,
+): Diagnostic | undefined {
+  const dir = packagesDir(target.environment, target.scope);
+  if (!hasStepJournal(dir)) return undefined;
+  return createDiagnostic(
+    "error",
+    "operation_pending",
+    `an interrupted change in the ${target.scope} scope has not been settled`,
+    { path: join(dir, STEP_JOURNAL), details: { scope: target.scope } },
+  );
 }

@@ -1,18 +1,27 @@
 // Preloaded into a child process (`node --require`) by the crash harness (src/crash.ts): counts
 // every file-system write the process makes and kills it with SIGKILL right before the one
-// numbered SKILLSHELF_KILL_AT_WRITE (0: never), so a test can stop a real command at any write.
+// numbered SKILLSHELF_KILL_AT_WRITE (0: never), so a test can stop a real command at any write;
+// or sends itself a signal before its first write to a given path (`signalAtWrite`).
 // At exit it writes the count to SKILLSHELF_WRITE_COUNT_FILE, when that is set.
 "use strict";
 const fs = require("node:fs");
 
 const killAt = Number(process.env.SKILLSHELF_KILL_AT_WRITE || "0");
 const countFile = process.env.SKILLSHELF_WRITE_COUNT_FILE;
+// or: send SKILLSHELF_SIGNAL once, right before the first write to a path holding SKILLSHELF_SIGNAL_AT_PATH
+const signalAt = process.env.SKILLSHELF_SIGNAL_AT_PATH;
+const signal = process.env.SKILLSHELF_SIGNAL || "SIGINT";
 const writeFile = fs.writeFileSync;
 let count = 0;
+let signalled = false;
 
-function written() {
+function written(path) {
   count += 1;
   if (count === killAt) process.kill(process.pid, "SIGKILL");
+  if (signalAt !== undefined && !signalled && typeof path === "string" && path.includes(signalAt)) {
+    signalled = true;
+    process.kill(process.pid, signal);
+  }
 }
 
 // an open is a write when it may create or change the file
@@ -43,13 +52,13 @@ const always = [
 for (const name of always) {
   const original = fs[name];
   fs[name] = function (...args) {
-    written();
+    written(args[0]);
     return original.apply(this, args);
   };
 }
 const open = fs.openSync;
 fs.openSync = function (path, flags, ...rest) {
-  if (opensForWriting(flags)) written();
+  if (opensForWriting(flags)) written(path);
   return open.call(this, path, flags, ...rest);
 };
 

@@ -95,3 +95,15 @@ export function smallFilesystem(mountPoint: string, sizeKiB: number): string[] |
   if (probe.status !== 0) return undefined;
   return ["unshare", "-rm", "sh", "-c", `${mount} && shift && exec "$@"`, mountPoint, "--"];
 }
+
+/**
+ * A command that runs its arguments with `folder` read-only (`EROFS`) through a read-only bind
+ * mount of it in a private mount namespace (`unshare -rm`): for a test run as root, which a
+ * `chmod` does not stop. `undefined` where this machine cannot make one.
+ */
+export function readOnlyFolder(folder: string): string[] | undefined {
+  const mount = `mount --bind "$0" "$0" && mount -o remount,bind,ro "$0"`;
+  const probe = spawnSync("unshare", ["-rm", "sh", "-c", mount, folder], { stdio: "ignore" });
+  if (probe.status !== 0) return undefined;
+  return ["unshare", "-rm", "sh", "-c", `${mount} && shift && exec "$@"`, folder, "--"];
+}

@@ -24,3 +24,19 @@ export function crashAtWrite(options: {
     ...(options.countFile === undefined ? {} : { SKILLSHELF_WRITE_COUNT_FILE: options.countFile }),
   };
 }
+
+/**
+ * Environment variables that make a Node child process send itself `signal` (as Ctrl-C or a
+ * `kill` would) right before its first file-system write to a path containing `path`: a real
+ * process interrupted at a known moment of its work (the start of a commit: its step journal).
+ */
+export function signalAtWrite(options: {
+  readonly path: string;
+  readonly signal: "SIGINT" | "SIGTERM" | "SIGKILL";
+}): Record<string, string> {
+  return {
+    NODE_OPTIONS: `--require "${KILL_AT_WRITE_PRELOAD}"`,
+    SKILLSHELF_SIGNAL_AT_PATH: options.path,
+    SKILLSHELF_SIGNAL: options.signal,
+  };
+}

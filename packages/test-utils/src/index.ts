@@ -2,7 +2,7 @@ export { freePort } from "./_daemon.js";
 export type { TarMember } from "./archives.js";
 export { fixChecksum, tarBytes, tarGz } from "./archives.js";
 export type { ChildRun, NodeChildOptions } from "./child.js";
-export { runNodeChild, smallFilesystem } from "./child.js";
+export { readOnlyFolder, runNodeChild, smallFilesystem } from "./child.js";
 export type { CorpusFile, StrictVerdict } from "./corpus.js";
 export {
   CORPUS_DIR,
@@ -11,7 +11,7 @@ export {
   flowStyleAllowedVerdicts,
   strictVerdicts,
 } from "./corpus.js";
-export { crashAtWrite, KILL_AT_WRITE_PRELOAD } from "./crash.js";
+export { crashAtWrite, KILL_AT_WRITE_PRELOAD, signalAtWrite } from "./crash.js";
 export type { TestEnvironment } from "./environment.js";
 export { skillFile, testEnvironment } from "./environment.js";
 export { bareClone, gitEnv, gitRepo } from "./git.js";

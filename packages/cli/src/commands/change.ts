@@ -160,7 +160,16 @@ async function changeOnce(
     releasePlan(plan);
     return report(undefined, [confirmation.refused], confirmation.asked);
   }
-  const result = await apply(plan, io, planning.cache);
+  const applied = await apply(plan, io, planning.cache);
+  const { result } = applied;
+  if (applied.stopped) {
+    report(result, [], confirmation.asked);
+    const left = result.outcomes.filter((outcome) => outcome.status === "unattempted").length;
+    io.stderr(
+      `skillshelf: interrupted: ${result.committed} committed and kept, ${left} not attempted; nothing is half written (run the command again for the rest)\n`,
+    );
+    return 130;
+  }
   const links = linksAfterRestore(
     input,
     command,
@@ -257,8 +266,31 @@ function stopped(io: CliIo, plan: LifecyclePlan): number {
   return 130;
 }
 
-function apply(plan: LifecyclePlan, io: CliIo, cache: ScopeCache): Promise<ApplyResult> {
-  return withProgress(io, (progress) => applyLifecycle(plan, { cache, progress }));
+/**
+ * Apply `plan`; a first Ctrl-C stops it before its next step (a step being written finishes), a
+ * second ends the process (the next command settles what it left).
+ */
+async function apply(
+  plan: LifecyclePlan,
+  io: CliIo,
+  cache: ScopeCache,
+): Promise<{ result: ApplyResult; stopped: boolean }> {
+  const controller = new AbortController();
+  const stop = io.onInterrupt?.(() => {
+    stop?.();
+    controller.abort();
+    io.stderr("skillshelf: stopping after the step being written (Ctrl-C again ends it now)\n");
+  });
+  try {
+    const result = await withProgress(io, (progress) =>
+      applyLifecycle(plan, { cache, progress, signal: controller.signal }),
+    );
+    const stopped =
+      controller.signal.aborted && result.outcomes.some((one) => one.status === "unattempted");
+    return { result, stopped };
+  } finally {
+    stop?.();
+  }
 }
 
 /** Run long work with its progress on the terminal's line, cleared when it ends. */

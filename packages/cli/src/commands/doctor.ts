@@ -15,7 +15,7 @@ import {
   readScopeState,
   scopeFolderProblem,
 } from "@skillshelf/store";
-import { inspectScopeLock, scopeLeftovers } from "@skillshelf/store/writers";
+import { inspectScopeLock, pendingChange, scopeLeftovers } from "@skillshelf/store/writers";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter } from "../format.js";
@@ -90,6 +90,8 @@ export function runDoctor(input: CommandInput<{ readonly json: boolean }>): numb
           },
         ),
       );
+    const pending = pendingChange(target);
+    if (pending !== undefined) findings.push(pending);
     for (const left of scopeLeftovers(target))
       findings.push(
         left.kind === "leftover"
