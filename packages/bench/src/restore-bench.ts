@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Environment, resolveEnvironment } from "@skillshelf/core";
@@ -54,6 +54,10 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
   const base = median(times["floor (git clone --depth 1, cp -r, sha256sum)"] ?? []);
   const ours = median(times["restoreFromLock + apply"] ?? []);
   const ratio = ours / base;
+  const sizes = [17, Math.min(200, Math.max(20, Math.round(options.count / 50)))];
+  const shared: string[] = [];
+  for (const skills of sizes)
+    shared.push(await oneRepository(options, join(dir, `one-${skills}`), skills));
   return [
     "## Restoring a lock",
     "",
@@ -65,7 +69,71 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
     `| restoreFromLock + apply | ${ours.toFixed(1)} | ${(ours / count).toFixed(1)} | ${ratio.toFixed(2)}× |`,
     "",
     `Target: at most 2× the floor: ${ratio.toFixed(2)}× ${verdict(ratio <= 2)}.`,
+    "",
+    "A lock pinning every skill of one repository (`install <repo> --skill '*'`), restored into a fresh clone, beside a fresh install of the same skills from the repository, medians of paired rounds:",
+    "",
+    "| skills | fresh install ms | restore ms | restore / install |",
+    "|---|---|---|---|",
+    ...shared,
+    "",
+    "Target (issue 52): a restore at most 1.2× a fresh install of the same skills.",
   ].join("\n");
+}
+
+/**
+ * A repository of `skills` skills installed whole into a project, then restored from its lock
+ * into fresh clones beside fresh installs of it, side by side: one row of the table.
+ */
+async function oneRepository(options: BenchOptions, dir: string, skills: number): Promise<string> {
+  rmSync(dir, { recursive: true, force: true });
+  const repo = join(dir, "repo");
+  for (let index = 0; index < skills; index++) {
+    const name = `skill-${String(index).padStart(3, "0")}`;
+    mkdirSync(join(repo, "skills", name, "references"), { recursive: true });
+    writeFileSync(
+      join(repo, "skills", name, "SKILL.md"),
+      `---\nname: ${name}\ndescription: Skill ${index} of the bench repository.\n---\n# ${name}\n\nSteps.\n`,
+    );
+    writeFileSync(join(repo, "skills", name, "references", "guide.md"), `# Guide ${index}\n`);
+  }
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "skills");
+  const url = pathToFileURL(repo).href;
+  const install = async (environment: Environment) => {
+    const plan = await planLifecycle({
+      environment,
+      operation: "install",
+      targets: [url],
+      skills: ["*"],
+      scope: "project",
+    });
+    return applyLifecycle(plan);
+  };
+  const source = benchEnvironment(join(dir, "original"));
+  await install(source);
+  let round = 0;
+  const times = await timeSideBySideAsync(
+    {
+      "fresh install": async () => {
+        const result = await install(benchEnvironment(join(dir, `fresh-${round++}`)));
+        if (result.committed !== skills) throw new Error("bench: a fresh install fell short");
+      },
+      restore: async () => {
+        const clone = freshClone(source, join(dir, `clone-${round++}`));
+        const result = await applyLifecycle(
+          await restoreFromLock({ environment: clone, scope: "project" }),
+        );
+        if (result.committed !== skills) throw new Error("bench: a restore fell short");
+      },
+    },
+    options.rounds,
+  );
+  const fresh = median(times["fresh install"] ?? []);
+  const restored = median(times.restore ?? []);
+  const ratio = restored / fresh;
+  return `| ${skills} | ${fresh.toFixed(1)} | ${restored.toFixed(1)} | ${ratio.toFixed(2)}× ${verdict(ratio <= 1.2)} |`;
 }
 
 // --- internal ---

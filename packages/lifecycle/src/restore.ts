@@ -21,7 +21,8 @@ import {
 import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { lockReader } from "./_review.js";
-import { stage } from "./_stage.js";
+import type { Staged } from "./_stage.js";
+import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
 import { copyStep, installStep, refusedStep } from "./_steps.js";
 import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
@@ -98,34 +99,42 @@ export async function restoreFromLock(input: {
     }
     const pinned = lock.value.value.packages;
     const steps: PlanStep[] = [];
-    for (const id of Object.keys(pinned).sort()) {
-      const entry = pinned[id] as LockedPackage;
-      const copy = copyOf(planning.snapshot, scope, id);
-      // the disk, not only the state, must hold what the lock pins: a missing tree is restored
-      if (copy?.record?.contentDigest === entry.digest && copy.observedDigest === entry.digest) {
+    // the disk, not only the state, must hold what the lock pins: a missing tree is restored
+    const missing = Object.keys(pinned)
+      .sort()
+      .flatMap((id) => {
+        const entry = pinned[id] as LockedPackage;
+        const copy = copyOf(planning.snapshot, scope, id);
+        if (copy?.record?.contentDigest !== entry.digest || copy.observedDigest !== entry.digest)
+          return [{ id, entry, source: lockedSource(entry, lockRoot(environment, scope)) }];
         if (copy.enabled !== entry.enabled)
           steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));
-        continue;
-      }
-      const source = lockedSource(entry, lockRoot(environment, scope));
-      const staged = await stage(planning, pinnedAt(source, entry));
-      if ("refusal" in staged) {
-        steps.push(refusedStep(`${entry.kind}:${id}`, scope, "install", staged.refusal));
+        return [];
+      });
+    // what several packages share (one repository at one commit) is fetched once
+    const staged = await stageEach(
+      planning,
+      missing.map(({ entry, source }) => pinnedAt(source, entry)),
+    );
+    for (const [index, { id, entry, source }] of missing.entries()) {
+      const one = staged[index] as Staged;
+      if ("refusal" in one) {
+        steps.push(refusedStep(`${entry.kind}:${id}`, scope, "install", one.refusal));
         continue;
       }
       const mismatch =
-        staged.staged.digest === entry.digest
+        one.staged.digest === entry.digest
           ? undefined
           : refusal(
               "digest_mismatch",
-              `${entry.kind}:${id} from its locked source digests to ${staged.staged.digest}, not the pinned ${entry.digest}`,
-              { expected: entry.digest, observed: staged.staged.digest },
+              `${entry.kind}:${id} from its locked source digests to ${one.staged.digest}, not the pinned ${entry.digest}`,
+              { expected: entry.digest, observed: one.staged.digest },
             );
       const step = installStep(planning, {
         operation: "install",
         scope,
-        staged: staged.staged,
-        manifest: staged.manifest,
+        staged: one.staged,
+        manifest: one.manifest,
         origin: {
           source,
           ...(entry.commit === undefined ? {} : { commit: entry.commit }),

@@ -117,7 +117,7 @@ export async function fetchCommit<T>(
   if (storedBytes(gitDir) > limits.maxDownloadBytes) throw tooMuchFetched(url, limits);
   // a fetched ref may name a tag: FETCH_HEAD is peeled to its commit by git
   const commit =
-    (commitish === "HEAD" ? headCommit(gitDir) : undefined) ??
+    (commitish === "HEAD" ? headCommit(gitDir) : fetchedHash(gitDir, ref)) ??
     (
       await git(["--git-dir", gitDir, "rev-parse", "--verify", `${commitish}^{commit}`], options)
     ).trim();
@@ -383,6 +383,22 @@ const HASH = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  */
 function isPlainName(ref: string): boolean {
   return ref !== "HEAD" && !ref.startsWith("refs/") && !/^[0-9a-f]{4,64}$/i.test(ref);
+}
+
+/**
+ * The hash a fetch of the full hash `ref` brought (FETCH_HEAD's, read from its file): the commit a
+ * lock pins, with no `rev-parse` to ask. `undefined` for a ref that is no full hash, or anything
+ * else FETCH_HEAD holds, for `git rev-parse` to answer (a tag is peeled there).
+ */
+function fetchedHash(gitDir: string, ref: string | undefined): string | undefined {
+  if (ref === undefined || !HASH.test(ref)) return undefined;
+  try {
+    return readFileSync(join(gitDir, "FETCH_HEAD"), "utf8").startsWith(`${ref}\t`)
+      ? ref
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
