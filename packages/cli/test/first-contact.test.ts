@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -11,9 +19,10 @@ import {
   skillFile,
   type Tree,
   testdir,
+  writeTree,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCli, runCliAsync } from "./_run.js";
+import { EXAMPLES, runCli, runCliAsync } from "./_run.js";
 import { changeSandbox, codesOf } from "./_sandbox.js";
 
 // Issue 52: what a newcomer's first `install OWNER/REPO --skill '*'` meets in real repositories,
@@ -294,4 +303,47 @@ describe("interrupted and refused writes (issue 52, item 8)", () => {
       expect(run.stdout).toContain(join(library, "packages"));
     },
   );
+});
+
+describe("smaller things a newcomer met (issue 52, item 10)", () => {
+  it("names a refused file by its place in the source, never a staging folder", async () => {
+    const box = changeSandbox();
+    const url = pathToFileURL(
+      gitRepo([
+        {
+          tree: {
+            "docs/x.md": skill("x"),
+            "skills/x/SKILL.md": link("../../docs/x.md"),
+            "skills/y/SKILL.md": skill("y"),
+          },
+        },
+      ]).path,
+    ).href;
+    const run = await box.run("install", url, "--skill", "*", "--user", "--yes", "--json");
+    const refusal = (
+      JSON.parse(run.stdout) as {
+        plan: { steps: { refusal?: { code: string; message: string; path?: string } }[] };
+      }
+    ).plan.steps.find((step) => step.refusal !== undefined)?.refusal;
+    expect(refusal?.code).toBe("tree_link_escape");
+    expect(refusal?.path).toBe(`${url}//skills/x/SKILL.md`);
+    expect(refusal?.message).not.toContain("skillshelf-stage");
+  });
+
+  it("counts a library's resources by kind, fleets included", async () => {
+    const box = changeSandbox();
+    const library = join(box.cwd, ".skillshelf");
+    cpSync(join(EXAMPLES, "project", ".skillshelf", "fleets"), join(library, "fleets"), {
+      recursive: true,
+    });
+    cpSync(join(EXAMPLES, "project", ".skillshelf", "agents"), join(library, "agents"), {
+      recursive: true,
+    });
+    writeTree(library, {
+      "skills/pdf/SKILL.md": skill("pdf"),
+      "prompts/review.md": "---\ndescription: Review.\n---\nReview $1.\n",
+    });
+    const run = await box.run("validate", ".skillshelf");
+    expect(run.stdout).toMatch(/\(1 skill, 1 prompt, \d+ agents?, 1 fleet\)/);
+  });
 });

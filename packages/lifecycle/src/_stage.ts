@@ -319,7 +319,12 @@ function stageSkills(
         planning.request.cache?.trees.set(staged.dir, { ...staged.stamped, digest: staged.digest });
       return staged;
     } catch (error) {
-      return { refusal: refusalOf(error) };
+      // named where the user can find it: in the source, not in a staging folder
+      const top = inPlace ? `${describeSource(source)}//` : `${collection.dir}${sep}`;
+      const places: [string, string][] = [[`${collection.dir}${sep}`, top]];
+      if (area !== undefined)
+        places.unshift([`${join(area.dir, skill.name)}${sep}`, `${top}${skill.path}/`]);
+      return { refusal: renamed(refusalOf(error), places) };
     }
   };
   // the skills holding others are copied first, while the folders inside them are as fetched
@@ -371,6 +376,17 @@ function stageSkills(
     ...resources,
     ...chosen.refused.map(({ ref, refusal: refused }) => alone(ref, refused)),
   ];
+}
+
+/** `refused` with each staging folder in its message and path (`from`) named as `to` instead. */
+function renamed(refused: Refusal, places: readonly (readonly [string, string])[]): Refusal {
+  const rename = (text: string) =>
+    places.reduce((named, [from, to]) => named.split(from).join(to), text);
+  return {
+    ...refused,
+    message: rename(refused.message),
+    ...(refused.path === undefined ? {} : { path: rename(refused.path) }),
+  };
 }
 
 /** A finding in a fetched collection, its path named by the source (`<source>//<path>`), not the staging folder. */

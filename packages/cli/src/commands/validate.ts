@@ -1,6 +1,13 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { type Diagnostic, type Environment, folderKind, type ResourceKind } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type Environment,
+  folderKind,
+  RESOURCE_KINDS,
+  type ResourceKind,
+  resourceFolder,
+} from "@skillshelf/core";
 import {
   type ValidatedResource,
   type ValidationResult,
@@ -69,9 +76,9 @@ export function runValidate(
     for (const result of results) {
       const mark = result.valid ? paint("green", "valid  ") : paint("red", "invalid");
       const found =
-        result.kind === "package" || result.kind === "index"
-          ? `${result.kind}, ${plural(result.names.length, result.kind === "index" ? "row" : "resource")}`
-          : plural(result.names.length, result.kind);
+        result.kind === "index"
+          ? `index, ${plural(result.names.length, "row")}`
+          : `${result.kind === "package" ? "package, " : ""}${kindCounts(result.resources, result.kind === "package" ? "resource" : result.kind)}`;
       io.stdout(`${mark} ${displayPath(result.path, style)} (${found})\n`);
       for (const diagnostic of result.diagnostics)
         io.stdout(formatDiagnostic(diagnostic, style, paint).replace(/^(?=.)/gm, "  "));
@@ -122,6 +129,19 @@ function validatePath(
       checked.rows.map((row) => `${row.kind}:${row.name}`),
     );
   }
+  // a library (`.skillshelf`, the user library): each kind from its own folder, fleets too
+  if (kind === "skill" && isLibrary(path, options.environment)) {
+    const checked = RESOURCE_KINDS.flatMap((each) => {
+      const folder = join(path, resourceFolder(each));
+      return existsSync(folder) ? [validateResources(folder, each, options)] : [];
+    });
+    return verdict(
+      path,
+      kind,
+      mergedResults(checked),
+      checked.flatMap((one) => one.resources.map((resource) => resource.name)),
+    );
+  }
   const collection =
     kind === "skill" && isCollection(path) ? validateCollection(path, options) : undefined;
   if (collection !== undefined)
@@ -139,6 +159,30 @@ function validatePath(
     checked,
     checked.resources.map((resource) => resource.name),
   );
+}
+
+/** Our own library folder: a project's `.skillshelf`, or the user library. */
+function isLibrary(path: string, environment: Environment): boolean {
+  return basename(path) === ".skillshelf" || resolve(path) === resolve(environment.configDir);
+}
+
+/** The results of several folders validated as one. */
+function mergedResults(results: readonly ValidationResult[]): ValidationResult {
+  return {
+    valid: results.every((result) => result.valid),
+    diagnostics: results.flatMap((result) => result.diagnostics),
+    resources: results.flatMap((result) => result.resources),
+    prerequisites: results.flatMap((result) => result.prerequisites),
+  };
+}
+
+/** How many resources of each kind were found (`1 skill, 2 prompts`); none: `0 <noun>s`. */
+function kindCounts(resources: readonly ValidatedResource[], noun: string): string {
+  const counts = RESOURCE_KINDS.flatMap((kind) => {
+    const count = resources.filter((resource) => resource.kind === kind).length;
+    return count === 0 ? [] : [plural(count, kind)];
+  });
+  return counts.length === 0 ? plural(0, noun) : counts.join(", ");
 }
 
 /** A folder with no manifest and no `SKILL.md` of its own: a collection, as `install` reads it. */
