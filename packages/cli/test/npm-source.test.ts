@@ -93,11 +93,14 @@ describe("install, check, update and restore from a private npm registry (issue 
     const checks = JSON.parse(stale.stdout).checks as {
       id: string;
       status: string;
+      reason: string;
       newest?: { commit?: string };
     }[];
     const pdf = checks.find((check) => check.id === "pdf");
     expect(pdf?.status).toBe("out-of-date");
     expect(pdf?.newest?.commit).toMatch(/^1\.1\.0@sha512-/);
+    // said as versions, not as commits (issue 52, item 10)
+    expect(pdf?.reason).toBe("its ref moved from version 1.0.0 to version 1.1.0");
 
     const updated = await withToken("update", "pdf", "--user", "--yes");
     expect(updated.status, updated.stderr).toBe(0);

@@ -13,6 +13,7 @@ import {
   discoverLibrary,
   isPinnedTo,
   type LibraryDiscovery,
+  revisionText,
   type StageOptions,
   sourceOuter,
 } from "@skillshelf/sources";
@@ -176,7 +177,12 @@ async function checkOne(
         ? "it is pinned to a commit, and a commit does not move"
         : "its ref still names the installed commit",
     };
-  return { newest, status: "out-of-date", reason: "its ref moved to another commit" };
+  const from = record.origin.commit;
+  return {
+    newest,
+    status: "out-of-date",
+    reason: `its ref moved ${from === undefined ? "" : `from ${revisionText(source, from)} `}to ${revisionText(source, commit)}`,
+  };
 }
 
 /** `sources` staged, what several share fetched once, and let go again. */

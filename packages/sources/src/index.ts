@@ -23,6 +23,7 @@ export {
   fetcherOf,
   folderInPlace,
   isPinnedTo,
+  revisionText,
   SOURCE_FETCHERS,
   sourceAtRef,
   sourceOrigin,

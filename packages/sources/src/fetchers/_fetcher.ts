@@ -130,6 +130,11 @@ export interface Fetcher<T extends SourceType> {
    * narrowed source fetches only its own folder (an MCP server's skill, a site's skill).
    */
   outer?(source: SourceOf<T>): { readonly source: SourceOf<T>; readonly path: string };
+  /**
+   * A revision (`commit`) of this kind as a person reads it: `version 1.2.0` for npm, a short
+   * commit hash by default.
+   */
+  revisionText?(revision: string): string;
   /** `source` at another ref (`update --ref`); absent for a source that has no refs. */
   atRef?(source: SourceOf<T>, ref: string): SourceOf<T>;
   /** `source` fetched at the commit a lock recorded (a restore); absent when it has no commits. */

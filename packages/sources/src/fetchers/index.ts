@@ -32,6 +32,11 @@ export function sourceOrigin(source: PackageSource, commit: string | undefined):
   return fetcherOf(source.type).origin(source, commit);
 }
 
+/** A revision of `source` (the lock's `commit`) as a person reads it: `commit 1a2b3c4d5e6f`, `version 1.2.0`. */
+export function revisionText(source: PackageSource, revision: string): string {
+  return fetcherOf(source.type).revisionText?.(revision) ?? `commit ${revision.slice(0, 12)}`;
+}
+
 /** A source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
 export function describeSource(source: PackageSource): string {
   return fetcherOf(source.type).describe(source);

@@ -85,6 +85,8 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   }),
   within: subfolderWithin,
   outer: subfolderOuter,
+  // a revision is `<version>@<integrity>`
+  revisionText: (revision) => `version ${revision.slice(0, revision.indexOf("@"))}`,
   atRef: (source, ref) => ({ ...source, range: ref, integrity: undefined }),
   pinnedAt: (source, revision) => {
     const at = revision.indexOf("@");

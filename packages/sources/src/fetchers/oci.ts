@@ -78,6 +78,8 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
     };
   },
   describe: (source) => describe(source),
+  // a revision is the manifest's digest, its hex
+  revisionText: (revision) => `manifest sha256:${revision.slice(0, 12)}`,
   origin: (source, commit) => ({
     kind: "oci",
     url: source.url,
