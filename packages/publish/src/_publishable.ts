@@ -1,5 +1,13 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { copyTree, type Diagnostic, type EnvironmentInput } from "@skillshelf/core";
+import {
+  copyTree,
+  type Diagnostic,
+  type EnvironmentInput,
+  isSemver,
+  parseJsonDocument,
+  readRegularFile,
+} from "@skillshelf/core";
 import { createStagingArea, readCollection } from "@skillshelf/sources";
 import { validateCollection } from "@skillshelf/validation";
 
@@ -7,7 +15,7 @@ import { validateCollection } from "@skillshelf/validation";
 export interface PublishedSkill {
   readonly name: string;
   readonly description: string;
-  /** Its frontmatter's version (`0.0.0` when it gives none). */
+  /** Its frontmatter's version, else its package's (`0.0.0` when neither gives one). */
   readonly version: string;
   /** Its copy (links kept inside, `.git` left out) and that copy's tree digest. */
   readonly staged: { readonly dir: string; readonly digest: string };
@@ -64,6 +72,8 @@ export async function publishableSkills(
       ],
     };
   const area = createStagingArea(options.tempDir);
+  // a skill with no version of its own is published at its package's
+  const packageVersion = manifestVersion(folder);
   try {
     const skills = readCollection(folder).skills.map((skill): PublishedSkill => {
       const dir = join(area.dir, skill.name);
@@ -73,7 +83,7 @@ export async function publishableSkills(
       return {
         name: skill.name,
         description: skill.description,
-        version: skill.version,
+        version: skill.version === "0.0.0" ? (packageVersion ?? skill.version) : skill.version,
         staged: { dir, digest },
       };
     });
@@ -83,3 +93,20 @@ export async function publishableSkills(
     throw error;
   }
 }
+
+// --- internal ---
+
+/** The SemVer `version` of the package manifest in `folder` (ours, else a Claude Code plugin's), when it has one. */
+function manifestVersion(folder: string): string | undefined {
+  for (const file of ["plugin.json", join(".claude-plugin", "plugin.json")]) {
+    const path = join(folder, file);
+    if (!existsSync(path)) continue;
+    const parsed = parseJsonDocument(readRegularFile(path, MAX_MANIFEST_BYTES).toString("utf8"));
+    const version = parsed.ok ? (parsed.value as { version?: unknown }).version : undefined;
+    return typeof version === "string" && isSemver(version) ? version : undefined;
+  }
+  return undefined;
+}
+
+/** A manifest is a few fields; anything past this is not one. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;

@@ -66,6 +66,27 @@ describe("publish to a git repository (issue 27, item 5)", () => {
     expect(git("rev-parse", "main")).toBe(after);
   });
 
+  it("tags a skill with no version of its own at its package's version, and says no size (issue 52, item 10)", async () => {
+    const env = gitEnv();
+    const bare = bareClone(gitRepo([{ tree: { "README.md": "Team skills.\n" } }], env).path, env);
+    const folder = testdir({
+      "plugin.json": JSON.stringify({
+        name: "kit",
+        version: "1.0.0",
+        description: "A kit.",
+        extensions: { skillshelf: { manifestVersion: 1, kind: "plugin" } },
+      }),
+      "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files."),
+      "skills/deploy/SKILL.md": skillFile("deploy", "Deploy.", "metadata:\n  version: 0.3.0\n"),
+    });
+    const environment = { cwd: testdir(), home: env.HOME, env };
+    const result = await publish({ folder, destination: `git+${bare}`, environment });
+    expect(result.artifacts.map((artifact) => [artifact.location, artifact.bytes])).toEqual([
+      [`${bare}//skills/deploy#deploy@0.3.0`, undefined],
+      [`${bare}//skills/pdf#pdf@1.0.0`, undefined],
+    ]);
+  });
+
   it("publishes into an empty repository, below the folder and on the branch named", async () => {
     const env = gitEnv();
     const bare = join(testdir(), "empty.git");

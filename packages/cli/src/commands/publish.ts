@@ -45,7 +45,7 @@ export async function runPublish(
   const verb = result.dryRun ? "would write" : "wrote";
   for (const artifact of result.artifacts)
     io.stdout(
-      `${verb} ${displayPath(artifact.location, style)}  ${artifact.digest} (${artifact.bytes} bytes)\n`,
+      `${verb} ${displayPath(artifact.location, style)}  ${artifact.digest}${artifact.bytes === undefined ? "" : ` (${artifact.bytes} bytes)`}\n`,
     );
   const names = result.skills.map((skill) => safeLine(skill.name)).join(", ");
   io.stdout(

@@ -27,7 +27,8 @@ export interface PublishedArtifact {
   readonly location: string;
   /** `sha256:<64 hex>`, the form indexes and registries write. */
   readonly digest: string;
-  readonly bytes: number;
+  /** The size of the file written (an archive, a manifest); absent where no one file is (a git commit). */
+  readonly bytes?: number | undefined;
 }
 
 /**

@@ -45,7 +45,6 @@ export const GIT_REPOSITORY: Destination<"git"> = {
         skill: skill.name,
         location: `${destination.url}//${destination.folder}/${skill.name}#${tagOf(skill)}`,
         digest: `sha256:${skill.staged.digest}`,
-        bytes: 0,
       }),
     );
     if (dryRun) return artifacts;
