@@ -62,7 +62,12 @@ export function painter(color: boolean): Paint {
 }
 
 /** One diagnostic: `severity code path[:line[:column]]: message`, then `  hint: …` on its own line. */
-export function formatDiagnostic(diagnostic: Diagnostic, style: PathStyle, paint: Paint): string {
+export function formatDiagnostic(
+  diagnostic: Diagnostic,
+  style: PathStyle,
+  paint: Paint,
+  withHint = true,
+): string {
   const severity =
     diagnostic.severity === "error"
       ? paint("red", "error")
@@ -75,10 +80,38 @@ export function formatDiagnostic(diagnostic: Diagnostic, style: PathStyle, paint
       ? ""
       : ` ${displayPath(diagnostic.path, style)}${position === "" ? "" : `:${position}`}`;
   const hint =
-    diagnostic.hint === undefined || diagnostic.severity === "info"
+    !withHint || diagnostic.hint === undefined || diagnostic.severity === "info"
       ? ""
       : `  ${paint("dim", `hint: ${displayText(diagnostic.hint, style)}`)}\n`;
   return `${severity} ${diagnostic.code}${where}: ${displayText(diagnostic.message, style)}\n${hint}`;
+}
+
+/**
+ * Many findings, each on its line, with a hint said once: findings sharing a hint (one per link
+ * of a fresh clone's lock) stand together where the first of them stood, their hint after the last.
+ */
+export function formatDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  style: PathStyle,
+  paint: Paint,
+): string {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const diagnostic of diagnostics) {
+    const key =
+      diagnostic.hint === undefined || diagnostic.severity === "info"
+        ? `\0${groups.size}`
+        : `${diagnostic.code}\0${diagnostic.hint}`;
+    groups.set(key, [...(groups.get(key) ?? []), diagnostic]);
+  }
+  return [...groups.values()]
+    .map((group) =>
+      group
+        .map((diagnostic, index) =>
+          formatDiagnostic(diagnostic, style, paint, index === group.length - 1),
+        )
+        .join(""),
+    )
+    .join("");
 }
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. Cells are made safe (`safeLine`). */

@@ -346,4 +346,37 @@ describe("smaller things a newcomer met (issue 52, item 10)", () => {
     const run = await box.run("validate", ".skillshelf");
     expect(run.stdout).toMatch(/\(1 skill, 1 prompt, \d+ agents?, 1 fleet\)/);
   });
+
+  it("on a fresh clone, verify says each missing thing once with one hint, and a repair shows the links it makes", async () => {
+    const box = changeSandbox();
+    const url = pathToFileURL(
+      gitRepo([{ tree: { "skills/a/SKILL.md": skill("a"), "skills/b/SKILL.md": skill("b") } }])
+        .path,
+    ).href;
+    const installed = await box.run(
+      "install",
+      url,
+      "--skill",
+      "*",
+      "--project",
+      "--agent",
+      "claude-code",
+      "--yes",
+    );
+    expect(installed.status, installed.stderr).toBe(0);
+    // what a clone holds: the lock and the links, not the library's copies
+    rmSync(join(box.cwd, ".skillshelf", "packages"), { recursive: true });
+    const verify = await box.run("verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).not.toContain("link_unrecorded");
+    expect(verify.stderr.match(/lock_ahead/g)).toHaveLength(4);
+    expect(verify.stderr.match(/hint:/g)).toHaveLength(1);
+    expect((await box.run("install", "--yes")).status).toBe(0);
+    rmSync(join(box.cwd, ".claude", "skills", "a"));
+    const repair = await box.run("install", "--yes");
+    expect(repair.status).toBe(0);
+    expect(repair.stdout).not.toContain("nothing to change");
+    expect(repair.stdout).toMatch(/differ from its lock:\n {2}\.claude\/skills\/a\n/);
+    expect((await box.run("verify")).status).toBe(0);
+  });
 });

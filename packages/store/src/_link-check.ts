@@ -20,6 +20,7 @@ import {
 import type { LinkRecord } from "./_state-schema.js";
 import { hasStepJournal, readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import type { ScopeCache } from "./cache.js";
+import { readLockFile } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
 import type { PackageScope } from "./types.js";
@@ -71,7 +72,8 @@ export function inspectLinks(
           ? (disabledLinkFault(base, key, record) ?? [])
           : (linkFault(environment, scope, base, key, record) ?? []);
       }),
-    ...unrecordedLinks(environment, scope, links),
+    // a link the lock lists but the state does not (a fresh clone's) is the lock's to make
+    ...unrecordedLinks(environment, scope, { ...lockedLinks(environment, scope, cache), ...links }),
   ].filter((fault) => !pending.has(relative(base, fault.path).split(sep).join("/")));
   return { links: Object.keys(links).length, faults, diagnostics: [] };
 }
@@ -179,7 +181,7 @@ function pendingLinkKeys(environment: Environment, scope: PackageScope): Set<str
 function unrecordedLinks(
   environment: Environment,
   scope: PackageScope,
-  links: Readonly<Record<string, LinkRecord>>,
+  links: Readonly<Record<string, unknown>>,
 ): LinkFault[] {
   const base = linkBase(environment, scope);
   const library = linkLibrary(environment, scope);
@@ -212,4 +214,14 @@ function unrecordedLinks(
     }
   }
   return faults;
+}
+
+/** The links a scope's lock lists, by key (none when it cannot be read: its own finding). */
+function lockedLinks(
+  environment: Environment,
+  scope: PackageScope,
+  cache: ScopeCache | undefined,
+): Readonly<Record<string, unknown>> {
+  const lock = readLockFile(environment, scope, cache);
+  return lock.ok ? (lock.value.value.links ?? {}) : {};
 }

@@ -196,15 +196,17 @@ async function restoreOnlyLinks(
   const settled = recoverScope({ environment, scope, cache });
   const behind = linksBehindLock(environment, scope, cache);
   if (behind.length === 0) return report(undefined, [], false, undefined, settled);
-  const confirmation = await confirmChange(input, behind.length, () =>
+  const showLinks = () =>
     input.io.stdout(
       `Links in the ${scope} scope that differ from its lock:\n${behind.map((key) => `  ${safeLine(key)}`).join("\n")}\n`,
-    ),
-  );
+    );
+  const confirmation = await confirmChange(input, behind.length, showLinks);
+  // the links are this change's plan: shown in its place, never "nothing to change"
+  if (!confirmation.asked && !input.values.json) showLinks();
   if (confirmation.refused !== undefined)
-    return report(undefined, [confirmation.refused], confirmation.asked, undefined, settled);
+    return report(undefined, [confirmation.refused], true, undefined, settled);
   const links = restoreLinks(environment, scope, cache);
-  return report(undefined, [], confirmation.asked, links, settled);
+  return report(undefined, [], true, links, settled);
 }
 
 /**

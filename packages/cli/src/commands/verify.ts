@@ -18,7 +18,7 @@ import {
 } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { formatDiagnostic, painter } from "../format.js";
+import { formatDiagnostics, painter } from "../format.js";
 
 /** What `verify` checked in one scope. */
 interface VerifiedScope {
@@ -130,7 +130,7 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
     return problems.length === 0 ? 0 : 1;
   }
   const paint = painter(io.color);
-  for (const diagnostic of problems) io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  io.stderr(formatDiagnostics(problems, context.style, paint));
   const counts = scopes
     .map(
       (scope) =>
