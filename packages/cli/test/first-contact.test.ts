@@ -379,4 +379,20 @@ describe("smaller things a newcomer met (issue 52, item 10)", () => {
     expect(repair.stdout).toMatch(/differ from its lock:\n {2}\.claude\/skills\/a\n/);
     expect((await box.run("verify")).status).toBe(0);
   });
+
+  it("plans a refused change in the scope it would have used: the project's, inside a project", async () => {
+    const box = changeSandbox();
+    mkdirSync(join(box.cwd, ".skillshelf"), { recursive: true });
+    const scopes = async () => {
+      const run = await box.run("remove", "nosuch", "--dry-run", "--json");
+      const result = JSON.parse(run.stdout) as {
+        scope: string;
+        plan: { steps: { scope: string; refusal?: { code: string } }[] };
+      };
+      return [result.scope, ...result.plan.steps.map((step) => `${step.scope} ${step.refusal?.code}`)];
+    };
+    expect(await scopes()).toEqual(["project", "project not_installed"]);
+    writeFileSync(join(box.cwd, ".skillshelf", "policy.yaml"), "rules: [\n");
+    expect(await scopes()).toEqual(["project", "project policy_invalid"]);
+  });
 });

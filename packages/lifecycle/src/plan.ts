@@ -20,6 +20,7 @@ import {
   isRequirementMet,
   type PackageCopy,
   type PackageManifest,
+  defaultScope,
   type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
@@ -68,7 +69,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     const steps =
       invalid !== undefined
         ? request.targets.map((target) =>
-            refusedStep(target, request.scope ?? "user", request.operation, invalid),
+            refusedStep(target, request.scope ?? defaultScope(environment), request.operation, invalid),
           )
         : request.operation === "install"
           ? await installSteps(unread)
@@ -123,7 +124,7 @@ async function copySteps(
     copy === undefined || scope === undefined
       ? refusedStep(
           target,
-          scope ?? "user",
+          scope ?? defaultScope(planning.environment),
           operation,
           refusal(
             "not_installed",
@@ -136,7 +137,7 @@ async function copySteps(
 
 async function installSteps(unread: Unread): Promise<PlanStep[]> {
   const { environment, discovery } = unread;
-  const scope = unread.request.scope ?? "user";
+  const scope = unread.request.scope ?? defaultScope(environment);
   const targets: InstallTarget[] = unread.request.targets.map((text) =>
     resolveInstallTarget(text, discovery.rows, environment),
   );
@@ -305,7 +306,7 @@ function updateSource(
     return {
       refused: refusedStep(
         target,
-        scope ?? "user",
+        scope ?? defaultScope(planning.environment),
         "update",
         refusal("not_installed", `${id} is not installed`),
       ),

@@ -30,7 +30,10 @@ export interface LifecycleRequest {
    * index, a local folder, a git URL or an archive URL.
    */
   readonly targets: readonly string[];
-  /** The scope to change. Default: `user` for install; otherwise the project copy if there is one, else the user copy. */
+  /**
+   * The scope to change. Default: for install, `defaultScope` (the project's inside a project, else
+   * the user's); otherwise the project copy if there is one, else the user copy, else `defaultScope`.
+   */
   readonly scope?: PackageScope | undefined;
   /** Replace an installed copy (install), or local changes (update). */
   readonly force?: boolean | undefined;

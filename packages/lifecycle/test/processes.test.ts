@@ -182,6 +182,7 @@ for (let attempt = 0; ; attempt++) {
       environment: env,
       operation: "install",
       targets: [target],
+      scope: "user",
     });
     expect(reviewed.steps[0]?.expected.map((fact) => fact.scope)).toEqual(["user", "project"]);
     const blocked = await applyLifecycle(reviewed);

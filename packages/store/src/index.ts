@@ -56,7 +56,7 @@ export { resolvePackageReferences, withPackageReferences } from "./references.js
 export type { RemovePackageInput } from "./remove.js";
 export type { PackageRootSource } from "./roots.js";
 export { packageCopyRoots, packageFolderRoots, snapshotRoots } from "./roots.js";
-export { PACKAGE_SCOPES, packagesDir } from "./scopes.js";
+export { defaultScope, PACKAGE_SCOPES, packagesDir } from "./scopes.js";
 export type { CopyChange } from "./snapshot.js";
 export {
   composeSnapshot,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Environment, projectLibraryDir, userLibraryDir } from "@skillshelf/core";
 import type { PackageScope } from "./types.js";
@@ -12,4 +13,16 @@ export const PACKAGE_SCOPES: readonly PackageScope[] = ["user", "project"];
 export function packagesDir(environment: Environment, scope: PackageScope): string {
   const library = scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
   return join(library, "packages");
+}
+
+/**
+ * The scope a change goes to when none is named and no installed copy decides it: the project
+ * scope inside a project (a folder holding `.skillshelf/`, or a git work tree), else the user scope.
+ * Every command and the planner ask here, so a refusal names the scope the change would have used.
+ */
+export function defaultScope(environment: Environment): PackageScope {
+  const { project } = environment;
+  return existsSync(join(project, ".skillshelf")) || existsSync(join(project, ".git"))
+    ? "project"
+    : "user";
 }

@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
-import type { PackageScope } from "@skillshelf/store";
+import { defaultScope, type PackageScope } from "@skillshelf/store";
 import { type CommandInput, scopeValue } from "../command.js";
 
 /**
@@ -18,10 +16,3 @@ export function chosenScope(
   return namesCopies ? undefined : defaultScope(environment);
 }
 
-/** The project scope inside a project (a folder holding `.skillshelf/`, or a git work tree), else the user scope. */
-export function defaultScope(environment: Environment): PackageScope {
-  const { project } = environment;
-  return existsSync(join(project, ".skillshelf")) || existsSync(join(project, ".git"))
-    ? "project"
-    : "user";
-}

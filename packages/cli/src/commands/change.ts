@@ -25,6 +25,7 @@ import {
 import { parseSourceSpec, scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
 import {
   createScopeCache,
+  defaultScope,
   type PackageScope,
   readScopeState,
   type ScopeCache,
@@ -41,7 +42,7 @@ import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
 import { approvedRules } from "./_approve.js";
 import { mcpCommandsAllowed } from "./_mcp-commands.js";
-import { chosenScope, defaultScope } from "./_scope.js";
+import { chosenScope } from "./_scope.js";
 
 /** A command that changes the library, each through one reviewed plan. */
 export type ChangeCommand = Operation | "import";

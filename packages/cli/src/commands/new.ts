@@ -7,9 +7,9 @@ import {
   SkillshelfError,
 } from "@skillshelf/core";
 import { KINDS } from "@skillshelf/resources";
+import { defaultScope } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { displayPath } from "../format.js";
-import { defaultScope } from "./_scope.js";
 
 /**
  * Scaffold a resource in the scope's library that passes `validate --strict`: a skill folder, a

@@ -1,10 +1,11 @@
 import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
 import { scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
+import { defaultScope } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
 import { mcpCommandsAllowed } from "./_mcp-commands.js";
-import { chosenScope, defaultScope } from "./_scope.js";
+import { chosenScope } from "./_scope.js";
 
 /**
  * `update --check [id…]`: ask each installed package's source what it would install now, writing
