@@ -70,7 +70,7 @@ export interface CatalogWording {
   readonly sessionNote?: string | undefined;
   /**
    * The note shown only when `CatalogInput.hidden` is above 0, `{count}` the number. Default "{count}
-   * more skills are in folders not trusted here and are not listed."
+   * more skills are in folders or imported plugins not trusted here and are not listed."
    */
   readonly hiddenNote?: string | undefined;
   /**

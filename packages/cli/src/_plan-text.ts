@@ -216,6 +216,9 @@ function capabilityLines(diff: CapabilityDiff): string[] {
   const named = (item: { kind: string; name: string }) => `${item.kind} ${safeLine(item.name)}`;
   return [
     "    what a model is given changes:",
+    ...(diff.trustEnds === true
+      ? ["      - its trust, bound to the files it replaces (skillshelf trust gives it again)"]
+      : []),
     ...diff.added.map((item) => `      + ${named(item)}`),
     ...diff.removed.map((item) => `      - ${named(item)}`),
     ...diff.descriptions.map((item) => `      ~ ${named(item)}: description changed`),

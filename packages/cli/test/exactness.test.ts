@@ -82,6 +82,21 @@ describe("an unresolvable component reference (item 2)", () => {
   });
 });
 
+describe("an unavailable skill in list's summary (issue 52, item 10)", () => {
+  it("is counted as unavailable, as its MODEL column says, not as operator-only", async () => {
+    const box = changeSandbox();
+    const tree = packageTree({
+      id: "kit",
+      skills: ["pdf"],
+      files: { "skills/pdf/SKILL.md": skillFile("pdf", "Use for pdf.", "", `Run ${MISSING}.\n`) },
+    });
+    placeCopy(box, testdir(tree), "kit");
+    const listed = await box.run("list");
+    expect(listed.stdout).toMatch(/\bunavailable\b/);
+    expect(listed.stdout).toContain("0 operator-only, 1 unavailable;");
+  });
+});
+
 describe("install --force (item 4)", () => {
   it("refuses a replacement that does not load, and keeps the working copy", async () => {
     const box = changeSandbox();

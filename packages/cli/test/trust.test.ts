@@ -111,11 +111,26 @@ describe("trust and untrust", () => {
     const imported = await box.run("import", plugin, "--user", "--yes");
     expect(imported.status, imported.stderr).toBe(0);
     expect(visible(await listed(box))).toEqual([]);
+    // the catalog says a plugin's skills are kept back, and how to give them (issue 52, item 10)
+    expect((await box.run("catalog")).stdout).toContain(
+      "1 more skills are in folders or imported plugins not trusted here",
+    );
+    const hidden = JSON.parse((await box.run("list", "--json")).stdout) as Listed;
+    expect(hidden.skills.map((skill) => skill.name)).toEqual(["frontend-design"]);
     expect((await box.run("trust", "frontend-design")).status).toBe(0);
     expect(
       Object.keys(JSON.parse(readFileSync(join(box.configDir, "trust.json"), "utf8")).trusted),
     ).toEqual(["package:frontend-design"]);
     expect(visible(await listed(box))).toEqual(["frontend-design"]);
+    // an update to other files ends the trust, and its plan says so (issue 52, item 10)
+    appendFileSync(join(plugin, "skills", "frontend-design", "SKILL.md"), "\nOne more line.\n");
+    const update = await box.run("update", "frontend-design", "--user", "--dry-run");
+    expect(update.stdout).not.toContain("what a model is given: unchanged");
+    expect(update.stdout).toMatch(/what a model is given changes:\n {6}- its trust/);
+    const json = JSON.parse(
+      (await box.run("update", "frontend-design", "--user", "--dry-run", "--json")).stdout,
+    ) as { plan: { steps: { capabilities?: { trustEnds?: boolean } }[] } };
+    expect(json.plan.steps[0]?.capabilities?.trustEnds).toBe(true);
     expect((await box.run("untrust", "frontend-design", "--user")).status).toBe(0);
     expect(visible(await listed(box))).toEqual([]);
   });

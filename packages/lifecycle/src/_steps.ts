@@ -16,12 +16,14 @@ import {
   isRequirementMet,
   linkLibrary,
   newlyBrokenDependents,
+  packageConsentKey,
   type PackageCopy,
   type PackageManifest,
   type PackageOrigin,
   type PackageScope,
   type PackageSnapshot,
   previousCopyDir,
+  readConsents,
   readPackageManifest,
   readScopeState,
   snapshotAfter,
@@ -146,11 +148,14 @@ export function installStep(
   }
   const capabilities =
     operation === "update" && existing?.manifest !== undefined
-      ? capabilityDiff(
-          environment,
-          { id, dir: existing.dir, manifest: existing.manifest },
-          { id, dir: staged.dir, manifest },
-          planning.skillFiles,
+      ? withTrustEnding(
+          capabilityDiff(
+            environment,
+            { id, dir: existing.dir, manifest: existing.manifest },
+            { id, dir: staged.dir, manifest },
+            planning.skillFiles,
+          ),
+          trustEndsWith(environment, scope, id, staged.digest),
         )
       : undefined;
   return {
@@ -187,6 +192,25 @@ export function installStep(
     ...(links === undefined ? {} : { links }),
     ...(refused === undefined ? {} : { refusal: refused }),
   };
+}
+
+/**
+ * Whether the trust given to the package `id` (bound to its files) ends once its files become
+ * those of `digest`: a trusted plugin's update takes its skills from the model until trusted again.
+ */
+function trustEndsWith(
+  environment: Environment,
+  scope: PackageScope,
+  id: string,
+  digest: string,
+): boolean {
+  const consents = readConsents(environment, scope);
+  const consent = consents.ok ? consents.value.value.trusted[packageConsentKey(id)] : undefined;
+  return consent !== undefined && consent.digest !== digest;
+}
+
+function withTrustEnding(diff: CapabilityDiff, ends: boolean): CapabilityDiff {
+  return ends ? { ...diff, trustEnds: true, unchanged: false } : diff;
 }
 
 /** What a rollback changes in what a model is given: the installed tree against the kept one. */

@@ -26,6 +26,11 @@ export interface CapabilityDiff {
   })[];
   readonly executables: readonly { path: string; change: "added" | "changed" }[];
   readonly license?: { before: string | undefined; after: string | undefined } | undefined;
+  /**
+   * The trust given to the package (bound to its files) ends with this change: its resources are
+   * no longer given to a model until it is trusted again.
+   */
+  readonly trustEnds?: true | undefined;
   /** Nothing above changed. */
   readonly unchanged: boolean;
 }

@@ -6,7 +6,6 @@ import {
   type Diagnostic,
   fileStamp,
   isInside,
-  isOwnedSource,
   isTrustedRoot,
   type ResourceRoot,
   realpathOrUndefined,
@@ -132,24 +131,46 @@ function freshArrays(result: LoadSkillsResult): LoadSkillsResult {
 }
 
 /**
- * One info when skills a model would otherwise see are kept from it only because they are in
- * another agent's folder: how many, whose, and the option that changes it.
+ * One info when skills a model would otherwise see are kept from it only for trust: they are in
+ * another agent's folder, or in an imported plugin not trusted; how many, whose, and what changes it.
  */
 function hiddenForTrust(winners: readonly Skill[]): Diagnostic[] {
   const hidden = winners.filter(
-    (skill) => !skill.trusted && !skill.disableModelInvocation && !isOwnedSource(skill.source),
+    (skill) =>
+      !skill.trusted &&
+      !skill.disableModelInvocation &&
+      skill.source !== "skillshelf" &&
+      skill.source !== "path",
   );
   if (hidden.length === 0) return [];
   const sources = [...new Set(hidden.map((skill) => skill.source))].sort();
+  const agents = sources.filter((source) => !source.startsWith(PACKAGE_SOURCE));
+  const plugins = sources
+    .filter((source) => source.startsWith(PACKAGE_SOURCE))
+    .map((source) => source.slice(PACKAGE_SOURCE.length));
+  const places = [
+    ...(agents.length === 0 ? [] : [`another agent's folder (${agents.join(", ")})`]),
+    ...(plugins.length === 0 ? [] : [`an imported plugin not trusted (${plugins.join(", ")})`]),
+  ];
   return [
     createDiagnostic(
       "info",
       "untrusted_hidden",
-      `${hidden.length} skill${hidden.length === 1 ? " is" : "s are"} in another agent's folder (${sources.join(", ")}) and not shown to a model`,
-      { details: { count: hidden.length, sources, suggestion: sources[0] } },
+      `${hidden.length} skill${hidden.length === 1 ? " is" : "s are"} in ${places.join(" or ")} and not shown to a model`,
+      {
+        details: { count: hidden.length, sources, suggestion: agents[0] ?? plugins[0] },
+        ...(agents.length > 0
+          ? {}
+          : {
+              hint: `skillshelf trust ${plugins[0]} gives an imported plugin's skills to a model, bound to its files`,
+            }),
+      },
     ),
   ];
 }
+
+/** How a package's resources name their source: `package:<id>`. */
+const PACKAGE_SOURCE = "package:";
 
 function loadOne(
   location: SkillLocation,

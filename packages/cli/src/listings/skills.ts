@@ -44,18 +44,18 @@ const COLUMNS: readonly Column<SkillRow>[] = [
   { title: "SCOPE", cell: (row) => row.scope },
   {
     title: "MODEL",
-    cell: (row) =>
-      row.modelVisible
-        ? "visible"
-        : row.unavailable !== null
-          ? "unavailable"
-          : row.trusted
-            ? "operator-only"
-            : "discovery-only",
+    cell: modelStatus,
     status: true,
   },
   { title: "MCP", cell: (row) => (row.mcp === "served" ? "served" : "-") },
 ];
+
+/** What a model has of a skill, as the MODEL column and the summary say it. */
+function modelStatus(row: SkillRow): "visible" | "unavailable" | "operator-only" | "discovery-only" {
+  if (row.modelVisible) return "visible";
+  if (row.unavailable !== null) return "unavailable";
+  return row.trusted ? "operator-only" : "discovery-only";
+}
 
 /** With `--all`, a skill row is one identity of a name, with every place it was found. */
 interface IdentityRow extends SkillRow {
@@ -143,10 +143,11 @@ export function skillListing(
         style,
         paint,
         summary: (effective) => {
-          const visible = effective.filter((row) => row.modelVisible).length;
-          const discoveryOnly = effective.filter((row) => !row.trusted).length;
+          const count = (status: ReturnType<typeof modelStatus>) =>
+            effective.filter((row) => modelStatus(row) === status).length;
+          const unavailable = count("unavailable");
           const served = effective.filter((row) => row.mcp === "served").length;
-          return `${visible} visible to the model, ${discoveryOnly} discovery-only, ${effective.length - visible - discoveryOnly} operator-only; ${served} served over MCP (skillshelf mcp)`;
+          return `${count("visible")} visible to the model, ${count("discovery-only")} discovery-only, ${count("operator-only")} operator-only${unavailable === 0 ? "" : `, ${unavailable} unavailable`}; ${served} served over MCP (skillshelf mcp)`;
         },
       }),
   };
