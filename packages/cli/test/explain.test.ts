@@ -124,7 +124,7 @@ describe("explain over the whole agent table (issue 25, item 3)", () => {
     // every agent reading ~/.claude/skills or .cursor/skills, and no other
     const here = await ids();
     expect(here).toEqual(expect.arrayContaining(["claude-code", "cursor", "opencode", "amp"]));
-    expect(here).not.toContain("goose");
+    expect(here).not.toContain("grok");
     expect(await ids("--all")).toEqual(AGENTS.map((agent) => agent.id));
     expect(await ids("--agent", "github-copilot")).toEqual(["copilot"]);
     const text = await box.run("explain");

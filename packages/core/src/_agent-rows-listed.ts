@@ -54,7 +54,6 @@ export const LISTED_AGENTS: readonly AgentDefinition[] = [
   listed("firebender", "Firebender", ".agents/skills", ".firebender/skills"),
   listed("forgecode", "ForgeCode", ".forge/skills", ".forge/skills"),
   listed("fx", "fx", ".agents/skills", ".agents/skills"),
-  listed("goose", "Goose", ".goose/skills", ".config/goose/skills"),
   listed("grok", "Grok Build", ".grok/skills", ".grok/skills"),
   listed("inference-sh", "inference.sh", ".inferencesh/skills", ".inferencesh/skills"),
   listed("jazz", "Jazz", ".jazz/skills", ".jazz/skills"),

@@ -260,4 +260,27 @@ export const VERIFIED_AGENTS: readonly AgentDefinition[] = [
       source: "https://www.npmjs.com/package/skills/v/1.7.4 (docs/commands.md)",
     },
   },
+  {
+    id: "goose",
+    label: "Goose",
+    projectFolders: "root",
+    projectSkillRoot: ".goose/skills",
+    userSkillRoot: ".config/goose/skills",
+    symlinks: "unknown",
+    view: {
+      // its docs list six folders, a later one winning a name: here the winner first
+      skillRoots: [
+        project(".agents/skills"),
+        project(".goose/skills"),
+        project(".claude/skills"),
+        home(".config/goose/skills"),
+        home(".config/agents/skills"),
+        home(".claude/skills"),
+      ],
+      order: "documented",
+      depth: "unknown",
+      source:
+        "https://block.github.io/goose/docs/guides/context-engineering/using-skills (Skill Locations)",
+    },
+  },
 ];

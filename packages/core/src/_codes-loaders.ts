@@ -11,7 +11,7 @@ export const LOADER_CODES = {
   description_invalid: { owner: "skills-loader", hint: "write the description as quoted text" },
   untrusted_hidden: {
     owner: "skills-loader",
-    hint: 'other agents\' folders are discovery-only: a harness that is one of those agents passes host (an agent id, e.g. host: "claude-code") to read its own folders as trusted; otherwise import or trust what a model may see',
+    hint: 'other agents\' folders are discovery-only: a harness that is one of those agents passes host (an agent id, e.g. host: "claude-code") to read its own folders as trusted; otherwise import what a model may see, or trust it (an imported plugin: skillshelf trust ID)',
     hintWith:
       'the folders of {sources} are discovery-only: a harness that is one of them passes host (e.g. host: "{suggestion}") to read its own folders as trusted; otherwise import or trust what a model may see',
   },

@@ -157,13 +157,13 @@ function hiddenForTrust(winners: readonly Skill[]): Diagnostic[] {
       "info",
       "untrusted_hidden",
       `${hidden.length} skill${hidden.length === 1 ? " is" : "s are"} in ${places.join(" or ")} and not shown to a model`,
+      // a host to suggest only when an agent's folder is involved; else the catalogue's plain hint
       {
-        details: { count: hidden.length, sources, suggestion: agents[0] ?? plugins[0] },
-        ...(agents.length > 0
-          ? {}
-          : {
-              hint: `skillshelf trust ${plugins[0]} gives an imported plugin's skills to a model, bound to its files`,
-            }),
+        details: {
+          count: hidden.length,
+          sources,
+          ...(agents.length === 0 ? {} : { suggestion: agents[0] }),
+        },
       },
     ),
   ];

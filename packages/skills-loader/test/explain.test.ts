@@ -60,7 +60,7 @@ describe("explainAgents", () => {
     });
     expect(agents.cursor?.format).toBeUndefined();
     expect(agents["claude-code"]?.unknown).toEqual([]);
-    expect(agents.goose?.unknown).toEqual([
+    expect(agents.grok?.unknown).toEqual([
       "order",
       "depth",
       "rules",
