@@ -208,13 +208,15 @@ describe("update treats a copy as install did (issue 52, item 6)", () => {
       {
         tree: {
           "skills/clockify-automation/SKILL.md": titled("One step."),
+          // unchanged by the second commit: pinned to it anew, its files untouched
+          "skills/other/SKILL.md": skill("other"),
         },
       },
     ]);
     const url = pathToFileURL(repo.path).href;
     const installed = await box.run("install", url, "--skill", "*", "--user", "--yes");
     expect(installed.status, installed.stdout).toBe(0);
-    expect(Object.keys(box.userLock())).toEqual(["clockify-automation"]);
+    expect(Object.keys(box.userLock())).toEqual(["clockify-automation", "other"]);
     writeFileSync(join(repo.path, "skills/clockify-automation/SKILL.md"), titled("Two steps."));
     const git = (...args: string[]) => execFileSync("git", args, { cwd: repo.path, env: gitEnv() });
     git("commit", "--quiet", "--all", "-m", "second");
@@ -227,6 +229,8 @@ describe("update treats a copy as install did (issue 52, item 6)", () => {
     ).toContain("Two steps.");
     const after = await box.run("update", "--check", "--user");
     expect(after.status, after.stdout + after.stderr).toBe(0);
+    const rollback = await box.run("rollback", "other", "--user", "--yes", "--json");
+    expect(codesOf(rollback)).toContain("no_previous_version");
     rmSync(join(box.configDir, "packages"), { recursive: true });
     const restored = await box.run("install", "--user", "--yes");
     expect(restored.status, restored.stdout).toBe(0);

@@ -350,8 +350,11 @@ function updateStep(
     steps.push(refusedStep(`${record.kind}:${id}`, scope, "update", result.refusal));
     return;
   }
-  if (result.staged.digest === record.contentDigest && copy.state !== "damaged") {
-    const { commit } = result.staged;
+  const { commit } = result.staged;
+  // the same files at another commit are pinned anew (the record alone changes), so that
+  // `update --check` agrees with what was fetched
+  const moved = commit !== undefined && commit !== record.origin.commit;
+  if (result.staged.digest === record.contentDigest && copy.state !== "damaged" && !moved) {
     planning.diagnostics.push(
       createDiagnostic(
         "info",

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isInside, type PackageKind, SkillshelfError } from "@skillshelf/core";
+import { isInside, type PackageKind, SkillshelfError, sameJson } from "@skillshelf/core";
 import { attempted, copyBatch, type WriteBatch } from "./_batch.js";
 import { assertPackageId } from "./_id.js";
 import { previousDir } from "./_previous.js";
@@ -226,8 +226,10 @@ function installChange(
       `${id} is installed as a ${before.kind} package and the new one is a ${manifest.kind} package`,
     );
   const links = input.links ?? [];
+  // a copy that holds exactly these files is not staged again: its links are made, or its
+  // record pinned anew (the same files at another commit)
   if (
-    links.length > 0 &&
+    (links.length > 0 || !sameJson(before?.origin, input.origin)) &&
     before?.contentDigest === input.staged.digest &&
     treeMatches(context, id, before)
   )
@@ -236,7 +238,11 @@ function installChange(
       operation: "install",
       staging: null,
       before,
-      record: input.audit === undefined ? before : { ...before, audit: input.audit },
+      record: {
+        ...before,
+        origin: input.origin,
+        ...(input.audit === undefined ? {} : { audit: input.audit }),
+      },
       links,
     };
   // judged before the new tree is staged: staging keeps the new tree's stamp under the copy's
