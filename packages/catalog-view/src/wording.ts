@@ -32,7 +32,8 @@ export const DEFAULT_WORDING: Omit<
   sessionHeading: "Skills supplied for this session:",
   sessionNote:
     "Keep their source in mind: being supplied for this session does not make them installed.",
-  hiddenNote: "{count} more skills are in folders or imported plugins not trusted here and are not listed.",
+  hiddenNote:
+    "{count} more skills are in folders or imported plugins not trusted here and are not listed.",
 };
 
 /** The wording with its defaults applied; `hidden` skills were kept from the listing for trust. */

@@ -387,7 +387,9 @@ describe("wording a host can change (issue 30, item 3)", () => {
     expect(plain).not.toContain("Skillshelf");
     expect(plain).not.toContain("not trusted");
     const hidden = buildCatalogView({ ...FIXED, hidden: 3 }).text;
-    expect(hidden).toContain("3 more skills are in folders or imported plugins not trusted here and are not listed.");
+    expect(hidden).toContain(
+      "3 more skills are in folders or imported plugins not trusted here and are not listed.",
+    );
     for (const format of ["xml", "markdown"] as const)
       expect(buildCatalogView({ ...FIXED, hidden: 2, format }).text).toContain("2 more skills");
     expect(buildCatalogView({ hidden: 1 }).text).toBe(

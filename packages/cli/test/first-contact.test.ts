@@ -393,7 +393,10 @@ describe("smaller things a newcomer met (issue 52, item 10)", () => {
         scope: string;
         plan: { steps: { scope: string; refusal?: { code: string } }[] };
       };
-      return [result.scope, ...result.plan.steps.map((step) => `${step.scope} ${step.refusal?.code}`)];
+      return [
+        result.scope,
+        ...result.plan.steps.map((step) => `${step.scope} ${step.refusal?.code}`),
+      ];
     };
     expect(await scopes()).toEqual(["project", "project not_installed"]);
     writeFileSync(join(box.cwd, ".skillshelf", "policy.yaml"), "rules: [\n");

@@ -17,10 +17,10 @@ import {
 } from "@skillshelf/sources";
 import {
   copyOf,
+  defaultScope,
   isRequirementMet,
   type PackageCopy,
   type PackageManifest,
-  defaultScope,
   type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
@@ -69,7 +69,12 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     const steps =
       invalid !== undefined
         ? request.targets.map((target) =>
-            refusedStep(target, request.scope ?? defaultScope(environment), request.operation, invalid),
+            refusedStep(
+              target,
+              request.scope ?? defaultScope(environment),
+              request.operation,
+              invalid,
+            ),
           )
         : request.operation === "install"
           ? await installSteps(unread)

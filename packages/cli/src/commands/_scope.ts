@@ -15,4 +15,3 @@ export function chosenScope(
   if (user || project) return scopeValue(input, "user");
   return namesCopies ? undefined : defaultScope(environment);
 }
-

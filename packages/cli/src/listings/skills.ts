@@ -51,7 +51,9 @@ const COLUMNS: readonly Column<SkillRow>[] = [
 ];
 
 /** What a model has of a skill, as the MODEL column and the summary say it. */
-function modelStatus(row: SkillRow): "visible" | "unavailable" | "operator-only" | "discovery-only" {
+function modelStatus(
+  row: SkillRow,
+): "visible" | "unavailable" | "operator-only" | "discovery-only" {
   if (row.modelVisible) return "visible";
   if (row.unavailable !== null) return "unavailable";
   return row.trusted ? "operator-only" : "discovery-only";
