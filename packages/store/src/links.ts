@@ -317,28 +317,12 @@ function planLink(
     return { key, path, target, request, digest, existing: undefined, unchanged: false };
   const mode = request.copy === true ? "copy" : "symlink";
   // a symlink is compared by the text it holds, so a staged target is judged as it will be
+  const ours = { key, path, target, request, digest, existing: mode } as const;
   if (isOurLink(path, target, { mode, kind: request.kind, digest }))
-    return {
-      key,
-      path,
-      target,
-      request,
-      digest,
-      existing: mode,
-      unchanged: recorded?.mode === mode,
-    };
+    return { ...ours, unchanged: recorded?.mode === mode };
   // a copy we made, untouched since, of a resource that changed: ours to make again
   if (mode === "copy" && recorded?.mode === "copy" && isOurLink(path, target, recorded))
-    return {
-      key,
-      path,
-      target,
-      request,
-      digest,
-      existing: mode,
-      unchanged: false,
-      replaces: recorded.digest,
-    };
+    return { ...ours, unchanged: false, replaces: recorded.digest };
   throw new SkillshelfError(
     "link_conflict",
     `${path} is ${describeFound(found)}, which Skillshelf did not make`,
