@@ -26,6 +26,7 @@ import {
   readConsents,
   readPackageManifest,
   readScopeState,
+  type ScopeCache,
   snapshotAfter,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
@@ -155,7 +156,7 @@ export function installStep(
             { id, dir: staged.dir, manifest },
             planning.skillFiles,
           ),
-          trustEndsWith(environment, scope, id, staged.digest),
+          trustEndsWith({ environment, scope, cache: planning.request.cache }, id, staged.digest),
         )
       : undefined;
   return {
@@ -199,12 +200,15 @@ export function installStep(
  * those of `digest`: a trusted plugin's update takes its skills from the model until trusted again.
  */
 function trustEndsWith(
-  environment: Environment,
-  scope: PackageScope,
+  target: {
+    readonly environment: Environment;
+    readonly scope: PackageScope;
+    readonly cache: ScopeCache | undefined;
+  },
   id: string,
   digest: string,
 ): boolean {
-  const consents = readConsents(environment, scope);
+  const consents = readConsents(target.environment, target.scope, target.cache);
   const consent = consents.ok ? consents.value.value.trusted[packageConsentKey(id)] : undefined;
   return consent !== undefined && consent.digest !== digest;
 }
