@@ -131,6 +131,13 @@ describe("trust and untrust", () => {
       (await box.run("update", "frontend-design", "--user", "--dry-run", "--json")).stdout,
     ) as { plan: { steps: { capabilities?: { trustEnds?: boolean } }[] } };
     expect(json.plan.steps[0]?.capabilities?.trustEnds).toBe(true);
+    // trusted again after the update, a rollback to the files before ends that trust too
+    expect((await box.run("update", "frontend-design", "--user", "--yes")).status).toBe(0);
+    expect((await box.run("trust", "frontend-design")).status).toBe(0);
+    const rollback = JSON.parse(
+      (await box.run("rollback", "frontend-design", "--user", "--dry-run", "--json")).stdout,
+    ) as typeof json;
+    expect(rollback.plan.steps[0]?.capabilities?.trustEnds).toBe(true);
     expect((await box.run("untrust", "frontend-design", "--user")).status).toBe(0);
     expect(visible(await listed(box))).toEqual([]);
   });

@@ -391,7 +391,17 @@ export function copyStep(
         origin: previous.origin,
       };
       lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
-      capabilities = rollbackDiff(environment, copy);
+      const diff = rollbackDiff(environment, copy);
+      capabilities =
+        diff &&
+        withTrustEnding(
+          diff,
+          trustEndsWith(
+            { environment, scope, cache: planning.request.cache },
+            id,
+            previous.contentDigest,
+          ),
+        );
     }
   }
   const links = linksOfCopy(planning, copy, operation);
