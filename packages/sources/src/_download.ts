@@ -1,4 +1,5 @@
 import { SkillshelfError } from "@skillshelf/core";
+import { authFailure } from "./http/_failure.js";
 import type { HttpClient, OriginCredentials } from "./http/client.js";
 
 /**
@@ -20,11 +21,10 @@ export async function download(
   const answered = response.url;
   if (response.status === 401 || response.status === 403) {
     response.discard();
-    throw new SkillshelfError(
-      response.signed ? "auth_refused" : "auth_required",
-      `downloading ${answered.href} answered HTTP ${response.status}: ${response.signed ? "the credentials configured" : "no credentials are configured"} for ${answered.host}`,
-      { details: { url: answered.href, status: response.status, host: answered.host } },
-    );
+    throw authFailure(`downloading ${answered.href}`, response, {
+      url: answered.href,
+      host: answered.host,
+    });
   }
   if (!response.ok) {
     response.discard();

@@ -1,6 +1,7 @@
 /// <reference path="./_npm-modules.d.ts" />
 import { SkillshelfError } from "@skillshelf/core";
 import { insecureUrl } from "./fetchers/_syntax.js";
+import { authFailure } from "./http/_failure.js";
 import type { HttpClient, OriginCredentials } from "./http/client.js";
 
 /** A version of a package as its registry describes it (the fields read here). */
@@ -176,17 +177,17 @@ async function okBody(
 ): Promise<Buffer> {
   if (response.ok) return response.bytes(maxBytes);
   response.discard();
-  const { status, signed } = response;
-  const details = { url: registry.href, spec: request.spec, host: registry.host, status };
+  const { status } = response;
+  const details = { url: registry.href, spec: request.spec, host: registry.host };
   if (status === 401 || status === 403)
-    throw new SkillshelfError(
-      signed ? "auth_refused" : "auth_required",
-      `the registry ${registry.host} answered HTTP ${status} for ${request.spec}: ${signed ? "the credentials configured" : "no credentials are configured"} for it`,
-      { details },
+    throw authFailure(
+      `the registry ${registry.host}, asked for ${request.spec},`,
+      response,
+      details,
     );
   throw new SkillshelfError(
     "download_failed",
     `could not fetch ${request.spec} from ${registry.host} (HTTP ${status})`,
-    { details },
+    { details: { ...details, status } },
   );
 }

@@ -1,4 +1,5 @@
 import { isSkillshelfError, SkillshelfError, sha256 } from "@skillshelf/core";
+import { authFailure } from "./http/_failure.js";
 import { answerChallenge } from "./http/challenge.js";
 import { createHttpClient, type HttpClient, type HttpResponse } from "./http/client.js";
 import type { OciCredentials } from "./oci-credentials.js";
@@ -94,7 +95,11 @@ export function ociSession(reference: OciReference, options: OciSessionOptions =
     }
     if (response.status === 401 || response.status === 403) {
       response.discard();
-      throw authFailure(reference, url, response.status, authorization !== undefined);
+      throw authFailure(
+        `the registry ${reference.host}, asked for ${reference.repository},`,
+        { status: response.status, signed: authorization !== undefined },
+        { url, host: reference.host },
+      );
     }
     return response;
   };
@@ -148,19 +153,6 @@ function plainHttpHint(error: unknown, reference: OciReference): unknown {
       suggestion: `oci+http://${reference.host}/${reference.repository}`,
     },
   });
-}
-
-function authFailure(
-  reference: OciReference,
-  url: string,
-  status: number,
-  signed: boolean,
-): SkillshelfError {
-  return new SkillshelfError(
-    signed ? "auth_refused" : "auth_required",
-    `the registry ${reference.host} answered HTTP ${status} for ${reference.repository}: ${signed ? "the credentials configured" : "no credentials are configured"} for it`,
-    { details: { url, status, host: reference.host } },
-  );
 }
 
 function httpFailure(response: HttpResponse, url: string): SkillshelfError {

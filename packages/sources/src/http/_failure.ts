@@ -74,6 +74,23 @@ export function requestFailed(
 /** The code of a tunnel the proxy closed before answering CONNECT (our client's own). */
 export const TUNNEL_DROPPED = "SKILLSHELF_TUNNEL_DROPPED";
 
+/**
+ * A 401 or 403 answer: `auth_refused` when credentials went with the request, else
+ * `auth_required`. `asked` says what was asked of whom; `details.host` is the host they are for.
+ */
+export function authFailure(
+  asked: string,
+  answer: { readonly status: number; readonly signed: boolean },
+  details: { readonly url: string; readonly host: string } & Record<string, unknown>,
+): SkillshelfError {
+  const { status, signed } = answer;
+  return new SkillshelfError(
+    signed ? "auth_refused" : "auth_required",
+    `${asked} answered HTTP ${status}: ${signed ? "the credentials configured" : "no credentials are configured"} for ${details.host}`,
+    { details: { ...details, status } },
+  );
+}
+
 /** `archive_too_large` for a download from `url` past its limit. */
 export function tooLarge(url: URL, problem: string): SkillshelfError {
   return new SkillshelfError("archive_too_large", `${url.href}: ${problem}`, {
