@@ -7,6 +7,8 @@ import {
   readRegularFile,
   SkillshelfError,
 } from "@skillshelf/core";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
 import { type IndexScope, scopeLibrary } from "./scope-sources.js";
 
@@ -53,9 +55,24 @@ const LIMIT_FIELDS = [
   ["entries", "maxEntries"],
 ] as const;
 
-type LimitKey = (typeof LIMIT_FIELDS)[number][0] | "timeoutSeconds";
+const limit = z.optional(z.int().check(z.positive()));
 
-function readLimits(path: string): Partial<Record<LimitKey, number>> {
+/** `settings.json`: its version and its limits, nothing else. */
+const SETTINGS = z.strictObject({
+  version: z.literal(1),
+  limits: z.optional(
+    z.strictObject({
+      downloadBytes: limit,
+      unpackedBytes: limit,
+      entries: limit,
+      timeoutSeconds: limit,
+    }),
+  ),
+});
+
+type Limits = NonNullable<z.infer<typeof SETTINGS>["limits"]>;
+
+function readLimits(path: string): Limits {
   if (!existsSync(path)) return {};
   const invalid = (problem: string, cause?: unknown): never => {
     throw new SkillshelfError("settings_invalid", `${path} ${problem}`, { path, cause });
@@ -67,28 +84,11 @@ function readLimits(path: string): Partial<Record<LimitKey, number>> {
     return invalid(`cannot be read (${errnoCode(error) ?? String(error)})`, error);
   }
   const parsed = parseJsonDocument(text);
-  const document = parsed.ok ? parsed.value : undefined;
-  if (!isRecord(document) || document.version !== 1)
-    return invalid('is not a settings file ({"version":1,…})');
-  for (const key of Object.keys(document))
-    if (key !== "version" && key !== "limits") invalid(`has a key it does not know: ${key}`);
-  const limits = document.limits ?? {};
-  if (!isRecord(limits)) return invalid("has limits that are not an object");
-  const read: Partial<Record<LimitKey, number>> = {};
-  for (const [key, value] of Object.entries(limits)) {
-    if (!LIMIT_KEYS.has(key)) invalid(`has a limit it does not know: ${key}`);
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
-      invalid(`sets limits.${key} to ${JSON.stringify(value)}, not a whole number above 0`);
-    read[key as LimitKey] = value as number;
-  }
-  return read;
-}
-
-const LIMIT_KEYS: ReadonlySet<string> = new Set([
-  ...LIMIT_FIELDS.map(([key]) => key),
-  "timeoutSeconds",
-]);
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!parsed.ok) return invalid('is not a settings file ({"version":1,…})');
+  const read = SETTINGS.safeParse(parsed.value, { error: en().localeError });
+  if (read.success) return read.data.limits ?? {};
+  const [issue] = read.error.issues;
+  return invalid(
+    `is not a settings file ({"version":1,"limits":{…}}): ${issue?.path.join(".") || "the document"}: ${issue?.message}`,
+  );
 }
