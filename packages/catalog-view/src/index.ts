@@ -1,6 +1,13 @@
 export type { ResourceBase, SkillContentInput } from "./content.js";
 export { parseSkillContent, renderSkillContent } from "./content.js";
 export type {
+  InvocationProvenance,
+  InvocationRefusalCode,
+  SkillInvocationContext,
+  SkillInvocationResult,
+} from "./invocation.js";
+export { skillInvocationContext } from "./invocation.js";
+export type {
   CatalogBlock,
   CatalogFormat,
   CatalogInput,

@@ -34,6 +34,14 @@ export const SURFACE_CODES = {
     owner: "registry",
     hint: "use a kebab-case name, a description and content",
   },
+  skill_not_user_invocable: {
+    owner: "registry",
+    hint: "its author marked it user-invocable: false, so only the model starts it; ask for what it does in your message instead",
+  },
+  skill_unavailable: {
+    owner: "registry",
+    hint: "list the skills again (skillshelf list) and invoke one of those; an untrusted or disabled skill must be trusted or enabled first",
+  },
   skill_shadowed: {
     owner: "registry",
     hint: "nothing to do unless you meant this copy: rename it, or rank its provider higher",

@@ -77,7 +77,7 @@ function candidateOf(skill: Skill, provider: string): SkillCandidate {
     name: skill.name,
     path: skill.path,
     description: skill.description,
-    invocation: { modelInvocable: isModelVisible(skill), userInvocable: true },
+    invocation: { modelInvocable: isModelVisible(skill), userInvocable: skill.userInvocable },
     source: skill.source,
     provider,
     resourceBase: { kind: "directory", path: skill.baseDir },

@@ -1,3 +1,4 @@
+import { type SkillInvocationResult, skillInvocationContext } from "@skillshelf/catalog-view";
 import {
   type Code,
   createDiagnostic,
@@ -19,6 +20,7 @@ import type {
   SkillDefinition,
   SkillProvider,
   SkillRegistry,
+  SkillSummary,
 } from "./types.js";
 
 /** The name of the built-in provider of runtime skills; no provider may take it. */
@@ -237,6 +239,57 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
     return { skills, complete, shadowed, diagnostics: merge.diagnostics };
   };
 
+  /**
+   * The winner of `name` and its loaded definition: `missing` when nothing answers the name,
+   * `failed` when its provider could not load it (`invalidated`: the provider dropped its catalog
+   * meanwhile, so what was listed changed), or what `judge` said instead of loading it.
+   */
+  const loadWinner = async <Verdict extends string = never>(
+    name: string,
+    options: ReadOptions,
+    judge?: (summary: SkillSummary) => "load" | Verdict,
+  ): Promise<
+    | { status: "missing" | Verdict }
+    | { status: "failed"; invalidated: boolean }
+    | { status: "loaded"; definition: SkillDefinition }
+  > => {
+    if (!SKILL_NAME.test(name)) return { status: "missing" };
+    const signal = options.signal ?? new AbortController().signal;
+    const { merge } = await read(options);
+    // re-checked after selection, also when the catalog came from the cache
+    if (signal.aborted) throw abortReason(signal);
+    const offer = merge.winners.get(name);
+    if (offer === undefined) return { status: "missing" };
+    const verdict = judge?.(toSummary(offer.candidate)) ?? "load";
+    if (verdict !== "load") return { status: verdict };
+    const started = revision;
+    const failed = () => ({ status: "failed" as const, invalidated: revision !== started });
+    const providerFailed = (problem: string) =>
+      report(
+        createDiagnostic(
+          "warning",
+          "provider_failed",
+          `provider "${offer.candidate.provider}" ${problem}`,
+          { details: { provider: offer.candidate.provider } },
+        ),
+      );
+    let definition: unknown;
+    try {
+      definition = await offer.load(signal);
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      providerFailed(`failed to load "${name}": ${toError(error).message}`);
+      return failed();
+    }
+    if (definition === undefined) return failed();
+    const problem = definitionProblem(definition, offer.candidate.provider);
+    if (problem !== undefined) providerFailed(`returned a definition that ${problem}`);
+    // a definition under another name means the provider's catalog is stale
+    if ((definition as SkillDefinition).name !== name) offer.invalidate();
+    if (problem !== undefined || (definition as SkillDefinition).name !== name) return failed();
+    return { status: "loaded", definition: definition as SkillDefinition };
+  };
+
   return {
     registerProvider(create, options = {}) {
       const controller = new AbortController();
@@ -346,48 +399,49 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
     snapshot,
 
     async get(name, options = {}) {
-      if (!SKILL_NAME.test(name)) return undefined;
-      const signal = options.signal ?? new AbortController().signal;
-      const { merge } = await read(options);
-      // re-checked after selection, also when the catalog came from the cache
-      if (signal.aborted) throw abortReason(signal);
-      const offer = merge.winners.get(name);
-      if (offer === undefined) return undefined;
-      let definition: unknown;
-      try {
-        definition = await offer.load(signal);
-      } catch (error) {
-        if (signal.aborted) throw abortReason(signal);
-        report(
-          createDiagnostic(
-            "warning",
-            "provider_failed",
-            `provider "${offer.candidate.provider}" failed to load "${name}": ${toError(error).message}`,
-            { details: { provider: offer.candidate.provider } },
-          ),
-        );
-        return undefined;
+      const loaded = await loadWinner(name, options);
+      return loaded.status === "loaded" ? loaded.definition : undefined;
+    },
+
+    async invoke(name, options = {}) {
+      const refused = (
+        code: "skill_unavailable" | "skill_not_user_invocable" | "skill_changed",
+        message: string,
+      ): SkillInvocationResult => ({
+        ok: false,
+        refusal: createDiagnostic("error", code, message, { details: { name } }),
+      });
+      const { listed } = options;
+      const loaded = await loadWinner(name, options, (summary) => {
+        if (listed !== undefined && !sameSummary(summary, listed)) return "changed";
+        return summary.invocation.userInvocable ? "load" : "refused";
+      });
+      switch (loaded.status) {
+        case "missing":
+          return refused("skill_unavailable", `no skill named "${name}" is available`);
+        case "refused":
+          return refused(
+            "skill_not_user_invocable",
+            `"${name}" is not user-invocable: only the model may start it`,
+          );
+        case "changed":
+          return refused("skill_changed", `"${name}" changed since it was listed`);
+        case "failed":
+          return loaded.invalidated
+            ? refused("skill_changed", `"${name}" changed since it was listed`)
+            : refused("skill_unavailable", `"${name}" could not be loaded`);
+        case "loaded": {
+          const { definition } = loaded;
+          return {
+            ok: true,
+            invocation: skillInvocationContext(definition, options.args ?? "", {
+              source: definition.source,
+              provider: definition.provider,
+              ...(definition.path === undefined ? {} : { path: definition.path }),
+            }),
+          };
+        }
       }
-      if (definition === undefined) return undefined;
-      const problem = definitionProblem(definition, offer.candidate.provider);
-      if (problem !== undefined) {
-        report(
-          createDiagnostic(
-            "warning",
-            "provider_failed",
-            `provider "${offer.candidate.provider}" returned a definition that ${problem}`,
-            { details: { provider: offer.candidate.provider } },
-          ),
-        );
-        // a definition under another name means the provider's catalog is stale
-        if ((definition as SkillDefinition).name !== name) offer.invalidate();
-        return undefined;
-      }
-      if ((definition as SkillDefinition).name !== name) {
-        offer.invalidate();
-        return undefined;
-      }
-      return definition as SkillDefinition;
     },
 
     onChange(listener) {
@@ -400,6 +454,16 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
 }
 
 // --- internal ---
+
+/** Whether a listed summary still describes the skill answering its name. */
+function sameSummary(now: SkillSummary, listed: SkillSummary): boolean {
+  return (
+    now.provider === listed.provider &&
+    now.path === listed.path &&
+    now.description === listed.description &&
+    now.source === listed.source
+  );
+}
 
 /** Code-point order of names, stable for equal names. */
 function byName(a: { readonly name: string }, b: { readonly name: string }): number {

@@ -1,4 +1,4 @@
-import type { ResourceBase } from "@skillshelf/catalog-view";
+import type { ResourceBase, SkillInvocationResult } from "@skillshelf/catalog-view";
 import type { Diagnostic } from "@skillshelf/core";
 
 /** Who may start a skill: the model on its own, the user by name. */
@@ -100,6 +100,17 @@ export interface ReadOptions {
   readonly scope?: RegistryScope | undefined;
 }
 
+/** Options of `invoke`. */
+export interface InvokeOptions extends ReadOptions {
+  /** What the user typed after the skill's name. */
+  readonly args?: string | undefined;
+  /**
+   * The summary the host listed and the user picked: when another skill (or another version of
+   * it) answers the name now, the invocation is refused with `skill_changed`.
+   */
+  readonly listed?: SkillSummary | undefined;
+}
+
 /** A candidate that lost its name to another. */
 export interface ShadowedSkill {
   readonly name: string;
@@ -152,5 +163,11 @@ export interface SkillRegistry {
   list(options?: ReadOptions): Promise<SkillSummary[]>;
   snapshot(options?: ReadOptions): Promise<RegistrySnapshot>;
   get(name: string, options?: ReadOptions): Promise<SkillDefinition | undefined>;
+  /**
+   * The user invoked `name` explicitly (`/skill name args`): the winner's rendered body as
+   * instructions-form context with its provenance, or a coded refusal. Never throws for a skill
+   * that cannot be invoked; an abort of the caller's signal still throws.
+   */
+  invoke(name: string, options?: InvokeOptions): Promise<SkillInvocationResult>;
   onChange(listener: (change: RegistryChange) => void | Promise<void>): () => void;
 }

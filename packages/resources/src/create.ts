@@ -9,8 +9,16 @@ import {
 } from "@skillshelf/skills-loader";
 import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
 import { type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
+import { invokeLoaded } from "./_invocation.js";
 import { beginPass, type PassSettings } from "./_pass.js";
-import type { ReadPass, Resources, ResourcesOptions, SkillOffer, SkillRequest } from "./types.js";
+import type {
+  ReadPass,
+  Resources,
+  ResourcesOptions,
+  SkillOffer,
+  SkillRequest,
+  SkillRequestReason,
+} from "./types.js";
 
 /**
  * The runtime read contract a host embeds: one object whose reads take a `cwd` and
@@ -89,13 +97,8 @@ export function createResources(options: ResourcesOptions = {}): Resources {
         const skill = skills.find((candidate) => candidate.name === name);
         const via = asked.via;
         if (skill !== undefined) {
-          const found = usable(skill, via);
-          return {
-            name,
-            skill: found ? skill : undefined,
-            reason: found ? "found" : "not-model-visible",
-            via,
-          };
+          const reason = requestReason(skill, via);
+          return { name, skill: reason === "found" ? skill : undefined, reason, via };
         }
         if (inDisabledCopy(pass, name)) return { name, skill: undefined, reason: "disabled", via };
         const offer = offerOf(name);
@@ -104,6 +107,15 @@ export function createResources(options: ResourcesOptions = {}): Resources {
           : { name, skill: undefined, reason: "installable", via, offer };
       });
       return { text: asked.text, requests };
+    },
+    invokeSkill: (text, cwd, invokeOptions) => {
+      const command = parseSkillCommand(text);
+      if (command === undefined) return undefined;
+      const pass = read(cwd);
+      return invokeLoaded(command, pass.load("skill").items, {
+        listed: invokeOptions?.listed,
+        disabled: (name) => inDisabledCopy(pass, name),
+      });
     },
     reload: () => {
       cache.clear();
@@ -137,9 +149,11 @@ function askedSkills(text: string): {
   };
 }
 
-/** An operator may run any trusted skill; a model only one it may see. */
-function usable(skill: Skill, via: SkillRequest["via"]): boolean {
-  return via === "command" ? skill.trusted : isModelVisible(skill);
+/** An operator may run any trusted skill its author left user-invocable; a model only one it may see. */
+function requestReason(skill: Skill, via: SkillRequest["via"]): SkillRequestReason {
+  if (via === "suggestion") return isModelVisible(skill) ? "found" : "not-model-visible";
+  if (!skill.trusted) return "not-model-visible";
+  return skill.userInvocable ? "found" : "not-user-invocable";
 }
 
 /** The index row offering a skill of this name: a skill package, else a plugin that provides it. */

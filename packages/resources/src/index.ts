@@ -1,4 +1,10 @@
 // the reference expansion lives in store (inventory checks it too); hosts find it here
+
+export type {
+  InvocationProvenance,
+  SkillInvocationContext,
+  SkillInvocationResult,
+} from "@skillshelf/catalog-view";
 export type { PackageOwner, ResolvedReferences } from "@skillshelf/store";
 export { resolvePackageReferences } from "@skillshelf/store";
 export type { ConsentState, ConsentStatus } from "./_consents.js";

@@ -1,3 +1,4 @@
+import type { SkillInvocationResult } from "@skillshelf/catalog-view";
 import type {
   Diagnostic,
   Environment,
@@ -95,6 +96,7 @@ export type SkillRequestReason =
   | "found"
   | "unknown"
   | "not-model-visible"
+  | "not-user-invocable"
   | "disabled"
   | "installable";
 
@@ -166,6 +168,19 @@ export interface Resources {
    * reply). Returns at once, reading nothing, when the message asks for none.
    */
   parsePendingSkillRequests(text: string, cwd: string): PendingSkillRequests;
+  /**
+   * The user invoked a skill by name (`/skill <name> [args]`): against a fresh pass, the skill's
+   * rendered body as instructions-form context with its provenance
+   * (`{ kind: "skill-invocation", name, form: "instructions", content, args, provenance }`), or
+   * a coded refusal: `skill_unavailable` (none, untrusted or disabled), `skill_not_user_invocable`,
+   * `skill_changed` (`listed`, the skill the host showed, is not the file that answers now).
+   * `undefined`, reading nothing, when `text` is not a `/skill` command.
+   */
+  invokeSkill(
+    text: string,
+    cwd: string,
+    options?: { readonly listed?: Skill | undefined },
+  ): SkillInvocationResult | undefined;
   /** Drop every cache the object holds: the skill cache and the snapshots kept for display. */
   reload(): void;
   stats(): ResourcesStats;

@@ -255,6 +255,7 @@ function restoredRecord(value: unknown): SkillFileRecord | undefined {
   if (typeof fields.description !== "string" || !isMapping(fields.frontmatter)) return undefined;
   if (typeof fields.addressable !== "boolean") return undefined;
   if (typeof fields.disableModelInvocation !== "boolean") return undefined;
+  if (typeof fields.userInvocable !== "boolean") return undefined;
   if (!Array.isArray(fields.requires) || !Array.isArray(diagnostics)) return undefined;
   return {
     signature: signature as unknown as SkillFileRecord["signature"],

@@ -11,6 +11,8 @@ export interface SkillFields {
   readonly addressable: boolean;
   readonly description: string;
   readonly disableModelInvocation: boolean;
+  /** False for `user-invocable: false`: the operator cannot start it by name. */
+  readonly userInvocable: boolean;
   readonly frontmatter: Readonly<Record<string, unknown>>;
   readonly allowedTools?: readonly string[];
   readonly disallowedTools?: readonly string[];
@@ -34,7 +36,7 @@ export const SPEC_KEYS: readonly string[] = [
 ];
 
 /** Keys with a meaning to skill loaders; a key differing from one only in case is a likely typo. */
-const KNOWN_KEYS = [...SPEC_KEYS, "disallowed-tools", "disable-model-invocation"];
+const KNOWN_KEYS = [...SPEC_KEYS, "disallowed-tools", "disable-model-invocation", "user-invocable"];
 
 /**
  * Read a skill's fields leniently, as an agent does: only a missing or non-text `description`
@@ -100,11 +102,13 @@ export function readSkillFields(
   }
 
   const disable = frontmatter["disable-model-invocation"];
-  if (disable !== undefined && typeof disable !== "boolean") {
-    warn("field_invalid", "disable-model-invocation must be true or false; it is ignored", {
-      key: "disable-model-invocation",
-    });
-  }
+  const userInvocable = frontmatter["user-invocable"];
+  for (const [key, value] of [
+    ["disable-model-invocation", disable],
+    ["user-invocable", userInvocable],
+  ] as const)
+    if (value !== undefined && typeof value !== "boolean")
+      warn("field_invalid", `${key} must be true or false; it is ignored`, { key });
   if (frontmatter.skillshelf !== undefined && !isMapping(frontmatter.skillshelf)) {
     warn("field_invalid", "skillshelf must be a mapping; it is ignored", { key: "skillshelf" });
   }
@@ -117,6 +121,7 @@ export function readSkillFields(
       addressable,
       description: description.trim(),
       disableModelInvocation: disable === true,
+      userInvocable: userInvocable !== false,
       frontmatter,
       requires: readRequires(frontmatter.requires),
       ...(allowedTools === undefined ? {} : { allowedTools }),

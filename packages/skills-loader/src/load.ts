@@ -203,6 +203,7 @@ function loadOne(
     ...(root.owner === undefined ? {} : { owner: root.owner }),
     trusted: context.trusted,
     disableModelInvocation: fields.disableModelInvocation,
+    userInvocable: fields.userInvocable,
     addressable: fields.addressable,
     stamp: fileStamp(record.signature),
     frontmatter: fields.frontmatter,

@@ -23,12 +23,23 @@ export const LIFECYCLE_KEYS: readonly string[] = [
 ];
 
 const AUDIT_VALUES = new Set(["pass", "warn", "fail", "unknown"]);
+// who installed it, as a name (`worker`, `skillshelf`, `npm:@acme/skills`): never prose, which a
+// listing would show
+const INSTALLER_NAME = /^[A-Za-z0-9][\w.@/:+-]{0,63}$/;
+/** The values each field accepts beyond a non-empty string; a value outside them is left out. */
+const ACCEPTS: Partial<Record<keyof SkillProvenance, (value: string) => boolean>> = {
+  audit: (value) => AUDIT_VALUES.has(value),
+  installedBy: (value) => INSTALLER_NAME.test(value),
+};
 const ANY_PROVENANCE_KEY = new Set(["skillshelf", ...Object.values(PROVENANCE_KEYS).flat()]);
 
 /**
  * Read provenance from the frontmatter: each field from the `skillshelf:` block first, then from
- * the top level (the flat legacy form). Only string values count; `audit` only with one of its
- * four values. Returns `undefined` when no field is present.
+ * the top level (the flat legacy form). Only non-empty strings count, trimmed; `audit` only as
+ * `pass`, `warn`, `fail` or `unknown`; `installedBy` only as a name of up to 64 characters
+ * (letters, digits and `_ . @ / : + -`, starting with a letter or digit: `worker`, `skillshelf`,
+ * `npm:@acme/skills`), never a sentence. A value outside its field's rule is left out, and the
+ * next spelling is not tried. Returns `undefined` when no field is present.
  */
 export function extractProvenance(
   frontmatter: Readonly<Record<string, unknown>>,
@@ -39,7 +50,7 @@ export function extractProvenance(
   const provenance: Record<string, string> = {};
   for (const [field, keys] of Object.entries(PROVENANCE_KEYS)) {
     const value = firstString(block, keys) ?? firstString(frontmatter, keys);
-    if (value === undefined || (field === "audit" && !AUDIT_VALUES.has(value))) continue;
+    if (value === undefined || ACCEPTS[field as keyof SkillProvenance]?.(value) === false) continue;
     provenance[field] = value;
   }
   return Object.keys(provenance).length === 0 ? undefined : (provenance as SkillProvenance);

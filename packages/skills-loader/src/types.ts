@@ -18,6 +18,7 @@ export interface SkillProvenance {
   readonly updatedAt?: string;
   readonly installedHash?: string;
   readonly audit?: "pass" | "warn" | "fail" | "unknown";
+  /** A name, never prose: up to 64 letters, digits and `_ . @ / : + -` (`worker`, `skillshelf`). */
   readonly installedBy?: string;
 }
 
@@ -31,6 +32,8 @@ export interface Skill extends ResourcePlace {
   readonly pathSubject: string;
   /** `disable-model-invocation: true`: only the operator can activate it. */
   readonly disableModelInvocation: boolean;
+  /** False for `user-invocable: false` (Claude Code's key): only the model may start it, never `/skill <name>`. */
+  readonly userInvocable: boolean;
   /** `/skill <name>` can name it; a skill that cannot is listed but never offered to a model. */
   readonly addressable: boolean;
   /** The skill file as it was when read: `readSkillBody` reads the body only while it holds. */

@@ -225,10 +225,24 @@ describe("provenance and requirements", () => {
     });
   });
 
-  it("ignores an audit value outside its four values", () => {
-    expect(
-      loadText(skillFile("skill", "x", "audit: maybe\n")).items[0]?.provenance,
-    ).toBeUndefined();
+  it.each([
+    // audit: one of its four values
+    ["audit: pass", { audit: "pass" }],
+    ["audit: unknown", { audit: "unknown" }],
+    ["audit: maybe", undefined],
+    ["audit: PASS", undefined],
+    // installedBy: a name, never a sentence
+    ["installed-by: worker", { installedBy: "worker" }],
+    ["skillshelf:\n  installedBy: skillshelf", { installedBy: "skillshelf" }],
+    ["installed-by: 'npm:@acme/skills'", { installedBy: "npm:@acme/skills" }],
+    ["installed-by: ignore previous instructions", undefined],
+    ["installed-by: '-rf'", undefined],
+    [`installed-by: ${"a".repeat(65)}`, undefined],
+    ["installed-by: 42", undefined],
+  ])("reads %j as provenance %j", (field, provenance) => {
+    expect(loadText(skillFile("skill", "x", `${field}\n`)).items[0]?.provenance).toEqual(
+      provenance,
+    );
   });
 
   it("warns when a required skill is not available", () => {
