@@ -1,3 +1,5 @@
+import type { LifecycleProgress } from "@skillshelf/lifecycle";
+import { safeLine } from "./format.js";
 import type { CliIo } from "./io.js";
 
 /**
@@ -48,4 +50,23 @@ export function progressLine(io: CliIo): { update(text: string): void; done(): v
       shown = false;
     },
   };
+}
+
+/** Run long work with its progress on the terminal's line, cleared when it ends. */
+export async function withProgress<T>(
+  io: CliIo,
+  work: (progress: (event: LifecycleProgress) => void) => Promise<T>,
+): Promise<T> {
+  const line = progressLine(io);
+  try {
+    return await work((event) => line.update(progressText(event)));
+  } finally {
+    line.done();
+  }
+}
+
+function progressText(event: LifecycleProgress): string {
+  return event.phase === "stage"
+    ? `fetching ${safeLine(event.source)} …`
+    : `applying ${event.index + 1}/${event.count}: ${safeLine(event.ref)} …`;
 }

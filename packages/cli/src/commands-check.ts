@@ -1,7 +1,7 @@
 import { AUDIT_SEVERITIES, PACKAGE_KINDS, RESOURCE_KINDS } from "@skillshelf/core";
 import { type CommandDefinition, defineCommand } from "./command.js";
 
-/** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish, audit. */
+/** The commands that check, look after and share a library: verify, doctor, inventory, inspect, new, publish, register, audit. */
 export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   defineCommand({
     name: "verify",
@@ -78,7 +78,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "publish",
     summary: "publish a skill, a collection or a package's skills where a team shares them",
     description:
-      "Validate the folder strictly (any error refuses it; nothing is written), then publish its\nskills with their digests: to a static site folder (site:DIR) as\n.well-known/agent-skills/index.json, a lone SKILL.md as it is and any other skill as a\n.tar.gz, ready to copy to any web server or bucket; to an OCI registry\n(oci://HOST/REPOSITORY[:TAG]), each skill a ToolHive skillet artifact at REPOSITORY/NAME;\nor to a git repository (git+URL[//FOLDER][#BRANCH]), committed under skills/NAME, tagged\nNAME@VERSION and pushed. Whatever was published installs back to the same tree digest.",
+      "Validate the folder strictly (any error refuses it; nothing is written), then publish its\nskills with their digests: to a static site folder (site:DIR) as\n.well-known/agent-skills/index.json, a lone SKILL.md as it is and any other skill as a\n.tar.gz, ready to copy to any web server or bucket; to an OCI registry\n(oci://HOST/REPOSITORY[:TAG]), each skill a ToolHive skillet artifact at REPOSITORY/NAME;\nor to a git repository (git+URL[//FOLDER][#BRANCH]), committed under skills/NAME, tagged\nNAME@VERSION (the skill's metadata.version, else its package's) and pushed; a library.yaml at\nthe repository's root (or --index FILE) gets each skill's pinned row in the same commit.\nWhatever was published installs back to the same tree digest.",
     arguments: "<folder> <destination>",
     positionals: { min: 2, max: 2 },
     options: {
@@ -91,10 +91,39 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         value: "KEY",
         help: "sign each artifact with this SSH key (a private key, or a public key ssh-agent holds); ssh-keygen -Y verify checks it; a git commit is signed as git does",
       },
+      index: {
+        type: "string",
+        value: "FILE",
+        help: "for a git repository: the package index in it (a path from its root) to update in the same commit; default its root's library.yaml when it has one",
+      },
     },
     shared: ["json", "cwd"],
     exits: "0 published (or, dry, publishable), 1 refused, 2 usage error",
     load: async () => (await import("./commands/publish.js")).runPublish,
+  }),
+  defineCommand({
+    name: "register",
+    summary: "write a pinned row for a package into an index (library.yaml)",
+    description:
+      "Read each folder or source as install does (a package, or each skill of a collection),\nvalidate it, and write its row into the scope's library.yaml (or --index FILE): kind, name,\ndescription, version, the source pinned to the commit or digest fetched (a folder relative to\nthe index), the tree digest as sha256, and requires. A row of the same kind:name is updated;\nits other fields and the file's comments are kept. skillshelf validate on the index then\nreports a local source whose files no longer match the row.",
+    arguments: "<path|source…>",
+    positionals: { min: 1 },
+    options: {
+      index: {
+        type: "string",
+        value: "FILE",
+        help: "the index to write instead of the scope's library.yaml",
+      },
+      skill: {
+        type: "string",
+        value: "NAMES",
+        multiple: true,
+        help: "the skills of a collection to register, comma-separated (default: all)",
+      },
+    },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 every package registered, 1 something was refused, 2 usage error",
+    load: async () => (await import("./commands/register.js")).runRegister,
   }),
   defineCommand({
     name: "sbom",

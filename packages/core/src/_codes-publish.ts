@@ -16,6 +16,10 @@ export const PUBLISH_CODES = {
     owner: "publish",
     hint: "a published version does not change: raise the skill's metadata.version and publish again",
   },
+  publish_index_unsupported: {
+    owner: "publish",
+    hint: "--index names the index in a git repository being published to; a site writes its own .well-known index, and an OCI registry has none",
+  },
   publish_nothing: {
     owner: "publish",
     hint: "name a folder holding a SKILL.md, skill folders or a plugin.json with skills",

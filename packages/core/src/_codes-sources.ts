@@ -93,6 +93,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "run skillshelf sources update to fetch it on this machine",
   },
+  index_not_writable: {
+    owner: "sources",
+    hint: "name a library.yaml to write rows into (--index FILE); a marketplace.json lists plugins of another format",
+  },
   index_key_unknown: { owner: "sources", hint: "remove the key or check its spelling" },
   index_missing: {
     owner: "sources",

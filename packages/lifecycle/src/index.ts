@@ -11,6 +11,8 @@ export { installedFrom } from "./installed-from.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
 export { planLifecycle, releasePlan } from "./plan.js";
+export type { RegisteredRow, RegisterRequest, RegisterResult } from "./register.js";
+export { registerPackages } from "./register.js";
 export { restoreFromLock } from "./restore.js";
 export { linksBehindLock, restoreLinks } from "./restore-links.js";
 export type { TrustedItem, TrustRequest, TrustResult } from "./trust.js";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import {
   copyTree,
   type Diagnostic,
@@ -96,14 +96,44 @@ export async function publishableSkills(
 
 // --- internal ---
 
-/** The SemVer `version` of the package manifest in `folder` (ours, else a Claude Code plugin's), when it has one. */
+/**
+ * The SemVer `version` of the package `folder` belongs to, when its manifest gives one: the
+ * manifest in `folder` (ours, else a Claude Code plugin's), or, for one skill's folder, that of
+ * the package up to two folders above whose skills folder holds it (`pkg/skills/<name>`).
+ */
 function manifestVersion(folder: string): string | undefined {
+  const own = manifestAt(folder);
+  if (own !== undefined) return own.version;
+  if (!existsSync(join(folder, "SKILL.md"))) return undefined;
+  for (const above of [dirname(folder), dirname(dirname(folder))]) {
+    const manifest = manifestAt(above);
+    if (manifest === undefined) continue;
+    return manifest.skills.some((skills) => resolve(above, skills) === dirname(folder))
+      ? manifest.version
+      : undefined;
+  }
+  return undefined;
+}
+
+/** The version and skills folders the manifest in `dir` declares, when it has one. */
+function manifestAt(
+  dir: string,
+): { readonly version: string | undefined; readonly skills: readonly string[] } | undefined {
   for (const file of ["plugin.json", join(".claude-plugin", "plugin.json")]) {
-    const path = join(folder, file);
+    const path = join(dir, file);
     if (!existsSync(path)) continue;
     const parsed = parseJsonDocument(readRegularFile(path, MAX_MANIFEST_BYTES).toString("utf8"));
-    const version = parsed.ok ? (parsed.value as { version?: unknown }).version : undefined;
-    return typeof version === "string" && isSemver(version) ? version : undefined;
+    const value = (parsed.ok ? parsed.value : {}) as {
+      version?: unknown;
+      extensions?: { skillshelf?: { resources?: { skills?: unknown } } };
+    };
+    const declared = value.extensions?.skillshelf?.resources?.skills;
+    return {
+      version:
+        typeof value.version === "string" && isSemver(value.version) ? value.version : undefined,
+      // a Claude Code plugin's skills are in skills/, as are ours unless the manifest says
+      skills: typeof declared === "string" ? [declared] : ["skills"],
+    };
   }
   return undefined;
 }

@@ -1,5 +1,10 @@
 import { resolve } from "node:path";
-import { type Diagnostic, type EnvironmentInput, resolveEnvironment } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type EnvironmentInput,
+  resolveEnvironment,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { publishableSkills } from "./_publishable.js";
 import type { PublishDestination, PublishedArtifact } from "./destinations/_destination.js";
 import { destinationOf, parseDestination } from "./destinations/index.js";
@@ -32,6 +37,12 @@ export interface PublishRequest {
    * registry, a signed commit in a git repository; installs verify it.
    */
   readonly sign?: string | undefined;
+  /**
+   * For a git repository: the package index in it (a path from its root) whose rows of the
+   * published skills are updated in the same commit; by default its root's `library.yaml` (or
+   * `library.json`), when it has one. `publish_index_unsupported` for another destination.
+   */
+  readonly index?: string | undefined;
 }
 
 /** What `publish` did (or, dry, would do). */
@@ -58,6 +69,12 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
   const destination = parseDestination(request.destination, environment.cwd);
   const dryRun = request.dryRun === true;
   const key = request.sign === undefined ? undefined : resolve(environment.cwd, request.sign);
+  if (request.index !== undefined && destination.kind !== "git")
+    throw new SkillshelfError(
+      "publish_index_unsupported",
+      `${request.destination} is not a git repository; --index names an index in one`,
+      { details: { destination: request.destination } },
+    );
   const found = await publishableSkills(resolve(environment.cwd, request.folder), {
     environment: request.environment,
     tempDir: request.tempDir,
@@ -77,6 +94,7 @@ export async function publish(request: PublishRequest): Promise<PublishResult> {
       environment,
       tempDir: request.tempDir,
       ...(key === undefined ? {} : { signingKey: key }),
+      ...(request.index === undefined ? {} : { index: request.index }),
     });
     return {
       destination,

@@ -87,6 +87,58 @@ describe("publish to a git repository (issue 27, item 5)", () => {
     ]);
   });
 
+  it("tags one skill's folder at the version of the package that holds it (issue 53, item 2)", async () => {
+    const env = gitEnv();
+    const bare = bareClone(gitRepo([{ tree: { "README.md": "Team skills.\n" } }], env).path, env);
+    const kit = testdir({
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "kit", version: "1.0.0" }),
+      "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files."),
+      // a manifest two folders up that does not hold the skill says nothing about it
+      "other/plugin.json": JSON.stringify({ name: "other", version: "9.9.9" }),
+      "other/loose/pdf2/SKILL.md": skillFile("pdf2", "Read more PDF files."),
+    });
+    const environment = { cwd: testdir(), home: env.HOME, env };
+    const tagged = async (folder: string) =>
+      (
+        await publish({ folder, destination: `git+${bare}`, environment, dryRun: true })
+      ).artifacts.map((artifact) => artifact.location.split("#")[1]);
+    expect(await tagged(join(kit, "skills/pdf"))).toEqual(["pdf@1.0.0"]);
+    expect(await tagged(join(kit, "other/loose/pdf2"))).toEqual(["pdf2@0.0.0"]);
+  });
+
+  it("writes an index named inside the repository, and refuses --index for a site", async () => {
+    const env = gitEnv();
+    const bare = bareClone(gitRepo([{ tree: { "README.md": "Team skills.\n" } }], env).path, env);
+    const environment = { cwd: testdir(), home: env.HOME, env };
+    const from = testdir({ "pdf/SKILL.md": skillFile("pdf", "Read PDF files.") });
+    const result = await publish({
+      folder: from,
+      destination: `git+${bare}`,
+      index: "catalog/library.yaml",
+      environment,
+    });
+    expect(result.artifacts.map((artifact) => artifact.location)).toEqual([
+      `${bare}//skills/pdf#pdf@0.0.0`,
+      `${bare}//catalog/library.yaml`,
+    ]);
+    const index = execFileSync("git", ["-C", bare, "show", "main:catalog/library.yaml"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(index).toContain("sourceUrl: ../skills/pdf");
+    await expect(
+      publish({
+        folder: from,
+        destination: `site:${testdir()}`,
+        index: "library.yaml",
+        environment,
+      }),
+    ).rejects.toMatchObject({ code: "publish_index_unsupported" });
+    await expect(
+      publish({ folder: from, destination: `git+${bare}`, index: "../out.yaml", environment }),
+    ).rejects.toMatchObject({ code: "publish_destination_invalid" });
+  });
+
   it("publishes into an empty repository, below the folder and on the branch named", async () => {
     const env = gitEnv();
     const bare = join(testdir(), "empty.git");

@@ -39,6 +39,8 @@ export { proxyName, readProxySettings } from "./http/proxy.js";
 export type { ProxyRoute } from "./http/routes.js";
 export { proxyRoutes } from "./http/routes.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
+export type { PinnedRow, RowChange } from "./index-writer.js";
+export { writeIndexRows } from "./index-writer.js";
 export { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";
 export { npmConfig } from "./npm-config.js";

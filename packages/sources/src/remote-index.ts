@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, relative, sep } from "node:path";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   copyTree,
   type Environment,
@@ -10,6 +11,7 @@ import {
 } from "@skillshelf/core";
 import { download } from "./_download.js";
 import { skipGit } from "./_git.js";
+import { siteFolderOf } from "./_site-folder.js";
 import { fetchSignal, httpOf } from "./fetchers/_fetcher.js";
 import { describeSource } from "./fetchers/index.js";
 import { MAX_INDEX_BYTES } from "./index-file.js";
@@ -29,11 +31,15 @@ export interface RemoteIndex {
 const INDEX_FILE_URL = /^https:\/\/[^#]+\.(json|ya?ml)$/i;
 
 /**
- * Read what `sources add` was given as a remote index, or `undefined` for a local path: a site
+ * Read what `sources add` was given as a remote index, or `undefined` for a local index: a site
  * with a `.well-known` skills index or an OCI repository (their skills become the index), an
- * `https://` URL of an index file, or a git repository (`owner/repo`, any git URL, `#ref`).
+ * `https://` URL of an index file, or a git repository (`owner/repo`, any git URL, `#ref`). A
+ * folder holding a `.well-known` skills index and no package index (what `publish site:DIR`
+ * writes), or that index file itself, is a site too: its `file://` URL.
  */
 export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undefined {
+  const site = siteFolderAt(resolve(cwd, text));
+  if (site !== undefined) return { url: pathToFileURL(site).href };
   const parsed = parseSourceSpec(text, cwd);
   // a site's .well-known index or an OCI repository: the skills they offer become the index
   if (parsed.ok && offersSkills(parsed.source)) return { url: describeSource(parsed.source) };
@@ -48,6 +54,14 @@ export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undef
     url: parsed.source.url,
     ...(parsed.source.ref === undefined ? {} : { ref: parsed.source.ref }),
   };
+}
+
+/** The site folder `path` is (or whose `.well-known` index it is), unless it holds a package index of its own. */
+function siteFolderAt(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  const site = siteFolderOf(pathToFileURL(path));
+  const ownIndex = statSync(path).isDirectory() ? locateIndex(path) : undefined;
+  return site !== undefined && ownIndex === undefined ? site : undefined;
 }
 
 /**

@@ -6,7 +6,13 @@ import {
   digestTree,
   isSkillshelfError,
 } from "@skillshelf/core";
-import { type IndexRow, readIndex } from "@skillshelf/sources";
+import {
+  type IndexRow,
+  readCollection,
+  readIndex,
+  stageCollectionSkill,
+} from "@skillshelf/sources";
+import { hasManifestEntry } from "@skillshelf/store";
 import { result } from "./_results.js";
 import type { IndexValidation } from "./types.js";
 
@@ -69,6 +75,23 @@ export function validateIndex(
 
 // --- internal ---
 
+/**
+ * The tree digest an install of the folder records: its own for a package, and for a lone skill
+ * with no manifest that of the skill package install makes of it (its manifest written in).
+ */
+function installedDigest(path: string): string {
+  const { skills } = hasManifestEntry(path) ? { skills: [] } : readCollection(path);
+  const [only] = skills;
+  if (skills.length !== 1 || only === undefined || only.path !== ".")
+    return digestTree(path).digest;
+  const staged = stageCollectionSkill({ dir: path, source: { type: "local", path } }, only);
+  try {
+    return staged.digest;
+  } finally {
+    staged.release();
+  }
+}
+
 function checkPin(
   row: IndexRow,
   report: (
@@ -80,7 +103,7 @@ function checkPin(
 ): void {
   if (row.source.type !== "local") return;
   try {
-    const observed = digestTree(row.source.path).digest;
+    const observed = installedDigest(row.source.path);
     if (observed !== row.sha256)
       report(
         "error",

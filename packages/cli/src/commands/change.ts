@@ -31,7 +31,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { recoverScope } from "@skillshelf/store/writers";
-import { choose, confirm, progressLine } from "../_interact.js";
+import { choose, confirm, withProgress } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
 import { diagnosticsText } from "../_summary-text.js";
 import type { CommandInput } from "../command.js";
@@ -293,19 +293,6 @@ async function apply(
     return { result, stopped };
   } finally {
     stop?.();
-  }
-}
-
-/** Run long work with its progress on the terminal's line, cleared when it ends. */
-async function withProgress<T>(
-  io: CliIo,
-  work: (progress: (event: LifecycleProgress) => void) => Promise<T>,
-): Promise<T> {
-  const line = progressLine(io);
-  try {
-    return await work((event) => line.update(progressText(event)));
-  } finally {
-    line.done();
   }
 }
 
@@ -580,12 +567,6 @@ function assertClaudePlugin(environment: Environment, path: string): void {
       `${path} is not a Claude Code plugin: it has no .claude-plugin/plugin.json`,
       { path: dir },
     );
-}
-
-function progressText(event: LifecycleProgress): string {
-  return event.phase === "stage"
-    ? `fetching ${safeLine(event.source)} …`
-    : `applying ${event.index + 1}/${event.count}: ${safeLine(event.ref)} …`;
 }
 
 /** A link write's findings, and its error when it failed or was refused. */

@@ -12,6 +12,7 @@ export async function runPublish(
     readonly json: boolean;
     readonly "dry-run": boolean;
     readonly sign: string | undefined;
+    readonly index: string | undefined;
   }>,
 ): Promise<number> {
   const { io } = input;
@@ -23,6 +24,7 @@ export async function runPublish(
     destination,
     dryRun: input.values["dry-run"],
     sign: input.values.sign,
+    index: input.values.index,
     environment,
   });
   const refused = !result.dryRun && !result.published;

@@ -56,6 +56,11 @@ export interface Destination<K extends DestinationKind> {
        * whose private half ssh-agent holds.
        */
       readonly signingKey?: string | undefined;
+      /**
+       * The package index inside the repository to keep in sync (a path from its root), for a
+       * git repository: default its root's `library.yaml` (or `library.json`) when it has one.
+       */
+      readonly index?: string | undefined;
     },
   ): Promise<readonly PublishedArtifact[]>;
 }

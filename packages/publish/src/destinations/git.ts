@@ -5,6 +5,7 @@ import { type GitOptions, parseSourceUrl, privateTempFolder, runGit } from "@ski
 import { realFolder } from "../_folders.js";
 import type { PublishedSkill } from "../_publishable.js";
 import type { Destination, PublishedArtifact } from "./_destination.js";
+import { namedIndex, repositoryIndex, syncRepositoryIndex } from "./_index-rows.js";
 
 // a destination git reads as a repository: git+…, ssh://, file://, git@host:…, or a .git URL
 const GIT_TEXT = /^(git\+|ssh:\/\/|file:\/\/|[\w.-]+@[\w.-]+:|https?:\/\/.*\.git(\/\/|#|$))/i;
@@ -14,6 +15,8 @@ const GIT_TEXT = /^(git\+|ssh:\/\/|file:\/\/|[\w.-]+@[\w.-]+:|https?:\/\/.*\.git
  * `//<folder>`) on the branch named (`#<branch>`, else the repository's own), committed as
  * `Publish <name>@<version>, …`, tagged `<name>@<version>`, and pushed with its tags. A tag
  * that already exists is refused (`publish_tag_exists`): a published version does not change.
+ * A package index the repository keeps (its root's `library.yaml`, or the `index` named) gets
+ * each published skill's row in the same commit.
  */
 export const GIT_REPOSITORY: Destination<"git"> = {
   syntax:
@@ -39,7 +42,7 @@ export const GIT_REPOSITORY: Destination<"git"> = {
   },
   describe: (destination) =>
     `${destination.url}//${destination.folder}${destination.branch === undefined ? "" : `#${destination.branch}`}`,
-  write: async (skills, destination, { dryRun, environment, tempDir, signingKey }) => {
+  write: async (skills, destination, { dryRun, environment, tempDir, signingKey, index }) => {
     const artifacts = skills.map(
       (skill): PublishedArtifact => ({
         skill: skill.name,
@@ -47,6 +50,7 @@ export const GIT_REPOSITORY: Destination<"git"> = {
         digest: `sha256:${skill.staged.digest}`,
       }),
     );
+    const named = namedIndex(index);
     if (dryRun) return artifacts;
     const options: GitOptions = { env: environment.env, timeoutMs: 120_000 };
     const work = privateTempFolder(tempDir ?? tmpdir(), "skillshelf-publish-");
@@ -82,8 +86,21 @@ export const GIT_REPOSITORY: Destination<"git"> = {
         removeTree(folder);
         copyTree(skill.staged.dir, folder);
       }
-      await git("add", "--all", "--", destination.folder);
-      const changed = await git("status", "--porcelain", "--", destination.folder);
+      // the index the repository keeps is updated in the same commit as the skills it lists
+      const indexPath = repositoryIndex(work, named);
+      const indexDigest =
+        indexPath === undefined
+          ? undefined
+          : await syncRepositoryIndex({
+              work,
+              folder: destination.folder,
+              index: indexPath,
+              skills,
+              tempDir,
+            });
+      const paths = [destination.folder, ...(indexPath === undefined ? [] : [indexPath])];
+      await git("add", "--all", "--", ...paths);
+      const changed = await git("status", "--porcelain", "--", ...paths);
       // signed as git signs commits with an SSH key: what is tagged is always a signed commit
       const signing =
         signingKey === undefined
@@ -106,7 +123,12 @@ export const GIT_REPOSITORY: Destination<"git"> = {
         `HEAD:refs/heads/${branch}`,
         ...skills.map((skill) => `refs/tags/${tagOf(skill)}`),
       );
-      return artifacts;
+      return indexDigest === undefined
+        ? artifacts
+        : [
+            ...artifacts,
+            { location: `${destination.url}//${indexPath}`, digest: `sha256:${indexDigest}` },
+          ];
     } finally {
       removeTree(work);
     }

@@ -12,10 +12,12 @@ import { WELL_KNOWN_FETCHER } from "./well-known.js";
 /** Every kind of package source and what Skillshelf does with it: one entry each. */
 export const SOURCE_FETCHERS: { readonly [T in SourceType]: Fetcher<T> } = {
   // asked in this order to parse a source text: an archive's URL before a repository page of the
-  // same host, a site's root after both, and a folder's path last (it takes any text that is no URL)
+  // same host; a site (its root, its .well-known URLs, a file:// folder holding a .well-known
+  // index) before git, which takes every other file:// URL; a folder's path last (it takes any
+  // text that is no URL)
   archive: ARCHIVE_FETCHER,
-  git: GIT_FETCHER,
   "well-known": WELL_KNOWN_FETCHER,
+  git: GIT_FETCHER,
   npm: NPM_FETCHER,
   oci: OCI_FETCHER,
   mcp: MCP_FETCHER,

@@ -1,8 +1,10 @@
 import { mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormatOf, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
+import { readSiteFile, siteFolderOf } from "../_site-folder.js";
 import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
 import { MAX_SIGNATURE_BYTES, verifiedSigner } from "../ssh-signature.js";
@@ -12,6 +14,7 @@ import {
   fragmentFields,
   insecureUrl,
   invalidSource,
+  type ParsedSource,
   refInvalid,
   splitFragment,
   splitSubfolder,
@@ -28,34 +31,42 @@ const WELL_KNOWN_PATH = /\/\.well-known\/(agent-)?skills(\/(index\.json)?)?$/;
  * A site that lists its skills at `/.well-known/agent-skills/index.json` (or the older
  * `/.well-known/skills/index.json`): each chosen skill's `SKILL.md` or archive is downloaded and
  * checked against the digest the index gives before anything is written; an archive is then
- * unpacked under every rule an archive source has.
+ * unpacked under every rule an archive source has. A `file:` URL of a folder holding such an
+ * index (what `publish site:DIR` writes) is a site too, its files read from the folder.
  */
 export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
-  syntax: "a site's https URL (https://host, or wk:<url> for a site below a path)//<skill>",
+  syntax:
+    "a site's https URL (https://host, or wk:<url> for a site below a path), or file://<folder holding .well-known>//<skill>",
   parse: (text) => {
     const explicit = text.startsWith("wk:");
     const [url = "", fragment] = splitFragment(explicit ? text.slice(3) : text);
     const [location, subfolder] = splitSubfolder(url);
     const site =
-      /^https?:\/\//i.test(location) && URL.canParse(location) ? new URL(location) : undefined;
+      /^(https?|file):\/\//i.test(location) && URL.canParse(location)
+        ? new URL(location)
+        : undefined;
     if (site === undefined)
       return explicit ? invalidSource(`${text}: wk: takes a site's https URL`) : undefined;
+    if (site.protocol === "file:") {
+      const folder = siteFolderOf(site);
+      if (folder === undefined) return undefined;
+      return withSiteFields(
+        { type: "well-known", url: pathToFileURL(folder).href },
+        fragment,
+        subfolder,
+      );
+    }
     if (!explicit && !isSiteUrl(site)) return undefined;
     const refused = insecureUrl(site) ?? urlWithCredentials(site);
     if (refused !== undefined) return refused;
-    const fields = fragmentFields(fragment, "path", ["path"]);
-    if (!fields.ok) return fields;
-    if (subfolder !== undefined && fields.path !== undefined)
-      return refInvalid(
-        `${location} names its skill twice (//${subfolder} and #path=${fields.path})`,
-      );
-    return withSubfolder(
+    return withSiteFields(
       { type: "well-known", url: location.replace(/\/+$/, "") },
-      subfolder ?? fields.path,
+      fragment,
+      subfolder,
     );
   },
   fetch: async (source, into, options) => {
-    const get = downloader(options);
+    const get = downloader(options, siteFolderOf(new URL(source.url)));
     const { url, skills } = await readIndex(source.url, get);
     const [name, ...inside] = source.path?.split("/") ?? [];
     const chosen = name === undefined ? skills : skills.filter((skill) => skill.name === name);
@@ -85,12 +96,27 @@ export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
     return Object.keys(signers).length === 0 ? {} : { signers };
   },
   describe: (source) =>
-    `${isSiteUrl(new URL(source.url)) ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
+    `${isSiteUrl(new URL(source.url)) || source.url.startsWith("file:") ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
   origin: (source) => ({ kind: "well-known", url: source.url }),
   within: subfolderWithin,
 };
 
 // --- internal ---
+
+/** A site's source with the skill named by `//<skill>` or `#path=<skill>` (not both). */
+function withSiteFields(
+  site: { readonly type: "well-known"; readonly url: string },
+  fragment: string | undefined,
+  subfolder: string | undefined,
+): ParsedSource {
+  const fields = fragmentFields(fragment, "path", ["path"]);
+  if (!fields.ok) return fields;
+  if (subfolder !== undefined && fields.path !== undefined)
+    return refInvalid(
+      `${site.url} names its skill twice (//${subfolder} and #path=${fields.path})`,
+    );
+  return withSubfolder(site, subfolder ?? fields.path);
+}
 
 /** Downloads of one fetch: each carries its host's headers, and all share one byte budget. */
 interface Downloader {
@@ -98,24 +124,37 @@ interface Downloader {
   readonly limits: typeof DEFAULT_ARCHIVE_LIMITS;
 }
 
-function downloader(options: StageOptions): Downloader {
+/** `folder`: the site is a folder on this machine, and every URL of it a file there. */
+function downloader(options: StageOptions, folder: string | undefined): Downloader {
   const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
   const signal = fetchSignal(options);
   const http = httpOf(options);
   let budget = limits.maxDownloadBytes;
   const get = async (url: string, maxBytes = budget) => {
-    const refused = insecureUrl(new URL(url));
+    const refused = folder === undefined ? insecureUrl(new URL(url)) : siteFileRefused(url);
     if (refused !== undefined)
       throw new SkillshelfError(refused.code, refused.problem, { details: { url } });
-    const bytes = await download(http, url, {
-      maxBytes: Math.min(maxBytes, budget),
-      signal,
-      credentials: options.headers,
-    });
+    const bytes =
+      folder === undefined
+        ? await download(http, url, {
+            maxBytes: Math.min(maxBytes, budget),
+            signal,
+            credentials: options.headers,
+          })
+        : readSiteFile(url, folder, Math.min(maxBytes, budget));
     budget -= bytes.byteLength;
     return bytes;
   };
   return Object.assign(get, { limits });
+}
+
+/** A folder site's index names files of the folder only, never a host to download from. */
+function siteFileRefused(url: string) {
+  return url.startsWith("file:")
+    ? undefined
+    : invalidSource(
+        `${url} is not a file of the site's folder; a folder site serves only its own files`,
+      );
 }
 
 /** True for a site's root or its `.well-known` skills folder or index: what `install <url>` reads as a site. */
