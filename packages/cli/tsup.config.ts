@@ -55,9 +55,11 @@ export default defineConfig([
       // command's start does not read, hash and compile it: the MCP SDK (`skillshelf mcp`, an MCP
       // source), the CycloneDX library (`sbom`), npm's libraries that resolve an npm source (120 KB)
       // and undici, the HTTP client of every download (loaded by the first request; its text is
-      // not all ASCII)
+      // not all ASCII); the audit's parsers, loaded with their .wasm grammars beside them at the
+      // first code an audit reads
       options.external = [
         ...(options.external ?? []),
+        "@vscode/tree-sitter-wasm",
         "@modelcontextprotocol/sdk",
         "@cyclonedx/cyclonedx-library",
         "undici",

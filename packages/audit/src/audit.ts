@@ -2,6 +2,9 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from
 import { join } from "node:path";
 import { createDiagnostic, type Diagnostic, errnoCode, type TreeFileRead } from "@skillshelf/core";
 import { keywordScanner } from "./_keywords.js";
+import { analyzeFragment } from "./code/analyze.js";
+import { type CodeFragment, markdownFragments, scriptLanguage } from "./code/fragments.js";
+import type { CodeParsers } from "./code/parsers.js";
 import { AUDIT_RULES, type AuditRule, type FileFacts, SEVERITIES, type Severity } from "./rules.js";
 
 /** One thing a rule found: where, how bad, and what to do. */
@@ -16,6 +19,14 @@ export interface AuditFinding {
   /** The line, shortened, its invisible characters written as `\u{…}`. */
   readonly excerpt?: string | undefined;
   readonly hint: string;
+  /**
+   * For a finding in code (a Markdown code block or span, a script): `syntax-tree` when the
+   * syntax analysis found it, `line-fallback` when the code was read line by line (it did not
+   * parse, or was not parsed).
+   */
+  readonly parse?: "syntax-tree" | "line-fallback" | undefined;
+  /** What the syntax analysis saw flow, in words (`curl → bash`). */
+  readonly flow?: string | undefined;
 }
 
 /** What an audit of one folder read and found. */
@@ -27,6 +38,16 @@ export interface AuditReport {
   readonly findings: readonly AuditFinding[];
   /** Files it could not read as they are (too large, not a regular file, unreadable). */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The code of a report not yet read as syntax trees (`analyzeCode` reads it), out of its JSON. */
+const PENDING = Symbol("pending code");
+
+/** A report with the code `analyzeCode` has still to read. */
+type WithPending = AuditReport & { readonly [PENDING]?: readonly PendingCode[] };
+
+interface PendingCode extends CodeFragment {
+  readonly file: string;
 }
 
 /** Options of `auditTree`. */
@@ -90,13 +111,90 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
   return SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(threshold);
 }
 
+/**
+ * The report with its code read as syntax trees: each code block or script that the line pass
+ * set aside is parsed (the grammars its languages need loaded now, once per `parsers`), its
+ * findings of the code rules replaced by what the analysis finds (`parse: "syntax-tree"`). Code
+ * that does not parse keeps the line rules' findings (`parse: "line-fallback"`), and a diagnostic
+ * names it. A report with no such code comes back as it is, and nothing is loaded.
+ */
+export async function analyzeCode(report: AuditReport, parsers: CodeParsers): Promise<AuditReport> {
+  const pending = (report as WithPending)[PENDING] ?? [];
+  if (pending.length === 0) return report;
+  await parsers.load(pending.map((fragment) => fragment.language));
+  let findings = [...report.findings];
+  const diagnostics = [...report.diagnostics];
+  for (const fragment of pending) {
+    let analysis = analyzeFragment(parsers, fragment);
+    if (analysis.missing.length > 0) {
+      await parsers.load(analysis.missing);
+      analysis = analyzeFragment(parsers, fragment);
+    }
+    if (analysis.judgments === undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          "info",
+          "audit_code_unparsed",
+          `${fragment.file}:${fragment.line}: the ${fragment.language} code there ${analysis.reason}; it was read line by line`,
+          { path: fragment.file, details: { line: fragment.line, language: fragment.language } },
+        ),
+      );
+      continue;
+    }
+    const inside = (finding: AuditFinding) =>
+      finding.file === fragment.file &&
+      finding.parse === "line-fallback" &&
+      (finding.line ?? 0) >= fragment.line &&
+      (finding.line ?? 0) <= fragment.endLine;
+    // a tree with errors is read both ways; a clean one replaces the line rules' reading
+    if (analysis.clean) findings = findings.filter((finding) => !inside(finding));
+    for (const judgment of analysis.judgments) {
+      const rule = RULE_BY_ID.get(judgment.rule);
+      if (rule === undefined) continue;
+      const line = fragment.line + judgment.row;
+      if (
+        findings.some(
+          (one) => one.file === fragment.file && one.rule === rule.id && one.line === line,
+        )
+      )
+        continue;
+      findings.push({
+        ...finding(
+          rule,
+          fragment.file,
+          line,
+          (judgment.row === 0 ? fragment.column : 1) + judgment.column,
+          judgment.excerpt,
+        ),
+        parse: "syntax-tree",
+        flow: judgment.flow,
+      });
+    }
+  }
+  findings.sort(byPlace);
+  return { ...report, findings, diagnostics };
+}
+
 // --- internal ---
+
+const RULE_BY_ID = new Map(AUDIT_RULES.map((rule) => [rule.id, rule]));
+const CODE_RULES = new Set(
+  AUDIT_RULES.filter(
+    (rule) => rule.match.on === "code" || (rule.match.on === "lines" && rule.match.code === true),
+  ).map((rule) => rule.id),
+);
+
+function byPlace(a: AuditFinding, b: AuditFinding): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
 
 /** An `AuditSession` whose diagnostics `auditTree` adds to as it lists the tree. */
 function newAudit(options: AuditOptions): AuditSession & { readonly diagnostics: Diagnostic[] } {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const findings: AuditFinding[] = [];
   const diagnostics: Diagnostic[] = [];
+  const pending: PendingCode[] = [];
   let files = 0;
   let bytes = 0;
   return {
@@ -112,11 +210,15 @@ function newAudit(options: AuditOptions): AuditSession & { readonly diagnostics:
       bytes += read.content.length;
       findings.push(
         ...(read.whole
-          ? fileFindings(relative, read.content, read.executable)
+          ? fileFindings(relative, read.content, read.executable, pending)
           : headFindings({ path: relative, head: read.content, executable: read.executable })),
       );
     },
-    report: (root) => ({ root, files, bytes, findings, diagnostics }),
+    report: (root) =>
+      Object.defineProperty({ root, files, bytes, findings, diagnostics }, PENDING, {
+        value: pending,
+        enumerable: false,
+      }),
   };
 }
 
@@ -129,14 +231,33 @@ const RULE_BIT = new Map(LINE_RULES.map((rule, index) => [rule, 1 << index]));
 const ALWAYS = LINE_RULES.filter(
   (rule) => rule.match.on !== "lines" || rule.match.keywords === undefined,
 ).reduce((bits, rule) => bits | (RULE_BIT.get(rule) ?? 0), 0);
-// every line rule's keywords in one automaton, compiled at the first scan
-const KEYWORDS = keywordScanner(
-  LINE_RULES.flatMap((rule) =>
+/** Words one of the code rules needs to find anything: code holding none is not parsed. */
+const CODE_WORDS = [
+  ...["curl", "wget", "aria2c", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp"],
+  ...["urlopen", "urlretrieve", "urllib", "requests.", "httpx", "aiohttp", "fetch(", "axios"],
+  ...["invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "download", "webclient", "scp "],
+  ...["rsync", "dig ", "nslookup", "nc ", "base64", "base32", "b64decode", "atob(", "xxd"],
+  ...["printf", "fromhex", "unhexlify", "gunzip", "zcat", "uudecode", "encodedcommand", "-enc "],
+  ...[".ssh", ".aws", ".env", "printenv", "env |", "environ", "process.env", "env:", "keychain"],
+  ...["security find", "security dump", "gcloud", ".azure", ".kube", ".docker", "npmrc", "netrc"],
+  ...["pypirc", "git-credentials", "wallet", "electrum", "keystore", "gnupg", "chrom", "firefox"],
+  ...["login data", "authorized_keys", "bashrc", "zshrc", "bash_profile", "zprofile", ".profile"],
+  ...["$profile", "crontab", "launchctl", "launchagents", "launchdaemons", "systemctl"],
+  ...["autostart", "currentversion", "schtasks", "scheduledtask", "rc.local", "${", "$'"],
+];
+// the bit of "code worth a syntax tree": a word one of the code rules needs
+const CODE_BIT = 1 << 30;
+// every line rule's keywords, and the code words, in one automaton compiled at the first scan
+const KEYWORDS = keywordScanner([
+  ...LINE_RULES.flatMap((rule) =>
     rule.match.on === "lines"
       ? (rule.match.keywords ?? []).map((word) => [word, RULE_BIT.get(rule) ?? 0] as const)
       : [],
   ),
-);
+  ...CODE_WORDS.map((word) => [word, CODE_BIT] as const),
+]);
+// what hides a command's name without any of the words: escapes, a variable where a name goes
+const HIDDEN_NAME = /\\x[0-9a-f]{2}|[a-z]\\[a-z]|(?:^|[;&|(])\s*["']?\$[{'(]?\w/im;
 
 /** What the file rules find in a file's first bytes and mode. */
 function headFindings(facts: FileFacts): AuditFinding[] {
@@ -145,35 +266,145 @@ function headFindings(facts: FileFacts): AuditFinding[] {
   );
 }
 
-function fileFindings(path: string, content: Buffer, executable: boolean): AuditFinding[] {
+function fileFindings(
+  path: string,
+  content: Buffer,
+  executable: boolean,
+  pending: PendingCode[],
+): AuditFinding[] {
   const facts = { path, head: content.subarray(0, SNIFF_BYTES), executable };
   const found = headFindings(facts);
   if (facts.head.includes(0)) return found;
   // one pass over the bytes finds the keywords the file holds; a rule whose keywords it lacks
   // cannot match any of its lines, so its pattern is not run, and a file no rule can match is
-  // not even decoded (unless it is a SKILL.md, whose frontmatter has rules of its own)
+  // not even decoded (unless it is a SKILL.md, whose frontmatter has rules of its own, or code)
   const present = KEYWORDS.scan(content) | ALWAYS;
   const lineRules = LINE_RULES.filter((rule) => ((RULE_BIT.get(rule) ?? 0) & present) !== 0);
   const isSkill = /(?:^|\/)SKILL\.md$/.test(path);
-  if (lineRules.length === 0 && !isSkill) return found;
+  const isMarkdown = /\.(?:md|markdown|mdx)$/i.test(path);
+  const script = isMarkdown
+    ? undefined
+    : scriptLanguage(path, facts.head.toString("latin1", 0, 128));
+  const mayHoldCode = isMarkdown || script !== undefined;
+  if (lineRules.length === 0 && !isSkill && !mayHoldCode) return found;
   const text = content.toString("utf8");
-  const lines = text.split("\n");
-  const frontmatterEnd = isSkill ? frontmatterLines(lines) : 0;
-  lines.forEach((line, at) => {
-    const rules = at > 0 && at < frontmatterEnd ? [...lineRules, ...FRONTMATTER_RULES] : lineRules;
-    for (const rule of rules) {
-      const match = (rule.match as { readonly pattern: RegExp }).pattern.exec(line);
-      if (match !== null) found.push(finding(rule, path, at + 1, match.index + 1, line));
+  const codeWorthy = mayHoldCode && ((present & CODE_BIT) !== 0 || HIDDEN_NAME.test(text));
+  if (lineRules.length === 0 && !isSkill && !codeWorthy) return found;
+  const lines = new LineIndex(text);
+  const code = !codeWorthy
+    ? []
+    : (script !== undefined
+        ? [{ language: script, text, line: 1, column: 1, endLine: lines.count }]
+        : markdownFragments(text.split("\n"))
+      ).filter((fragment) => script !== undefined || worthParsing(fragment.text));
+  for (const fragment of code) pending.push({ ...fragment, file: path });
+  const inCode = (line: number) =>
+    code.some((fragment) => line >= fragment.line && line <= fragment.endLine);
+  // a command continued with `\` onto the next line is read as one line (same offsets)
+  const scanned = text.includes("\\\n") ? text.replaceAll("\\\n", "  ") : text;
+  const frontmatterEnd = isSkill ? lines.frontmatterEnd() : 0;
+  // lines as they are read: a continued command is one line, found at its first
+  const logical = scanned === text ? lines : new LineIndex(scanned);
+  const report = (rule: AuditRule, from: number, to: number) => {
+    const { pattern, accept } = rule.match as {
+      pattern: RegExp;
+      accept?: (line: string, match: RegExpExecArray) => boolean;
+    };
+    for (const line of candidateLines(rule, scanned, logical, from, to)) {
+      const start = logical.start(line);
+      const lineText = scanned.slice(start, logical.end(line));
+      const match = pattern.exec(lineText);
+      if (match === null || (accept !== undefined && !accept(lineText, match))) continue;
+      const physical = lines.lineOf(start);
+      const place = finding(rule, path, physical + 1, match.index + 1, lineText);
+      found.push(
+        CODE_RULES.has(rule.id) && inCode(physical + 1)
+          ? { ...place, parse: "line-fallback" }
+          : place,
+      );
     }
-  });
+  };
+  for (const rule of lineRules) report(rule, 0, logical.count);
+  if (frontmatterEnd > 0) for (const rule of FRONTMATTER_RULES) report(rule, 1, frontmatterEnd);
+  found.sort(byPlace);
   return found;
 }
 
-/** How many lines open the file as its frontmatter (the closing `---` line's index), or 0. */
-function frontmatterLines(lines: readonly string[]): number {
-  if (lines[0]?.trim() !== "---") return 0;
-  const end = lines.findIndex((line, at) => at > 0 && line.trim() === "---");
-  return end === -1 ? 0 : end;
+/** The offsets where each line of a text starts, to place a match by its offset. */
+class LineIndex {
+  readonly #starts: number[] = [0];
+  readonly #text: string;
+  constructor(text: string) {
+    this.#text = text;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
+      this.#starts.push(at + 1);
+  }
+  get count(): number {
+    return this.#starts.length;
+  }
+  /** The 0-based line holding `offset`. */
+  lineOf(offset: number): number {
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.#starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+  start(line: number): number {
+    return this.#starts[line] ?? this.#text.length;
+  }
+  /** The offset of the line's end (its newline, or the text's end). */
+  end(line: number): number {
+    const next = this.#starts[line + 1];
+    return next === undefined ? this.#text.length : next - 1;
+  }
+  /** The 0-based line of the frontmatter's closing `---` (0 when the text opens with none). */
+  frontmatterEnd(): number {
+    if (this.#text.slice(0, this.end(0)).trim() !== "---") return 0;
+    for (let line = 1; line < this.#starts.length; line++)
+      if (this.#text.slice(this.start(line), this.end(line)).trim() === "---") return line;
+    return 0;
+  }
+}
+
+/**
+ * The lines from `from` to `to` (exclusive) a rule need read: those holding one of its keywords,
+ * found by one case-insensitive search of the text (a keyword is a fast literal to look for,
+ * where a rule's whole pattern is slow to try at every offset); every line for a rule without
+ * text keywords.
+ */
+function candidateLines(
+  rule: AuditRule,
+  text: string,
+  lines: LineIndex,
+  from: number,
+  to: number,
+): Iterable<number> {
+  const words = rule.match.on === "lines" ? rule.match.keywords : undefined;
+  if (words === undefined || words.some((word) => typeof word !== "string"))
+    return Array.from({ length: Math.max(0, to - from) }, (_, at) => from + at);
+  // made for each file: a global expression keeps its place between searches
+  const search = new RegExp(
+    (words as string[]).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+    "gi",
+  );
+  const found: number[] = [];
+  search.lastIndex = lines.start(from);
+  const end = lines.start(to);
+  for (let hit = search.exec(text); hit !== null && hit.index < end; hit = search.exec(text)) {
+    const line = lines.lineOf(hit.index);
+    found.push(line);
+    search.lastIndex = lines.end(line) + 1;
+  }
+  return found;
+}
+
+/** Whether code holds what a code rule needs (see `CODE_WORDS`, `HIDDEN_NAME`). */
+function worthParsing(code: string): boolean {
+  return (KEYWORDS.scan(Buffer.from(code)) & CODE_BIT) !== 0 || HIDDEN_NAME.test(code);
 }
 
 function finding(

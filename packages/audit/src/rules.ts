@@ -1,7 +1,15 @@
 import { AUDIT_SEVERITIES, type AuditSeverity } from "@skillshelf/core";
+import {
+  CONCEALMENT,
+  concealsAction,
+  deceptiveHost,
+  PRIORITY_CLAIM,
+  REMOTE_INSTRUCTIONS,
+  URL_WITH_UNUSUAL_HOST,
+} from "./_prose.js";
 
 /** The version of the rule table: raised whenever a rule is added or changes what it finds (a verdict is bound to it). */
-export const AUDIT_RULES_VERSION = "1";
+export const AUDIT_RULES_VERSION = "2";
 
 /** How bad a finding is, lowest first (core's list: a lock records it too). */
 export const SEVERITIES: typeof AUDIT_SEVERITIES = AUDIT_SEVERITIES;
@@ -19,9 +27,19 @@ export type RuleMatch =
       readonly on: "lines";
       readonly pattern: RegExp;
       readonly keywords?: readonly (string | Uint8Array)[];
+      /** A second look at a match: false when the line only looks like the attack. */
+      readonly accept?: ((line: string, match: RegExpExecArray) => boolean) | undefined;
+      /**
+       * The syntax analysis of code judges this rule: in a code block or script it parsed, the
+       * analysis's findings replace this pattern's. Outside code, and where code does not parse,
+       * the pattern stands (a finding says which).
+       */
+      readonly code?: true | undefined;
     }
   | { readonly on: "frontmatter"; readonly pattern: RegExp }
-  | { readonly on: "file"; readonly test: (file: FileFacts) => boolean };
+  | { readonly on: "file"; readonly test: (file: FileFacts) => boolean }
+  /** Found only by the syntax analysis of code. */
+  | { readonly on: "code" };
 
 /** What a file rule is shown of a file: its path inside the tree, its first bytes and whether it is executable. */
 export interface FileFacts {
@@ -120,7 +138,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "high",
     title: "Instructions that hide actions or override earlier ones",
     rationale:
-      "A skill that tells the agent to keep something from the user, or to disregard the instructions it was given, is how the 2026 skill-malware campaign ran its payloads unseen.",
+      'A skill that tells the agent to keep what it does from the user ("do not mention that you ran it", "quietly run", an HTML comment addressed to the assistant), or to disregard the instructions it was given, is how the 2026 skill-malware campaign ran its payloads unseen. How a skill reports is not this: "don\'t narrate each tool call", or "show the user the tour once it validates".',
     remedy:
       "a skill should never ask the agent to hide what it does or to ignore its other instructions; do not install it",
     match: {
@@ -135,11 +153,75 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         "show",
         "alert",
         "notify",
+        "reveal",
+        "disclos",
+        "report",
         "without",
         "hide",
+        "conceal",
+        "keep",
+        "quietly",
+        "silently",
+        "secretly",
+        "covertly",
+        "discreetly",
+        "stealthily",
+        "invisibly",
+        "<!--",
       ],
-      pattern:
-        /(?<!["'\u201c\u2018]\s*)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|rules|guidelines)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|show|alert|notify)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking)\s+the\s+user\b|\bhide\s+(?:this|it|the\s+output)\s+from\s+the\s+user\b/i,
+      pattern: CONCEALMENT,
+      accept: concealsAction,
+    },
+  },
+  {
+    id: "priority-claim",
+    severity: "high",
+    title: "Instructions that claim priority over the user or the system",
+    rationale:
+      "A skill is one of many instructions an agent weighs; one that says it outranks the user's or the system's, or that its steps hold even if the user objects, is written to take the agent over.",
+    remedy: "a skill cannot outrank its user; do not install one that claims to",
+    match: {
+      on: "lines",
+      keywords: [
+        "priority",
+        "precedence",
+        "override",
+        "supersede",
+        "outrank",
+        "even if the",
+        "ignore",
+        "disregard",
+        "void",
+        "revoked",
+      ],
+      pattern: PRIORITY_CLAIM,
+    },
+  },
+  {
+    id: "remote-instructions",
+    severity: "high",
+    title: "Instructions fetched from a host and followed",
+    rationale:
+      "A skill that has the agent fetch text from a URL and do what it says runs instructions nobody reviewed, which its author can change at any time after install.",
+    remedy: "ship the instructions inside the skill, where they are reviewed and pinned",
+    match: {
+      on: "lines",
+      keywords: ["http"],
+      pattern: REMOTE_INSTRUCTIONS,
+    },
+  },
+  {
+    id: "homoglyph-domain",
+    severity: "high",
+    title: "A host name written to look like another",
+    rationale:
+      "A domain that mixes scripts, or is written in Cyrillic or Greek letters that read as Latin ones, sends the agent to a host other than the one a reviewer reads.",
+    remedy: "write the host in plain ASCII; do not install a skill that disguises one",
+    match: {
+      on: "lines",
+      keywords: ["http"],
+      pattern: URL_WITH_UNUSUAL_HOST,
+      accept: deceptiveHost,
     },
   },
   {
@@ -152,10 +234,31 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "download the script, review it, pin it by digest and run the reviewed copy, or do not install the skill",
     match: {
       on: "lines",
-      keywords: ["curl", "wget", "iex", "invoke-expression", "base64", "eval", "powershell"],
+      code: true,
+      keywords: [
+        "curl",
+        "wget",
+        "iex",
+        "invoke-expression",
+        "base64",
+        "eval",
+        "powershell",
+        "urlopen",
+        "exec(",
+      ],
       pattern:
-        /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|invoke-webrequest|net\.webclient)|\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\beval\s+"?\$\((?:curl|wget)\b|\bpowershell(?:\.exe)?\s+[^\n]*-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}/i,
+        /\b(?:ba|z|k|da)?sh\s+-c\s+["']?\$\((?:curl|wget)\b|-c\s+["']?\$\([^)\n]*\bbase64\s+(?:-d|--decode)|\b(?:source|\.|(?:ba|z)?sh)\s+<\(\s*(?:curl|wget)\b|\bexec\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get)\(|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|invoke-webrequest|net\.webclient)|\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\beval\s+"?\$\((?:curl|wget)\b|\bpowershell(?:\.exe)?\s+[^\n]*-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}/i,
     },
+  },
+  {
+    id: "vendor-installer",
+    severity: "medium",
+    title: "A vendor's installer fetched and run",
+    rationale:
+      "Homebrew, rustup, Docker and others document installing with `curl … | sh` from their own URL. It is still code fetched when it runs, unpinned, so it is reported, at medium: the exact URLs are a table in the audit, and any other URL, a look-alike included, is download-and-run. Read by the syntax analysis.",
+    remedy:
+      "install the tool the way your machine's policy says, or check the installer's URL is the vendor's",
+    match: { on: "code" },
   },
   {
     id: "credential-read",
@@ -167,6 +270,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill has no need to read credentials; if it truly does, name the one file and why, and review it",
     match: {
       on: "lines",
+      code: true,
       keywords: [
         ".ssh",
         "id_",
@@ -202,10 +306,14 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "check what the skill does with the values it reads from .env; it should name the variables it needs",
     match: {
       on: "lines",
+      code: true,
       keywords: [".env"],
       // no copy verbs: `cp .env.example .env` writes the file, it does not read it
-      pattern:
-        /\b(?:cat|less|more|head|tail|grep|source|read|open|load|base64|upload|send)\b[^\n]*(?:^|[\s"'\x60/])\.env\b(?!\.(?:example|sample|template))/i,
+      pattern: /(?:^|[\s"'\x60/])\.env\b(?!\.(?:example|sample|template))/,
+      accept: (line, match) =>
+        /\b(?:cat|less|more|head|tail|grep|source|read|open|load|base64|upload|send)\b/i.test(
+          line.slice(0, match.index),
+        ),
     },
   },
   {
@@ -218,6 +326,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill should not send local files or secrets anywhere; do not install it unless you know the host and the data",
     match: {
       on: "lines",
+      code: true,
       keywords: ["curl", "wget", "nc ", "ncat", "netcat", "invoke-restmethod"],
       pattern:
         /\bcurl\b[^\n]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s+["']?(?:[\w.-]+=)?@|\$\((?:cat|env|printenv)\b|\$\{?(?:AWS_SECRET|GITHUB_TOKEN|NPM_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b)|\bwget\b[^\n]*--post-file\b|\b(?:nc|ncat|netcat)\s+[\w.-]+\s+\d+\s*<|\bInvoke-RestMethod\b[^\n]*-InFile\b/i,
@@ -251,6 +360,44 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       ],
       pattern: new RegExp(`\\b(?:${PASTE_HOSTS.join("|")})\\/`, "i"),
     },
+  },
+  {
+    id: "persistence",
+    severity: "high",
+    title: "Writes that make something run again later",
+    rationale:
+      "A key appended to authorized_keys, a line added to a shell's start-up file, a cron entry or a launch agent keeps an attacker's code running after the skill is gone.",
+    remedy:
+      "a skill has no reason to change how the machine starts or who may log in; do not install it",
+    match: {
+      on: "lines",
+      code: true,
+      keywords: [
+        "authorized_keys",
+        "bashrc",
+        "zshrc",
+        "bash_profile",
+        "zprofile",
+        ".profile",
+        "crontab",
+        "launchctl",
+        "launchagents",
+        "launchdaemons",
+        "systemctl",
+        "autostart",
+      ],
+      pattern:
+        /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?(?:~|\$HOME|\/(?:root|home\/\w+|Users\/\w+))?\/?(?:\.ssh\/authorized_keys|\.(?:bashrc|bash_profile|zshrc|zprofile|profile)\b|Library\/Launch(?:Agents|Daemons)|\.config\/autostart)|\|\s*crontab\s+-(?!\w)|\blaunchctl\s+(?:load|bootstrap)\b|\bsystemctl\s+(?:--user\s+)?enable\b/i,
+    },
+  },
+  {
+    id: "obfuscated-command",
+    severity: "medium",
+    title: "Commands whose name is built to be unreadable",
+    rationale:
+      "A command assembled from variables or escapes (`C=cu; C=$C'rl'; $C …`, `c\\url`, `$'\\x63url'`) is written so a reviewer, and a scanner reading text, cannot see what runs. Read by the syntax analysis, which resolves what it can.",
+    remedy: "write commands as themselves; read what the built name resolves to before installing",
+    match: { on: "code" },
   },
   {
     id: "broad-allowed-tools",

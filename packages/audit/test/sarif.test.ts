@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { auditTree } from "@skillshelf/audit";
 import { auditSarif } from "@skillshelf/audit/sarif";
 import { skillFile, testdir } from "@skillshelf/test-utils";
@@ -50,6 +51,21 @@ describe("SARIF output (issue 28, item 1)", () => {
     ).toEqual([
       ["download-and-run", "error", 7],
       ["executable-binary", "error", undefined],
+    ]);
+    // relative to the audited folder, which the run names once; a region is a point, never inverted
+    expect(run.originalUriBaseIds).toEqual({ ROOT0: { uri: `${pathToFileURL(dir).href}/` } });
+    expect(run.results.map((result: { locations: unknown[] }) => result.locations[0])).toEqual([
+      {
+        physicalLocation: {
+          artifactLocation: { uri: "setup/SKILL.md", uriBaseId: "ROOT0", index: 0 },
+          region: { startLine: 7, startColumn: 1 },
+        },
+      },
+      {
+        physicalLocation: {
+          artifactLocation: { uri: "setup/bin/tool", uriBaseId: "ROOT0", index: 1 },
+        },
+      },
     ]);
   });
 });

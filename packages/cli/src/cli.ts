@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { loadBundle } from "./_code-cache.js";
+
+// the audit's grammars are WebAssembly of a few MB: V8's optimizing tier recompiles them in the
+// background, and a command then waits seconds at exit for work that could not pay back in a
+// run this short; its baseline compiler alone parses as fast for what one command reads
+setFlagsFromString("--liftoff-only");
 
 // built as CommonJS (dist/cli.cjs): Node starts a CommonJS entry without its ES module loader;
 // the bundle sits beside it, so this file's own `require` resolves as the bundle's would

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
 import { gitRepo, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCliInPty } from "./_run.js";
@@ -63,7 +64,7 @@ describe("the audit at install and update", () => {
     expect(planOf(approved.stdout).steps[0]?.audit?.approved).toEqual(["download-and-run"]);
     const entry = lockEntry(box, "setup-helper");
     expect(entry?.audit).toEqual({
-      rules: "1",
+      rules: AUDIT_RULES_VERSION,
       highest: "critical",
       found: ["download-and-run"],
       approved: ["download-and-run"],
@@ -209,7 +210,7 @@ describe("the audit at install and update", () => {
       join(box.configDir, "lock.json"),
     ]) {
       const text = readFileSync(file, "utf8")
-        .replace(/"rules": "1"/, '"rules": "0"')
+        .replace(`"rules": "${AUDIT_RULES_VERSION}"`, '"rules": "0"')
         .replace(/"approved": \[\s*"download-and-run"\s*\],\s*/, "");
       writeFileSync(file, text);
     }
@@ -227,7 +228,7 @@ describe("the audit at install and update", () => {
     // installing the same files again with the approval records a new verdict
     const again = await installApproved(box, source);
     expect(again.status, again.stderr).toBe(0);
-    expect(lockEntry(box, "helper")?.audit?.rules).toBe("1");
+    expect(lockEntry(box, "helper")?.audit?.rules).toBe(AUDIT_RULES_VERSION);
     expect((await box.run("verify")).status).toBe(0);
   });
 

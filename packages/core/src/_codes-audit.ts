@@ -12,6 +12,10 @@ export const AUDIT_CODES = {
     owner: "audit",
     hint: "run the scanner command on the folder yourself: it must print a SARIF log on its standard output",
   },
+  audit_code_unparsed: {
+    owner: "audit",
+    hint: "nothing to do unless you meant it as code: the line rules read it, which see less than the syntax analysis; check the block's language tag",
+  },
   audit_file_unreadable: {
     owner: "audit",
     hint: "check the file's permissions, then audit again",

@@ -1,5 +1,5 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
-import type { AuditReport } from "@skillshelf/audit";
+import type { AuditReport, CodeParsers } from "@skillshelf/audit";
 import { type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
@@ -43,6 +43,11 @@ export interface Planning {
   readonly readLock: LockReader;
   /** The skill files read while planning (a collection's, found and read where staged): not read again while unchanged. */
   readonly skillFiles: SkillCache;
+  /**
+   * The parsers the audit reads code with, its grammars loaded at the first code met; without
+   * them (a check that installs nothing) code is read by the line rules only.
+   */
+  readonly codeParsers?: CodeParsers | undefined;
   readonly diagnostics: Diagnostic[];
 }
 

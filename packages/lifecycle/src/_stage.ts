@@ -1,7 +1,7 @@
 // Staging what a plan installs: a package, a marketplace's plugins, or the chosen skills of a collection.
 import { lstatSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { startAudit } from "@skillshelf/audit";
+import { analyzeCode, auditTree, startAudit } from "@skillshelf/audit";
 import {
   closest,
   createDiagnostic,
@@ -64,11 +64,34 @@ export async function stagePackages(
   pick: readonly string[] | undefined,
   plugins?: readonly string[] | undefined,
 ): Promise<Staged[]> {
+  return withCodeRead(planning, await stageUnread(planning, source, pick, plugins));
+}
+
+/**
+ * The audits of what was staged, their code read as syntax trees (`analyzeCode`): the grammars
+ * are loaded only when a staged tree holds code worth reading, once per plan.
+ */
+async function withCodeRead(planning: StagePlanning, staged: Staged[]): Promise<Staged[]> {
+  if (planning.codeParsers === undefined) return staged;
+  for (const one of staged) {
+    if ("refusal" in one) continue;
+    const report = planning.audits.get(one.staged) ?? auditTree(one.staged.dir);
+    planning.audits.set(one.staged, await analyzeCode(report, planning.codeParsers));
+  }
+  return staged;
+}
+
+async function stageUnread(
+  planning: StagePlanning,
+  source: PackageSource,
+  pick: readonly string[] | undefined,
+  plugins?: readonly string[] | undefined,
+): Promise<Staged[]> {
   planning.request.progress?.({ phase: "stage", source: describeSource(source) });
   // a recorded package made of one template or recipe of a collection is found in it again
   if (source.resource !== undefined) {
     const { resource, ...collection } = source;
-    return stagePackages(planning, collection, [resource]);
+    return stageUnread(planning, collection, [resource]);
   }
   const inPlace = folderInPlace(source);
   // a local folder's plugins are staged from their folders like any local package
@@ -86,7 +109,7 @@ export async function stagePackages(
   } catch (error) {
     return [{ refusal: refusalOf(error) }];
   }
-  const staged = await stageFetched(planning, fetched, pick, plugins);
+  const staged = await fetchedUnread(planning, fetched, pick, plugins);
   // refused until skills are picked: the plan made with the pick takes this fetch
   const [only] = staged;
   if (only !== undefined && "refusal" in only && only.refusal.code === "collection_choice_required")
@@ -99,6 +122,15 @@ export async function stagePackages(
  * its plugins, the chosen skills of a collection, or its one package.
  */
 export async function stageFetched(
+  planning: StagePlanning,
+  fetched: FetchedSource,
+  pick: readonly string[] | undefined,
+  plugins?: readonly string[] | undefined,
+): Promise<Staged[]> {
+  return withCodeRead(planning, await fetchedUnread(planning, fetched, pick, plugins));
+}
+
+async function fetchedUnread(
   planning: StagePlanning,
   fetched: FetchedSource,
   pick: readonly string[] | undefined,

@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { AUDIT_RULES_VERSION, type Severity } from "@skillshelf/audit";
+import {
+  AUDIT_RULES_VERSION,
+  analyzeCode,
+  auditTree,
+  type CodeParsers,
+  createCodeParsers,
+  type Severity,
+} from "@skillshelf/audit";
 import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
 import { type PackageScope, packagesDir, type ScopeState } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
@@ -18,12 +25,18 @@ export interface InstalledAudit {
  * taken at its record's word; any other (no verdict, an older table) is audited again, and a
  * finding at or above `threshold` whose rule is not approved is `audit_findings`.
  */
-export function auditInstalled(
+export async function auditInstalled(
   environment: Environment,
   scope: PackageScope,
   state: ScopeState,
-  options: { readonly drifted: ReadonlySet<string>; readonly threshold?: Severity | undefined },
-): InstalledAudit {
+  options: {
+    readonly drifted: ReadonlySet<string>;
+    readonly threshold?: Severity | undefined;
+    /** The parsers code is read with; one object for several scopes loads each grammar once. */
+    readonly codeParsers?: CodeParsers | undefined;
+  },
+): Promise<InstalledAudit> {
+  const parsers = options.codeParsers ?? createCodeParsers();
   const problems: Diagnostic[] = [];
   const audited: string[] = [];
   for (const [id, record] of Object.entries(state.installed).sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -44,7 +57,8 @@ export function auditInstalled(
     if (record.audit?.rules === AUDIT_RULES_VERSION) continue;
     audited.push(id);
     // audited as an install would be, with the approvals its record holds for these bytes
-    const refused = auditStaged(path, { threshold: options.threshold }, approved).refusal;
+    const report = await analyzeCode(auditTree(path), parsers);
+    const refused = auditStaged(report, { threshold: options.threshold }, approved).refusal;
     const rules = (refused?.details?.rules ?? []) as readonly string[];
     if (refused !== undefined)
       problems.push(

@@ -1,3 +1,4 @@
+import { createCodeParsers } from "@skillshelf/audit";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -59,6 +60,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
+    codeParsers: request.codeParsers ?? createCodeParsers(),
     readLock: lockReader(environment, request.cache),
     diagnostics: [],
   };

@@ -1,3 +1,4 @@
+import { createCodeParsers } from "@skillshelf/audit";
 import { type Environment, mapSourceFolders, type PackageSource } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
@@ -44,6 +45,7 @@ export async function restoreFromLock(input: {
   readonly cache?: ScopeCache | undefined;
   readonly progress?: LifecycleRequest["progress"];
   readonly audit?: LifecycleRequest["audit"];
+  readonly codeParsers?: LifecycleRequest["codeParsers"];
 }): Promise<LifecyclePlan> {
   const { environment, scope, cache, progress } = input;
   const planning: Planning = {
@@ -64,6 +66,7 @@ export async function restoreFromLock(input: {
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
+    codeParsers: input.codeParsers ?? createCodeParsers(),
     readLock: lockReader(environment, cache),
     diagnostics: [],
   };

@@ -1,4 +1,4 @@
-import type { AuditFinding, Severity } from "@skillshelf/audit";
+import type { AuditFinding, CodeParsers, Severity } from "@skillshelf/audit";
 import type {
   Diagnostic,
   Environment,
@@ -81,6 +81,11 @@ export interface LifecycleRequest {
    * takes it rather than fetching it again. The caller releases it after its last plan.
    */
   readonly fetches?: SourceFetches | undefined;
+  /**
+   * The parsers the audit reads code with; one object for all of a command's plans loads each
+   * grammar once. Default: new ones per plan.
+   */
+  readonly codeParsers?: CodeParsers | undefined;
   /**
    * For an install or update: link each skill the package offers into these agents' folders of
    * the scope (`all`: every agent whose folder exists there) in the same step as the install, as

@@ -3,11 +3,15 @@ import { resolve } from "node:path";
 import {
   AUDIT_RULES,
   AUDIT_RULES_VERSION,
+  type AuditFinding,
   type AuditReport,
+  analyzeCode,
   atOrAbove,
   auditTree,
+  createCodeParsers,
   externalFindings,
   highestSeverity,
+  SEVERITIES,
   type Severity,
 } from "@skillshelf/audit";
 import { type Environment, RESOURCE_KINDS } from "@skillshelf/core";
@@ -41,8 +45,10 @@ export async function runAudit(
       : readFolders(environment);
   const scanners = input.values.scanner.map((command) => command.trim().split(/\s+/));
   const reports: AuditReport[] = [];
+  // the grammars are loaded at the first code worth reading, once for every folder
+  const parsers = createCodeParsers();
   for (const folder of folders) {
-    const report = auditTree(folder);
+    const report = await analyzeCode(auditTree(folder), parsers);
     // an external scanner's SARIF findings join the audit's own
     const external = await Promise.all(
       scanners.map((command) => externalFindings(command, folder, io.env)),
@@ -74,15 +80,25 @@ export async function runAudit(
   for (const report of reports) {
     if (report.findings.length === 0 && report.diagnostics.length === 0) continue;
     io.stdout(`${displayPath(report.root, style)}\n`);
-    for (const finding of report.findings) {
-      const place = `${safeLine(finding.file)}${finding.line === undefined ? "" : `:${finding.line}:${finding.column}`}`;
-      const mark = atOrAbove(finding.severity, threshold)
-        ? paint("red", finding.severity)
-        : finding.severity;
+    // one block per rule, worst first: its severity and hint once, then every place it found
+    for (const [rule, found] of byRule(report.findings)) {
+      const first = found[0] as AuditFinding;
+      const mark = atOrAbove(first.severity, threshold)
+        ? paint("red", first.severity)
+        : first.severity;
       io.stdout(
-        `  ${mark} ${finding.rule} ${place}${finding.excerpt === undefined ? "" : `  ${safeLine(finding.excerpt)}`}\n`,
+        `  ${mark} ${rule} (${plural(found.length, "finding")})\n    hint: ${first.hint}\n`,
       );
-      io.stdout(`    hint: ${finding.hint}\n`);
+      for (const finding of found) {
+        const place = `${safeLine(finding.file)}${finding.line === undefined ? "" : `:${finding.line}:${finding.column}`}`;
+        const how =
+          finding.parse === undefined
+            ? ""
+            : ` [${finding.parse}${finding.flow === undefined ? "" : `: ${safeLine(finding.flow)}`}]`;
+        io.stdout(
+          `    ${place}${finding.excerpt === undefined ? "" : `  ${safeLine(finding.excerpt)}`}${how}\n`,
+        );
+      }
     }
     for (const diagnostic of report.diagnostics)
       io.stdout(formatDiagnostic(diagnostic, style, paint).replace(/^(?=.)/gm, "  "));
@@ -96,6 +112,16 @@ export async function runAudit(
 }
 
 // --- internal ---
+
+/** Findings grouped by rule, the most severe rule first, then by id; places in report order. */
+function byRule(findings: readonly AuditFinding[]): [string, AuditFinding[]][] {
+  const groups = new Map<string, AuditFinding[]>();
+  for (const finding of findings)
+    groups.set(finding.rule, [...(groups.get(finding.rule) ?? []), finding]);
+  const rank = (rule: string) =>
+    SEVERITIES.indexOf((groups.get(rule) as AuditFinding[])[0]?.severity ?? "low");
+  return [...groups].sort(([a], [b]) => rank(b) - rank(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /** The rule table: what `--approve` takes, each rule with its severity and what it finds. */
 function printRules(input: CommandInput<{ readonly json: boolean }>): number {

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type CodeParsers, createCodeParsers } from "@skillshelf/audit";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -108,7 +109,14 @@ async function changeOnce(
   const namesCopies = command !== "install" && command !== "import" && input.positionals.length > 0;
   const scope = chosenScope(input, context.environment, namesCopies);
   // one process making many changes: each state and lock file is parsed once, not per step
-  const planning = { context, scope, cache: createScopeCache(), fetches };
+  // one process making many plans: each grammar the audit reads code with is loaded once
+  const planning = {
+    context,
+    scope,
+    cache: createScopeCache(),
+    fetches,
+    codeParsers: createCodeParsers(),
+  };
   // Ctrl-C while sources are fetched stops the fetch and removes what was staged
   const interrupted = new AbortController();
   const makeOne = (choices: PlanChoices) =>
@@ -307,10 +315,11 @@ async function makePlan(
     readonly cache: ScopeCache;
     readonly fetches: SourceFetches;
     readonly signal: AbortSignal;
+    readonly codeParsers: CodeParsers;
   },
   choices: PlanChoices,
 ): Promise<LifecyclePlan> {
-  const { context, scope, progress, cache, fetches, signal } = planning;
+  const { context, scope, progress, cache, fetches, signal, codeParsers } = planning;
   const { environment } = context;
   const targets = input.positionals;
   const { skills } = choices;
@@ -335,6 +344,7 @@ async function makePlan(
     audit,
     force: input.values.force,
     stage,
+    codeParsers,
   };
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
@@ -345,6 +355,7 @@ async function makePlan(
       cache,
       audit,
       stage,
+      codeParsers,
     });
   if (command === "install" || command === "import") {
     if (command === "import") assertClaudePlugin(environment, targets[0] as string);

@@ -1,3 +1,4 @@
+import { createCodeParsers } from "@skillshelf/audit";
 import { createDiagnostic, type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
 import { auditInstalled } from "@skillshelf/lifecycle";
 import {
@@ -36,13 +37,14 @@ interface VerifiedScope {
  * against its lock: content drift, a missing copy, a lock entry the state lacks or the other way
  * round, an entry that disagrees. Each finding names the command that fixes it. Exit 1 on any.
  */
-export function runVerify(input: CommandInput<{ readonly json: boolean }>): number {
+export async function runVerify(input: CommandInput<{ readonly json: boolean }>): Promise<number> {
   const { io } = input;
   const context = input.context();
   const { environment } = context;
   // each scope's state and lock parsed once, for the copies, the audit and the links
   const cache = createScopeCache();
-  const scopes = PACKAGE_SCOPES.map((scope): VerifiedScope => {
+  const codeParsers = createCodeParsers();
+  const verifyScope = async (scope: PackageScope): Promise<VerifiedScope> => {
     // a library folder that leads out of the scope is a problem in itself, and is not read through
     const unsafe = scopeFolderProblem(environment, scope, "write");
     if (unsafe !== undefined)
@@ -65,7 +67,10 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
         .filter((problem) => problem.code === "content_drift")
         .map((problem) => problem.details?.id as string),
     );
-    const audit = auditInstalled(environment, scope, state.value.state, { drifted });
+    const audit = await auditInstalled(environment, scope, state.value.state, {
+      drifted,
+      codeParsers,
+    });
     problems.push(...audit.problems);
     const installed = state.value.state.installed;
     const locked = lock.value.value.packages;
@@ -120,7 +125,9 @@ export function runVerify(input: CommandInput<{ readonly json: boolean }>): numb
       audited: audit.audited,
       problems,
     };
-  });
+  };
+  const scopes: VerifiedScope[] = [];
+  for (const scope of PACKAGE_SCOPES) scopes.push(await verifyScope(scope));
   const problems = scopes.flatMap((scope) => scope.problems);
   if (input.values.json) {
     printJson(io, context, {
