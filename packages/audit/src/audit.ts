@@ -226,27 +226,66 @@ const LINE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "lines");
 const FRONTMATTER_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "frontmatter");
 const FILE_RULES = AUDIT_RULES.filter((rule) => rule.match.on === "file");
 // each line rule's bit (one 32-bit mask holds them all); a rule with no keywords is always run
-if (LINE_RULES.length > 31) throw new Error("audit: more line rules than a keyword mask holds");
+if (LINE_RULES.length > 25) throw new Error("audit: more line rules than a keyword mask holds");
 const RULE_BIT = new Map(LINE_RULES.map((rule, index) => [rule, 1 << index]));
 const ALWAYS = LINE_RULES.filter(
   (rule) => rule.match.on !== "lines" || rule.match.keywords === undefined,
 ).reduce((bits, rule) => bits | (RULE_BIT.get(rule) ?? 0), 0);
-/** Words one of the code rules needs to find anything: code holding none is not parsed. */
-const CODE_WORDS = [
-  ...["curl", "wget", "aria2c", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp"],
-  ...["urlopen", "urlretrieve", "urllib", "requests.", "httpx", "aiohttp", "fetch(", "axios"],
-  ...["invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "download", "webclient", "scp "],
-  ...["rsync", "dig ", "nslookup", "nc ", "base64", "base32", "b64decode", "atob(", "xxd"],
-  ...["printf", "fromhex", "unhexlify", "gunzip", "zcat", "uudecode", "encodedcommand", "-enc "],
-  ...[".ssh", ".aws", ".env", "printenv", "env |", "environ", "process.env", "env:", "keychain"],
-  ...["security find", "security dump", "gcloud", ".azure", ".kube", ".docker", "npmrc", "netrc"],
-  ...["pypirc", "git-credentials", "wallet", "electrum", "keystore", "gnupg", "chrom", "firefox"],
-  ...["login data", "authorized_keys", "bashrc", "zshrc", "bash_profile", "zprofile", ".profile"],
-  ...["$profile", "crontab", "launchctl", "launchagents", "launchdaemons", "systemctl"],
-  ...["autostart", "currentversion", "schtasks", "scheduledtask", "rc.local", "${", "$'"],
-];
-// the bit of "code worth a syntax tree": a word one of the code rules needs
-const CODE_BIT = 1 << 30;
+/**
+ * Words the code rules need, by group: code is parsed only when it holds a source (a fetch or a
+ * decoder) with a sink (something that runs text) or the environment (which it could send), a
+ * secret, a start-up file, or a command name built to hide (`hidden`, then `HIDDEN_NAME`). Most
+ * code in skills holds none of these.
+ */
+const CODE_WORDS = {
+  source: [
+    ...["curl", "wget", "aria2c", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp"],
+    ...["urlopen", "urlretrieve", "urllib", "requests.", "httpx", "aiohttp", "fetch(", "axios"],
+    ...["invoke-webrequest", "invoke-restmethod", "iwr http", "irm http", "downloadstring"],
+    ...["downloadfile", "downloaddata", "webclient", "https.get", "http.get", "base64", "base32"],
+    ...["b64decode", "atob(", "xxd", "fromhex", "unhexlify", "gunzip", "zcat", "uudecode"],
+    ...["encodedcommand", "-enc "],
+  ],
+  sink: [
+    ...["| sh", "|sh", "bash", "zsh", "sh -", "sh <", "eval", "exec", "source ", "iex"],
+    ...["invoke-expression", "python", "node ", "node -", "perl", "ruby", "php", "function("],
+    ...["vm.run", "spawn", "system(", "popen", "chmod", "./"],
+  ],
+  // what hides a command's name: hex escapes, a variable assembled, a letter escaped
+  hidden: [
+    "\\x",
+    "=${",
+    "=$(",
+    "$'",
+    ..."abcdefghijklmnopqrstuvwxyz".split("").map((letter) => `\\${letter}`),
+  ],
+  secret: [
+    ...[".ssh", ".aws", "keychain", "security find", "security dump", ".config/gcloud", ".azure"],
+    ...[".kube", ".docker", "npmrc", "netrc", "pypirc", "git-credentials", "wallet", "electrum"],
+    ...["keystore", "gnupg", "google-chrome", "chromium", "bravesoftware", ".mozilla"],
+    ...["login data"],
+  ],
+  // the environment and a project's .env: read everywhere, a finding only when sent somewhere
+  environment: [
+    ...[".env", "printenv", "env |", "os.environ", "process.env", "childitem env:", "gci env:"],
+    ...["getenvironmentvariables"],
+  ],
+  startup: [
+    ...["authorized_keys", "bashrc", "zshrc", "bash_profile", "zprofile", ".profile", "$profile"],
+    ...["crontab", "launchctl", "launchagents", "launchdaemons", "systemctl", "autostart"],
+    ...["currentversion", "schtasks", "scheduledtask", "rc.local"],
+  ],
+} as const;
+// their bits, above the line rules' (at most 26 of them)
+const CODE_BITS = {
+  source: 1 << 25,
+  sink: 1 << 26,
+  secret: 1 << 27,
+  environment: 1 << 28,
+  startup: 1 << 29,
+  hidden: 1 << 30,
+} as const;
+
 // every line rule's keywords, and the code words, in one automaton compiled at the first scan
 const KEYWORDS = keywordScanner([
   ...LINE_RULES.flatMap((rule) =>
@@ -254,7 +293,9 @@ const KEYWORDS = keywordScanner([
       ? (rule.match.keywords ?? []).map((word) => [word, RULE_BIT.get(rule) ?? 0] as const)
       : [],
   ),
-  ...CODE_WORDS.map((word) => [word, CODE_BIT] as const),
+  ...(Object.keys(CODE_WORDS) as (keyof typeof CODE_WORDS)[]).flatMap((group) =>
+    CODE_WORDS[group].map((word) => [word, CODE_BITS[group]] as const),
+  ),
 ]);
 // what hides a command's name without any of the words: escapes, a variable where a name goes
 const HIDDEN_NAME = /\\x[0-9a-f]{2}|[a-z]\\[a-z]|(?:^|[;&|(])\s*["']?\$[{'(]?\w/im;
@@ -288,15 +329,16 @@ function fileFindings(
   const mayHoldCode = isMarkdown || script !== undefined;
   if (lineRules.length === 0 && !isSkill && !mayHoldCode) return found;
   const text = content.toString("utf8");
-  const codeWorthy = mayHoldCode && ((present & CODE_BIT) !== 0 || HIDDEN_NAME.test(text));
-  if (lineRules.length === 0 && !isSkill && !codeWorthy) return found;
   const lines = new LineIndex(text);
-  const code = !codeWorthy
-    ? []
-    : (script !== undefined
+  // a script is one fragment; a Markdown file's blocks and spans each are judged on their own
+  const code =
+    script !== undefined
+      ? worthBits(present) || ((present & CODE_BITS.hidden) !== 0 && HIDDEN_NAME.test(text))
         ? [{ language: script, text, line: 1, column: 1, endLine: lines.count }]
-        : markdownFragments(text.split("\n"))
-      ).filter((fragment) => script !== undefined || worthParsing(fragment.text));
+        : []
+      : isMarkdown && (worthBits(present) || (present & CODE_BITS.hidden) !== 0)
+        ? markdownFragments(text.split("\n")).filter((fragment) => worthParsing(fragment.text))
+        : [];
   for (const fragment of code) pending.push({ ...fragment, file: path });
   const inCode = (line: number) =>
     code.some((fragment) => line >= fragment.line && line <= fragment.endLine);
@@ -404,7 +446,21 @@ function candidateLines(
 
 /** Whether code holds what a code rule needs (see `CODE_WORDS`, `HIDDEN_NAME`). */
 function worthParsing(code: string): boolean {
-  return (KEYWORDS.scan(Buffer.from(code)) & CODE_BIT) !== 0 || HIDDEN_NAME.test(code);
+  const bits = KEYWORDS.scan(Buffer.from(code));
+  return worthBits(bits) || ((bits & CODE_BITS.hidden) !== 0 && HIDDEN_NAME.test(code));
+}
+
+/**
+ * Whether a keyword scan's bits hold a source and something that runs or is sent (the
+ * environment), a secret, or a start-up file.
+ */
+function worthBits(bits: number): boolean {
+  const has = (bit: number) => (bits & bit) !== 0;
+  return (
+    (has(CODE_BITS.source) && (has(CODE_BITS.sink) || has(CODE_BITS.environment))) ||
+    has(CODE_BITS.secret) ||
+    has(CODE_BITS.startup)
+  );
 }
 
 function finding(

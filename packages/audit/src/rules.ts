@@ -143,23 +143,13 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "a skill should never ask the agent to hide what it does or to ignore its other instructions; do not install it",
     match: {
       on: "lines",
+      // every way it is written names the user, an adverb of stealth, an earlier instruction
+      // set aside, or an HTML comment
       keywords: [
+        "user",
         "ignore",
         "disregard",
         "forget",
-        "tell",
-        "inform",
-        "mention",
-        "show",
-        "alert",
-        "notify",
-        "reveal",
-        "disclos",
-        "report",
-        "without",
-        "hide",
-        "conceal",
-        "keep",
         "quietly",
         "silently",
         "secretly",
@@ -191,8 +181,10 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         "even if the",
         "ignore",
         "disregard",
-        "void",
-        "revoked",
+        "system prompt",
+        "system instructions",
+        "developer prompt",
+        "developer instructions",
       ],
       pattern: PRIORITY_CLAIM,
     },
@@ -235,16 +227,16 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       on: "lines",
       code: true,
+      // each way it is written names a fetch, a decoder or PowerShell's own
       keywords: [
         "curl",
         "wget",
         "iex",
         "invoke-expression",
         "base64",
-        "eval",
         "powershell",
         "urlopen",
-        "exec(",
+        "requests.get",
       ],
       pattern:
         /\b(?:ba|z|k|da)?sh\s+-c\s+["']?\$\((?:curl|wget)\b|-c\s+["']?\$\([^)\n]*\bbase64\s+(?:-d|--decode)|\b(?:source|\.|(?:ba|z)?sh)\s+<\(\s*(?:curl|wget)\b|\bexec\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get)\(|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:iex|invoke-expression)\b[^\n]*(?:downloadstring|iwr|invoke-webrequest|net\.webclient)|\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\beval\s+"?\$\((?:curl|wget)\b|\bpowershell(?:\.exe)?\s+[^\n]*-e(?:nc|ncodedcommand)?\s+[A-Za-z0-9+/=]{20,}/i,
@@ -329,7 +321,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       code: true,
       keywords: ["curl", "wget", "nc ", "ncat", "netcat", "invoke-restmethod"],
       pattern:
-        /\bcurl\b[^\n]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s+["']?(?:[\w.-]+=)?@|\$\((?:cat|env|printenv)\b|\$\{?(?:AWS_SECRET|GITHUB_TOKEN|NPM_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b)|\bwget\b[^\n]*--post-file\b|\b(?:nc|ncat|netcat)\s+[\w.-]+\s+\d+\s*<|\bInvoke-RestMethod\b[^\n]*-InFile\b/i,
+        /\bcurl\b[^\n]*(?:\s(?:-F|--form)\s+["']?[\w.-]+=@(?!-)|\s(?:-T|--upload-file)\s+(?!-\s)|\s(?:-d|--data(?:-binary|-raw|-urlencode)?)\s+["']?@["']?(?:~|\$HOME)?\/?[^\s"']*\.(?:ssh|aws|env|netrc|npmrc|pypirc|git-credentials|docker|kube)\b|\$\((?:cat|env|printenv)\b|\$\{?(?:AWS_SECRET|GITHUB_TOKEN|NPM_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b)|\bwget\b[^\n]*--post-file\b|\b(?:nc|ncat|netcat)\s+[\w.-]+\s+\d+\s*<|\bInvoke-RestMethod\b[^\n]*-InFile\b/i,
     },
   },
   {
