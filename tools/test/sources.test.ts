@@ -13,6 +13,8 @@ export const BUCKET_FETCHER: Fetcher<"bucket"> = {
   describe: (source) => source.url,
   origin: (source) => ({ kind: "bucket", url: source.url }),
   within: (source) => source,
+  place: (source) => source.url,
+  pinned: () => false,
 };
 `;
 

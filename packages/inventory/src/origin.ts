@@ -1,5 +1,5 @@
 import { AGENTS, type ResourceSource, type SourceType } from "@skillshelf/core";
-import { type IndexRow, type SourceOrigin, sourceOrigin } from "@skillshelf/sources";
+import { folderInPlace, type IndexRow, type SourceOrigin, sourceOrigin } from "@skillshelf/sources";
 import type { InstallRecord, PackageFormat } from "@skillshelf/store";
 
 /**
@@ -48,8 +48,9 @@ export function classifyOrigin(evidence: OriginEvidence): {
     const { source, commit, index } = record.origin;
     if (index !== undefined)
       return { origin: { kind: "index", index, source: source.type }, format: record.format };
-    if (record.format === "claude-code" && source.type === "local")
-      return { origin: { kind: "import", path: source.path }, format: record.format };
+    const folder = folderInPlace(source);
+    if (record.format === "claude-code" && folder !== undefined)
+      return { origin: { kind: "import", path: folder }, format: record.format };
     return { origin: sourceOrigin(source, commit), format: record.format };
   }
   const { root } = evidence;

@@ -1,6 +1,6 @@
 import { Enums, Models, Serialize, Spec } from "@cyclonedx/cyclonedx-library";
 import type { Environment, PackageSource } from "@skillshelf/core";
-import { describeSource } from "@skillshelf/sources";
+import { describeSource, sourcePackageUrl, sourceRepository } from "@skillshelf/sources";
 import { type PackageCopy, type PackageScope, readPackageSnapshot } from "@skillshelf/store";
 import { PackageURL } from "packageurl-js";
 
@@ -60,7 +60,7 @@ function component(copy: PackageCopy): Models.Component {
   made.hashes.set(Enums.HashAlgorithm["SHA-256"], record.contentDigest);
   const license = copy.manifest?.license;
   if (license !== undefined) made.licenses.add(new Models.NamedLicense(license));
-  const repository = repositoryUrl(source);
+  const repository = sourceRepository(source);
   if (repository !== undefined)
     made.externalReferences.add(
       new Models.ExternalReference(repository, Enums.ExternalReferenceType.VCS, {
@@ -88,40 +88,24 @@ function verdict(audit: NonNullable<NonNullable<PackageCopy["record"]>["audit"]>
   return `rules ${audit.rules}: ${found}${approved}`;
 }
 
-/** The package URL of a copy: `pkg:npm`, `pkg:github`, `pkg:oci`, or `pkg:generic` with its source. */
+/** The package URL of a copy: what its source's fetcher says (`pkg:npm`, `pkg:github`, `pkg:oci`), else `pkg:generic` with its source. */
 function packageUrl(
   id: string,
   version: string | undefined,
   source: PackageSource,
   commit: string | undefined,
 ): string {
-  if (source.type === "npm") {
-    const [scope, name] = source.name.startsWith("@")
-      ? (source.name.split("/") as [string, string])
-      : [undefined, source.name];
-    return new PackageURL("npm", scope, name, commit?.split("@")[0] ?? version).toString();
-  }
-  if (source.type === "git") {
-    const github = /github\.com[/:]([^/]+)\/([^/]+?)(\.git)?$/.exec(source.url);
-    if (github !== null)
-      return new PackageURL(
-        "github",
-        github[1],
-        github[2] as string,
-        commit ?? version,
-        undefined,
-        source.path,
-      ).toString();
-  }
-  if (source.type === "oci" && commit !== undefined)
-    return new PackageURL("oci", undefined, id, `sha256:${commit}`, {
-      repository_url: source.url.replace(/^oci(\+https?)?:\/\//, ""),
-    }).toString();
+  const parts = sourcePackageUrl(source, commit);
+  if (parts !== undefined)
+    return new PackageURL(
+      parts.type,
+      parts.namespace,
+      parts.name ?? id,
+      parts.version ?? commit ?? version,
+      parts.qualifiers === undefined ? undefined : { ...parts.qualifiers },
+      parts.subpath,
+    ).toString();
   return new PackageURL("generic", undefined, id, commit ?? version, {
     download_url: describeSource(source),
   }).toString();
-}
-
-function repositoryUrl(source: PackageSource): string | undefined {
-  return source.type === "git" ? source.url : undefined;
 }

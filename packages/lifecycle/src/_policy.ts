@@ -1,8 +1,13 @@
 // The policy in force, applied to an install or update step when it is planned.
 import { atOrAbove, type Severity } from "@skillshelf/audit";
-import { createDiagnostic } from "@skillshelf/core";
-import { type PolicyViolation, policyThreshold, policyViolations } from "@skillshelf/policy";
-import type { StagedSource } from "@skillshelf/sources";
+import { createDiagnostic, type PackageSource } from "@skillshelf/core";
+import {
+  type PolicyViolation,
+  policyThreshold,
+  policyViolations,
+  type SourceFacts,
+} from "@skillshelf/policy";
+import { isSourcePinned, type StagedSource, sourcePlace } from "@skillshelf/sources";
 import type { PackageManifest } from "@skillshelf/store";
 import { packageSkills } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
@@ -44,12 +49,17 @@ export function policyRefusal(
     : [];
   const violations = policyViolations(policy, {
     id: step.id,
-    source: step.staged.source,
+    source: sourceFacts(step.staged.source),
     skills,
     highest: step.highest,
     signature: signer === undefined ? { missing: true } : { fingerprint: signer },
   });
   return violationRefusal(violations);
+}
+
+/** What the policy judges of a source, as its fetcher says it. */
+function sourceFacts(source: PackageSource): SourceFacts {
+  return { type: source.type, place: sourcePlace(source), pinned: isSourcePinned(source) };
 }
 
 /**

@@ -1,6 +1,5 @@
-import { isAbsolute } from "node:path";
-import { fileURLToPath } from "node:url";
 import { canonicalJson, type Environment, isInside, type PackageSource } from "@skillshelf/core";
+import { folderInPlace, sourceFolderOnMachine } from "@skillshelf/sources";
 import { type PackageScope, readScopeState, type ScopeCache } from "@skillshelf/store";
 
 // what a source names wherever it is narrowed, moved or pinned: the fields that do not say where
@@ -28,17 +27,19 @@ export function installedFrom(
 
 // --- internal ---
 
-/** Whether an installed copy's source is `named`'s origin (`named`'s place worked out once). */
+/**
+ * Whether an installed copy's source is `named`'s origin (`named`'s place worked out once): inside
+ * the folder `named` is on this machine (a copy of it, or of a repository kept there), else the
+ * same source but for the folder, ref or pin inside it.
+ */
 function sameOriginAs(named: PackageSource): (installed: PackageSource) => boolean {
   const place = where(named);
+  const folder = folderInPlace(named);
   return (installed) => {
-    if (named.type === "local" && installed.type === "git") {
-      const folder = localRepository(installed.url);
-      return folder !== undefined && isInside(named.path, folder);
+    if (folder !== undefined) {
+      const inside = sourceFolderOnMachine(installed);
+      return inside !== undefined && isInside(folder, inside);
     }
-    if (installed.type !== named.type) return false;
-    if (installed.type === "local" && named.type === "local")
-      return isInside(named.path, installed.path);
     return where(installed) === place;
   };
 }
@@ -48,16 +49,4 @@ function where(source: PackageSource): string {
   return canonicalJson(
     Object.fromEntries(Object.entries(source).filter(([key]) => !PLACE_ONLY.has(key))),
   );
-}
-
-/** The folder of a repository on this machine (a path or a `file:` URL), else `undefined`. */
-function localRepository(url: string): string | undefined {
-  if (url.startsWith("file:")) {
-    try {
-      return fileURLToPath(url);
-    } catch {
-      return undefined;
-    }
-  }
-  return isAbsolute(url) ? url : undefined;
 }

@@ -4,6 +4,7 @@ import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   describeSource,
   discoverLibrary,
+  folderInPlace,
   type PinnedRow,
   type RowChange,
   type StagedSource,
@@ -150,9 +151,10 @@ async function stagedPackages(
 /** The index row of a staged package: pinned to what was fetched, a folder relative to the index. */
 function pinnedRow(manifest: PackageManifest, staged: StagedSource, index: string): PinnedRow {
   const { source } = staged;
+  const folder = folderInPlace(source);
   const sourceUrl =
-    source.type === "local"
-      ? relativeSource(dirname(index), source.path)
+    folder !== undefined
+      ? relativeSource(dirname(index), folder)
       : describeSource(sourcePinnedAt(source, staged.commit));
   return {
     kind: manifest.kind,

@@ -1,15 +1,26 @@
 import {
   AUDIT_SEVERITIES,
   type AuditSeverity,
-  type PackageSource,
+  type SourceType,
   sshKeyFingerprint,
 } from "@skillshelf/core";
 import type { EffectivePolicy } from "./read.js";
 
+/**
+ * What a policy judges of a source, as its fetcher says it (`sources`' `sourcePlace` and
+ * `isSourcePinned`): its kind, where it is (`host/owner/repo`, `npm:<name>`, `local:<path>`) and
+ * whether it names fixed content by itself.
+ */
+export interface SourceFacts {
+  readonly type: SourceType;
+  readonly place: string;
+  readonly pinned: boolean;
+}
+
 /** What a policy judges of a package about to be installed. */
 export interface PackageFacts {
   readonly id: string;
-  readonly source: PackageSource;
+  readonly source: SourceFacts;
   /** Each skill it offers, with the tools it asks for. */
   readonly skills: readonly {
     readonly name: string;
@@ -41,7 +52,7 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
     found.push({ code: "policy_refused", rule, file, message });
   for (const allowed of policy.allowedSources)
     if (!allowed.value.some((pattern) => sourceMatches(pattern, facts.source)))
-      refuse("sources.allow", allowed.file, `${placeOf(facts.source)} is not an allowed source`);
+      refuse("sources.allow", allowed.file, `${facts.source.place} is not an allowed source`);
   for (const blocked of policy.blockedPackages)
     if (blocked.value === facts.id)
       refuse("block.packages", blocked.file, `${facts.id} is blocked`);
@@ -59,11 +70,11 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
             allowed.file,
             `the skill ${skill.name} asks for ${tool}, wider than allowed`,
           );
-  if (policy.pinsRequired !== undefined && !isPinned(facts.source))
+  if (policy.pinsRequired !== undefined && !facts.source.pinned)
     refuse(
       "pins.required",
       policy.pinsRequired.file,
-      `${placeOf(facts.source)} is not pinned to a commit, an exact version or a digest`,
+      `${facts.source.place} is not pinned to a commit, an exact version or a digest`,
     );
   const required = policy.signaturesRequired;
   const signature = facts.signature;
@@ -99,9 +110,9 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
  * Whether `pattern` allows `source`: `kind:<type>` (every source of that type), `npm:<name>` or
  * `npm:@scope/*`, or a place: `<host>`, `<host>/<owner>/*`, `<host>/<owner>/<repo>`.
  */
-export function sourceMatches(pattern: string, source: PackageSource): boolean {
+export function sourceMatches(pattern: string, source: SourceFacts): boolean {
   if (pattern.startsWith("kind:")) return source.type === pattern.slice("kind:".length);
-  const place = placeOf(source);
+  const { place } = source;
   if (pattern.endsWith("/*")) return place.startsWith(pattern.slice(0, -1));
   return place === pattern || place.startsWith(`${pattern}/`);
 }
@@ -133,54 +144,6 @@ export function policyThreshold(policy: EffectivePolicy): AuditSeverity {
 
 function rank(severity: AuditSeverity): number {
   return AUDIT_SEVERITIES.indexOf(severity);
-}
-
-/** Where a source is, as a policy names it: `npm:<name>`, `local:<path>`, or host and path. */
-function placeOf(source: PackageSource): string {
-  switch (source.type) {
-    case "npm":
-      return `npm:${source.name}`;
-    case "local":
-      return `local:${source.path}`;
-    default:
-      return urlPlace(source.url);
-  }
-}
-
-function urlPlace(url: string): string {
-  // git@host:owner/repo(.git)
-  const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(url);
-  const [host, path] =
-    scp === null
-      ? (() => {
-          try {
-            const parsed = new URL(url);
-            return [parsed.host, parsed.pathname];
-          } catch {
-            return [url, ""];
-          }
-        })()
-      : [scp[1] as string, scp[2] as string];
-  const trimmed = path.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "");
-  return trimmed === "" ? host : `${host}/${trimmed}`;
-}
-
-function isPinned(source: PackageSource): boolean {
-  switch (source.type) {
-    case "git":
-      return /^[0-9a-f]{40,64}$/.test(source.ref ?? "");
-    case "npm":
-      return /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(source.range ?? "");
-    case "oci":
-      return source.digest !== undefined || (source.ref ?? "").startsWith("sha256:");
-    case "archive":
-      return source.sha256 !== undefined;
-    case "local":
-      // the user's own folder: what it held is pinned by the lock's digest
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** Whether the widest form `widest` covers the tool grant `tool` (`Bash` covers `Bash(git:*)`). */

@@ -1,9 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Environment, type PackageSource, sshKeyFingerprint } from "@skillshelf/core";
+import { type Environment, sshKeyFingerprint } from "@skillshelf/core";
 import { testEnvironment } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { policyThreshold, policyViolations, readPolicy, sourceMatches } from "../src/index.js";
+import {
+  policyThreshold,
+  policyViolations,
+  readPolicy,
+  type SourceFacts,
+  sourceMatches,
+} from "../src/index.js";
 
 /** An environment whose three policy files (managed, user, project) hold the given text. */
 function withPolicies(files: {
@@ -33,8 +39,12 @@ function withPolicies(files: {
   return { environment, paths };
 }
 
-const git = (url: string, ref?: string): PackageSource =>
-  ref === undefined ? { type: "git", url } : { type: "git", url, ref };
+/** A source as its fetcher describes it to a policy (`sources`' place and pinned). */
+const source = (type: SourceFacts["type"], place: string, pinned = false): SourceFacts => ({
+  type,
+  place,
+  pinned,
+});
 
 describe("policy files, each only tightening the one above", () => {
   it("keeps the stricter rule and names the file a looser one was ignored in", () => {
@@ -63,12 +73,19 @@ describe("policy files, each only tightening the one above", () => {
       project: "sources:\n  allow: [github.com/acme/tools, github.com/evil/*]\n",
     });
     const policy = readPolicy(environment);
-    const judge = (source: PackageSource) =>
-      policyViolations(policy, { id: "x", source, skills: [] }).map((one) => [one.rule, one.file]);
-    expect(judge(git("https://github.com/acme/tools.git"))).toEqual([]);
-    expect(judge(git("https://github.com/evil/tools"))).toEqual([["sources.allow", paths.user]]);
-    expect(judge(git("git@github.com:acme/other.git"))).toEqual([["sources.allow", paths.project]]);
-    expect(judge({ type: "local", path: "/tmp/x" })).toEqual([["sources.allow", paths.project]]);
+    const judge = (facts: SourceFacts) =>
+      policyViolations(policy, { id: "x", source: facts, skills: [] }).map((one) => [
+        one.rule,
+        one.file,
+      ]);
+    expect(judge(source("git", "github.com/acme/tools"))).toEqual([]);
+    expect(judge(source("git", "github.com/evil/tools"))).toEqual([["sources.allow", paths.user]]);
+    expect(judge(source("git", "github.com/acme/other"))).toEqual([
+      ["sources.allow", paths.project],
+    ]);
+    expect(judge(source("local", "local:/tmp/x", true))).toEqual([
+      ["sources.allow", paths.project],
+    ]);
   });
 
   it("blocks packages and skills, tools wider than allowed, findings above the maximum, floating refs", () => {
@@ -84,7 +101,7 @@ describe("policy files, each only tightening the one above", () => {
     const policy = readPolicy(environment);
     const rules = (facts: Parameters<typeof policyViolations>[1]) =>
       policyViolations(policy, facts).map((one) => `${one.rule}@${one.file === paths.user}`);
-    const pinned = git("https://example.invalid/r.git", "a".repeat(40));
+    const pinned = source("git", "example.invalid/r", true);
     expect(rules({ id: "evil", source: pinned, skills: [] })).toEqual(["block.packages@true"]);
     expect(rules({ id: "ok", source: pinned, skills: [{ name: "wallet-helper" }] })).toEqual([
       "block.skills@true",
@@ -100,15 +117,13 @@ describe("policy files, each only tightening the one above", () => {
       "audit.max-severity@true",
     ]);
     expect(rules({ id: "ok", source: pinned, skills: [], highest: "medium" })).toEqual([]);
-    expect(
-      rules({ id: "ok", source: git("https://example.invalid/r.git", "main"), skills: [] }),
-    ).toEqual(["pins.required@true"]);
-    expect(
-      rules({ id: "ok", source: { type: "npm", name: "@a/b", range: "1.2.3" }, skills: [] }),
-    ).toEqual([]);
-    expect(
-      rules({ id: "ok", source: { type: "npm", name: "@a/b", range: "^1.2.3" }, skills: [] }),
-    ).toEqual(["pins.required@true"]);
+    expect(rules({ id: "ok", source: source("git", "example.invalid/r"), skills: [] })).toEqual([
+      "pins.required@true",
+    ]);
+    expect(rules({ id: "ok", source: source("npm", "npm:@a/b", true), skills: [] })).toEqual([]);
+    expect(rules({ id: "ok", source: source("npm", "npm:@a/b"), skills: [] })).toEqual([
+      "pins.required@true",
+    ]);
   });
 
   it("requires signatures by the keys every file names", () => {
@@ -117,9 +132,11 @@ describe("policy files, each only tightening the one above", () => {
       user: `signatures:\n  required: true\n  keys: ['${key}']\n`,
     });
     const policy = readPolicy(environment);
-    const source = { type: "local", path: "/x" } as const;
+    const local = source("local", "local:/x", true);
     const codes = (signature: Parameters<typeof policyViolations>[1]["signature"]) =>
-      policyViolations(policy, { id: "p", source, skills: [], signature }).map((one) => one.code);
+      policyViolations(policy, { id: "p", source: local, skills: [], signature }).map(
+        (one) => one.code,
+      );
     expect(codes(undefined)).toEqual(["signature_missing"]);
     expect(codes({ invalid: "bad" })).toEqual(["signature_invalid"]);
     const fingerprint = (line: string) => `ssh:${sshKeyFingerprint(line)}`;
@@ -130,14 +147,12 @@ describe("policy files, each only tightening the one above", () => {
   });
 
   it("matches sources by kind, npm scope, host, owner and repository", () => {
-    expect(sourceMatches("kind:npm", { type: "npm", name: "x" })).toBe(true);
-    expect(sourceMatches("npm:@acme/*", { type: "npm", name: "@acme/skills" })).toBe(true);
-    expect(sourceMatches("npm:@acme/*", { type: "npm", name: "@other/skills" })).toBe(false);
-    expect(sourceMatches("github.com", git("https://github.com/a/b"))).toBe(true);
-    expect(sourceMatches("github.com", git("https://github.com.evil.invalid/a/b"))).toBe(false);
-    expect(sourceMatches("ghcr.io/acme/*", { type: "oci", url: "oci://ghcr.io/acme/skills" })).toBe(
-      true,
-    );
+    expect(sourceMatches("kind:npm", source("npm", "npm:x"))).toBe(true);
+    expect(sourceMatches("npm:@acme/*", source("npm", "npm:@acme/skills"))).toBe(true);
+    expect(sourceMatches("npm:@acme/*", source("npm", "npm:@other/skills"))).toBe(false);
+    expect(sourceMatches("github.com", source("git", "github.com/a/b"))).toBe(true);
+    expect(sourceMatches("github.com", source("git", "github.com.evil.invalid/a/b"))).toBe(false);
+    expect(sourceMatches("ghcr.io/acme/*", source("oci", "ghcr.io/acme/skills"))).toBe(true);
   });
 });
 

@@ -16,19 +16,26 @@ export type { HostHeaders } from "./credentials.js";
 export { hostHeaders, hostsFile, sourceAccess } from "./credentials.js";
 export type { DiscoverOptions } from "./discover.js";
 export { discoverLibrary } from "./discover.js";
-export type { Fetcher, FetchInto, SourceOrigin } from "./fetchers/_fetcher.js";
+export type { Fetcher, FetchInto, PackageUrlParts, SourceOrigin } from "./fetchers/_fetcher.js";
 export {
   askNewest,
   describeSource,
   fetcherOf,
   folderInPlace,
   isPinnedTo,
+  isSourcePinned,
+  parseSourceAs,
   revisionText,
   SOURCE_FETCHERS,
   sourceAtRef,
+  sourceCommand,
+  sourceFolderOnMachine,
   sourceOrigin,
   sourceOuter,
+  sourcePackageUrl,
   sourcePinnedAt,
+  sourcePlace,
+  sourceRepository,
   sourceWithin,
 } from "./fetchers/index.js";
 export { referenceOf as ociReference } from "./fetchers/oci.js";

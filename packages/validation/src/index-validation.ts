@@ -7,6 +7,7 @@ import {
   isSkillshelfError,
 } from "@skillshelf/core";
 import {
+  folderInPlace,
   type IndexRow,
   readCollection,
   readIndex,
@@ -54,17 +55,18 @@ export function validateIndex(
           `requires ${ref}, which this index does not offer`,
           { ref },
         );
-    if (row.source.type !== "local") continue;
-    if (!existsSync(row.source.path)) {
+    const folder = folderInPlace(row.source);
+    if (folder === undefined) continue;
+    if (!existsSync(folder)) {
       report(
         index.format === "library" ? "error" : "warning",
         "index_source_missing",
-        `its source ${row.source.path} does not exist`,
-        { source: row.source.path },
+        `its source ${folder} does not exist`,
+        { source: folder },
       );
       continue;
     }
-    if (options.verifyPins !== false && row.sha256 !== undefined) checkPin(row, report);
+    if (options.verifyPins !== false && row.sha256 !== undefined) checkPin(row, folder, report);
   }
   return {
     ...result(diagnostics, { resources: [], prerequisites: [] }),
@@ -94,6 +96,7 @@ function installedDigest(path: string): string {
 
 function checkPin(
   row: IndexRow,
+  folder: string,
   report: (
     severity: "error",
     code: Code,
@@ -101,9 +104,8 @@ function checkPin(
     details?: Record<string, unknown>,
   ) => void,
 ): void {
-  if (row.source.type !== "local") return;
   try {
-    const observed = installedDigest(row.source.path);
+    const observed = installedDigest(folder);
     if (observed !== row.sha256)
       report(
         "error",

@@ -1,5 +1,5 @@
 import type { Environment } from "@skillshelf/core";
-import { parseSourceUrl, STDIO_PREFIX } from "@skillshelf/sources";
+import { parseSourceUrl, sourceCommand } from "@skillshelf/sources";
 import { readLockFile } from "@skillshelf/store";
 
 /**
@@ -28,17 +28,16 @@ export function mcpCommandsAllowed(
 /** The command line an `mcp+stdio:` source text names, read as the source is, else `undefined`. */
 function commandOf(text: string, baseDir: string): string | undefined {
   const parsed = parseSourceUrl(text, baseDir);
-  if (!parsed.ok || parsed.source.type !== "mcp" || !parsed.source.url.startsWith(STDIO_PREFIX))
-    return undefined;
-  return parsed.source.url.slice(STDIO_PREFIX.length);
+  return parsed.ok ? sourceCommand(parsed.source) : undefined;
 }
 
 function userLockCommands(environment: Environment): ReadonlySet<string> {
   const read = readLockFile(environment, "user");
   const commands = new Set<string>();
   if (!read.ok) return commands;
-  for (const { source } of Object.values(read.value.value.packages))
-    if (source.type === "mcp" && source.url.startsWith(STDIO_PREFIX))
-      commands.add(source.url.slice(STDIO_PREFIX.length));
+  for (const { source } of Object.values(read.value.value.packages)) {
+    const command = sourceCommand(source);
+    if (command !== undefined) commands.add(command);
+  }
   return commands;
 }

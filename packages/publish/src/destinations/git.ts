@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { copyTree, removeTree, SkillshelfError } from "@skillshelf/core";
-import { type GitOptions, parseSourceUrl, privateTempFolder, runGit } from "@skillshelf/sources";
+import { type GitOptions, parseSourceAs, privateTempFolder, runGit } from "@skillshelf/sources";
 import { realFolder } from "../_folders.js";
 import type { PublishedSkill } from "../_publishable.js";
 import type { Destination, PublishedArtifact } from "./_destination.js";
@@ -23,8 +23,8 @@ export const GIT_REPOSITORY: Destination<"git"> = {
     "a git repository (git+<url or path>, ssh://…, file://…, git@host:…, …/repo.git)[//folder][#branch]",
   parse: (text, baseDir) => {
     if (!GIT_TEXT.test(text)) return undefined;
-    const parsed = parseSourceUrl(text, baseDir);
-    if (!parsed.ok || parsed.source.type !== "git")
+    const source = parseSourceAs("git", text, baseDir);
+    if (source === undefined)
       throw new SkillshelfError(
         "publish_destination_invalid",
         `${text} is not a git repository to push to`,
@@ -32,7 +32,7 @@ export const GIT_REPOSITORY: Destination<"git"> = {
           details: { destination: text },
         },
       );
-    const { url, ref, path } = parsed.source;
+    const { url, ref, path } = source;
     return {
       kind: "git",
       url,

@@ -8,7 +8,7 @@ import {
   ociCredentials,
   ociReference,
   ociSession,
-  parseSourceUrl,
+  parseSourceAs,
   signatureArtifact,
   signatureTag,
   sshSign,
@@ -28,19 +28,14 @@ export const OCI_DESTINATION: Destination<"oci"> = {
   syntax: "an OCI repository to push skills below (oci://host/repository[:tag])",
   parse: (text, baseDir) => {
     if (!/^oci(\+http)?:\/\//i.test(text)) return undefined;
-    const parsed = parseSourceUrl(text, baseDir);
-    if (
-      !parsed.ok ||
-      parsed.source.type !== "oci" ||
-      parsed.source.digest !== undefined ||
-      parsed.source.path !== undefined
-    )
+    const source = parseSourceAs("oci", text, baseDir);
+    if (source === undefined || source.digest !== undefined || source.path !== undefined)
       throw new SkillshelfError(
         "publish_destination_invalid",
         `${text} is not an OCI repository to push to (oci://host/repository[:tag], no digest or folder)`,
         { details: { destination: text } },
       );
-    return { kind: "oci", url: parsed.source.url, tag: parsed.source.ref ?? "latest" };
+    return { kind: "oci", url: source.url, tag: source.ref ?? "latest" };
   },
   describe: (destination) => `${destination.url}:${destination.tag}`,
   write: async (skills, destination, { dryRun, environment, signingKey }) => {

@@ -144,4 +144,32 @@ export interface Fetcher<T extends SourceType> {
    * ref names, `undefined` when the ref is gone. Absent when only a fetch can tell.
    */
   newest?(source: SourceOf<T>, options: StageOptions): Promise<string | undefined>;
+  /**
+   * Where the source is, as a policy names places: `host/owner/repo` for what a URL names,
+   * `npm:<name>`, `local:<path>`.
+   */
+  place(source: SourceOf<T>): string;
+  /** Whether the source names fixed content by itself (a commit, an exact version, a digest). */
+  pinned(source: SourceOf<T>): boolean;
+  /**
+   * The package URL's parts of a copy installed from `source` at `commit` (`pkg:npm`,
+   * `pkg:github`, `pkg:oci`); absent, or `undefined`, for a `pkg:generic` one.
+   */
+  packageUrl?(source: SourceOf<T>, commit: string | undefined): PackageUrlParts | undefined;
+  /** The repository the source is in, for a bill of materials' VCS reference. */
+  repository?(source: SourceOf<T>): string;
+  /** The command line the source starts to fetch (an MCP server over stdio), if any. */
+  command?(source: SourceOf<T>): string | undefined;
+  /** The folder on this machine the source reads from (a folder, a repository on disk), if any. */
+  folderOnMachine?(source: SourceOf<T>): string | undefined;
+}
+
+/** A package URL's parts (purl-spec): the caller adds the version where the source gives none. */
+export interface PackageUrlParts {
+  readonly type: string;
+  readonly namespace?: string | undefined;
+  readonly name?: string | undefined;
+  readonly version?: string | undefined;
+  readonly qualifiers?: Readonly<Record<string, string>> | undefined;
+  readonly subpath?: string | undefined;
 }

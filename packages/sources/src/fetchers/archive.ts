@@ -2,6 +2,7 @@ import { SkillshelfError, sha256 } from "@skillshelf/core";
 import { archiveFormat, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { download } from "../_download.js";
 import { type Fetcher, fetchSignal, httpOf } from "./_fetcher.js";
+import { urlPlace } from "./_place.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -64,6 +65,8 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
     return {};
   },
   origin: (source) => ({ kind: "archive", url: source.url }),
+  place: (source) => urlPlace(source.url),
+  pinned: (source) => source.sha256 !== undefined,
   describe: (source) =>
     `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.sha256 === undefined ? "" : `#sha256=${source.sha256}`}`,
   within: subfolderWithin,

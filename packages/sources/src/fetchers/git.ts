@@ -1,9 +1,11 @@
 import { renameSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { removeTree, SkillshelfError, type SourceOf } from "@skillshelf/core";
 import { commitSigner, DEFAULT_GIT_LIMITS, fetchCommit, remoteCommit } from "../_git.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
+import { urlPlace } from "./_place.js";
 import { realSubfolder, subfolderOuter, subfolderWithin } from "./_subfolder.js";
 
 /**
@@ -48,6 +50,26 @@ export const GIT_FETCHER: Fetcher<"git"> = {
   outer: subfolderOuter,
   atRef: (source, ref) => ({ ...source, ref }),
   pinnedAt: (source, commit) => ({ ...source, ref: commit }),
+  place: (source) => urlPlace(source.url),
+  pinned: (source) => /^[0-9a-f]{40,64}$/.test(source.ref ?? ""),
+  packageUrl: (source, commit) => {
+    const github = /github\.com[/:]([^/]+)\/([^/]+?)(\.git)?$/.exec(source.url);
+    return github === null
+      ? undefined
+      : {
+          type: "github",
+          namespace: github[1],
+          name: github[2],
+          version: commit,
+          subpath: source.path,
+        };
+  },
+  repository: (source) => source.url,
+  folderOnMachine: (source) => {
+    if (source.url.startsWith("file:"))
+      return URL.canParse(source.url) ? fileURLToPath(source.url) : undefined;
+    return isAbsolute(source.url) ? source.url : undefined;
+  },
   newest: async (source, options) => {
     refuseRemoteHelper(source.url);
     return remoteCommit(gitOptions(source, options));

@@ -1,6 +1,6 @@
-import { type PackageSource, type SourceType, sameJson } from "@skillshelf/core";
+import { type PackageSource, type SourceOf, type SourceType, sameJson } from "@skillshelf/core";
 import { codedFailure } from "../_failure.js";
-import type { Fetcher, SourceOrigin, StageOptions } from "./_fetcher.js";
+import type { Fetcher, PackageUrlParts, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
 import { LOCAL_FETCHER } from "./local.js";
@@ -68,6 +68,51 @@ export function sourceAtRef(source: PackageSource, ref: string): PackageSource {
 export function sourcePinnedAt(source: PackageSource, commit: string | undefined): PackageSource {
   if (commit === undefined) return source;
   return fetcherOf(source.type).pinnedAt?.(source, commit) ?? source;
+}
+
+/** `text` read as a source of the kind `type` alone, or `undefined` when it is not one. */
+export function parseSourceAs<T extends SourceType>(
+  type: T,
+  text: string,
+  baseDir: string,
+): SourceOf<T> | undefined {
+  const parsed = fetcherOf(type).parse(text.trim(), baseDir);
+  return parsed?.ok === true && parsed.source.type === type
+    ? (parsed.source as SourceOf<T>)
+    : undefined;
+}
+
+/** Where `source` is, as a policy names places (`host/owner/repo`, `npm:<name>`, `local:<path>`). */
+export function sourcePlace(source: PackageSource): string {
+  return fetcherOf(source.type).place(source as never);
+}
+
+/** Whether `source` names fixed content by itself (a commit, an exact version, a digest). */
+export function isSourcePinned(source: PackageSource): boolean {
+  return fetcherOf(source.type).pinned(source as never);
+}
+
+/** The package URL's parts of a copy from `source` at `commit`, or `undefined` for a generic one. */
+export function sourcePackageUrl(
+  source: PackageSource,
+  commit: string | undefined,
+): PackageUrlParts | undefined {
+  return fetcherOf(source.type).packageUrl?.(source as never, commit);
+}
+
+/** The repository `source` is in, when it is one (a bill of materials' VCS reference). */
+export function sourceRepository(source: PackageSource): string | undefined {
+  return fetcherOf(source.type).repository?.(source as never);
+}
+
+/** The command line fetching `source` starts (an MCP server over stdio), if any. */
+export function sourceCommand(source: PackageSource): string | undefined {
+  return fetcherOf(source.type).command?.(source as never);
+}
+
+/** The folder on this machine `source` reads from (a folder, a repository on disk), if any. */
+export function sourceFolderOnMachine(source: PackageSource): string | undefined {
+  return fetcherOf(source.type).folderOnMachine?.(source as never);
 }
 
 /** The folder on this machine `source` is, when it is read where it is rather than fetched. */

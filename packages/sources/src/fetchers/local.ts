@@ -24,6 +24,10 @@ export const LOCAL_FETCHER: Fetcher<"local"> = {
   describe: (source) => source.path,
   origin: (source) => ({ kind: "local", path: source.path }),
   readInPlace: (source) => source.path,
+  place: (source) => `local:${source.path}`,
+  // the user's own folder: what it held is pinned by the lock's digest
+  pinned: () => true,
+  folderOnMachine: (source) => source.path,
   within: (source, path) => ({ ...source, path: join(source.path, ...path.split("/")) }),
 };
 

@@ -5,6 +5,7 @@ import { DEFAULT_ARCHIVE_LIMITS } from "../_archive.js";
 import type { ListedSkill, SkillsConnection } from "../_mcp-client.js";
 import { STDIO_PREFIX } from "../mcp-protocol.js";
 import { type Fetcher, fetchSignal, type StageOptions } from "./_fetcher.js";
+import { urlPlace } from "./_place.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -75,6 +76,10 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
     return `${PREFIX}${source.url}${path}`;
   },
   origin: (source) => ({ kind: "mcp", url: source.url }),
+  place: (source) => urlPlace(source.url),
+  pinned: () => false,
+  command: (source) =>
+    source.url.startsWith(STDIO_PREFIX) ? source.url.slice(STDIO_PREFIX.length) : undefined,
   within: subfolderWithin,
   newest: async (source, options) => {
     const connection = await connect(source.url, options);

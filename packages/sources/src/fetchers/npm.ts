@@ -87,6 +87,15 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   outer: subfolderOuter,
   // a revision is `<version>@<integrity>`
   revisionText: (revision) => `version ${revision.slice(0, revision.indexOf("@"))}`,
+  place: (source) => `npm:${source.name}`,
+  pinned: (source) => /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(source.range ?? ""),
+  packageUrl: (source, commit) => {
+    const [namespace, name] = source.name.startsWith("@")
+      ? (source.name.split("/") as [string, string])
+      : [undefined, source.name];
+    // a revision is `<version>@<integrity>`
+    return { type: "npm", namespace, name, version: commit?.split("@")[0] };
+  },
   atRef: (source, ref) => ({ ...source, range: ref, integrity: undefined }),
   pinnedAt: (source, revision) => {
     const at = revision.indexOf("@");

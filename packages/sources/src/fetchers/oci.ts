@@ -4,6 +4,7 @@ import { type OciReference, type OciSessionOptions, ociSession } from "../_oci-c
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
 import { ociSigner } from "../_oci-signature.js";
 import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
+import { urlPlace } from "./_place.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
   insecureUrl,
@@ -90,6 +91,16 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
   outer: subfolderOuter,
   atRef: (source, ref) => ({ ...source, ref, digest: undefined }),
   pinnedAt: (source, commit) => ({ ...source, digest: `sha256:${commit}` }),
+  place: (source) => urlPlace(source.url),
+  pinned: (source) => source.digest !== undefined || (source.ref ?? "").startsWith("sha256:"),
+  packageUrl: (source, commit) =>
+    commit === undefined
+      ? undefined
+      : {
+          type: "oci",
+          version: `sha256:${commit}`,
+          qualifiers: { repository_url: source.url.replace(/^oci(\+https?)?:\/\//, "") },
+        },
   newest: async (source, options) => {
     if (source.digest !== undefined) return source.digest.slice("sha256:".length);
     const session = ociSession(referenceOf(source), ociSessionOptions(options));

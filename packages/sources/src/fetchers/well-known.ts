@@ -9,6 +9,7 @@ import { parseSiteIndex, type SiteSkill } from "../_site-index.js";
 import { MAX_INDEX_BYTES } from "../index-file.js";
 import { MAX_SIGNATURE_BYTES, verifiedSigner } from "../ssh-signature.js";
 import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
+import { urlPlace } from "./_place.js";
 import { subfolderWithin } from "./_subfolder.js";
 import {
   fragmentFields,
@@ -98,6 +99,9 @@ export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
   describe: (source) =>
     `${isSiteUrl(new URL(source.url)) || source.url.startsWith("file:") ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
   origin: (source) => ({ kind: "well-known", url: source.url }),
+  place: (source) => urlPlace(source.url),
+  // the site lists what it serves now; only the lock's digest pins it
+  pinned: () => false,
   within: subfolderWithin,
 };
 
