@@ -104,6 +104,8 @@ export {
 export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
 export {
   formatRequirementRef,
+  identityKey,
+  identityName,
   isPackageId,
   isSemver,
   MAX_PACKAGE_ID_LENGTH,

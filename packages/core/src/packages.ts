@@ -53,7 +53,21 @@ export function parseRequirementRef(text: string): RequirementRef | undefined {
 
 /** The `kind:name` text of a requirement. */
 export function formatRequirementRef(ref: RequirementRef): string {
-  return `${ref.kind}:${ref.name}`;
+  return identityKey(ref.kind, ref.name);
+}
+
+/**
+ * The one text an identity is written as — a package's or a resource's kind and name, `skill:pdf`
+ * — in listings, lock keys, maps and messages: built here alone, so every place agrees.
+ */
+export function identityKey(kind: string, name: string): string {
+  return `${kind}:${name}`;
+}
+
+/** The name part of `kind:name`, or the text itself when it names no kind. */
+export function identityName(text: string): string {
+  const colon = text.indexOf(":");
+  return colon === -1 ? text : text.slice(colon + 1);
 }
 
 /** True for an explicit SemVer 2.0.0 version (`1.2.3`, `1.0.0-rc.1+build.5`); ranges are not versions. */

@@ -3,6 +3,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  identityKey,
   isInside,
   isSearchable,
   matchLexical,
@@ -245,11 +246,11 @@ function packageRows(
     if (list === undefined) byRef.set(ref, [row]);
     else list.push(row);
   }
-  const copiesOf = (kind: string, name: string) => byRef.get(`${kind}:${name}`) ?? [];
+  const copiesOf = (kind: string, name: string) => byRef.get(identityKey(kind, name)) ?? [];
   const listed: InventoryPackage[] = rows.map((row) => {
     const classified = classifyOrigin({ kind: "row", row });
     return {
-      ref: `${row.kind}:${row.name}`,
+      ref: identityKey(row.kind, row.name),
       kind: row.kind,
       name: row.name,
       description: clip(row.description, limits.description),
@@ -272,8 +273,8 @@ function packageRows(
     const kind = copy.manifest?.kind ?? copy.record?.kind;
     if (
       kind === undefined ||
-      offered.has(`${kind}:${copy.id}`) ||
-      installed.has(`${kind}:${copy.id}`)
+      offered.has(identityKey(kind, copy.id)) ||
+      installed.has(identityKey(kind, copy.id))
     )
       continue;
     const row = copyRow(copy, limits, show);
@@ -333,7 +334,8 @@ function compileFilter(filter: InventoryFilter | undefined): CompiledFilter {
           const owner = `${copy.scope}:${row.name}`;
           return owners.has(owner) && owners.get(owner) === row.kind;
         });
-      if (packageRef !== undefined) return row.ref === `${packageRef.kind}:${packageRef.name}`;
+      if (packageRef !== undefined)
+        return row.ref === identityKey(packageRef.kind, packageRef.name);
       return (
         ref === undefined || row.name === ref || (row.provides ?? []).some((p) => p.name === ref)
       );

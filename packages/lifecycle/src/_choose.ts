@@ -1,5 +1,5 @@
 // Which skills, templates and recipes of a collection a pick names, and why a pick cannot be made.
-import { closest, normalizeRelativePath } from "@skillshelf/core";
+import { closest, identityKey, normalizeRelativePath } from "@skillshelf/core";
 import {
   COLLECTION_LAYOUTS,
   type Collection,
@@ -85,7 +85,7 @@ export function chooseSkills(
     item.within === undefined ? [] : [item.within.replace(/\.md$/i, "").split("/").join(":")];
   const names = (item: { kind: string; name: string; within?: string }) => [
     item.name,
-    `${item.kind}:${item.name}`,
+    identityKey(item.kind, item.name),
     ...ownName(item),
   ];
   const asPath = (text: string) => normalizeRelativePath(text.replace(/\/+$/, "")) ?? text;
@@ -132,7 +132,7 @@ export function chooseSkills(
     return {
       refusal: refusal(
         "collection_choice_required",
-        `${from} offers no ${[...every].join(" or ")}: it offers ${listed.skills.map((item) => `${item.kind}:${item.name}`).join(", ")}`,
+        `${from} offers no ${[...every].join(" or ")}: it offers ${listed.skills.map((item) => identityKey(item.kind, item.name)).join(", ")}`,
         listed,
       ),
     };

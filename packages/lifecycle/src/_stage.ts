@@ -6,6 +6,7 @@ import {
   closest,
   createDiagnostic,
   type Diagnostic,
+  identityKey,
   isInside,
   type PackageSource,
 } from "@skillshelf/core";
@@ -367,7 +368,7 @@ function stageSkills(
     ref,
   });
   const resources = chosen.resources.map((item): Staged => {
-    const ref = `${item.kind}:${item.name}`;
+    const ref = identityKey(item.kind, item.name);
     try {
       const one = planning.staging.add(
         stageCollectionResource(collection, item, { area: areaForCopies() }),

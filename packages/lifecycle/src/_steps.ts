@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   createDiagnostic,
   type Environment,
+  identityKey,
   type PackageKind,
   type PackageSource,
   sameJson,
@@ -161,7 +162,7 @@ export function installStep(
       : undefined;
   return {
     operation,
-    ref: `${manifest.kind}:${id}`,
+    ref: identityKey(manifest.kind, id),
     id,
     kind: manifest.kind,
     scope,
@@ -340,7 +341,7 @@ export function copyStep(
     if (operation !== "enable") {
       const broken = together?.broken ?? newlyBrokenDependents(snapshot, after);
       for (const one of broken.filter(
-        (candidate) => together === undefined || candidate.missing.includes(`${kind}:${id}`),
+        (candidate) => together === undefined || candidate.missing.includes(identityKey(kind, id)),
       ))
         dependents.newlyBroken.push({
           ref: `${refKind(after, one.id, one.scope)}:${one.id}`,
@@ -407,7 +408,7 @@ export function copyStep(
   const links = linksOfCopy(planning, copy, operation);
   return {
     operation,
-    ref: `${kind}:${id}`,
+    ref: identityKey(kind, id),
     id,
     kind,
     scope,

@@ -1,6 +1,11 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Environment, type PackageSource, parseRequirementRef } from "@skillshelf/core";
+import {
+  type Environment,
+  identityKey,
+  type PackageSource,
+  parseRequirementRef,
+} from "@skillshelf/core";
 import { type IndexRow, parseSourceSpec } from "@skillshelf/sources";
 import { refusal } from "./_refusal.js";
 import type { Refusal } from "./types.js";
@@ -46,8 +51,8 @@ export function resolveInstallTarget(
         text,
         refusal: refusal(
           "package_ambiguous",
-          `${text} is offered as ${named.map((row) => `${row.kind}:${row.name}`).join(" and ")}`,
-          { candidates: named.map((row) => `${row.kind}:${row.name}`) },
+          `${text} is offered as ${named.map((row) => identityKey(row.kind, row.name)).join(" and ")}`,
+          { candidates: named.map((row) => identityKey(row.kind, row.name)) },
         ),
       };
     return unknown(text);

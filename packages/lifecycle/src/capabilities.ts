@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   compareText,
   type Environment,
+  identityKey,
   type ResourceKind,
   readRegularFile,
   sha256,
@@ -126,7 +127,7 @@ function capabilities(
   for (const resource of pass.admission().resources) {
     if (resource.availability === "shadowed" || resource.availability === "invalid") continue;
     const { kind, name } = resource;
-    resources.set(`${kind}:${name}`, {
+    resources.set(identityKey(kind, name), {
       name: { kind, name },
       description: resource.description,
       tools: [...resource.tools].sort(),

@@ -3,6 +3,8 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  identityKey,
+  identityName,
   type PackageSource,
 } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
@@ -106,7 +108,7 @@ async function copySteps(
 ): Promise<PlanStep[]> {
   if (operation === "update") return updateSteps(planning);
   const found = planning.request.targets.map((target) => {
-    const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
+    const id = identityName(target);
     const scope = copyScope(planning.snapshot, id, planning.request.scope);
     return {
       target,
@@ -172,7 +174,7 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
   const requires = new Set<string>();
   for (const { result } of staged) {
     if ("refusal" in result) continue;
-    requested.add(`${result.manifest.kind}:${result.manifest.id}`);
+    requested.add(identityKey(result.manifest.kind, result.manifest.id));
     for (const ref of result.manifest.requires) requires.add(ref);
   }
   const snapshot = readPackageSnapshot(environment, {
@@ -196,10 +198,10 @@ async function installSteps(unread: Unread): Promise<PlanStep[]> {
   const steps: PlanStep[] = [];
   if (blocking === undefined)
     for (const row of resolution.order) {
-      if (requested.has(`${row.kind}:${row.name}`)) continue;
+      if (requested.has(identityKey(row.kind, row.name))) continue;
       const result = await stage(planning, row.source);
       if ("refusal" in result)
-        steps.push(refusedStep(`${row.kind}:${row.name}`, scope, "install", result.refusal));
+        steps.push(refusedStep(identityKey(row.kind, row.name), scope, "install", result.refusal));
       else pushStep(steps, installStep(planning, rowInstall(row, scope, result)));
     }
   for (const { target, result } of staged) {
@@ -267,9 +269,10 @@ function concernedIds(rows: readonly IndexRow[], refs: readonly string[]): strin
   for (let ref = pending.pop(); ref !== undefined; ref = pending.pop()) {
     if (seen.has(ref)) continue;
     seen.add(ref);
-    for (const row of rows) if (`${row.kind}:${row.name}` === ref) pending.push(...row.requires);
+    for (const row of rows)
+      if (identityKey(row.kind, row.name) === ref) pending.push(...row.requires);
   }
-  return [...seen].map((ref) => ref.slice(ref.indexOf(":") + 1));
+  return [...seen].map(identityName);
 }
 
 /**
@@ -305,7 +308,7 @@ function updateSource(
   target: string,
 ): UpdateTarget | { readonly refused: PlanStep } {
   const { snapshot, discovery, request } = planning;
-  const id = target.includes(":") ? target.slice(target.indexOf(":") + 1) : target;
+  const id = identityName(target);
   const scope = copyScope(snapshot, id, request.scope);
   const copy = scope === undefined ? undefined : copyOf(snapshot, scope, id);
   const record = copy?.record;
@@ -326,7 +329,7 @@ function updateSource(
   if (record.origin.index !== undefined && row === undefined)
     return {
       refused: refusedStep(
-        `${kind}:${id}`,
+        identityKey(kind, id),
         scope,
         "update",
         refusal("source_unavailable", `no index offers ${kind}:${id} any more`, {
@@ -354,7 +357,7 @@ function updateStep(
 ): void {
   const { id, scope, copy, record, row, source } = target;
   if ("refusal" in result) {
-    steps.push(refusedStep(`${record.kind}:${id}`, scope, "update", result.refusal));
+    steps.push(refusedStep(identityKey(record.kind, id), scope, "update", result.refusal));
     return;
   }
   const { commit } = result.staged;
@@ -448,7 +451,7 @@ function requirementRefusal(
       `${resolution.notLoadable.map((entry) => entry.ref).join(", ")} ${resolution.notLoadable.length === 1 ? "is" : "are"} installed but not loadable`,
       { inactive: resolution.notLoadable },
     );
-  const needed = resolution.order.map((row) => `${row.kind}:${row.name}`);
+  const needed = resolution.order.map((row) => identityKey(row.kind, row.name));
   if (!withRequirements && needed.length > 0)
     return {
       ...refusal(

@@ -1,5 +1,10 @@
 import { createCodeParsers } from "@skillshelf/audit";
-import { type Environment, mapSourceFolders, type PackageSource } from "@skillshelf/core";
+import {
+  type Environment,
+  identityKey,
+  mapSourceFolders,
+  type PackageSource,
+} from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
@@ -122,7 +127,7 @@ export async function restoreFromLock(input: {
     for (const [index, { id, entry, source }] of missing.entries()) {
       const one = staged[index] as Staged;
       if ("refusal" in one) {
-        steps.push(refusedStep(`${entry.kind}:${id}`, scope, "install", one.refusal));
+        steps.push(refusedStep(identityKey(entry.kind, id), scope, "install", one.refusal));
         continue;
       }
       const mismatch =

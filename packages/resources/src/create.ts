@@ -1,4 +1,4 @@
-import { type Environment, resolveEnvironment } from "@skillshelf/core";
+import { type Environment, identityKey, resolveEnvironment } from "@skillshelf/core";
 import { expandPromptTemplate, parsePromptCommand } from "@skillshelf/prompts-loader";
 import {
   createSkillCache,
@@ -166,7 +166,7 @@ function skillOffer(rows: readonly IndexRow[], name: string): SkillOffer | undef
   return row === undefined
     ? undefined
     : {
-        ref: `${row.kind}:${row.name}`,
+        ref: identityKey(row.kind, row.name),
         description: row.description,
         sourceUrl: row.sourceUrl,
         catalog: row.catalog,

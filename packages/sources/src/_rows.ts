@@ -2,6 +2,7 @@ import {
   type Code,
   createDiagnostic,
   type Diagnostic,
+  identityKey,
   isPackageId,
   isPackageKind,
   isResourceKind,
@@ -95,7 +96,7 @@ export function parseProvides(value: unknown): ProvidedResource[] | undefined {
       (typeof description !== "string" || description.length > PROVIDES_LIMITS.description)
     )
       return undefined;
-    const key = `${kind}:${name}`;
+    const key = identityKey(kind, name);
     if (!hints.has(key))
       hints.set(key, {
         kind,

@@ -7,6 +7,7 @@ import {
   digestTree,
   FILE_RESOURCE_KINDS,
   type FileResourceKind,
+  identityKey,
   isPackageId,
   parseFrontmatter,
   type ResourcePackageFacts,
@@ -48,8 +49,8 @@ export function readCollectionResources(
     for (const folder of LAYOUTS[kind].folders)
       for (const within of markdownFiles(join(root, folder))) {
         const item = readResource(root, { kind, folder, within }, diagnostics);
-        if (item !== undefined && !found.has(`${kind}:${item.name}`))
-          found.set(`${kind}:${item.name}`, item);
+        if (item !== undefined && !found.has(identityKey(kind, item.name)))
+          found.set(identityKey(kind, item.name), item);
       }
   return [...found.values()].sort((a, b) =>
     a.kind === b.kind ? (a.name < b.name ? -1 : 1) : a.kind < b.kind ? 1 : -1,
@@ -84,7 +85,7 @@ export function stageCollectionResource(
     return {
       dir,
       digest: digestTree(dir).digest,
-      source: { ...collection.source, resource: `${item.kind}:${item.name}` },
+      source: { ...collection.source, resource: identityKey(item.kind, item.name) },
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
       release,
     };

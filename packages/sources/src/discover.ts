@@ -3,6 +3,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  identityKey,
   sortDiagnostics,
 } from "@skillshelf/core";
 import { readIndex } from "./index-file.js";
@@ -88,7 +89,7 @@ export function discoverLibrary(
     );
     diagnostics.push(...result.diagnostics);
     const rows = remote === undefined ? result.rows : rowsFromRepository(result.rows, remote);
-    for (const row of rows) merged.set(`${row.kind}:${row.name}`, row);
+    for (const row of rows) merged.set(identityKey(row.kind, row.name), row);
   }
   const rows = [...merged.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -3,6 +3,7 @@ import {
   type Code,
   createDiagnostic,
   type Diagnostic,
+  identityKey,
   parseJsonDocument,
   parseYamlDocument,
   readTextDocument,
@@ -108,7 +109,7 @@ function parseDocument(
 function withoutRepeats(rows: readonly IndexRow[], diagnostics: Diagnostic[]): IndexRow[] {
   const byKey = new Map<string, IndexRow>();
   for (const row of rows) {
-    const key = `${row.kind}:${row.name}`;
+    const key = identityKey(row.kind, row.name);
     if (byKey.has(key))
       diagnostics.push(
         createDiagnostic(

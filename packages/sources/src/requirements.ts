@@ -1,4 +1,4 @@
-import { parseRequirementRef } from "@skillshelf/core";
+import { identityKey, parseRequirementRef } from "@skillshelf/core";
 import type { IndexRow } from "./types.js";
 
 /** How a ref stands among installed copies: `loadable`, installed but not loadable, or absent. */
@@ -35,7 +35,7 @@ export function resolveRequirements(input: {
   readonly refs: readonly string[];
   readonly installed?: ((ref: string) => InstalledStatus) | undefined;
 }): RequirementResolution {
-  const rows = new Map(input.rows.map((row) => [`${row.kind}:${row.name}`, row]));
+  const rows = new Map(input.rows.map((row) => [identityKey(row.kind, row.name), row]));
   const installed = input.installed ?? (() => undefined);
   const order: IndexRow[] = [];
   const satisfied = new Set<string>();

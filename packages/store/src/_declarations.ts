@@ -3,6 +3,7 @@ import {
   type Code,
   createDiagnostic,
   type Diagnostic,
+  identityKey,
   isResourceKind,
   normalizeRelativePath,
   type PackageKind,
@@ -89,7 +90,7 @@ function checkComponents(
   const seen = new Set<string>();
   declared.forEach((entry, index) => {
     const key = `extensions.skillshelf.components[${index}]`;
-    const ref = `${entry.kind}:${entry.id}`;
+    const ref = identityKey(entry.kind, entry.id);
     if (seen.has(ref))
       error("component_duplicate", `${key} repeats component ${ref}`, { key, ref });
     seen.add(ref);
@@ -132,7 +133,7 @@ function insideFolder(folder: string, path: string): boolean {
 
 function checkComponentRequires(components: readonly PackageComponent[], error: Report): void {
   const byRef = new Map(
-    components.map((component) => [`${component.kind}:${component.id}`, component]),
+    components.map((component) => [identityKey(component.kind, component.id), component]),
   );
   for (const [ref, component] of byRef)
     for (const needed of component.requires)

@@ -164,8 +164,8 @@ describe("what a read remembers of the copies (issue 31, item 0b)", () => {
     const hash = createHash("sha256");
     for (const source of sources) hash.update(readFileSync(join(src, source)));
     expect({ format: REMEMBERED_FORMAT, sources: hash.digest("hex") }).toEqual({
-      format: 2,
-      sources: "c4a160a581199aab295bf19245428ed71d08fb3fec8e0223874f85a93ccf771a",
+      format: 3,
+      sources: "d866c31de149fb0357ee5415b02c8f249ad0ad8e6932b8cfe314e809a5965866",
     });
   });
 });

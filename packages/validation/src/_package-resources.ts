@@ -4,6 +4,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  identityKey,
   isResourceKind,
   type ResourceKind,
   resourceFolder,
@@ -145,7 +146,7 @@ export function checkComponents(context: PackageContext): void {
   for (const component of context.manifest.components) {
     const kind = component.kind;
     if (!isResourceKind(kind)) continue;
-    const ref = `${component.kind}:${component.id}`;
+    const ref = identityKey(component.kind, component.id);
     const index = context.resources.findIndex(
       (resource) => resource.kind === kind && resource.path === component.path,
     );

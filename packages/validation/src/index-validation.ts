@@ -4,6 +4,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   digestTree,
+  identityKey,
   isSkillshelfError,
 } from "@skillshelf/core";
 import {
@@ -30,7 +31,7 @@ export function validateIndex(
 ): IndexValidation {
   const index = readIndex(path);
   const diagnostics: Diagnostic[] = [...index.diagnostics];
-  const offered = new Set(index.rows.map((row) => `${row.kind}:${row.name}`));
+  const offered = new Set(index.rows.map((row) => identityKey(row.kind, row.name)));
   for (const row of index.rows) {
     const report = (
       severity: "error" | "warning",

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { identityKey } from "@skillshelf/core";
 import { registerPackages } from "@skillshelf/lifecycle";
 import { scopeIndexPath, scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
 import { defaultScope } from "@skillshelf/store";
@@ -60,7 +61,7 @@ export async function runRegister(input: CommandInput<RegisterValues>): Promise<
   for (const { refusal } of result.refused) io.stderr(formatDiagnostic(refusal, style, paint));
   for (const row of result.rows)
     io.stdout(
-      `${row.change.padEnd(9)} ${safeLine(`${row.kind}:${row.name}`)} ${safeLine(row.version)}  ${safeLine(row.sourceUrl)}  sha256:${row.sha256}\n`,
+      `${row.change.padEnd(9)} ${safeLine(identityKey(row.kind, row.name))} ${safeLine(row.version)}  ${safeLine(row.sourceUrl)}  sha256:${row.sha256}\n`,
     );
   if (result.rows.length > 0)
     io.stdout(`registered ${result.rows.length} in ${displayPath(result.index, style)}\n`);

@@ -4,6 +4,7 @@ import {
   type Diagnostic,
   type Environment,
   folderKind,
+  identityKey,
   RESOURCE_KINDS,
   type ResourceKind,
   resourceFolder,
@@ -126,7 +127,7 @@ function validatePath(
       path,
       kind,
       checked,
-      checked.rows.map((row) => `${row.kind}:${row.name}`),
+      checked.rows.map((row) => identityKey(row.kind, row.name)),
     );
   }
   // a library (`.skillshelf`, the user library): each kind from its own folder, fleets too
