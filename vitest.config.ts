@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { projects: ["packages/*", "tools"] },
+  test: { projects: ["packages/*", "packages/cli/e2e", "tools"] },
 });

@@ -10,13 +10,16 @@ import { defineProject } from "vitest/config";
 const HANG_GUARD_MS = 120_000;
 
 /** The vitest project of one workspace folder: its tests, resolved from source, with hang-guard timeouts. */
-export function workspaceProject(name: string, options: { fromSource?: boolean } = {}) {
+export function workspaceProject(
+  name: string,
+  options: { fromSource?: boolean; include?: readonly string[] } = {},
+) {
   const source = options.fromSource === false ? {} : { resolve: { alias: sourceAliases() } };
   return defineProject({
     ...source,
     test: {
       name,
-      include: ["test/**/*.test.ts"],
+      include: [...(options.include ?? ["test/**/*.test.ts"])],
       environment: "node",
       testTimeout: HANG_GUARD_MS,
       hookTimeout: HANG_GUARD_MS,

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { serve, skillFile, tarGz, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { type CliRun, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf, everyFileText } from "./_sandbox.js";
+import { type CliRun, runCliAsync } from "../test/_run.js";
+import { changeSandbox, codesOf, everyFileText } from "../test/_sandbox.js";
 
 const MiB = 1024 * 1024;
 const TOKEN = "npm-t0ken-never-elsewhere";

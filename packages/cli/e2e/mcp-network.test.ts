@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { httpServer, httpSkills, initializeStatus } from "./_mcp.js";
-import { runCliAsync } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { httpServer, httpSkills, initializeStatus } from "../test/_mcp.js";
+import { runCliAsync } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 // Issue 51, item 4: `mcp --http` on an address other than loopback serves nothing without a
 // token, and answers only requests naming this machine (or a host it is told to answer to).

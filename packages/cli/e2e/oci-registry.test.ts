@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "
 import { join } from "node:path";
 import { type OciRegistry, skillFile, startOciRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, runCliAsync } from "./_run.js";
-import { changeSandbox, everyFileText } from "./_sandbox.js";
+import { type CliRun, runCliAsync } from "../test/_run.js";
+import { changeSandbox, everyFileText } from "../test/_sandbox.js";
 
 let registry: OciRegistry;
 beforeAll(async () => {

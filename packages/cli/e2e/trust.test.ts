@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
 import { crashAtWrite, packageTree, skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./_run.js";
-import { type ChangeSandbox, changeSandbox, corpusClaudePlugin } from "./_sandbox.js";
+import { runCli } from "../test/_run.js";
+import { type ChangeSandbox, changeSandbox, corpusClaudePlugin } from "../test/_sandbox.js";
 
 // Issue 28, item 3: `trust` gives a model a foreign package or another agent's folder, bound to
 // its digest; `list`, `catalog`, `explain` and `resources` honour it; any change revokes it.

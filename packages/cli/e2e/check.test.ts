@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageTree, serve, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { changeSandbox, codesOf } from "../test/_sandbox.js";
 
 describe("skillshelf inventory", () => {
   it("shows what is offered, installed and admitted, narrowed by kind and scope", async () => {

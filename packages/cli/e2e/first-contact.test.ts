@@ -22,8 +22,8 @@ import {
   writeTree,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { EXAMPLES, runCli, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { EXAMPLES, runCli, runCliAsync } from "../test/_run.js";
+import { changeSandbox, codesOf } from "../test/_sandbox.js";
 
 // Issue 52: what a newcomer's first `install OWNER/REPO --skill '*'` meets in real repositories,
 // each layout built here as a git repository and installed through the command.

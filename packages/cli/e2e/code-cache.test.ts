@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "nod
 import { dirname, join } from "node:path";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { BIN } from "./_run.js";
+import { BIN } from "../test/_run.js";
 
 const DIST = dirname(BIN);
 const CHECK = join(DIST, "..", "build", "code-cache.js");

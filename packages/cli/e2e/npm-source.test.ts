@@ -2,8 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf, everyFileText } from "./_sandbox.js";
+import { type CliRun, runCliAsync } from "../test/_run.js";
+import { changeSandbox, codesOf, everyFileText } from "../test/_sandbox.js";
 
 /** How an .npmrc names the token's variable. */
 const TOKEN_VARIABLE = ["$", "{NPM_TOKEN}"].join("");

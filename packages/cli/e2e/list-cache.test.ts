@@ -10,7 +10,7 @@ import {
 import { join } from "node:path";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli, runMain } from "./_run.js";
+import { BIN, runCli, runMain } from "../test/_run.js";
 
 /** A project of three skills, settled: files two seconds old are kept by the next `list`. */
 async function settledProject(): Promise<string> {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
 import { folderRoutes, serveHttps, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCliAsync } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { runCliAsync } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 /** A collection of two skills: a lone SKILL.md, and one with an executable script. */
 function collection(): string {

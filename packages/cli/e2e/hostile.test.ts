@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chainedLinkTree, packageTree, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCli, runMain } from "./_run.js";
+import { runCli, runMain } from "../test/_run.js";
 
 // Each case is a defect issue 8 reports, reproduced before it was fixed.
 

@@ -11,8 +11,8 @@ import {
   writeTree,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { type CliRun, runCli } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { type CliRun, runCli } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 // Issue 22's crash harness: each change command is killed with SIGKILL right before its Nth
 // file-system write (the preload counts them), for N over its writes; after each kill the scope

@@ -11,9 +11,15 @@ import { parseFrontmatter } from "@skillshelf/core";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { httpServer, httpSkills, INITIALIZE, initializeStatus, withStdioSkills } from "./_mcp.js";
-import { BIN } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import {
+  httpServer,
+  httpSkills,
+  INITIALIZE,
+  initializeStatus,
+  withStdioSkills,
+} from "../test/_mcp.js";
+import { BIN } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 const sha = (bytes: Buffer | string) =>
   `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

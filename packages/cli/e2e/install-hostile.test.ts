@@ -13,8 +13,8 @@ import {
   testdir,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCliAsync } from "./_run.js";
-import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
+import { runCliAsync } from "../test/_run.js";
+import { type ChangeSandbox, changeSandbox, codesOf } from "../test/_sandbox.js";
 
 /** Every hostile archive of issues 5 and 6, with the code `install` refuses it with. */
 const ARCHIVES: readonly [string, TarMember[], string][] = [

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { BIN, EXAMPLES, REPO, runMain } from "./_run.js";
+import { BIN, EXAMPLES, REPO, runMain } from "../test/_run.js";
 
 describe("usage and help", () => {
   it.each([

@@ -16,8 +16,8 @@ import {
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
-import { REPO, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf, corpusClaudePlugin } from "./_sandbox.js";
+import { REPO, runCliAsync } from "../test/_run.js";
+import { changeSandbox, codesOf, corpusClaudePlugin } from "../test/_sandbox.js";
 
 const skill = (name: string, tools = "Read") =>
   skillFile(name, `The ${name} skill.`, `allowed-tools: ${tools}\n`);

@@ -15,9 +15,9 @@ import {
   writeTree,
 } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpServer } from "./_mcp.js";
-import { type CliRun, EXAMPLES, runCliAsync } from "./_run.js";
-import { changeSandbox, codesOf, everyFileText } from "./_sandbox.js";
+import { httpServer } from "../test/_mcp.js";
+import { type CliRun, EXAMPLES, runCliAsync } from "../test/_run.js";
+import { changeSandbox, codesOf, everyFileText } from "../test/_sandbox.js";
 
 // Issue 51, item 2: in a network where a proxy is the only way out, every download of our own
 // goes through it. The test's proxy resolves `*.test` to loopback, so the servers the test starts

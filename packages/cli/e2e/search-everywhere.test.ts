@@ -8,8 +8,8 @@ import {
   writeDockerAuth,
 } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCliAsync } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { runCliAsync } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 let registry: OciRegistry;
 beforeAll(async () => {

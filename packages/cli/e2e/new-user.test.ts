@@ -11,8 +11,8 @@ import {
   writeTree,
 } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { BIN, type CliRun, runCli } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { BIN, type CliRun, runCli } from "../test/_run.js";
+import { changeSandbox, codesOf } from "../test/_sandbox.js";
 
 // Issue 23: what a new user hit, each reproduced through the built bin.
 

@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { httpServer } from "./_mcp.js";
-import { BIN } from "./_run.js";
-import { changeSandbox, codesOf } from "./_sandbox.js";
+import { httpServer } from "../test/_mcp.js";
+import { BIN } from "../test/_run.js";
+import { changeSandbox, codesOf } from "../test/_sandbox.js";
 
 /** A project whose library `skillshelf mcp --cwd` serves. */
 function servedProject(): string {

@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { type CliRun, runCli } from "./_run.js";
-import { type ChangeSandbox, changeSandbox } from "./_sandbox.js";
+import { type CliRun, runCli } from "../test/_run.js";
+import { type ChangeSandbox, changeSandbox } from "../test/_sandbox.js";
 
 /** A collection of `count` skills in `skills/<name>/`. */
 function collection(count: number): string {
