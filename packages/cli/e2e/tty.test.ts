@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { packageTree, serve, skillFile, tarGz, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCliInPty, runCliInPtyAsync } from "./_run.js";
-import { changeSandbox } from "./_sandbox.js";
+import { runCliInPty, runCliInPtyAsync } from "../test/_run.js";
+import { changeSandbox } from "../test/_sandbox.js";
 
 // the first skill of the question is ticked with space, then the change is confirmed
 const PICK_FIRST_AND_APPLY: readonly [string, string][] = [

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
 import { gitRepo, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { runCliInPty } from "./_run.js";
-import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
+import { runCliInPty } from "../test/_run.js";
+import { type ChangeSandbox, changeSandbox, codesOf } from "../test/_sandbox.js";
 
 // Issue 28, item 2: every install and update is audited; findings at or above high refuse the
 // step until approved by rule id, and the approval is bound to the tree it was given for.
