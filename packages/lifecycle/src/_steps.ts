@@ -1,34 +1,22 @@
-// The steps of a plan: an install or update of a staged package, a change to an installed copy, a refusal.
-import { join } from "node:path";
+// The steps of a plan that install or update a staged package, and refusals; changes to an installed copy are `_copy-steps.ts`.
 import {
   createDiagnostic,
   type Environment,
   identityKey,
-  type PackageKind,
   type PackageSource,
   sameJson,
 } from "@skillshelf/core";
 import { describeSource, type IndexRow, type StagedSource } from "@skillshelf/sources";
 import {
-  type CopyChange,
-  copiesOf,
   copyOf,
   type InstallRecord,
-  isRequirementMet,
-  linkLibrary,
-  newlyBrokenDependents,
-  type PackageCopy,
   type PackageManifest,
   type PackageOrigin,
   type PackageScope,
   type PackageSnapshot,
   packageConsentKey,
-  previousCopyDir,
   readConsents,
-  readPackageManifest,
-  readScopeState,
   type ScopeCache,
-  snapshotAfter,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
 import { contentRefusal } from "./_content.js";
@@ -36,9 +24,9 @@ import { stepLinks } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
 import { auditThreshold, policyRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
-import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
+import { entryFor, lockedEntry, reviewFacts } from "./_review.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
-import type { Operation, PlanStep, Refusal, StepLink, StepSource } from "./types.js";
+import type { Operation, PlanStep, Refusal, StepSource } from "./types.js";
 
 /**
  * An install (or update) step for a staged package: its reviewed facts, the lock entry it
@@ -200,7 +188,7 @@ export function installStep(
  * Whether the trust given to the package `id` (bound to its files) ends once its files become
  * those of `digest`: a trusted plugin's update takes its skills from the model until trusted again.
  */
-function trustEndsWith(
+export function trustEndsWith(
   target: {
     readonly environment: Environment;
     readonly scope: PackageScope;
@@ -214,42 +202,8 @@ function trustEndsWith(
   return consent !== undefined && consent.digest !== digest;
 }
 
-function withTrustEnding(diff: CapabilityDiff, ends: boolean): CapabilityDiff {
+export function withTrustEnding(diff: CapabilityDiff, ends: boolean): CapabilityDiff {
   return ends ? { ...diff, trustEnds: true, unchanged: false } : diff;
-}
-
-/** What a rollback changes in what a model is given: the installed tree against the kept one. */
-function rollbackDiff(environment: Environment, copy: PackageCopy): CapabilityDiff | undefined {
-  const kept = previousCopyDir({ environment, scope: copy.scope }, copy.id);
-  const manifest = readPackageManifest(kept);
-  if (copy.manifest === undefined || !manifest.ok) return undefined;
-  return capabilityDiff(
-    environment,
-    { id: copy.id, dir: copy.dir, manifest: copy.manifest },
-    { id: copy.id, dir: kept, manifest: manifest.value },
-  );
-}
-
-/** The links of a copy a remove or disable takes away, and an enable makes again. */
-function linksOfCopy(
-  planning: Planning,
-  copy: PackageCopy,
-  operation: "enable" | "disable" | "remove" | "rollback",
-): StepLink[] {
-  if (operation === "rollback") return [];
-  const read = readScopeState(planning.environment, copy.scope, planning.request.cache);
-  const links = read.ok ? (read.value.state.links ?? {}) : {};
-  const library = linkLibrary(planning.environment, copy.scope);
-  return Object.entries(links)
-    .filter(([, record]) => record.package === copy.id)
-    .map(([key, record]) => ({
-      ...(operation === "enable" ? {} : { operation: "unlink" as const }),
-      agent: record.agent,
-      key,
-      target: join(library, record.target),
-      copy: record.mode === "copy",
-      inPlace: false,
-    }));
 }
 
 /** Whether an installed package's skills reach a model, and if not why and what would change it. */
@@ -278,158 +232,6 @@ function modelView(
       next: `install it into the project, or remove the project's copy: skillshelf remove ${manifest.id} --project`,
     };
   return { given: true };
-}
-
-/**
- * Several removals or disables of one plan judged at once (`judgedTogether`): the snapshot once
- * every step has made its change, the dependents that breaks, and those broken before.
- */
-export interface JudgedTogether {
-  readonly after: PackageSnapshot;
-  readonly broken: ReturnType<typeof newlyBrokenDependents>;
-  readonly preexisting: readonly string[];
-}
-
-/** Judge `changes` of one plan together, once for all of its steps. */
-export function judgedTogether(
-  snapshot: PackageSnapshot,
-  changes: readonly CopyChange[],
-): JudgedTogether {
-  const after = snapshotAfter(snapshot, changes);
-  return {
-    after,
-    broken: newlyBrokenDependents(snapshot, after),
-    preexisting: preexistingBroken(snapshot),
-  };
-}
-
-/**
- * A step that changes only state or trees already on disk: enable, disable, remove, rollback.
- * `together`: several ids removed or disabled at once (`judgedTogether`), so a dependent removed
- * in the same plan breaks nothing, and a step is refused only for the dependents that need its
- * own package.
- */
-export function copyStep(
-  planning: Planning,
-  operation: "enable" | "disable" | "remove" | "rollback",
-  copy: PackageCopy,
-  together?: JudgedTogether,
-): PlanStep {
-  const { environment, snapshot } = planning;
-  const { scope, id } = copy;
-  const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
-  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
-  const before = lockedEntry(planning.readLock, scope, id);
-  let refused: Refusal | undefined =
-    ("refusal" in review ? review.refusal : undefined) ??
-    ("refusal" in before ? before.refusal : undefined);
-  const beforeEntry = "entry" in before ? before.entry : null;
-  const record = copy.record;
-  let after = snapshot;
-  let lockAfter = beforeEntry;
-  let note: string | undefined;
-  const dependents = {
-    newlyBroken: [] as PlanStep["dependents"]["newlyBroken"][number][],
-    preexisting: [] as string[],
-  };
-  if (operation === "enable" || operation === "disable" || operation === "remove") {
-    after = together?.after ?? snapshotAfter(snapshot, { scope, id, change: operation });
-    lockAfter =
-      operation === "remove" || record === undefined
-        ? null
-        : entryFor(environment, scope, id, record, operation === "enable");
-    if (operation !== "enable") {
-      const broken = together?.broken ?? newlyBrokenDependents(snapshot, after);
-      for (const one of broken.filter(
-        (candidate) => together === undefined || candidate.missing.includes(identityKey(kind, id)),
-      ))
-        dependents.newlyBroken.push({
-          ref: `${refKind(after, one.id, one.scope)}:${one.id}`,
-          scope: one.scope,
-          missing: one.missing,
-        });
-      dependents.preexisting.push(...(together?.preexisting ?? preexistingBroken(snapshot)));
-      if (refused === undefined && dependents.newlyBroken.length > 0)
-        refused = refusal(
-          "dependents",
-          `${operation === "remove" ? "removing" : "disabling"} ${scope}:${id} would break ${dependents.newlyBroken.map((d) => `${d.scope}:${d.ref} (missing ${d.missing.join(", ")})`).join("; ")}`,
-          { dependents: dependents.newlyBroken },
-        );
-    }
-    note = fallbackNote(snapshot, after, copy, operation);
-  }
-  if (operation === "enable" && refused === undefined) {
-    if (!copy.valid)
-      refused = refusal("copy_invalid", `${scope}:${id} is ${copy.state} and cannot be enabled`, {
-        state: copy.state,
-      });
-    else {
-      const unmet = (copy.manifest?.requires ?? []).filter(
-        (ref) => !isRequirementMet(snapshot, ref),
-      );
-      if (unmet.length > 0)
-        refused = refusal(
-          "requirement_inactive",
-          `${scope}:${id} needs ${unmet.join(", ")}, which ${unmet.length === 1 ? "is" : "are"} not loadable`,
-          { missing: unmet },
-        );
-    }
-  }
-  let source: StepSource | undefined;
-  let capabilities: CapabilityDiff | undefined;
-  if (operation === "rollback") {
-    const previous = record?.previous;
-    if (previous === undefined) {
-      refused ??= refusal(
-        "no_previous_version",
-        `${scope}:${id} has no previous version to restore`,
-      );
-    } else {
-      source = {
-        source: previous.origin.source,
-        dir: copy.dir,
-        digest: previous.contentDigest,
-        origin: previous.origin,
-      };
-      lockAfter = entryFor(environment, scope, id, previous, copy.enabled);
-      const diff = rollbackDiff(environment, copy);
-      capabilities =
-        diff &&
-        withTrustEnding(
-          diff,
-          trustEndsWith(
-            { environment, scope, cache: planning.request.cache },
-            id,
-            previous.contentDigest,
-          ),
-        );
-    }
-  }
-  const links = linksOfCopy(planning, copy, operation);
-  return {
-    operation,
-    ref: identityKey(kind, id),
-    id,
-    kind,
-    scope,
-    ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
-    ...(source === undefined ? {} : { source }),
-    ...(links.length === 0 ? {} : { links }),
-    ...(capabilities === undefined ? {} : { capabilities }),
-    expected: "facts" in review ? review.facts : [],
-    requires: copy.manifest?.requires ?? [],
-    dependents,
-    effectiveAfter: operation === "rollback" ? effectiveOf(snapshot, id) : effectiveOf(after, id),
-    ...(note === undefined ? {} : { note }),
-    recovery:
-      operation === "remove"
-        ? "files that differ from the recorded content are kept beside the destination as a backup"
-        : operation === "rollback"
-          ? "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again"
-          : "only the enabled flag in state.json changes; no files move",
-    lock: { before: beforeEntry, after: lockAfter },
-    ...(refused === undefined ? {} : { refusal: refused }),
-  };
 }
 
 /** A step for a target that could not be resolved at all. */
@@ -523,38 +325,4 @@ function effectiveScopeAfterInstall(
   if (scope === "project") return "project";
   const project = copyOf(snapshot, "project", id);
   return project?.valid === true ? "project" : "user";
-}
-
-function fallbackNote(
-  before: PackageSnapshot,
-  after: PackageSnapshot,
-  copy: PackageCopy,
-  operation: "enable" | "disable" | "remove",
-): string | undefined {
-  const other = copiesOf(after, copy.id).find((candidate) => candidate.scope !== copy.scope);
-  if (operation === "disable" && copy.scope === "project" && other?.valid === true)
-    return "the disabled project copy still shadows the user copy; removal would reveal it";
-  const wasLoadable = copiesOf(before, copy.id).some(
-    (candidate) => candidate.scope !== copy.scope && candidate.loadable,
-  );
-  if (operation === "remove" && other?.loadable === true && !wasLoadable)
-    return `the ${other.scope} copy becomes effective (loadable)`;
-  if (operation === "remove" && other === undefined)
-    return "no other copy exists; the package will be absent";
-  return undefined;
-}
-
-function preexistingBroken(snapshot: PackageSnapshot): string[] {
-  return snapshot.copies
-    .filter(
-      (copy) =>
-        copy.loadable &&
-        (copy.manifest?.requires ?? []).some((ref) => !isRequirementMet(snapshot, ref)),
-    )
-    .map((copy) => `${copy.scope}:${copy.manifest?.kind ?? "plugin"}:${copy.id}`);
-}
-
-function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): string {
-  const copy = copyOf(snapshot, scope, id);
-  return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
 }

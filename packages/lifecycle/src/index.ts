@@ -1,3 +1,5 @@
+export type { CopyOperation } from "./_copy-steps.js";
+export { isCopyOperation } from "./_copy-steps.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";

@@ -27,6 +27,7 @@ import {
   type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
+import { copyStep, judgedTogether } from "./_copy-steps.js";
 import { existingAgentFolders } from "./_link-agents.js";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
@@ -34,14 +35,7 @@ import { copyScope, lockReader } from "./_review.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
-import {
-  copyStep,
-  installStep,
-  judgedTogether,
-  originOf,
-  pushStep,
-  refusedStep,
-} from "./_steps.js";
+import { installStep, originOf, pushStep, refusedStep } from "./_steps.js";
 import { type InstallTarget, resolveInstallTarget } from "./_targets.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep, Refusal } from "./types.js";
 

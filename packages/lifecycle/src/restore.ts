@@ -24,13 +24,14 @@ import {
   resolveLockedPath,
   type ScopeCache,
 } from "@skillshelf/store";
+import { copyStep } from "./_copy-steps.js";
 import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { lockReader } from "./_review.js";
 import type { Staged } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
-import { copyStep, installStep, refusedStep } from "./_steps.js";
+import { installStep, refusedStep } from "./_steps.js";
 import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
 
 /**

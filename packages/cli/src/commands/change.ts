@@ -12,6 +12,7 @@ import {
   applyLifecycle,
   createSourceFetches,
   installedFrom,
+  isCopyOperation,
   type LifecyclePlan,
   type LifecycleProgress,
   type LinkApplyResult,
@@ -82,7 +83,7 @@ export async function runChange(
   input: CommandInput<ChangeValues>,
   command: ChangeCommand,
 ): Promise<number> {
-  const namesCopiesOnly = ["enable", "disable", "remove", "rollback"].includes(command);
+  const namesCopiesOnly = isCopyOperation(command);
   if (namesCopiesOnly && input.positionals.length === 0 && input.values.from === undefined)
     throw new UsageError("usage_missing_argument", `${command} needs <id…> or --from SOURCE`);
   if (command === "update" && input.values.check === true) {

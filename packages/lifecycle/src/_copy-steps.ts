@@ -1,0 +1,357 @@
+// The steps that change a copy already installed: enable, disable, remove, rollback — one entry
+// each in `COPY_OPERATIONS`, so a new one is a new entry, checked by the compiler there.
+import { join } from "node:path";
+import { type Environment, identityKey, type PackageKind } from "@skillshelf/core";
+import {
+  type CopyChange,
+  copiesOf,
+  copyOf,
+  type InstallRecord,
+  isRequirementMet,
+  linkLibrary,
+  newlyBrokenDependents,
+  type PackageCopy,
+  type PackageScope,
+  type PackageSnapshot,
+  previousCopyDir,
+  readPackageManifest,
+  readScopeState,
+  snapshotAfter,
+} from "@skillshelf/store";
+import type { Planning } from "./_planning.js";
+import { refusal } from "./_refusal.js";
+import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
+import { trustEndsWith, withTrustEnding } from "./_steps.js";
+import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
+import type { PlanStep, Refusal, StepLink, StepSource } from "./types.js";
+
+/** A change to a copy already installed. */
+export type CopyOperation = "enable" | "disable" | "remove" | "rollback";
+
+/** Whether `operation` changes a copy already installed (it names copies, never sources). */
+export function isCopyOperation(operation: string): operation is CopyOperation {
+  return Object.hasOwn(COPY_OPERATIONS, operation);
+}
+
+/**
+ * Several removals or disables of one plan judged at once (`judgedTogether`): the snapshot once
+ * every step has made its change, the dependents that breaks, and those broken before.
+ */
+export interface JudgedTogether {
+  readonly after: PackageSnapshot;
+  readonly broken: ReturnType<typeof newlyBrokenDependents>;
+  readonly preexisting: readonly string[];
+}
+
+/** Judge `changes` of one plan together, once for all of its steps. */
+export function judgedTogether(
+  snapshot: PackageSnapshot,
+  changes: readonly CopyChange[],
+): JudgedTogether {
+  const after = snapshotAfter(snapshot, changes);
+  return {
+    after,
+    broken: newlyBrokenDependents(snapshot, after),
+    preexisting: preexistingBroken(snapshot),
+  };
+}
+
+/**
+ * A step that changes only state or trees already on disk, as `COPY_OPERATIONS[operation]`
+ * judges it. `together`: several ids removed or disabled at once (`judgedTogether`), so a
+ * dependent removed in the same plan breaks nothing, and a step is refused only for the
+ * dependents that need its own package.
+ */
+export function copyStep(
+  planning: Planning,
+  operation: CopyOperation,
+  copy: PackageCopy,
+  together?: JudgedTogether,
+): PlanStep {
+  const { environment, snapshot } = planning;
+  const { scope, id } = copy;
+  const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
+  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
+  const before = lockedEntry(planning.readLock, scope, id);
+  const beforeEntry = "entry" in before ? before.entry : null;
+  const spec = COPY_OPERATIONS[operation];
+  const judged = spec.judge({ planning, copy, kind, beforeEntry, together });
+  const refused =
+    ("refusal" in review ? review.refusal : undefined) ??
+    ("refusal" in before ? before.refusal : undefined) ??
+    judged.refusal;
+  const links = spec.links === "keep" ? [] : linksOfCopy(planning, copy, spec.links);
+  return {
+    operation,
+    ref: identityKey(kind, id),
+    id,
+    kind,
+    scope,
+    ...(copy.record?.version === undefined ? {} : { version: copy.record.version }),
+    ...(judged.source === undefined ? {} : { source: judged.source }),
+    ...(links.length === 0 ? {} : { links }),
+    ...(judged.capabilities === undefined ? {} : { capabilities: judged.capabilities }),
+    expected: "facts" in review ? review.facts : [],
+    requires: copy.manifest?.requires ?? [],
+    dependents: judged.dependents ?? { newlyBroken: [], preexisting: [] },
+    effectiveAfter: effectiveOf(judged.after ?? snapshot, id),
+    ...(judged.note === undefined ? {} : { note: judged.note }),
+    recovery: spec.recovery,
+    lock: { before: beforeEntry, after: judged.lockAfter },
+    ...(refused === undefined ? {} : { refusal: refused }),
+  };
+}
+
+// --- internal ---
+
+/** What an operation is given to judge a copy's step by. */
+interface CopyContext {
+  readonly planning: Planning;
+  readonly copy: PackageCopy;
+  readonly kind: PackageKind;
+  readonly beforeEntry: PlanStep["lock"]["before"];
+  readonly together?: JudgedTogether | undefined;
+}
+
+/** What an operation makes of a copy: the lock entry after, and what else it found. */
+interface CopyJudgment {
+  readonly lockAfter: PlanStep["lock"]["after"];
+  /** The snapshot once it is made (where the copy counts from); default: as it is. */
+  readonly after?: PackageSnapshot | undefined;
+  readonly dependents?: PlanStep["dependents"] | undefined;
+  readonly refusal?: Refusal | undefined;
+  readonly note?: string | undefined;
+  readonly source?: StepSource | undefined;
+  readonly capabilities?: CapabilityDiff | undefined;
+}
+
+/** Everything one operation on an installed copy is. */
+interface CopyOperationSpec {
+  /** What the step says it does if it fails half way. */
+  readonly recovery: string;
+  /** What becomes of the copy's links: made again, taken away, or left as they are. */
+  readonly links: "relink" | "unlink" | "keep";
+  judge(context: CopyContext): CopyJudgment;
+}
+
+const FLAG_ONLY = "only the enabled flag in state.json changes; no files move";
+
+/** Every operation on an installed copy, by name. */
+const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
+  enable: {
+    recovery: FLAG_ONLY,
+    links: "relink",
+    judge: (context) => {
+      const changed = stateChange(context, { change: "enable", enabled: true });
+      return { ...changed, refusal: enableRefusal(context) };
+    },
+  },
+  disable: {
+    recovery: FLAG_ONLY,
+    links: "unlink",
+    judge: (context) =>
+      stateChange(context, {
+        change: "disable",
+        enabled: false,
+        breaking: "disabling",
+        note: (after) => shadowNote(context.copy, after),
+      }),
+  },
+  remove: {
+    recovery:
+      "files that differ from the recorded content are kept beside the destination as a backup",
+    links: "unlink",
+    judge: (context) =>
+      stateChange(context, {
+        change: "remove",
+        enabled: undefined,
+        breaking: "removing",
+        note: (after) => revealedNote(context.planning.snapshot, after, context.copy),
+      }),
+  },
+  rollback: {
+    recovery:
+      "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again",
+    links: "keep",
+    judge: rollbackJudgment,
+  },
+};
+
+/**
+ * The judgment of a change to a copy's state: the snapshot after it, the lock entry it leaves
+ * (none once removed), and, for a change that takes the copy away (`breaking`), the dependents it
+ * would break, which refuse it.
+ */
+function stateChange(
+  context: CopyContext,
+  change: {
+    readonly change: CopyChange["change"];
+    /** The lock entry's enabled flag after; `undefined`: no entry (removed). */
+    readonly enabled: boolean | undefined;
+    readonly breaking?: string | undefined;
+    readonly note?: ((after: PackageSnapshot) => string | undefined) | undefined;
+  },
+): CopyJudgment {
+  const { planning, copy, kind, together } = context;
+  const { environment, snapshot } = planning;
+  const { scope, id, record } = copy;
+  const after = together?.after ?? snapshotAfter(snapshot, { scope, id, change: change.change });
+  const lockAfter =
+    change.enabled === undefined || record === undefined
+      ? null
+      : entryFor(environment, scope, id, record, change.enabled);
+  const note = change.note?.(after);
+  if (change.breaking === undefined)
+    return { after, lockAfter, ...(note === undefined ? {} : { note }) };
+  const broken = (together?.broken ?? newlyBrokenDependents(snapshot, after)).filter(
+    (candidate) => together === undefined || candidate.missing.includes(identityKey(kind, id)),
+  );
+  const newlyBroken = broken.map((one) => ({
+    ref: identityKey(refKind(after, one.id, one.scope), one.id),
+    scope: one.scope,
+    missing: one.missing,
+  }));
+  const dependents = {
+    newlyBroken,
+    preexisting: [...(together?.preexisting ?? preexistingBroken(snapshot))],
+  };
+  const refused =
+    newlyBroken.length === 0
+      ? undefined
+      : refusal(
+          "dependents",
+          `${change.breaking} ${scope}:${id} would break ${newlyBroken.map((d) => `${d.scope}:${d.ref} (missing ${d.missing.join(", ")})`).join("; ")}`,
+          { dependents: newlyBroken },
+        );
+  return {
+    after,
+    lockAfter,
+    dependents,
+    ...(refused === undefined ? {} : { refusal: refused }),
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+/** Why a copy cannot be enabled: it is not sound, or what it needs is not loadable. */
+function enableRefusal({ planning, copy }: CopyContext): Refusal | undefined {
+  const { scope, id } = copy;
+  if (!copy.valid)
+    return refusal("copy_invalid", `${scope}:${id} is ${copy.state} and cannot be enabled`, {
+      state: copy.state,
+    });
+  const unmet = (copy.manifest?.requires ?? []).filter(
+    (ref) => !isRequirementMet(planning.snapshot, ref),
+  );
+  return unmet.length === 0
+    ? undefined
+    : refusal(
+        "requirement_inactive",
+        `${scope}:${id} needs ${unmet.join(", ")}, which ${unmet.length === 1 ? "is" : "are"} not loadable`,
+        { missing: unmet },
+      );
+}
+
+/** A rollback: the kept tree comes back, its record and lock entry with it. */
+function rollbackJudgment({ planning, copy, beforeEntry }: CopyContext): CopyJudgment {
+  const { environment } = planning;
+  const { scope, id } = copy;
+  const previous: InstallRecord["previous"] = copy.record?.previous;
+  if (previous === undefined)
+    return {
+      lockAfter: beforeEntry,
+      refusal: refusal("no_previous_version", `${scope}:${id} has no previous version to restore`),
+    };
+  const diff = rollbackDiff(environment, copy);
+  return {
+    lockAfter: entryFor(environment, scope, id, previous, copy.enabled),
+    source: {
+      source: previous.origin.source,
+      dir: copy.dir,
+      digest: previous.contentDigest,
+      origin: previous.origin,
+    },
+    ...(diff === undefined
+      ? {}
+      : {
+          capabilities: withTrustEnding(
+            diff,
+            trustEndsWith(
+              { environment, scope, cache: planning.request.cache },
+              id,
+              previous.contentDigest,
+            ),
+          ),
+        }),
+  };
+}
+/** What a rollback changes in what a model is given: the installed tree against the kept one. */
+function rollbackDiff(environment: Environment, copy: PackageCopy): CapabilityDiff | undefined {
+  const kept = previousCopyDir({ environment, scope: copy.scope }, copy.id);
+  const manifest = readPackageManifest(kept);
+  if (copy.manifest === undefined || !manifest.ok) return undefined;
+  return capabilityDiff(
+    environment,
+    { id: copy.id, dir: copy.dir, manifest: copy.manifest },
+    { id: copy.id, dir: kept, manifest: manifest.value },
+  );
+}
+
+/** The links of a copy a remove or disable takes away, and an enable makes again. */
+function linksOfCopy(
+  planning: Planning,
+  copy: PackageCopy,
+  change: "relink" | "unlink",
+): StepLink[] {
+  const read = readScopeState(planning.environment, copy.scope, planning.request.cache);
+  const links = read.ok ? (read.value.state.links ?? {}) : {};
+  const library = linkLibrary(planning.environment, copy.scope);
+  return Object.entries(links)
+    .filter(([, record]) => record.package === copy.id)
+    .map(([key, record]) => ({
+      ...(change === "relink" ? {} : { operation: "unlink" as const }),
+      agent: record.agent,
+      key,
+      target: join(library, record.target),
+      copy: record.mode === "copy",
+      inPlace: false,
+    }));
+}
+
+/** What a disable leaves: a disabled project copy still hides the user's. */
+function shadowNote(copy: PackageCopy, after: PackageSnapshot): string | undefined {
+  const other = copiesOf(after, copy.id).find((candidate) => candidate.scope !== copy.scope);
+  return copy.scope === "project" && other?.valid === true
+    ? "the disabled project copy still shadows the user copy; removal would reveal it"
+    : undefined;
+}
+
+/** What a remove leaves: the other scope's copy counting now, or no copy at all. */
+function revealedNote(
+  before: PackageSnapshot,
+  after: PackageSnapshot,
+  copy: PackageCopy,
+): string | undefined {
+  const other = copiesOf(after, copy.id).find((candidate) => candidate.scope !== copy.scope);
+  if (other === undefined) return "no other copy exists; the package will be absent";
+  const wasLoadable = copiesOf(before, copy.id).some(
+    (candidate) => candidate.scope !== copy.scope && candidate.loadable,
+  );
+  return other.loadable && !wasLoadable
+    ? `the ${other.scope} copy becomes effective (loadable)`
+    : undefined;
+}
+
+function preexistingBroken(snapshot: PackageSnapshot): string[] {
+  return snapshot.copies
+    .filter(
+      (copy) =>
+        copy.loadable &&
+        (copy.manifest?.requires ?? []).some((ref) => !isRequirementMet(snapshot, ref)),
+    )
+    .map((copy) => `${copy.scope}:${copy.manifest?.kind ?? "plugin"}:${copy.id}`);
+}
+
+function refKind(snapshot: PackageSnapshot, id: string, scope: PackageScope): string {
+  const copy = copyOf(snapshot, scope, id);
+  return copy?.manifest?.kind ?? copy?.record?.kind ?? "plugin";
+}
