@@ -18,15 +18,21 @@ import {
   readScopeState,
   snapshotAfter,
 } from "@skillshelf/store";
+import {
+  removePackages,
+  rollbackPackages,
+  setEnabledMany,
+  type WriteBatch,
+} from "@skillshelf/store/writers";
 import type { Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
 import { trustEndsWith, withTrustEnding } from "./_steps.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
-import type { PlanStep, Refusal, StepLink, StepSource } from "./types.js";
+import type { Operation, PlanStep, Refusal, StepLink, StepSource } from "./types.js";
 
-/** A change to a copy already installed. */
-export type CopyOperation = "enable" | "disable" | "remove" | "rollback";
+/** A change to a copy already installed: every operation but those that stage a source. */
+export type CopyOperation = Exclude<Operation, "install" | "update">;
 
 /** Whether `operation` changes a copy already installed (it names copies, never sources). */
 export function isCopyOperation(operation: string): operation is CopyOperation {
@@ -125,10 +131,23 @@ interface CopyJudgment {
   readonly capabilities?: CapabilityDiff | undefined;
 }
 
+/** What a store writer is told of one copy to change: where, which, and the facts reviewed. */
+export type CopyWriteInput = Parameters<typeof removePackages>[0][number];
+
+/** Commit the copy steps `inputs` of one operation with its one store writer. */
+export function writeCopies(
+  operation: CopyOperation,
+  inputs: readonly CopyWriteInput[],
+): WriteBatch {
+  return COPY_OPERATIONS[operation].write(inputs);
+}
+
 /** Everything one operation on an installed copy is. */
 interface CopyOperationSpec {
   /** What the step says it does if it fails half way. */
   readonly recovery: string;
+  /** The store writer that commits a run of its steps at once. */
+  write(inputs: readonly CopyWriteInput[]): WriteBatch;
   /** What becomes of the copy's links: made again, taken away, or left as they are. */
   readonly links: "relink" | "unlink" | "keep";
   judge(context: CopyContext): CopyJudgment;
@@ -140,6 +159,7 @@ const FLAG_ONLY = "only the enabled flag in state.json changes; no files move";
 const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
   enable: {
     recovery: FLAG_ONLY,
+    write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: true }))),
     links: "relink",
     judge: (context) => {
       const changed = stateChange(context, { change: "enable", enabled: true });
@@ -148,6 +168,7 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
   },
   disable: {
     recovery: FLAG_ONLY,
+    write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: false }))),
     links: "unlink",
     judge: (context) =>
       stateChange(context, {
@@ -160,6 +181,7 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
   remove: {
     recovery:
       "files that differ from the recorded content are kept beside the destination as a backup",
+    write: removePackages,
     links: "unlink",
     judge: (context) =>
       stateChange(context, {
@@ -172,6 +194,7 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
   rollback: {
     recovery:
       "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again",
+    write: rollbackPackages,
     links: "keep",
     judge: rollbackJudgment,
   },

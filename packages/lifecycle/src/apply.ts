@@ -16,18 +16,17 @@ import {
 import {
   type InstallPackageInput,
   installPackages,
-  removePackages,
-  rollbackPackages,
-  setEnabledMany,
   type WriteBatch,
   withScopeLock,
 } from "@skillshelf/store/writers";
+import { type CopyOperation, isCopyOperation, writeCopies } from "./_copy-steps.js";
 import { FAULT_POINT } from "./_fault-point.js";
 import { releasePlan } from "./plan.js";
 import type {
   ApplyOptions,
   ApplyResult,
   LifecyclePlan,
+  Operation,
   OutcomeErrorCode,
   PlanStep,
   RefreshResult,
@@ -184,15 +183,15 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
 
 /**
  * The longest run of steps from `start` that can commit together: consecutive installs and
- * updates, removals, enables, disables or rollbacks (`BATCHES`), into one scope, none refused, none
+ * updates, removals, enables, disables or rollbacks (`batchOf`), into one scope, none refused, none
  * reviewed against a peer scope's copy.
  */
 function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
   const first = steps[start] as PlanStep;
-  const batch = BATCHES[first.operation];
+  const batch = batchOf(first.operation);
   const run: PlanStep[] = [];
   for (const step of steps.slice(start)) {
-    if (BATCHES[step.operation] !== batch) break;
+    if (batchOf(step.operation) !== batch) break;
     if (step.refusal !== undefined || step.expected[1] !== undefined) break;
     if (step.scope !== first.scope) break;
     run.push(step);
@@ -200,31 +199,21 @@ function batchRun(steps: readonly PlanStep[], start: number): PlanStep[] {
   return run.length === 0 ? [first] : run;
 }
 
-/** The operations whose steps commit together, by the batch they make. */
-const BATCHES: { readonly [O in PlanStep["operation"]]: BatchKind } = {
-  install: "install",
-  update: "install",
-  remove: "remove",
-  enable: "enable",
-  disable: "disable",
-  rollback: "rollback",
-};
+/** The batch a step commits in: an install (or update) of a staged tree, or its copy operation. */
+function batchOf(operation: Operation): CopyOperation | "install" {
+  return isCopyOperation(operation) ? operation : "install";
+}
 
-type BatchKind = "install" | "remove" | "enable" | "disable" | "rollback";
-
-/** The store writer that commits each kind of batch. */
-const BATCH_WRITERS: {
-  readonly [K in BatchKind]: (applying: Applying, steps: readonly PlanStep[]) => WriteBatch;
-} = {
-  install: (applying, steps) =>
-    installPackages(steps.map((step) => installInput(applying, step, step.expected[0]))),
-  remove: (applying, steps) => removePackages(steps.map((step) => copyInput(applying, step))),
-  enable: (applying, steps) =>
-    setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: true }))),
-  disable: (applying, steps) =>
-    setEnabledMany(steps.map((step) => ({ ...copyInput(applying, step), enabled: false }))),
-  rollback: (applying, steps) => rollbackPackages(steps.map((step) => copyInput(applying, step))),
-};
+/** Commit a run of steps of one batch with its one store writer (copy operations: their table's). */
+function writeBatch(applying: Applying, steps: readonly PlanStep[]): WriteBatch {
+  const batch = batchOf((steps[0] as PlanStep).operation);
+  return batch === "install"
+    ? installPackages(steps.map((step) => installInput(applying, step, step.expected[0])))
+    : writeCopies(
+        batch,
+        steps.map((step) => copyInput(applying, step)),
+      );
+}
 
 /** A writer's input naming one copy and the facts the plan reviewed of it. */
 function copyInput(applying: Applying, step: PlanStep) {
@@ -236,13 +225,13 @@ function copyInput(applying: Applying, step: PlanStep) {
 }
 
 /**
- * Commit a run of steps with one store write (`BATCH_WRITERS`): the steps before the first that
+ * Commit a run of steps with one store write (`writeBatch`): the steps before the first that
  * fails commit together, that one fails, the rest are unattempted; the committed ones are read
  * back together.
  */
 function runBatch(applying: Applying, steps: readonly PlanStep[]): StepOutcome[] {
   const { environment, cache } = applying;
-  const batch = BATCH_WRITERS[BATCHES[(steps[0] as PlanStep).operation]](applying, steps);
+  const batch = writeBatch(applying, steps);
   const committed = steps.slice(0, batch.results.length);
   const verifications = verifySteps(environment, committed, "pre-refresh", cache);
   return steps.map((step, index) => {
@@ -363,7 +352,7 @@ function reviewedFacts(applying: Applying, step: PlanStep, own: ReviewedFact | u
 
 /** A step committed alone (under its peer scope's lock, when it has one): a batch of one. */
 function writer(applying: Applying, step: PlanStep): WriteResult {
-  const { results, failure } = BATCH_WRITERS[BATCHES[step.operation]](applying, [step]);
+  const { results, failure } = writeBatch(applying, [step]);
   if (failure !== undefined) throw failure.error;
   return results[0] as WriteResult;
 }
