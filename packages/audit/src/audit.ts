@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { createDiagnostic, type Diagnostic, errnoCode, type TreeFileRead } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, type TreeFileRead } from "@skillshelf/core";
+import { filesBelow, handedOver, IN_GIT, notRegular, readFile, SNIFF_BYTES } from "./_files.js";
 import { keywordScanner } from "./_keywords.js";
+import { LineIndex } from "./_lines.js";
 import { analyzeFragment } from "./code/analyze.js";
 import { type CodeFragment, markdownFragments, scriptLanguage } from "./code/fragments.js";
 import type { CodeParsers } from "./code/parsers.js";
@@ -57,8 +58,6 @@ export interface AuditOptions {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-// a file whose first bytes hold a NUL is binary: only file rules look at it
-const SNIFF_BYTES = 8192;
 const MAX_EXCERPT = 160;
 
 /**
@@ -372,46 +371,6 @@ function fileFindings(
   return found;
 }
 
-/** The offsets where each line of a text starts, to place a match by its offset. */
-class LineIndex {
-  readonly #starts: number[] = [0];
-  readonly #text: string;
-  constructor(text: string) {
-    this.#text = text;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
-      this.#starts.push(at + 1);
-  }
-  get count(): number {
-    return this.#starts.length;
-  }
-  /** The 0-based line holding `offset`. */
-  lineOf(offset: number): number {
-    let low = 0;
-    let high = this.#starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.#starts[middle] as number) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-  start(line: number): number {
-    return this.#starts[line] ?? this.#text.length;
-  }
-  /** The offset of the line's end (its newline, or the text's end). */
-  end(line: number): number {
-    const next = this.#starts[line + 1];
-    return next === undefined ? this.#text.length : next - 1;
-  }
-  /** The 0-based line of the frontmatter's closing `---` (0 when the text opens with none). */
-  frontmatterEnd(): number {
-    if (this.#text.slice(0, this.end(0)).trim() !== "---") return 0;
-    for (let line = 1; line < this.#starts.length; line++)
-      if (this.#text.slice(this.start(line), this.end(line)).trim() === "---") return line;
-    return 0;
-  }
-}
-
 /**
  * The lines from `from` to `to` (exclusive) a rule need read: those holding one of its keywords,
  * found by one case-insensitive search of the text (a keyword is a fast literal to look for,
@@ -487,120 +446,4 @@ function excerpt(line: string): string {
     (character) => `\\u{${(character.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
   );
   return shown.length > MAX_EXCERPT ? `${shown.slice(0, MAX_EXCERPT)}…` : shown;
-}
-
-/**
- * Every file below `root` (links and `.git` left out), `/`-separated, and whether it is a FIFO,
- * socket or device rather than a regular file, as the folder listing says.
- */
-function filesBelow(
-  root: string,
-  diagnostics: Diagnostic[],
-  prefix = "",
-): { readonly path: string; readonly special: boolean }[] {
-  let entries: import("node:fs").Dirent[];
-  try {
-    entries = readdirSync(join(root, prefix), { withFileTypes: true });
-  } catch (error) {
-    diagnostics.push(unreadable(join(root, prefix), error));
-    return [];
-  }
-  return entries
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((entry) => {
-      const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isSymbolicLink() || entry.name === ".git") return [];
-      return entry.isDirectory()
-        ? filesBelow(root, diagnostics, path)
-        : [{ path, special: !entry.isFile() }];
-    });
-}
-
-/**
- * A file's bytes and executable bit, or `undefined` (with a diagnostic) when it is not read. Of a
- * file past `maxBytes` only the first bytes are read (`whole: false`), for the file rules, with a
- * diagnostic saying the rest was not.
- */
-function readFile(
-  path: string,
-  maxBytes: number,
-  diagnostics: Diagnostic[],
-): { content: Buffer; executable: boolean; whole: boolean } | undefined {
-  let descriptor: number | undefined;
-  try {
-    // never blocks on a FIFO swapped in after the check, never follows a link
-    descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const opened = fstatSync(descriptor);
-    if (!opened.isFile()) {
-      diagnostics.push(notRegular(path));
-      return undefined;
-    }
-    const whole = withinLimit(path, opened.size, maxBytes, diagnostics);
-    // not zeroed: only the bytes read are kept (`subarray(0, offset)` below)
-    const content = Buffer.allocUnsafe(whole ? opened.size : SNIFF_BYTES);
-    let offset = 0;
-    while (offset < content.length) {
-      const read = readSync(descriptor, content, offset, content.length - offset, offset);
-      if (read === 0) break;
-      offset += read;
-    }
-    return { content: content.subarray(0, offset), executable: (opened.mode & 0o111) !== 0, whole };
-  } catch (error) {
-    diagnostics.push(unreadable(path, error));
-    return undefined;
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
-  }
-}
-
-// a `.git` entry at any depth, as `filesBelow` leaves it out
-const IN_GIT = /(?:^|\/)\.git(?:\/|$)/;
-
-/** A file's bytes another reader handed over, cut to their head past `maxBytes` as `readFile` cuts them. */
-function handedOver(
-  path: string,
-  content: Buffer,
-  executable: boolean,
-  maxBytes: number,
-  diagnostics: Diagnostic[],
-): { content: Buffer; executable: boolean; whole: boolean } {
-  const whole = withinLimit(path, content.length, maxBytes, diagnostics);
-  return { content: whole ? content : content.subarray(0, SNIFF_BYTES), executable, whole };
-}
-
-/** Whether a file of `size` bytes is read whole; past `maxBytes`, a diagnostic says only its head is. */
-function withinLimit(
-  path: string,
-  size: number,
-  maxBytes: number,
-  diagnostics: Diagnostic[],
-): boolean {
-  if (size <= maxBytes) return true;
-  diagnostics.push(
-    createDiagnostic(
-      "warning",
-      "audit_file_too_large",
-      `${path} is ${size} bytes, over the ${maxBytes}-byte limit; only its first ${SNIFF_BYTES} bytes were read`,
-      { path },
-    ),
-  );
-  return false;
-}
-
-function notRegular(path: string): Diagnostic {
-  return createDiagnostic(
-    "warning",
-    "audit_file_special",
-    `${path} is not a regular file; it was not read`,
-    { path },
-  );
-}
-
-function unreadable(path: string, error: unknown): Diagnostic {
-  return createDiagnostic(
-    "warning",
-    "audit_file_unreadable",
-    `${path} could not be read (${errnoCode(error) ?? String(error)})`,
-    { path },
-  );
 }

@@ -1,12 +1,20 @@
 import type { Node, Tree } from "@vscode/tree-sitter-wasm";
 import {
-  type CodeJudgment,
-  ENV_FILE,
-  eachOfType,
-  judged,
-  PERSISTENCE_PATH,
-  SECRET_PATH,
-} from "./judgment.js";
+  baseName,
+  isDecoder,
+  isFetch,
+  isRunner,
+  isSender,
+  type Resolved,
+  RUNNERS,
+  readsEnvFile,
+  readsSecret,
+  SENDERS,
+  uploadsFile,
+  WRAPPERS,
+  writesPersistence,
+} from "./_shell-commands.js";
+import { type CodeJudgment, ENV_FILE, eachOfType, judged, PERSISTENCE_PATH } from "./judgment.js";
 import type { CodeLanguage } from "./parsers.js";
 
 /** Code inside a shell command (`python -c …`, `pwsh -EncodedCommand …`), for its own language's analysis. */
@@ -77,114 +85,10 @@ interface Taint {
   readonly secret: boolean;
 }
 
-/** A command as the shell would run it: its name and arguments resolved, wrappers taken off. */
-interface Resolved {
-  /** The program's base name (`/usr/bin/curl` is `curl`), or `undefined` when it cannot be read. */
-  readonly name: string | undefined;
-  readonly args: readonly string[];
-  /** The name was built from variables or escapes, not written as it is. */
-  readonly built: boolean;
-}
-
 // the nodes a shell is judged by, and those a substitution's taint is read from
 const JUDGED = ["variable_assignment", "pipeline", "redirected_statement", "command"];
 const TAINTED = ["command", "simple_expansion", "expansion"];
 
-const FETCHERS = new Set([
-  "curl",
-  "wget",
-  "aria2c",
-  "http",
-  "https",
-  "xh",
-  "fetch",
-  "lwp-download",
-  "lynx",
-]);
-const RUNNERS = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "fish",
-  "source",
-  ".",
-  "eval",
-  "python",
-  "python2",
-  "python3",
-  "perl",
-  "ruby",
-  "node",
-  "php",
-  "pwsh",
-  "powershell",
-  "osascript",
-  "deno",
-  "bun",
-  "lua",
-]);
-const SENDERS = new Set([
-  "curl",
-  "wget",
-  "nc",
-  "ncat",
-  "netcat",
-  "telnet",
-  "socat",
-  "dig",
-  "nslookup",
-  "host",
-  "scp",
-  "rsync",
-  "ftp",
-  "sftp",
-  "mail",
-  "sendmail",
-]);
-const READERS = new Set([
-  "cat",
-  "less",
-  "more",
-  "head",
-  "tail",
-  "grep",
-  "cp",
-  "scp",
-  "rsync",
-  "tar",
-  "zip",
-  "7z",
-  "base64",
-  "xxd",
-  "od",
-  "strings",
-  "sqlite3",
-  "find",
-  "gpg",
-  "openssl",
-  "awk",
-  "sed",
-  "jq",
-  "tac",
-  "nl",
-  "dd",
-]);
-const WRAPPERS = new Set([
-  "sudo",
-  "doas",
-  "env",
-  "command",
-  "exec",
-  "nohup",
-  "time",
-  "nice",
-  "stdbuf",
-  "xargs",
-  "timeout",
-  "builtin",
-]);
 const INLINE_CODE: Readonly<
   Record<string, { readonly flags: RegExp; readonly language: CodeLanguage }>
 > = {
@@ -330,11 +234,6 @@ function resolveCommand(node: Node, scope: Scope): Resolved {
   };
 }
 
-function baseName(word: string | undefined): string | undefined {
-  if (word === undefined || word === "") return undefined;
-  return word === "." ? "." : (word.split("/").pop() ?? word);
-}
-
 /** What the commands inside `node`'s substitutions (`$(…)`, backticks, `<(…)`) do, and its variables' taint. */
 function substitutionTaint(node: Node, scope: Scope): Taint {
   let fetched = false;
@@ -355,117 +254,6 @@ function substitutionTaint(node: Node, scope: Scope): Taint {
     }
   });
   return { fetched, decoded, secret };
-}
-
-function isFetch(command: Resolved): boolean {
-  const { name, args } = command;
-  if (name === undefined) return false;
-  if (FETCHERS.has(name)) return true;
-  // a raw connection that only reads what a host sends
-  if ((name === "nc" || name === "ncat" || name === "netcat") && !args.includes("-l"))
-    return args.length >= 2;
-  return (
-    /^python[\d.]*$/.test(name) && args.some((arg) => /urlopen|requests\.get|urllib/.test(arg))
-  );
-}
-
-function isDecoder(command: Resolved): boolean {
-  const { name, args } = command;
-  switch (name) {
-    case "base64":
-    case "base32":
-      return args.some((arg) => /^-(?:d|D|\w*d)$|^--decode$/.test(arg));
-    case "xxd":
-      return args.some((arg) => /^-\w*r/.test(arg));
-    case "openssl":
-      return args.includes("-d") && args.some((arg) => /^(?:enc|base64|-base64|-a)$/.test(arg));
-    case "printf":
-      return /\\x[0-9a-f]{2}|\\[0-7]{3}/i.test(args[0] ?? "");
-    case "echo":
-      return (
-        args.some((arg) => /^-\w*e/.test(arg)) && args.some((arg) => /\\x[0-9a-f]{2}/i.test(arg))
-      );
-    case "rev":
-    case "gunzip":
-    case "zcat":
-    case "uudecode":
-      return true;
-    case "gzip":
-    case "bzip2":
-    case "xz":
-      return args.some((arg) => /^-\w*d/.test(arg));
-    default:
-      return false;
-  }
-}
-
-/** It runs code it reads from its input (or from `-c`, for `withCode`), rather than from a file it names. */
-function isRunner(command: Resolved, withCode = false): boolean {
-  const { name, args } = command;
-  if (name === undefined || !RUNNERS.has(name)) return false;
-  if (name === "eval") return true;
-  if (withCode) return true;
-  const operands = args.filter((arg) => !/^-/.test(arg));
-  // `sh`, `bash -s`, `python -`, `source /dev/stdin`: the program comes from stdin
-  return (
-    operands.length === 0 ||
-    operands[0] === "-" ||
-    /^\/dev\/(?:stdin|fd\/0)$/.test(operands[0] ?? "")
-  );
-}
-
-/** It reads a project's `.env`: a secret when sent, an honest read otherwise. */
-function readsEnvFile(command: Resolved): boolean {
-  return (
-    command.name !== undefined &&
-    READERS.has(command.name) &&
-    command.args.some((arg) => ENV_FILE.test(` ${arg}`))
-  );
-}
-
-function readsSecret(command: Resolved): boolean {
-  const { name, args } = command;
-  if (name === undefined) return false;
-  if ((name === "env" || name === "printenv") && args.length === 0) return true;
-  if (name === "set" && args.length === 0) return true;
-  if (name === "export" && args.includes("-p")) return true;
-  if (
-    name === "security" &&
-    args.some((arg) => /^find-(?:generic|internet)-password$|^dump-keychain$/.test(arg))
-  )
-    return true;
-  if (name === "gpg" && args.some((arg) => /^--export-secret/.test(arg))) return true;
-  return READERS.has(name) && args.some((arg) => SECRET_PATH.test(arg));
-}
-
-/** It sends something to a host: a network command given data, an upload, or a substitution in its URL. */
-function isSender(command: Resolved): boolean {
-  const { name, args } = command;
-  if (name === undefined || !SENDERS.has(name)) return false;
-  if (name === "curl")
-    return args.some(
-      (arg) =>
-        /^(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file|--json)$/.test(arg) || /^-X$/.test(arg),
-    );
-  if (name === "wget") return args.some((arg) => /^--(?:post|body)-(?:data|file)/.test(arg));
-  if (name === "scp" || name === "rsync") return args.some((arg) => /^[\w.-]+@?[\w.-]*:/.test(arg));
-  return args.length > 0;
-}
-
-/** It sends a local file: a form or upload of any file, or a body read from a secret (`curl -d @~/.aws/credentials`). */
-function uploadsFile(command: Resolved): boolean {
-  if (command.name !== "curl" && command.name !== "wget") return false;
-  return command.args.some((arg, at) => {
-    const flag = command.args[at - 1] ?? "";
-    const file = arg.replace(/^(?:[\w.-]+=)?@/, " ");
-    if (/^(?:-F|--form)$/.test(flag)) return /^(?:[\w.-]+=)?@(?!-$)/.test(arg);
-    if (/^(?:-T|--upload-file|--post-file|--body-file)$/.test(flag)) return arg !== "-";
-    return /^(?:[\w.-]+=)?@/.test(arg) && isSecretFile(file);
-  });
-}
-
-function isSecretFile(path: string): boolean {
-  return SECRET_PATH.test(path) || ENV_FILE.test(path);
 }
 
 function stageCommand(node: Node): Node | undefined {
@@ -653,14 +441,4 @@ function judgeHereString(
         `${taint.fetched ? "fetched" : "decoded"} text → ${command.name}`,
       ),
     );
-}
-
-function writesPersistence(command: Resolved): boolean {
-  const { name, args } = command;
-  if (name === "crontab") return args.length > 0 && !args.every((arg) => /^-[lre]$/.test(arg));
-  if (name === "launchctl") return args.some((arg) => /^(?:load|bootstrap|enable)$/.test(arg));
-  if (name === "systemctl") return args.includes("enable");
-  if (name === "tee" || name === "cp" || name === "mv" || name === "ln" || name === "install")
-    return PERSISTENCE_PATH.test(args[args.length - 1] ?? "");
-  return false;
 }
