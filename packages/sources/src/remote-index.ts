@@ -56,14 +56,6 @@ export function parseRemoteIndex(text: string, cwd: string): RemoteIndex | undef
   };
 }
 
-/** The site folder `path` is (or whose `.well-known` index it is), unless it holds a package index of its own. */
-function siteFolderAt(path: string): string | undefined {
-  if (!existsSync(path)) return undefined;
-  const site = siteFolderOf(pathToFileURL(path));
-  const ownIndex = statSync(path).isDirectory() ? locateIndex(path) : undefined;
-  return site !== undefined && ownIndex === undefined ? site : undefined;
-}
-
 /**
  * Fetch a remote index into its cache folder under the user library and check it is an index
  * before it replaces the last fetch (its row count comes back): a repository is fetched with git (hooks off, shallow, as any
@@ -150,4 +142,14 @@ export function rowsFromRepository(
       },
     };
   });
+}
+
+// --- internal ---
+
+/** The site folder `path` is (or whose `.well-known` index it is), unless it holds a package index of its own. */
+function siteFolderAt(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  const site = siteFolderOf(pathToFileURL(path));
+  const ownIndex = statSync(path).isDirectory() ? locateIndex(path) : undefined;
+  return site !== undefined && ownIndex === undefined ? site : undefined;
 }
