@@ -65,7 +65,8 @@ export async function withProgress<T>(
   }
 }
 
-function progressText(event: LifecycleProgress): string {
+/** What the progress line says of a lifecycle event. */
+export function progressText(event: LifecycleProgress): string {
   return event.phase === "stage"
     ? `fetching ${safeLine(event.source)} …`
     : `applying ${event.index + 1}/${event.count}: ${safeLine(event.ref)} …`;

@@ -44,15 +44,15 @@ export const CHECK_CODES = {
   },
   resource_exists: { owner: "cli", hint: "pick another name, or edit the one that is there" },
   change_declined: {
-    owner: "cli",
+    owner: "lifecycle",
     hint: "nothing was changed; run the command again to review it anew",
   },
   confirmation_required: {
-    owner: "cli",
-    hint: "review the plan above, then run the command again with --yes (or --dry-run to only look)",
+    owner: "lifecycle",
+    hint: "review the plan, then run the command again with --yes (or --dry-run to only look); over MCP, use a client that can ask its user (elicitation)",
   },
   import_not_claude_plugin: {
-    owner: "cli",
+    owner: "lifecycle",
     hint: "name a folder holding .claude-plugin/plugin.json; use skillshelf install for other sources",
   },
   lock_disagrees: {

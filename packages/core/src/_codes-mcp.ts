@@ -9,6 +9,10 @@ export const MCP_CODES = {
     owner: "mcp",
     hint: "the URI names no skill or file this server serves: only trusted, model-visible skills are served (skillshelf explain says which); list again with skills/list",
   },
+  mcp_tool_unknown: {
+    owner: "mcp",
+    hint: "call one of the tools tools/list gives; the change tools are served only when the server was started with skillshelf mcp --allow-changes",
+  },
   mcp_cursor_invalid: {
     owner: "mcp",
     hint: "pass back the nextCursor of the previous page unchanged, or list again from the start without a cursor",

@@ -1,5 +1,6 @@
 export type { CopyOperation } from "./_copy-steps.js";
 export { isCopyOperation } from "./_copy-steps.js";
+export { changeStageOptions } from "./_session-plan.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";
@@ -17,6 +18,16 @@ export type { RegisteredRow, RegisterRequest, RegisterResult } from "./register.
 export { registerPackages } from "./register.js";
 export { restoreFromLock } from "./restore.js";
 export { linksBehindLock, restoreLinks } from "./restore-links.js";
+export type {
+  AuditApproval,
+  ChangeCommand,
+  ChangeConfirmation,
+  ChangeQuestions,
+  ChangeRequest,
+  ChangeSession,
+  SkillChoice,
+} from "./session.js";
+export { changeScope, changeSession, linkDiagnostics, notConfirmed } from "./session.js";
 export type { TrustedItem, TrustRequest, TrustResult } from "./trust.js";
 export { trustTarget, untrustTarget } from "./trust.js";
 export type {

@@ -6,3 +6,4 @@ export { servedSkills, withheldReason } from "./served.js";
 export type { SkillServer, SkillServerOptions } from "./server.js";
 export { createSkillServer } from "./server.js";
 export { serveStdio } from "./stdio.js";
+export type { ServerTool, ToolAnswer, ToolClient } from "./tools.js";

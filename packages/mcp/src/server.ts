@@ -19,6 +19,7 @@ import { directoryChildren, readSkillFile, served } from "./_read.js";
 import { DirectoryReadRequest, SkillsGetRequest, SkillsListRequest } from "./_requests.js";
 import { createFolderWatch } from "./_watch.js";
 import { servedSkills } from "./served.js";
+import { type ServerTool, serveTools } from "./tools.js";
 
 /** How `createSkillServer` serves. */
 export interface SkillServerOptions {
@@ -31,6 +32,8 @@ export interface SkillServerOptions {
   /** The name and version the server gives clients. */
   readonly name?: string | undefined;
   readonly version?: string | undefined;
+  /** Tools served beside the skills (none by default: the server only reads). */
+  readonly tools?: readonly ServerTool[] | undefined;
 }
 
 /**
@@ -60,6 +63,7 @@ export interface SkillServer {
  */
 export function createSkillServer(options: SkillServerOptions): SkillServer {
   const pageSize = Math.max(1, options.pageSize ?? 100);
+  const tools = options.tools ?? [];
   const files = { cache: createFileCache(), watch: createFolderWatch() };
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
@@ -100,6 +104,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
         capabilities: {
           resources: { subscribe: true, listChanged: true },
           prompts: { listChanged: true },
+          ...(tools.length === 0 ? {} : { tools: {} }),
           extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },
         },
       },
@@ -178,6 +183,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
         getPrompt(read().prompts, request.params.name, request.params.arguments ?? {}),
       ),
     );
+    serveTools(server, tools);
     server.onclose = () => connections.delete(server);
     connections.set(server, subscribed);
     return server;

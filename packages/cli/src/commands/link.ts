@@ -3,6 +3,8 @@ import {
   applyLinks,
   type LinkApplyResult,
   type LinkPlan,
+  linkDiagnostics,
+  notConfirmed,
   planLinks,
   planUnlinks,
 } from "@skillshelf/lifecycle";
@@ -12,7 +14,7 @@ import { type CommandContext, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { agentsOption } from "./_agents.js";
 import { chosenScope } from "./_scope.js";
-import { type ChangeValues, confirmChange, linkDiagnostics } from "./change.js";
+import { type ChangeValues, confirmChange } from "./change.js";
 
 /**
  * `link <name…> --agent a,b | --all-agents [--copy]` and `unlink <name…> [--agent a,b]`: plan
@@ -39,12 +41,14 @@ export async function runLink(
   if (!plan.applicable || pending === 0 || input.values["dry-run"])
     return reportLinks(input, context, plan, undefined, []);
   const paint = painter(input.io.color);
-  const confirmation = await confirmChange(input, pending, () =>
-    input.io.stdout(linkPlanText(plan, context.style, paint)),
-  );
-  if (confirmation.refused !== undefined)
-    return reportLinks(input, context, plan, undefined, [confirmation.refused], confirmation.asked);
-  return reportLinks(input, context, plan, applyLinks(plan), [], confirmation.asked);
+  let shown = false;
+  const answer = await confirmChange(input, pending, () => {
+    shown = true;
+    input.io.stdout(linkPlanText(plan, context.style, paint));
+  });
+  if (answer !== true)
+    return reportLinks(input, context, plan, undefined, [notConfirmed(answer)], shown);
+  return reportLinks(input, context, plan, applyLinks(plan), [], shown);
 }
 
 /**

@@ -4,6 +4,7 @@ import { isLoopbackHost, readRegularFile, SkillshelfError } from "@skillshelf/co
 import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
 import type { CommandInput } from "../command.js";
 import { resourcesOf } from "../resources.js";
+import { changeTools } from "./_mcp-changes.js";
 
 /** How often the library is read again to tell clients of a change, unless `--poll-ms` says. */
 const DEFAULT_POLL_MS = 2000;
@@ -23,6 +24,7 @@ export async function runMcp(
     readonly "allow-host": string | undefined;
     readonly "page-size": number | undefined;
     readonly "poll-ms": number | undefined;
+    readonly "allow-changes": boolean;
   }>,
 ): Promise<number> {
   const { io, values } = input;
@@ -33,6 +35,9 @@ export async function runMcp(
     // the user's library alone is what a folder outside any project sees: the home
     cwd: values.user ? environment.home : environment.cwd,
     pageSize: values["page-size"],
+    tools: values["allow-changes"]
+      ? changeTools(context, values.user ? "user" : values.project ? "project" : undefined)
+      : [],
   });
   const pollMs = values["poll-ms"] ?? DEFAULT_POLL_MS;
   const poll = pollMs === 0 ? undefined : setInterval(() => void skills.refresh(), pollMs);

@@ -1,10 +1,12 @@
-import { checkUpdates, type UpdateCheck } from "@skillshelf/lifecycle";
-import { scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
-import { defaultScope } from "@skillshelf/store";
+import {
+  changeScope,
+  changeStageOptions,
+  checkUpdates,
+  type UpdateCheck,
+} from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { type Paint, painter, safeLine, shortHash } from "../format.js";
-import { mcpCommandsAllowed } from "./_mcp-commands.js";
 import { chosenScope } from "./_scope.js";
 
 /**
@@ -31,12 +33,14 @@ export async function runUpdateCheck(
     environment,
     scope,
     ids,
-    stage: {
-      env: io.env,
-      ...sourceAccess(environment),
-      ...scopeSourceSettings(environment, scope ?? defaultScope(environment)),
-      runsCommand: mcpCommandsAllowed(environment, [], input.values["allow-mcp-command"] === true),
-    },
+    stage: changeStageOptions(
+      environment,
+      scope ?? changeScope(environment, undefined, false) ?? "user",
+      {
+        texts: [],
+        allowMcpCommand: input.values["allow-mcp-command"] === true,
+      },
+    ),
   });
   const current = checks.every((check) => check.status === "up-to-date");
   if (input.values.json) {
