@@ -6,6 +6,7 @@ import {
   type CopyChange,
   copiesOf,
   copyOf,
+  effectiveOf,
   type InstallRecord,
   isRequirementMet,
   linkLibrary,
@@ -26,7 +27,7 @@ import {
 } from "@skillshelf/store/writers";
 import type { Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
-import { effectiveOf, entryFor, lockedEntry, reviewFacts } from "./_review.js";
+import { lockedEntry, reviewFacts } from "./_review.js";
 import { trustEndsWith, withTrustEnding } from "./_steps.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
 import type { Operation, PlanStep, Refusal, StepLink, StepSource } from "./types.js";
@@ -74,11 +75,11 @@ export function copyStep(
   copy: PackageCopy,
   together?: JudgedTogether,
 ): PlanStep {
-  const { environment, snapshot } = planning;
+  const { snapshot } = planning;
   const { scope, id } = copy;
   const kind: PackageKind = copy.manifest?.kind ?? copy.record?.kind ?? "plugin";
-  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
-  const before = lockedEntry(planning.readLock, scope, id);
+  const review = reviewFacts(planning.review, scope, id, snapshot);
+  const before = lockedEntry(planning.review, scope, id);
   const beforeEntry = "entry" in before ? before.entry : null;
   const spec = COPY_OPERATIONS[operation];
   const judged = spec.judge({ planning, copy, kind, beforeEntry, together });
@@ -216,13 +217,13 @@ function stateChange(
   },
 ): CopyJudgment {
   const { planning, copy, kind, together } = context;
-  const { environment, snapshot } = planning;
+  const { snapshot } = planning;
   const { scope, id, record } = copy;
   const after = together?.after ?? snapshotAfter(snapshot, { scope, id, change: change.change });
   const lockAfter =
     change.enabled === undefined || record === undefined
       ? null
-      : entryFor(environment, scope, id, record, change.enabled);
+      : planning.review.lockEntryAfter(scope, id, record, change.enabled);
   const note = change.note?.(after);
   if (change.breaking === undefined)
     return { after, lockAfter, ...(note === undefined ? {} : { note }) };
@@ -286,7 +287,7 @@ function rollbackJudgment({ planning, copy, beforeEntry }: CopyContext): CopyJud
     };
   const diff = rollbackDiff(environment, copy);
   return {
-    lockAfter: entryFor(environment, scope, id, previous, copy.enabled),
+    lockAfter: planning.review.lockEntryAfter(scope, id, previous, copy.enabled),
     source: {
       source: previous.origin.source,
       dir: copy.dir,

@@ -4,9 +4,8 @@ import { type Diagnostic, type Environment, randomHex, sameJson } from "@skillsh
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
-import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
+import type { PackageScope, PackageSnapshot, StoreReview } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
-import { type LockReader, lockAhead } from "./_review.js";
 import type { StagingSet } from "./_staging.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep } from "./types.js";
 
@@ -39,8 +38,8 @@ export interface Planning {
   readonly staging: StagingSet;
   /** The audits taken as staging read a tree for its digest, by the staged tree: not read again. */
   readonly audits: WeakMap<StagedSource, AuditReport>;
-  /** Each scope's lock as the plan read it, once. */
-  readonly readLock: LockReader;
+  /** What the plan reads of the store to review its steps (each scope's lock read once). */
+  readonly review: StoreReview;
   /** The skill files read while planning (a collection's, found and read where staged): not read again while unchanged. */
   readonly skillFiles: SkillCache;
   /**
@@ -55,7 +54,7 @@ export interface Planning {
 export type Unread = Omit<Planning, "snapshot">;
 
 /** What staging a source needs of planning (no snapshot, no policy, no lock). */
-export type StagePlanning = Omit<Unread, "policy" | "readLock">;
+export type StagePlanning = Omit<Unread, "policy" | "review">;
 
 /**
  * Seal a plan: refuse every step when a policy file does not read (`policy_invalid`), steps in a scope whose lock is ahead of its state (`lock_ahead`, unless
@@ -77,7 +76,7 @@ export function finishPlan(
     written.add(`${step.scope}:${step.id}`);
     let refused = planning.policy.invalid ?? step.refusal;
     if (refused === undefined && operation !== "restore") {
-      const pending = ahead.get(step.scope) ?? lockAhead(environment, step.scope, request.cache);
+      const pending = ahead.get(step.scope) ?? planning.review.lockAhead(step.scope);
       ahead.set(step.scope, pending);
       if (pending.length > 0)
         refused = refusal(

@@ -24,7 +24,7 @@ import { stepLinks } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
 import { auditThreshold, policyRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
-import { entryFor, lockedEntry, reviewFacts } from "./_review.js";
+import { lockedEntry, reviewFacts } from "./_review.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
 import type { Operation, PlanStep, Refusal, StepSource } from "./types.js";
 
@@ -76,8 +76,8 @@ export function installStep(
     ...(manifest.requires.length === 0 ? {} : { requires: [...manifest.requires] }),
   };
   const enabledAfter = existing?.record === undefined ? true : existing.enabled;
-  const before = lockedEntry(planning.readLock, scope, id);
-  const review = reviewFacts(environment, scope, id, planning.request.cache, snapshot);
+  const before = lockedEntry(planning.review, scope, id);
+  const review = reviewFacts(planning.review, scope, id, snapshot);
   const source: StepSource = {
     source: staged.source,
     dir: staged.dir,
@@ -173,7 +173,7 @@ export function installStep(
     audit: audited.audit,
     lock: {
       before: "entry" in before ? before.entry : null,
-      after: entryFor(environment, scope, id, record, enabledAfter),
+      after: planning.review.lockEntryAfter(scope, id, record, enabledAfter),
     },
     model: modelView(manifest, source.source, {
       enabled: enabledAfter,

@@ -7,17 +7,12 @@ import {
   resolveEnvironment,
   type SkillshelfError,
 } from "@skillshelf/core";
-import {
-  assertFactsCurrent,
-  observeCopyFacts,
-  type ScopeCache,
-  type WriteResult,
-} from "@skillshelf/store";
+import { observeCopyFacts, type ScopeCache, type WriteResult } from "@skillshelf/store";
 import {
   type InstallPackageInput,
   installPackages,
   type WriteBatch,
-  withScopeLock,
+  withPeerReviewed,
 } from "@skillshelf/store/writers";
 import { type CopyOperation, isCopyOperation, writeCopies } from "./_copy-steps.js";
 import { FAULT_POINT } from "./_fault-point.js";
@@ -164,13 +159,7 @@ function runStep(applying: Applying, step: PlanStep): StepOutcome {
   let result: WriteResult;
   try {
     const write = () => writer(applying, step);
-    result =
-      peer === undefined
-        ? write()
-        : withScopeLock({ environment, scope: peer.scope }, () => {
-            assertPeerCurrent(applying, peer);
-            return write();
-          });
+    result = peer === undefined ? write() : withPeerReviewed({ environment, cache }, peer, write);
   } catch (error) {
     if (!isSkillshelfError(error)) throw error;
     return failedOutcome(step, error);
@@ -355,12 +344,6 @@ function writer(applying: Applying, step: PlanStep): WriteResult {
   const { results, failure } = writeBatch(applying, [step]);
   if (failure !== undefined) throw failure.error;
   return results[0] as WriteResult;
-}
-
-function assertPeerCurrent(applying: Applying, peer: ReviewedFact): void {
-  const { environment, cache } = applying;
-  const observed = observeCopyFacts({ environment, scope: peer.scope, id: peer.id, cache });
-  assertFactsCurrent({ scope: peer.scope, id: peer.id, reviewed: peer.facts, observed });
 }
 
 function withVerification(

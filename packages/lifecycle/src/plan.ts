@@ -20,6 +20,8 @@ import {
 } from "@skillshelf/sources";
 import {
   copyOf,
+  copyScope,
+  createStoreReview,
   defaultScope,
   isRequirementMet,
   type PackageCopy,
@@ -31,7 +33,6 @@ import { copyStep, judgedTogether } from "./_copy-steps.js";
 import { existingAgentFolders } from "./_link-agents.js";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
-import { copyScope, lockReader } from "./_review.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
@@ -57,7 +58,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
     codeParsers: request.codeParsers ?? createCodeParsers(),
-    readLock: lockReader(environment, request.cache),
+    review: createStoreReview(environment, request.cache),
     diagnostics: [],
   };
   try {

@@ -15,6 +15,7 @@ import {
 } from "@skillshelf/sources";
 import {
   copyOf,
+  createStoreReview,
   type LockedPackage,
   lockRoot,
   type PackageScope,
@@ -27,7 +28,6 @@ import {
 import { copyStep } from "./_copy-steps.js";
 import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
-import { lockReader } from "./_review.js";
 import type { Staged } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
@@ -73,7 +73,7 @@ export async function restoreFromLock(input: {
     audits: new WeakMap(),
     skillFiles: createSkillCache(),
     codeParsers: input.codeParsers ?? createCodeParsers(),
-    readLock: lockReader(environment, cache),
+    review: createStoreReview(environment, cache),
     diagnostics: [],
   };
   try {

@@ -1,8 +1,13 @@
 import { join } from "node:path";
 import type { Environment } from "@skillshelf/core";
 import { copyState, readOwnedResources } from "@skillshelf/inventory";
-import { copyOf, packagesDir, readPackageSnapshot, type ScopeCache } from "@skillshelf/store";
-import { effectiveOf } from "./_review.js";
+import {
+  copyOf,
+  effectiveOf,
+  packagesDir,
+  readPackageSnapshot,
+  type ScopeCache,
+} from "@skillshelf/store";
 import type { PlanStep, StepVerification } from "./types.js";
 
 // what the state reader reports for a state.json it will not read

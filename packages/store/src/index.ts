@@ -54,6 +54,8 @@ export { recheckCopies } from "./recheck.js";
 export type { PackageOwner, ResolvedReferences } from "./references.js";
 export { resolvePackageReferences, withPackageReferences } from "./references.js";
 export type { RemovePackageInput } from "./remove.js";
+export type { ReviewedCopy, StoreReview } from "./review.js";
+export { copyScope, createStoreReview, effectiveOf } from "./review.js";
 export type { PackageRootSource } from "./roots.js";
 export { packageCopyRoots, packageFolderRoots, snapshotRoots } from "./roots.js";
 export { defaultScope, PACKAGE_SCOPES, packagesDir } from "./scopes.js";

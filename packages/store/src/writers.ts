@@ -10,5 +10,6 @@ export type { LinkOutcome, LinkRequest, LinkWriteResult } from "./links.js";
 export { linkResources, unlinkResources } from "./links.js";
 export type { ScopeLock, ScopeLockState } from "./lock.js";
 export { inspectScopeLock, withScopeLock } from "./lock.js";
+export { withPeerReviewed } from "./peer-lock.js";
 export { pendingChange, recoverScope, scopeLeftovers } from "./recover.js";
 export { removePackage, removePackages } from "./remove.js";
