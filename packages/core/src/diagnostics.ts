@@ -10,7 +10,7 @@ export function createDiagnostic<C extends Code>(
   severity: Severity,
   code: C,
   message: string,
-  place: DiagnosticPlace = {},
+  place: DiagnosticPlace<C> = {},
 ): HintedDiagnostic<C> {
   const { path, line, column, details } = place;
   return {

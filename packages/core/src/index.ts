@@ -41,6 +41,8 @@ export {
 } from "./containment.js";
 export type { CopyTreeOptions } from "./copy-tree.js";
 export { copyTree } from "./copy-tree.js";
+export type { CodeDetails, DetailsOf, OfferedSkill } from "./details.js";
+export { detailsOf } from "./details.js";
 export {
   compareText,
   createDiagnostic,

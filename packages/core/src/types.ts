@@ -1,4 +1,5 @@
 import type { Code } from "./codes.js";
+import type { DetailsOf } from "./details.js";
 
 /** Where a resource was found, from the lowest-precedence place to the highest. */
 export type Scope = "package" | "user" | "project" | "cli";
@@ -36,13 +37,14 @@ export type ReadResult<T> =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Where a finding is and what else it carries, besides its severity, code and message. */
-export interface DiagnosticPlace {
+export interface DiagnosticPlace<C extends Code = Code> {
   readonly path?: string | undefined;
   readonly line?: number | undefined;
   readonly column?: number | undefined;
   /** What to do next, when more precise than the code's default hint. */
   readonly hint?: string | undefined;
-  readonly details?: Readonly<Record<string, unknown>> | undefined;
+  /** Typed by code where a program reads them (`CodeDetails`). */
+  readonly details?: DetailsOf<C> | undefined;
 }
 
 /** The environment every disk-touching function works in; resolve it with `resolveEnvironment`. */

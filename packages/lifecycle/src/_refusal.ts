@@ -1,12 +1,14 @@
-import { type Code, createDiagnostic, errorDiagnostic, isSkillshelfError } from "@skillshelf/core";
+import {
+  type Code,
+  createDiagnostic,
+  type DetailsOf,
+  errorDiagnostic,
+  isSkillshelfError,
+} from "@skillshelf/core";
 import type { Refusal } from "./types.js";
 
-/** A refusal: an error finding with the catalogue's hint for its code. */
-export function refusal(
-  code: Code,
-  message: string,
-  details?: Readonly<Record<string, unknown>>,
-): Refusal {
+/** A refusal: an error finding with the catalogue's hint for its code (its details typed by code). */
+export function refusal<C extends Code>(code: C, message: string, details?: DetailsOf<C>): Refusal {
   return createDiagnostic("error", code, message, { details });
 }
 

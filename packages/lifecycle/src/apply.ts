@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import {
   type Code,
   createDiagnostic,
+  detailsOf,
   type Environment,
   isSkillshelfError,
   resolveEnvironment,
@@ -257,13 +258,7 @@ function failedOutcome(step: PlanStep, error: SkillshelfError): StepOutcome {
     status: "failed",
     step: identity(step),
     diagnostics: [],
-    error: outcomeError(
-      code,
-      error.message,
-      error.code,
-      error.code === "stale_plan" ? (error.details as Record<string, unknown>) : undefined,
-      error,
-    ),
+    error: outcomeError(code, error.message, error.code, detailsOf(error, "stale_plan"), error),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   createCodeParsers,
   type Severity,
 } from "@skillshelf/audit";
-import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, detailsOf, type Environment } from "@skillshelf/core";
 import { type PackageScope, packagesDir, type ScopeState } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
 
@@ -59,7 +59,7 @@ export async function auditInstalled(
     // audited as an install would be, with the approvals its record holds for these bytes
     const report = await analyzeCode(auditTree(path), parsers);
     const refused = auditStaged(report, { threshold: options.threshold }, approved).refusal;
-    const rules = (refused?.details?.rules ?? []) as readonly string[];
+    const rules = detailsOf(refused, "audit_refused")?.rules ?? [];
     if (refused !== undefined)
       problems.push(
         createDiagnostic(

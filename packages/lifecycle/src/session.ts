@@ -1,5 +1,11 @@
 import { createCodeParsers } from "@skillshelf/audit";
-import { createDiagnostic, type Diagnostic, type Environment } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  detailsOf,
+  type Environment,
+  type OfferedSkill,
+} from "@skillshelf/core";
 import {
   createScopeCache,
   defaultScope,
@@ -69,11 +75,7 @@ export interface ChangeRequest
 /** A collection offers several skills and the request named none: which to install. */
 export interface SkillChoice {
   readonly ref: string;
-  readonly offered: readonly {
-    readonly name: string;
-    readonly description: string;
-    readonly path: string;
-  }[];
+  readonly offered: readonly OfferedSkill[];
 }
 
 /** The audit alone refused some steps: approve these rules for exactly the files it read? */
@@ -251,7 +253,10 @@ async function planWithAnswers(
 function skillChoice(plan: LifecyclePlan): SkillChoice | undefined {
   const [only] = plan.steps;
   if (plan.steps.length !== 1 || only?.refusal?.code !== "collection_choice_required") return;
-  return { ref: only.ref, offered: (only.refusal.details?.skills ?? []) as SkillChoice["offered"] };
+  return {
+    ref: only.ref,
+    offered: detailsOf(only.refusal, "collection_choice_required")?.skills ?? [],
+  };
 }
 
 /** A plan the audit alone stops, or whose audited steps it alone leaves out: the rules to approve. */
@@ -265,7 +270,7 @@ function auditApproval(plan: LifecyclePlan): AuditApproval | undefined {
   );
   if (refused.length === 0 || others) return undefined;
   const rules = [
-    ...new Set(refused.flatMap((step) => (step.refusal?.details?.rules ?? []) as string[])),
+    ...new Set(refused.flatMap((step) => detailsOf(step.refusal, "audit_refused")?.rules ?? [])),
   ].sort();
   return { plan, rules, refs: refused.map((step) => step.ref) };
 }

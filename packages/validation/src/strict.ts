@@ -1,4 +1,4 @@
-import { type Code, createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { type Code, createDiagnostic, type Diagnostic, detailsOf } from "@skillshelf/core";
 import { nameProblems, type Skill, SPEC_KEYS } from "@skillshelf/skills-loader";
 
 /** Longest `compatibility` text the specification allows. */
@@ -46,8 +46,9 @@ export function strictSkillDiagnostics(
 
 /** The specification judges the name as written, not the folder name a lenient load fell back to. */
 function writtenNameProblems(fallback: Diagnostic): Diagnostic[] {
-  const name = String(fallback.details?.name ?? "");
-  const subject = String(fallback.details?.subject ?? "");
+  const written = detailsOf(fallback, "skill_name_unaddressable_fallback");
+  const name = written?.name ?? "";
+  const subject = written?.subject ?? "";
   const place = { path: fallback.path, details: { name } };
   return [
     ...nameProblems(name).map((problem) =>

@@ -1,5 +1,11 @@
 import { createCodeParsers } from "@skillshelf/audit";
-import { createDiagnostic, type Diagnostic, type Environment, sameJson } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  detailsOf,
+  type Environment,
+  sameJson,
+} from "@skillshelf/core";
 import { auditInstalled } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
@@ -63,9 +69,7 @@ export async function runVerify(input: CommandInput<{ readonly json: boolean }>)
     const problems: Diagnostic[] = recheckCopies(environment, scope, state.value.state);
     // the audit verdicts: read again only where the rule table moved on or none was recorded
     const drifted = new Set(
-      problems
-        .filter((problem) => problem.code === "content_drift")
-        .map((problem) => problem.details?.id as string),
+      problems.flatMap((problem) => detailsOf(problem, "content_drift")?.id ?? []),
     );
     const audit = await auditInstalled(environment, scope, state.value.state, {
       drifted,

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { AGENTS, type Environment, isInside, type Scope } from "@skillshelf/core";
+import { AGENTS, detailsOf, type Environment, isInside, type Scope } from "@skillshelf/core";
 import {
   defaultSkillRoots,
   type LoadSkillsResult,
@@ -66,14 +66,15 @@ export function skillIdentities(
   let byPath: Map<string, Skill> | undefined;
   const aliases = new Map<Skill, SkillLocation[]>();
   for (const diagnostic of result.diagnostics) {
-    if (diagnostic.code !== "duplicate_file" || diagnostic.path === undefined) continue;
+    const duplicate = detailsOf(diagnostic, "duplicate_file");
+    if (duplicate === undefined || diagnostic.path === undefined) continue;
     byPath ??= new Map(result.items.map((skill) => [skill.path, skill]));
-    const winner = byPath.get(String(diagnostic.details?.winnerPath));
+    const winner = byPath.get(duplicate.winnerPath);
     if (winner === undefined) continue;
     const root = roots
       .filter((candidate) => isInside(candidate.path, diagnostic.path as string))
       .sort((a, b) => b.path.length - a.path.length)[0];
-    const scope = (diagnostic.details?.loserScope as Scope | undefined) ?? winner.scope;
+    const scope = duplicate.loserScope;
     const list = aliases.get(winner) ?? [];
     list.push(location(winner, diagnostic.path, scope, root?.source ?? "package"));
     aliases.set(winner, list);
