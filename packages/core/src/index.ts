@@ -103,8 +103,14 @@ export {
   orderedSource,
   sourceProblem,
 } from "./package-sources.js";
-export type { RequirementRef, ResourcePackageFacts, SkillPackageFacts } from "./packages.js";
+export type {
+  CopyRef,
+  RequirementRef,
+  ResourcePackageFacts,
+  SkillPackageFacts,
+} from "./packages.js";
 export {
+  copyKey,
   formatRequirementRef,
   identityKey,
   identityName,

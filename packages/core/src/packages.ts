@@ -64,6 +64,20 @@ export function identityKey(kind: string, name: string): string {
   return `${kind}:${name}`;
 }
 
+/** One installed copy of a package: its id in a scope (`user`, `project`). */
+export interface CopyRef {
+  readonly scope: string;
+  readonly id: string;
+}
+
+/**
+ * The one text a copy is written as, `user:pdf`: in maps, messages and SBOM references, built
+ * here alone as `identityKey` builds a package's.
+ */
+export function copyKey(copy: CopyRef): string {
+  return `${copy.scope}:${copy.id}`;
+}
+
 /** The name part of `kind:name`, or the text itself when it names no kind. */
 export function identityName(text: string): string {
   const colon = text.indexOf(":");

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import {
+  copyKey,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -65,7 +66,7 @@ export function readInventory(input: InventoryInput): Inventory {
       .filter((row) => filter.resource(row))
       .sort(byResourceOrder);
     for (const row of rows)
-      if (row.owner !== undefined) owners.set(`${row.owner.scope}:${row.owner.id}`, row.owner.kind);
+      if (row.owner !== undefined) owners.set(copyKey(row.owner), row.owner.kind);
     if (include.resources) for (const row of rows) if (!resources.push(row)) break;
   }
 
@@ -331,7 +332,7 @@ function compileFilter(filter: InventoryFilter | undefined): CompiledFilter {
         return false;
       if (key !== undefined)
         return row.copies.some((copy) => {
-          const owner = `${copy.scope}:${row.name}`;
+          const owner = copyKey({ scope: copy.scope, id: row.name });
           return owners.has(owner) && owners.get(owner) === row.kind;
         });
       if (packageRef !== undefined)
@@ -343,7 +344,7 @@ function compileFilter(filter: InventoryFilter | undefined): CompiledFilter {
     copy(row, owners) {
       if (kinds !== undefined && (row.kind === undefined || !kinds.has(row.kind))) return false;
       if (!matches(row.id)) return false;
-      if (key !== undefined) return owners.has(`${row.scope}:${row.id}`);
+      if (key !== undefined) return owners.has(copyKey(row));
       if (packageRef !== undefined)
         return row.id === packageRef.name && row.kind === packageRef.kind;
       return ref === undefined || row.id === ref;

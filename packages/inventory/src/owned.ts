@@ -1,4 +1,10 @@
-import { compareText, type Environment, RESOURCE_KINDS, type ResourceKind } from "@skillshelf/core";
+import {
+  compareText,
+  copyKey,
+  type Environment,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@skillshelf/core";
 import { type Availability, beginPass } from "@skillshelf/resources";
 import type { PackageSnapshot, ScopeCache } from "@skillshelf/store";
 
@@ -37,7 +43,7 @@ export function readOwnedResources(input: {
     );
   const byOwner = new Map<string, OwnedResource[]>();
   for (const { owner, kind, name, availability } of admitted) {
-    const key = `${owner?.scope}:${owner?.id}`;
+    const key = owner === undefined ? "" : copyKey(owner);
     const list = byOwner.get(key) ?? [];
     list.push({ kind, name, availability });
     byOwner.set(key, list);

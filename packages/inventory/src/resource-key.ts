@@ -1,5 +1,5 @@
 import { isAbsolute, relative, sep } from "node:path";
-import { isInside, isResourceKind, type ResourceKind } from "@skillshelf/core";
+import { identityKey, isInside, isResourceKind, type ResourceKind } from "@skillshelf/core";
 
 /** The parts of a resource key. */
 export interface ResourceKeyParts {
@@ -30,7 +30,7 @@ export function resourceKey(
   },
   anchors: readonly string[],
 ): string {
-  return `${resource.kind}:${resource.name}@${resource.sourceId}#${relativeToAnchors(resource.path, anchors)}`;
+  return `${identityKey(resource.kind, resource.name)}@${resource.sourceId}#${relativeToAnchors(resource.path, anchors)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Enums, Models, Serialize, Spec } from "@cyclonedx/cyclonedx-library";
-import type { Environment, PackageSource } from "@skillshelf/core";
+import { copyKey, type Environment, type PackageSource } from "@skillshelf/core";
 import { describeSource, sourcePackageUrl, sourceRepository } from "@skillshelf/sources";
 import { type PackageCopy, type PackageScope, readPackageSnapshot } from "@skillshelf/store";
 import { PackageURL } from "packageurl-js";
@@ -52,7 +52,7 @@ function component(copy: PackageCopy): Models.Component {
   const { source, commit } = record.origin;
   const version = record.version ?? copy.manifest?.version;
   const made = new Models.Component(Enums.ComponentType.Library, copy.id, {
-    bomRef: `${copy.scope}:${copy.id}`,
+    bomRef: copyKey(copy),
     ...(version === undefined ? {} : { version }),
     ...(copy.manifest?.description === undefined ? {} : { description: copy.manifest.description }),
     purl: packageUrl(copy.id, version, source, commit),

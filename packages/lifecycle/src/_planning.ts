@@ -1,6 +1,6 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import type { AuditReport, CodeParsers } from "@skillshelf/audit";
-import { type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
+import { copyKey, type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
@@ -72,8 +72,8 @@ export function finishPlan(
   // the copies the steps before this one write
   const written = new Set<string>();
   const steps = built.map((step) => {
-    const expected = step.expected.filter((fact) => !written.has(`${fact.scope}:${fact.id}`));
-    written.add(`${step.scope}:${step.id}`);
+    const expected = step.expected.filter((fact) => !written.has(copyKey(fact)));
+    written.add(copyKey(step));
     let refused = planning.policy.invalid ?? step.refusal;
     if (refused === undefined && operation !== "restore") {
       const pending = ahead.get(step.scope) ?? planning.review.lockAhead(step.scope);

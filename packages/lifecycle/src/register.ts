@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, relative, sep } from "node:path";
-import type { Environment, PackageSource } from "@skillshelf/core";
+import { type Environment, identityKey, type PackageSource } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   describeSource,
@@ -110,7 +110,7 @@ export async function registerPackages(request: RegisterRequest): Promise<Regist
             target,
             refusal: refusal(
               "package_invalid",
-              `${staged.manifest.kind}:${staged.manifest.id} does not validate; it is not registered`,
+              `${identityKey(staged.manifest.kind, staged.manifest.id)} does not validate; it is not registered`,
               { diagnostics: errors },
             ),
           });

@@ -136,7 +136,7 @@ export async function restoreFromLock(input: {
           ? undefined
           : refusal(
               "digest_mismatch",
-              `${entry.kind}:${id} from its locked source digests to ${one.staged.digest}, not the pinned ${entry.digest}`,
+              `${identityKey(entry.kind, id)} from its locked source digests to ${one.staged.digest}, not the pinned ${entry.digest}`,
               { expected: entry.digest, observed: one.staged.digest },
             );
       const step = installStep(planning, {

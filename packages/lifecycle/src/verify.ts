@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Environment } from "@skillshelf/core";
+import { copyKey, type Environment } from "@skillshelf/core";
 import { copyState, readOwnedResources } from "@skillshelf/inventory";
 import {
   copyOf,
@@ -76,7 +76,7 @@ export function verifySteps(
       tree,
       record,
       copy: copy === undefined ? "absent" : copyState(copy),
-      resources: [...(owned.get(`${scope}:${id}`) ?? [])],
+      resources: [...(owned.get(copyKey({ scope, id })) ?? [])],
       effective: effectiveOf(snapshot, id),
       ok,
     };

@@ -1,4 +1,4 @@
-import { type Environment, parseRequirementRef, SkillshelfError } from "@skillshelf/core";
+import { copyKey, type Environment, parseRequirementRef, SkillshelfError } from "@skillshelf/core";
 import { scopeFolderProblem } from "./_scope-folders.js";
 import type { ScopeCache } from "./cache.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
@@ -41,7 +41,7 @@ export function assertNoBrokenDependents(input: {
   );
   throw new SkillshelfError(
     "dependents",
-    `${change === "remove" ? "removing" : "disabling"} ${input.ids.map((id) => `${scope}:${id}`).join(", ")} would break ${names.join("; ")}`,
+    `${change === "remove" ? "removing" : "disabling"} ${input.ids.map((id) => copyKey({ scope, id })).join(", ")} would break ${names.join("; ")}`,
     { details: { dependents: broken, change } },
   );
 }

@@ -1,4 +1,5 @@
 import {
+  copyKey,
   type Diagnostic,
   type Environment,
   isPackageId,
@@ -137,7 +138,7 @@ export function snapshotAfter(
 ): PackageSnapshot {
   const byCopy = new Map(
     (Array.isArray(changes) ? changes : [changes]).map((one: CopyChange) => [
-      `${one.scope}:${one.id}`,
+      copyKey(one),
       one.change,
     ]),
   );
@@ -149,7 +150,7 @@ export function snapshotAfter(
         .flatMap((copy): ObservedCopy[] => {
           const { effective: _e, loadable: _l, state, overriddenBy: _o, ...observed } = copy;
           const base = { ...observed, damaged: state === "damaged" };
-          const change = byCopy.get(`${copy.scope}:${copy.id}`);
+          const change = byCopy.get(copyKey(copy));
           if (change === undefined) return [base];
           if (change === "remove") return [];
           return [{ ...base, enabled: change === "enable" }];

@@ -40,7 +40,7 @@ export function validateIndex(
       details: Record<string, unknown> = {},
     ) =>
       diagnostics.push(
-        createDiagnostic(severity, code, `${row.kind}:${row.name}: ${message}`, {
+        createDiagnostic(severity, code, `${identityKey(row.kind, row.name)}: ${message}`, {
           path: index.path,
           details: {
             name: row.name,
