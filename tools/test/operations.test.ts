@@ -13,7 +13,7 @@ describe("a fake operation on installed copies (issue 55, item 2)", () => {
     );
     const errors = workspace.typeErrors();
     expect(errors, "the table would accept the new operation silently").toHaveLength(1);
-    expect(errors[0]).toContain(join("packages", "lifecycle", "src", "_copy-steps.ts"));
+    expect(errors[0]).toContain(join("packages", "lifecycle", "src", "_operations.ts"));
     expect(errors[0]).toMatch(/Property 'archive' is missing/);
   });
 });

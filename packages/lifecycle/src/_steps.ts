@@ -1,11 +1,6 @@
-// The steps of a plan that install or update a staged package, and refusals; changes to an installed copy are `_copy-steps.ts`.
-import {
-  createDiagnostic,
-  type Environment,
-  identityKey,
-  type PackageSource,
-  sameJson,
-} from "@skillshelf/core";
+// The steps of a plan that install or update a staged package, and refusals; changes to an
+// installed copy, and the table of every operation, are `_operations.ts`.
+import { createDiagnostic, identityKey, type PackageSource, sameJson } from "@skillshelf/core";
 import { describeSource, type IndexRow, type StagedSource } from "@skillshelf/sources";
 import {
   copyOf,
@@ -14,18 +9,17 @@ import {
   type PackageOrigin,
   type PackageScope,
   type PackageSnapshot,
-  packageConsentKey,
-  readConsents,
-  type ScopeCache,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
 import { contentRefusal } from "./_content.js";
+import { type StagedOperation, stagedOperation } from "./_operations.js";
 import { stepLinks } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
 import { auditThreshold, policyRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
 import { lockedEntry, reviewFacts } from "./_review.js";
-import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
+import { trustEndsWith, withTrustEnding } from "./_trust-ending.js";
+import { capabilityDiff } from "./capabilities.js";
 import type { Operation, PlanStep, Refusal, StepSource } from "./types.js";
 
 /**
@@ -37,7 +31,7 @@ import type { Operation, PlanStep, Refusal, StepSource } from "./types.js";
 export function installStep(
   planning: Planning,
   input: {
-    readonly operation: "install" | "update";
+    readonly operation: StagedOperation;
     readonly scope: PackageScope;
     readonly staged: StagedSource;
     readonly manifest: PackageManifest;
@@ -55,6 +49,7 @@ export function installStep(
 ): PlanStep | undefined {
   const { environment, snapshot } = planning;
   const { scope, staged, manifest, operation } = input;
+  const spec = stagedOperation(operation);
   const id = manifest.id;
   const existing = copyOf(snapshot, scope, id);
   const audited = auditStaged(
@@ -103,7 +98,7 @@ export function installStep(
         );
   if (wanted !== undefined && "refusal" in wanted) refused = wanted.refusal;
   const links = wanted !== undefined && "links" in wanted ? wanted.links : undefined;
-  if (refused === undefined && operation === "install" && existing?.record !== undefined) {
+  if (refused === undefined && spec.repairs && existing?.record !== undefined) {
     // a copy whose tree is gone or holds other bytes than its record is repaired by the same
     // package; one that holds exactly it is left as it is, and only the links missing are made
     const same =
@@ -137,7 +132,7 @@ export function installStep(
             });
   }
   const capabilities =
-    operation === "update" && existing?.manifest !== undefined
+    spec.replaces && existing?.manifest !== undefined
       ? withTrustEnding(
           capabilityDiff(
             environment,
@@ -163,12 +158,7 @@ export function installStep(
       scope: effectiveScopeAfterInstall(snapshot, id, scope),
       loadable: enabledAfter,
     },
-    recovery:
-      operation === "update"
-        ? "the replaced tree is kept as the previous version (rollback restores it); files changed locally are kept beside it as a backup"
-        : existing === undefined
-          ? "nothing to recover; the destination is empty"
-          : "files in the current tree that differ from its record are kept beside it as a backup",
+    recovery: existing === undefined ? spec.recovery.fresh : spec.recovery.over,
     ...(capabilities === undefined ? {} : { capabilities }),
     audit: audited.audit,
     lock: {
@@ -182,28 +172,6 @@ export function installStep(
     ...(links === undefined ? {} : { links }),
     ...(refused === undefined ? {} : { refusal: refused }),
   };
-}
-
-/**
- * Whether the trust given to the package `id` (bound to its files) ends once its files become
- * those of `digest`: a trusted plugin's update takes its skills from the model until trusted again.
- */
-export function trustEndsWith(
-  target: {
-    readonly environment: Environment;
-    readonly scope: PackageScope;
-    readonly cache: ScopeCache | undefined;
-  },
-  id: string,
-  digest: string,
-): boolean {
-  const consents = readConsents(target.environment, target.scope, target.cache);
-  const consent = consents.ok ? consents.value.value.trusted[packageConsentKey(id)] : undefined;
-  return consent !== undefined && consent.digest !== digest;
-}
-
-export function withTrustEnding(diff: CapabilityDiff, ends: boolean): CapabilityDiff {
-  return ends ? { ...diff, trustEnds: true, unchanged: false } : diff;
 }
 
 /** Whether an installed package's skills reach a model, and if not why and what would change it. */

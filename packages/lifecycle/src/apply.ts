@@ -15,8 +15,8 @@ import {
   type WriteBatch,
   withPeerReviewed,
 } from "@skillshelf/store/writers";
-import { type CopyOperation, isCopyOperation, writeCopies } from "./_copy-steps.js";
 import { FAULT_POINT } from "./_fault-point.js";
+import { type CopyOperation, isCopyOperation, keepsPrevious, writeCopies } from "./_operations.js";
 import { releasePlan } from "./plan.js";
 import type {
   ApplyOptions,
@@ -297,7 +297,7 @@ function installInput(
     origin: source.origin,
     reviewed: own?.facts ?? observeCopyFacts({ ...target, id: step.id }),
     expected: { id: step.id, kind: step.kind, version: step.version, digest: source.digest },
-    keepPrevious: step.operation === "update",
+    keepPrevious: keepsPrevious(step.operation),
     enabled: step.enabled,
     // the verdict the plan reviewed, as its lock entry shows it
     audit: step.lock.after?.audit,

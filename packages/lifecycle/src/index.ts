@@ -1,5 +1,5 @@
-export type { CopyOperation } from "./_copy-steps.js";
-export { isCopyOperation } from "./_copy-steps.js";
+export type { CopyOperation } from "./_operations.js";
+export { isCopyOperation } from "./_operations.js";
 export { changeStageOptions } from "./_session-plan.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";

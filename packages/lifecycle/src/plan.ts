@@ -29,8 +29,8 @@ import {
   type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
-import { copyStep, judgedTogether } from "./_copy-steps.js";
 import { existingAgentFolders } from "./_link-agents.js";
+import { copyStep, judgedAtOnce, judgedTogether } from "./_operations.js";
 import { finishPlan, type Planning, type Unread } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { type Staged, stage, stagePackages } from "./_stage.js";
@@ -115,7 +115,7 @@ async function copySteps(
   const copies = found.flatMap((one) => (one.copy === undefined ? [] : [one.copy]));
   // several removed or disabled at once are judged together: one needing another breaks nothing
   const together =
-    (operation === "remove" || operation === "disable") && copies.length > 1
+    judgedAtOnce(operation) && copies.length > 1
       ? judgedTogether(
           planning.snapshot,
           copies.map((copy) => ({ scope: copy.scope, id: copy.id, change: operation })),

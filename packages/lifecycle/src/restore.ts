@@ -25,7 +25,7 @@ import {
   resolveLockedPath,
   type ScopeCache,
 } from "@skillshelf/store";
-import { copyStep } from "./_copy-steps.js";
+import { copyStep } from "./_operations.js";
 import { finishPlan, type Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import type { Staged } from "./_stage.js";

@@ -8,6 +8,7 @@ import {
   readPackageSnapshot,
   type ScopeCache,
 } from "@skillshelf/store";
+import { leftBy } from "./_operations.js";
 import type { PlanStep, StepVerification } from "./types.js";
 
 // what the state reader reports for a state.json it will not read
@@ -65,12 +66,12 @@ export function verifySteps(
           : "changed";
     const enabled = record !== "unreadable" && copy?.enabled === true;
     const present = tree === "present" && record === "recorded";
-    const ok =
-      step.operation === "remove"
-        ? tree === "absent" && record === "absent"
-        : step.operation === "enable" || step.operation === "disable"
-          ? present && enabled === (step.operation === "enable")
-          : present;
+    const ok = {
+      present,
+      absent: tree === "absent" && record === "absent",
+      enabled: present && enabled,
+      disabled: present && !enabled,
+    }[leftBy(step.operation)];
     return {
       evidence,
       tree,

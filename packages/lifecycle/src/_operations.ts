@@ -1,5 +1,6 @@
-// The steps that change a copy already installed: enable, disable, remove, rollback — one entry
-// each in `COPY_OPERATIONS`, so a new one is a new entry, checked by the compiler there.
+// Every operation a plan can make, one entry each in `OPERATIONS` (a new one is a new entry,
+// checked by the compiler there), and the steps of those that change a copy already installed:
+// enable, disable, remove, rollback.
 import { join } from "node:path";
 import { type Environment, identityKey, type PackageKind } from "@skillshelf/core";
 import {
@@ -28,16 +29,43 @@ import {
 import type { Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { lockedEntry, reviewFacts } from "./_review.js";
-import { trustEndsWith, withTrustEnding } from "./_steps.js";
+import { trustEndsWith, withTrustEnding } from "./_trust-ending.js";
 import { type CapabilityDiff, capabilityDiff } from "./capabilities.js";
 import type { Operation, PlanStep, Refusal, StepLink, StepSource } from "./types.js";
 
+/** The operations that stage a source and install what it holds. */
+export type StagedOperation = "install" | "update";
+
 /** A change to a copy already installed: every operation but those that stage a source. */
-export type CopyOperation = Exclude<Operation, "install" | "update">;
+export type CopyOperation = Exclude<Operation, StagedOperation>;
 
 /** Whether `operation` changes a copy already installed (it names copies, never sources). */
 export function isCopyOperation(operation: string): operation is CopyOperation {
-  return Object.hasOwn(COPY_OPERATIONS, operation);
+  return Object.hasOwn(OPERATIONS, operation) && OPERATIONS[operation as Operation].form === "copy";
+}
+
+/** What a committed step of `operation` leaves of its copy, as `verifySteps` checks it. */
+export function leftBy(operation: Operation): OperationFacts["leaves"] {
+  return OPERATIONS[operation].leaves;
+}
+
+/** Whether a step of `operation` keeps the tree it replaces, for `rollback`. */
+export function keepsPrevious(operation: Operation): boolean {
+  const spec = OPERATIONS[operation];
+  return spec.form === "staged" && spec.replaces;
+}
+
+/**
+ * Whether several copies named at once by `operation` are judged together (`judgedTogether`):
+ * a change of a copy's state that can break what needs it (disable, remove).
+ */
+export function judgedAtOnce(operation: CopyOperation): operation is CopyChange["change"] {
+  return OPERATIONS[operation].together;
+}
+
+/** Everything an install or update is, as its steps are planned and written. */
+export function stagedOperation(operation: StagedOperation): StagedOperationSpec {
+  return OPERATIONS[operation];
 }
 
 /**
@@ -64,7 +92,7 @@ export function judgedTogether(
 }
 
 /**
- * A step that changes only state or trees already on disk, as `COPY_OPERATIONS[operation]`
+ * A step that changes only state or trees already on disk, as `OPERATIONS[operation]`
  * judges it. `together`: several ids removed or disabled at once (`judgedTogether`), so a
  * dependent removed in the same plan breaks nothing, and a step is refused only for the
  * dependents that need its own package.
@@ -81,7 +109,7 @@ export function copyStep(
   const review = reviewFacts(planning.review, scope, id, snapshot);
   const before = lockedEntry(planning.review, scope, id);
   const beforeEntry = "entry" in before ? before.entry : null;
-  const spec = COPY_OPERATIONS[operation];
+  const spec = OPERATIONS[operation];
   const judged = spec.judge({ planning, copy, kind, beforeEntry, together });
   const refused =
     ("refusal" in review ? review.refusal : undefined) ??
@@ -140,13 +168,33 @@ export function writeCopies(
   operation: CopyOperation,
   inputs: readonly CopyWriteInput[],
 ): WriteBatch {
-  return COPY_OPERATIONS[operation].write(inputs);
+  return OPERATIONS[operation].write(inputs);
+}
+
+/** What every operation is, whatever form its steps take. */
+interface OperationFacts {
+  /** What a committed step leaves of the copy, as `verifySteps` checks it. */
+  readonly leaves: "present" | "absent" | "enabled" | "disabled";
+}
+
+/** Everything an operation that stages a source is. */
+export interface StagedOperationSpec extends OperationFacts {
+  readonly form: "staged";
+  /** Over a copy already installed: the same package repairs it, and one holding it exactly is left (install). */
+  readonly repairs: boolean;
+  /** Shows what the new version changes (a capability diff) and keeps the replaced tree for `rollback` (update). */
+  readonly replaces: boolean;
+  /** What the step says it does if it fails half way: into an empty destination, over a copy. */
+  readonly recovery: { readonly fresh: string; readonly over: string };
 }
 
 /** Everything one operation on an installed copy is. */
-interface CopyOperationSpec {
+interface CopyOperationSpec extends OperationFacts {
+  readonly form: "copy";
   /** What the step says it does if it fails half way. */
   readonly recovery: string;
+  /** Several named at once are judged together: one needing another in the same plan breaks nothing. */
+  readonly together: boolean;
   /** The store writer that commits a run of its steps at once. */
   write(inputs: readonly CopyWriteInput[]): WriteBatch;
   /** What becomes of the copy's links: made again, taken away, or left as they are. */
@@ -156,9 +204,34 @@ interface CopyOperationSpec {
 
 const FLAG_ONLY = "only the enabled flag in state.json changes; no files move";
 
-/** Every operation on an installed copy, by name. */
-const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
+const REPLACED =
+  "the replaced tree is kept as the previous version (rollback restores it); files changed locally are kept beside it as a backup";
+const OVER_A_COPY =
+  "files in the current tree that differ from its record are kept beside it as a backup";
+
+/** Every operation, by name. */
+const OPERATIONS: {
+  readonly [O in Operation]: O extends StagedOperation ? StagedOperationSpec : CopyOperationSpec;
+} = {
+  install: {
+    form: "staged",
+    leaves: "present",
+    repairs: true,
+    replaces: false,
+    recovery: { fresh: "nothing to recover; the destination is empty", over: OVER_A_COPY },
+  },
+  update: {
+    form: "staged",
+    leaves: "present",
+    repairs: false,
+    replaces: true,
+    // an update always replaces a copy
+    recovery: { fresh: REPLACED, over: REPLACED },
+  },
   enable: {
+    form: "copy",
+    leaves: "enabled",
+    together: false,
     recovery: FLAG_ONLY,
     write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: true }))),
     links: "relink",
@@ -168,6 +241,9 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
     },
   },
   disable: {
+    form: "copy",
+    leaves: "disabled",
+    together: true,
     recovery: FLAG_ONLY,
     write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: false }))),
     links: "unlink",
@@ -180,6 +256,9 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
       }),
   },
   remove: {
+    form: "copy",
+    leaves: "absent",
+    together: true,
     recovery:
       "files that differ from the recorded content are kept beside the destination as a backup",
     write: removePackages,
@@ -193,6 +272,9 @@ const COPY_OPERATIONS: { readonly [O in CopyOperation]: CopyOperationSpec } = {
       }),
   },
   rollback: {
+    form: "copy",
+    leaves: "present",
+    together: false,
     recovery:
       "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again",
     write: rollbackPackages,
