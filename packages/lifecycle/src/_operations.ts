@@ -20,12 +20,7 @@ import {
   readScopeState,
   snapshotAfter,
 } from "@skillshelf/store";
-import {
-  removePackages,
-  rollbackPackages,
-  setEnabledMany,
-  type WriteBatch,
-} from "@skillshelf/store/writers";
+import { type CopyWrite, type WriteBatch, writeCopyBatch } from "@skillshelf/store/writers";
 import type { Planning } from "./_planning.js";
 import { refusal } from "./_refusal.js";
 import { lockedEntry, reviewFacts } from "./_review.js";
@@ -160,15 +155,12 @@ interface CopyJudgment {
   readonly capabilities?: CapabilityDiff | undefined;
 }
 
-/** What a store writer is told of one copy to change: where, which, and the facts reviewed. */
-export type CopyWriteInput = Parameters<typeof removePackages>[0][number];
-
 /** Commit the copy steps `inputs` of one operation with its one store writer. */
 export function writeCopies(
   operation: CopyOperation,
-  inputs: readonly CopyWriteInput[],
+  inputs: Parameters<typeof writeCopyBatch>[1],
 ): WriteBatch {
-  return OPERATIONS[operation].write(inputs);
+  return writeCopyBatch(OPERATIONS[operation].writes, inputs);
 }
 
 /** What every operation is, whatever form its steps take. */
@@ -196,7 +188,7 @@ interface CopyOperationSpec extends OperationFacts {
   /** Several named at once are judged together: one needing another in the same plan breaks nothing. */
   readonly together: boolean;
   /** The store writer that commits a run of its steps at once. */
-  write(inputs: readonly CopyWriteInput[]): WriteBatch;
+  readonly writes: CopyWrite;
   /** What becomes of the copy's links: made again, taken away, or left as they are. */
   readonly links: "relink" | "unlink" | "keep";
   judge(context: CopyContext): CopyJudgment;
@@ -233,7 +225,7 @@ const OPERATIONS: {
     leaves: "enabled",
     together: false,
     recovery: FLAG_ONLY,
-    write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: true }))),
+    writes: "enable",
     links: "relink",
     judge: (context) => {
       const changed = stateChange(context, { change: "enable", enabled: true });
@@ -245,7 +237,7 @@ const OPERATIONS: {
     leaves: "disabled",
     together: true,
     recovery: FLAG_ONLY,
-    write: (inputs) => setEnabledMany(inputs.map((input) => ({ ...input, enabled: false }))),
+    writes: "disable",
     links: "unlink",
     judge: (context) =>
       stateChange(context, {
@@ -261,7 +253,7 @@ const OPERATIONS: {
     together: true,
     recovery:
       "files that differ from the recorded content are kept beside the destination as a backup",
-    write: removePackages,
+    writes: "remove",
     links: "unlink",
     judge: (context) =>
       stateChange(context, {
@@ -277,7 +269,7 @@ const OPERATIONS: {
     together: false,
     recovery:
       "the current tree is deleted (kept as a backup if its files changed); nothing earlier is kept, so update goes forward again",
-    write: rollbackPackages,
+    writes: "rollback",
     links: "keep",
     judge: rollbackJudgment,
   },

@@ -1,14 +1,9 @@
 import { join } from "node:path";
-import { type Environment, sameJson } from "@skillshelf/core";
+import type { Environment } from "@skillshelf/core";
 import {
-  inspectLinks,
-  type LockedLink,
-  linkBase,
   linkLibrary,
-  lockLinkOf,
+  lockedLinksBehind,
   type PackageScope,
-  readLockFile,
-  readScopeState,
   type ScopeCache,
 } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
@@ -24,7 +19,7 @@ export function restoreLinks(
   scope: PackageScope,
   cache?: ScopeCache,
 ): LinkApplyResult | undefined {
-  const behind = linksBehind(environment, scope, cache);
+  const behind = lockedLinksBehind(environment, scope, cache);
   if (behind === undefined || behind.keys.length === 0) return undefined;
   const { keys, locked } = behind;
   const gone = keys.filter((key) => locked[key] === undefined);
@@ -61,33 +56,5 @@ export function linksBehindLock(
   scope: PackageScope,
   cache?: ScopeCache,
 ): string[] {
-  return linksBehind(environment, scope, cache)?.keys ?? [];
-}
-
-// --- internal ---
-
-function linksBehind(
-  environment: Environment,
-  scope: PackageScope,
-  cache: ScopeCache | undefined,
-): { keys: string[]; locked: Readonly<Record<string, LockedLink>> } | undefined {
-  const lock = readLockFile(environment, scope, cache);
-  const state = readScopeState(environment, scope, cache);
-  if (!lock.ok || !state.ok) return undefined;
-  const locked = lock.value.value.links ?? {};
-  const current = state.value.state;
-  const base = linkBase(environment, scope);
-  // gone, or a copy of ours left behind by what it copies: made again
-  const missing = new Set(
-    inspectLinks(environment, scope, cache)
-      .faults.filter((fault) => fault.code === "link_missing" || fault.code === "copy_stale")
-      .map((fault) => fault.path),
-  );
-  const keys = [...new Set([...Object.keys(locked), ...Object.keys(current.links ?? {})])]
-    .filter(
-      (key) =>
-        !sameJson(lockLinkOf(current, key), locked[key] ?? null) || missing.has(join(base, key)),
-    )
-    .sort();
-  return { keys, locked };
+  return lockedLinksBehind(environment, scope, cache)?.keys ?? [];
 }

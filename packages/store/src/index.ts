@@ -31,6 +31,7 @@ export {
   linkLibrary,
   reviewLink,
 } from "./links.js";
+export { lockedLinksBehind } from "./links-behind.js";
 export type { LockedLink, LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,

@@ -3,6 +3,8 @@
 // reads leave the lock and its dependencies out.
 
 export type { WriteBatch } from "./_batch.js";
+export type { CopyWrite, CopyWriteInput } from "./copy-writes.js";
+export { writeCopyBatch } from "./copy-writes.js";
 export { setEnabled, setEnabledMany } from "./enable.js";
 export type { InstallPackageInput, RollbackPackageInput } from "./install.js";
 export { installPackage, installPackages, rollbackPackage, rollbackPackages } from "./install.js";
