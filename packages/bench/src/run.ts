@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runAgentsBench } from "./agents-bench.js";
 import { runAuditBench } from "./audit-bench.js";
+import { runBrokenBench } from "./broken-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runChangesBench } from "./changes-bench.js";
 import { runCliBench } from "./cli-bench.js";
@@ -48,6 +49,7 @@ const options: BenchOptions = {
 const machine = `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}.`;
 const suites: Record<string, (options: BenchOptions) => string | Promise<string>> = {
   skills: runSkillsBench,
+  broken: runBrokenBench,
   prompts: runPromptsBench,
   catalog: runCatalogBench,
   index: runIndexBench,

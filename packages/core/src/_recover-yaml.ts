@@ -6,9 +6,11 @@
  *
  * Only lines at indent 0 are touched, so block scalars and nested values stay as written.
  */
-export function recoverYamlText(text: string): { text: string; keys: string[] } | undefined {
+export function recoverYamlText(text: string): RecoveredYaml | undefined {
   const keys: string[] = [];
-  const lines = text.split("\n").map((line) => {
+  let first: RecoveredYaml["first"] | undefined;
+  let plain = true;
+  const lines = text.split("\n").map((line, index) => {
     const cr = line.endsWith("\r") ? "\r" : "";
     const match = TOP_LEVEL_ENTRY.exec(cr === "" ? line : line.slice(0, -1));
     if (match === null) return line;
@@ -16,9 +18,25 @@ export function recoverYamlText(text: string): { text: string; keys: string[] } 
     const value = (match[2] as string).trim();
     if (!needsQuoting(value)) return line;
     keys.push(key);
+    first ??= { line: index + 1, column: line.indexOf(value) + 1 };
+    // ` #` may start a comment, and YAML reads some text after a flow collection
+    if (value.includes(" #") || value[0] === "[" || value[0] === "{") plain = false;
     return `${key}: ${JSON.stringify(value)}${cr}`;
   });
-  return keys.length === 0 ? undefined : { text: lines.join("\n"), keys };
+  return first === undefined ? undefined : { text: lines.join("\n"), keys, first, plain };
+}
+
+/** Text with values quoted by `recoverYamlText`, and where the first one quoted was. */
+export interface RecoveredYaml {
+  readonly text: string;
+  readonly keys: readonly string[];
+  /** The first value quoted: its line (from 1) and column in the YAML text. */
+  readonly first: { readonly line: number; readonly column: number };
+  /**
+   * Every value quoted is plain text holding `: ` and no ` #`: text YAML cannot read as written
+   * (its error is at the first one's start).
+   */
+  readonly plain: boolean;
 }
 
 // --- internal ---

@@ -1,8 +1,15 @@
+import { fastParseYamlMapping } from "./_fast-yaml.js";
 import { recoverYamlText } from "./_recover-yaml.js";
 import { createDiagnostic } from "./diagnostics.js";
 import { detachText } from "./text.js";
 import type { Diagnostic } from "./types.js";
-import { parseYamlMapping, type YamlLimits, type YamlMappingResult } from "./yaml.js";
+import {
+  DEFAULT_YAML_MAX_ALIAS_COUNT,
+  DEFAULT_YAML_MAX_LENGTH,
+  parseYamlMapping,
+  type YamlLimits,
+  type YamlMappingResult,
+} from "./yaml.js";
 
 /** The parts of a markdown file around its frontmatter block. */
 export type FrontmatterSplit =
@@ -111,9 +118,15 @@ export function parseFrontmatter(
   }
   // parsed values are cut from the YAML text: detach it so they do not keep a long body alive
   const yaml = split.body.length > split.yaml.length ? detachText(split.yaml) : split.yaml;
-  const parsed = parseYamlMapping(yaml, options);
+  const fast = fastMapping(yaml, options);
+  if (fast !== undefined) return { ok: true, data: fast, body: split.body, diagnostics: [] };
+  const lenient = options.lenient !== false;
+  // the usual breakage (an unquoted `: `) is seen without loading the full parser
+  const quoted = lenient ? fastRecovery(yaml, options, path) : undefined;
+  if (quoted !== undefined) return { ok: true, body: split.body, ...quoted };
+  const parsed = parseYamlMapping(yaml, { ...options, fastPath: false });
   if (parsed.ok) return { ok: true, data: parsed.value, body: split.body, diagnostics: [] };
-  if (parsed.reason === "invalid" && options.lenient !== false) {
+  if (parsed.reason === "invalid" && lenient) {
     const recovered = recoverYamlText(yaml);
     const retried = recovered === undefined ? undefined : parseYamlMapping(recovered.text, options);
     if (recovered !== undefined && retried?.ok === true) {
@@ -154,6 +167,43 @@ export function readRawYamlValue(yaml: string, key: string): string | undefined 
 }
 
 // --- internal ---
+
+/** The mapping the fast path reads from `yaml` (within the limits), else `undefined`. */
+function fastMapping(
+  yaml: string,
+  options: ParseFrontmatterOptions,
+): Record<string, unknown> | undefined {
+  if (options.fastPath === false || yaml.length > (options.maxLength ?? DEFAULT_YAML_MAX_LENGTH))
+    return undefined;
+  return fastParseYamlMapping(yaml, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
+}
+
+/**
+ * Frontmatter broken in the usual way, recovered without the full parser: a top-level plain
+ * value holding `: ` cannot be YAML, so when the fast path reads the text once `recoverYamlText`
+ * quoted such values, it is read so, with the warning (and place) the full parser's error would
+ * have given. Anything else (a flow collection followed by text, a ` #`) is the full parser's.
+ */
+function fastRecovery(
+  yaml: string,
+  options: ParseFrontmatterOptions,
+  path: string | undefined,
+): { readonly data: Record<string, unknown>; readonly diagnostics: Diagnostic[] } | undefined {
+  if (options.fastPath === false) return undefined;
+  const recovered = recoverYamlText(yaml);
+  if (recovered === undefined || !recovered.plain) return undefined;
+  const data = fastMapping(recovered.text, options);
+  if (data === undefined) return undefined;
+  const { first, keys } = recovered;
+  const warning = createDiagnostic(
+    "warning",
+    "frontmatter_recovered",
+    `frontmatter is not valid YAML (a plain value holds a colon and a space); read it with the value of ${keys.join(", ")} quoted`,
+    // the opening `---` is line 1
+    { path, line: first.line + 1, column: first.column, details: { keys } },
+  );
+  return { data, diagnostics: [warning] };
+}
 
 /** End index of the delimiter line starting at `start`, or -1 when that line is not `---`. */
 function delimiterLineEnd(text: string, start: number): number {

@@ -29,8 +29,10 @@ export type YamlDocumentResult =
 /** Why a YAML document was refused. */
 export type YamlFailure = "invalid" | "not_mapping" | "too_large" | "alias_limit";
 
-const DEFAULT_YAML_MAX_LENGTH = 65_536;
-const DEFAULT_YAML_MAX_ALIAS_COUNT = 100;
+/** @internal The YAML limits when none are given. */
+export const DEFAULT_YAML_MAX_LENGTH = 65_536;
+/** @internal */
+export const DEFAULT_YAML_MAX_ALIAS_COUNT = 100;
 
 /**
  * Parse YAML 1.2 (core schema, unique keys) that must hold a mapping. Blank text, or text holding
