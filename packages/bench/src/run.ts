@@ -25,6 +25,7 @@ import { runRegistriesBench } from "./registries-bench.js";
 import { runResourcesBench } from "./resources-bench.js";
 import { runRestoreBench } from "./restore-bench.js";
 import { runSkillsBench } from "./skills-bench.js";
+import { runStartupBench } from "./startup-bench.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -65,6 +66,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   audit: runAuditBench,
   mcp: runMcpBench,
   imports: runImportsBench,
+  startup: runStartupBench,
   demo: runDemoBench,
 };
 const only = values.only?.split(",") ?? Object.keys(suites);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 
 /*
@@ -28,6 +29,15 @@ export interface LoadedBundle {
   readonly stamp: string | undefined;
 }
 
+/*
+ * V8's flags for every run of the bundle, set before it is compiled: the audit's grammars are
+ * WebAssembly of a few MB, which V8's optimizing tier recompiles in the background, and a command
+ * then waits seconds at exit for work that could not pay back in a run this short; its baseline
+ * compiler alone parses as fast for what one command reads. V8 refuses a code cache made under
+ * other flags, so the build's training run and its check load the bundle here too.
+ */
+const V8_FLAGS = "--liftoff-only";
+
 /** How the build's stamp line starts; the 64 hex digits of the digest follow. */
 export const BUILD_STAMP = "\n//# skillshelf-build ";
 const STAMP_LENGTH = 64;
@@ -44,6 +54,7 @@ export function loadBundle(
 ): LoadedBundle {
   // esbuild writes ASCII only (the build checks): read as latin1, the bytes are the string's,
   // with no UTF-8 decoding of a megabyte at every start
+  setFlagsFromString(V8_FLAGS);
   const source = readFileSync(bundle, "latin1");
   const stamp = stampOf(source);
   const cachedData =

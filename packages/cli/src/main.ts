@@ -8,14 +8,13 @@ import {
 } from "@skillshelf/core";
 import { commandHelp, topLevelHelp, usageLine } from "./_help.js";
 import { parseCommandArguments } from "./_parse.js";
+import { VERSION } from "./_version.js";
 import type { CommandDefinition } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { commandContext, publicDiagnostic } from "./context.js";
 import { formatDiagnostic, painter, safeLine } from "./format.js";
 import type { CliIo } from "./io.js";
 import { UsageError } from "./usage-error.js";
-
-const VERSION = "0.0.0";
 
 /** The top-level usage, generated from the command definitions. */
 export const USAGE: string = topLevelHelp(COMMANDS);

@@ -1,5 +1,3 @@
-import { isIP } from "node:net";
-
 /**
  * True when `hostname` (as `URL.hostname` gives it: an IPv6 address in brackets) names this
  * machine by itself: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`. Names that merely
@@ -8,7 +6,8 @@ import { isIP } from "node:net";
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
   if (host === "localhost") return true;
-  const version = isIP(host);
+  // node:net is loaded only when a host is judged: most commands never do
+  const version = process.getBuiltinModule("node:net").isIP(host);
   if (version === 4) return host.startsWith("127.");
   // the URL parser writes every spelling of an IPv6 address one way
   return version === 6 && new URL(`http://[${host}]`).hostname === "[::1]";

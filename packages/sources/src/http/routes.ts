@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import {
   type Diagnostic,
   type Environment,
@@ -87,10 +86,13 @@ function named(text: string | undefined): string | undefined {
 
 /** git's own `http.proxy`, as git reads it with this environment; `undefined` when unset or git is missing. */
 function gitConfigProxy(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const asked = spawnSync("git", ["config", "--get", "http.proxy"], {
-    encoding: "utf8",
-    env: env as NodeJS.ProcessEnv,
-  });
+  // node:child_process is loaded only when git is asked: most commands never do
+  const asked = process
+    .getBuiltinModule("node:child_process")
+    .spawnSync("git", ["config", "--get", "http.proxy"], {
+      encoding: "utf8",
+      env: env as NodeJS.ProcessEnv,
+    });
   const value = asked.status === 0 ? asked.stdout.trim() : "";
   return value === "" ? undefined : value;
 }
