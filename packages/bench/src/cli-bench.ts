@@ -1,19 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { type CorpusTree, treeOf, writeCorpusTree } from "./corpus-tree.js";
 import { BENCH_GIT_ENV, installedPackages } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from "./measure.js";
 
 const COLLECTION = 50;
+/** The skills of the shared corpus. */
+const CORPUS_SKILLS = 190;
 const VERIFIED = 1_000;
 
 /**
- * The command line's change benchmark, process start to exit. `skillshelf install` of one skill
- * and of a 50-skill collection, from a local folder and from a local git repository, each beside
- * its floor in the same run: a bare `node -e 0` start, plus `cp -r` (or `git clone --depth 1`),
- * plus `sha256sum` of the tree; target at most 2×. Then `skillshelf verify` over 1,000 installed
+ * The command line's change benchmark, process start to exit. `skillshelf install` of one real
+ * skill and of a 50-skill collection of them, from a local folder and from a local git
+ * repository, each beside its floor in the same run: a bare `node -e 0` start, a `git clone
+ * --depth 1` for a repository, one `cp -r` of the skills into place and `sha256sum` of the copies;
+ * target at most 2×. Then `skillshelf verify` over 1,000 installed
  * copies beside `sha256sum` over the same files; target at most 1.5×.
  */
 export function runCliBench(options: BenchOptions): string {
@@ -22,8 +26,10 @@ export function runCliBench(options: BenchOptions): string {
   mkdirSync(dir, { recursive: true });
   const bin = cliBin();
   const collectionSize = Math.min(COLLECTION, Math.max(2, Math.round(options.count / 200)));
-  const single = skillFolder(join(dir, "single"), 1);
-  const collection = skillFolder(join(dir, "collection"), collectionSize);
+  writeCorpusTree(join(dir, "single"), 1);
+  const single = join(dir, "single", "skill-0");
+  const collection = join(dir, "collection");
+  const tree = installableCollection(join(collection, "skills"), bin, collectionSize);
   const singleRepo = gitRepository(single);
   const collectionRepo = gitRepository(collection);
   let run = 0;
@@ -38,23 +44,28 @@ export function runCliBench(options: BenchOptions): string {
         stdio: "ignore",
       });
     };
-  const floor = (fetch: (into: string) => void) => () => {
-    const into = join(freshHome(), "tree");
+  // what any install must do: start Node, copy the skills into place (out of a clone, for a
+  // repository), and read every byte copied to digest it
+  const floor = (fetch: (into: string) => string) => () => {
+    const home = freshHome();
     execFileSync(process.execPath, ["-e", "0"]);
-    fetch(into);
-    sha256sumTree(into);
+    const copied = join(home, "copied");
+    execFileSync("cp", ["-r", fetch(join(home, "fetched")), copied]);
+    sha256sumTree(copied);
   };
-  const copy = (from: string) => (into: string) => execFileSync("cp", ["-r", from, into]);
-  const clone = (repo: string) => (into: string) =>
+  const local = (from: string) => () => from;
+  const clone = (repo: string) => (into: string) => {
     execFileSync("git", ["clone", "--quiet", "--depth", "1", pathToFileURL(repo).href, into], {
       env: BENCH_GIT_ENV,
     });
+    return repo === singleRepo ? into : join(into, "skills");
+  };
   const cases = [
-    ["one skill, local folder", install(single), floor(copy(single))],
+    ["one skill, local folder", install(single), floor(local(single))],
     [
       `${collectionSize}-skill collection, local folder`,
       install(collection, "--skill", "*"),
-      floor(copy(collection)),
+      floor(local(join(collection, "skills"))),
     ],
     ["one skill, local git repository", install(`${singleRepo}#main`), floor(clone(singleRepo))],
     [
@@ -81,7 +92,7 @@ export function runCliBench(options: BenchOptions): string {
   return [
     "## The change commands, process start to exit",
     "",
-    `\`skillshelf install … --user --yes\` into a fresh home each run, beside the floor: \`node -e 0\`, then \`cp -r\` (local folder) or \`git clone --depth 1\` (git repository), then \`sha256sum\` of the files; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes, so these times include the audit.`,
+    `\`skillshelf install … --user --yes\` of real skills (the corpus's: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB for the collection) into a fresh home each run, beside the floor: \`node -e 0\`, then \`git clone --depth 1\` for a repository, then one \`cp -r\` of the skill folders into place and \`sha256sum\` of the copies; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes, so these times include the audit.`,
     "",
     "| install | skillshelf ms | floor ms | ratio |",
     "|---|---|---|---|",
@@ -108,13 +119,42 @@ export function cliBin(): string {
   );
 }
 
-/** A folder of `count` skills under `skills/`, each a SKILL.md with two reference files. */
-function skillFolder(dir: string, count: number): string {
-  for (let index = 0; index < count; index++) {
-    const name = `skill-${index}`;
-    writeBenchSkill(count === 1 ? dir : join(dir, "skills", name), name, index);
+/**
+ * `count` real skills under `dir` that a plain install takes: the corpus's, less those it refuses
+ * (a name two of them share, a name that is not one, an audit finding at high) — found by one
+ * untimed install of twice as many.
+ */
+function installableCollection(dir: string, bin: string, count: number): CorpusTree {
+  writeCorpusTree(dir, Math.min(2 * count, CORPUS_SKILLS));
+  const home = mkdtempSync(join(dirname(dir), "trial-"));
+  const library = join(home, "library");
+  try {
+    execFileSync(
+      process.execPath,
+      [bin, "install", dirname(dir), "--skill", "*", "--user", "--yes"],
+      {
+        cwd: home,
+        env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: library },
+        stdio: "ignore",
+      },
+    );
+  } catch {
+    // what it refused is left out below
   }
-  return dir;
+  const lock = JSON.parse(readFileSync(join(library, "lock.json"), "utf8")) as {
+    packages: Record<string, { source: { path?: string } }>;
+  };
+  const taken = new Set(Object.values(lock.packages).map((entry) => entry.source.path));
+  const kept = readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((folder) => taken.has(folder))
+    .slice(0, count);
+  for (const name of readdirSync(dir))
+    if (!kept.includes(join(dir, name))) rmSync(join(dir, name), { recursive: true });
+  rmSync(home, { recursive: true, force: true });
+  if (kept.length < count)
+    throw new Error(`bench: only ${kept.length} corpus skills install cleanly, not ${count}`);
+  return treeOf(dir, count);
 }
 
 /** One skill as the install benchmarks make it: a 3.4 KB SKILL.md and two reference files. */

@@ -21,6 +21,11 @@ export function writeCorpusTree(dir: string, count: number): CorpusTree {
     cpSync(sources[index % sources.length] as string, join(dir, `skill-${index}`), {
       recursive: true,
     });
+  return treeOf(dir, count);
+}
+
+/** What the tree of `skills` skill folders under `dir` holds. */
+export function treeOf(dir: string, skills: number): CorpusTree {
   let files = 0;
   let bytes = 0;
   for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
@@ -29,7 +34,7 @@ export function writeCorpusTree(dir: string, count: number): CorpusTree {
     files += 1;
     bytes += stats.size;
   }
-  return { skills: count, files, bytes };
+  return { skills, files, bytes };
 }
 
 // --- internal ---
