@@ -193,9 +193,10 @@ function interruptible(io: CliIo) {
     signal: controller.signal,
     stop,
     /** The confirming answer, noting that a yes starts applying. */
-    applying: async (answer: Promise<boolean | undefined>) => {
-      applying = (await answer) === true;
-      return applying ? true : answer;
+    applying: async (asked: Promise<boolean | undefined>) => {
+      const answer = await asked;
+      applying = answer === true;
+      return answer;
     },
   };
 }
