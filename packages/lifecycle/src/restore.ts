@@ -1,10 +1,5 @@
 import { createCodeParsers } from "@skillshelf/audit";
-import {
-  type Environment,
-  identityKey,
-  mapSourceFolders,
-  type PackageSource,
-} from "@skillshelf/core";
+import { type Environment, identityKey, type PackageSource } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
@@ -17,12 +12,11 @@ import {
   copyOf,
   createStoreReview,
   type LockedPackage,
-  lockRoot,
+  lockedSource,
   type PackageScope,
   readLockFile,
   readPackageSnapshot,
   readScopeState,
-  resolveLockedPath,
   type ScopeCache,
 } from "@skillshelf/store";
 import { copyStep } from "./_operations.js";
@@ -115,7 +109,7 @@ export async function restoreFromLock(input: {
         const entry = pinned[id] as LockedPackage;
         const copy = copyOf(planning.snapshot, scope, id);
         if (copy?.record?.contentDigest !== entry.digest || copy.observedDigest !== entry.digest)
-          return [{ id, entry, source: lockedSource(entry, lockRoot(environment, scope)) }];
+          return [{ id, entry, source: lockedSource(environment, scope, entry) }];
         if (copy.enabled !== entry.enabled)
           steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));
         return [];
@@ -176,11 +170,6 @@ export async function restoreFromLock(input: {
 }
 
 // --- internal ---
-
-/** The source a lock entry names, with its folders on this machine made absolute again. */
-function lockedSource(entry: LockedPackage, root: string): PackageSource {
-  return mapSourceFolders(entry.source, (path) => resolveLockedPath(path, root));
-}
 
 /** A source fetched at the locked commit rather than its branch, where it has commits. */
 function pinnedAt(source: PackageSource, entry: LockedPackage): PackageSource {

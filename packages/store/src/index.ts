@@ -36,12 +36,12 @@ export type { LockedLink, LockedPackage, LockFile } from "./lockfile.js";
 export {
   EMPTY_LOCK,
   lockEntryOf,
+  lockedSource,
   lockFilePath,
   lockFromState,
   lockLinkOf,
   lockRoot,
   readLockFile,
-  resolveLockedPath,
   serializeLockFile,
   withLockEntry,
 } from "./lockfile.js";

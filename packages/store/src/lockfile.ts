@@ -172,9 +172,17 @@ export function serializeLockFile(lock: LockFile, cache?: ScopeCache): string {
     : canonicalJsonFileReusing(lock, cache.fragments, RECORD_DEPTH);
 }
 
-/** A local source path as the lock gives it, made absolute against the scope's `root`. */
-export function resolveLockedPath(path: string, root: string): string {
-  return isAbsolute(path) ? path : resolve(root, path);
+/**
+ * The source a lock entry of `scope` pins, its local folders made absolute against the scope's
+ * folder (the lock writes them relative to it, so a project's lock travels with its clone).
+ */
+export function lockedSource(
+  environment: Environment,
+  scope: PackageScope,
+  entry: LockedPackage,
+): LockedPackage["source"] {
+  const root = lockRoot(environment, scope);
+  return mapSourceFolders(entry.source, (path) => (isAbsolute(path) ? path : resolve(root, path)));
 }
 
 // --- internal ---
