@@ -24,13 +24,15 @@ import {
  */
 export function runSkillsBench(options: BenchOptions): string {
   const { count, rounds } = options;
-  // first, on a heap holding none of the larger tree's cache and results below
-  const layouts = layoutRows(options);
+  const layoutTrees = generateLayoutTrees(options);
   const dir = join(options.workDir, `skills-${count}`);
   console.log(`bench: generating ${count} skills over 3 roots in ${dir}`);
   const tree = generateSkillTree(dir, count);
-  const fastShare = fastPathShare(tree.roots.map((root) => root.path));
+  // every tree is generated before one wait, not one wait each
   waitPastRacyMargin();
+  // first, on a heap holding none of the larger tree's cache and results below
+  const layouts = layoutRows(options, layoutTrees);
+  const fastShare = fastPathShare(tree.roots.map((root) => root.path));
 
   const cache = createSkillCache();
   const raw = winnersOf(rawParse(tree.roots));
@@ -106,44 +108,52 @@ interface LayoutRow {
 /** Untimed calls of each variant before the rounds: the cached load of 1,000 skills settles after about ten. */
 const LAYOUT_WARMUPS = 10;
 
-/** The loader cold and cached beside the floors, at a tenth of `count` and at `count`, flat and nested. */
-function layoutRows(options: BenchOptions): LayoutRow[] {
+/** The trees of `layoutRows`: a tenth of `count` and `count` skills, flat and nested. */
+function generateLayoutTrees(options: BenchOptions) {
   const sizes = [...new Set([Math.max(10, Math.round(options.count / 10)), options.count])];
   return sizes.flatMap((size) =>
     (["flat", "nested"] as const).map((layout) => {
       const dir = join(options.workDir, `skills-${layout}-${size}`);
-      console.log(`bench: ${size} skills, ${layout}, ${options.rounds} rounds side by side`);
-      const tree = generateSkillTree(dir, size, 1, layout);
-      waitPastRacyMargin();
-      const cache = createSkillCache();
-      loadTree(tree.roots, cache);
-      const raw = winnersOf(rawParse(tree.roots));
-      if (!sameMap(raw, winnersOf(loadTree(tree.roots))))
-        throw new Error(`bench: loadSkills and raw-parse disagree on the winners of ${dir}`);
-      const times = timeSideBySide(
-        {
-          raw: () => rawParse(tree.roots),
-          floor: () => walkAndRead(tree.roots),
-          headFloor: () => walkAndReadFrontmatter(tree.roots),
-          cold: () => loadTree(tree.roots),
-          cached: () => loadTree(tree.roots, cache),
-        },
-        options.rounds,
-        1,
-        LAYOUT_WARMUPS,
-      );
-      const of = (name: string) => median(times[name] ?? []);
-      return {
-        skills: tree.files,
-        layout,
-        raw: of("raw"),
-        floor: of("floor"),
-        headFloor: of("headFloor"),
-        cold: of("cold"),
-        cached: of("cached"),
-      };
+      return { layout, tree: generateSkillTree(dir, size, 1, layout), dir };
     }),
   );
+}
+
+/** The loader cold and cached beside the floors, over each tree of `generateLayoutTrees`. */
+function layoutRows(
+  options: BenchOptions,
+  trees: ReturnType<typeof generateLayoutTrees>,
+): LayoutRow[] {
+  return trees.map(({ layout, tree, dir }) => {
+    console.log(`bench: ${tree.files} skills, ${layout}, ${options.rounds} rounds side by side`);
+    const cache = createSkillCache();
+    loadTree(tree.roots, cache);
+    const raw = winnersOf(rawParse(tree.roots));
+    if (!sameMap(raw, winnersOf(loadTree(tree.roots))))
+      throw new Error(`bench: loadSkills and raw-parse disagree on the winners of ${dir}`);
+    const times = timeSideBySide(
+      {
+        raw: () => rawParse(tree.roots),
+        floor: () => walkAndRead(tree.roots),
+        headFloor: () => walkAndReadFrontmatter(tree.roots),
+        cold: () => loadTree(tree.roots),
+        cached: () => loadTree(tree.roots, cache),
+      },
+      options.rounds,
+      1,
+      LAYOUT_WARMUPS,
+    );
+    const of = (name: string) => median(times[name] ?? []);
+    return {
+      skills: tree.files,
+      layout,
+      raw: of("raw"),
+      floor: of("floor"),
+      headFloor: of("headFloor"),
+      cold: of("cold"),
+      cached: of("cached"),
+    };
+  });
 }
 
 // --- internal ---
