@@ -159,6 +159,8 @@ export async function changeSession(
   const namesCopies =
     request.command !== "install" && request.command !== "import" && request.targets.length > 0;
   const scope = changeScope(environment, request.scope, namesCopies);
+  // `install` with nothing named restores the scope from its lock, its links last
+  const restoring = request.command === "install" && request.targets.length === 0;
   const shared = {
     scope,
     cache: request.cache ?? createScopeCache(),
@@ -175,14 +177,13 @@ export async function changeSession(
     if (made.stopped) return ended({ stopped: "planning" });
     if (!plan.applicable || plan.steps.length === 0 || request.dryRun === true) {
       releasePlan(plan);
-      const restoring = request.command === "install" && request.targets.length === 0;
       if (!restoring || !plan.applicable || request.dryRun === true) return ended({});
       return ended(await restoreOnlyLinks(environment, shownScope, shared.cache, questions));
     }
     const answer = await questions.confirm({ plan, count: plan.steps.length });
     if (answer !== true) {
       releasePlan(plan);
-      return ended({ declined: notConfirmed(answer === false ? false : undefined) });
+      return ended({ declined: notConfirmed(answer) });
     }
     const result = await applyLifecycle(plan, {
       cache: shared.cache,
@@ -196,8 +197,7 @@ export async function changeSession(
     const committed = result.outcomes.every(
       (outcome) => outcome.status === "committed" && outcome.error === undefined,
     );
-    // a restore (`install` with nothing named) makes the lock's links once every step committed
-    const restoring = request.command === "install" && request.targets.length === 0;
+    // a restore makes the lock's links once every step committed
     const links =
       restoring && committed ? restoreLinks(environment, shownScope, shared.cache) : undefined;
     return ended({ result, links });
@@ -290,12 +290,7 @@ async function restoreOnlyLinks(
   const behind = linksBehindLock(environment, scope, cache);
   if (behind.length === 0) return { settled };
   const answer = await questions.confirm({ scope, links: behind, count: behind.length });
-  if (answer !== true)
-    return {
-      settled,
-      linksBehind: behind,
-      declined: notConfirmed(answer === false ? false : undefined),
-    };
+  if (answer !== true) return { settled, linksBehind: behind, declined: notConfirmed(answer) };
   return { settled, linksBehind: behind, links: restoreLinks(environment, scope, cache) };
 }
 
