@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -14,13 +14,19 @@ export interface CorpusTree {
  * files, sizes and frontmatter as they are), taken in turn and repeated under new folder names
  * until there are `count`.
  */
-export function writeCorpusTree(dir: string, count: number): CorpusTree {
+export function writeCorpusTree(
+  dir: string,
+  count: number,
+  options: { readonly distinctNames?: boolean } = {},
+): CorpusTree {
   const sources = skillFolders(join(corpusDir(), "skills"));
   mkdirSync(dir, { recursive: true });
-  for (let index = 0; index < count; index++)
-    cpSync(sources[index % sources.length] as string, join(dir, `skill-${index}`), {
-      recursive: true,
-    });
+  for (let index = 0; index < count; index++) {
+    const folder = join(dir, `skill-${index}`);
+    cpSync(sources[index % sources.length] as string, folder, { recursive: true });
+    // a copy answers to its folder's name, so none shadows another
+    if (options.distinctNames === true) renameSkill(join(folder, "SKILL.md"), `skill-${index}`);
+  }
   return treeOf(dir, count);
 }
 
@@ -38,6 +44,12 @@ export function treeOf(dir: string, skills: number): CorpusTree {
 }
 
 // --- internal ---
+
+/** Write `name` as the `name:` of a SKILL.md's frontmatter (the first such line). */
+function renameSkill(path: string, name: string): void {
+  const text = readFileSync(path, "utf8");
+  writeFileSync(path, text.replace(/^name:.*$/m, `name: ${name}`));
+}
 
 /** The shared corpus, as the test utilities hold it (the bench is bundled: found by package, not by file). */
 function corpusDir(): string {

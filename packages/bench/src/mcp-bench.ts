@@ -5,7 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
 import { z } from "zod";
-import { cliBin, writeBenchSkill } from "./cli-bench.js";
+import { cliBin } from "./cli-bench.js";
+import { writeCorpusTree } from "./corpus-tree.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
 const PAGE_SIZE = 100;
@@ -19,8 +20,8 @@ const ListPage = z.looseObject({
 });
 
 /**
- * `skills/list` (issue 29): every page of 1,000 skills (each a SKILL.md and two
- * reference files) from a warm `skillshelf mcp` over stdio through the SDK's own client, beside
+ * `skills/list` (issue 29): every page of 1,000 real skills (the corpus's, repeated under new
+ * names, each answering to its folder's name) from a warm `skillshelf mcp` over stdio through the SDK's own client, beside
  * `loadSkills` with its cache over the same folder in the same run, and beside the protocol's own
  * cost: the same pages, byte for byte, from a server that only replays them (an SDK server over
  * stdio too), and a `ping` round trip. Target: at most 1.2× the cached load plus the replay.
@@ -31,8 +32,7 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
   const library = join(home, ".config", "skillshelf", "skills");
   mkdirSync(library, { recursive: true });
   const skills = Math.max(10, Math.min(1_000, Math.round(options.count / 10)));
-  for (let index = 0; index < skills; index++)
-    writeBenchSkill(join(library, `skill-${index}`), `skill-${index}`, index);
+  const tree = writeCorpusTree(library, skills, { distinctNames: true });
   const bin = cliBin();
   const client = await connected(
     [bin, "mcp", "--user", "--poll-ms", "0", "--page-size", String(PAGE_SIZE)],
@@ -64,7 +64,7 @@ export async function runMcpBench(options: BenchOptions): Promise<string> {
     return [
       "## Skills over MCP",
       "",
-      `\`skills/list\` of ${listed} skills in ${pages.length} pages of ${PAGE_SIZE} (every file of every skill with its sha256 digest, each file's stamp checked) from a warm \`skillshelf mcp --user\` (${WARMUPS} untimed lists first) over stdio, through the SDK's own client, beside \`loadSkills\` with its cache over the same folder in process, and the protocol alone: the same pages replayed by an SDK server that does nothing else; every variant warmed alike, each measurement the mean of ${REPEAT} calls, medians of ${options.rounds} rounds:`,
+      `\`skills/list\` of ${listed} real skills (the corpus's, repeated under new names: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB; the others do not validate or are not model-visible) in ${pages.length} pages of ${PAGE_SIZE} (every file of every skill with its sha256 digest, each file's stamp checked) from a warm \`skillshelf mcp --user\` (${WARMUPS} untimed lists first) over stdio, through the SDK's own client, beside \`loadSkills\` with its cache over the same folder in process, and the protocol alone: the same pages replayed by an SDK server that does nothing else; every variant warmed alike, each measurement the mean of ${REPEAT} calls, medians of ${options.rounds} rounds:`,
       "",
       "| variant | ms |",
       "|---|---|",
