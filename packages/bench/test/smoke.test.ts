@@ -91,6 +91,9 @@ describe("benchmark smoke run", () => {
     expect(output).toMatch(
       /`skillshelf audit` over 10 real skills .* median ratio [\d.]+× \(\d+ findings\)/,
     );
+    expect(output).toMatch(/beside the same tree with \d+ descriptions \(\d+%\) broken/);
+    expect(output).toMatch(/`skillshelf --version` \d+ ms \([\d.]+×\), `skillshelf list` \d+ ms/);
+    expect(output).toMatch(/`skills\/list` of \d+ real skills/);
     // every suite once, each spawning the CLI and registries: about 50 s alone, several times that
     // beside the whole suite on two cores, so its hang guard is the workspace's five times over
   }, 600_000);
