@@ -28,8 +28,9 @@ export function rawParse(roots: readonly ResourceRoot[]): Map<string, RawSkill> 
       const hash = createHash("sha256").update(bytes).digest("hex");
       const text = bytes.toString("utf8");
       const end = text.indexOf("\n---", 4);
-      const frontmatter =
-        end === -1 ? {} : ((parse(text.slice(4, end)) as Record<string, unknown> | null) ?? {});
+      const frontmatter = end === -1 ? {} : parsedOrNone(text.slice(4, end));
+      // a file whose YAML does not parse is left out, as any loop that must go on would
+      if (frontmatter === undefined) continue;
       const name =
         typeof frontmatter.name === "string" ? frontmatter.name : basename(dirname(path));
       winners.set(name, {
@@ -43,6 +44,15 @@ export function rawParse(roots: readonly ResourceRoot[]): Map<string, RawSkill> 
     }
   }
   return winners;
+}
+
+/** The mapping `yaml` reads, `{}` for none, `undefined` when it does not parse. */
+function parsedOrNone(yaml: string): Record<string, unknown> | undefined {
+  try {
+    return (parse(yaml) as Record<string, unknown> | null) ?? {};
+  } catch {
+    return undefined;
+  }
 }
 
 /**

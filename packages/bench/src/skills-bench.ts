@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fastParseYamlMapping, splitFrontmatter } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import { rawParse, walkAndRead, walkAndReadFrontmatter } from "./baseline.js";
 import { cliBin } from "./cli-bench.js";
+import { writeCorpusTree } from "./corpus-tree.js";
 import { generateSkillTree, type SkillLayout } from "./generate.js";
 import {
   type BenchOptions,
@@ -82,7 +83,7 @@ export function runSkillsBench(options: BenchOptions): string {
     "",
     "### Frontmatter-only reads, flat and nested",
     "",
-    `The same generator with every root flat, or every root two category levels deep; beside raw-parse and the floor, the frontmatter-only floor: walking and reading each file's first 4 KiB, more only until the closing \`---\` line (no hashing, no parsing). Medians of ${rounds} rounds, ms; winners identical to raw-parse in every tree.`,
+    `The same generator with every root flat, or every root two category levels deep, and real skills (the corpus's, repeated under new names, in one root; the loader refuses the few without a valid name or description, which raw-parse keeps); beside raw-parse and the floor, the frontmatter-only floor: walking and reading each file's first 4 KiB, more only until the closing \`---\` line (no hashing, no parsing). Medians of ${rounds} rounds, ms; winners identical to raw-parse in every generated tree.`,
     "",
     "| skills | layout | raw-parse | floor | frontmatter floor | cold | cached | cold / raw-parse | cold / frontmatter floor | cached / raw-parse |",
     "|---|---|---|---|---|---|---|---|---|---|",
@@ -97,7 +98,8 @@ export function runSkillsBench(options: BenchOptions): string {
 
 interface LayoutRow {
   readonly skills: number;
-  readonly layout: SkillLayout;
+  /** A generated layout, or `real`: the corpus's skills in one root. */
+  readonly layout: SkillLayout | "real";
   readonly raw: number;
   readonly floor: number;
   readonly headFloor: number;
@@ -108,15 +110,36 @@ interface LayoutRow {
 /** Untimed calls of each variant before the rounds: the cached load of 1,000 skills settles after about ten. */
 const LAYOUT_WARMUPS = 10;
 
-/** The trees of `layoutRows`: a tenth of `count` and `count` skills, flat and nested. */
+/**
+ * The trees of `layoutRows`: a tenth of `count` and `count` skills, flat and nested; then up to
+ * 1,000 real skills (the corpus's, repeated, each answering to its folder's name) in one root.
+ */
 function generateLayoutTrees(options: BenchOptions) {
   const sizes = [...new Set([Math.max(10, Math.round(options.count / 10)), options.count])];
-  return sizes.flatMap((size) =>
+  const generated = sizes.flatMap((size) =>
     (["flat", "nested"] as const).map((layout) => {
       const dir = join(options.workDir, `skills-${layout}-${size}`);
-      return { layout, tree: generateSkillTree(dir, size, 1, layout), dir };
+      return {
+        layout: layout as LayoutRow["layout"],
+        tree: generateSkillTree(dir, size, 1, layout),
+        dir,
+      };
     }),
   );
+  const size = Math.max(10, Math.min(1_000, Math.round(options.count / 10)));
+  const dir = join(options.workDir, `skills-real-${size}`);
+  rmSync(dir, { recursive: true, force: true });
+  writeCorpusTree(dir, size, { distinctNames: true });
+  const root = {
+    path: dir,
+    scope: "user" as const,
+    source: "skillshelf",
+    origin: "skillshelf-user",
+    precedence: 30,
+    trust: "trusted" as const,
+    containment: dir,
+  };
+  return [...generated, { layout: "real" as const, tree: { roots: [root], files: size }, dir }];
 }
 
 /** The loader cold and cached beside the floors, over each tree of `generateLayoutTrees`. */
@@ -129,7 +152,8 @@ function layoutRows(
     const cache = createSkillCache();
     loadTree(tree.roots, cache);
     const raw = winnersOf(rawParse(tree.roots));
-    if (!sameMap(raw, winnersOf(loadTree(tree.roots))))
+    // real skills include some the loader refuses (no description, a name that is not one)
+    if (layout !== "real" && !sameMap(raw, winnersOf(loadTree(tree.roots))))
       throw new Error(`bench: loadSkills and raw-parse disagree on the winners of ${dir}`);
     const times = timeSideBySide(
       {
