@@ -299,9 +299,21 @@ function withoutComment(text: string): string {
 function parseDoubleQuoted(text: string): { value: string } | undefined {
   if (text.length < 2 || !text.endsWith('"')) return undefined;
   const inner = text.slice(1, -1);
-  if (inner.includes('"') || inner.includes("\\")) return undefined;
-  return { value: inner };
+  if (!inner.includes('"') && !inner.includes("\\")) return { value: inner };
+  // the escapes YAML and JSON write alike are read as JSON reads them; any other is the parser's
+  if (!JSON_LIKE_ESCAPES.test(inner)) return undefined;
+  try {
+    return { value: JSON.parse(text) as string };
+  } catch {
+    return undefined;
+  }
 }
+
+/**
+ * Text whose every backslash starts an escape YAML's double quotes and JSON read the same way,
+ * holding no tab or control character (JSON refuses them, YAML keeps tabs).
+ */
+const JSON_LIKE_ESCAPES = /^(?:[^\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*$/;
 
 function parseSingleQuoted(text: string): { value: string } | undefined {
   if (text.length < 2 || !text.endsWith("'")) return undefined;
@@ -317,8 +329,15 @@ function parseFlowSequence(text: string): { value: unknown[] } | undefined {
   const items: unknown[] = [];
   for (const part of inner.split(",")) {
     const item = part.trim();
-    if (item === "" || INDICATOR_START.test(item)) return undefined;
-    const value = parsePlain(item, true);
+    // a quoted item holding a comma is cut by the split and no longer ends in its quote
+    const value =
+      item[0] === '"'
+        ? parseDoubleQuoted(item)
+        : item[0] === "'"
+          ? parseSingleQuoted(item)
+          : item === "" || INDICATOR_START.test(item)
+            ? undefined
+            : parsePlain(item, true);
     if (value === undefined) return undefined;
     items.push(value.value);
   }

@@ -26,6 +26,19 @@ function expectAgreement(yaml: string, shape: "mapping" | "list" = "mapping"): b
   return true;
 }
 
+describe("fast path takes the quoted shapes real frontmatter uses", () => {
+  it.each([
+    ['description: "Say \\"hi\\" to \\u00e9t\\u00e9"\n', { description: 'Say "hi" to été' }],
+    [
+      "allowed-tools: ['Read', \"Bash(git:*)\", Write]\n",
+      { "allowed-tools": ["Read", "Bash(git:*)", "Write"] },
+    ],
+  ])("reads %j without the full parser", (yaml, value) => {
+    expect(fastParseYamlMapping(yaml, 100)).toEqual(value);
+    expect(parseYamlMapping(yaml, { fastPath: false })).toEqual({ ok: true, value });
+  });
+});
+
 describe("fast path agrees with the full YAML parser", () => {
   it("on every frontmatter block of the corpus, and accepts most skills", () => {
     let skills = 0;
@@ -73,6 +86,16 @@ describe("fast path agrees with the full YAML parser", () => {
     'a: ""\n',
     'a: "double"\n',
     'a: "esc\\n"\n',
+    'a: "say \\"hi\\" \\\\ \\/ \\t \\u00e9"\n',
+    'a: "bad \\x41 escape"\n',
+    'a: "tab\tinside"\n',
+    'a: "unescaped " quote"\n',
+    'a: "ends escaped\\"\n',
+    "a: ['x', \"y\", z]\n",
+    "a: ['x, y', z]\n",
+    "a: ['it''s', \"\\u00e9\"]\n",
+    'a: ["x" , "y"]\n',
+    'a: ["x"y]\n',
     'a: "a" # c\n',
     "a: b # c\n",
     "a: b#c\n",
