@@ -313,6 +313,7 @@ function parseDoubleQuoted(text: string): { value: string } | undefined {
  * Text whose every backslash starts an escape YAML's double quotes and JSON read the same way,
  * holding no tab or control character (JSON refuses them, YAML keeps tabs).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const JSON_LIKE_ESCAPES = /^(?:[^\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*$/;
 
 function parseSingleQuoted(text: string): { value: string } | undefined {
