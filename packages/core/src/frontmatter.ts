@@ -1,11 +1,9 @@
-import { fastParseYamlMapping } from "./_fast-yaml.js";
 import { recoverYamlText } from "./_recover-yaml.js";
 import { createDiagnostic } from "./diagnostics.js";
 import { detachText } from "./text.js";
 import type { Diagnostic } from "./types.js";
 import {
-  DEFAULT_YAML_MAX_ALIAS_COUNT,
-  DEFAULT_YAML_MAX_LENGTH,
+  fastYamlMapping,
   parseYamlMapping,
   type YamlLimits,
   type YamlMappingResult,
@@ -118,7 +116,7 @@ export function parseFrontmatter(
   }
   // parsed values are cut from the YAML text: detach it so they do not keep a long body alive
   const yaml = split.body.length > split.yaml.length ? detachText(split.yaml) : split.yaml;
-  const fast = fastMapping(yaml, options);
+  const fast = fastYamlMapping(yaml, options);
   if (fast !== undefined) return { ok: true, data: fast, body: split.body, diagnostics: [] };
   const lenient = options.lenient !== false;
   // the usual breakage (an unquoted `: `) is seen without loading the full parser
@@ -168,16 +166,6 @@ export function readRawYamlValue(yaml: string, key: string): string | undefined 
 
 // --- internal ---
 
-/** The mapping the fast path reads from `yaml` (within the limits), else `undefined`. */
-function fastMapping(
-  yaml: string,
-  options: ParseFrontmatterOptions,
-): Record<string, unknown> | undefined {
-  if (options.fastPath === false || yaml.length > (options.maxLength ?? DEFAULT_YAML_MAX_LENGTH))
-    return undefined;
-  return fastParseYamlMapping(yaml, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
-}
-
 /**
  * Frontmatter broken in the usual way, recovered without the full parser: a top-level plain
  * value holding `: ` cannot be YAML, so when the fast path reads the text once `recoverYamlText`
@@ -192,7 +180,7 @@ function fastRecovery(
   if (options.fastPath === false) return undefined;
   const recovered = recoverYamlText(yaml);
   if (recovered === undefined || !recovered.plain) return undefined;
-  const data = fastMapping(recovered.text, options);
+  const data = fastYamlMapping(recovered.text, options);
   if (data === undefined) return undefined;
   const { first, keys } = recovered;
   const warning = createDiagnostic(

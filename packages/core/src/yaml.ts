@@ -29,10 +29,8 @@ export type YamlDocumentResult =
 /** Why a YAML document was refused. */
 export type YamlFailure = "invalid" | "not_mapping" | "too_large" | "alias_limit";
 
-/** @internal The YAML limits when none are given. */
-export const DEFAULT_YAML_MAX_LENGTH = 65_536;
-/** @internal */
-export const DEFAULT_YAML_MAX_ALIAS_COUNT = 100;
+const DEFAULT_YAML_MAX_LENGTH = 65_536;
+const DEFAULT_YAML_MAX_ALIAS_COUNT = 100;
 
 /**
  * Parse YAML 1.2 (core schema, unique keys) that must hold a mapping. Blank text, or text holding
@@ -45,10 +43,8 @@ export function parseYamlMapping(
 ): YamlMappingResult {
   const refused = refuseTooLarge(text, options.maxLength);
   if (refused !== undefined) return refused;
-  if (options.fastPath !== false) {
-    const fast = fastParseYamlMapping(text, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
-    if (fast !== undefined) return { ok: true, value: fast };
-  }
+  const fast = fastYamlMapping(text, options);
+  if (fast !== undefined) return { ok: true, value: fast };
   const parsed = parseYamlDocument(text, { ...options, fastPath: false });
   if (!parsed.ok) return parsed;
   const { value } = parsed;
@@ -61,6 +57,20 @@ export function parseYamlMapping(
     };
   }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * The mapping the fast path reads from `text` within the limits, or `undefined` when it declines
+ * (or `fastPath` is off): `parseYamlMapping`'s first step, for a caller with a step of its own
+ * before the full parser.
+ */
+export function fastYamlMapping(
+  text: string,
+  options: YamlLimits & { readonly fastPath?: boolean | undefined } = {},
+): Record<string, unknown> | undefined {
+  if (options.fastPath === false || refuseTooLarge(text, options.maxLength) !== undefined)
+    return undefined;
+  return fastParseYamlMapping(text, options.maxAliasCount ?? DEFAULT_YAML_MAX_ALIAS_COUNT);
 }
 
 /**
