@@ -10,7 +10,6 @@ import {
   sourceCommand,
 } from "@skillshelf/sources";
 import {
-  defaultScope,
   type PackageScope,
   readLockFile,
   readScopeState,
@@ -33,24 +32,23 @@ export async function sessionPlan(
   request: ChangeRequest,
   choices: PlanChoices,
   shared: {
+    /** The scope asked or decided; `undefined` for copies named wherever they are. */
     readonly scope: PackageScope | undefined;
+    /** The scope a restore, an update of everything and staging's settings read when none is. */
+    readonly orDefault: PackageScope;
     readonly cache: ScopeCache;
     readonly fetches: SourceFetches;
     readonly codeParsers: CodeParsers;
+    readonly stage: StageOptions;
   },
 ): Promise<LifecyclePlan> {
   const { environment, command, targets, progress } = request;
-  const { scope, cache, codeParsers } = shared;
+  const { scope, cache, codeParsers, stage } = shared;
   const audit = { approve: choices.approve };
-  const stage = changeStageOptions(environment, scope ?? defaultScope(environment), {
-    texts: [...targets, ...(request.typedSources ?? [])],
-    allowMcpCommand: request.allowMcpCommand === true,
-    signal: request.signal,
-  });
   if (command === "install" && targets.length === 0)
     return restoreFromLock({
       environment,
-      scope: scope ?? defaultScope(environment),
+      scope: shared.orDefault,
       frozen: request.frozen,
       progress,
       cache,
@@ -89,7 +87,7 @@ export async function sessionPlan(
     operation: command,
     targets:
       command === "update" && targets.length === 0
-        ? installedIds(environment, scope ?? defaultScope(environment), cache)
+        ? installedIds(environment, shared.orDefault, cache)
         : targets,
     ref: request.ref,
   });

@@ -13,7 +13,7 @@ import {
   type ScopeCache,
 } from "@skillshelf/store";
 import { recoverScope } from "@skillshelf/store/writers";
-import { type PlanChoices, sessionPlan } from "./_session-plan.js";
+import { changeStageOptions, type PlanChoices, sessionPlan } from "./_session-plan.js";
 import { createSourceFetches } from "./_staging.js";
 import { applyLifecycle } from "./apply.js";
 import type { LinkApplyResult } from "./link.js";
@@ -81,18 +81,20 @@ export interface SkillChoice {
 /** The audit alone refused some steps: approve these rules for exactly the files it read? */
 export interface AuditApproval {
   readonly plan: LifecyclePlan;
+  /** The scope the change is made in (`ChangeSession.scope`). */
+  readonly scope: PackageScope;
   readonly rules: readonly string[];
   readonly refs: readonly string[];
 }
 
-/** Apply this change: a plan's steps, or (a restore with every package as locked) the links that differ from the lock. */
-export type ChangeConfirmation =
-  | { readonly plan: LifecyclePlan; readonly count: number }
-  | {
-      readonly scope: PackageScope;
-      readonly links: readonly string[];
-      readonly count: number;
-    };
+/**
+ * Apply this change: a plan's steps, or (a restore with every package as locked) the links that
+ * differ from the lock; in `scope` (`ChangeSession.scope`).
+ */
+export type ChangeConfirmation = { readonly scope: PackageScope; readonly count: number } & (
+  | { readonly plan: LifecyclePlan }
+  | { readonly links: readonly string[] }
+);
 
 /**
  * The questions a change may ask the person making it. A question a host leaves out keeps what
@@ -161,17 +163,27 @@ export async function changeSession(
   const scope = changeScope(environment, request.scope, namesCopies);
   // `install` with nothing named restores the scope from its lock, its links last
   const restoring = request.command === "install" && request.targets.length === 0;
+  const orDefault = scope ?? defaultScope(environment);
   const shared = {
     scope,
+    orDefault,
     cache: request.cache ?? createScopeCache(),
     codeParsers: request.codeParsers ?? createCodeParsers(),
     // a collection fetched for the picker's question is fetched once
     fetches: createSourceFetches(),
+    // one reading of credentials, proxies and limits for every plan of the session
+    stage: changeStageOptions(environment, orDefault, {
+      texts: [...request.targets, ...(request.typedSources ?? [])],
+      allowMcpCommand: request.allowMcpCommand === true,
+      signal: request.signal,
+    }),
   };
+  /** The scope a plan's change is made in: the one asked or decided, else its first step's. */
+  const scopeOf = (plan: LifecyclePlan) => scope ?? plan.steps[0]?.scope ?? orDefault;
   try {
-    const made = await planWithAnswers(request, questions, shared);
+    const made = await planWithAnswers(request, questions, shared, scopeOf);
     const { plan } = made;
-    const shownScope = scope ?? plan.steps[0]?.scope ?? defaultScope(environment);
+    const shownScope = scopeOf(plan);
     const ended = (rest: Partial<ChangeSession>) =>
       sessionOf(request, { scope: shownScope, plan, settled: [], ...rest });
     if (made.stopped) return ended({ stopped: "planning" });
@@ -180,7 +192,11 @@ export async function changeSession(
       if (!restoring || !plan.applicable || request.dryRun === true) return ended({});
       return ended(await restoreOnlyLinks(environment, shownScope, shared.cache, questions));
     }
-    const answer = await questions.confirm({ plan, count: plan.steps.length });
+    const answer = await questions.confirm({
+      plan,
+      scope: shownScope,
+      count: plan.steps.length,
+    });
     if (answer !== true) {
       releasePlan(plan);
       return ended({ declined: notConfirmed(answer) });
@@ -224,6 +240,7 @@ async function planWithAnswers(
   request: ChangeRequest,
   questions: ChangeQuestions,
   shared: Shared,
+  scopeOf: (plan: LifecyclePlan) => PackageScope,
 ): Promise<{ readonly plan: LifecyclePlan; readonly stopped: boolean }> {
   let choices: PlanChoices = { skills: request.skills ?? [], approve: request.approve ?? [] };
   let plan = await sessionPlan(request, choices, shared);
@@ -241,7 +258,7 @@ async function planWithAnswers(
     await again({ ...choices, skills: picked });
     if (aborted()) return { plan, stopped: true };
   }
-  const approval = auditApproval(plan);
+  const approval = auditApproval(plan, scopeOf(plan));
   if (approval !== undefined && (await questions.approve?.(approval)) === true) {
     await again({ ...choices, approve: [...choices.approve, ...approval.rules] });
     if (aborted()) return { plan, stopped: true };
@@ -260,7 +277,7 @@ function skillChoice(plan: LifecyclePlan): SkillChoice | undefined {
 }
 
 /** A plan the audit alone stops, or whose audited steps it alone leaves out: the rules to approve. */
-function auditApproval(plan: LifecyclePlan): AuditApproval | undefined {
+function auditApproval(plan: LifecyclePlan, scope: PackageScope): AuditApproval | undefined {
   const refused = plan.steps.filter((step) => step.refusal?.code === "audit_refused");
   const others = plan.steps.some(
     (step) =>
@@ -272,7 +289,7 @@ function auditApproval(plan: LifecyclePlan): AuditApproval | undefined {
   const rules = [
     ...new Set(refused.flatMap((step) => detailsOf(step.refusal, "audit_refused")?.rules ?? [])),
   ].sort();
-  return { plan, rules, refs: refused.map((step) => step.ref) };
+  return { plan, scope, rules, refs: refused.map((step) => step.ref) };
 }
 
 /**

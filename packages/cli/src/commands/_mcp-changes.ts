@@ -78,13 +78,8 @@ async function callChange(
   const scope = args.scope === "user" || args.scope === "project" ? args.scope : call.scope;
   if (targets === undefined || skills === undefined || agents === undefined)
     return { text: "targets, skills and agents are lists of strings", isError: true };
-  const show = (plan: LifecyclePlan) =>
-    planText(
-      plan,
-      plan.request.scope ?? plan.steps[0]?.scope ?? "user",
-      context.style,
-      painter(false),
-    );
+  const show = (plan: LifecyclePlan, scope: PackageScope) =>
+    planText(plan, scope, context.style, painter(false));
   const session = await changeSession(
     {
       command,
@@ -97,16 +92,16 @@ async function callChange(
       signal: client.signal,
     },
     {
-      approve: ({ plan, rules, refs }) =>
+      approve: ({ plan, scope, rules, refs }) =>
         client
           .confirm(
-            `${show(plan)}\nThe audit refused ${refs.map(safeLine).join(", ")} for ${rules.map(safeLine).join(", ")}. Approve these rules for exactly these files?`,
+            `${show(plan, scope)}\nThe audit refused ${refs.map(safeLine).join(", ")} for ${rules.map(safeLine).join(", ")}. Approve these rules for exactly these files?`,
           )
           .then((answer) => answer === true),
       confirm: (change) =>
         client.confirm(
           "plan" in change
-            ? `${show(change.plan)}\nApply this change?`
+            ? `${show(change.plan, change.scope)}\nApply this change?`
             : `Links in the ${change.scope} scope that differ from its lock:\n${change.links.map(safeLine).join("\n")}\nApply this change?`,
         ),
     },

@@ -138,8 +138,8 @@ function terminalQuestions(input: CommandInput<ChangeValues>, context: CommandCo
   const { io, values } = input;
   const line = progressLine(io);
   let shown = false;
-  const printPlan = (plan: LifecyclePlan, verbose?: boolean) =>
-    io.stdout(planText(plan, shownScope(context, plan), context.style, painter(io.color), verbose));
+  const printPlan = (plan: LifecyclePlan, scope: PackageScope, verbose?: boolean) =>
+    io.stdout(planText(plan, scope, context.style, painter(io.color), verbose));
   const asking = !values.json && !values.yes && io.interactive;
   const questions: Omit<ChangeQuestions, "confirm"> = asking
     ? {
@@ -147,9 +147,9 @@ function terminalQuestions(input: CommandInput<ChangeValues>, context: CommandCo
           line.done();
           return pickFromCollection(io, choice);
         },
-        approve: ({ plan, rules, refs }) => {
+        approve: ({ plan, scope, rules, refs }) => {
           line.done();
-          printPlan(plan, values.verbose);
+          printPlan(plan, scope, values.verbose);
           return confirm(
             io,
             `Approve ${rules.map(safeLine).join(", ")} for ${refs.map(safeLine).join(", ")}, for exactly these files?`,
@@ -166,7 +166,7 @@ function terminalQuestions(input: CommandInput<ChangeValues>, context: CommandCo
       line.done();
       return confirmChange(input, change.count, () => {
         shown = true;
-        if ("plan" in change) printPlan(change.plan);
+        if ("plan" in change) printPlan(change.plan, change.scope);
         else io.stdout(linksText(change.scope, change.links));
       });
     },
@@ -199,16 +199,6 @@ function interruptible(io: CliIo) {
       return answer;
     },
   };
-}
-
-/** The scope a plan is shown in: the one asked or decided, else its first step's. */
-function shownScope(context: CommandContext, plan: LifecyclePlan): PackageScope {
-  return (
-    plan.request.scope ??
-    plan.steps[0]?.scope ??
-    changeScope(context.environment, undefined, false) ??
-    "user"
-  );
 }
 
 function linksText(scope: PackageScope, links: readonly string[]): string {
