@@ -129,6 +129,32 @@ describe("list keeps what it parsed for its next run", () => {
     expect(run.status).toBe(0);
     expect(readdirSync(inProcess)).toEqual([]);
   });
+
+  // last: it changes a file of the project, which is then no longer settled
+  it("gives list --json each file's hash as kept, and a listing without hashes keeps them", () => {
+    const cache = testdir();
+    list(cache);
+    const kept = keptFile(cache);
+    const data = JSON.parse(readFileSync(kept, "utf8"));
+    const alpha = data.contents.findIndex(([realPath]: [string]) =>
+      realPath.endsWith(join("alpha", "SKILL.md")),
+    );
+    data.contents[alpha][3] = "e".repeat(64);
+    writeFileSync(kept, JSON.stringify(data), { mode: 0o600 });
+    const gamma = join(project, ".skillshelf/skills/group/gamma/SKILL.md");
+    const original = readFileSync(gamma, "utf8");
+    writeFileSync(gamma, skillFile("gamma", "Changed since."));
+    try {
+      // a changed file makes a plain listing save what it parsed: the hashes stay
+      const plain = runCli(["list", "--cwd", project], {
+        env: { HOME: home, XDG_CACHE_HOME: cache },
+      });
+      expect(plain.status).toBe(0);
+      expect(list(cache).stdout).toContain("e".repeat(64));
+    } finally {
+      writeFileSync(gamma, original);
+    }
+  });
 });
 
 describe("the bin's output", () => {

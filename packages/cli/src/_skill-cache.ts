@@ -105,8 +105,9 @@ type SavedContent = readonly [
 
 /**
  * The contents kept before (when every one is well formed; else none) and those learnt now. A
- * content is saved when this run used or learnt it and its file is settled (unchanged for 2 s,
- * the loader's racy margin), so a change within the file system's clock tick is never hidden.
+ * content is saved when its file is settled (unchanged for 2 s, the loader's racy margin), so a
+ * change within the file system's clock tick is never hidden, and when this run used or learnt
+ * it; a run that asked for no content (a listing without hashes) keeps every one it was given.
  */
 function keptContents(saved: unknown): KeptContents & {
   learnt(): boolean;
@@ -121,8 +122,10 @@ function keptContents(saved: unknown): KeptContents & {
         used: false,
       });
   let learnt = false;
+  let asked = false;
   return {
     get(skill) {
+      asked = true;
       const entry = known.get(skill.realPath);
       if (entry === undefined || !sameStamp(entry.stamp, skill.stamp)) return undefined;
       entry.used = true;
@@ -136,7 +139,7 @@ function keptContents(saved: unknown): KeptContents & {
     save() {
       const kept: SavedContent[] = [];
       for (const [realPath, { stamp, content, used }] of known)
-        if (used && isSettled(stamp))
+        if ((used || !asked) && isSettled(stamp))
           kept.push([
             realPath,
             [stamp.ino, stamp.size, stamp.mtimeMs, stamp.ctimeMs],

@@ -131,7 +131,14 @@ export function skillListing(
 ): Listing {
   const result = pass.load("skill");
   if (all) return identityListing(pass, result, kept);
-  const rows = listedRows(result.items, result.collisions, false, skillRow);
+  // a file whose stamp an earlier run kept is not read again for its hash
+  const fileHash =
+    kept === undefined
+      ? hashOrNull
+      : (skill: Skill) => (kept.get(skill) ?? readFacts(skill, kept))?.hash ?? null;
+  const rows = listedRows(result.items, result.collisions, false, (skill) =>
+    skillRow(skill, fileHash),
+  );
   return {
     key: "skills",
     rows,
