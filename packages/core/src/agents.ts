@@ -1,6 +1,8 @@
 import { DOCUMENTED_AGENTS } from "./_agent-rows.js";
 import { LISTED_AGENTS } from "./_agent-rows-listed.js";
 import { VERIFIED_AGENTS } from "./_agent-rows-verified.js";
+import type { LinkKind } from "./kinds.js";
+import type { PackageScope } from "./types.js";
 
 /**
  * One coding agent whose folders Skillshelf reads. Paths are relative: user roots to the home
@@ -119,11 +121,47 @@ export const AGENT_PROJECT_SKILL_FOLDERS: readonly string[] = [
  * roots there (home for `user`, the project or the folders up to it for `project`). Links into
  * the agent go here, so the agent reads what is linked; `undefined` when it reads none there.
  */
-export function agentSkillFolder(
-  agent: AgentDefinition,
-  scope: "user" | "project",
-): string | undefined {
+export function agentSkillFolder(agent: AgentDefinition, scope: PackageScope): string | undefined {
   return agent.view.skillRoots.find((root) => (root.base === "home") === (scope === "user"))?.path;
+}
+
+/** How one linkable kind sits in an agent's folders: where, and as a folder or a file. */
+interface LinkShape {
+  /** The agent's folder for it in a scope, from the agent table; `undefined` when it has none. */
+  readonly folder: (agent: AgentDefinition, scope: PackageScope) => string | undefined;
+  /** A skill is a folder (one name, never nested); a template or recipe is a file. */
+  readonly folderLike: boolean;
+}
+
+const LINK_SHAPES: { readonly [K in LinkKind]: LinkShape } = {
+  // where the agent itself reads skills, never a column that could say otherwise
+  skill: { folder: agentSkillFolder, folderLike: true },
+  prompt: {
+    folder: (agent, scope) => (scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot),
+    folderLike: false,
+  },
+  agent: {
+    folder: (agent, scope) => (scope === "user" ? agent.userAgentRoot : agent.projectAgentRoot),
+    folderLike: false,
+  },
+};
+
+/** Whether a linkable kind is a folder (a skill) rather than a file. */
+export function isFolderLike(kind: LinkKind): boolean {
+  return LINK_SHAPES[kind].folderLike;
+}
+
+/**
+ * An agent's folder for a kind of resource in a scope, relative to the scope's anchor, from the
+ * agent table; `undefined` when the agent has none (Copilot has no prompt folder).
+ */
+export function agentFolder(
+  agentId: string,
+  scope: PackageScope,
+  kind: LinkKind,
+): string | undefined {
+  const agent = AGENTS.find((candidate) => candidate.id === agentId);
+  return agent === undefined ? undefined : LINK_SHAPES[kind].folder(agent, scope);
 }
 
 // each agent's place in the table, looked up by every collision comparison

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { AGENTS, findAgent } from "./agents.js";
 import { SkillshelfError } from "./errors.js";
 import { closest } from "./suggest.js";
-import type { Environment, EnvironmentInput } from "./types.js";
+import type { Environment, EnvironmentInput, PackageScope } from "./types.js";
 
 /**
  * Resolve the environment once, at the edge. This is the only place that reads `process.env`,
@@ -78,6 +78,16 @@ export function projectLibraryDir(environment: Pick<Environment, "project">): st
 /** The user library folder for an environment (its `configDir`). */
 export function userLibraryDir(environment: Environment): string {
   return environment.configDir;
+}
+
+/** The folder a scope is anchored to: the home folder (user) or the project folder. */
+export function scopeAnchor(environment: Environment, scope: PackageScope): string {
+  return scope === "user" ? environment.home : environment.project;
+}
+
+/** A scope's library folder: the user library or the project library. */
+export function scopeLibraryDir(environment: Environment, scope: PackageScope): string {
+  return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
 }
 
 // --- internal ---

@@ -13,10 +13,12 @@ export type {
 export {
   AGENT_PROJECT_SKILL_FOLDERS,
   AGENTS,
+  agentFolder,
   agentNeedsCopy,
   agentRank,
   agentSkillFolder,
   findAgent,
+  isFolderLike,
 } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export {
@@ -54,6 +56,8 @@ export {
   findProject,
   projectLibraryDir,
   resolveEnvironment,
+  scopeAnchor,
+  scopeLibraryDir,
   userLibraryDir,
 } from "./environment.js";
 export type { SkillshelfErrorOptions } from "./errors.js";
@@ -71,6 +75,7 @@ export { createSha256, randomHex, sha256 } from "./hash.js";
 export type {
   AuditSeverity,
   FileResourceKind,
+  LinkKind,
   PackageKind,
   ResourceFolder,
   ResourceKind,
@@ -176,6 +181,7 @@ export type {
   Environment,
   EnvironmentInput,
   HintedDiagnostic,
+  PackageScope,
   PackageSource,
   ReadResult,
   ResourceSource,

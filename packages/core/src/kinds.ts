@@ -19,6 +19,9 @@ export type ResourceKind = (typeof RESOURCE_KINDS)[number];
  */
 export const LINKABLE_KINDS: readonly ["skill", "prompt", "agent"] = ["skill", "prompt", "agent"];
 
+/** What a link exposes in another agent's folder: a skill's folder, a template's or recipe's file. */
+export type LinkKind = (typeof LINKABLE_KINDS)[number];
+
 /**
  * The kinds a collection offers one file at a time, each file made a package of its own (a skill
  * comes as a folder, a fleet only inside a package).

@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import { AGENTS } from "./agents.js";
 import { isInside } from "./containment.js";
-import type { Environment, ResourceSource, Scope } from "./types.js";
+import type { Environment, PackageScope, ResourceSource, Scope } from "./types.js";
 
 /**
  * How far a root's content is trusted: `trusted` content may reach the model,
@@ -12,7 +12,7 @@ export type ResourceTrust = "trusted" | "foreign" | "untrusted";
 
 /** An installed package copy, by scope and id: what owns a root and everything found under it. */
 export interface PackageCopyRef {
-  readonly scope: "user" | "project";
+  readonly scope: PackageScope;
   readonly id: string;
 }
 
@@ -108,7 +108,7 @@ export function isTrustedRoot(root: Pick<ResourceRoot, "trust">, trustImports: b
  */
 function agentRoot(
   agentId: string,
-  scope: "user" | "project",
+  scope: PackageScope,
   path: string,
   anchor: string,
   hosts: readonly string[] | undefined,
@@ -125,7 +125,7 @@ function agentRoot(
 }
 
 /** A root of our own library: trusted, anchored to home (user) or cwd (project). */
-function libraryRoot(scope: "user" | "project", path: string, anchor: string): ResourceRoot {
+function libraryRoot(scope: PackageScope, path: string, anchor: string): ResourceRoot {
   return {
     path,
     scope,
@@ -155,7 +155,7 @@ export function explicitRoot(path: string): ResourceRoot {
  */
 export function packageRoot(options: {
   readonly id: string;
-  readonly scope?: "user" | "project" | undefined;
+  readonly scope?: PackageScope | undefined;
   /** The resource folder inside the copy (its `skills/`, `prompts/`, …). */
   readonly path: string;
   /** The copy's folder: nothing may resolve outside it. */

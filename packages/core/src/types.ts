@@ -7,6 +7,9 @@ export type Scope = "package" | "user" | "project" | "cli";
 /** Every scope, lowest precedence first. */
 export const SCOPES: readonly Scope[] = ["package", "user", "project", "cli"];
 
+/** A scope a person keeps a library, installed packages and links in: the user's or the project's. */
+export type PackageScope = Extract<Scope, "user" | "project">;
+
 export type Severity = "error" | "warning" | "info";
 
 /**

@@ -3,13 +3,13 @@ import {
   type Diagnostic,
   type Environment,
   isResourceKind,
+  type PackageScope,
   type ResourceKind,
 } from "@skillshelf/core";
 import { beginPass } from "@skillshelf/resources";
 import {
   isRequirementMet,
   type PackageCopy,
-  type PackageScope,
   type PackageSnapshot,
   packageFolderRoots,
   readPackageSnapshot,

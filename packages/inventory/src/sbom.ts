@@ -1,7 +1,7 @@
 import { Enums, Models, Serialize, Spec } from "@cyclonedx/cyclonedx-library";
-import { copyKey, type Environment, type PackageSource } from "@skillshelf/core";
+import { copyKey, type Environment, type PackageScope, type PackageSource } from "@skillshelf/core";
 import { describeSource, sourcePackageUrl, sourceRepository } from "@skillshelf/sources";
-import { type PackageCopy, type PackageScope, readPackageSnapshot } from "@skillshelf/store";
+import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
 import { PackageURL } from "packageurl-js";
 
 /** What `scopeSbom` writes the bill of materials for. */

@@ -1,7 +1,14 @@
-import type { Diagnostic, Environment, PackageKind, ResourceKind, Scope } from "@skillshelf/core";
+import type {
+  Diagnostic,
+  Environment,
+  PackageKind,
+  PackageScope,
+  ResourceKind,
+  Scope,
+} from "@skillshelf/core";
 import type { Availability } from "@skillshelf/resources";
 import type { LibraryDiscovery } from "@skillshelf/sources";
-import type { PackageScope, PackageSnapshot } from "@skillshelf/store";
+import type { PackageSnapshot } from "@skillshelf/store";
 import type { InventoryLimits } from "./limits.js";
 import type { Origin, OriginFormat } from "./origin.js";
 

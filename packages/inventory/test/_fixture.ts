@@ -1,5 +1,10 @@
-import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
-import { observeCopyFacts, type PackageScope, type WriteResult } from "@skillshelf/store";
+import {
+  digestTree,
+  type Environment,
+  type PackageScope,
+  resolveEnvironment,
+} from "@skillshelf/core";
+import { observeCopyFacts, type WriteResult } from "@skillshelf/store";
 import { installPackage } from "@skillshelf/store/writers";
 import {
   type PackageTreeOptions,

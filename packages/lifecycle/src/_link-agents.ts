@@ -2,13 +2,16 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENTS,
+  agentFolder,
   agentNeedsCopy,
   createDiagnostic,
   type Diagnostic,
   type Environment,
   findAgent,
+  type LinkKind,
+  type PackageScope,
+  scopeAnchor,
 } from "@skillshelf/core";
-import { agentFolder, type LinkKind, linkBase, type PackageScope } from "@skillshelf/store";
 
 /**
  * The agents whose folder for `kind` exists in the scope as a plain folder; one that is a symlink
@@ -21,7 +24,7 @@ export function existingAgentFolders(
   kind: LinkKind,
   diagnostics: Diagnostic[],
 ): string[] {
-  const base = linkBase(environment, scope);
+  const base = scopeAnchor(environment, scope);
   const symlinked = new Map<string, string[]>();
   const agents = AGENTS.flatMap((agent) => {
     const folder = agentFolder(agent.id, scope, kind);

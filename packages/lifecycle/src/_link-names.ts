@@ -1,8 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { type Environment, LINKABLE_KINDS } from "@skillshelf/core";
+import { type Environment, isFolderLike, LINKABLE_KINDS, type LinkKind } from "@skillshelf/core";
 import type { InventoryResource } from "@skillshelf/inventory";
-import { isFolderLike, type LinkKind } from "@skillshelf/store";
 
 /**
  * What a name given to `link` or `unlink` asks for, read one way for both: `kind:name` (`skill:pdf`:

@@ -1,5 +1,11 @@
-import { type Diagnostic, errorDiagnostic, isSkillshelfError } from "@skillshelf/core";
-import { agentFolder, type LinkKind, type PackageScope } from "@skillshelf/store";
+import {
+  agentFolder,
+  type Diagnostic,
+  errorDiagnostic,
+  isSkillshelfError,
+  type LinkKind,
+  type PackageScope,
+} from "@skillshelf/core";
 import type { LinkWriteResult } from "@skillshelf/store/writers";
 
 /** What applying links did: committed (or nothing to do), or refused or failed with the error. */

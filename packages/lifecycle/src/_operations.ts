@@ -2,7 +2,13 @@
 // checked by the compiler there), and the steps of those that change a copy already installed:
 // enable, disable, remove, rollback.
 import { join } from "node:path";
-import { type Environment, identityKey, type PackageKind } from "@skillshelf/core";
+import {
+  type Environment,
+  identityKey,
+  type PackageKind,
+  type PackageScope,
+  scopeLibraryDir,
+} from "@skillshelf/core";
 import {
   type CopyChange,
   copiesOf,
@@ -10,10 +16,8 @@ import {
   effectiveOf,
   type InstallRecord,
   isRequirementMet,
-  linkLibrary,
   newlyBrokenDependents,
   type PackageCopy,
-  type PackageScope,
   type PackageSnapshot,
   previousCopyDir,
   readPackageManifest,
@@ -402,7 +406,7 @@ function linksOfCopy(
 ): StepLink[] {
   const read = readScopeState(planning.environment, copy.scope, planning.request.cache);
   const links = read.ok ? (read.value.state.links ?? {}) : {};
-  const library = linkLibrary(planning.environment, copy.scope);
+  const library = scopeLibraryDir(planning.environment, copy.scope);
   return Object.entries(links)
     .filter(([, record]) => record.package === copy.id)
     .map(([key, record]) => ({

@@ -1,10 +1,14 @@
 import { basename, join, relative } from "node:path";
-import { type Diagnostic, type Environment, isSkillshelfError } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  type Environment,
+  isSkillshelfError,
+  type PackageScope,
+} from "@skillshelf/core";
 import { beginPass } from "@skillshelf/resources";
 import type { Skill } from "@skillshelf/skills-loader";
 import {
   type PackageManifest,
-  type PackageScope,
   packageCopyRoots,
   packagesDir,
   reviewLink,

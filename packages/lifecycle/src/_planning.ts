@@ -1,10 +1,17 @@
 // What every planner works with, and how a plan is sealed (shared by planLifecycle and restoreFromLock).
 import type { AuditReport, CodeParsers } from "@skillshelf/audit";
-import { copyKey, type Diagnostic, type Environment, randomHex, sameJson } from "@skillshelf/core";
+import {
+  copyKey,
+  type Diagnostic,
+  type Environment,
+  type PackageScope,
+  randomHex,
+  sameJson,
+} from "@skillshelf/core";
 import type { EffectivePolicy } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
-import type { PackageScope, PackageSnapshot, StoreReview } from "@skillshelf/store";
+import type { PackageSnapshot, StoreReview } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
 import type { StagingSet } from "./_staging.js";
 import type { LifecyclePlan, LifecycleRequest, Operation, PlanStep } from "./types.js";

@@ -1,4 +1,5 @@
-import type { LockedPackage, PackageScope, PackageSnapshot, StoreReview } from "@skillshelf/store";
+import type { PackageScope } from "@skillshelf/core";
+import type { LockedPackage, PackageSnapshot, StoreReview } from "@skillshelf/store";
 import { refusal, refusalOf } from "./_refusal.js";
 import type { Refusal, ReviewedFact } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CodeParsers } from "@skillshelf/audit";
-import { type Environment, SkillshelfError } from "@skillshelf/core";
+import { type Environment, type PackageScope, SkillshelfError } from "@skillshelf/core";
 import {
   parseSourceUrl,
   type StageOptions,
@@ -9,12 +9,7 @@ import {
   sourceAccess,
   sourceCommand,
 } from "@skillshelf/sources";
-import {
-  type PackageScope,
-  readLockFile,
-  readScopeState,
-  type ScopeCache,
-} from "@skillshelf/store";
+import { readLockFile, readScopeState, type ScopeCache } from "@skillshelf/store";
 import type { SourceFetches } from "./_staging.js";
 import { planLifecycle } from "./plan.js";
 import { restoreFromLock } from "./restore.js";

@@ -1,13 +1,18 @@
 // The steps of a plan that install or update a staged package, and refusals; changes to an
 // installed copy, and the table of every operation, are `_operations.ts`.
-import { createDiagnostic, identityKey, type PackageSource, sameJson } from "@skillshelf/core";
+import {
+  createDiagnostic,
+  identityKey,
+  type PackageScope,
+  type PackageSource,
+  sameJson,
+} from "@skillshelf/core";
 import { describeSource, type IndexRow, type StagedSource } from "@skillshelf/sources";
 import {
   copyOf,
   type InstallRecord,
   type PackageManifest,
   type PackageOrigin,
-  type PackageScope,
   type PackageSnapshot,
 } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";

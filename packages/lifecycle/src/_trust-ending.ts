@@ -1,10 +1,5 @@
-import type { Environment } from "@skillshelf/core";
-import {
-  type PackageScope,
-  packageConsentKey,
-  readConsents,
-  type ScopeCache,
-} from "@skillshelf/store";
+import type { Environment, PackageScope } from "@skillshelf/core";
+import { packageConsentKey, readConsents, type ScopeCache } from "@skillshelf/store";
 import type { CapabilityDiff } from "./capabilities.js";
 
 /**

@@ -7,8 +7,14 @@ import {
   createCodeParsers,
   type Severity,
 } from "@skillshelf/audit";
-import { createDiagnostic, type Diagnostic, detailsOf, type Environment } from "@skillshelf/core";
-import { type PackageScope, packagesDir, type ScopeState } from "@skillshelf/store";
+import {
+  createDiagnostic,
+  type Diagnostic,
+  detailsOf,
+  type Environment,
+  type PackageScope,
+} from "@skillshelf/core";
+import { packagesDir, type ScopeState } from "@skillshelf/store";
 import { auditStaged } from "./_audit.js";
 
 /** What `auditInstalled` found in a scope, and which copies it read again. */

@@ -4,6 +4,7 @@ import {
   errorDiagnostic,
   type HintedDiagnostic,
   isSkillshelfError,
+  type PackageScope,
   type PackageSource,
 } from "@skillshelf/core";
 import { createSkillCache } from "@skillshelf/skills-loader";
@@ -17,12 +18,7 @@ import {
   type StageOptions,
   sourceOuter,
 } from "@skillshelf/sources";
-import {
-  type InstallRecord,
-  type PackageScope,
-  readPackageSnapshot,
-  type ScopeCache,
-} from "@skillshelf/store";
+import { type InstallRecord, readPackageSnapshot, type ScopeCache } from "@skillshelf/store";
 import type { Staged } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";

@@ -1,6 +1,12 @@
-import { canonicalJson, type Environment, isInside, type PackageSource } from "@skillshelf/core";
+import {
+  canonicalJson,
+  type Environment,
+  isInside,
+  type PackageScope,
+  type PackageSource,
+} from "@skillshelf/core";
 import { folderInPlace, sourceFolderOnMachine } from "@skillshelf/sources";
-import { type PackageScope, readScopeState, type ScopeCache } from "@skillshelf/store";
+import { readScopeState, type ScopeCache } from "@skillshelf/store";
 
 // what a source names wherever it is narrowed, moved or pinned: the fields that do not say where
 const PLACE_ONLY = new Set(["path", "ref", "digest", "integrity", "range", "sha256", "resource"]);

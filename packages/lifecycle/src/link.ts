@@ -1,23 +1,23 @@
 import { basename, join } from "node:path";
 import {
+  agentFolder,
   createDiagnostic,
   type Diagnostic,
   type Environment,
   errorDiagnostic,
+  isFolderLike,
   isSkillshelfError,
   LINKABLE_KINDS,
+  type LinkKind,
+  type PackageScope,
   resolveEnvironment,
+  scopeAnchor,
+  scopeLibraryDir,
 } from "@skillshelf/core";
 import { type InventoryResource, readInventory } from "@skillshelf/inventory";
 import {
-  agentFolder,
   createScopeCache,
-  isFolderLike,
-  type LinkKind,
   type LinkRecord,
-  linkBase,
-  linkLibrary,
-  type PackageScope,
   readScopeState,
   reviewLink,
   type ScopeCache,
@@ -143,8 +143,8 @@ export function planUnlinks(
   const { environment, scope } = request;
   const read = readScopeState(environment, scope, request.cache);
   const links = read.ok ? (read.value.state.links ?? {}) : {};
-  const base = linkBase(environment, scope);
-  const library = linkLibrary(environment, scope);
+  const base = scopeAnchor(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   // a link answers to its own name and to the name of what it exposes, as `link` took it
   const exposedNames = new Map(
     scopeResources(environment, scope).map((resource) => [placeOf(resource), resource.name]),
@@ -297,7 +297,7 @@ function linkStep(request: LinkPlanRequest, resource: InventoryResource, form: L
     const key = `${folder}/${name}`;
     return {
       ...step,
-      path: error.path ?? join(linkBase(environment, scope), key),
+      path: error.path ?? join(scopeAnchor(environment, scope), key),
       key,
       inPlace: false,
       refusal: errorDiagnostic(error),

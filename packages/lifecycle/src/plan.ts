@@ -5,6 +5,7 @@ import {
   type Environment,
   identityKey,
   identityName,
+  type PackageScope,
   type PackageSource,
 } from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
@@ -26,7 +27,6 @@ import {
   isRequirementMet,
   type PackageCopy,
   type PackageManifest,
-  type PackageScope,
   readPackageSnapshot,
 } from "@skillshelf/store";
 import { existingAgentFolders } from "./_link-agents.js";

@@ -1,11 +1,6 @@
 import { join } from "node:path";
-import type { Environment } from "@skillshelf/core";
-import {
-  linkLibrary,
-  lockedLinksBehind,
-  type PackageScope,
-  type ScopeCache,
-} from "@skillshelf/store";
+import { type Environment, type PackageScope, scopeLibraryDir } from "@skillshelf/core";
+import { lockedLinksBehind, type ScopeCache } from "@skillshelf/store";
 import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/store/writers";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
 
@@ -27,7 +22,7 @@ export function restoreLinks(
     const taken = applyWrite(() => unlinkResources({ environment, scope, paths: gone }));
     if (taken.status !== "committed") return taken;
   }
-  const library = linkLibrary(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   const wanted = keys.flatMap((key): LinkRequest[] => {
     const entry = locked[key];
     if (entry === undefined) return [];

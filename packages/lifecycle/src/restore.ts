@@ -1,5 +1,10 @@
 import { createCodeParsers } from "@skillshelf/audit";
-import { type Environment, identityKey, type PackageSource } from "@skillshelf/core";
+import {
+  type Environment,
+  identityKey,
+  type PackageScope,
+  type PackageSource,
+} from "@skillshelf/core";
 import { readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
@@ -13,7 +18,6 @@ import {
   createStoreReview,
   type LockedPackage,
   lockedSource,
-  type PackageScope,
   readLockFile,
   readPackageSnapshot,
   readScopeState,

@@ -5,13 +5,9 @@ import {
   detailsOf,
   type Environment,
   type OfferedSkill,
-} from "@skillshelf/core";
-import {
-  createScopeCache,
-  defaultScope,
   type PackageScope,
-  type ScopeCache,
-} from "@skillshelf/store";
+} from "@skillshelf/core";
+import { createScopeCache, defaultScope, type ScopeCache } from "@skillshelf/store";
 import { recoverScope } from "@skillshelf/store/writers";
 import { changeStageOptions, type PlanChoices, sessionPlan } from "./_session-plan.js";
 import { createSourceFetches } from "./_staging.js";

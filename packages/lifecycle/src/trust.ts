@@ -4,6 +4,7 @@ import {
   digestTree,
   type Environment,
   findAgent,
+  type PackageScope,
   RESOURCE_KINDS,
   type ResourceRoot,
 } from "@skillshelf/core";
@@ -12,7 +13,6 @@ import { KINDS } from "@skillshelf/resources";
 import {
   copyOf,
   folderConsentKey,
-  type PackageScope,
   packageConsentKey,
   readConsents,
   readPackageSnapshot,

@@ -4,17 +4,12 @@ import type {
   Environment,
   HintedDiagnostic,
   PackageKind,
+  PackageScope,
   PackageSource,
 } from "@skillshelf/core";
 import type { Availability, InventoryCopyState } from "@skillshelf/inventory";
 import type { LibraryDiscovery, StageOptions } from "@skillshelf/sources";
-import type {
-  CopyFacts,
-  LockedPackage,
-  PackageOrigin,
-  PackageScope,
-  ScopeCache,
-} from "@skillshelf/store";
+import type { CopyFacts, LockedPackage, PackageOrigin, ScopeCache } from "@skillshelf/store";
 import type { SourceFetches, StagingSet } from "./_staging.js";
 import type { CapabilityDiff } from "./capabilities.js";
 

@@ -1,9 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
+import {
+  digestTree,
+  type Environment,
+  type PackageScope,
+  resolveEnvironment,
+} from "@skillshelf/core";
 import { applyLifecycle, type LifecycleRequest, planLifecycle } from "@skillshelf/lifecycle";
 import { discoverLibrary, scopeIndexPath } from "@skillshelf/sources";
-import type { PackageScope } from "@skillshelf/store";
 import {
   type PackageTreeOptions,
   packageTree,

@@ -1,12 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { digestTree, type Environment } from "@skillshelf/core";
+import { digestTree, type Environment, type PackageScope } from "@skillshelf/core";
 import { applyLifecycle, planLifecycle } from "@skillshelf/lifecycle";
 import {
   lockFromState,
   lockRoot,
-  type PackageScope,
   packagesDir,
   readLockFile,
   readPackageSnapshot,

@@ -8,6 +8,7 @@ import {
   digestTree,
   type Environment,
   isSkillshelfError,
+  type PackageScope,
   type ResourceRoot,
 } from "@skillshelf/core";
 import {
@@ -16,7 +17,6 @@ import {
   copyOf,
   folderConsentKey,
   PACKAGE_SCOPES,
-  type PackageScope,
   type PackageSnapshot,
   packageConsentKey,
   readConsents,

@@ -1,10 +1,11 @@
 import {
   digestTree,
   type Environment,
+  type PackageScope,
   resolveEnvironment,
   type TreeDigest,
 } from "@skillshelf/core";
-import { observeCopyFacts, type PackageScope } from "@skillshelf/store";
+import { observeCopyFacts } from "@skillshelf/store";
 import { installPackage, setEnabled } from "@skillshelf/store/writers";
 import {
   packageTree,

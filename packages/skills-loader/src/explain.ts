@@ -12,6 +12,7 @@ import {
   foldersUpToProject,
   parseJson,
   resolveEnvironment,
+  scopeAnchor,
 } from "@skillshelf/core";
 import { SKILL_NAME_PATTERN } from "./fields.js";
 import { loadSkills } from "./load.js";
@@ -113,7 +114,7 @@ export function explainAgents(
             origin: "explain",
             precedence: 0,
             trust: "trusted",
-            containment: scope === "user" ? environment.home : environment.project,
+            containment: scopeAnchor(environment, scope),
             // a link Skillshelf made into an agent's user folder leads into the user library
             ...(scope === "user" ? { linkTargets: [environment.configDir] } : {}),
           },

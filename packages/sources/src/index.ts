@@ -60,7 +60,7 @@ export { repositoryPlugins } from "./repository-plugins.js";
 export type { InstalledStatus, RequirementResolution } from "./requirements.js";
 export { resolveRequirements } from "./requirements.js";
 export { scopeSettingsPath, scopeSourceSettings } from "./scope-settings.js";
-export type { IndexScope, ScopeSource } from "./scope-sources.js";
+export type { ScopeSource } from "./scope-sources.js";
 export {
   addRemoteScopeSource,
   addScopeSource,

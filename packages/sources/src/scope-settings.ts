@@ -3,18 +3,19 @@ import { join } from "node:path";
 import {
   type Environment,
   errnoCode,
+  type PackageScope,
   parseJsonDocument,
   readRegularFile,
   SkillshelfError,
+  scopeLibraryDir,
 } from "@skillshelf/core";
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
-import { type IndexScope, scopeLibrary } from "./scope-sources.js";
 
 /** A scope's `settings.json`: `<library>/settings.json` of the user or the project library. */
-export function scopeSettingsPath(environment: Environment, scope: IndexScope): string {
-  return join(scopeLibrary(environment, scope), "settings.json");
+export function scopeSettingsPath(environment: Environment, scope: PackageScope): string {
+  return join(scopeLibraryDir(environment, scope), "settings.json");
 }
 
 /**
@@ -27,9 +28,9 @@ export function scopeSettingsPath(environment: Environment, scope: IndexScope): 
  */
 export function scopeSourceSettings(
   environment: Environment,
-  scope: IndexScope,
+  scope: PackageScope,
 ): Pick<StageOptions, "limits" | "timeoutMs"> {
-  const scopes: readonly IndexScope[] = scope === "user" ? ["user"] : ["user", "project"];
+  const scopes: readonly PackageScope[] = scope === "user" ? ["user"] : ["user", "project"];
   const limits: Record<string, number> = {};
   let timeoutMs: number | undefined;
   for (const each of scopes) {

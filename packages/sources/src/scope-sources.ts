@@ -5,19 +5,17 @@ import {
   type Diagnostic,
   type Environment,
   errnoCode,
+  type PackageScope,
   parseJsonDocument,
-  projectLibraryDir,
   readRegularFile,
   SkillshelfError,
+  scopeLibraryDir,
   sha256,
   userLibraryDir,
   writeFileAtomic,
 } from "@skillshelf/core";
 import { readIndex } from "./index-file.js";
 import type { IndexResult } from "./types.js";
-
-/** A scope whose indexes can be listed: the user library or the project library. */
-export type IndexScope = "user" | "project";
 
 /** Where an index folder keeps its index file, in the order they are looked for. */
 export const INDEX_FILE_NAMES: readonly string[] = [
@@ -29,13 +27,13 @@ export const INDEX_FILE_NAMES: readonly string[] = [
 ];
 
 /** The scope's own index: `<library>/library.yaml`. */
-export function scopeIndexPath(environment: Environment, scope: IndexScope): string {
-  return join(scopeLibrary(environment, scope), "library.yaml");
+export function scopeIndexPath(environment: Environment, scope: PackageScope): string {
+  return join(scopeLibraryDir(environment, scope), "library.yaml");
 }
 
 /** The file listing a scope's other indexes: `<library>/sources.json`. */
-export function scopeSourcesPath(environment: Environment, scope: IndexScope): string {
-  return join(scopeLibrary(environment, scope), "sources.json");
+export function scopeSourcesPath(environment: Environment, scope: PackageScope): string {
+  return join(scopeLibraryDir(environment, scope), "sources.json");
 }
 
 // a list of sources; anything larger is not a sources file
@@ -63,13 +61,13 @@ export type ScopeSource =
  */
 export function readScopeSources(
   environment: Environment,
-  scope: IndexScope,
+  scope: PackageScope,
 ): { sources: ScopeSource[]; text: string | undefined; diagnostics: Diagnostic[] } {
   const path = scopeSourcesPath(environment, scope);
   const read = readEntries(path);
   if (read.entries === undefined)
     return { sources: [], text: read.text, diagnostics: read.diagnostics };
-  const library = scopeLibrary(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   const sources = read.entries.map(
     (entry): ScopeSource =>
       typeof entry === "string"
@@ -116,7 +114,11 @@ export function locateIndex(path: string): string | undefined {
  * file is not an index (a `plugin.json`, a file that does not parse). Returns false when it was
  * already there. Refuses to overwrite a malformed or concurrently changed `sources.json`.
  */
-export function addScopeSource(environment: Environment, scope: IndexScope, path: string): boolean {
+export function addScopeSource(
+  environment: Environment,
+  scope: PackageScope,
+  path: string,
+): boolean {
   const absolute = resolve(environment.cwd, path);
   const located = locateIndex(absolute);
   if (located === undefined)
@@ -136,7 +138,7 @@ export function addScopeSource(environment: Environment, scope: IndexScope, path
 /** Record a remote index (already fetched and checked) in a scope's sources; false when it was there. */
 export function addRemoteScopeSource(
   environment: Environment,
-  scope: IndexScope,
+  scope: PackageScope,
   remote: { readonly url: string; readonly ref?: string | undefined },
 ): boolean {
   const entry = { url: remote.url, ...(remote.ref === undefined ? {} : { ref: remote.ref }) };
@@ -154,14 +156,14 @@ export function addRemoteScopeSource(
  */
 export function removeScopeSource(
   environment: Environment,
-  scope: IndexScope,
+  scope: PackageScope,
   name: string,
 ): boolean {
   const path = resolve(
     environment.cwd,
     name.startsWith("~/") ? join(environment.home, name.slice(2)) : name,
   );
-  const library = scopeLibrary(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   const matches = (entry: SourceEntry) => {
     if (typeof entry !== "string")
       return sourceName({ type: "remote", ...entry, cache: "" }) === name || entry.url === name;
@@ -190,11 +192,6 @@ export function assertIndex(path: string, named: string): IndexResult {
       },
     );
   return index;
-}
-
-/** The library folder of `scope`: the user library, or the project's `.skillshelf`. */
-export function scopeLibrary(environment: Environment, scope: IndexScope): string {
-  return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
 }
 
 // --- internal ---
@@ -254,7 +251,7 @@ function isEntry(value: unknown): boolean {
 
 function changeSources(
   environment: Environment,
-  scope: IndexScope,
+  scope: PackageScope,
   change: (entries: SourceEntry[]) => SourceEntry[] | undefined,
 ): boolean {
   const path = scopeSourcesPath(environment, scope);

@@ -1,9 +1,14 @@
-import { copyKey, type Environment, parseRequirementRef, SkillshelfError } from "@skillshelf/core";
+import {
+  copyKey,
+  type Environment,
+  type PackageScope,
+  parseRequirementRef,
+  SkillshelfError,
+} from "@skillshelf/core";
 import { scopeFolderProblem } from "./_scope-folders.js";
 import type { ScopeCache } from "./cache.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
 import { readScopeState } from "./state.js";
-import type { PackageScope } from "./types.js";
 
 /**
  * Refuse (`dependents`) a change that would newly break a loadable dependent: a copy that is

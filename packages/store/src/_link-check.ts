@@ -2,28 +2,23 @@ import { readdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import {
   AGENTS,
+  agentFolder,
   type Diagnostic,
   type Environment,
+  isFolderLike,
   isInside,
   LINKABLE_KINDS,
+  type PackageScope,
+  scopeAnchor,
+  scopeLibraryDir,
 } from "@skillshelf/core";
-import {
-  agentFolder,
-  describeFound,
-  exposedDigest,
-  foundAt,
-  isFolderLike,
-  isOurLink,
-  linkBase,
-  linkLibrary,
-} from "./_link-files.js";
+import { describeFound, exposedDigest, foundAt, isOurLink } from "./_link-files.js";
 import type { LinkRecord } from "./_state-schema.js";
 import { hasStepJournal, readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import type { ScopeCache } from "./cache.js";
 import { readLockFile } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
-import type { PackageScope } from "./types.js";
 
 /** One way a recorded link differs from what Skillshelf made. */
 export interface LinkFault {
@@ -59,7 +54,7 @@ export function inspectLinks(
   const read = readScopeState(environment, scope, cache);
   if (!read.ok) return { links: 0, faults: [], diagnostics: read.diagnostics };
   const links = read.value.state.links ?? {};
-  const base = linkBase(environment, scope);
+  const base = scopeAnchor(environment, scope);
   // the links an unsettled step changes are the step's to settle, not faults
   const pending = pendingLinkKeys(environment, scope);
   const disabled = new Set(read.value.state.disabled);
@@ -87,7 +82,7 @@ export function linkFault(
   record: LinkRecord,
 ): LinkFault | undefined {
   const path = join(base, key);
-  const target = join(linkLibrary(environment, scope), record.target);
+  const target = join(scopeLibraryDir(environment, scope), record.target);
   const found = foundAt(path);
   const fault = (code: LinkFault["code"], message: string): LinkFault => ({
     code,
@@ -131,8 +126,8 @@ export function linkedCopies(
 ): [copy: string, of: string][] {
   const read = readScopeState(environment, scope, cache);
   if (!read.ok) return [];
-  const base = linkBase(environment, scope);
-  const library = linkLibrary(environment, scope);
+  const base = scopeAnchor(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   return Object.entries(read.value.state.links ?? {})
     .filter(
       ([, record]) =>
@@ -183,8 +178,8 @@ function unrecordedLinks(
   scope: PackageScope,
   links: Readonly<Record<string, unknown>>,
 ): LinkFault[] {
-  const base = linkBase(environment, scope);
-  const library = linkLibrary(environment, scope);
+  const base = scopeAnchor(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   const folders = new Map<string, string>();
   for (const agent of AGENTS)
     for (const kind of LINKABLE_KINDS) {

@@ -1,76 +1,22 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
-  AGENTS,
-  type AgentDefinition,
-  agentSkillFolder,
+  agentFolder,
   digestTree,
-  type Environment,
+  isFolderLike,
   isInside,
-  projectLibraryDir,
+  type LinkKind,
+  type PackageScope,
   realpathOrUndefined,
   SkillshelfError,
   sha256,
-  userLibraryDir,
 } from "@skillshelf/core";
 import { isRelativeInside } from "./_record-fields.js";
 import type { LinkRecord } from "./_state-schema.js";
-import type { PackageScope, ScopeState } from "./types.js";
+import type { ScopeState } from "./types.js";
 
 // The files of a link in another agent's folder: where it goes, what is there, how
 // it is made and taken away. The writers in `links.ts` decide when.
-
-/** What a link exposes: a skill's folder or a prompt template's file. */
-export type LinkKind = LinkRecord["kind"];
-
-/** Where a scope's links are relative to: the home folder (user) or the project folder. */
-export function linkBase(environment: Environment, scope: PackageScope): string {
-  return scope === "user" ? environment.home : environment.project;
-}
-
-/** The scope's library folder, which link targets are relative to. */
-export function linkLibrary(environment: Environment, scope: PackageScope): string {
-  return scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
-}
-
-/** How one linkable kind sits in an agent's folders: where, and as a folder or a file. */
-interface LinkShape {
-  /** The agent's folder for it in a scope, from the agent table; `undefined` when it has none. */
-  readonly folder: (agent: AgentDefinition, scope: PackageScope) => string | undefined;
-  /** A skill is a folder (one name, never nested); a template or recipe is a file. */
-  readonly folderLike: boolean;
-}
-
-const LINK_SHAPES: { readonly [K in LinkKind]: LinkShape } = {
-  // where the agent itself reads skills, never a column that could say otherwise
-  skill: { folder: agentSkillFolder, folderLike: true },
-  prompt: {
-    folder: (agent, scope) => (scope === "user" ? agent.userPromptRoot : agent.projectPromptRoot),
-    folderLike: false,
-  },
-  agent: {
-    folder: (agent, scope) => (scope === "user" ? agent.userAgentRoot : agent.projectAgentRoot),
-    folderLike: false,
-  },
-};
-
-/** Whether a linkable kind is a folder (a skill) rather than a file. */
-export function isFolderLike(kind: LinkKind): boolean {
-  return LINK_SHAPES[kind].folderLike;
-}
-
-/**
- * An agent's folder for a kind of resource in a scope, relative to the scope's base, from the
- * agent table; `undefined` when the agent has none (Copilot has no prompt folder).
- */
-export function agentFolder(
-  agentId: string,
-  scope: PackageScope,
-  kind: LinkKind,
-): string | undefined {
-  const agent = AGENTS.find((candidate) => candidate.id === agentId);
-  return agent === undefined ? undefined : LINK_SHAPES[kind].folder(agent, scope);
-}
 
 /**
  * True when `key` is where a link of that agent and kind goes in `scope`: inside the agent's

@@ -5,20 +5,15 @@ import {
   createDiagnostic,
   type Diagnostic,
   errnoCode,
+  isFolderLike,
   isSkillshelfError,
   removeTree,
+  scopeAnchor,
+  scopeLibraryDir,
   siblingName,
 } from "@skillshelf/core";
 import type { FaultHook } from "./_faults.js";
-import {
-  assertLinkFolderSafe,
-  foundAt,
-  isFolderLike,
-  isOurLink,
-  linkBase,
-  linkLibrary,
-  linkText,
-} from "./_link-files.js";
+import { assertLinkFolderSafe, foundAt, isOurLink, linkText } from "./_link-files.js";
 import type { LinkRecord } from "./_state-schema.js";
 import type { LinkMove } from "./_step-journal.js";
 import type { ScopeTarget } from "./types.js";
@@ -129,8 +124,8 @@ interface LinkPlace {
 
 function placeOf(target: ScopeTarget): LinkPlace {
   return {
-    base: linkBase(target.environment, target.scope),
-    library: linkLibrary(target.environment, target.scope),
+    base: scopeAnchor(target.environment, target.scope),
+    library: scopeLibraryDir(target.environment, target.scope),
   };
 }
 

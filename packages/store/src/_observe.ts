@@ -8,6 +8,7 @@ import {
   errnoCode,
   isPackageId,
   isSkillshelfError,
+  type PackageScope,
   type SkillshelfError,
 } from "@skillshelf/core";
 import { recallTrees, rememberTrees } from "./_remembered.js";
@@ -17,13 +18,7 @@ import { createScopeCache, freshTreeDigest, heldTree, type ScopeCache } from "./
 import { readPackageManifest } from "./manifest.js";
 import { packagesDir } from "./scopes.js";
 import type { readScopeState } from "./state.js";
-import type {
-  InstallRecord,
-  PackageCopy,
-  PackageManifest,
-  PackageScope,
-  ScopeState,
-} from "./types.js";
+import type { InstallRecord, PackageCopy, PackageManifest, ScopeState } from "./types.js";
 
 /** One copy as read from disk, before precedence is decided. */
 export type ObservedCopy = Omit<

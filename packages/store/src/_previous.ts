@@ -1,10 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, errnoCode, isPackageId, removeTree, syncFolder } from "@skillshelf/core";
+import {
+  type Environment,
+  errnoCode,
+  isPackageId,
+  type PackageScope,
+  removeTree,
+  syncFolder,
+} from "@skillshelf/core";
 import { discard } from "./_discard.js";
 import { assertPlainEntry } from "./_scope-folders.js";
 import { packagesDir } from "./scopes.js";
-import type { PackageScope, ScopeState } from "./types.js";
+import type { ScopeState } from "./types.js";
 
 /**
  * Where the tree an update replaced is kept for `rollback`: `packages/.previous/<id>/` (no

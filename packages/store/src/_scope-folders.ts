@@ -6,12 +6,11 @@ import {
   errorDiagnostic,
   isInside,
   isSkillshelfError,
-  projectLibraryDir,
+  type PackageScope,
   realpathOrUndefined,
   SkillshelfError,
-  userLibraryDir,
+  scopeLibraryDir,
 } from "@skillshelf/core";
-import type { PackageScope } from "./types.js";
 
 // What a writer checks before it touches a scope: every folder it writes into,
 // settles or removes from is a real folder of the scope, never a symlink it would follow out of
@@ -35,7 +34,7 @@ export function assertScopeFolders(
   scope: PackageScope,
   use: "write" | "read" = "write",
 ): void {
-  const library = scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
+  const library = scopeLibraryDir(environment, scope);
   if (scope === "project") assertLibraryInProject(library, environment.project);
   const packages = join(library, "packages");
   assertPlainEntry(packages, "folder");

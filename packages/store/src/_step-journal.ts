@@ -4,6 +4,7 @@ import {
   createDiagnostic,
   type Diagnostic,
   isPackageId,
+  type PackageScope,
   parseJsonDocument,
   readRegularFile,
   sha256,
@@ -15,7 +16,6 @@ import { isLinkKey } from "./_link-files.js";
 import { lockEntrySchemas } from "./_lock-schema.js";
 import { isRelativeInside, recordFields } from "./_record-fields.js";
 import { installRecordSchema, linkRecordSchema } from "./_state-schema.js";
-import type { PackageScope } from "./types.js";
 
 // One step of a writer, journaled before it changes anything: the trees it moves, the
 // links it makes or takes in agents' folders, the lock entries it changes and the state it

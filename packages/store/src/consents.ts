@@ -3,6 +3,7 @@ import {
   canonicalJsonFile,
   type Environment,
   nullPrototypeRecord,
+  type PackageScope,
   type ReadResult,
   SkillshelfError,
 } from "@skillshelf/core";
@@ -16,7 +17,6 @@ import { ENGLISH } from "./_zod-english.js";
 import type { ScopeCache } from "./cache.js";
 import { lockRoot } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
-import type { PackageScope } from "./types.js";
 
 /** The schemas of `trust.json`, built when one is first read. */
 function consentSchemas() {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
+import { createDiagnostic, SkillshelfError, scopeAnchor, scopeLibraryDir } from "@skillshelf/core";
 import { copyBatch, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
-import { foundAt, isOurLink, linkBase, linkLibrary } from "./_link-files.js";
+import { foundAt, isOurLink } from "./_link-files.js";
 import { linkMove } from "./_link-moves.js";
 import type { InstallRecord } from "./_state-schema.js";
 import { commitStep } from "./_step.js";
@@ -111,8 +111,8 @@ function switchCopies(
 /** The link files of copy `id` that go when it is disabled, or come back when it is enabled. */
 function switchedLinks(context: WriterContext, id: string, enabled: boolean): LinkMove[] {
   const { environment, scope } = context.target;
-  const base = linkBase(environment, scope);
-  const library = linkLibrary(environment, scope);
+  const base = scopeAnchor(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   return Object.entries(context.state.links ?? {}).flatMap(([key, record]): LinkMove[] => {
     if (record.package !== id) return [];
     if (!enabled) return [linkMove("take", key, record)];

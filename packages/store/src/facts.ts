@@ -1,10 +1,16 @@
-import { canonicalJson, type Environment, SkillshelfError, sameJson } from "@skillshelf/core";
+import {
+  canonicalJson,
+  type Environment,
+  type PackageScope,
+  SkillshelfError,
+  sameJson,
+} from "@skillshelf/core";
 import { assertPackageId } from "./_id.js";
 import { observeScope } from "./_observe.js";
 import type { ScopeCache } from "./cache.js";
 import { copyOf, snapshotCovers } from "./snapshot.js";
 import { readScopeState } from "./state.js";
-import type { CopyFacts, PackageScope, PackageSnapshot } from "./types.js";
+import type { CopyFacts, PackageSnapshot } from "./types.js";
 
 /**
  * Observe the facts about one copy that a plan is reviewed against: its tree digest (as the

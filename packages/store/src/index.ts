@@ -20,15 +20,11 @@ export {
   snapshotCopyFacts,
 } from "./facts.js";
 // the writers and the scope lock have their own entry: "@skillshelf/store/writers"
-export type { LinkFault, LinkKind, LinkRecord } from "./links.js";
+export type { LinkFault, LinkRecord } from "./links.js";
 export {
-  agentFolder,
   inspectLinks,
-  isFolderLike,
-  linkBase,
   linkedCopies,
   linkKey,
-  linkLibrary,
   reviewLink,
 } from "./links.js";
 export { lockedLinksBehind } from "./links-behind.js";
@@ -85,7 +81,6 @@ export type {
   PackageManifest,
   PackageOrigin,
   PackageResourceFolder,
-  PackageScope,
   PackageSnapshot,
   PreviousRecord,
   ReadScopeState,

@@ -1,11 +1,9 @@
 import { join } from "node:path";
-import { type Environment, sameJson } from "@skillshelf/core";
-import { linkBase } from "./_link-files.js";
+import { type Environment, type PackageScope, sameJson, scopeAnchor } from "@skillshelf/core";
 import type { ScopeCache } from "./cache.js";
 import { inspectLinks } from "./links.js";
 import { type LockedLink, lockLinkOf, readLockFile } from "./lockfile.js";
 import { readScopeState } from "./state.js";
-import type { PackageScope } from "./types.js";
 
 /**
  * The links where a scope differs from its lock, keys relative to the scope's folder: each the
@@ -23,7 +21,7 @@ export function lockedLinksBehind(
   if (!lock.ok || !state.ok) return undefined;
   const locked = lock.value.value.links ?? {};
   const current = state.value.state;
-  const base = linkBase(environment, scope);
+  const base = scopeAnchor(environment, scope);
   const missing = new Set(
     inspectLinks(environment, scope, cache)
       .faults.filter((fault) => fault.code === "link_missing" || fault.code === "copy_stale")

@@ -1,24 +1,25 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
+  agentFolder,
   type Diagnostic,
   type Environment,
+  isFolderLike,
   isInside,
+  type LinkKind,
+  type PackageScope,
   realpathOrUndefined,
   SkillshelfError,
+  scopeAnchor,
+  scopeLibraryDir,
 } from "@skillshelf/core";
 import { linkFault } from "./_link-check.js";
 import {
-  agentFolder,
   assertLinkFolderSafe,
   describeFound,
   exposedDigest,
   foundAt,
-  isFolderLike,
   isOurLink,
-  type LinkKind,
-  linkBase,
-  linkLibrary,
   withLinks,
 } from "./_link-files.js";
 import { linkMove, SymlinkRefused } from "./_link-moves.js";
@@ -30,12 +31,10 @@ import { runWriter, type WriterContext } from "./_writer.js";
 import type { ScopeCache } from "./cache.js";
 import { withTableEntry } from "./cache.js";
 import { EMPTY_STATE, readScopeState } from "./state.js";
-import type { PackageScope, ScopeState, ScopeTarget } from "./types.js";
+import type { ScopeState, ScopeTarget } from "./types.js";
 
 export type { LinkFault } from "./_link-check.js";
 export { inspectLinks, linkedCopies } from "./_link-check.js";
-export type { LinkKind } from "./_link-files.js";
-export { agentFolder, isFolderLike, linkBase, linkLibrary } from "./_link-files.js";
 export type { LinkRecord } from "./_state-schema.js";
 
 /** One resource to link into one agent's folder. */
@@ -159,7 +158,7 @@ export function unlinkResources(
   input: ScopeTarget & { readonly paths: readonly string[] },
 ): LinkWriteResult {
   const { environment, scope } = input;
-  const base = linkBase(environment, scope);
+  const base = scopeAnchor(environment, scope);
   return runWriter(input, (context) => {
     const links = context.state.links ?? {};
     const taken = input.paths.map((key) => {
@@ -215,7 +214,7 @@ export function stagedLinks(
   requests: readonly LinkRequest[],
 ): { state: ScopeState; changed: string[]; moves: LinkMove[] } {
   const { environment, scope } = target;
-  const copy = join(linkLibrary(environment, scope), "packages", staged.id);
+  const copy = join(scopeLibraryDir(environment, scope), "packages", staged.id);
   let links = state.links ?? {};
   const moves: LinkMove[] = [];
   const changed: string[] = [];
@@ -243,7 +242,7 @@ function recordOf(environment: Environment, scope: PackageScope, link: PlannedLi
   return {
     agent: request.agent,
     kind: request.kind,
-    target: relative(linkLibrary(environment, scope), link.target).split(sep).join("/"),
+    target: relative(scopeLibraryDir(environment, scope), link.target).split(sep).join("/"),
     ...(request.package === undefined ? {} : { package: request.package }),
     mode: link.existing ?? (request.copy === true ? "copy" : "symlink"),
     digest: link.digest,
@@ -301,7 +300,7 @@ function planLink(
   request: LinkRequest,
   staged?: string,
 ): PlannedLink {
-  const base = linkBase(environment, scope);
+  const base = scopeAnchor(environment, scope);
   const key = linkKey(scope, request);
   const path = join(base, key);
   const target =
@@ -344,7 +343,7 @@ function assertTargetStaged(
   staged: string,
 ): string {
   const target = resolve(request.target);
-  const copy = join(linkLibrary(environment, scope), "packages", request.package ?? "");
+  const copy = join(scopeLibraryDir(environment, scope), "packages", request.package ?? "");
   if (request.package === undefined || !isInside(copy, target) || !existsSync(staged))
     throw new SkillshelfError(
       "link_target_invalid",
@@ -359,7 +358,7 @@ function assertTargetInLibrary(
   scope: PackageScope,
   request: LinkRequest,
 ): string {
-  const library = linkLibrary(environment, scope);
+  const library = scopeLibraryDir(environment, scope);
   const target = resolve(request.target);
   const real = realpathOrUndefined(target);
   const libraryReal = realpathOrUndefined(library);

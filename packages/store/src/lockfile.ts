@@ -5,6 +5,7 @@ import {
   type Environment,
   isInside,
   mapSourceFolders,
+  type PackageScope,
   type ReadResult,
 } from "@skillshelf/core";
 import {
@@ -24,7 +25,7 @@ import { readStrictFile, type StrictFile } from "./_strict-file.js";
 import { RECORD_DEPTH, type ScopeCache, withTableEntries, withTableEntry } from "./cache.js";
 import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
-import type { PackageScope, ScopeState } from "./types.js";
+import type { ScopeState } from "./types.js";
 
 export type { LockedLink, LockedPackage, LockFile } from "./_lock-schema.js";
 

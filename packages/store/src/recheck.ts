@@ -4,12 +4,13 @@ import {
   type Diagnostic,
   digestTree,
   isSkillshelfError,
+  type PackageScope,
   TREE_READ_BYTES,
 } from "@skillshelf/core";
 import { listDotEntries } from "./_leftovers.js";
 import { readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import { packagesDir } from "./scopes.js";
-import type { PackageScope, ScopeState } from "./types.js";
+import type { ScopeState } from "./types.js";
 
 /**
  * Digest every recorded copy of a scope again and compare it with its record: a copy whose

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
-import type { Diagnostic, Environment } from "@skillshelf/core";
+import type { Diagnostic, Environment, PackageScope } from "@skillshelf/core";
 import type { ScopeCache } from "./cache.js";
 import { observeCopyFacts, snapshotCopyFacts } from "./facts.js";
 import { type LockedPackage, lockEntryOf, lockRoot, readLockFile } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
 import { copiesOf, effectiveCopy } from "./snapshot.js";
 import { EMPTY_STATE, readScopeState } from "./state.js";
-import type { CopyFacts, InstallRecord, PackageScope, PackageSnapshot } from "./types.js";
+import type { CopyFacts, InstallRecord, PackageSnapshot } from "./types.js";
 
 /** The facts of one copy a change is reviewed against; the writer checks them again in its lock. */
 export interface ReviewedCopy {

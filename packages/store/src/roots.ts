@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import {
+  type PackageScope,
   packageRoot,
   RESOURCE_KINDS,
   type ResourceKind,
   type ResourceRoot,
   resourceFolder,
 } from "@skillshelf/core";
-import type { PackageCopy, PackageScope, PackageSnapshot } from "./types.js";
+import type { PackageCopy, PackageSnapshot } from "./types.js";
 
 /** What turning a package folder into loader roots needs to know of it. */
 export type PackageRootSource = Pick<PackageCopy, "id" | "dir" | "manifest" | "record"> & {

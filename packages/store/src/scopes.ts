@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, projectLibraryDir, userLibraryDir } from "@skillshelf/core";
-import type { PackageScope } from "./types.js";
+import { type Environment, type PackageScope, scopeLibraryDir } from "@skillshelf/core";
 
 /** Both package scopes, lower precedence first. */
 export const PACKAGE_SCOPES: readonly PackageScope[] = ["user", "project"];
@@ -11,7 +10,7 @@ export const PACKAGE_SCOPES: readonly PackageScope[] = ["user", "project"];
  * the user scope, `<project>/.skillshelf/packages` for the project scope.
  */
 export function packagesDir(environment: Environment, scope: PackageScope): string {
-  const library = scope === "user" ? userLibraryDir(environment) : projectLibraryDir(environment);
+  const library = scopeLibraryDir(environment, scope);
   return join(library, "packages");
 }
 

@@ -4,6 +4,7 @@ import {
   type Environment,
   isPackageId,
   type PackageCopyRef,
+  type PackageScope,
   parseRequirementRef,
   sortDiagnostics,
 } from "@skillshelf/core";
@@ -12,7 +13,7 @@ import { scopeFolderProblem } from "./_scope-folders.js";
 import type { ScopeCache } from "./cache.js";
 import { PACKAGE_SCOPES } from "./scopes.js";
 import { readScopeState } from "./state.js";
-import type { CopyState, PackageCopy, PackageScope, PackageSnapshot } from "./types.js";
+import type { CopyState, PackageCopy, PackageSnapshot } from "./types.js";
 
 /**
  * Read every installed copy in the user and project scopes and decide which counts: among valid

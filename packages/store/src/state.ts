@@ -1,10 +1,15 @@
 import { join } from "node:path";
-import { canonicalJsonFile, canonicalJsonFileReusing, type Environment } from "@skillshelf/core";
+import {
+  canonicalJsonFile,
+  canonicalJsonFileReusing,
+  type Environment,
+  type PackageScope,
+} from "@skillshelf/core";
 import { parseStateValue } from "./_state-schema.js";
 import { readStrictFile } from "./_strict-file.js";
 import { RECORD_DEPTH, type ScopeCache } from "./cache.js";
 import { packagesDir } from "./scopes.js";
-import type { PackageScope, ScopeState, ScopeStateResult } from "./types.js";
+import type { ScopeState, ScopeStateResult } from "./types.js";
 
 /** The state of a scope with nothing installed. */
 export const EMPTY_STATE: ScopeState = { version: 1, disabled: [], installed: {} };

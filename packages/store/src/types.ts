@@ -2,6 +2,7 @@ import type {
   Diagnostic,
   Environment,
   PackageKind,
+  PackageScope,
   ReadResult,
   ResourceFolder,
 } from "@skillshelf/core";
@@ -11,9 +12,6 @@ import type { ScopeCache } from "./cache.js";
 
 /** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
 export type PackageFormat = "skillshelf" | "claude-code";
-
-/** A scope that holds installed package copies. */
-export type PackageScope = "user" | "project";
 
 /** What a declared component is. Resource components (skill, prompt, agent, fleet) are loaded. */
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];

@@ -4,13 +4,13 @@ import {
   digestTree,
   type Environment,
   isSkillshelfError,
+  type PackageScope,
   resolveEnvironment,
 } from "@skillshelf/core";
 import {
   type CopyFacts,
   observeCopyFacts,
   type PackageOrigin,
-  type PackageScope,
   type WriteResult,
 } from "@skillshelf/store";
 import { installPackage, removePackage, setEnabled } from "@skillshelf/store/writers";

@@ -1,3 +1,4 @@
+import type { PackageScope } from "@skillshelf/core";
 import {
   type ChangeCommand,
   type ChangeSession,
@@ -5,7 +6,6 @@ import {
   type LifecyclePlan,
 } from "@skillshelf/lifecycle";
 import type { ServerTool, ToolAnswer, ToolClient } from "@skillshelf/mcp";
-import type { PackageScope } from "@skillshelf/store";
 import { planText } from "../_plan-text.js";
 import { type CommandContext, publicDiagnostic } from "../context.js";
 import { painter, safeLine } from "../format.js";

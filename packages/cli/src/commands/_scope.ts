@@ -1,6 +1,5 @@
-import type { Environment } from "@skillshelf/core";
+import type { Environment, PackageScope } from "@skillshelf/core";
 import { changeScope } from "@skillshelf/lifecycle";
-import type { PackageScope } from "@skillshelf/store";
 import { type CommandInput, scopeValue } from "../command.js";
 
 type ScopeFlags = CommandInput<{ readonly user: boolean; readonly project: boolean }>;

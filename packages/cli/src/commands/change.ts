@@ -1,3 +1,4 @@
+import type { PackageScope } from "@skillshelf/core";
 import {
   type ChangeCommand,
   type ChangeConfirmation,
@@ -12,7 +13,6 @@ import {
   type SkillChoice,
 } from "@skillshelf/lifecycle";
 import { parseSourceSpec } from "@skillshelf/sources";
-import type { PackageScope } from "@skillshelf/store";
 import { choose, confirm, progressLine, progressText } from "../_interact.js";
 import { linkOutcomeText, outcomeText, planText } from "../_plan-text.js";
 import { diagnosticsText } from "../_summary-text.js";

@@ -1,11 +1,10 @@
-import { createDiagnostic, type Diagnostic } from "@skillshelf/core";
+import { createDiagnostic, type Diagnostic, type PackageScope } from "@skillshelf/core";
 import {
   type CopyInspection,
   inspectCopy,
   parseResourceKey,
   readInventory,
 } from "@skillshelf/inventory";
-import type { PackageScope } from "@skillshelf/store";
 import { originText } from "../_origin.js";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";

@@ -6,13 +6,13 @@ import {
   type Diagnostic,
   type Environment,
   isSkillshelfError,
+  type PackageScope,
   SkillshelfError,
 } from "@skillshelf/core";
 import {
   addRemoteScopeSource,
   addScopeSource,
   fetchRemoteIndex,
-  type IndexScope,
   locateIndex,
   parseRemoteIndex,
   type RemoteIndex,
@@ -37,7 +37,7 @@ interface ListedIndex {
   readonly path: string;
   /** What `sources remove` takes: the path added, or the URL (with `#ref`). */
   readonly name: string;
-  readonly scope: IndexScope;
+  readonly scope: PackageScope;
   /** `own`: the scope's library.yaml; `added`: a local one `sources add` named; `remote`: fetched. */
   readonly kind: "own" | "added" | "remote";
   readonly format: "library" | "marketplace" | undefined;
@@ -61,7 +61,7 @@ export async function runSources(input: CommandInput<SourcesValues>): Promise<nu
     );
   const context = input.context();
   const chosen = input.values.user || input.values.project;
-  const scopes: IndexScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
+  const scopes: PackageScope[] = chosen ? [scopeValue(input, "user")] : ["user", "project"];
   if (action === "list") {
     if (name !== undefined)
       throw new UsageError("usage_extra_argument", "sources list takes no source");
@@ -117,7 +117,7 @@ export async function runSources(input: CommandInput<SourcesValues>): Promise<nu
 async function updateSources(
   input: CommandInput<SourcesValues>,
   context: CommandContext,
-  scopes: readonly IndexScope[],
+  scopes: readonly PackageScope[],
   name: string | undefined,
 ): Promise<number> {
   const { io } = input;
@@ -132,7 +132,7 @@ async function updateSources(
   );
   if (name !== undefined && remotes.length === 0)
     throw new SkillshelfError("source_not_added", `${name} is not a remote source of this scope`);
-  const results: { name: string; scope: IndexScope; rows: number; diagnostics: Diagnostic[] }[] =
+  const results: { name: string; scope: PackageScope; rows: number; diagnostics: Diagnostic[] }[] =
     [];
   for (const { scope, source } of remotes) {
     const shown = sourceName(source);
@@ -188,7 +188,7 @@ async function fetchWithProgress(
   io: CliIo,
   environment: Environment,
   remote: RemoteIndex,
-  scope: IndexScope,
+  scope: PackageScope,
 ): ReturnType<typeof fetchRemoteIndex> {
   const progress = progressLine(io);
   progress.update(`fetching ${safeLine(remote.url)} …`);
@@ -244,7 +244,7 @@ function printIndexes(
   return failed ? 1 : 0;
 }
 
-function listIndexes(environment: Environment, scopes: readonly IndexScope[]): ListedIndex[] {
+function listIndexes(environment: Environment, scopes: readonly PackageScope[]): ListedIndex[] {
   const listed: ListedIndex[] = [];
   for (const scope of scopes) {
     const own = scopeIndexPath(environment, scope);
@@ -273,7 +273,7 @@ function listIndexes(environment: Environment, scopes: readonly IndexScope[]): L
 function describe(
   path: string,
   name: string,
-  scope: IndexScope,
+  scope: PackageScope,
   kind: ListedIndex["kind"],
 ): ListedIndex {
   const located = locateIndex(path);

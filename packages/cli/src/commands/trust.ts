@@ -1,8 +1,8 @@
 import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
-import type { Diagnostic } from "@skillshelf/core";
+import type { Diagnostic, PackageScope } from "@skillshelf/core";
 import { trustTarget, untrustTarget } from "@skillshelf/lifecycle";
 import { consentStatus } from "@skillshelf/resources";
-import { PACKAGE_SCOPES, type PackageScope } from "@skillshelf/store";
+import { PACKAGE_SCOPES } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine, shortHash } from "../format.js";

@@ -4,6 +4,7 @@ import {
   type Diagnostic,
   detailsOf,
   type Environment,
+  type PackageScope,
   sameJson,
 } from "@skillshelf/core";
 import { auditInstalled } from "@skillshelf/lifecycle";
@@ -15,7 +16,6 @@ import {
   lockLinkOf,
   lockRoot,
   PACKAGE_SCOPES,
-  type PackageScope,
   readLockFile,
   readScopeState,
   recheckCopies,

@@ -1,12 +1,19 @@
 import { dirname, join } from "node:path";
-import { AGENTS, detailsOf, type Environment, isInside, type Scope } from "@skillshelf/core";
+import {
+  AGENTS,
+  detailsOf,
+  type Environment,
+  isInside,
+  type Scope,
+  scopeAnchor,
+} from "@skillshelf/core";
 import {
   defaultSkillRoots,
   type LoadSkillsResult,
   type Skill,
   skillIdentity,
 } from "@skillshelf/skills-loader";
-import { linkBase, PACKAGE_SCOPES, readScopeState } from "@skillshelf/store";
+import { PACKAGE_SCOPES, readScopeState } from "@skillshelf/store";
 import { displayPath, type PathStyle } from "../format.js";
 
 /** One place a skill was found: `agent` is the agent table's id, `null` for our own library or packages. */
@@ -139,7 +146,7 @@ function linkedPaths(environment: Environment): Set<string> {
     const read = readScopeState(environment, scope);
     if (!read.ok) continue;
     for (const [key, record] of Object.entries(read.value.state.links ?? {}))
-      if (record.kind === "skill") paths.add(join(linkBase(environment, scope), key));
+      if (record.kind === "skill") paths.add(join(scopeAnchor(environment, scope), key));
   }
   return paths;
 }
