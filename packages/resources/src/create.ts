@@ -8,7 +8,7 @@ import {
   type Skill,
 } from "@skillshelf/skills-loader";
 import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
-import { type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
+import { createScopeCache, type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
 import { invokeLoaded } from "./_invocation.js";
 import { beginPass, type PassSettings } from "./_pass.js";
 import type {
@@ -23,7 +23,7 @@ import type {
 /**
  * The runtime read contract a host embeds: one object whose reads take a `cwd` and
  * see the loose libraries and the enabled installed packages through one trust decision. Each
- * object keeps its own skill cache and last snapshots; two objects share nothing.
+ * object keeps its own skill cache, scope cache and last snapshots; two objects share nothing.
  *
  * @example
  * const resources = createResources({ trustImports: false });
@@ -37,6 +37,9 @@ export function createResources(options: ResourcesOptions = {}): Resources {
     cache,
     toolNames: options.toolNames,
     looseRoots: options.roots,
+    // what the scopes' files and copies were, kept by their stamps: each pass checks the stamps
+    // and reads again only what changed (a scope's remembered copies are read once)
+    scopeCache: createScopeCache(),
   };
   // the last verified snapshot of each project, for listing templates without re-digesting
   let lastSnapshots = new Map<string, PackageSnapshot>();

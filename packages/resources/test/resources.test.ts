@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
 import { isModelVisible } from "@skillshelf/skills-loader";
@@ -210,6 +210,26 @@ describe("reading", () => {
     pass.load("fleet");
     pass.load("skill");
     expect(resources.stats()).toEqual({ passes: 1, treesDigested: 3 });
+  });
+
+  it("keeps what a pass read of the scopes: a copy whose stamps hold is not looked up again", () => {
+    const { environment, resources, cwd } = setup();
+    installTree(environment, "user", toolkitTree("kit"));
+    expect(names(resources.skills(cwd))).toEqual(["kit-skill"]);
+    // what the scope remembers for other processes is forged: this object knows the copy already
+    const remembered = join(packagesDir(environment, "user"), ".remembered.json");
+    const forged = readFileSync(remembered, "utf8").replace(
+      /"digest":"[0-9a-f]{64}"/,
+      `"digest":"${"0".repeat(64)}"`,
+    );
+    writeFileSync(remembered, forged);
+    expect(resources.read(cwd).diagnostics.map((one) => one.code)).not.toContain("content_drift");
+    expect(names(resources.skills(cwd))).toEqual(["kit-skill"]);
+    // a fresh object takes the forged file at its word: the stamps hold
+    const fresh = createResources({
+      environment: { home: environment.home, configDir: environment.configDir, env: {} },
+    });
+    expect(fresh.read(cwd).diagnostics.map((one) => one.code)).toContain("content_drift");
   });
 
   it("lists templates from the last verified snapshot, but expands only against a fresh one", () => {
