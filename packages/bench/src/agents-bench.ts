@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS } from "@skillshelf/core";
 import { cliBin } from "./cli-bench.js";
+import { type InstallableSkills, treeOf } from "./corpus-tree.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
 /** Every agent's own skill folders the tree is spread over, user and project. */
@@ -21,7 +22,9 @@ const FOLDERS = AGENTS.flatMap((agent) => [
  */
 export function runAgentsBench(options: BenchOptions): string {
   const dir = join(options.workDir, "agents");
-  const { home, project, files, shared } = agentTree(dir, options.count);
+  const { home, project, files, shared } = agentTree(options.skills, dir, options.count);
+  const [user, own] = [treeOf(home, 0), treeOf(project, 0)];
+  const onDisk = { files: user.files + own.files, bytes: user.bytes + own.bytes };
   const bin = cliBin();
   const run =
     (...args: string[]) =>
@@ -47,7 +50,7 @@ export function runAgentsBench(options: BenchOptions): string {
   return [
     "## Across agents, process start to exit",
     "",
-    `${files} skills spread over ${FOLDERS.length} folders of ${AGENTS.length} agents (user and project), ${shared} names found in two folders (a third of them edited); median of ${options.rounds} rounds. \`list --all\` found ${locations} locations in ${rows.length} identity rows.`,
+    `${files} real skills (copies of the ${options.skills.count} of the corpus a plain install takes: ${onDisk.files} files, ${(onDisk.bytes / 1e6).toFixed(1)} MB) spread over ${FOLDERS.length} folders of ${AGENTS.length} agents (user and project), ${shared} names found in two folders (a third of them edited); median of ${options.rounds} rounds. \`list --all\` found ${locations} locations in ${rows.length} identity rows.`,
     "",
     "| command | ms | vs list |",
     "|---|---|---|",
@@ -67,6 +70,7 @@ export function runAgentsBench(options: BenchOptions): string {
  * second folder too, and a third of those copies are edited (drift).
  */
 function agentTree(
+  skills: InstallableSkills,
   dir: string,
   count: number,
 ): { home: string; project: string; files: number; shared: number } {
@@ -76,23 +80,27 @@ function agentTree(
   mkdirSync(join(project, ".git"), { recursive: true });
   let files = 0;
   let shared = 0;
-  const write = (folder: (typeof FOLDERS)[number], name: string, extra: string) => {
+  // the `index`th real skill; an edited copy differs from the others of its name (drift)
+  const write = (
+    folder: (typeof FOLDERS)[number],
+    name: string,
+    index: number,
+    edited: boolean,
+  ) => {
     const path = join(folder.base === "home" ? home : project, folder.path, name);
-    mkdirSync(path, { recursive: true });
-    writeFileSync(
-      join(path, "SKILL.md"),
-      `---\nname: ${name}\ndescription: Use ${name} when the task needs it; it explains the steps.\n---\n# ${name}\n\nSteps to follow.${extra}\n`,
-    );
+    skills.write(path, name, index);
+    if (edited) appendFileSync(join(path, "SKILL.md"), "\nEdited.\n");
     files += 1;
   };
   for (let index = 0; files < count; index++) {
     const name = `skill-${index}`;
-    write(FOLDERS[index % FOLDERS.length] as (typeof FOLDERS)[number], name, "");
+    write(FOLDERS[index % FOLDERS.length] as (typeof FOLDERS)[number], name, index, false);
     if (index % 10 === 0 && files < count) {
       write(
         FOLDERS[(index + 3) % FOLDERS.length] as (typeof FOLDERS)[number],
         name,
-        index % 30 === 0 ? "\nEdited." : "",
+        index,
+        index % 30 === 0,
       );
       shared += 1;
     }

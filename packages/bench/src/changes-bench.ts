@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cliBin, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, sha256sumTree } from "./cli-bench.js";
+import type { InstallableSkills } from "./corpus-tree.js";
 import { BENCH_GIT_ENV } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timePrepared, verdict } from "./measure.js";
 
@@ -29,7 +30,7 @@ export function runChangesBench(options: BenchOptions): string {
     console.log(
       `bench: update and remove of ${size} packages, ${options.rounds} rounds side by side`,
     );
-    return measureSize(join(dir, String(size)), size, bin, options.rounds);
+    return measureSize(options.skills, join(dir, String(size)), size, bin, options.rounds);
   });
   const linear = (perPackage: (row: Row) => number) =>
     rows.every(
@@ -37,13 +38,19 @@ export function runChangesBench(options: BenchOptions): string {
     );
   const largest = sizes[sizes.length - 1] as number;
   console.log(`bench: list and remove of one at ${largest} installed, ${options.rounds} rounds`);
-  const reads = measureReads(join(dir, `reads-${largest}`), largest, bin, options.rounds);
+  const reads = measureReads(
+    options.skills,
+    join(dir, `reads-${largest}`),
+    largest,
+    bin,
+    options.rounds,
+  );
   const updateLinear = linear((row) => row.update / row.size);
   const removeLinear = linear((row) => row.remove / row.size);
   return [
     "## Update and remove of many packages, process start to exit",
     "",
-    `Skills of one local git repository (each a SKILL.md and two reference files), every one changed by a second commit; into a fresh home each run, the packages installed beforehand untimed and every prepared home or folder synced to disk before the timed run (as a library installed earlier is); medians of ${options.rounds} rounds, ratios the median of each round's. \`update --user --yes\` beside a fresh \`install <repo> --skill '*'\` of the changed skills and the install floor (\`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\`); \`remove --from <repo> --user --yes\` beside the floor of deleting their folders (\`node -e 0\`, \`rm -r\`).`,
+    `Real skills in one local git repository (${sizes.map((size) => options.skills.describe(size)).join("; ")}), every one replaced by another real skill in a second commit; into a fresh home each run, the packages installed beforehand untimed and every prepared home or folder synced to disk before the timed run (as a library installed earlier is); medians of ${options.rounds} rounds, ratios the median of each round's. \`update --user --yes\` beside a fresh \`install <repo> --skill '*'\` of the changed skills and the install floor (\`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\`); \`remove --from <repo> --user --yes\` beside the floor of deleting their folders (\`node -e 0\`, \`rm -r\`).`,
     "",
     "| packages | update ms | fresh install ms | install floor ms | update / install | remove ms | delete floor ms | remove / floor |",
     "|---|---|---|---|---|---|---|---|",
@@ -77,8 +84,14 @@ interface Row {
   readonly removeRatio: number;
 }
 
-function measureSize(dir: string, size: number, bin: string, rounds: number): Row {
-  const repo = changedRepository(join(dir, "repo"), size);
+function measureSize(
+  skills: InstallableSkills,
+  dir: string,
+  size: number,
+  bin: string,
+  rounds: number,
+): Row {
+  const repo = changedRepository(skills, join(dir, "repo"), size);
   const url = pathToFileURL(repo).href;
   let run = 0;
   const freshHome = () => mkdtempSync(join(dir, `home-${run++}-`));
@@ -157,12 +170,13 @@ function measureSize(dir: string, size: number, bin: string, rounds: number): Ro
  * once untimed first (a copy has new inodes, so what a read remembered no longer holds).
  */
 function measureReads(
+  skills: InstallableSkills,
   dir: string,
   size: number,
   bin: string,
   rounds: number,
 ): { command: string; ms: number; ratio: number }[] {
-  const repo = changedRepository(join(dir, "repo"), size);
+  const repo = changedRepository(skills, join(dir, "repo"), size);
   const installed = join(dir, "installed");
   mkdirSync(installed, { recursive: true });
   // a start-up ratio: both sides in a bare environment (as the CLI start-up benchmark runs), not
@@ -212,11 +226,11 @@ function measureReads(
 }
 
 /** A repository of `count` skills under `skills/`: commit `first`, then `main` with every skill changed. */
-function changedRepository(repo: string, count: number): string {
+function changedRepository(skills: InstallableSkills, repo: string, count: number): string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
   const write = (edition: number) => {
     for (let index = 0; index < count; index++)
-      writeBenchSkill(join(repo, "skills", `skill-${index}`), `skill-${index}`, index + edition);
+      skills.write(join(repo, "skills", `skill-${index}`), `skill-${index}`, index + edition);
   };
   mkdirSync(repo, { recursive: true });
   git("init", "--quiet", "--initial-branch=main");

@@ -1,15 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type CorpusTree, treeOf, writeCorpusTree } from "./corpus-tree.js";
 import { BENCH_GIT_ENV, installedPackages } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from "./measure.js";
 
 const COLLECTION = 50;
 /** The skills of the shared corpus. */
-const CORPUS_SKILLS = 190;
 const VERIFIED = 1_000;
 
 /**
@@ -26,10 +24,11 @@ export function runCliBench(options: BenchOptions): string {
   mkdirSync(dir, { recursive: true });
   const bin = cliBin();
   const collectionSize = Math.min(COLLECTION, Math.max(2, Math.round(options.count / 200)));
-  writeCorpusTree(join(dir, "single"), 1);
   const single = join(dir, "single", "skill-0");
+  options.skills.write(single, "skill-0", 0);
   const collection = join(dir, "collection");
-  const tree = installableCollection(join(collection, "skills"), bin, collectionSize);
+  for (let index = 0; index < collectionSize; index++)
+    options.skills.write(join(collection, "skills", `skill-${index}`), `skill-${index}`, index);
   const singleRepo = gitRepository(single);
   const collectionRepo = gitRepository(collection);
   let run = 0;
@@ -92,7 +91,7 @@ export function runCliBench(options: BenchOptions): string {
   return [
     "## The change commands, process start to exit",
     "",
-    `\`skillshelf install … --user --yes\` of real skills (the corpus's: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB for the collection) into a fresh home each run, beside the floor: \`node -e 0\`, then \`git clone --depth 1\` for a repository, then one \`cp -r\` of the skill folders into place and \`sha256sum\` of the copies; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes, so these times include the audit.`,
+    `\`skillshelf install … --user --yes\` of one real skill and of a collection of ${options.skills.describe(collectionSize)} into a fresh home each run, beside the floor: \`node -e 0\`, then \`git clone --depth 1\` for a repository, then one \`cp -r\` of the skill folders into place and \`sha256sum\` of the copies; medians of ${rounds} rounds, and the ratio is the median of each round's ratio. Every install audits what it staged before it writes, so these times include the audit.`,
     "",
     "| install | skillshelf ms | floor ms | ratio |",
     "|---|---|---|---|",
@@ -119,55 +118,6 @@ export function cliBin(): string {
   );
 }
 
-/**
- * `count` real skills under `dir` that a plain install takes: the corpus's, less those it refuses
- * (a name two of them share, a name that is not one, an audit finding at high) — found by one
- * untimed install of twice as many.
- */
-function installableCollection(dir: string, bin: string, count: number): CorpusTree {
-  writeCorpusTree(dir, Math.min(2 * count, CORPUS_SKILLS));
-  const home = mkdtempSync(join(dirname(dir), "trial-"));
-  const library = join(home, "library");
-  try {
-    execFileSync(
-      process.execPath,
-      [bin, "install", dirname(dir), "--skill", "*", "--user", "--yes"],
-      {
-        cwd: home,
-        env: { ...BENCH_GIT_ENV, HOME: home, SKILLSHELF_HOME: library },
-        stdio: "ignore",
-      },
-    );
-  } catch {
-    // what it refused is left out below
-  }
-  const lock = JSON.parse(readFileSync(join(library, "lock.json"), "utf8")) as {
-    packages: Record<string, { source: { path?: string } }>;
-  };
-  const taken = new Set(Object.values(lock.packages).map((entry) => entry.source.path));
-  const kept = readdirSync(dir)
-    .map((name) => join(dir, name))
-    .filter((folder) => taken.has(folder))
-    .slice(0, count);
-  for (const name of readdirSync(dir))
-    if (!kept.includes(join(dir, name))) rmSync(join(dir, name), { recursive: true });
-  rmSync(home, { recursive: true, force: true });
-  if (kept.length < count)
-    throw new Error(`bench: only ${kept.length} corpus skills install cleanly, not ${count}`);
-  return treeOf(dir, count);
-}
-
-/** One skill as the install benchmarks make it: a 3.4 KB SKILL.md and two reference files. */
-export function writeBenchSkill(folder: string, name: string, index: number): void {
-  mkdirSync(join(folder, "references"), { recursive: true });
-  writeFileSync(
-    join(folder, "SKILL.md"),
-    `---\nname: ${name}\ndescription: Skill ${index} of the install benchmark.\n---\n# ${name}\n\n${"Steps to follow. ".repeat(200)}\n`,
-  );
-  for (const reference of ["api", "examples"])
-    writeFileSync(join(folder, "references", `${reference}.md`), `${reference} `.repeat(2000));
-}
-
 /** A git repository (a work tree with one commit on `main`) holding a copy of `tree`. */
 export function gitRepository(tree: string): string {
   const repo = `${tree}-repo`;
@@ -192,7 +142,7 @@ export function sha256sumTree(dir: string): void {
 /** Median times of `skillshelf verify` over many installed copies and of sha256sum over their files. */
 function verifyTimes(options: BenchOptions, dir: string, bin: string, rounds: number) {
   const copies = Math.min(VERIFIED, Math.max(4, Math.round(options.count / 10)));
-  const environment = installedPackages(join(dir, "verify"), copies, { padding: 40_000 });
+  const environment = installedPackages(options.skills, join(dir, "verify"), copies);
   const packages = join(environment.configDir, "packages");
   const env = {
     PATH: BENCH_GIT_ENV.PATH,

@@ -1,6 +1,18 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { type Document, isCollection, parseDocument, visit } from "yaml";
+import { BENCH_GIT_ENV } from "./installed.js";
 
 /** What a tree of real skills holds, for a bench to state beside its figures. */
 export interface CorpusTree {
@@ -30,6 +42,75 @@ export function writeCorpusTree(
   return treeOf(dir, count);
 }
 
+/**
+ * The corpus's real skills that a plain install takes, for suites that install or read installed
+ * skills: each written under the name a suite gives it, its files, sizes and the rest of its
+ * frontmatter as they are.
+ */
+export interface InstallableSkills {
+  /** How many distinct real skills there are; indexes past it repeat them. */
+  readonly count: number;
+  /** Write the `index`th installable skill (taken in turn) into `folder` as skill `name`. */
+  write(folder: string, name: string, index: number): void;
+  /** What the first `skills` written hold, as a report states it: `N real skills (… files, … MB)`. */
+  describe(skills: number): string;
+}
+
+/**
+ * The corpus's skills less those a plain install refuses (a name that is not one, a skill that
+ * does not load, an audit finding at high): found once by one untimed install of every one,
+ * each under a name of its own, through the built command line `bin` (an environment of its own
+ * under `workDir`, removed after).
+ */
+export function installableSkills(workDir: string, bin: string): InstallableSkills {
+  const sources = skillFolders(join(corpusDir(), "skills"));
+  mkdirSync(workDir, { recursive: true });
+  const trial = mkdtempSync(join(workDir, "installable-"));
+  try {
+    writeCorpusTree(join(trial, "skills"), sources.length, { distinctNames: true });
+    const library = join(trial, "library");
+    try {
+      execFileSync(process.execPath, [bin, "install", trial, "--skill", "*", "--user", "--yes"], {
+        cwd: trial,
+        env: { ...BENCH_GIT_ENV, HOME: trial, SKILLSHELF_HOME: library },
+        stdio: "ignore",
+      });
+    } catch {
+      // what it refused is left out below
+    }
+    const lock = JSON.parse(readFileSync(join(library, "lock.json"), "utf8")) as {
+      packages: Record<string, { source: { path?: string } }>;
+    };
+    // each copy's folder is named after its index among the sources
+    const taken = new Set(
+      Object.values(lock.packages).map((entry) => basename(entry.source.path ?? "")),
+    );
+    const installable = sources.filter((_, index) => taken.has(`skill-${index}`));
+    if (installable.length === 0) throw new Error("bench: no corpus skill installs cleanly");
+    const sizes = installable.map((folder) => treeOf(folder, 1));
+    return {
+      count: installable.length,
+      write(folder, name, index) {
+        rmSync(folder, { recursive: true, force: true });
+        cpSync(installable[index % installable.length] as string, folder, { recursive: true });
+        renameSkill(join(folder, "SKILL.md"), name);
+      },
+      describe(skills) {
+        let files = 0;
+        let bytes = 0;
+        for (let index = 0; index < skills; index++) {
+          const size = sizes[index % sizes.length] as CorpusTree;
+          files += size.files;
+          bytes += size.bytes;
+        }
+        return `${skills} real skills (the ${installable.length} of the corpus a plain install takes, in turn under new names: ${files} files, ${(bytes / 1e6).toFixed(1)} MB)`;
+      },
+    };
+  } finally {
+    rmSync(trial, { recursive: true, force: true });
+  }
+}
+
 /** What the tree of `skills` skill folders under `dir` holds. */
 export function treeOf(dir: string, skills: number): CorpusTree {
   let files = 0;
@@ -49,6 +130,37 @@ export function treeOf(dir: string, skills: number): CorpusTree {
 function renameSkill(path: string, name: string): void {
   const text = readFileSync(path, "utf8");
   writeFileSync(path, text.replace(/^name:.*$/m, `name: ${name}`));
+}
+
+/**
+ * The corpus's prompt templates whose frontmatter, when they have one, the `yaml` package reads
+ * (the baseline parses with it and stops at one it cannot), in a stable order.
+ */
+export function corpusPromptFiles(): string[] {
+  const root = join(corpusDir(), "prompts");
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".md"))
+    .sort()
+    .map((path) => join(root, path))
+    .filter((path) => {
+      const text = readFileSync(path, "utf8");
+      const end = text.startsWith("---\n") ? text.indexOf("\n---", 4) : -1;
+      if (end === -1) return true;
+      const document = parseDocument(text.slice(4, end));
+      // one the baseline's `parse` would throw on, or warn about at each read
+      return document.errors.length === 0 && document.warnings.length === 0 && safeJs(document);
+    });
+}
+
+/** Whether `document` turns into plain values quietly: no mapping key is itself a collection. */
+function safeJs(document: Document): boolean {
+  let quiet = true;
+  visit(document, {
+    Pair(_, pair) {
+      if (isCollection(pair.key)) quiet = false;
+    },
+  });
+  return quiet;
 }
 
 /** The shared corpus, as the test utilities hold it (the bench is bundled: found by package, not by file). */

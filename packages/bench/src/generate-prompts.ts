@@ -1,33 +1,34 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ResourceRoot } from "@skillshelf/core";
-import { seededRandom } from "./generate.js";
+import { corpusPromptFiles } from "./corpus-tree.js";
+
+/** What a tree of real templates holds, for a report to state. */
+export interface PromptTree {
+  readonly roots: ResourceRoot[];
+  readonly files: number;
+  readonly bytes: number;
+}
 
 /**
- * Write `count` prompt templates over a user and a project prompt folder, deterministically:
- * a third without frontmatter (as many real commands are), the rest with a description and
- * argument hint, some in nested folders; bodies use every placeholder form.
+ * Write `count` prompt templates over a user and a project prompt folder: the corpus's real
+ * templates (`corpusPromptFiles`), taken in turn under new names, every fifth in a nested folder.
  */
-export function generatePromptTree(dir: string, count: number, seed = 7): ResourceRoot[] {
+export function writePromptTree(dir: string, count: number): PromptTree {
   rmSync(dir, { recursive: true, force: true });
-  const random = seededRandom(seed);
+  const sources = corpusPromptFiles();
   const roots = promptTreeRoots(dir);
+  let bytes = 0;
   for (let index = 0; index < count; index++) {
     const root = roots[index % roots.length] as ResourceRoot;
     const folder = index % 5 === 0 ? `group-${index % 17}/` : "";
     const path = join(root.path, `${folder}prompt-${index}.md`);
     mkdirSync(dirname(path), { recursive: true });
-    const body = Array.from(
-      { length: 3 + Math.floor(random() * 12) },
-      (_, line) => `Step ${line + 1}: handle $1 with \${2:-care}, given $ARGUMENTS and \${@:2}.`,
-    ).join("\n");
-    const frontmatter =
-      index % 3 === 0
-        ? ""
-        : `---\ndescription: Prompt ${index} does a useful thing\nargument-hint: <target> [mode]\n---\n`;
-    writeFileSync(path, `${frontmatter}# Prompt ${index}\n\n${body}\n`);
+    const source = sources[index % sources.length] as string;
+    copyFileSync(source, path);
+    bytes += statSync(path).size;
   }
-  return roots;
+  return { roots, files: count, bytes };
 }
 
 /** The two roots of a generated prompt tree. */

@@ -4,6 +4,7 @@ import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
 import { digestTree, type Environment, resolveEnvironment } from "@skillshelf/core";
 import { observeCopyFacts } from "@skillshelf/store";
 import { installPackage } from "@skillshelf/store/writers";
+import type { InstallableSkills } from "./corpus-tree.js";
 
 /** A fresh home and project under `dir`, nothing from this machine. */
 export function benchEnvironment(dir: string): Environment {
@@ -15,11 +16,16 @@ export function benchEnvironment(dir: string): Environment {
 }
 
 /**
- * Write a small package `id` of our format (a manifest and one skill, and `padding` bytes of
- * reference text beside it when asked) into `dir`; returns `dir`.
+ * Write package `id` of our format into `dir`: a manifest and one real skill of the corpus (the
+ * `index`th installable one, taken in turn, named `<id>-skill`); returns `dir`.
  */
-export function writePackage(dir: string, id: string, index: number, padding = 0): string {
-  mkdirSync(join(dir, "skills", `${id}-skill`), { recursive: true });
+export function writePackage(
+  skills: InstallableSkills,
+  dir: string,
+  id: string,
+  index: number,
+): string {
+  mkdirSync(join(dir, "skills"), { recursive: true });
   writeFileSync(
     join(dir, "plugin.json"),
     JSON.stringify({
@@ -29,30 +35,25 @@ export function writePackage(dir: string, id: string, index: number, padding = 0
       extensions: { skillshelf: { manifestVersion: 1, kind: "plugin" } },
     }),
   );
-  writeFileSync(
-    join(dir, "skills", `${id}-skill`, "SKILL.md"),
-    `---\nname: ${id}-skill\ndescription: Skill ${index} of the benchmark, one per package.\n---\n# Skill ${index}\n\nSteps.\n`,
-  );
-  if (padding > 0)
-    writeFileSync(join(dir, "skills", `${id}-skill`, "reference.md"), "r".repeat(padding));
+  skills.write(join(dir, "skills", `${id}-skill`), `${id}-skill`, index);
   return dir;
 }
 
 /**
- * A fresh environment under `dir` whose user scope holds `count` packages `pkg-<n>` of one skill
- * each, installed through the store's writer with the clean audit verdict an install records
+ * A fresh environment under `dir` whose user scope holds `count` packages `pkg-<n>` of one real
+ * skill each, installed through the store's writer with the clean audit verdict an install records
  * (the setup, not what is timed).
  */
 export function installedPackages(
+  skills: InstallableSkills,
   dir: string,
   count: number,
-  options: { readonly padding?: number } = {},
 ): Environment {
   const environment = benchEnvironment(dir);
   console.log(`bench: installing ${count} packages into ${dir}`);
   for (let index = 0; index < count; index++) {
     const id = `pkg-${index}`;
-    const staged = writePackage(join(dir, "staged", id), id, index, options.padding);
+    const staged = writePackage(skills, join(dir, "staged", id), id, index);
     installPackage({
       environment,
       scope: "user",

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readCollection } from "@skillshelf/sources";
-import { cliBin, gitRepository, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, gitRepository, sha256sumTree } from "./cli-bench.js";
+import type { InstallableSkills } from "./corpus-tree.js";
 import { BENCH_GIT_ENV } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timeSideBySide, verdict } from "./measure.js";
 
@@ -22,7 +23,7 @@ export function runLayoutsBench(options: BenchOptions): string {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const installed = Math.max(20, Math.min(1_000, Math.round(options.count / 10)));
-  const repo = gitRepository(nestedCollection(join(dir, "nested"), installed));
+  const repo = gitRepository(nestedCollection(options.skills, join(dir, "nested"), installed));
   const bin = cliBin();
   let run = 0;
   const freshHome = () => mkdtempSync(join(dir, `home-${run++}-`));
@@ -62,7 +63,7 @@ export function runLayoutsBench(options: BenchOptions): string {
     Math.max(10, Math.round((size * options.count) / 10_000)),
   );
   const discovery = sizes.map((size) => {
-    const tree = nestedCollection(join(dir, `discover-${size}`), size);
+    const tree = nestedCollection(options.skills, join(dir, `discover-${size}`), size);
     const read = timeSideBySide({ discover: () => readCollection(tree) }, rounds).discover ?? [];
     const found = readCollection(tree).skills.length;
     return { size, found, ms: median(read), perSkill: (median(read) * 1000) / size };
@@ -72,7 +73,7 @@ export function runLayoutsBench(options: BenchOptions): string {
   return [
     "## Collections as authors lay them out",
     "",
-    `\`skillshelf install <repo>#main --skill '*' --user --yes\` of ${installed} skills (each a SKILL.md and two reference files, as the install benchmark above makes them) in ${CATEGORIES} nested category folders of a local git repository (no conventional layout holds any), into a fresh home each run, beside the floor: \`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\` of the files; medians of ${rounds} rounds: ${median(ours).toFixed(0)} ms against ${median(floor).toFixed(0)} ms; median ratio ${ratio.toFixed(2)}×.`,
+    `\`skillshelf install <repo>#main --skill '*' --user --yes\` of ${options.skills.describe(installed)} in ${CATEGORIES} nested category folders of a local git repository (no conventional layout holds any), into a fresh home each run, beside the floor: \`node -e 0\`, \`git clone --depth 1\`, \`sha256sum\` of the files; medians of ${rounds} rounds: ${median(ours).toFixed(0)} ms against ${median(floor).toFixed(0)} ms; median ratio ${ratio.toFixed(2)}×.`,
     `Target: at most 2× the floor: ${verdict(ratio <= 2)}.`,
     "",
     "Discovery alone (`readCollection`, the category search), medians:",
@@ -91,18 +92,14 @@ export function runLayoutsBench(options: BenchOptions): string {
 
 /**
  * `count` skills spread over nested category folders, as a large public repository keeps them,
- * each made as the other install benchmarks make theirs (a SKILL.md and two reference files).
+ * each one of the corpus's real skills a plain install takes, in turn.
  */
-function nestedCollection(dir: string, count: number): string {
+function nestedCollection(skills: InstallableSkills, dir: string, count: number): string {
   for (let index = 0; index < count; index++) {
     const category = `category-${index % CATEGORIES}`;
     const group = `group-${Math.floor(index / (CATEGORIES * 10)) % 5}`;
     const name = `skill-${index}`;
-    writeBenchSkill(
-      join(dir, "cli-tool", "components", "skills", category, group, name),
-      name,
-      index,
-    );
+    skills.write(join(dir, "cli-tool", "components", "skills", category, group, name), name, index);
   }
   writeFileSync(join(dir, "README.md"), "# A repository of nested skills\n");
   return dir;

@@ -8,6 +8,7 @@ import {
   releasePlan,
 } from "@skillshelf/lifecycle";
 import { createScopeCache } from "@skillshelf/store";
+import type { InstallableSkills } from "./corpus-tree.js";
 import { benchEnvironment, installedPackages, writePackage } from "./installed.js";
 import { type BenchOptions, median, medianRatio, timeSideBySideAsync, verdict } from "./measure.js";
 
@@ -29,8 +30,8 @@ export async function runLifecycleBench(options: BenchOptions): Promise<string> 
   const shapes: string[] = [];
   for (const size of sizes) {
     const dir = join(options.workDir, "lifecycle", `installed-${size}`);
-    const environment = installedPackages(dir, size);
-    const folder = writePackage(join(dir, "new"), "new-package", size);
+    const environment = installedPackages(options.skills, dir, size);
+    const folder = writePackage(options.skills, join(dir, "new"), "new-package", size);
     const install = () =>
       planned({ environment, operation: "install", targets: [folder] }, "install");
     const disable = () =>
@@ -56,7 +57,7 @@ export async function runLifecycleBench(options: BenchOptions): Promise<string> 
   return [
     "## Planning and the inventory",
     "",
-    `${small} and ${large} installed packages of one skill each in the user scope; median of ${options.rounds} rounds.`,
+    `${small} and ${large} installed packages in the user scope, each holding one real skill (at ${large}: ${options.skills.describe(large)}); median of ${options.rounds} rounds.`,
     "",
     "| variant | ms |",
     "|---|---|",
@@ -107,8 +108,8 @@ async function timeInstalls(options: BenchOptions, count: number): Promise<strin
   const measured: { first: number; last: number; ratio: number }[] = [];
   for (let pair = 0; pair < pairs; pair++) {
     const dir = join(options.workDir, "lifecycle", `installs-${pair}`);
-    const early = installSeries(join(dir, "early"), count);
-    const late = installSeries(join(dir, "late"), count);
+    const early = installSeries(options.skills, join(dir, "early"), count);
+    const late = installSeries(options.skills, join(dir, "late"), count);
     for (let index = 0; index < count - quarter; index++) await late();
     // the warm-up call of each is its series' first install of the quarter, untimed
     const times = await timeSideBySideAsync({ first: early, last: late }, quarter - 1);
@@ -135,10 +136,10 @@ async function timeInstalls(options: BenchOptions, count: number): Promise<strin
  * A fresh scope under `dir` and `count` package folders: each call plans and applies the install
  * of the next one (refusing to go past the last), with one scope cache for all, as a host would.
  */
-function installSeries(dir: string, count: number): () => Promise<void> {
+function installSeries(skills: InstallableSkills, dir: string, count: number): () => Promise<void> {
   const environment: Environment = benchEnvironment(dir);
   const folders = Array.from({ length: count }, (_, index) =>
-    writePackage(join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
+    writePackage(skills, join(dir, "sources", `pkg-${index}`), `pkg-${index}`, index),
   );
   const cache = createScopeCache();
   let next = 0;

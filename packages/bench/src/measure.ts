@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { loadSkills, type ResourceRoot, type SkillCache } from "@skillshelf/skills-loader";
 import type { rawParse } from "./baseline.js";
+import type { InstallableSkills } from "./corpus-tree.js";
 
 /** Load a generated tree the way the benchmark does: only its roots, nothing from this machine. */
 export function loadTree(
@@ -97,6 +98,8 @@ export interface BenchOptions {
   readonly workDir: string;
   /** The folder of the built benchmark scripts (for child processes). */
   readonly binDir: string;
+  /** The corpus's real skills a plain install takes, found on first use. */
+  readonly skills: InstallableSkills;
 }
 
 /** `met` or `NOT MET`, for a target line. */

@@ -19,7 +19,8 @@ import {
   writeDockerAuth,
   writeImageLayout,
 } from "@skillshelf/test-utils";
-import { cliBin, sha256sumTree, writeBenchSkill } from "./cli-bench.js";
+import { cliBin, sha256sumTree } from "./cli-bench.js";
+import type { InstallableSkills } from "./corpus-tree.js";
 import {
   type BenchOptions,
   median,
@@ -43,7 +44,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   mkdirSync(dir, { recursive: true });
   // 50 at the default count; a smoke run's few
   const skills = Math.max(3, Math.min(50, Math.round(options.count / 200)));
-  const set = skillSet(join(dir, "set"), skills);
+  const set = skillSet(options.skills, join(dir, "set"), skills);
   const bin = cliBin();
   let run = 0;
   const fresh = () => mkdtempSync(join(dir, `run-${run++}-`));
@@ -136,7 +137,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   const sizes = [10, 50, 250].map((size) => Math.max(2, Math.round((size * skills) / 50)));
   const publishing = [];
   for (const size of sizes) {
-    const from = skillSet(join(dir, `publish-${size}`), size);
+    const from = skillSet(options.skills, join(dir, `publish-${size}`), size);
     const times = await timeSideBySideAsync(
       { publish: () => publish({ folder: from, destination: `site:${fresh()}` }) },
       rounds,
@@ -153,7 +154,7 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
   return [
     "## Where teams publish: npm and OCI registries, static sites",
     "",
-    `\`skillshelf install … --skill '*' --user --yes\` of ${skills} skills (each a SKILL.md and two reference files) into a fresh home each run, from registries started on loopback, medians of ${rounds} rounds side by side:`,
+    `\`skillshelf install … --skill '*' --user --yes\` of ${options.skills.describe(skills)} into a fresh home each run, from registries started on loopback, medians of ${rounds} rounds side by side:`,
     "",
     `- ${line("npm (Verdaccio), `npm:@bench/skills@1.0.0`", npmTimes, "`node -e 0`, `npm pack` of the same package, `tar -xzf`, `sha256sum` of the files")}`,
     `- ${line(`OCI (CNCF distribution registry), one image of the ${skills} skills`, ociTimes, "`node -e 0`, `skopeo copy` to a folder, `tar -xzf` of the layer, `sha256sum` of the files")}`,
@@ -172,10 +173,10 @@ export async function runRegistriesBench(options: BenchOptions): Promise<string>
 
 // --- internal ---
 
-/** `count` skills under `dir/skills/`, made as the other install benchmarks make theirs. */
-function skillSet(dir: string, count: number): string {
+/** `count` real skills under `dir/skills/`, each one the corpus's installable skills in turn. */
+function skillSet(skills: InstallableSkills, dir: string, count: number): string {
   for (let index = 0; index < count; index++)
-    writeBenchSkill(join(dir, "skills", `skill-${index}`), `skill-${index}`, index);
+    skills.write(join(dir, "skills", `skill-${index}`), `skill-${index}`, index);
   return dir;
 }
 

@@ -8,7 +8,7 @@ import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js
 const PACKAGES = 1_000;
 
 /**
- * The resources benchmark: 1,000 installed packages of one skill each, read through
+ * The resources benchmark: 1,000 installed packages of one real skill each, read through
  * `createResources` (one snapshot, store's roots, the loaders, package references checked) beside
  * the loaders alone over the same roots plus one snapshot, in the same run. Target: at most 1.3×,
  * and each tree digested once per pass.
@@ -16,7 +16,7 @@ const PACKAGES = 1_000;
 export function runResourcesBench(options: BenchOptions): string {
   // 1,000 packages, fewer when a smoke run asks for a smaller tree
   const count = Math.min(PACKAGES, options.count);
-  const environment = installedPackages(join(options.workDir, "resources"), count);
+  const environment = installedPackages(options.skills, join(options.workDir, "resources"), count);
   const settings = { home: environment.home, configDir: environment.configDir, env: {} };
   const throughResources = () => {
     const resources = createResources({ environment: settings });
@@ -44,7 +44,7 @@ export function runResourcesBench(options: BenchOptions): string {
   return [
     "## Reading through resources",
     "",
-    `${count} installed packages of one skill each in the user scope; median of ${options.rounds} rounds.`,
+    `${count} installed packages in the user scope, one real skill in each: ${options.skills.describe(count)}; median of ${options.rounds} rounds.`,
     "",
     "| variant | ms | vs loaders |",
     "|---|---|---|",

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { type Environment, resolveEnvironment } from "@skillshelf/core";
 import { applyLifecycle, planLifecycle, restoreFromLock } from "@skillshelf/lifecycle";
 import { lockFilePath } from "@skillshelf/store";
+import type { InstallableSkills } from "./corpus-tree.js";
 import { BENCH_GIT_ENV, benchEnvironment, writePackage } from "./installed.js";
 import { type BenchOptions, median, timeSideBySideAsync, verdict } from "./measure.js";
 
@@ -22,7 +23,7 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
   const dir = join(options.workDir, "restore");
   rmSync(dir, { recursive: true, force: true });
   const source = benchEnvironment(join(dir, "original"));
-  const urls = Array.from({ length: count }, (_, index) => gitPackage(dir, index));
+  const urls = Array.from({ length: count }, (_, index) => gitPackage(options.skills, dir, index));
   const plan = await planLifecycle({
     environment: source,
     operation: "install",
@@ -61,7 +62,7 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
   return [
     "## Restoring a lock",
     "",
-    `A fresh clone holding only the project's lock, which pins ${count} packages of one skill each, every one in its own local git repository; median of ${options.rounds} rounds.`,
+    `A fresh clone holding only the project's lock, which pins ${count} packages of one real skill each (${options.skills.describe(count)} in all), every one in its own local git repository; median of ${options.rounds} rounds.`,
     "",
     "| variant | ms | ms per package | vs floor |",
     "|---|---|---|---|",
@@ -139,8 +140,8 @@ async function oneRepository(options: BenchOptions, dir: string, skills: number)
 // --- internal ---
 
 /** A git repository holding package `pkg-<index>` at its root, one commit; its file URL. */
-function gitPackage(dir: string, index: number): string {
-  const repo = writePackage(join(dir, "repos", `pkg-${index}`), `pkg-${index}`, index);
+function gitPackage(skills: InstallableSkills, dir: string, index: number): string {
+  const repo = writePackage(skills, join(dir, "repos", `pkg-${index}`), `pkg-${index}`, index);
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
   git("init", "--quiet", "--initial-branch=main");
   git("add", "--all");

@@ -11,7 +11,8 @@ import { runAuditBench } from "./audit-bench.js";
 import { runBrokenBench } from "./broken-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runChangesBench } from "./changes-bench.js";
-import { runCliBench } from "./cli-bench.js";
+import { cliBin, runCliBench } from "./cli-bench.js";
+import { installableSkills } from "./corpus-tree.js";
 import { runDemoBench } from "./demo-bench.js";
 import { runDigestBench } from "./digest-bench.js";
 import { runImportsBench } from "./imports-bench.js";
@@ -40,11 +41,16 @@ const { values } = parseArgs({
     write: { type: "boolean", default: false },
   },
 });
+const workDir = join(here, "..", ".bench-tmp");
+const skills = once(() => installableSkills(join(workDir, "corpus"), cliBin()));
 const options: BenchOptions = {
   count: Number(values.count),
   rounds: Number(values.rounds),
-  workDir: join(here, "..", ".bench-tmp"),
+  workDir,
   binDir: here,
+  get skills() {
+    return skills();
+  },
 };
 
 const machine = `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}.`;
@@ -82,6 +88,15 @@ const sections = [machine];
 for (const [, suite] of chosen) sections.push(await suite(options));
 const report = `${sections.join("\n\n")}\n`;
 console.log(`\n${report}`);
+
+/** `make()`'s result, made on the first call only. */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
 
 if (values.write) {
   const path = join(here, "..", "RESULTS.md");
