@@ -43,17 +43,25 @@ export function writeCorpusTree(
 }
 
 /**
- * The corpus's real skills that a plain install takes, for suites that install or read installed
- * skills: each written under the name a suite gives it, its files, sizes and the rest of its
- * frontmatter as they are.
+ * Real skills of the corpus for suites to write: each under the name a suite gives it, its files,
+ * sizes and the rest of its frontmatter as they are.
  */
-export interface InstallableSkills {
+export interface CorpusSkills {
   /** How many distinct real skills there are; indexes past it repeat them. */
   readonly count: number;
-  /** Write the `index`th installable skill (taken in turn) into `folder` as skill `name`. */
+  /** Write the `index`th skill (taken in turn) into `folder` as skill `name`. */
   write(folder: string, name: string, index: number): void;
   /** What the first `skills` written hold, as a report states it: `N real skills (… files, … MB)`. */
   describe(skills: number): string;
+}
+
+/** The corpus's skills a plain install takes. */
+export interface InstallableSkills extends CorpusSkills {
+  /**
+   * Those whose frontmatter the `yaml` package reads as well, holding no other skill: for suites
+   * beside a `yaml` baseline.
+   */
+  readonly plain: CorpusSkills;
 }
 
 /**
@@ -87,24 +95,18 @@ export function installableSkills(workDir: string, bin: string): InstallableSkil
     );
     const installable = sources.filter((_, index) => taken.has(`skill-${index}`));
     if (installable.length === 0) throw new Error("bench: no corpus skill installs cleanly");
-    const sizes = installable.map((folder) => treeOf(folder, 1));
+    // a skill holding another SKILL.md below it is read one way by each loader: left out too
+    const plain = installable.filter(
+      (folder) =>
+        yamlReads(readFileSync(join(folder, "SKILL.md"), "utf8")) &&
+        skillFolders(folder).length === 1,
+    );
     return {
-      count: installable.length,
-      write(folder, name, index) {
-        rmSync(folder, { recursive: true, force: true });
-        cpSync(installable[index % installable.length] as string, folder, { recursive: true });
-        renameSkill(join(folder, "SKILL.md"), name);
-      },
-      describe(skills) {
-        let files = 0;
-        let bytes = 0;
-        for (let index = 0; index < skills; index++) {
-          const size = sizes[index % sizes.length] as CorpusTree;
-          files += size.files;
-          bytes += size.bytes;
-        }
-        return `${skills} real skills (the ${installable.length} of the corpus a plain install takes, in turn under new names: ${files} files, ${(bytes / 1e6).toFixed(1)} MB)`;
-      },
+      ...corpusSkills(installable, "the corpus's skills a plain install takes"),
+      plain: corpusSkills(
+        plain,
+        "those of the corpus a plain install takes and `yaml` reads, none holding another",
+      ),
     };
   } finally {
     rmSync(trial, { recursive: true, force: true });
@@ -142,14 +144,42 @@ export function corpusPromptFiles(): string[] {
     .filter((path) => path.endsWith(".md"))
     .sort()
     .map((path) => join(root, path))
-    .filter((path) => {
-      const text = readFileSync(path, "utf8");
-      const end = text.startsWith("---\n") ? text.indexOf("\n---", 4) : -1;
-      if (end === -1) return true;
-      const document = parseDocument(text.slice(4, end));
-      // one the baseline's `parse` would throw on, or warn about at each read
-      return document.errors.length === 0 && document.warnings.length === 0 && safeJs(document);
-    });
+    .filter((path) => yamlReads(readFileSync(path, "utf8")));
+}
+
+/**
+ * Whether a file's frontmatter, when it has one, is one the `yaml` package reads quietly (the
+ * baselines parse with it, and stop at one it throws on or warn at each read of one it frowns on).
+ */
+function yamlReads(text: string): boolean {
+  // as the baselines cut it: after the first four characters, a CRLF file's `\r` kept
+  const end = text.startsWith("---") ? text.indexOf("\n---", 4) : -1;
+  if (end === -1) return true;
+  const document = parseDocument(text.slice(4, end));
+  return document.errors.length === 0 && document.warnings.length === 0 && safeJs(document);
+}
+
+/** `folders`, written in turn under new names; `what` says which they are in a report. */
+function corpusSkills(folders: readonly string[], what: string): CorpusSkills {
+  const sizes = folders.map((folder) => treeOf(folder, 1));
+  return {
+    count: folders.length,
+    write(folder, name, index) {
+      rmSync(folder, { recursive: true, force: true });
+      cpSync(folders[index % folders.length] as string, folder, { recursive: true });
+      renameSkill(join(folder, "SKILL.md"), name);
+    },
+    describe(skills) {
+      let files = 0;
+      let bytes = 0;
+      for (let index = 0; index < skills; index++) {
+        const size = sizes[index % sizes.length] as CorpusTree;
+        files += size.files;
+        bytes += size.bytes;
+      }
+      return `${skills} real skills (${what}, ${folders.length} of them, in turn under new names: ${files} files, ${(bytes / 1e6).toFixed(1)} MB)`;
+    },
+  };
 }
 
 /** Whether `document` turns into plain values quietly: no mapping key is itself a collection. */

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ResourceRoot } from "@skillshelf/skills-loader";
+import type { CorpusSkills } from "./corpus-tree.js";
 
 /** A generated tree: its roots, lowest precedence first, and how many skill files it holds. */
 export interface GeneratedTree {
@@ -13,13 +14,15 @@ export interface GeneratedTree {
  * agent folder with category folders, and a project library two levels deep whose names partly
  * repeat the user library's (so precedence decides). Frontmatter follows the shapes real files use
  * (see the corpus statistics): mostly plain keys, some quoted, folded or literal descriptions,
- * metadata maps, tool lists, and a few files only the full YAML parser reads.
+ * metadata maps, tool lists, and a few files only the full YAML parser reads. With `skills`, each
+ * folder is one of those real skills instead, in turn, under the generated name.
  */
 export function generateSkillTree(
   dir: string,
   count: number,
   seed = 1,
   layout: SkillLayout = "mixed",
+  skills?: CorpusSkills,
 ): GeneratedTree {
   rmSync(dir, { recursive: true, force: true });
   const random = seededRandom(seed);
@@ -42,8 +45,10 @@ export function generateSkillTree(
     const root = [user, agent, project][rootIndex] as string;
     const depth = layout === "flat" ? 0 : layout === "nested" ? 2 : rootIndex;
     const folder = join(root, ...[category, `group-${local % 7}`].slice(0, depth), name);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "SKILL.md"), skillText(name, random));
+    if (skills === undefined) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "SKILL.md"), skillText(name, random));
+    } else skills.write(folder, name, index);
     written += 1;
   }
   return { roots: treeRoots(dir), files: written };

@@ -19,7 +19,7 @@ import {
 } from "./measure.js";
 
 /**
- * The skills benchmark: generate a deterministic tree, check that loadSkills and the raw-parse
+ * The skills benchmark: lay real skills of the corpus out as a deterministic tree, check that loadSkills and the raw-parse
  * baseline pick identical winners, time them side by side, measure peak RSS in fresh processes
  * and `skillshelf list` start-up, and return the report as markdown.
  */
@@ -28,7 +28,7 @@ export function runSkillsBench(options: BenchOptions): string {
   const layoutTrees = generateLayoutTrees(options);
   const dir = join(options.workDir, `skills-${count}`);
   console.log(`bench: generating ${count} skills over 3 roots in ${dir}`);
-  const tree = generateSkillTree(dir, count);
+  const tree = generateSkillTree(dir, count, 1, "mixed", options.skills.plain);
   // every tree is generated before one wait, not one wait each
   waitPastRacyMargin();
   // first, on a heap holding none of the larger tree's cache and results below
@@ -61,11 +61,11 @@ export function runSkillsBench(options: BenchOptions): string {
   const cachedRatio = median(times["loadSkills cached"] ?? []) / base;
   const rawMemory = peakRssMiB(options.binDir, "raw-parse", dir);
   const loadMemory = peakRssMiB(options.binDir, "loadSkills", dir);
-  const cli = cliListMs(options.workDir, Math.max(3, options.rounds * 3));
+  const cli = cliListMs(options, Math.max(3, options.rounds * 3));
   return [
     "## Skills",
     "",
-    `${tree.files} skills in 3 roots (flat, categories, two levels deep; ${cold.collisions.length} names overridden), median of ${rounds} rounds. Fast path took ${(fastShare * 100).toFixed(1)}% of the frontmatter blocks.`,
+    `${options.skills.plain.describe(tree.files)} in 3 roots (flat, categories, two levels deep; ${cold.collisions.length} names overridden), median of ${rounds} rounds. Fast path took ${(fastShare * 100).toFixed(1)}% of the frontmatter blocks.`,
     "",
     "| variant | ms | µs per skill | vs raw-parse |",
     "|---|---|---|---|",
@@ -76,14 +76,14 @@ export function runSkillsBench(options: BenchOptions): string {
     `| raw-parse (keeps bodies, as loaders do) | ${rawMemory.toFixed(0)} |`,
     `| loadSkills (bodies not kept) | ${loadMemory.toFixed(0)} |`,
     "",
-    `\`skillshelf list\` on 100 skills, process start to exit, medians of ${cli.runs} rounds, each round running it again over the settled tree (what it kept of its last run taken), once with nothing kept (a cache folder of its own) and a bare \`node -e 0\`: ${cli.list.toFixed(0)} ms, ${cli.unkept.toFixed(0)} ms with nothing kept, \`node -e 0\` ${cli.node.toFixed(0)} ms. Against \`node -e 0\` (median of each round's ratio): ${cli.ratio.toFixed(2)}×, ${cli.unkeptRatio.toFixed(2)}× with nothing kept. Targets: under 150 ms: ${verdict(cli.list < 150)}; at most 2.5× \`node -e 0\` (issue 31, item 5): ${verdict(cli.ratio <= 2.5)}.`,
+    `\`skillshelf list\` on 100 real skills of the same kind, process start to exit, medians of ${cli.runs} rounds, each round running it again over the settled tree (what it kept of its last run taken), once with nothing kept (a cache folder of its own) and a bare \`node -e 0\`: ${cli.list.toFixed(0)} ms, ${cli.unkept.toFixed(0)} ms with nothing kept, \`node -e 0\` ${cli.node.toFixed(0)} ms. Against \`node -e 0\` (median of each round's ratio): ${cli.ratio.toFixed(2)}×, ${cli.unkeptRatio.toFixed(2)}× with nothing kept. Targets: under 150 ms: ${verdict(cli.list < 150)}; at most 2.5× \`node -e 0\` (issue 31, item 5): ${verdict(cli.ratio <= 2.5)}.`,
     "",
     `Winners identical to raw-parse: ${identical ? "yes" : "no"}.`,
     `Targets: cold ≤ 0.70× raw-parse: ${coldRatio.toFixed(2)}× ${verdict(coldRatio <= 0.7)}; cached ≤ 0.15×: ${cachedRatio.toFixed(2)}× ${verdict(cachedRatio <= 0.15)}; peak RSS below raw-parse: ${verdict(loadMemory < rawMemory)}.`,
     "",
     "### Frontmatter-only reads, flat and nested",
     "",
-    `The same generator with every root flat, or every root two category levels deep, and real skills (the corpus's, repeated under new names, in one root; the loader refuses the few without a valid name or description, which raw-parse keeps); beside raw-parse and the floor, the frontmatter-only floor: walking and reading each file's first 4 KiB, more only until the closing \`---\` line (no hashing, no parsing). Medians of ${rounds} rounds, ms; winners identical to raw-parse in every generated tree.`,
+    `The same trees with every root flat, or every root two category levels deep, and every skill of the corpus (loadable or not, repeated under new names, in one root; the loader refuses the few without a valid name or description, which raw-parse keeps); beside raw-parse and the floor, the frontmatter-only floor: walking and reading each file's first 4 KiB, more only until the closing \`---\` line (no hashing, no parsing). Medians of ${rounds} rounds, ms; winners identical to raw-parse in every tree but the last.`,
     "",
     "| skills | layout | raw-parse | floor | frontmatter floor | cold | cached | cold / raw-parse | cold / frontmatter floor | cached / raw-parse |",
     "|---|---|---|---|---|---|---|---|---|---|",
@@ -121,7 +121,7 @@ function generateLayoutTrees(options: BenchOptions) {
       const dir = join(options.workDir, `skills-${layout}-${size}`);
       return {
         layout: layout as LayoutRow["layout"],
-        tree: generateSkillTree(dir, size, 1, layout),
+        tree: generateSkillTree(dir, size, 1, layout, options.skills.plain),
         dir,
       };
     }),
@@ -199,7 +199,7 @@ function waitPastRacyMargin(): void {
  * a bare `node -e 0` run in the same round, so a slow phase of the machine shows in all three.
  */
 function cliListMs(
-  workDir: string,
+  options: BenchOptions,
   runs: number,
 ): {
   runs: number;
@@ -209,8 +209,8 @@ function cliListMs(
   ratio: number;
   unkeptRatio: number;
 } {
-  const project = join(workDir, "cli-100");
-  generateSkillTree(project, 100);
+  const project = join(options.workDir, "cli-100");
+  generateSkillTree(project, 100, 1, "mixed", options.skills.plain);
   const bin = cliBin();
   const home = join(project, "home");
   const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, ".cache") };

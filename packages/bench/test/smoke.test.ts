@@ -76,7 +76,7 @@ describe("benchmark smoke run", () => {
     );
     expect(output).toMatch(/`skillshelf verify` over 6 installed copies/);
     expect(output).toMatch(
-      /of 20 real skills \(the \d+ of the corpus a plain install takes, in turn under new names: \d+ files, [\d.]+ MB\) in 20 nested category folders/,
+      /of 20 real skills \(the corpus's skills a plain install takes, \d+ of them, in turn under new names: \d+ files, [\d.]+ MB\) in 20 nested category folders/,
     );
     expect(output).toMatch(/\| 10 \| 10 \| [\d.]+ \| [\d.]+ \|/);
     expect(output).toMatch(/\| skillshelf list --all --json \| \d+ \| [\d.]+× \|/);
