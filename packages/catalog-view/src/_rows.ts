@@ -115,9 +115,8 @@ export function prepareRows(
     byBlock[block].push({ block, name, identity, drifted, searchText, input: fields });
   };
   for (const skill of input.skills ?? []) {
-    const block =
-      skill.block ??
-      (skill.source === "skillshelf" || skill.source.startsWith("package:") ? "ready" : "session");
+    // only what was given for this session (explicit paths: scope `cli`) is not ready
+    const block = skill.block ?? (skill.scope === "cli" ? "session" : "ready");
     const search =
       skill.triggers === undefined
         ? skill.description

@@ -10,8 +10,9 @@ export interface CatalogSkill {
   /** Its `SKILL.md`; also the row's identity. */
   readonly path: string;
   /**
-   * `ready` for installed library and package skills, `session` for skills supplied for this
-   * session only (explicit paths). Default: `ready` when the source is `skillshelf` or `package:<id>`.
+   * `ready` for the skills a host reads from its folders, libraries and packages; `session` for
+   * skills supplied for this session only (explicit paths). Default: `session` for scope `cli`,
+   * else `ready`.
    */
   readonly block?: "ready" | "session" | undefined;
   /** Its content no longer matches the hash recorded at install. */

@@ -69,6 +69,31 @@ describe("rows and blocks", () => {
     });
   });
 
+  it("lists a host's own skills as ready without being told (issue 57, item 4)", () => {
+    const view = buildCatalogView({
+      skills: [
+        {
+          name: "deploy",
+          description: "Deploy.",
+          source: "claude-code",
+          scope: "project",
+          path: "/p/.claude/skills/deploy/SKILL.md",
+        },
+        {
+          name: "scratch",
+          description: "Scratch.",
+          source: "path",
+          scope: "cli",
+          path: "/tmp/scratch/SKILL.md",
+        },
+      ],
+    });
+    expect(view.rows.map((row) => [row.kind, row.name])).toEqual([
+      ["ready", "deploy"],
+      ["session", "scratch"],
+    ]);
+  });
+
   it("says there is nothing when the catalog is empty, with or without a marketplace", () => {
     expect(buildCatalogView({}).text).toBe("No skills are available.");
     expect(buildCatalogView({ wording: { host: "Acme" } }).text).toBe(
