@@ -80,7 +80,7 @@ export const CORE_CODES = {
   read_failed: { owner: "core", hint: "check the file's permissions and that it still exists" },
   symlink_escape: {
     owner: "core",
-    hint: "move what the link points to inside its root, or name it with an explicit path",
+    hint: "move what the link points to inside its root, or name it with an explicit path; a host that means to follow such links names their folder in the root's `linkTargets`",
   },
   tree_changed: {
     owner: "core",

@@ -165,6 +165,27 @@ describe("package roots", () => {
     ]);
   });
 
+  it("refuses a user skill linked from outside home, naming the host's way to allow it (issue 57, item 4)", () => {
+    const outside = testdir({ "x/SKILL.md": skillFile("x", "Outside.") });
+    const home = testdir({ ".claude/skills/x": link(join(outside, "x")) });
+    const refused = loadSkills({ cwd: "/nonexistent", home, env: {}, host: "claude-code" });
+    const escape = refused.diagnostics.find((diagnostic) => diagnostic.code === "symlink_escape");
+    expect(escape?.path).toBe(join(home, ".claude/skills/x"));
+    expect(escape?.hint).toContain("linkTargets");
+    const root = {
+      path: join(home, ".claude/skills"),
+      scope: "user" as const,
+      source: "claude-code",
+      origin: "claude-code-user",
+      precedence: 20,
+      trust: "trusted" as const,
+      containment: home,
+      linkTargets: [outside],
+    };
+    const allowed = loadSkills({ cwd: "/nonexistent", home, env: {}, roots: [root] });
+    expect(allowed.items.map((skill) => skill.name)).toEqual(["x"]);
+  });
+
   it("refuses a link out of the package folder", () => {
     const outside = testdir({ "x/SKILL.md": skillFile("x", "Outside.") });
     const home = testdir({ "packages/p/skills/x": link(join(outside, "x")) });
