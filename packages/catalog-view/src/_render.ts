@@ -8,6 +8,8 @@ export interface Frame {
   readonly wording: Wording;
   /** The page note, or "" for none. */
   readonly note: string;
+  /** Whether the XML format names each row's file (`<location>`). */
+  readonly locations: boolean;
 }
 
 /** Render one page in a format. The rows are already in listing order. */
@@ -15,7 +17,7 @@ export function renderPage(format: CatalogFormat, page: readonly ShownRow[], fra
   const blocks = groupByBlock(page);
   const body =
     format === "xml"
-      ? xmlBody(blocks, frame.wording)
+      ? xmlBody(blocks, frame)
       : format === "markdown"
         ? markdownBody(blocks, frame.wording)
         : textBody(blocks, frame.wording);
@@ -95,15 +97,17 @@ function textBody(blocks: Blocks, wording: Wording): string[] {
   return lines;
 }
 
-function xmlBody(blocks: Blocks, wording: Wording): string[] {
+function xmlBody(blocks: Blocks, frame: Frame): string[] {
+  const { wording } = frame;
   const element = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+  const location = (path: string) => (frame.locations ? [element("location", path)] : []);
   const lines = ["<available_skills>"];
   for (const row of [...blocks.ready, ...blocks.session]) {
     lines.push(
       "<skill>",
       element("name", row.name),
       element("description", row.description),
-      element("location", row.path),
+      ...location(row.path),
     );
     if (row.drifted) lines.push(element("status", "drifted"));
     lines.push("</skill>");
@@ -118,7 +122,7 @@ function xmlBody(blocks: Blocks, wording: Wording): string[] {
         element("scope", row.scope),
         element("origin", row.origin),
         element("state", row.state),
-        element("location", row.path),
+        ...location(row.path),
         "</package>",
       );
     }

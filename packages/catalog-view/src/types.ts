@@ -115,6 +115,11 @@ export interface CatalogInput {
    */
   readonly fit?: "drop" | "shorten" | undefined;
   readonly format?: CatalogFormat | undefined;
+  /**
+   * Whether the XML format gives each skill's and package's file (`<location>`). `false` keeps
+   * absolute paths out of what a model reads, for a host that activates skills by name. Default true.
+   */
+  readonly locations?: boolean | undefined;
   readonly wording?: CatalogWording | undefined;
   /**
    * How many skills the host kept out of `skills` because they are not trusted (for example the

@@ -84,6 +84,7 @@ export function buildCatalogView(input: CatalogInput): CatalogView {
     renderPage(format, page, {
       wording,
       note: mentionsAnything(pageFacts) ? pageNote(pageFacts, wording) : "",
+      locations: input.locations !== false,
     });
   const finish = (text: string, page: readonly ShownRow[], pageFacts: PageFacts): CatalogView => {
     if (bytes(text) <= budget) return view(text, page, pageFacts, diagnostics, true);

@@ -69,6 +69,15 @@ describe("rows and blocks", () => {
     });
   });
 
+  it("keeps absolute paths out of the XML listing when asked (issue 57, item 4)", () => {
+    const withPaths = buildCatalogView({ ...FIXED, format: "xml" }).text;
+    const without = buildCatalogView({ ...FIXED, format: "xml", locations: false }).text;
+    expect(withPaths).toContain("<location>/work/app/.skillshelf/skills/ship/SKILL.md</location>");
+    expect(without).not.toContain("<location>");
+    expect(without).toContain("<name>ship</name>");
+    expect(without).toContain("<name>wtfp</name>");
+  });
+
   it("lists a host's own skills as ready without being told (issue 57, item 4)", () => {
     const view = buildCatalogView({
       skills: [
