@@ -15,7 +15,8 @@ export function race<T>(
     const onAbort = () => finish(() => reject(abortReason(signal)));
     const timer = Number.isFinite(timeoutMs)
       ? setTimeout(
-          () => finish(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`))),
+          () =>
+            finish(() => reject(deadlinePassed(`${what} did not answer within ${timeoutMs} ms`))),
           timeoutMs,
         )
       : undefined;
@@ -33,6 +34,17 @@ export function race<T>(
       (error: unknown) => finish(() => reject(toError(error))),
     );
   });
+}
+
+/** Whether `error` is `race`'s: the call did not answer by its deadline (and may still). */
+export function isDeadlinePassed(error: unknown): boolean {
+  return error instanceof Error && error.name === "DeadlineError";
+}
+
+function deadlinePassed(message: string): Error {
+  const error = new Error(message);
+  error.name = "DeadlineError";
+  return error;
 }
 
 /** The reason an aborted signal gives, as an `Error`. */

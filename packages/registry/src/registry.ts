@@ -6,7 +6,7 @@ import {
   resolveEnvironment,
   SkillshelfError,
 } from "@skillshelf/core";
-import { abortReason, race, toError } from "./_async.js";
+import { abortReason, isDeadlinePassed, race, toError } from "./_async.js";
 import { type Merge, mergeLayer, mergeLayers, type Offer } from "./_merge.js";
 import { candidateProblem, definitionProblem, SKILL_NAME, toSummary } from "./_validate.js";
 import type {
@@ -33,6 +33,11 @@ interface ProviderRegistration {
   readonly order: number;
   readonly controller: AbortController;
   live: boolean;
+  /**
+   * Its last list, still unanswered past its deadline: until it settles the provider is not asked
+   * again nor waited for, so one hung provider costs one deadline, not one per read.
+   */
+  overdue: Promise<unknown> | undefined;
 }
 
 interface RuntimeRegistration {
@@ -121,13 +126,12 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
     signal: AbortSignal,
   ) => {
     const { provider, order } = registration;
+    let call: Promise<unknown> | undefined;
     try {
-      const answer = await race(
-        provider.list({ cwd, signal }),
-        signal,
-        timeoutMs,
-        `provider "${provider.name}"`,
-      );
+      if (registration.overdue !== undefined)
+        throw new Error(`has not answered its last list within ${timeoutMs} ms`);
+      call = Promise.resolve().then(() => provider.list({ cwd, signal }));
+      const answer = await race(call, signal, timeoutMs, `provider "${provider.name}"`);
       const observation: ProviderObservation = Array.isArray(answer)
         ? { candidates: answer, complete: true }
         : (answer as ProviderObservation);
@@ -155,6 +159,14 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
       return { offers, complete: observation.complete === true, diagnostics: [] as Diagnostic[] };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
+      if (call !== undefined && isDeadlinePassed(error)) {
+        const overdue = call;
+        registration.overdue = overdue;
+        const settled = () => {
+          if (registration.overdue === overdue) registration.overdue = undefined;
+        };
+        overdue.then(settled, settled);
+      }
       const diagnostic = createDiagnostic(
         "warning",
         "provider_failed",
@@ -332,6 +344,7 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
         order: ++registrations,
         controller,
         live: true,
+        overdue: undefined,
       };
       registration = live;
       layer.providers.set(provider.name, live);

@@ -147,7 +147,10 @@ export interface RegistryChange {
 export interface RegistryConfig {
   /** Completed catalogs kept, least recently used dropped first. Default 128; a positive integer. */
   readonly cacheSize?: number | undefined;
-  /** A provider answering slower than this fails for that read. Default 10,000 ms. */
+  /**
+   * A provider answering slower than this fails for that read, the others answering; until that
+   * list settles, later reads skip the provider without waiting again. Default 10,000 ms.
+   */
   readonly providerTimeoutMs?: number | undefined;
   /** Hears every diagnostic, including those outside a read (a duplicate registration, a failing listener). */
   readonly onDiagnostic?: ((diagnostic: Diagnostic) => void) | undefined;

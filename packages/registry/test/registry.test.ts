@@ -282,6 +282,33 @@ describe("containing provider failures", () => {
     });
     expect(snapshot.diagnostics[0]?.message).toContain("did not answer within 30 ms");
   });
+
+  it("waits for a hung provider once, not at every read, and asks it again once it answers (issue 57, item 6)", async () => {
+    const registry = createSkillRegistry({ providerTimeoutMs: 30 });
+    let answer: ((candidates: readonly unknown[]) => void) | undefined;
+    const stuck = fakeProvider("stuck", (call) =>
+      call === 1
+        ? new Promise<readonly unknown[]>((resolve) => {
+            answer = resolve;
+          })
+        : [candidate("stuck", "late")],
+    );
+    registry.registerProvider(stuck.create);
+    registry.registerProvider(fakeProvider("good", () => [candidate("good", "fine")]).create);
+    const names = async () => (await registry.snapshot()).skills.map((skill) => skill.name);
+    expect(await names()).toEqual(["fine"]);
+    // the first list is still unanswered: the provider is skipped at once, not asked again
+    const second = await registry.snapshot();
+    expect(second.complete).toBe(false);
+    expect(second.diagnostics).toEqual([
+      expect.objectContaining({ code: "provider_failed", details: { provider: "stuck" } }),
+    ]);
+    expect(stuck.calls.list).toBe(1);
+    answer?.([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await names()).toEqual(["fine", "late"]);
+    expect(stuck.calls.list).toBe(2);
+  });
 });
 
 describe("abort signals", () => {
