@@ -36,7 +36,8 @@ export interface FilesystemProviderOptions {
 /**
  * A provider serving the skills `loadSkills` finds for the read's `cwd`: trusted skills only
  * (discovery-only copies never reach a registry), ranked by scope, with a kebab-case name (others
- * are left out; `skillshelf validate` reports them). Bodies are read on `get` and a file that
+ * are left out; `skillshelf validate` reports them), with the loader's diagnostics (a file that does
+ * not load, a name clash) in the read's. Bodies are read on `get` and a file that
  * changed since the list makes the registry drop its catalog.
  * @example registry.registerProvider(createFilesystemProvider({ load: { home: "/home/ada" } }));
  */
@@ -49,10 +50,11 @@ export function createFilesystemProvider(
     return {
       name,
       list({ cwd }) {
-        const { items } = loadSkills({ ...options.load, cwd, cache });
-        return items
+        const { items, diagnostics } = loadSkills({ ...options.load, cwd, cache });
+        const candidates = items
           .filter((skill) => skill.trusted && SKILL_NAME.test(skill.name))
           .map((skill) => candidateOf(skill, name));
+        return { candidates, complete: true, diagnostics };
       },
       get(candidate) {
         const skill = candidate.locator as Skill;

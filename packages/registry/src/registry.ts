@@ -156,7 +156,8 @@ export function createSkillRegistry(config: RegistryConfig = {}): SkillRegistry 
           },
         };
       });
-      return { offers, complete: observation.complete === true, diagnostics: [] as Diagnostic[] };
+      const found = Array.isArray(observation.diagnostics) ? observation.diagnostics : [];
+      return { offers, complete: observation.complete === true, diagnostics: [...found] };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
       if (call !== undefined && isDeadlinePassed(error)) {

@@ -39,6 +39,8 @@ export interface SkillDefinition extends SkillSummary {
 export interface ProviderObservation {
   readonly candidates: readonly SkillCandidate[];
   readonly complete: boolean;
+  /** What the provider found wrong while listing (a file that does not load, say): reported with the read's. */
+  readonly diagnostics?: readonly Diagnostic[] | undefined;
 }
 
 /** What the registry passes to a provider call. */

@@ -47,6 +47,22 @@ describe("the filesystem provider", () => {
     return { environment, cache, registry };
   };
 
+  it("reports what the loader found wrong with the read (issue 57, item 6)", async () => {
+    const { environment, registry } = setup();
+    writeFileSync(
+      join(environment.configDir, "skills", "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: [unclosed\n---\nBody.\n",
+    );
+    const snapshot = await registry.snapshot({ cwd: environment.cwd });
+    expect(snapshot.complete).toBe(true);
+    expect(
+      snapshot.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path]),
+    ).toContainEqual([
+      "frontmatter_invalid",
+      join(environment.configDir, "skills", "deploy", "SKILL.md"),
+    ]);
+  });
+
   it("serves a host's own folders when told who the host is (issue 30, item 2)", async () => {
     const { environment } = setup();
     const registry = createSkillRegistry();
