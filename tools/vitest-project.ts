@@ -28,15 +28,20 @@ export function workspaceProject(
 }
 
 /**
- * Each workspace package's entries (`@skillshelf/audit/sarif` too) mapped to the TypeScript its
- * `source` condition names. Only ours: a dependency whose own `source` condition names TypeScript
- * (eventsource-parser, under the MCP SDK) is left to Node, as in production.
+ * Each workspace package's entries (`@skillshelf/audit/sarif` too) and private imports
+ * (`#yaml-library`) mapped to the TypeScript their `source` condition names. Only ours: a
+ * dependency whose own `source` condition names TypeScript (eventsource-parser, under the MCP
+ * SDK) is left to Node, as in production.
  */
 function sourceAliases(): { find: RegExp; replacement: string }[] {
   const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "packages");
   const aliases: { find: RegExp; replacement: string }[] = [];
   for (const folder of readdirSync(packages)) {
-    let manifest: { name?: string; exports?: Record<string, { source?: string } | string> };
+    let manifest: {
+      name?: string;
+      exports?: Record<string, { source?: string } | string>;
+      imports?: Record<string, { source?: string } | string>;
+    };
     try {
       manifest = JSON.parse(readFileSync(join(packages, folder, "package.json"), "utf8"));
     } catch {
@@ -47,6 +52,13 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
       const id = `${manifest.name}${entry.slice(1)}`;
       aliases.push({
         find: new RegExp(`^${id.replace(/[/.]/g, "\\$&")}$`),
+        replacement: join(packages, folder, conditions.source),
+      });
+    }
+    for (const [name, conditions] of Object.entries(manifest.imports ?? {})) {
+      if (typeof conditions !== "object" || conditions.source === undefined) continue;
+      aliases.push({
+        find: new RegExp(`^${name}$`),
         replacement: join(packages, folder, conditions.source),
       });
     }

@@ -40,7 +40,7 @@ export default defineConfig([
       {
         name: "bundled-yaml",
         setup(build) {
-          build.onResolve({ filter: /\/_yaml-library\.js$/ }, () => ({
+          build.onResolve({ filter: /^#yaml-library$/ }, () => ({
             path: join(dirname(fileURLToPath(import.meta.url)), "src", "_yaml-library.ts"),
           }));
         },

@@ -1,5 +1,38 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { defineConfig } from "tsup";
 import { baseConfig } from "../../tsup.config.base.ts";
 
-// `listing` is an entry of its own: what catalog-view needs, without the YAML reader
-export default defineConfig({ ...baseConfig, entry: ["src/index.ts", "src/listing.ts"] });
+// `#yaml-library` (package.json `imports`) is how core loads `yaml`: Node takes `_yaml-library`
+// (a lazy `createRequire`), a bundler `_yaml-bundled`, built here with `yaml`'s own ES module
+// build inside it, so a bundle needs neither `node_modules` nor a `require` of Node's modules
+// (which an ES module bundle cannot make). `listing` is what catalog-view needs, without YAML.
+const bundled = ["_yaml-bundled.js", "_yaml-bundled.js.map"];
+// what is bundled keeps its licence with it
+const yamlDir = dirname(createRequire(import.meta.url).resolve("yaml/package.json"));
+const yamlLicence = readFileSync(join(yamlDir, "LICENSE"), "utf8").replaceAll("*/", "* /");
+
+export default defineConfig([
+  {
+    ...baseConfig,
+    entry: ["src/index.ts", "src/listing.ts", "src/_yaml-library.ts"],
+    external: ["#yaml-library"],
+    clean: bundled.map((file) => `!${file}`),
+  },
+  {
+    entry: ["src/_yaml-bundled.ts"],
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    platform: "neutral",
+    noExternal: ["yaml"],
+    banner: {
+      js: `/*! Bundled: the yaml package (ISC), https://github.com/eemeli/yaml\n${yamlLicence}*/`,
+    },
+    // `yaml`'s `default` condition: its ES module build, which requires nothing of Node's
+    esbuildOptions(options) {
+      options.conditions = ["import", "default"];
+    },
+  },
+]);

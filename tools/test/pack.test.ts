@@ -83,4 +83,29 @@ describe("the packed packages (issue 30, items 4 and 5)", () => {
       expect(JSON.parse(ran.stdout)).toEqual({ format, names: ["deploy"], listed: true });
     }
   }, 300_000);
+
+  it("keep @skillshelf/resources light: nothing that fetches, installs or serves (issue 57, item 2)", () => {
+    const project = join(temp, "light");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "package.json"), '{ "name": "light", "private": true }\n');
+    const installed = run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", join(temp, "packs", "skillshelf-resources-0.0.0.tgz")],
+      project,
+    );
+    expect(installed.status).toBe(0);
+    const listed = run("npm", ["ls", "--all", "--parseable"], project);
+    // the first line is the project itself
+    const packages = listed.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((path) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+    expect(packages.length).toBeLessThanOrEqual(20);
+    // ours, and the two libraries the read path parses with
+    expect(packages.filter((name) => !name.startsWith("@skillshelf/")).sort()).toEqual([
+      "yaml",
+      "zod",
+    ]);
+  }, 300_000);
 });

@@ -1,6 +1,6 @@
 import type { Document } from "yaml";
+import { yamlLibrary } from "#yaml-library";
 import { fastParseYamlList, fastParseYamlMapping } from "./_fast-yaml.js";
-import { yamlLibrary } from "./_yaml-library.js";
 
 /** Limits applied to every YAML document Skillshelf parses. */
 export interface YamlLimits {

@@ -7,11 +7,11 @@ import {
   parseSuggestedSkills,
   type Skill,
 } from "@skillshelf/skills-loader";
-import { discoverLibrary, type IndexRow } from "@skillshelf/sources";
 import { createScopeCache, type PackageSnapshot, packageCopyRoots } from "@skillshelf/store";
 import { invokeLoaded } from "./_invocation.js";
 import { beginPass, type PassSettings } from "./_pass.js";
 import type {
+  OfferedRow,
   ReadPass,
   Resources,
   ResourcesOptions,
@@ -91,9 +91,9 @@ export function createResources(options: ResourcesOptions = {}): Resources {
       const pass = read(cwd);
       const skills = pass.load("skill").items;
       // the indexes are read only when a name is nowhere on the machine
-      let offered: readonly IndexRow[] | undefined;
+      let offered: readonly OfferedRow[] | undefined;
       const offerOf = (name: string): SkillOffer | undefined => {
-        offered ??= discoverLibrary(pass.environment).rows;
+        offered ??= options.offers?.(pass.environment) ?? [];
         return skillOffer(offered, name);
       };
       const requests = asked.names.map((name): SkillRequest => {
@@ -160,7 +160,7 @@ function requestReason(skill: Skill, via: SkillRequest["via"]): SkillRequestReas
 }
 
 /** The index row offering a skill of this name: a skill package, else a plugin that provides it. */
-function skillOffer(rows: readonly IndexRow[], name: string): SkillOffer | undefined {
+function skillOffer(rows: readonly OfferedRow[], name: string): SkillOffer | undefined {
   const row =
     rows.find((candidate) => candidate.kind === "skill" && candidate.name === name) ??
     rows.find((candidate) =>

@@ -19,6 +19,7 @@ export type {
   Admitted,
   Availability,
   KindPass,
+  OfferedRow,
   PendingSkillRequests,
   ReadOptions,
   ReadPass,

@@ -4,6 +4,7 @@ import type {
   Environment,
   EnvironmentInput,
   PackageCopyRef,
+  PackageKind,
   ResourceKind,
   ResourceRoot,
 } from "@skillshelf/core";
@@ -33,6 +34,26 @@ export interface ResourcesOptions {
    * lighter way to say whose folders are the host's own.
    */
   readonly roots?: PassRoots | undefined;
+  /**
+   * What indexes offer, for `parsePendingSkillRequests` to say where a skill nothing installed has
+   * can be installed from; read at the first such request of a call. Default: nothing offered
+   * (`unknown`). `@skillshelf/sources` reads the library's indexes:
+   * `offers: (environment) => discoverLibrary(environment).rows` — an edge of its own, so a host
+   * that does not offer installs does not carry what fetches them.
+   */
+  readonly offers?: ((environment: Environment) => readonly OfferedRow[]) | undefined;
+}
+
+/** An index row offering a package, as `@skillshelf/sources` reads one (`IndexRow`). */
+export interface OfferedRow {
+  readonly kind: PackageKind;
+  readonly name: string;
+  readonly description: string;
+  readonly sourceUrl: string;
+  /** What the index calls itself. */
+  readonly catalog: string;
+  /** The resources a plugin row says it provides. */
+  readonly provides?: readonly { readonly kind: string; readonly name: string }[] | undefined;
 }
 
 /** The loaders run over one set of roots, each kind at most once (see `beginPass`). */

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { createResources } from "@skillshelf/resources";
 import { isModelVisible } from "@skillshelf/skills-loader";
+import { discoverLibrary } from "@skillshelf/sources";
 import { packagesDir } from "@skillshelf/store";
 import { skillFile, testEnvironment, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -307,8 +308,22 @@ describe("parsePendingSkillRequests", () => {
     });
   });
 
-  it("says where a skill nothing installed has can be installed from (issue 24, item 6)", () => {
+  it("offers nothing to install unless the host says what indexes offer (issue 57, item 2)", () => {
     const { environment, resources, cwd } = setup();
+    writeTree(environment.configDir, {
+      "library.yaml": `- kind: skill\n  name: pdf-forms\n  description: Fill PDF forms.\n  sourceUrl: https://example.com/pdf-forms.tar.gz\n  version: 1.0.0\n  sha256: ${"a".repeat(64)}\n`,
+    });
+    expect(resources.parsePendingSkillRequests("/skill pdf-forms", cwd).requests).toEqual([
+      { name: "pdf-forms", skill: undefined, reason: "unknown", via: "command" },
+    ]);
+  });
+
+  it("says where a skill nothing installed has can be installed from (issue 24, item 6)", () => {
+    const { environment, cwd } = setup();
+    const resources = createResources({
+      environment: { home: environment.home, configDir: environment.configDir, env: {} },
+      offers: (seen) => discoverLibrary(seen).rows,
+    });
     // the user scope's own index offers a skill package and a plugin providing another skill
     writeTree(environment.configDir, {
       "library.yaml": [

@@ -169,9 +169,9 @@ describe("package roots", () => {
     const outside = testdir({ "x/SKILL.md": skillFile("x", "Outside.") });
     const home = testdir({ ".claude/skills/x": link(join(outside, "x")) });
     const refused = loadSkills({ cwd: "/nonexistent", home, env: {}, host: "claude-code" });
-    const escape = refused.diagnostics.find((diagnostic) => diagnostic.code === "symlink_escape");
-    expect(escape?.path).toBe(join(home, ".claude/skills/x"));
-    expect(escape?.hint).toContain("linkTargets");
+    const escaped = refused.diagnostics.find((diagnostic) => diagnostic.code === "symlink_escape");
+    expect(escaped?.path).toBe(join(home, ".claude/skills/x"));
+    expect(escaped?.hint).toContain("linkTargets");
     const root = {
       path: join(home, ".claude/skills"),
       scope: "user" as const,
