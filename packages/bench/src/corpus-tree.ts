@@ -128,10 +128,19 @@ export function treeOf(dir: string, skills: number): CorpusTree {
 
 // --- internal ---
 
-/** Write `name` as the `name:` of a SKILL.md's frontmatter (the first such line). */
+/**
+ * Write `name` as the `name:` of a SKILL.md's frontmatter (its first such line), or add one to a
+ * skill that answers to its folder's name: a fetch may stage it under another folder.
+ */
 function renameSkill(path: string, name: string): void {
   const text = readFileSync(path, "utf8");
-  writeFileSync(path, text.replace(/^name:.*$/m, `name: ${name}`));
+  const end = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+  if (end === -1) return;
+  const head = text.slice(0, end);
+  const named = /^name:.*$/m.test(head)
+    ? head.replace(/^name:.*$/m, `name: ${name}`)
+    : head.replace(/^---(\r?\n)/, `---$1name: ${name}$1`);
+  writeFileSync(path, named + text.slice(end));
 }
 
 /**
