@@ -152,6 +152,7 @@ export { HEAD_BLOCK_BYTES, readTextHead } from "./read-head.js";
 export { removeTree } from "./remove-tree.js";
 export type {
   AgentFolderColumns,
+  HostFolders,
   PackageCopyRef,
   ResourcePlace,
   ResourceRoot,
@@ -161,6 +162,7 @@ export {
   defaultResourceRoots,
   explicitRoot,
   foldersUpToProject,
+  hostRoots,
   isTrustedRoot,
   packageRoot,
   ROOT_PRECEDENCE,

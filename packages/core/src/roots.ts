@@ -200,6 +200,37 @@ function withoutRepeatedRoots<T extends Pick<ResourceRoot, "path">>(roots: reado
   return roots.filter((root, index) => lastIndex.get(root.path) === index);
 }
 
+/**
+ * A harness the agent table does not list: its name and its own folders of one kind, the user's
+ * relative to home and the project's relative to the project folder (`.acme/skills`).
+ */
+export interface HostFolders {
+  readonly name: string;
+  readonly folders: { readonly user?: string | undefined; readonly project?: string | undefined };
+}
+
+/**
+ * The roots of such a host's own folders: trusted (the host reads them as its own), ranked and
+ * anchored as an agent's folders are (home, the project), its name their source. A harness adds
+ * them to a loader's default roots.
+ * @example loadSkills({ ...environment, roots: [...defaultSkillRoots(environment), ...hostRoots(environment, { name: "acme", folders: { user: ".acme/skills", project: ".acme/skills" } })] })
+ */
+export function hostRoots(
+  environment: Pick<Environment, "home" | "project">,
+  host: HostFolders,
+): ResourceRoot[] {
+  const { home, project } = environment;
+  const { user, project: own } = host.folders;
+  return [
+    ...(user === undefined
+      ? []
+      : [agentRoot(host.name, "user", join(home, user), home, [host.name])]),
+    ...(own === undefined
+      ? []
+      : [agentRoot(host.name, "project", join(project, own), project, [host.name])]),
+  ];
+}
+
 /** Which columns of the agent table give another agent's folders for a kind of resource. */
 export type AgentFolderColumns =
   | readonly ["userSkillRoot", "projectSkillRoot"]

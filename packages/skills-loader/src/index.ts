@@ -1,6 +1,6 @@
-export type { ResourceRoot, ResourceTrust } from "@skillshelf/core";
+export type { HostFolders, ResourceRoot, ResourceTrust } from "@skillshelf/core";
 // the root vocabulary lives in core; re-exported so a harness needs only this package
-export { packageRoot, ROOT_PRECEDENCE } from "@skillshelf/core";
+export { hostRoots, packageRoot, ROOT_PRECEDENCE } from "@skillshelf/core";
 export { LARGE_SKILL_BYTES, MAX_SKILL_BYTES } from "./_read-skill.js";
 export type { SkillContent } from "./body.js";
 export { readSkillBody, readSkillContent, skillFileHash } from "./body.js";

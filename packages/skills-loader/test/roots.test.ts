@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { AGENTS, resolveEnvironment } from "@skillshelf/core";
 import {
   defaultSkillRoots,
+  hostRoots,
   loadSkills,
   modelVisibleSkills,
   packageRoot,
@@ -162,6 +163,23 @@ describe("package roots", () => {
     expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.path])).toEqual([
       ["package_inactive", join(home, "packages/off/skills/b")],
       ["duplicate_file", join(home, "packages/on/skills/a/SKILL.md")],
+    ]);
+  });
+
+  it("reads a host that is no agent of the table from its own folders, trusted (issue 57, item 4)", () => {
+    const { home, cwd } = testEnvironment({
+      home: { ".acme/skills/mine/SKILL.md": skillFile("mine", "The host's own.") },
+      project: { ".acme/skills/ours/SKILL.md": skillFile("ours", "The project's own.") },
+    });
+    const environment = resolveEnvironment({ home, cwd, env: {} });
+    const host = { name: "acme", folders: { user: ".acme/skills", project: ".acme/skills" } };
+    const { items } = loadSkills({
+      ...environment,
+      roots: [...defaultSkillRoots(environment), ...hostRoots(environment, host)],
+    });
+    expect(items.map((skill) => [skill.name, skill.source, skill.scope, skill.trusted])).toEqual([
+      ["mine", "acme", "user", true],
+      ["ours", "acme", "project", true],
     ]);
   });
 
