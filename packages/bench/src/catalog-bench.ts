@@ -1,5 +1,5 @@
 import { buildCatalogView, type CatalogInput } from "@skillshelf/catalog-view";
-import { seededRandom } from "./generate.js";
+import { corpusDescriptions } from "./corpus-tree.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
 const SIZES = [1_000, 10_000, 100_000] as const;
@@ -11,7 +11,8 @@ const BUDGET = 8_192;
  * budget, and growth between sizes no worse than n·log n.
  */
 export function runCatalogBench(options: BenchOptions): string {
-  const catalogs = new Map(SIZES.map((size) => [size, catalogOf(size)]));
+  const descriptions = corpusDescriptions();
+  const catalogs = new Map(SIZES.map((size) => [size, catalogOf(size, descriptions)]));
   console.log(`bench: timing catalog views, ${options.rounds} rounds side by side`);
   const variants: Record<string, () => unknown> = {};
   for (const size of SIZES) {
@@ -38,7 +39,7 @@ export function runCatalogBench(options: BenchOptions): string {
   return [
     "## Catalog view",
     "",
-    `Rows split over the four blocks (70% ready, 10% session, 10% packages, 10% marketplace), descriptions of 40–200 characters; mean of 3 calls, median of ${options.rounds} rounds.`,
+    `Rows split over the four blocks (70% ready, 10% session, 10% packages, 10% marketplace), descriptions the corpus's real ones in turn (${descriptions.length} of them, ${Math.round(descriptions.reduce((sum, one) => sum + one.length, 0) / descriptions.length)} characters on average); mean of 3 calls, median of ${options.rounds} rounds.`,
     "",
     "| view | ms |",
     "|---|---|",
@@ -49,16 +50,9 @@ export function runCatalogBench(options: BenchOptions): string {
   ].join("\n");
 }
 
-/** A deterministic catalog of `size` rows. */
-function catalogOf(size: number): CatalogInput {
-  const random = seededRandom(size);
-  const words =
-    "deploy review merge test release index cache query render schema audit trace".split(" ");
-  const text = () =>
-    Array.from(
-      { length: 6 + Math.floor(random() * 28) },
-      () => words[Math.floor(random() * words.length)],
-    ).join(" ");
+/** A deterministic catalog of `size` rows, each description one of the corpus's, in turn. */
+function catalogOf(size: number, descriptions: readonly string[]): CatalogInput {
+  const text = (index: number) => descriptions[index % descriptions.length] as string;
   const input = {
     skills: [] as NonNullable<CatalogInput["skills"]>[number][],
     packages: [] as NonNullable<CatalogInput["packages"]>[number][],
@@ -70,9 +64,9 @@ function catalogOf(size: number): CatalogInput {
     if (kind < 8) {
       input.skills.push({
         name,
-        description: text(),
+        description: text(index),
         source: kind === 7 ? "path" : "skillshelf",
-        scope: "user",
+        scope: kind === 7 ? "cli" : "user",
         path: `/home/u/.config/skillshelf/skills/${name}/SKILL.md`,
       });
     } else if (kind === 8) {
@@ -87,7 +81,7 @@ function catalogOf(size: number): CatalogInput {
     } else {
       input.marketplace.push({
         name,
-        description: text(),
+        description: text(index),
         sourceUrl: `https://skills.example/${name}.tar.gz`,
       });
     }

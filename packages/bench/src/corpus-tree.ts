@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
+import { parseFrontmatter } from "@skillshelf/core";
 import { type Document, isCollection, parseDocument, visit } from "yaml";
 import { BENCH_GIT_ENV } from "./installed.js";
 
@@ -111,6 +112,17 @@ export function installableSkills(workDir: string, bin: string): InstallableSkil
   } finally {
     rmSync(trial, { recursive: true, force: true });
   }
+}
+
+/** The descriptions of the corpus's skills whose frontmatter reads (one line each), in a stable order. */
+export function corpusDescriptions(): string[] {
+  return skillFolders(join(corpusDir(), "skills")).flatMap((folder) => {
+    const parsed = parseFrontmatter(readFileSync(join(folder, "SKILL.md"), "utf8"));
+    const description = parsed.ok ? parsed.data.description : undefined;
+    return typeof description === "string" && description.trim() !== ""
+      ? [description.replace(/\s+/g, " ").trim()]
+      : [];
+  });
 }
 
 /** What the tree of `skills` skill folders under `dir` holds. */

@@ -104,7 +104,7 @@ const WORDS =
   );
 
 /** A deterministic random number generator (a linear congruential one), from a seed. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readIndex } from "@skillshelf/sources";
+import { corpusDescriptions } from "./corpus-tree.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
 const SIZES = [2_500, 5_000, 10_000] as const;
@@ -15,11 +16,13 @@ export function runIndexBench(options: BenchOptions): string {
   const dir = join(options.workDir, "indexes");
   mkdirSync(dir, { recursive: true });
   const variants: Record<string, () => unknown> = {};
+  const descriptions = corpusDescriptions();
+  const description = (index: number) => descriptions[index % descriptions.length] as string;
   for (const size of SIZES) {
     const yaml = join(dir, `library-${size}.yaml`);
     const json = join(dir, `marketplace-${size}.json`);
-    writeFileSync(yaml, libraryYaml(size));
-    writeFileSync(json, marketplaceJson(size));
+    writeFileSync(yaml, libraryYaml(size, description));
+    writeFileSync(json, marketplaceJson(size, description));
     variants[`library.yaml, ${size} rows`] = () => checkedRead(yaml, size);
     variants[`marketplace.json, ${size} rows`] = () => checkedRead(json, size);
   }
@@ -38,7 +41,7 @@ export function runIndexBench(options: BenchOptions): string {
   return [
     "## Package indexes",
     "",
-    `Rows of eight keys each (kind, name, description, source, version, digest, category, triggers); median of ${options.rounds} rounds.`,
+    `Rows of eight keys each (kind, name, description, source, version, digest, category, triggers), each description one of the corpus's ${descriptions.length} real ones in turn (double-quoted in library.yaml); median of ${options.rounds} rounds.`,
     "",
     "| index | ms | µs per row |",
     "|---|---|---|",
@@ -58,12 +61,12 @@ function checkedRead(path: string, size: number): void {
     throw new Error(`${path}: read ${index.rows.length} rows of ${size}`);
 }
 
-function libraryYaml(size: number): string {
+function libraryYaml(size: number, description: (index: number) => string): string {
   return Array.from({ length: size }, (_, index) =>
     [
       "- kind: skill",
       `  name: skill-${index}`,
-      `  description: Reviews pull requests for pattern ${index}, with checks and a summary.`,
+      `  description: ${JSON.stringify(description(index))}`,
       `  sourceUrl: ./skills/skill-${index}`,
       `  version: 1.0.${index}`,
       `  sha256: ${index.toString(16).padStart(64, "a")}`,
@@ -74,13 +77,13 @@ function libraryYaml(size: number): string {
   ).join("");
 }
 
-function marketplaceJson(size: number): string {
+function marketplaceJson(size: number, description: (index: number) => string): string {
   return JSON.stringify({
     name: "bench",
     owner: { name: "bench" },
     plugins: Array.from({ length: size }, (_, index) => ({
       name: `plugin-${index}`,
-      description: `Reviews pull requests for pattern ${index}, with checks and a summary.`,
+      description: description(index),
       source: `./plugins/plugin-${index}`,
       version: `1.0.${index}`,
       category: "review",
