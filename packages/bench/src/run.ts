@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { runAgentsBench } from "./agents-bench.js";
 import { runAuditBench } from "./audit-bench.js";
 import { runBrokenBench } from "./broken-bench.js";
+import { runBundleBench } from "./bundle-bench.js";
 import { runCatalogBench } from "./catalog-bench.js";
 import { runChangesBench } from "./changes-bench.js";
 import { cliBin, runCliBench } from "./cli-bench.js";
@@ -72,6 +73,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   audit: runAuditBench,
   mcp: runMcpBench,
   imports: runImportsBench,
+  bundle: runBundleBench,
   startup: runStartupBench,
   demo: runDemoBench,
 };

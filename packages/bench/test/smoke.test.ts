@@ -88,6 +88,7 @@ describe("benchmark smoke run", () => {
       /- OCI \(CNCF distribution registry\), one image of the 3 skills: \d+ ms/,
     );
     expect(output).toMatch(/\| 15 \| [\d.]+ \| \d+ \|/);
+    expect(output).toMatch(/\| @skillshelf\/resources \| \d+ \| [\d.]+ \|/);
     expect(output).toMatch(
       /`skillshelf audit` over 10 real skills .* median ratio [\d.]+× \(\d+ findings\)/,
     );
