@@ -65,6 +65,16 @@ function harnessOutput(dir: string, file: string): unknown {
   return JSON.parse(ran.stdout);
 }
 
+/**
+ * A plug-in's function: these packages type their ES module build as CommonJS (a `default`
+ * property), while Node hands an ES module import the function itself.
+ */
+function defaultOf<T>(imported: T | { readonly default: T }): T {
+  return typeof imported === "object" && imported !== null && "default" in imported
+    ? imported.default
+    : (imported as T);
+}
+
 /** Each bundler's ordinary build of the harness for Node, in ES module or CommonJS output. */
 const BUNDLERS: Record<string, (format: "esm" | "cjs", out: string) => Promise<void>> = {
   esbuild: async (format, out) => {
@@ -80,7 +90,7 @@ const BUNDLERS: Record<string, (format: "esm" | "cjs", out: string) => Promise<v
   rollup: async (format, out) => {
     const bundle = await rollup({
       input: join(project, "harness.mjs"),
-      plugins: [nodeResolve({ preferBuiltins: true }), commonjs(), json()],
+      plugins: [nodeResolve({ preferBuiltins: true }), defaultOf(commonjs)(), defaultOf(json)()],
       onwarn: () => {},
     });
     await bundle.write({

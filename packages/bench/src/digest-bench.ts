@@ -1,25 +1,28 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { digestTree } from "@skillshelf/core";
+import { writeCorpusTree } from "./corpus-tree.js";
 import { type BenchOptions, median, timeSideBySide, verdict } from "./measure.js";
 
-const FILES = 5_000;
-const BYTES = 50 * 1024 * 1024;
-const PER_FOLDER = 100;
+/** Skills enough for about 5,000 files: the corpus's hold about two each. */
+const SKILLS = 2_500;
 
 /**
- * The tree digest benchmark: `digestTree` over a package of 5,000 files and 50 MB in 50 folders
- * (sizes spread from 100 bytes to 20 KiB, every tenth file executable) beside `sha256sum` given
- * the same files, in one run. Target: at most 1.0×.
+ * The tree digest benchmark: `digestTree` over one package holding 2,500 real skills (the corpus's,
+ * repeated under new names: about 5,000 files and 47 MB, their sizes and modes as they are) beside
+ * `sha256sum` given the same files, in one run. Target: at most 1.0×.
  */
 export function runDigestBench(options: BenchOptions): string {
-  const files = Math.min(FILES, options.count);
-  const bytes = Math.round((BYTES * files) / FILES);
+  const skills = Math.min(SKILLS, options.count);
   const dir = join(options.workDir, "digest");
-  const relative = writeTree(dir, files, bytes);
+  rmSync(dir, { recursive: true, force: true });
+  const tree = writeCorpusTree(join(dir, "skills"), skills, { distinctNames: true });
+  const relative = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((path) =>
+    statSync(join(dir, path)).isFile(),
+  );
   const expected = digestTree(dir);
-  if (expected.files !== files || expected.bytes !== bytes)
+  if (expected.files !== tree.files || expected.bytes !== tree.bytes)
     throw new Error(`bench: digested ${expected.files} files of ${expected.bytes} bytes`);
   console.log(`bench: timing tree digests, ${options.rounds} rounds side by side`);
   const times = timeSideBySide(
@@ -38,12 +41,12 @@ export function runDigestBench(options: BenchOptions): string {
   return [
     "## Tree digest",
     "",
-    `One package of ${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.ceil(files / PER_FOLDER)} folders (every tenth file executable); \`sha256sum\` is one process given every file; median of ${options.rounds} rounds.`,
+    `One package of ${skills} real skills (the corpus's, repeated under new names: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB); \`sha256sum\` is one process given every file; median of ${options.rounds} rounds.`,
     "",
     "| variant | ms | MiB/s | vs sha256sum |",
     "|---|---|---|---|",
-    `| sha256sum | ${base.toFixed(1)} | ${throughput(bytes, base)} | 1.00× |`,
-    `| digestTree | ${ours.toFixed(1)} | ${throughput(bytes, ours)} | ${ratio.toFixed(2)}× |`,
+    `| sha256sum | ${base.toFixed(1)} | ${throughput(tree.bytes, base)} | 1.00× |`,
+    `| digestTree | ${ours.toFixed(1)} | ${throughput(tree.bytes, ours)} | ${ratio.toFixed(2)}× |`,
     "",
     `Target: at most 1.0× sha256sum: ${ratio.toFixed(2)}× ${verdict(ratio <= 1.0)}.`,
   ].join("\n");
@@ -53,25 +56,4 @@ export function runDigestBench(options: BenchOptions): string {
 
 function throughput(bytes: number, ms: number): string {
   return (bytes / 1024 / 1024 / (ms / 1000)).toFixed(0);
-}
-
-/** Write `files` files totalling `bytes` bytes under `dir`; their paths relative to it. */
-function writeTree(dir: string, files: number, bytes: number): string[] {
-  rmSync(dir, { recursive: true, force: true });
-  // weights from 1 to 199 spread over the files; each size rounded down, the last takes the rest
-  const weights = Array.from({ length: files }, (_, index) => 1 + ((index * 7919) % 199));
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
-  const relative: string[] = [];
-  let written = 0;
-  for (const [index, weight] of weights.entries()) {
-    const folder = `part-${String(Math.floor(index / PER_FOLDER)).padStart(3, "0")}`;
-    if (index % PER_FOLDER === 0) mkdirSync(join(dir, folder), { recursive: true });
-    const size = index === files - 1 ? bytes - written : Math.floor((bytes * weight) / total);
-    const path = `${folder}/file-${index}.${index % 10 === 0 ? "sh" : "md"}`;
-    writeFileSync(join(dir, path), Buffer.alloc(size, `${index} `));
-    if (index % 10 === 0) chmodSync(join(dir, path), 0o755);
-    written += size;
-    relative.push(path);
-  }
-  return relative;
 }

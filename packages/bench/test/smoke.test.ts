@@ -72,6 +72,9 @@ describe("benchmark smoke run", () => {
     expect(output).toMatch(/\| last 15 \| [\d.]+ \|/);
     expect(output).toMatch(/\| restoreFromLock \+ apply \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
     expect(output).toMatch(
+      /\| skillshelf install \(no targets\), process start to exit \| [\d.]+ \|/,
+    );
+    expect(output).toMatch(
       /\| 2-skill collection, local git repository \| \d+ \| \d+ \| [\d.]+× \|/,
     );
     expect(output).toMatch(/`skillshelf verify` over 6 installed copies/);
