@@ -15,6 +15,8 @@ import { REPO } from "./_scratch.js";
 // each bundler's ordinary settings, run from a folder with no node_modules, loads the corpus as
 // the same harness does from node_modules.
 
+/** The corpus as the repository vendors it (test-utils). */
+const CORPUS_DIR = join(REPO, "packages", "test-utils", "corpus");
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-bundles-"));
 const project = join(temp, "project");
 const corpus = join(temp, "corpus");
@@ -130,12 +132,8 @@ const BUNDLERS: Record<string, (format: "esm" | "cjs", out: string) => Promise<v
 describe("a harness bundled without node_modules (issue 57, item 1)", () => {
   let expected: unknown;
   beforeAll(() => {
-    cpSync(join(REPO, "..", "shared", "corpus", "skills"), join(corpus, "skills"), {
-      recursive: true,
-    });
-    cpSync(join(REPO, "..", "shared", "corpus", "prompts"), join(corpus, "prompts"), {
-      recursive: true,
-    });
+    cpSync(join(CORPUS_DIR, "skills"), join(corpus, "skills"), { recursive: true });
+    cpSync(join(CORPUS_DIR, "prompts"), join(corpus, "prompts"), { recursive: true });
     // frontmatter as anthropics' pptx writes it, and a list of maps: only the full parser reads them
     mkdirSync(join(corpus, "skills", "slides"), { recursive: true });
     writeFileSync(join(corpus, "skills", "slides", "SKILL.md"), SLIDES);
