@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -69,4 +70,45 @@ export function scratchWorkspace(prefix: string): {
       return run.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
     },
   };
+}
+
+/**
+ * Make `dir` a consumer of the built workspace: every package linked at
+ * `node_modules/@skillshelf/<folder>`. Then `compileStrictly` compiles TypeScript there.
+ */
+export function linkWorkspace(dir: string): void {
+  const scope = join(dir, "node_modules", "@skillshelf");
+  mkdirSync(scope, { recursive: true });
+  for (const folder of readdirSync(join(REPO, "packages")))
+    symlinkSync(join(REPO, "packages", folder), join(scope, folder));
+}
+
+/**
+ * `files` of `dir` compiled by `tsc` with strict settings under `nodenext`, as a consumer's
+ * project would (`options` added to them): its output and exit status.
+ */
+export function compileStrictly(
+  dir: string,
+  files: readonly string[],
+  options: Record<string, unknown> = {},
+): { readonly stdout: string; readonly status: number | null } {
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        target: "es2022",
+        types: ["node"],
+        typeRoots: [join(REPO, "node_modules", "@types")],
+        ...options,
+      },
+      files,
+    }),
+  );
+  return spawnSync(
+    process.execPath,
+    [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
+    { cwd: dir, encoding: "utf8" },
+  );
 }

@@ -1,17 +1,8 @@
-import { spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "./_scratch.js";
+import { compileStrictly, linkWorkspace, REPO } from "./_scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-declarations-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -39,36 +30,14 @@ function publishedEntries(): { folder: string; name: string; entries: string[] }
 describe("the built declarations (issue 31, item 3)", () => {
   it("type-check strictly, library checks on, for a consumer importing every published entry", () => {
     const packages = publishedEntries();
-    const scope = join(temp, "node_modules", "@skillshelf");
-    mkdirSync(scope, { recursive: true });
-    for (const { folder, name } of packages)
-      symlinkSync(join(REPO, "packages", folder), join(scope, name.split("/")[1] ?? folder));
+    linkWorkspace(temp);
     const entries = packages.flatMap(({ entries }) => entries);
     writeFileSync(
       join(temp, "consumer.mts"),
       entries.map((entry, index) => `import * as entry${index} from "${entry}";\n`).join("") +
         `export const all: unknown[] = [${entries.map((_, index) => `entry${index}`).join(", ")}];\n`,
     );
-    writeFileSync(
-      join(temp, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          module: "nodenext",
-          target: "es2022",
-          types: ["node"],
-          typeRoots: [join(REPO, "node_modules", "@types")],
-        },
-        files: ["consumer.mts"],
-      }),
-    );
-    const compiled = spawnSync(
-      process.execPath,
-      [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-      { cwd: temp, encoding: "utf8" },
-    );
+    const compiled = compileStrictly(temp, ["consumer.mts"], { noEmit: true, skipLibCheck: false });
     expect(compiled.stdout).toBe("");
     expect(compiled.status).toBe(0);
     expect(entries).toContain("@skillshelf/store/writers");

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "./_scratch.js";
+import { compileStrictly, REPO } from "./_scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-packs-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -53,25 +53,7 @@ describe("the packed packages (issue 30, items 4 and 5)", () => {
     expect(installed.status).toBe(0);
     writeFileSync(join(project, "harness.mts"), harness("esm"));
     writeFileSync(join(project, "harness.cts"), harness("cjs"));
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: "nodenext",
-          target: "es2022",
-          types: ["node"],
-          typeRoots: [join(REPO, "node_modules", "@types")],
-          outDir: "out",
-        },
-        files: ["harness.mts", "harness.cts"],
-      }),
-    );
-    const compiled = run(
-      process.execPath,
-      [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-      project,
-    );
+    const compiled = compileStrictly(project, ["harness.mts", "harness.cts"], { outDir: "out" });
     expect(compiled.stdout).toBe("");
     expect(compiled.status).toBe(0);
     for (const [file, format] of [

@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileStrictly, linkWorkspace, REPO } from "./_scratch.js";
+
+// Issue 57, item 3: a README's code is a program a reader can paste. Each block below is taken
+// from its README as written, type-checked with strict TypeScript under `nodenext` against the
+// built packages, and run in a project holding the corpus's skills; what it prints is checked.
+
+/** The READMEs whose TypeScript is run, and what each block's run must print. */
+const RUN: Readonly<Record<string, readonly RegExp[]>> = {
+  "README.md": [/deploy/, /Ship it carefully\./],
+  "packages/skills-loader/README.md": [/Ship it carefully\./],
+  "packages/catalog-view/README.md": [/<name>deploy<\/name>/, /Run the deploy script/],
+  "packages/prompts-loader/README.md": [/^Review src\/app\.ts with strict care\.$/m],
+  "packages/core/README.md": [/Audit it\. Usage: \/a11y \[path\]/, /^true$/m],
+  // a host's functions, defined and left for its loop to call: it must compile and load
+  "packages/resources/README.md": [],
+};
+
+const temp = mkdtempSync(join(tmpdir(), "skillshelf-readmes-"));
+const project = join(temp, "project");
+const home = join(temp, "home");
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** The ```ts blocks of a README, in order. */
+function tsBlocks(readme: string): string[] {
+  const text = readFileSync(join(REPO, readme), "utf8");
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] as string);
+}
+
+/** A module's file name for a README's block: `packages/core/README.md` → `core-0.mts`. */
+function moduleName(readme: string, index: number): string {
+  const name = readme === "README.md" ? "root" : (readme.split("/")[1] as string);
+  return `${name}-${index}`;
+}
+
+describe("the READMEs' code (issue 57, item 3)", () => {
+  beforeAll(() => {
+    linkWorkspace(temp);
+    // the project a reader's harness runs in: the corpus's skills in Claude Code's folder, one
+    // skill and one template of its own in the project library
+    cpSync(
+      join(REPO, "packages", "test-utils", "corpus", "skills"),
+      join(project, ".claude", "skills"),
+      {
+        recursive: true,
+      },
+    );
+    mkdirSync(join(project, ".skillshelf", "skills", "deploy"), { recursive: true });
+    writeFileSync(
+      join(project, ".skillshelf", "skills", "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: Deploy the app to staging.\n---\nShip it carefully.\n",
+    );
+    mkdirSync(join(project, ".skillshelf", "prompts"), { recursive: true });
+    writeFileSync(
+      join(project, ".skillshelf", "prompts", "review.md"),
+      "---\ndescription: Review a file\n---\nReview $1 with $2 care.\n",
+    );
+    mkdirSync(join(project, ".git"));
+    mkdirSync(home);
+  });
+
+  it("type-check strictly as written, every block of every README listed", () => {
+    const files: string[] = [];
+    for (const readme of Object.keys(RUN))
+      tsBlocks(readme).forEach((block, index) => {
+        const file = `${moduleName(readme, index)}.mts`;
+        writeFileSync(join(temp, file), `${block}\nexport {};\n`);
+        files.push(file);
+      });
+    expect(files.length).toBeGreaterThanOrEqual(Object.keys(RUN).length);
+    const compiled = compileStrictly(temp, files, { outDir: "out" });
+    expect(compiled.stdout).toBe("");
+    expect(compiled.status).toBe(0);
+  }, 300_000);
+
+  for (const [readme, expected] of Object.entries(RUN))
+    it(`runs ${readme} in a project of real skills and prints what it says`, () => {
+      tsBlocks(readme).forEach((_, index) => {
+        const ran = spawnSync(
+          process.execPath,
+          [join(temp, "out", `${moduleName(readme, index)}.mjs`)],
+          { cwd: project, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: home } },
+        );
+        expect(ran.status).toBe(0);
+        for (const pattern of expected) expect(ran.stdout).toMatch(pattern);
+      });
+    }, 120_000);
+});
