@@ -18,6 +18,13 @@ const RUN: Readonly<Record<string, readonly RegExp[]>> = {
   "packages/core/README.md": [/Audit it\. Usage: \/a11y \[path\]/, /^true$/m],
   // a host's functions, defined and left for its loop to call: it must compile and load
   "packages/resources/README.md": [],
+  "packages/registry/README.md": [/Ship it carefully\./],
+  "packages/inventory/README.md": [/skill:pdf-forms\S* available/],
+  "packages/audit/README.md": [/2\.1\.0/],
+  // no policy file, no recipes, nothing to validate in the project: each must still run clean
+  "packages/policy/README.md": [],
+  "packages/recipes-loader/README.md": [],
+  "packages/validation/README.md": [],
 };
 
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-readmes-"));
@@ -53,6 +60,11 @@ describe("the READMEs' code (issue 57, item 3)", () => {
     writeFileSync(
       join(project, ".skillshelf", "skills", "deploy", "SKILL.md"),
       "---\nname: deploy\ndescription: Deploy the app to staging.\n---\nShip it carefully.\n",
+    );
+    mkdirSync(join(project, ".skillshelf", "skills", "pdf-forms"), { recursive: true });
+    writeFileSync(
+      join(project, ".skillshelf", "skills", "pdf-forms", "SKILL.md"),
+      "---\nname: pdf-forms\ndescription: Fill PDF forms.\n---\nFill them.\n",
     );
     mkdirSync(join(project, ".skillshelf", "prompts"), { recursive: true });
     writeFileSync(
