@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +35,19 @@ const RUN: Readonly<Record<string, readonly RegExp[]>> = {
   "packages/recipes-loader/README.md": [],
   "packages/validation/README.md": [],
 };
+
+/**
+ * READMEs whose code needs what a test here does not give it yet (a network source, a server
+ * that runs until stopped, a signing key, candidates of its own): still to be made runnable.
+ */
+const PENDING: readonly string[] = [
+  "packages/collision/README.md",
+  "packages/lifecycle/README.md",
+  "packages/mcp/README.md",
+  "packages/publish/README.md",
+  "packages/sources/README.md",
+  "packages/store/README.md",
+];
 
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-readmes-"));
 const project = join(temp, "project");
@@ -73,6 +95,14 @@ describe("the READMEs' code (issue 57, item 3)", () => {
     );
     mkdirSync(join(project, ".git"));
     mkdirSync(home);
+  });
+
+  it("leave no README's code out unless it is listed as pending", () => {
+    const readmes = [
+      "README.md",
+      ...readdirSync(join(REPO, "packages")).map((folder) => `packages/${folder}/README.md`),
+    ].filter((readme) => existsSync(join(REPO, readme)) && tsBlocks(readme).length > 0);
+    expect(readmes.filter((readme) => !(readme in RUN)).sort()).toEqual([...PENDING].sort());
   });
 
   it("type-check strictly as written, every block of every README listed", () => {
