@@ -11,7 +11,7 @@ function readmeExample(project: string, home: string): string {
   const start = readme.indexOf("```ts\nimport { createSkillCache, loadSkills");
   const code = readme.slice(readme.indexOf("\n", start) + 1, readme.indexOf("```", start + 5));
   const placed = code.replace(
-    'cwd: "/work/app",',
+    "cwd: process.cwd(), // the project the harness works in",
     `cwd: ${JSON.stringify(project)}, home: ${JSON.stringify(home)}, env: {},`,
   );
   expect(placed).not.toBe(code);
