@@ -112,3 +112,28 @@ export function compileStrictly(
     { cwd: dir, encoding: "utf8" },
   );
 }
+
+/** Run a command for a test that packs or installs: npm's chatter kept to errors. */
+export function runQuietly(command: string, args: readonly string[], cwd: string) {
+  return spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
+}
+
+/** Pack every published package into `dir` (`scripts/pack-packages.mjs`); what the script said. */
+export function packAll(dir: string) {
+  return runQuietly(process.execPath, [join(REPO, "scripts", "pack-packages.mjs"), dir], REPO);
+}
+
+/**
+ * An empty project at `project` with the tarballs of `names` (`skills-loader` …) from `packs`
+ * installed by npm, as a consumer installs them; what npm said.
+ */
+export function installPacked(project: string, packs: string, names: readonly string[]) {
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, "package.json"), '{ "name": "consumer", "private": true }\n');
+  const tarballs = names.map((name) => join(packs, `skillshelf-${name}-0.0.0.tgz`));
+  return runQuietly("npm", ["install", "--no-audit", "--no-fund", ...tarballs], project);
+}

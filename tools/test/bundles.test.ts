@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import { rollup } from "rollup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpack from "webpack";
-import { REPO } from "./_scratch.js";
+import { installPacked, packAll, REPO } from "./_scratch.js";
 
 // Issue 57, item 1: a harness bundled as VS Code extensions and single-file CLIs ship it, with
 // each bundler's ordinary settings, run from a folder with no node_modules, loads the corpus as
@@ -138,22 +138,12 @@ describe("a harness bundled without node_modules (issue 57, item 1)", () => {
     mkdirSync(join(corpus, "skills", "slides"), { recursive: true });
     writeFileSync(join(corpus, "skills", "slides", "SKILL.md"), SLIDES);
     const packs = join(temp, "packs");
-    const packed = run(process.execPath, [join(REPO, "scripts", "pack-packages.mjs"), packs], REPO);
-    expect(packed.status).toBe(0);
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, "package.json"), '{ "name": "harness", "private": true }\n');
-    const installed = run(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        ...["skills-loader", "prompts-loader", "catalog-view"].map((name) =>
-          join(packs, `skillshelf-${name}-0.0.0.tgz`),
-        ),
-      ],
-      project,
-    );
+    expect(packAll(packs).status).toBe(0);
+    const installed = installPacked(project, packs, [
+      "skills-loader",
+      "prompts-loader",
+      "catalog-view",
+    ]);
     expect(installed.status).toBe(0);
     writeFileSync(join(project, "harness.mjs"), HARNESS);
     expected = harnessOutput(project, "harness.mjs");

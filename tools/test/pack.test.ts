@@ -1,9 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileStrictly, REPO } from "./_scratch.js";
+import { compileStrictly, installPacked, packAll, runQuietly } from "./_scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "skillshelf-packs-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -17,17 +16,10 @@ const text: string = buildCatalogView({ skills: modelVisibleSkills(items), budge
 console.log(JSON.stringify({ format: "${format}", names: items.map((skill) => skill.name), listed: text.includes("deploy") }));
 `;
 
-const run = (command: string, args: readonly string[], cwd: string) =>
-  spawnSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, npm_config_loglevel: "error" },
-  });
-
 describe("the packed packages (issue 30, items 4 and 5)", () => {
   it("install from their tarballs alone, type-check strictly and run from ES modules and CommonJS", () => {
     const packs = join(temp, "packs");
-    const packed = run(process.execPath, [join(REPO, "scripts", "pack-packages.mjs"), packs], REPO);
+    const packed = packAll(packs);
     expect(packed.stderr).toBe("");
     expect(packed.status).toBe(0);
     const project = join(temp, "project");
@@ -36,19 +28,8 @@ describe("the packed packages (issue 30, items 4 and 5)", () => {
       join(project, ".claude", "skills", "deploy", "SKILL.md"),
       "---\nname: deploy\ndescription: Deploy the app.\n---\nSteps.\n",
     );
-    writeFileSync(join(project, "package.json"), '{ "name": "harness", "private": true }\n');
     // nothing of @skillshelf is on the registry: every one must come from a sibling tarball
-    const installed = run(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        join(packs, "skillshelf-skills-loader-0.0.0.tgz"),
-        join(packs, "skillshelf-catalog-view-0.0.0.tgz"),
-      ],
-      project,
-    );
+    const installed = installPacked(project, packs, ["skills-loader", "catalog-view"]);
     expect(installed.stderr).toBe("");
     expect(installed.status).toBe(0);
     writeFileSync(join(project, "harness.mts"), harness("esm"));
@@ -60,7 +41,7 @@ describe("the packed packages (issue 30, items 4 and 5)", () => {
       ["harness.mjs", "esm"],
       ["harness.cjs", "cjs"],
     ] as const) {
-      const ran = run(process.execPath, [join("out", file)], project);
+      const ran = runQuietly(process.execPath, [join("out", file)], project);
       expect(ran.status).toBe(0);
       expect(JSON.parse(ran.stdout)).toEqual({ format, names: ["deploy"], listed: true });
     }
@@ -68,15 +49,9 @@ describe("the packed packages (issue 30, items 4 and 5)", () => {
 
   it("keep @skillshelf/resources light: nothing that fetches, installs or serves (issue 57, item 2)", () => {
     const project = join(temp, "light");
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, "package.json"), '{ "name": "light", "private": true }\n');
-    const installed = run(
-      "npm",
-      ["install", "--no-audit", "--no-fund", join(temp, "packs", "skillshelf-resources-0.0.0.tgz")],
-      project,
-    );
+    const installed = installPacked(project, join(temp, "packs"), ["resources"]);
     expect(installed.status).toBe(0);
-    const listed = run("npm", ["ls", "--all", "--parseable"], project);
+    const listed = runQuietly("npm", ["ls", "--all", "--parseable"], project);
     // the first line is the project itself
     const packages = listed.stdout
       .trim()

@@ -32,7 +32,7 @@ export function writeCorpusTree(
   count: number,
   options: { readonly distinctNames?: boolean } = {},
 ): CorpusTree {
-  const sources = skillFolders(join(corpusDir(), "skills"));
+  const sources = corpusSkillFolders();
   mkdirSync(dir, { recursive: true });
   for (let index = 0; index < count; index++) {
     const folder = join(dir, `skill-${index}`);
@@ -72,7 +72,7 @@ export interface InstallableSkills extends CorpusSkills {
  * under `workDir`, removed after).
  */
 export function installableSkills(workDir: string, bin: string): InstallableSkills {
-  const sources = skillFolders(join(corpusDir(), "skills"));
+  const sources = corpusSkillFolders();
   mkdirSync(workDir, { recursive: true });
   const trial = mkdtempSync(join(workDir, "installable-"));
   try {
@@ -116,7 +116,7 @@ export function installableSkills(workDir: string, bin: string): InstallableSkil
 
 /** The descriptions of the corpus's skills whose frontmatter reads (one line each), in a stable order. */
 export function corpusDescriptions(): string[] {
-  return skillFolders(join(corpusDir(), "skills")).flatMap((folder) => {
+  return corpusSkillFolders().flatMap((folder) => {
     const parsed = parseFrontmatter(readFileSync(join(folder, "SKILL.md"), "utf8"));
     const description = parsed.ok ? parsed.data.description : undefined;
     return typeof description === "string" && description.trim() !== ""
@@ -222,7 +222,12 @@ function corpusDir(): string {
   );
 }
 
-/** Every folder of the corpus holding a SKILL.md, in a stable order. */
+/** The corpus's skill folders, in a stable order. */
+function corpusSkillFolders(): string[] {
+  return skillFolders(join(corpusDir(), "skills"));
+}
+
+/** Every folder under `root` holding a SKILL.md, in a stable order. */
 function skillFolders(root: string): string[] {
   return readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((path) => /(?:^|\/)SKILL\.md$/.test(path))
