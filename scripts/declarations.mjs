@@ -25,6 +25,26 @@ export function emitDeclarations(packageDir) {
     writeFileSync(out, code);
   }
   if (failures.length > 0) throw new Error(`declarations:\n${failures.join("\n")}`);
+  emitCommonJsDeclarations(packageDir);
+}
+
+/**
+ * Beside every `dist/**\/*.d.ts`, its `.d.cts`: the same declarations for a CommonJS consumer, whose
+ * `require` condition loads the `.cjs` build. Relative imports name `.cjs` files, so TypeScript
+ * reads each module as CommonJS (a `.d.ts` in a `"type": "module"` package is an ES module to it,
+ * which `module: node16` refuses to `require`).
+ */
+export function emitCommonJsDeclarations(packageDir) {
+  const dist = join(packageDir, "dist");
+  for (const entry of readdirSync(dist, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".d.ts")) continue;
+    const file = join(entry.parentPath, entry.name);
+    const text = readFileSync(file, "utf8").replace(
+      /((?:from|import)\s*\(?\s*)(["'])(\.{1,2}\/[^"']*?)\.js\2/g,
+      "$1$2$3.cjs$2",
+    );
+    writeFileSync(`${file.slice(0, -".d.ts".length)}.d.cts`, text);
+  }
 }
 
 function sourceFiles(dir) {

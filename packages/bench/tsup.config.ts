@@ -5,7 +5,8 @@ import { baseConfig } from "../../tsup.config.base.ts";
 export default defineConfig({
   ...baseConfig,
   entry: ["src/run.ts", "src/memory.ts", "src/load-once.ts"],
-  // private: no declarations
+  // private: no declarations, no CommonJS build
+  format: ["esm"],
   onSuccess: undefined,
   noExternal: ["@skillshelf/test-utils"],
 });

@@ -129,11 +129,29 @@ export function packAll(dir: string) {
 
 /**
  * An empty project at `project` with the tarballs of `names` (`skills-loader` …) from `packs`
- * installed by npm, as a consumer installs them; what npm said.
+ * installed by npm, as a consumer installs them: with the tarballs of their `@skillshelf`
+ * dependencies beside them, which npm takes for those versions. What npm said.
  */
 export function installPacked(project: string, packs: string, names: readonly string[]) {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, "package.json"), '{ "name": "consumer", "private": true }\n');
-  const tarballs = names.map((name) => join(packs, `skillshelf-${name}-0.0.0.tgz`));
+  const tarballs = workspaceClosure(names).map((name) =>
+    join(packs, `skillshelf-${name}-0.0.0.tgz`),
+  );
   return runQuietly("npm", ["install", "--no-audit", "--no-fund", ...tarballs], project);
+}
+
+/** `names` and every workspace package they depend on, by folder name. */
+function workspaceClosure(names: readonly string[]): string[] {
+  const closure = new Set<string>();
+  const pending = [...names];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (closure.has(name)) continue;
+    closure.add(name);
+    const manifest = JSON.parse(readFileSync(join(REPO, "packages", name, "package.json"), "utf8"));
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      if (dependency.startsWith("@skillshelf/"))
+        pending.push(dependency.slice("@skillshelf/".length));
+  }
+  return [...closure];
 }

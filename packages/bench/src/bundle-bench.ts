@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { writeCorpusTree } from "./corpus-tree.js";
@@ -30,8 +30,12 @@ export async function runBundleBench(options: BenchOptions): Promise<string> {
   execFileSync(process.execPath, [join(repository, "scripts", "pack-packages.mjs"), packs], {
     stdio: "ignore",
   });
-  const tarball = (name: string) => join(packs, `skillshelf-${name}-0.0.0.tgz`);
-  const harness = project(join(dir, "harness"), [tarball("skills-loader")]);
+  // a tarball names its workspace dependencies by version: theirs are installed beside it
+  const tarballs = (name: string) =>
+    workspaceClosure(join(repository, "packages"), name).map((folder) =>
+      join(packs, `skillshelf-${folder}-0.0.0.tgz`),
+    );
+  const harness = project(join(dir, "harness"), tarballs("skills-loader"));
   writeFileSync(join(harness, "harness.mjs"), HARNESS);
   const alone = join(dir, "alone");
   mkdirSync(alone, { recursive: true });
@@ -48,7 +52,7 @@ export async function runBundleBench(options: BenchOptions): Promise<string> {
   }
   const ratio = medianRatio(bundled, installed);
   const sizes = PACKAGES.map((name) => {
-    const alonePackage = project(join(dir, `size-${name}`), [tarball(name)]);
+    const alonePackage = project(join(dir, `size-${name}`), tarballs(name));
     return { name, ...installedSize(alonePackage) };
   });
   return [
@@ -78,6 +82,21 @@ function project(dir: string, tarballs: readonly string[]): string {
     env: { ...process.env, npm_config_loglevel: "error" },
   });
   return dir;
+}
+
+/** The folder `name` of `packages` and those of every workspace package it depends on. */
+function workspaceClosure(packages: string, name: string): string[] {
+  const closure = new Set<string>();
+  const pending = [name];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (closure.has(next)) continue;
+    closure.add(next);
+    const manifest = JSON.parse(readFileSync(join(packages, next, "package.json"), "utf8"));
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      if (dependency.startsWith("@skillshelf/"))
+        pending.push(dependency.slice("@skillshelf/".length));
+  }
+  return [...closure];
 }
 
 /** esbuild's bundle of `entry` for Node, as a harness ships one: nothing configured. */

@@ -10,7 +10,7 @@ function workspaceEntry(specifier: string): string {
   const [, name = "", ...entry] = specifier.split("/");
   const manifest = JSON.parse(readFileSync(join(PACKAGES, name, "package.json"), "utf8"));
   const conditions = manifest.exports[entry.length === 0 ? "." : `./${entry.join("/")}`];
-  return join(PACKAGES, name, conditions.import);
+  return join(PACKAGES, name, conditions.import.default);
 }
 
 /**
