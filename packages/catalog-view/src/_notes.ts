@@ -1,6 +1,6 @@
 import type { MatchMode } from "@skillshelf/core/listing";
 import { oneLine } from "./_sanitize.js";
-import { activation, listing, type Wording } from "./wording.js";
+import { listing, openDirectly, type Wording } from "./wording.js";
 
 /** What the page note describes. */
 export interface PageFacts {
@@ -49,7 +49,7 @@ export function pageNote(facts: PageFacts, wording: Wording): string {
   }
   if (facts.steppedOver !== undefined) {
     clauses.push(
-      `"${facts.steppedOver}" is too large to carry in this call's budget and was stepped over; open it directly with ${activation(wording, facts.steppedOver)}.`,
+      `"${facts.steppedOver}" is too large to carry in this call's budget and was stepped over${openDirectly(wording, facts.steppedOver)}.`,
     );
   }
   if (facts.nextOffset !== undefined && wording.features.listTool) {

@@ -24,7 +24,7 @@ export function renderPage(format: CatalogFormat, page: readonly ShownRow[], fra
   const lines = [...body];
   const drift = driftFooter(page);
   if (drift !== "") lines.push("", drift);
-  lines.push("", protocolLine(frame.wording));
+  lines.push("", protocolLine(frame.wording, format === "xml" && frame.locations));
   if (blocks.marketplace.length > 0 && frame.wording.offerInstalls !== false)
     lines.push(frame.wording.offerInstalls);
   if (frame.note !== "") lines.push(frame.note);

@@ -48,16 +48,18 @@ export interface CatalogWording {
   /** The host's name in the listing ("Ready skills in <host>"). Default: none, the listing names no host. */
   readonly host?: string | undefined;
   /**
-   * `operator`: the model suggests skills (`Suggested skill: /skill <name>`) and only the operator
-   * runs them. `model`: the model activates installed skills itself with `activateCall`.
-   * Default `operator`.
+   * How the model uses a skill that matches. `read` (default): it reads the skill's file itself, as
+   * Agent Skills hosts with file access do (the XML listing gives each `<location>`; without
+   * locations the line only says to follow a matching skill). `model`: it activates installed
+   * skills with `activateCall`. `operator`: Skillshelf's own protocol, for a host that runs it —
+   * the model suggests skills (`Suggested skill: /skill <name>`) and only the operator runs them.
    */
-  readonly activation?: "operator" | "model" | undefined;
+  readonly activation?: "read" | "operator" | "model" | undefined;
   /** The call that activates a skill, with `{name}` for its name. Default `activate_skill(name="{name}")`. */
   readonly activateCall?: string | undefined;
   /** The call that lists skills, taking `query` and `offset`. Default `list_skills`. */
   readonly listCall?: string | undefined;
-  /** How to install a marketplace skill, shown in that block's header. Default `/skill <name> offers to install`. */
+  /** How to install a marketplace skill, shown in that block's header. Default `ask the operator to install one`. */
   readonly installHint?: string | undefined;
   /** The sentence that lets the model offer an install, or `false` for none. */
   readonly offerInstalls?: string | false | undefined;

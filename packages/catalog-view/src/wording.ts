@@ -3,7 +3,7 @@ import type { CatalogWording } from "./types.js";
 /** Every wording option filled in. */
 export interface Wording {
   readonly host: string | undefined;
-  readonly activation: "operator" | "model";
+  readonly activation: "read" | "operator" | "model";
   readonly activateCall: string;
   readonly listCall: string;
   readonly installHint: string;
@@ -23,10 +23,10 @@ export const DEFAULT_WORDING: Omit<
   "marketplaceConfigured" | "features" | "protocol" | "hidden"
 > = {
   host: undefined,
-  activation: "operator",
+  activation: "read",
   activateCall: 'activate_skill(name="{name}")',
   listCall: "list_skills",
-  installHint: "/skill <name> offers to install",
+  installHint: "ask the operator to install one",
   offerInstalls:
     "When no installed skill serves the task but a marketplace skill above genuinely does, you may instead ask the operator whether to install it.",
   sessionHeading: "Skills supplied for this session:",
@@ -63,23 +63,31 @@ export function resolveWording(
   };
 }
 
-/** The last instruction of every listing: how the model uses a skill that matches. */
-export function protocolLine(wording: Wording): string {
+/**
+ * The last instruction of every listing: how the model uses a skill that matches. `located`: the
+ * page gives each skill's file (`<location>`), which `read` sends the model to.
+ */
+export function protocolLine(wording: Wording, located: boolean): string {
   if (wording.protocol !== undefined) return wording.protocol;
+  const none = "If none match, do not mention skills.";
   if (wording.activation === "model") {
     const approval = wording.features.marketplaceApproval
       ? " Marketplace additions still require operator approval."
       : "";
-    return `If one skill above matches the current task, load it now with ${activation(wording, "<name>")} and continue in the same turn.${approval} If none match, do not mention skills.`;
+    return `If one skill above matches the current task, load it now with ${wording.activateCall.replaceAll("{name}", "<name>")} and continue in the same turn.${approval} ${none}`;
   }
-  return "If one skill above matches the current task, begin your reply with the line `Suggested skill: /skill <name>` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it. If none match, do not mention skills.";
+  if (wording.activation === "operator")
+    return `If one skill above matches the current task, begin your reply with the line \`Suggested skill: /skill <name>\` (a comma-separated sequence, in order, when several compose), then continue the task in the same turn without it. ${none}`;
+  return located
+    ? `If one skill above matches the current task, read its file (its location above) and follow it in the same turn. ${none}`
+    : `If one skill above matches the current task, follow its instructions in the same turn. ${none}`;
 }
 
-/** How to activate one skill, in the host's terms. */
-export function activation(wording: Wording, name: string): string {
-  return wording.activation === "model"
-    ? wording.activateCall.replaceAll("{name}", name)
-    : `/skill ${name}`;
+/** How the model opens one skill the listing could not carry, as a clause; "" when it cannot. */
+export function openDirectly(wording: Wording, name: string): string {
+  if (wording.activation === "model")
+    return `; open it directly with ${wording.activateCall.replaceAll("{name}", name)}`;
+  return wording.activation === "operator" ? `; open it directly with /skill ${name}` : "";
 }
 
 /** The list call with arguments, for example `list_skills(offset=20)`. */

@@ -138,7 +138,7 @@ describe("the budget is a promise", () => {
     expect(shortenedMore).toBeGreaterThan(5);
   });
 
-  it("fits more than one skill into 1,500 bytes beside a 1,000-character description", () => {
+  it("fits more than one skill into 1,250 bytes beside a 1,000-character description", () => {
     const skills = [
       skill(
         "long-one",
@@ -148,8 +148,8 @@ describe("the budget is a promise", () => {
       skill("short-b", "Checks links in docs."),
     ];
     expect(skills[0]?.description.length).toBeGreaterThan(1_000);
-    const plain = buildCatalogView({ skills, budget: 1_500 });
-    const shortened = buildCatalogView({ skills, budget: 1_500, fit: "shorten" });
+    const plain = buildCatalogView({ skills, budget: 1_250 });
+    const shortened = buildCatalogView({ skills, budget: 1_250, fit: "shorten" });
     expect(plain.shown).toBeLessThan(3);
     expect(shortened.shown).toBe(3);
     expect(shortened.shortened).toEqual(["long-one"]);

@@ -141,7 +141,7 @@ describe("query", () => {
     const view = buildCatalogView({ ...FIXED, query: "zzzznotathing" });
     expect(view.rows).toEqual([]);
     expect(view.text).toContain('No skill matches "zzzznotathing"; 10 are available unfiltered.');
-    expect(view.text).toContain("Suggested skill: /skill <name>");
+    expect(view.text).toContain(PROTOCOL);
     // only a host with a listing tool is told to call it again
     const withTool = buildCatalogView({
       ...FIXED,
@@ -304,7 +304,16 @@ describe("limit, offset and budget", () => {
     const view = buildCatalogView({ skills: [huge, skill("small", "Small.")], budget: 1200 });
     expect(view).toMatchObject({ shown: 0, nextOffset: 1, budgetLimited: true });
     expect(view.text).toContain(
-      '"huge" is too large to carry in this call\'s budget and was stepped over; open it directly with /skill huge.',
+      '"huge" is too large to carry in this call\'s budget and was stepped over.',
+    );
+    // a host that activates by name is told how to open it
+    const named = buildCatalogView({
+      skills: [huge, skill("small", "Small.")],
+      budget: 1200,
+      wording: { activation: "model" },
+    });
+    expect(named.text).toContain(
+      'stepped over; open it directly with activate_skill(name="huge").',
     );
     expect(bytes(view.text)).toBeLessThanOrEqual(1200);
     expect(
@@ -416,6 +425,26 @@ describe("bad rows and escaping", () => {
 });
 
 describe("wording a host can change (issue 30, item 3)", () => {
+  it("teaches no protocol of Skillshelf's own unless the host asks for it (issue 57, item 4)", () => {
+    for (const format of ["xml", "text", "markdown"] as const)
+      for (const locations of [true, false]) {
+        const text = buildCatalogView({ ...FIXED, format, locations }).text;
+        expect(text, `${format}, locations ${locations}`).not.toMatch(
+          /[\s(`"]\/skill\b|Suggested skill/,
+        );
+        expect(text).toContain(PROTOCOL);
+      }
+    // the XML names each file, and the model is sent to it
+    expect(buildCatalogView({ ...FIXED, format: "xml" }).text).toContain(
+      "read its file (its location above) and follow it",
+    );
+    expect(buildCatalogView({ ...FIXED, format: "xml", locations: false }).text).not.toContain(
+      "read its file",
+    );
+    const operator = buildCatalogView({ ...FIXED, wording: { activation: "operator" } }).text;
+    expect(operator).toContain("Suggested skill: /skill <name>");
+  });
+
   it("names no host by default and says nothing of hidden skills unless some were hidden", () => {
     const plain = buildCatalogView(FIXED).text;
     expect(plain).not.toContain("Skillshelf");

@@ -48,7 +48,12 @@ export function runCatalog(
     limit: input.values.limit,
     // an agent with a budget shortens descriptions before it drops skills
     fit: input.values.shorten || budget !== undefined ? "shorten" : "drop",
-    wording: { host: "Skillshelf" },
+    // our own listing speaks our own protocol: the model suggests `/skill <name>`, the operator runs it
+    wording: {
+      host: "Skillshelf",
+      activation: "operator",
+      installHint: "/skill <name> offers to install",
+    },
     hidden: hiddenCount(found),
   });
   if (input.values.json) {
