@@ -8,7 +8,7 @@ import { baseConfig } from "../../tsup.config.base.ts";
 // (a lazy `createRequire`), a bundler `_yaml-bundled`, built here with `yaml`'s own ES module
 // build inside it, so a bundle needs neither `node_modules` nor a `require` of Node's modules
 // (which an ES module bundle cannot make). `listing` is what catalog-view needs, without YAML.
-const bundled = ["_yaml-bundled.js", "_yaml-bundled.js.map"];
+const bundled = ["_yaml-bundled.js"];
 // what is bundled keeps its licence with it
 const yamlDir = dirname(createRequire(import.meta.url).resolve("yaml/package.json"));
 const yamlLicence = readFileSync(join(yamlDir, "LICENSE"), "utf8").replaceAll("*/", "* /");
@@ -23,7 +23,6 @@ export default defineConfig([
   {
     entry: ["src/_yaml-bundled.ts"],
     format: ["esm"],
-    sourcemap: true,
     target: "node20",
     platform: "neutral",
     noExternal: ["yaml"],

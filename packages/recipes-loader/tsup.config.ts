@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base.ts";
+import { baseConfig, bundling } from "../../tsup.config.base.ts";
 
-export default defineConfig({ ...baseConfig });
+// zod is built in (its licence kept): a harness reading recipes installs no validator
+export default defineConfig({ ...baseConfig, ...bundling("zod", import.meta.dirname) });

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -86,6 +87,13 @@ function tarballOf(dir: string, name: string, version: string): Uint8Array {
   expect(packed.status, packed.stderr).toBe(0);
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
   return new Uint8Array(readFileSync(join(dir, filename)));
+}
+
+/** The bytes of every file under `dir`, as installed (links not followed). */
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 }
 
 /** The README's harness in one module format: `.mts` (ES module) or `.cts` (CommonJS). */
@@ -248,7 +256,7 @@ describe("the release path (issue 57, item 5)", () => {
     expect(printed.join("")).toMatch(/Ship it carefully\./);
   }, 300_000);
 
-  it("keeps @skillshelf/resources light: nothing that fetches, installs or serves (item 2)", () => {
+  it("keeps @skillshelf/resources light: nothing that fetches, installs or serves, at most 5 MB (item 2)", () => {
     if (registry === undefined) throw new Error("no registry");
     const project = join(temp, "light");
     mkdirSync(project);
@@ -272,10 +280,8 @@ describe("the release path (issue 57, item 5)", () => {
       .slice(1)
       .map((path) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
     expect(packages.length).toBeLessThanOrEqual(20);
-    // ours, and the two libraries the read path parses with
-    expect(packages.filter((name) => !name.startsWith("@skillshelf/")).sort()).toEqual([
-      "yaml",
-      "zod",
-    ]);
+    // ours, and the YAML parser (the validator is built into store and recipes-loader)
+    expect(packages.filter((name) => !name.startsWith("@skillshelf/")).sort()).toEqual(["yaml"]);
+    expect(bytesUnder(join(project, "node_modules"))).toBeLessThanOrEqual(5_000_000);
   }, 300_000);
 });

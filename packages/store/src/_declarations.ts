@@ -11,8 +11,8 @@ import {
   type ResourceKind,
   resourceFolder,
 } from "@skillshelf/core";
-import type { ExtensionInput } from "./_manifest-schema.js";
 import { invalidPath } from "./_paths.js";
+import type { ManifestExtension } from "./_record-types.js";
 import type { PackageComponent, PackageResourceFolder } from "./types.js";
 
 /** The package-level declarations of a manifest, checked without touching the disk. */
@@ -34,7 +34,7 @@ export interface Declarations {
  * declared when no skills folder is.
  */
 export function checkDeclarations(
-  extension: ExtensionInput | undefined,
+  extension: ManifestExtension | undefined,
   options: { readonly manifestPath: string; readonly hasSkillsFolder: () => boolean },
 ): Declarations {
   const { manifestPath } = options;
@@ -80,7 +80,7 @@ export function checkDeclarations(
 type Report = (code: Code, message: string, details?: Record<string, unknown>) => void;
 
 function checkComponents(
-  declared: NonNullable<ExtensionInput["components"]>,
+  declared: NonNullable<ManifestExtension["components"]>,
   resources: readonly PackageResourceFolder[],
   error: Report,
   manifestPath: string,

@@ -9,7 +9,6 @@ import {
   PACKAGE_KINDS,
 } from "@skillshelf/core";
 import { regexes } from "zod/v4/core";
-import type { LockFile } from "./_lock-schema.js";
 import {
   COMMIT_PATTERN,
   DIGEST_PATTERN,
@@ -22,7 +21,7 @@ import {
   SIGNER_PATTERN,
   TRUSTS,
 } from "./_record-fields.js";
-import type { ScopeState } from "./_state-schema.js";
+import type { LockFile, ScopeState } from "./_record-types.js";
 
 /*
  * `state.json` and `lock.json` as our writers leave them, read without zod. In a fresh process

@@ -13,7 +13,7 @@ import {
   scopeLibraryDir,
 } from "@skillshelf/core";
 import { describeFound, exposedDigest, foundAt, isOurLink } from "./_link-files.js";
-import type { LinkRecord } from "./_state-schema.js";
+import type { LinkRecord } from "./_record-types.js";
 import { hasStepJournal, readStepJournal, STEP_JOURNAL } from "./_step-journal.js";
 import type { ScopeCache } from "./cache.js";
 import { readLockFile } from "./lockfile.js";

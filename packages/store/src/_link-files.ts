@@ -12,7 +12,7 @@ import {
   sha256,
 } from "@skillshelf/core";
 import { isRelativeInside } from "./_record-fields.js";
-import type { LinkRecord } from "./_state-schema.js";
+import type { LinkRecord } from "./_record-types.js";
 import type { ScopeState } from "./types.js";
 
 // The files of a link in another agent's folder: where it goes, what is there, how

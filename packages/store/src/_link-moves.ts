@@ -14,7 +14,7 @@ import {
 } from "@skillshelf/core";
 import type { FaultHook } from "./_faults.js";
 import { assertLinkFolderSafe, foundAt, isOurLink, linkText } from "./_link-files.js";
-import type { LinkRecord } from "./_state-schema.js";
+import type { LinkRecord } from "./_record-types.js";
 import type { LinkMove } from "./_step-journal.js";
 import type { ScopeTarget } from "./types.js";
 

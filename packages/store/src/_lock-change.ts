@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, SkillshelfError, writeFileAtomic } from "@skillshelf/core";
-import type { LockFile } from "./_lock-schema.js";
+import type { LockFile } from "./_record-types.js";
 import type { LockChange } from "./_step-journal.js";
 import {
   applied,

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { util } from "zod/v4/core";
 import { fastLock } from "./_fast-records.js";
 import { recordFields } from "./_record-fields.js";
+import type { LockFile } from "./_record-types.js";
 import { ENGLISH } from "./_zod-english.js";
 
 /** The schemas of `lock.json`, built when one is first used. */
@@ -47,15 +48,6 @@ export const lockEntrySchemas: {
   package: z.lazy(() => lockSchemas().entry),
   link: z.lazy(() => lockSchemas().link),
 };
-
-/** A scope's `lock.json`: for each package id, what the scope should hold. */
-export type LockFile = z.infer<LockSchemas["lock"]>;
-
-/** One package as the lock pins it. */
-export type LockedPackage = z.infer<LockSchemas["entry"]>;
-
-/** One link as the lock pins it. */
-export type LockedLink = NonNullable<LockFile["links"]>[string];
 
 /** Check a parsed `lock.json` against the lock format (the common case read by `fastLock`). */
 export function parseLockValue(value: unknown): util.SafeParseResult<LockFile> {

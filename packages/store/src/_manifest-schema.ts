@@ -17,7 +17,7 @@ const AGENT_PLUGINS_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.sch
 export const EXTENSION_KEY = "skillshelf";
 
 /** What a declared component may be: a resource, or a script, another resource file or a tool. */
-export const COMPONENT_KINDS: readonly [...typeof RESOURCE_KINDS, "script", "resource", "tool"] = [
+const COMPONENT_KINDS: readonly [...typeof RESOURCE_KINDS, "script", "resource", "tool"] = [
   ...RESOURCE_KINDS,
   "script",
   "resource",

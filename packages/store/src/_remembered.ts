@@ -17,7 +17,7 @@ const FILE = ".remembered.json";
  * Raised whenever `readPackageManifest`'s checks or output change: a file of another format is
  * ignored (test/remembered.test.ts holds the digest of the sources that decide it).
  */
-export const REMEMBERED_FORMAT = 3;
+export const REMEMBERED_FORMAT = 4;
 
 /**
  * The copies of the scope folder `dir` as last read, each also put in `cache` (its tree digest,

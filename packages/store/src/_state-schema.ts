@@ -7,6 +7,7 @@ import {
   isForeignWhenClaudeCode,
   recordFields,
 } from "./_record-fields.js";
+import type { ScopeState } from "./_record-types.js";
 import { ENGLISH } from "./_zod-english.js";
 
 /** The schemas of `packages/state.json`, built when one is first used. */
@@ -78,21 +79,6 @@ export const installRecordSchema: z.ZodMiniLazy<StateSchemas["record"]> = z.lazy
 export const linkRecordSchema: z.ZodMiniLazy<StateSchemas["linkRecord"]> = z.lazy(
   () => stateSchemas().linkRecord,
 );
-
-/** A scope's `packages/state.json`. */
-export type ScopeState = z.infer<StateSchemas["state"]>;
-
-/** The record `state.json` keeps for one installed copy. */
-export type InstallRecord = z.infer<StateSchemas["record"]>;
-
-/** One link into another agent's folder, as the state records it. */
-export type LinkRecord = NonNullable<ScopeState["links"]>[string];
-
-/** The record an update replaced (kept for `rollback`). */
-export type PreviousRecord = z.infer<StateSchemas["previousRecord"]>;
-
-/** How an installed copy reached this machine. */
-export type PackageOrigin = InstallRecord["origin"];
 
 /** Check a parsed `state.json` against the state format (the common case read by `fastState`). */
 export function parseStateValue(value: unknown): util.SafeParseResult<ScopeState> {

@@ -3,19 +3,16 @@ import { join } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
-  isPackageId,
   type PackageScope,
   parseJsonDocument,
   readRegularFile,
   sha256,
 } from "@skillshelf/core";
-import * as z from "zod/mini";
 import { writeScopeFile } from "./_atomic.js";
 import type { FaultHook } from "./_faults.js";
+import { journalSchema } from "./_journal-schema.js";
 import { isLinkKey } from "./_link-files.js";
-import { lockEntrySchemas } from "./_lock-schema.js";
-import { isRelativeInside, recordFields } from "./_record-fields.js";
-import { installRecordSchema, linkRecordSchema } from "./_state-schema.js";
+import type { InstallRecord, LinkRecord, LockedLink, LockedPackage } from "./_record-types.js";
 
 // One step of a writer, journaled before it changes anything: the trees it moves, the
 // links it makes or takes in agents' folders, the lock entries it changes and the state it
@@ -23,74 +20,26 @@ import { installRecordSchema, linkRecordSchema } from "./_state-schema.js";
 // forward when the state is the one the journal names, back otherwise, so the state, the lock,
 // the trees and the links always end up as one step left them or as they were before it.
 
-const SIBLING = /^\.[^/\\]+\.[a-z]+-\d+-[0-9a-f]+$/;
-
-/** The journal's schema, built when a journal is first read. */
-function journalSchemaOf() {
-  const { digest } = recordFields();
-  const sibling = z.nullable(z.string().check(z.regex(SIBLING)));
-
-  const treeMove = z
-    .strictObject({
-      id: z.string().check(z.refine(isPackageId, "must be a package id")),
-      operation: z.enum(["install", "remove", "rollback"]),
-      before: z.nullable(installRecordSchema),
-      after: z.nullable(installRecordSchema),
-      backup: sibling,
-      staging: sibling,
-    })
-    // the trees a move names are the copy's own siblings, so a forged journal moves nothing else
-    .check(
-      z.refine(
-        (move) =>
-          [move.backup, move.staging].every(
-            (name) => name === null || name.startsWith(`.${move.id}.`),
-          ),
-        "must name the copy's own siblings",
-      ),
-    );
-
-  const linkMove = z
-    .strictObject({
-      key: z.string().check(z.refine(isRelativeInside, "must be a relative path")),
-      op: z.enum(["make", "take", "refresh"]),
-      record: linkRecordSchema,
-      // a refreshed copy: the digest the copy had before, so it is still recognised as ours
-      replaces: z.optional(digest),
-      temporary: z.string().check(z.regex(SIBLING)),
-    })
-    .check(
-      z.refine(
-        (move) => move.temporary.startsWith(`.${move.key.slice(move.key.lastIndexOf("/") + 1)}.`),
-        "must name the link's own sibling",
-      ),
-    );
-
-  return z.strictObject({
-    version: z.literal(2),
-    pid: z.number(),
-    operation: z.string(),
-    committedState: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-    trees: z.array(treeMove),
-    lock: z.strictObject({
-      packages: z.array(
-        z.tuple([z.string().check(z.refine(isPackageId)), z.nullable(lockEntrySchemas.package)]),
-      ),
-      links: z.array(
-        z.tuple([z.string().check(z.refine(isRelativeInside)), z.nullable(lockEntrySchemas.link)]),
-      ),
-    }),
-    links: z.array(linkMove),
-  });
-}
-
-const journalSchema = z.lazy(journalSchemaOf);
-
-/** What one step intends, written before it changes anything. */
-export type StepJournal = z.infer<ReturnType<typeof journalSchemaOf>>;
+/** What one step intends, written before it changes anything (`journalSchema` reads exactly it). */
+export type StepJournal = {
+  version: 2;
+  pid: number;
+  operation: string;
+  committedState: string;
+  trees: TreeMove[];
+  lock: LockChange;
+  links: LinkMove[];
+};
 
 /** One copy's tree moving in a step: the old tree aside to `backup`, the staged tree in from `staging`. */
-export type TreeMove = StepJournal["trees"][number];
+export type TreeMove = {
+  id: string;
+  operation: "install" | "remove" | "rollback";
+  before: InstallRecord | null;
+  after: InstallRecord | null;
+  backup: string | null;
+  staging: string | null;
+};
 
 /**
  * One link file changing in a step (`key` relative to the scope's link base). A `make` is done
@@ -99,10 +48,20 @@ export type TreeMove = StepJournal["trees"][number];
  * whoever settles a committed step. `temporary` is the sibling a copy is written to or moved
  * aside to, so that the link's own path only ever holds a whole link.
  */
-export type LinkMove = StepJournal["links"][number];
+export type LinkMove = {
+  key: string;
+  op: "make" | "take" | "refresh";
+  record: LinkRecord;
+  temporary: string;
+  /** A refreshed copy: the digest the copy had before, so it is still recognised as ours. */
+  replaces?: string | undefined;
+};
 
 /** The lock entries one step changes: packages by id, links by key (`null`: left out). */
-export type LockChange = StepJournal["lock"];
+export type LockChange = {
+  packages: [string, LockedPackage | null][];
+  links: [string, LockedLink | null][];
+};
 
 /** The journal file: one at a time, since every step holds the scope lock and settles the last first. */
 export const STEP_JOURNAL = ".@step.journal.json";

@@ -2,15 +2,14 @@ import { dirname, join, relative, sep } from "node:path";
 import {
   canonicalJsonFile,
   type Environment,
-  nullPrototypeRecord,
   type PackageScope,
   type ReadResult,
   SkillshelfError,
 } from "@skillshelf/core";
-import * as z from "zod/mini";
 import { writeScopeFile } from "./_atomic.js";
+import { consentsSchema } from "./_consent-schema.js";
 import { faultHook } from "./_faults.js";
-import { recordFields } from "./_record-fields.js";
+import type { Consent, ConsentFile } from "./_record-types.js";
 import { readStrictFile, type StrictFile } from "./_strict-file.js";
 import { runWriter } from "./_writer.js";
 import { ENGLISH } from "./_zod-english.js";
@@ -18,39 +17,7 @@ import type { ScopeCache } from "./cache.js";
 import { lockRoot } from "./lockfile.js";
 import { packagesDir } from "./scopes.js";
 
-/** The schemas of `trust.json`, built when one is first read. */
-function consentSchemas() {
-  const { audit, digest, text } = recordFields();
-  // what a person trusted for the model, by key: `package:<id>` (a foreign package of the scope) or
-  // `folder:<path>` (another agent's folder, relative to the scope's folder), bound to its digest
-  const consent = z.strictObject({
-    digest,
-    at: z.iso.datetime({ offset: true }),
-    // the agent whose folder it is
-    agent: z.optional(text),
-    // the audit verdict on the content when it was trusted
-    audit,
-  });
-
-  const consentKey = z.string().check(
-    z.regex(/^(package|folder):[^\0]+$/, "must be package:<id> or folder:<path>"),
-    z.refine((key) => !key.split("/").includes(".."), "must not hold a `..` segment"),
-  );
-
-  const file = z.strictObject({
-    version: z.literal(1, "must be 1, the trust format this reader supports"),
-    trusted: z.record(consentKey, consent).check(z.overwrite(nullPrototypeRecord)),
-  });
-  return { consent, file };
-}
-
-const consentsSchema = z.lazy(() => consentSchemas().file);
-
-/** A scope's `trust.json`: what a person approved for the model beyond its own library. */
-export type ConsentFile = z.infer<ReturnType<typeof consentSchemas>["file"]>;
-
-/** One thing trusted, bound to the digest of its content when it was trusted. */
-export type Consent = z.infer<ReturnType<typeof consentSchemas>["consent"]>;
+export type { Consent, ConsentFile } from "./_record-types.js";
 
 /** No consent given. */
 export const EMPTY_CONSENTS: ConsentFile = { version: 1, trusted: {} };

@@ -4,7 +4,7 @@ import { copyBatch, type WriteBatch } from "./_batch.js";
 import { assertNoBrokenDependents } from "./_dependents.js";
 import { foundAt, isOurLink } from "./_link-files.js";
 import { linkMove } from "./_link-moves.js";
-import type { InstallRecord } from "./_state-schema.js";
+import type { InstallRecord } from "./_record-types.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove } from "./_step-journal.js";
 import { assertCopyWritable, type WriterContext } from "./_writer.js";

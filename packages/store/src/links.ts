@@ -24,7 +24,7 @@ import {
 } from "./_link-files.js";
 import { linkMove, SymlinkRefused } from "./_link-moves.js";
 import { isRelativeInside } from "./_record-fields.js";
-import type { LinkRecord } from "./_state-schema.js";
+import type { LinkRecord } from "./_record-types.js";
 import { commitStep } from "./_step.js";
 import type { LinkMove } from "./_step-journal.js";
 import { runWriter, type WriterContext } from "./_writer.js";
@@ -35,7 +35,7 @@ import type { ScopeState, ScopeTarget } from "./types.js";
 
 export type { LinkFault } from "./_link-check.js";
 export { inspectLinks, linkedCopies } from "./_link-check.js";
-export type { LinkRecord } from "./_state-schema.js";
+export type { LinkRecord } from "./_record-types.js";
 
 /** One resource to link into one agent's folder. */
 export interface LinkRequest {

@@ -8,12 +8,8 @@ import {
   type PackageScope,
   type ReadResult,
 } from "@skillshelf/core";
-import {
-  type LockedLink,
-  type LockedPackage,
-  type LockFile,
-  parseLockValue,
-} from "./_lock-schema.js";
+import { parseLockValue } from "./_lock-schema.js";
+import type { LockedLink, LockedPackage, LockFile } from "./_record-types.js";
 import {
   hasStepJournal,
   isStepCommitted,
@@ -27,7 +23,7 @@ import { packagesDir } from "./scopes.js";
 import { readScopeState } from "./state.js";
 import type { ScopeState } from "./types.js";
 
-export type { LockedLink, LockedPackage, LockFile } from "./_lock-schema.js";
+export type { LockedLink, LockedPackage, LockFile } from "./_record-types.js";
 
 /** A lock with nothing pinned. */
 export const EMPTY_LOCK: LockFile = { version: 1, packages: {} };

@@ -6,15 +6,8 @@ import type {
   ReadResult,
   ResourceFolder,
 } from "@skillshelf/core";
-import type { COMPONENT_KINDS } from "./_manifest-schema.js";
-import type { InstallRecord, ScopeState } from "./_state-schema.js";
+import type { ComponentKind, InstallRecord, PackageFormat, ScopeState } from "./_record-types.js";
 import type { ScopeCache } from "./cache.js";
-
-/** The manifest format a package was written in: ours (`plugin.json`) or a Claude Code plugin. */
-export type PackageFormat = "skillshelf" | "claude-code";
-
-/** What a declared component is. Resource components (skill, prompt, agent, fleet) are loaded. */
-export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 /** One file a package declares as a named part of itself. */
 export interface PackageComponent {
@@ -55,13 +48,15 @@ export interface PackageManifest {
 /** What reading a manifest gave: the manifest when it is valid (with any warnings), or why not. */
 export type ManifestResult = ReadResult<PackageManifest>;
 
-// the state's shapes are the schema's (`z.infer`): one source of truth
+// written out beside their schemas, which read exactly them (test/record-types.test.ts)
 export type {
+  ComponentKind,
   InstallRecord,
+  PackageFormat,
   PackageOrigin,
   PreviousRecord,
   ScopeState,
-} from "./_state-schema.js";
+} from "./_record-types.js";
 
 /** A scope's state as read, with the file's exact text (`undefined` when it does not exist; writers refuse if it changes). */
 export interface ReadScopeState {

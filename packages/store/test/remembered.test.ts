@@ -164,8 +164,8 @@ describe("what a read remembers of the copies (issue 31, item 0b)", () => {
     const hash = createHash("sha256");
     for (const source of sources) hash.update(readFileSync(join(src, source)));
     expect({ format: REMEMBERED_FORMAT, sources: hash.digest("hex") }).toEqual({
-      format: 3,
-      sources: "d866c31de149fb0357ee5415b02c8f249ad0ad8e6932b8cfe314e809a5965866",
+      format: 4,
+      sources: "fe8b5fb7ef673532ed7a5f8c606bf9ac7d4dff69a0fb6224733197fd56be879b",
     });
   });
 });
