@@ -107,6 +107,46 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
     });
   });
 
+  it("serves SEP-2640's stable shape: sizes, cacheable complete results, no templates, the per-skill limits (issue 58, item 1)", async () => {
+    const { box, skills } = library();
+    // one skill past the limit of 512 files: not served, and skills/get says why
+    writeTree(join(skills, "huge"), {
+      "SKILL.md": skillFile("huge", "Too many files."),
+      ...Object.fromEntries(
+        Array.from({ length: 512 }, (_, index) => [`parts/${index}.md`, `${index}\n`]),
+      ),
+    });
+    await withStdioSkills([], box, async (mcp) => {
+      const page = (await mcp.client.request(
+        { method: "skills/list", params: {} },
+        z.looseObject({ skills: z.array(z.any()) }),
+      )) as Record<string, unknown> & { skills: { uri: string; resources: unknown }[] };
+      expect(page).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "private" });
+      expect(page.skills.map((entry) => entry.uri)).toEqual([
+        "skill://alpha/SKILL.md",
+        "skill://beta/SKILL.md",
+      ]);
+      for (const entry of page.skills) {
+        expect(Object.keys(entry).sort()).toEqual(["frontmatter", "resources", "uri"]);
+        for (const file of entry.resources as { uri: string; digest: string; size: number }[]) {
+          expect(Object.keys(file).sort()).toEqual(["digest", "size", "uri"]);
+          expect(file.size).toBe((await mcp.bytes(file.uri)).byteLength);
+        }
+      }
+      const got = await mcp.client.request(
+        { method: "skills/get", params: { uri: "skill://beta/SKILL.md" } },
+        z.looseObject({ skill: z.any() }),
+      );
+      expect(got).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "private" });
+      expect(await mcp.client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
+      const over = await refusal(mcp.get("skill://huge/SKILL.md"));
+      expect(over).toMatchObject({
+        code: -32602,
+        data: { code: "mcp_skill_over_limit", files: 513 },
+      });
+    });
+  });
+
   it("never lists or reads an untrusted or operator-only skill, a traversal, or anything unlisted", async () => {
     const { box } = library();
     await withStdioSkills([], box, async (mcp) => {

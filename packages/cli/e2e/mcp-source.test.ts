@@ -1,4 +1,5 @@
-import { appendFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
@@ -24,44 +25,112 @@ const stdioSource = (project: string) =>
 
 const require = createRequire(import.meta.url);
 
+/** One skill entry as a server written in a test serves it, and the text of each of its files. */
+interface Served {
+  readonly entry: Record<string, unknown>;
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** `text`'s digest as SEP-2640 writes it, and its length in bytes. */
+const described = (uri: string, text: string) => ({
+  uri,
+  digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+  size: Buffer.byteLength(text),
+});
+
+/** A skill at `uri` (`<scheme>://<path>/SKILL.md`) with `files` (by path inside it), entry as written. */
+function skillServed(
+  uri: string,
+  files: Readonly<Record<string, string>>,
+  frontmatter: Record<string, unknown>,
+): Served {
+  const root = uri.slice(0, -"/SKILL.md".length);
+  const byUri = Object.fromEntries(
+    Object.entries(files).map(([path, text]) => [`${root}/${path}`, text]),
+  );
+  return {
+    entry: {
+      uri,
+      frontmatter,
+      resources: Object.entries(byUri).map(([fileUri, text]) => described(fileUri, text)),
+    },
+    files: byUri,
+  };
+}
+
 /**
- * A server written with the SDK that serves one skill and lies: `digest` is what its listing
- * claims of the file, `name` and `description` what it shows of the frontmatter.
+ * A server written with the SDK, started over stdio, that lists `listed`, answers `skills/get`
+ * for those and `unlisted`, and serves their files; each URI it is asked to read is appended to
+ * its log. Its source text, and what it was asked to read.
  */
-function liar(options: {
-  readonly digest?: string;
-  readonly name?: string;
-  readonly description?: string;
-}): string {
+function sdkServer(
+  listed: readonly Served[],
+  unlisted: readonly Served[] = [],
+): { readonly source: string; readonly reads: () => string[] } {
   const dir = testdir({});
-  const script = join(dir, "liar.cjs");
-  const text = skillFile("alpha", "First skill.");
+  const script = join(dir, "server.cjs");
+  const log = join(dir, "reads.log");
+  writeFileSync(log, "");
+  writeFileSync(
+    join(dir, "served.json"),
+    JSON.stringify({
+      listed: listed.map((one) => one.entry),
+      all: [...listed, ...unlisted].map((one) => one.entry),
+      files: Object.assign({}, ...[...listed, ...unlisted].map((one) => one.files)),
+    }),
+  );
   writeFileSync(
     script,
     `const { Server } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/index.js"))});
 const { StdioServerTransport } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/stdio.js"))});
 const types = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/types.js"))});
 const { z } = require(${JSON.stringify(require.resolve("zod"))});
-const { createHash } = require("node:crypto");
-const text = ${JSON.stringify(text)};
-const digest = ${JSON.stringify(options.digest ?? "")} || "sha256:" + createHash("sha256").update(text).digest("hex");
-const entry = {
-  uri: "skill://alpha/SKILL.md",
-  frontmatter: { name: ${JSON.stringify(options.name ?? "alpha")}, description: ${JSON.stringify(options.description ?? "First skill.")} },
-  resources: [{ uri: "skill://alpha/SKILL.md", digest }],
-};
-const server = new Server({ name: "liar", version: "1" }, {
+const { appendFileSync, readFileSync } = require("node:fs");
+const served = JSON.parse(readFileSync(${JSON.stringify(join(dir, "served.json"))}, "utf8"));
+const server = new Server({ name: "test", version: "1" }, {
   capabilities: { resources: {}, extensions: { "io.modelcontextprotocol/skills": {} } },
 });
-server.setRequestHandler(z.object({ method: z.literal("skills/list"), params: z.optional(z.any()) }), () => ({ skills: [entry] }));
-server.setRequestHandler(z.object({ method: z.literal("skills/get"), params: z.any() }), () => ({ skill: entry }));
-server.setRequestHandler(types.ReadResourceRequestSchema, (request) => ({
-  contents: [{ uri: request.params.uri, mimeType: "text/markdown", text }],
-}));
+server.setRequestHandler(z.object({ method: z.literal("skills/list"), params: z.optional(z.any()) }), () => ({ resultType: "complete", skills: served.listed, ttlMs: 0, cacheScope: "private" }));
+server.setRequestHandler(z.object({ method: z.literal("skills/get"), params: z.any() }), (request) => {
+  const skill = served.all.find((one) => one.uri === request.params.uri);
+  if (skill === undefined) throw new types.McpError(-32602, "no such skill");
+  return { resultType: "complete", skill, ttlMs: 0, cacheScope: "private" };
+});
+server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {
+  appendFileSync(${JSON.stringify(log)}, request.params.uri + "\\n");
+  return { contents: [{ uri: request.params.uri, mimeType: "text/markdown", text: served.files[request.params.uri] }] };
+});
 server.connect(new StdioServerTransport());
 `,
   );
-  return `mcp+stdio:${process.execPath} ${script}`;
+  return {
+    source: `mcp+stdio:${process.execPath} ${script}`,
+    reads: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
+  };
+}
+
+/**
+ * A server that serves one skill and lies: `digest` is what its listing claims of the file,
+ * `name` and `description` what it shows of the frontmatter.
+ */
+function liar(options: {
+  readonly digest?: string;
+  readonly name?: string;
+  readonly description?: string;
+}): string {
+  const alpha = skillServed(
+    "skill://alpha/SKILL.md",
+    { "SKILL.md": skillFile("alpha", "First skill.") },
+    { name: options.name ?? "alpha", description: options.description ?? "First skill." },
+  );
+  const [resource] = alpha.entry.resources as { uri: string; digest: string; size: number }[];
+  const entry = {
+    ...alpha.entry,
+    resources: [
+      { ...resource, ...(options.digest === undefined ? {} : { digest: options.digest }) },
+    ],
+  };
+  return sdkServer([{ ...alpha, entry }]).source;
 }
 
 describe("an MCP skills server as a source (issue 29, item 2)", () => {
@@ -186,5 +255,103 @@ describe("an MCP skills server as a source (issue 29, item 2)", () => {
       "mcp_server_failed",
     );
     expect(box.userLock()).toEqual({});
+  }, 120_000);
+
+  it("judges each entry alone: the static skills install, a dynamic and an oversized one are declined with their codes, unread (issue 58, item 2)", async () => {
+    const box = changeSandbox();
+    const alpha = skillServed(
+      "skill://alpha/SKILL.md",
+      { "SKILL.md": skillFile("alpha", "First skill.") },
+      { name: "alpha", description: "First skill." },
+    );
+    const daily = {
+      entry: {
+        uri: "skill://reports/daily/SKILL.md",
+        frontmatter: { name: "daily", description: "Today's report, made when asked." },
+        resources: "dynamic",
+      },
+      files: {},
+    };
+    const huge = skillServed(
+      "skill://huge/SKILL.md",
+      {
+        "SKILL.md": skillFile("huge", "Too many files."),
+        ...Object.fromEntries(
+          Array.from({ length: 512 }, (_, index) => [`parts/${index}.md`, "x"]),
+        ),
+      },
+      { name: "huge", description: "Too many files." },
+    );
+    const server = sdkServer([alpha, daily, huge]);
+    const all = await box.runAsync(
+      "install",
+      server.source,
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(all.status, all.stderr).toBe(0);
+    expect(Object.keys(box.userLock())).toEqual(["alpha"]);
+    expect(codesOf(all)).toEqual(
+      expect.arrayContaining(["mcp_skill_dynamic", "mcp_skill_over_limit"]),
+    );
+    // nothing of a declined skill was read: the limits are checked from its entry alone
+    expect(server.reads()).toEqual(["skill://alpha/SKILL.md"]);
+    const one = await box.runAsync(
+      "install",
+      `${server.source}#path=reports/daily`,
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(one.status).toBe(1);
+    expect(codesOf(one)).toContain("mcp_skill_dynamic");
+  }, 120_000);
+
+  it("refuses a file whose length is not its listed size, and asks skills/get in the listing's own scheme (issue 58, item 2)", async () => {
+    const box = changeSandbox();
+    const alpha = skillServed(
+      "skill://alpha/SKILL.md",
+      { "SKILL.md": skillFile("alpha", "First skill.") },
+      { name: "alpha", description: "First skill." },
+    );
+    const [resource] = alpha.entry.resources as { uri: string; digest: string; size: number }[];
+    const lying = sdkServer([
+      {
+        ...alpha,
+        entry: { ...alpha.entry, resources: [{ ...resource, size: (resource?.size ?? 0) + 1 }] },
+      },
+    ]);
+    const refused = await box.runAsync(
+      "install",
+      lying.source,
+      "--skill",
+      "*",
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(refused.status).toBe(1);
+    expect(codesOf(refused)).toContain("mcp_size_mismatch");
+    expect(box.userLock()).toEqual({});
+    // a partial listing under a scheme of the server's own: the unlisted skill is asked for in it
+    const tools = (name: string) =>
+      skillServed(
+        `acme://tools/${name}/SKILL.md`,
+        { "SKILL.md": skillFile(name, `The ${name} tool.`) },
+        { name, description: `The ${name} tool.` },
+      );
+    const partial = sdkServer([tools("alpha")], [tools("beta")]);
+    const beta = await box.runAsync(
+      "install",
+      `${partial.source}#path=tools/beta`,
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(beta.status, beta.stderr).toBe(0);
+    expect(Object.keys(box.userLock())).toEqual(["beta"]);
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { BIN } from "./_run.js";
 interface Entry {
   readonly uri: string;
   readonly frontmatter: Record<string, unknown>;
-  readonly resources: { readonly uri: string; readonly digest: string }[];
+  readonly resources: { readonly uri: string; readonly digest: string; readonly size: number }[];
 }
 
 const ListResult = z.looseObject({

@@ -45,6 +45,18 @@ export const MCP_CODES = {
     owner: "sources",
     hint: "the server lists no skill at that path; install it without a path to see every skill it serves, or check the path",
   },
+  mcp_skill_dynamic: {
+    owner: "sources",
+    hint: "the server serves this skill as dynamic, so its content cannot be pinned by digests and is not installed; use it through the server itself, or ask its maintainers to publish its files with digests",
+  },
+  mcp_skill_over_limit: {
+    owner: "sources",
+    hint: "a skill over MCP holds at most 512 files and 16 MiB (SEP-2640), so this one is not served or installed; split it, or install it from its repository",
+  },
+  mcp_size_mismatch: {
+    owner: "sources",
+    hint: "the file the server sent is not as long as its listing said, so it is not used; list the server again (its skill may have changed), and tell its maintainers if it persists",
+  },
   mcp_skill_invalid: {
     owner: "sources",
     hint: "the server's entry for the skill breaks SEP-2640 (no digests, a file outside the skill, a frontmatter unlike its SKILL.md); do not install it, and tell the server's maintainers",

@@ -293,11 +293,13 @@ function isRealFolder(path: string): boolean {
  */
 function stageSkills(
   planning: StagePlanning,
-  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers" | "declined">,
   pick: readonly string[] | undefined,
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {
   const { source } = collection;
+  // what the source offered and its fetch left out (an MCP server's dynamic skill), each alone
+  planning.diagnostics.push(...(collection.declined ?? []));
   const read = readCollection(collection.dir, {
     skillFiles: planning.skillFiles,
     fullDepth: planning.request.fullDepth,

@@ -8,6 +8,7 @@ import {
   sha256,
 } from "@skillshelf/core";
 import type { Skill } from "@skillshelf/skills-loader";
+import { SKILL_LIMITS } from "@skillshelf/sources";
 
 /** One file of a served skill: its path inside the skill (`/`-separated) and where it really is. */
 export interface SkillFile {
@@ -15,35 +16,41 @@ export interface SkillFile {
   readonly real: string;
 }
 
-/** The most files one skill serves; a folder holding more is served up to this many, in name order. */
-const MAX_SKILL_FILES = 10_000;
-
 /**
  * What a server keeps between two lists, keyed by what `stat` says (size, times, inode): a folder
  * whose stamp is unchanged is not read again, nor a file whose stamp is unchanged hashed again.
  * One per server; nothing is shared between two.
  */
 export interface FileCache {
-  /** `sha256:<hex>` of the file at the real path `real`, or `undefined` when it cannot be read. */
-  digest(real: string): string | undefined;
+  /**
+   * `sha256:<hex>` of the file at the real path `real` and its length in bytes (what the digest
+   * covers), or `undefined` when it cannot be read.
+   */
+  content(real: string): FileContent | undefined;
   /** The entries of the folder at the real path `real`, in name order (empty when unreadable). */
   entries(real: string): readonly Dirent[];
 }
 
+/** What a listing says of one file's content. */
+export interface FileContent {
+  readonly digest: string;
+  readonly size: number;
+}
+
 export function createFileCache(): FileCache {
-  const digests = new Map<string, { readonly stamp: string; readonly digest: string }>();
+  const contents = new Map<string, { readonly stamp: string; readonly content: FileContent }>();
   const folders = new Map<string, { readonly stamp: string; readonly entries: Dirent[] }>();
   return {
-    digest: (real) => {
+    content: (real) => {
       const stamp = stampOf(real, "file");
       if (stamp === undefined) return undefined;
-      const hit = digests.get(real);
-      if (hit?.stamp === stamp) return hit.digest;
+      const hit = contents.get(real);
+      if (hit?.stamp === stamp) return hit.content;
       const bytes = readFileBytes(real);
       if (bytes === undefined) return undefined;
-      const digest = `sha256:${sha256(bytes)}`;
-      digests.set(real, { stamp, digest });
-      return digest;
+      const content = { digest: `sha256:${sha256(bytes)}`, size: bytes.byteLength };
+      contents.set(real, { stamp, content });
+      return content;
     },
     entries: (real) => {
       const stamp = stampOf(real, "folder");
@@ -66,7 +73,8 @@ export function createFileCache(): FileCache {
 
 /**
  * Every file of `skill` in name order, and every folder they are in: a folder skill's whole folder
- * (its skill file as `SKILL.md`), a loose skill file alone. Names starting with `.` and `node_modules` are skipped, as
+ * (its skill file as `SKILL.md`), a loose skill file alone; the walk stops one file past SEP-2640's
+ * limit (`SKILL_LIMITS.files`), which is enough to know the skill is over it. Names starting with `.` and `node_modules` are skipped, as
  * every loader skips them; a symlink is followed only when it stays inside the skill's folder, and
  * a folder is entered once.
  */
@@ -83,7 +91,7 @@ export function skillFiles(
   const entered = new Set([rootReal]);
   const visit = (real: string, relative: string, depth: number): void => {
     for (const entry of cache.entries(real)) {
-      if (files.length >= MAX_SKILL_FILES) return;
+      if (files.length > SKILL_LIMITS.files) return;
       const { name } = entry;
       if (name.startsWith(".") || name === "node_modules" || (relative === "" && name === own))
         continue;

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { compareText, sameStamp } from "@skillshelf/core";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
-import { type FileCache, skillFiles } from "./_files.js";
+import { SKILL_LIMITS } from "@skillshelf/sources";
+import { type FileCache, type FileContent, type SkillFile, skillFiles } from "./_files.js";
 import { skillUri } from "./_uri.js";
 import type { FolderWatch } from "./_watch.js";
 
@@ -11,8 +12,18 @@ export interface SkillEntry {
   readonly uri: string;
   /** The skill file's frontmatter as written. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** Every file of the skill, `SKILL.md` first, each with its `sha256:` digest. */
-  readonly resources: readonly { readonly uri: string; readonly digest: string }[];
+  /** Every file of the skill, `SKILL.md` first, each with its `sha256:` digest and length in bytes. */
+  readonly resources: readonly {
+    readonly uri: string;
+    readonly digest: string;
+    readonly size: number;
+  }[];
+}
+
+/** A skill not served because it is over SEP-2640's limits: its file count and bytes (so far). */
+interface DeclinedSkill {
+  readonly files: number;
+  readonly bytes: number;
 }
 
 /** A served skill: its entry and where each of its files is, by its path inside the skill. */
@@ -32,6 +43,8 @@ export interface Listing {
   /** Sorted by URI: the order pages are cut in. */
   readonly skills: readonly ServedSkill[];
   readonly byName: ReadonlyMap<string, ServedSkill>;
+  /** The skills over SEP-2640's per-skill limits, by name: not served, and `skills/get` says why. */
+  readonly declined: ReadonlyMap<string, DeclinedSkill>;
   /** The trusted, usable templates that send text to a model, by name. */
   readonly prompts: readonly PromptTemplate[];
   /** Each template's name, digest and description: equal keys, equal prompts. */
@@ -56,6 +69,7 @@ export function buildListing(
 ): Listing {
   const { cache, watch } = files;
   const served: ServedSkill[] = [];
+  const declined = new Map<string, DeclinedSkill>();
   // the skills of `previous` kept as they were: when that is every one of them, and the templates
   // are too, `previous` is this listing
   const untouched = new Set<ServedSkill>();
@@ -72,18 +86,25 @@ export function buildListing(
       continue;
     }
     const walked = skillFiles(skill, cache);
-    const found: { readonly relative: string; readonly real: string; readonly digest: string }[] =
-      [];
+    const found: (SkillFile & FileContent)[] = [];
+    let bytes = 0;
     for (const file of walked.files) {
-      const digest = cache.digest(file.real);
-      if (digest !== undefined) found.push({ ...file, digest });
+      const content = cache.content(file.real);
+      if (content === undefined) continue;
+      found.push({ ...file, ...content });
+      bytes += content.size;
+    }
+    watch.settle(walked.folders);
+    // a skill a conforming host need not load is not served (SEP-2640, Limits)
+    if (found.length > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes) {
+      declined.set(skill.name, { files: found.length, bytes });
+      continue;
     }
     // the frontmatter is SKILL.md's, so its digest stands for it
     const key = [
       skill.name,
       ...found.map((file) => `${file.relative}\0${file.real}\0${file.digest}`),
     ].join("\0");
-    watch.settle(walked.folders);
     if (kept?.key === key) {
       served.push({ ...kept, folders: walked.folders });
       continue;
@@ -94,6 +115,7 @@ export function buildListing(
       resources: found.map((file) => ({
         uri: skillUri(skill.name, file.relative),
         digest: file.digest,
+        size: file.size,
       })),
     };
     served.push({
@@ -109,6 +131,8 @@ export function buildListing(
   if (
     previous !== undefined &&
     samePrompts &&
+    declined.size === 0 &&
+    previous.declined.size === 0 &&
     served.length === previous.skills.length &&
     untouched.size === served.length
   )
@@ -117,24 +141,32 @@ export function buildListing(
   const same =
     previous !== undefined &&
     samePrompts &&
+    declined.size === 0 &&
+    previous.declined.size === 0 &&
     served.length === previous.skills.length &&
     served.every((one, index) => one.key === previous.skills[index]?.key);
   return {
     generation,
     skills: served,
     byName: new Map(served.map((one) => [one.skill.name, one])),
+    declined,
     prompts,
     promptKeys,
-    fingerprint: same ? previous.fingerprint : fingerprintOf(served, promptKeys),
+    fingerprint: same ? previous.fingerprint : fingerprintOf(served, promptKeys, declined),
   };
 }
 
 // --- internal ---
 
-/** sha256 over every skill's key and every template's, NUL-separated. */
-function fingerprintOf(served: readonly ServedSkill[], promptKeys: readonly string[]): string {
+/** sha256 over every skill's key, every template's and every declined skill's, NUL-separated. */
+function fingerprintOf(
+  served: readonly ServedSkill[],
+  promptKeys: readonly string[],
+  declined: ReadonlyMap<string, DeclinedSkill>,
+): string {
   const hash = createHash("sha256");
   for (const { key } of served) hash.update(`${key}\0\0`);
   for (const key of promptKeys) hash.update(`${key}\0\0`);
+  for (const [name, { files, bytes }] of declined) hash.update(`${name}\0${files}\0${bytes}\0\0`);
   return hash.digest("hex");
 }

@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { compareText, decodeText } from "@skillshelf/core";
+import { SKILL_LIMITS } from "@skillshelf/sources";
 import { invalidParams } from "./_errors.js";
 import { readFileBytes } from "./_files.js";
 import type { Listing, ServedSkill } from "./_listing.js";
@@ -25,6 +26,13 @@ export function served(
       },
     );
   const skill = listing.byName.get(parsed.name);
+  const over = listing.declined.get(parsed.name);
+  if (over !== undefined)
+    throw invalidParams(
+      "mcp_skill_over_limit",
+      `${String(uri)} is not served: its skill holds ${over.files} files and ${over.bytes} bytes, over SEP-2640's ${SKILL_LIMITS.files} and ${SKILL_LIMITS.bytes}`,
+      { uri, ...over },
+    );
   if (skill === undefined || (expect === "skill" && parsed.relative !== "SKILL.md"))
     throw invalidParams("mcp_uri_unknown", `${String(uri)} names no skill this server serves`, {
       uri,

@@ -4,6 +4,7 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -114,12 +115,13 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
       SkillsListRequest,
       afterPending((request) => {
         const page = pageOf(request.params?.cursor, listingOf, pageSize);
-        return { skills: page.items.map((one) => one.entry), ...page.next };
+        return { ...CACHEABLE, skills: page.items.map((one) => one.entry), ...page.next };
       }),
     );
     server.setRequestHandler(
       SkillsGetRequest,
       afterPending((request) => ({
+        ...CACHEABLE,
         skill: served(read(), request.params.uri, "skill").entry,
       })),
     );
@@ -138,6 +140,8 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
         };
       }),
     );
+    // every served file is a listed resource: there are no templates to fill in
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
     server.setRequestHandler(
       ReadResourceRequestSchema,
       afterPending((request) => ({
@@ -207,6 +211,13 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
 // --- internal ---
 
 const KEPT_LISTINGS = 8;
+
+/**
+ * What every `skills/list` and `skills/get` result carries (SEP-2640 stable, `CacheableResult`):
+ * a complete result, fresh for a minute (connected clients are told of a change at once: the
+ * resource list changed, each subscribed file updated), private to this user's library.
+ */
+const CACHEABLE = { resultType: "complete", ttlMs: 60_000, cacheScope: "private" } as const;
 
 /** Once the events already waiting have been handled: a folder watch's news of a change among them. */
 function pending(): Promise<void> {

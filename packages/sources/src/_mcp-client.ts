@@ -6,37 +6,54 @@ import { canonicalJson, SkillshelfError, sha256 } from "@skillshelf/core";
 import { splitArguments } from "@skillshelf/prompts-loader";
 import * as z from "zod/mini";
 import { httpOf, type StageOptions } from "./fetchers/_fetcher.js";
-import { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
+import { decodedSegments, SKILL_LIMITS, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 
 /** A skill a server lists, its entry checked against SEP-2640's rules for what a host installs. */
 export interface ListedSkill {
   /** Its path in the server's namespace (`refunds`, `acme/billing/refunds`): its folder when fetched. */
   readonly path: string;
   readonly entry: WireSkillEntry;
-  /** Every file by its path inside the skill, with the URI and digest the server gave it. */
+  /** Every file by its path inside the skill, with the URI, digest and size the server gave it. */
   readonly files: readonly {
     readonly relative: string;
     readonly uri: string;
     readonly digest: string;
+    readonly size: number;
   }[];
   /** `sha256:` over the skill's `{uri, digest}` set: what a user's approval and a lock bind to. */
   readonly listingDigest: string;
 }
 
-/** A skill entry of `skills/list` or `skills/get` as the server sent it. */
+/** A skill entry of `skills/list` or `skills/get` as the server sent it (its shape checked). */
 interface WireSkillEntry {
   readonly uri: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  readonly resources?: readonly { readonly uri: string; readonly digest: string }[] | undefined;
+  readonly resources: readonly WireResource[] | "dynamic";
+}
+
+interface WireResource {
+  readonly uri: string;
+  readonly digest: string;
+  readonly size: number;
+}
+
+/** What a server lists: the skills a host may install, and each entry declined alone, with why. */
+interface ServerListing {
+  readonly skills: readonly ListedSkill[];
+  /** Entries not installable (dynamic, over SEP-2640's limits, or malformed), each with its code. */
+  readonly declined: readonly { readonly uri: string; readonly error: SkillshelfError }[];
 }
 
 /** One connection to an MCP skills server, closed (its process ended) by `close`. */
 export interface SkillsConnection {
-  /** Every skill the server lists, page by page, each checked; a broken entry is refused. */
-  list(): Promise<ListedSkill[]>;
-  /** The skill at `path`: from the listing, else asked by `skills/get` (a partial listing). */
+  /** Every skill the server lists, page by page, each entry judged alone. */
+  list(): Promise<ServerListing>;
+  /**
+   * The skill at `path`: from the listing, else asked by `skills/get` (a partial listing) under the
+   * listing's own URI scheme; refused with its entry's code when the server's entry is declined.
+   */
   skill(path: string): Promise<ListedSkill>;
-  /** The bytes of `file`, refused unless they match its digest. */
+  /** The bytes of `file`, refused unless they have its size and match its digest. */
   read(file: ListedSkill["files"][number]): Promise<Uint8Array>;
   close(): Promise<void>;
 }
@@ -86,8 +103,9 @@ export async function connectSkills(
       throw failed(error);
     }
   };
-  const list = async (): Promise<ListedSkill[]> => {
+  const list = async (): Promise<ServerListing> => {
     const skills: ListedSkill[] = [];
+    const declined: { uri: string; error: SkillshelfError }[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const result = await call(() =>
@@ -97,24 +115,35 @@ export async function connectSkills(
           { signal },
         ),
       );
-      skills.push(...result.skills.map((entry) => checkedEntry(entry, url)));
+      for (const wire of result.skills) {
+        const judged = judgedEntry(wire, url);
+        if ("error" in judged) declined.push(judged);
+        else skills.push(judged);
+      }
       cursor = result.nextCursor;
-      if (cursor === undefined) return skills;
+      if (cursor === undefined) break;
     }
-    return skills;
+    return { skills, declined };
   };
   return {
     list,
     skill: async (path) => {
-      const listed = (await list()).find((one) => one.path === path);
+      const listing = await list();
+      const listed = listing.skills.find((one) => one.path === path);
       if (listed !== undefined) return listed;
+      const refused = listing.declined.find((one) => one.error.details?.path === path);
+      if (refused !== undefined) throw refused.error;
+      // no scheme is privileged: ask in the one the server lists its skills under
+      const scheme =
+        [
+          ...listing.skills.map((one) => one.entry.uri),
+          ...listing.declined.map((one) => one.uri),
+        ][0]?.split("://")[0] ?? "skill";
       const asked = await client
         .request(
-          { method: "skills/get", params: { uri: `skill://${path}/SKILL.md` } },
+          { method: "skills/get", params: { uri: `${scheme}://${path}/SKILL.md` } },
           SkillsGetResult,
-          {
-            signal,
-          },
+          { signal },
         )
         .catch(() => undefined);
       if (asked === undefined)
@@ -123,7 +152,9 @@ export async function connectSkills(
           `the MCP server ${url} serves no skill ${path}`,
           { details: { url, path } },
         );
-      return checkedEntry(asked.skill, url);
+      const judged = judgedEntry(asked.skill, url);
+      if ("error" in judged) throw judged.error;
+      return judged;
     },
     read: async (file) => {
       const result = await call(() => client.readResource({ uri: file.uri }, { signal }));
@@ -134,6 +165,13 @@ export async function connectSkills(
           : "blob" in content
             ? Buffer.from(content.blob, "base64")
             : Buffer.from(content.text, "utf8");
+      // SEP-2640: a length unlike the listed size fails as a digest would, before any hashing
+      if (bytes.byteLength !== file.size)
+        throw new SkillshelfError(
+          "mcp_size_mismatch",
+          `${file.uri} reads as ${bytes.byteLength} bytes, not the ${file.size} the server listed`,
+          { details: { url: file.uri, expected: file.size, observed: bytes.byteLength } },
+        );
       const observed = `sha256:${sha256(bytes)}`;
       if (observed !== file.digest)
         throw new SkillshelfError(
@@ -149,17 +187,27 @@ export async function connectSkills(
 
 // --- internal ---
 
-// what a server sends, as SEP-2640 shapes it; `resources` may be absent (a generated skill)
+// what a server sends, as SEP-2640 (stable) shapes it: each entry is judged alone, so the page
+// takes any entries and `judgedEntry` checks each one's shape
 const SkillEntrySchema = z.looseObject({
   uri: z.string(),
   frontmatter: z.record(z.string(), z.unknown()),
-  resources: z.optional(z.array(z.object({ uri: z.string(), digest: z.string() }))),
+  resources: z.union([
+    z.literal("dynamic"),
+    z.array(
+      z.looseObject({
+        uri: z.string(),
+        digest: z.string(),
+        size: z.number().check(z.int(), z.nonnegative()),
+      }),
+    ),
+  ]),
 });
 const SkillsListResult = z.looseObject({
-  skills: z.array(SkillEntrySchema),
+  skills: z.array(z.unknown()),
   nextCursor: z.optional(z.string()),
 });
-const SkillsGetResult = z.looseObject({ skill: SkillEntrySchema });
+const SkillsGetResult = z.looseObject({ skill: z.unknown() });
 
 async function transportFor(
   url: string,
@@ -191,44 +239,79 @@ async function transportFor(
 }
 
 /**
- * `entry` checked as SEP-2640 requires of what a host loads: a `…/SKILL.md` URI whose last folder
- * is its frontmatter's name, and a complete digest set whose every file lies inside the skill,
- * once each. A skill served without digests is refused: nothing unverifiable is installed.
+ * One entry of a server's, judged alone as SEP-2640 (stable) requires of what a host installs: a
+ * well-formed entry whose `…/SKILL.md` URI ends in its frontmatter's name, with a complete set of
+ * files each inside the skill once, with a `sha256:` digest and a size, within the per-skill
+ * limits. A dynamic skill (no digests to pin) is declined with its own code, as is one over the
+ * limits (before any of its files is read); anything else malformed is `mcp_skill_invalid`.
  */
-function checkedEntry(entry: WireSkillEntry, url: string): ListedSkill {
-  const refuse = (problem: string) =>
-    new SkillshelfError(
+function judgedEntry(
+  wire: unknown,
+  url: string,
+): ListedSkill | { readonly uri: string; readonly error: SkillshelfError } {
+  // what the entry says it is, before its shape is known: for the finding that names it
+  const said = (wire as { uri?: unknown } | null | undefined)?.uri;
+  const uri = typeof said === "string" ? said : "(an entry with no uri)";
+  const scheme = uri.indexOf("://");
+  const root = uri.endsWith("/SKILL.md") ? uri.slice(0, -"/SKILL.md".length) : undefined;
+  const path =
+    root === undefined || scheme < 1
+      ? undefined
+      : decodedSegments(root.slice(scheme + 3))?.join("/");
+  const declined = (
+    code: "mcp_skill_invalid" | "mcp_skill_dynamic" | "mcp_skill_over_limit",
+    problem: string,
+    details: Record<string, unknown> = {},
+  ) => ({
+    uri,
+    error: new SkillshelfError(code, `the MCP server ${url} lists ${uri}: ${problem}`, {
+      details: { url, uri, ...(path === undefined ? {} : { path }), ...details },
+    }),
+  });
+  const parsed = SkillEntrySchema.safeParse(wire);
+  if (!parsed.success)
+    return declined(
       "mcp_skill_invalid",
-      `the MCP server ${url} lists ${entry.uri}: ${problem}`,
-      {
-        details: { url: url, uri: entry.uri },
-      },
+      `its entry is not a SEP-2640 skill entry (${parsed.error.issues[0]?.path.join(".") || "entry"}: ${parsed.error.issues[0]?.message})`,
     );
-  const scheme = entry.uri.indexOf("://");
-  if (scheme < 1 || !entry.uri.endsWith("/SKILL.md"))
-    throw refuse("its URI does not end in /SKILL.md");
-  const root = entry.uri.slice(0, -"/SKILL.md".length);
-  const path = decodedSegments(root.slice(scheme + 3))?.join("/");
-  if (path === undefined || path === ".") throw refuse("its skill path is not a relative path");
+  const entry: WireSkillEntry = parsed.data;
+  if (scheme < 1 || root === undefined)
+    return declined("mcp_skill_invalid", "its URI does not end in /SKILL.md");
+  if (path === undefined)
+    return declined("mcp_skill_invalid", "its skill path is not a relative path");
   if (path.split("/").at(-1) !== entry.frontmatter.name)
-    throw refuse("its last path segment is not its frontmatter's name");
-  if (entry.resources === undefined)
-    throw refuse("it lists no digests, so its files cannot be checked");
-  const files: { relative: string; uri: string; digest: string }[] = [];
+    return declined("mcp_skill_invalid", "its last path segment is not its frontmatter's name");
+  if (entry.resources === "dynamic")
+    return declined(
+      "mcp_skill_dynamic",
+      "it is served as dynamic: its content cannot be pinned by digests",
+    );
+  const bytes = entry.resources.reduce((sum, resource) => sum + resource.size, 0);
+  if (entry.resources.length > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes)
+    return declined(
+      "mcp_skill_over_limit",
+      `it holds ${entry.resources.length} files and ${bytes} bytes, over SEP-2640's ${SKILL_LIMITS.files} and ${SKILL_LIMITS.bytes}`,
+      { files: entry.resources.length, bytes },
+    );
+  const files: { relative: string; uri: string; digest: string; size: number }[] = [];
   const seen = new Set<string>();
   for (const resource of entry.resources) {
     const relative = resource.uri.startsWith(`${root}/`)
       ? decodedSegments(resource.uri.slice(root.length + 1))?.join("/")
       : undefined;
     if (relative === undefined || relative === ".")
-      throw refuse(`${resource.uri} lies outside the skill`);
+      return declined("mcp_skill_invalid", `${resource.uri} lies outside the skill`);
     if (!/^sha256:[0-9a-f]{64}$/.test(resource.digest))
-      throw refuse(`${resource.uri} has the digest ${resource.digest}, not sha256:<64 hex>`);
-    if (seen.has(relative)) throw refuse(`${resource.uri} is listed twice`);
+      return declined(
+        "mcp_skill_invalid",
+        `${resource.uri} has the digest ${resource.digest}, not sha256:<64 hex>`,
+      );
+    if (seen.has(relative)) return declined("mcp_skill_invalid", `${resource.uri} is listed twice`);
     seen.add(relative);
-    files.push({ relative, uri: resource.uri, digest: resource.digest });
+    files.push({ relative, uri: resource.uri, digest: resource.digest, size: resource.size });
   }
-  if (!seen.has("SKILL.md")) throw refuse("its digests do not include its SKILL.md");
+  if (!seen.has("SKILL.md"))
+    return declined("mcp_skill_invalid", "its digests do not include its SKILL.md");
   const listingDigest = `sha256:${sha256(
     canonicalJson(
       files.map(({ uri, digest }) => ({ uri, digest })).sort((a, b) => (a.uri < b.uri ? -1 : 1)),

@@ -48,7 +48,7 @@ export { proxyRoutes } from "./http/routes.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export type { PinnedRow, RowChange } from "./index-writer.js";
 export { writeIndexRows } from "./index-writer.js";
-export { decodedSegments, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
+export { decodedSegments, SKILL_LIMITS, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";
 export { npmConfig } from "./npm-config.js";
 export type { OciCredentials } from "./oci-credentials.js";

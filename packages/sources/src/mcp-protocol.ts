@@ -1,6 +1,15 @@
 /** The MCP extension for skills (SEP-2640), as servers declare it under `capabilities.extensions`. */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
+/**
+ * SEP-2640's per-skill limits: every host loads a skill within them, no server should serve one
+ * beyond them. Counted over the entry's `resources` (`SKILL.md` included) and the sum of their sizes.
+ */
+export const SKILL_LIMITS: { readonly files: number; readonly bytes: number } = {
+  files: 512,
+  bytes: 16 * 1024 * 1024,
+};
+
 /** What an `mcp` source's `url` starts with when it names a command to start, not an endpoint. */
 export const STDIO_PREFIX = "stdio:";
 

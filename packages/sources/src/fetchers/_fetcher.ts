@@ -1,4 +1,4 @@
-import type { SourceOf, SourceType } from "@skillshelf/core";
+import type { Diagnostic, SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
 import type { HostHeaders } from "../credentials.js";
 import { createHttpClient, type HttpClient } from "../http/client.js";
@@ -111,6 +111,8 @@ export interface Fetcher<T extends SourceType> {
     readonly signers?: Readonly<Record<string, string>>;
     /** The commit of each folder that has one of its own (an MCP server's skills), by folder. */
     readonly commits?: Readonly<Record<string, string>>;
+    /** What the source offered and the fetch left out, each with its code (an MCP server's dynamic skill). */
+    readonly declined?: readonly Diagnostic[];
   }>;
   /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
   describe(source: SourceOf<T>): string;

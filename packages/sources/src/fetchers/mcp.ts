@@ -1,6 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { canonicalJson, parseFrontmatter, SkillshelfError, sha256 } from "@skillshelf/core";
+import {
+  canonicalJson,
+  createDiagnostic,
+  parseFrontmatter,
+  SkillshelfError,
+  sha256,
+} from "@skillshelf/core";
 import { DEFAULT_ARCHIVE_LIMITS } from "../_archive.js";
 import type { ListedSkill, SkillsConnection } from "../_mcp-client.js";
 import { STDIO_PREFIX } from "../mcp-protocol.js";
@@ -57,11 +63,18 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
       }
       mkdirSync(into.dir);
       const commits: Record<string, string> = {};
-      for (const skill of await connection.list()) {
+      const listing = await connection.list();
+      for (const skill of listing.skills) {
         await writeSkill(connection, skill, join(into.dir, skill.path), budget);
         commits[skill.path] = skill.listingDigest;
       }
-      return { commits };
+      // an entry the server serves that cannot be installed is left out alone, and said so
+      const declined = listing.declined.map(({ uri, error }) =>
+        createDiagnostic("warning", error.code, `${error.message}; it is left out`, {
+          details: { ...error.details, uri },
+        }),
+      );
+      return { commits, ...(declined.length === 0 ? {} : { declined }) };
     } finally {
       await connection.close();
     }
@@ -93,8 +106,8 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
             throw error;
           },
         );
-      const all = await connection.list();
-      return `sha256:${sha256(canonicalJson(all.map((one) => [one.path, one.listingDigest])))}`;
+      const { skills } = await connection.list();
+      return `sha256:${sha256(canonicalJson(skills.map((one) => [one.path, one.listingDigest])))}`;
     } finally {
       await connection.close();
     }
