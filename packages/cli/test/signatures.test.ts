@@ -2,36 +2,14 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  folderRoutes,
-  gitRepo,
-  type OciRegistry,
-  serve,
-  skillFile,
-  startOciRegistry,
-  testdir,
-  writeDockerAuth,
-} from "@skillshelf/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { folderRoutes, gitRepo, serve, skillFile, testdir } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { fingerprintOf, makeKey, requireSignatures } from "./_keys.js";
 import { type ChangeSandbox, changeSandbox, codesOf } from "./_sandbox.js";
 
 // Issue 28, item 5: publish --sign makes detached SSH signatures that ssh-keygen verifies; an
 // install verifies them, records the signer in the lock, and a policy requiring signatures
 // refuses unsigned or wrongly signed packages.
-
-/** A fresh ed25519 key pair made by ssh-keygen: the private key's path and the public key line. */
-function makeKey(comment: string): { readonly path: string; readonly publicKey: string } {
-  const path = join(testdir(), "key");
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", path]);
-  return { path, publicKey: readFileSync(`${path}.pub`, "utf8").trim() };
-}
-
-/** OpenSSH's fingerprint of a key, as `ssh-keygen -l` prints it. */
-function fingerprintOf(key: { readonly path: string }): string {
-  return execFileSync("ssh-keygen", ["-l", "-f", `${key.path}.pub`], { encoding: "utf8" }).split(
-    " ",
-  )[1] as string;
-}
 
 /** Publish one skill to a new site folder (signed with `key` when given) and serve it on loopback. */
 async function publishedSite(
@@ -54,14 +32,6 @@ async function publishedSite(
   expect(published.status, published.stderr).toBe(0);
   const routes = folderRoutes(site);
   return { site, url: await serve(routes), routes };
-}
-
-function requireSignatures(box: ChangeSandbox, keys: readonly string[]): void {
-  mkdirSync(box.configDir, { recursive: true });
-  writeFileSync(
-    join(box.configDir, "policy.yaml"),
-    `signatures:\n  required: true\n  keys:\n${keys.map((key) => `    - '${key}'\n`).join("")}`,
-  );
 }
 
 describe("signed skills, from publish to install", () => {
@@ -196,68 +166,5 @@ describe("signed skills, from publish to install", () => {
     );
     expect(installed.status, installed.stderr).toBe(0);
     expect((box.userLock().pdf as { signer?: string }).signer).toBe(`ssh:${fingerprintOf(key)}`);
-  });
-});
-
-describe("signed skills in an OCI registry", () => {
-  let registry: OciRegistry;
-  beforeAll(async () => {
-    registry = await startOciRegistry({ tls: false });
-  }, 60_000);
-  afterAll(() => registry?.close());
-
-  it("pushes a signature ssh-keygen verifies, records its signer on install, and refuses another key's", async () => {
-    const box = changeSandbox();
-    writeDockerAuth(box.home, registry);
-    const key = makeKey("publisher");
-    const skill = join(testdir({ "pdf/SKILL.md": skillFile("pdf", "Read PDF files.") }), "pdf");
-    const target = `${registry.base}/team:1.0.0`;
-    const published = await box.run("publish", skill, target, "--sign", key.path, "--json");
-    expect(published.status, published.stderr).toBe(0);
-    const artifacts = JSON.parse(published.stdout).artifacts as {
-      location: string;
-      digest: string;
-    }[];
-    const digest = artifacts.find((one) => one.location.includes(":1.0.0@"))?.digest as string;
-    expect(artifacts.map((one) => one.location)).toContainEqual(
-      expect.stringContaining(`:${digest.replace(":", "-")}.sig@`),
-    );
-    // read it back over the registry API, and verify it with ssh-keygen
-    const auth = `Basic ${Buffer.from(`${registry.username}:${registry.password}`).toString("base64")}`;
-    const api = (path: string, accept?: string) =>
-      fetch(`http://${registry.host}/v2/team/pdf/${path}`, {
-        headers: { authorization: auth, ...(accept === undefined ? {} : { accept }) },
-      });
-    const manifest = (await (
-      await api(
-        `manifests/${digest.replace(":", "-")}.sig`,
-        "application/vnd.oci.image.manifest.v1+json",
-      )
-    ).json()) as { layers: { digest: string }[] };
-    const signature = Buffer.from(
-      await (await api(`blobs/${manifest.layers[0]?.digest}`)).arrayBuffer(),
-    );
-    const signatureFile = join(testdir(), "pdf.sig");
-    writeFileSync(signatureFile, signature);
-    const signers = join(testdir(), "allowed_signers");
-    writeFileSync(signers, `publisher ${key.publicKey}\n`);
-    const verified = execFileSync(
-      "ssh-keygen",
-      ["-Y", "verify", "-f", signers, "-I", "publisher", "-n", "skillshelf", "-s", signatureFile],
-      { input: digest, encoding: "utf8" },
-    );
-    expect(verified).toContain("Good");
-
-    requireSignatures(box, [key.publicKey]);
-    const source = `${registry.base}/team/pdf:1.0.0`;
-    const installed = await box.run("install", source, "--user", "--yes");
-    expect(installed.status, installed.stderr).toBe(0);
-    expect((box.userLock().pdf as { signer?: string }).signer).toBe(`ssh:${fingerprintOf(key)}`);
-
-    const other = changeSandbox();
-    writeDockerAuth(other.home, registry);
-    requireSignatures(other, [makeKey("someone-else").publicKey]);
-    const refused = await other.run("install", source, "--user", "--yes", "--json");
-    expect(codesOf(refused)).toContain("signature_invalid");
   });
 });

@@ -151,6 +151,10 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "check the repository and the tag or digest; skopeo list-tags lists what is there",
   },
+  oci_signed_by_other_tool: {
+    owner: "sources",
+    hint: "another tool (cosign) signed this artifact; Skillshelf verifies only SSH signatures it can check against a key you name, so this one is reported and not trusted",
+  },
   site_index_invalid: {
     owner: "sources",
     hint: "the site's index must list skills as the discovery RFC writes them (name, type, url, digest); tell its publisher",

@@ -138,6 +138,8 @@ async function fetchedUnread(
   plugins?: readonly string[] | undefined,
 ): Promise<Staged[]> {
   const { source } = fetched;
+  // what its fetch found to say: an MCP server's skill left out alone, another tool's signature
+  planning.diagnostics.push(...(fetched.findings ?? []));
   if (plugins !== undefined && plugins.length > 0) return stagePlugins(planning, fetched, plugins);
   // a fetched collection's skills are digested one by one, each where it was fetched; so are the
   // skills picked from a package (a plugin's `skills/`): what a user names is a skill of theirs
@@ -293,13 +295,11 @@ function isRealFolder(path: string): boolean {
  */
 function stageSkills(
   planning: StagePlanning,
-  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers" | "declined">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
   pick: readonly string[] | undefined,
   { inPlace }: { readonly inPlace: boolean },
 ): Staged[] {
   const { source } = collection;
-  // what the source offered and its fetch left out (an MCP server's dynamic skill), each alone
-  planning.diagnostics.push(...(collection.declined ?? []));
   const read = readCollection(collection.dir, {
     skillFiles: planning.skillFiles,
     fullDepth: planning.request.fullDepth,

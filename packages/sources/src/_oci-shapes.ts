@@ -32,6 +32,8 @@ export function ociArtifact(parts: {
   readonly config: readonly [mediaType: string, bytes: Buffer];
   readonly layers: readonly (readonly [mediaType: string, bytes: Buffer])[];
   readonly annotations?: Readonly<Record<string, string>> | undefined;
+  /** The manifest this one refers to (OCI 1.1 `subject`): a signature's signed manifest. */
+  readonly subject?: OciDescriptor | undefined;
 }): { blobs: Buffer[]; manifest: Buffer } {
   const descriptor = ([mediaType, bytes]: readonly [string, Buffer]) => ({
     mediaType,
@@ -45,6 +47,7 @@ export function ociArtifact(parts: {
       artifactType: parts.artifactType,
       config: descriptor(parts.config),
       layers: parts.layers.map(descriptor),
+      ...(parts.subject === undefined ? {} : { subject: parts.subject }),
       ...(parts.annotations === undefined ? {} : { annotations: parts.annotations }),
     }),
   );

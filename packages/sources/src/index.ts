@@ -7,7 +7,12 @@ export { runGit } from "./_git.js";
 export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
 export { MEDIA, ociArtifact } from "./_oci-shapes.js";
-export { signatureArtifact, signatureTag } from "./_oci-signature.js";
+export {
+  manifestDescriptor,
+  referrersIndexWith,
+  referrersTag,
+  signatureArtifact,
+} from "./_oci-signature.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";

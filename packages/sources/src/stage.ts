@@ -75,7 +75,7 @@ export async function fetchSource(
 ): Promise<FetchedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
-    const { commit, digest, signers, commits, declined } = await fetcherOf(source.type).fetch(
+    const { commit, digest, signers, commits, findings } = await fetcherOf(source.type).fetch(
       source,
       { dir, container: dirname(dir) },
       options,
@@ -87,7 +87,7 @@ export async function fetchSource(
       ...(commit === undefined ? {} : { commit }),
       ...(signers === undefined ? {} : { signers }),
       ...(commits === undefined ? {} : { commits }),
-      ...(declined === undefined ? {} : { declined }),
+      ...(findings === undefined ? {} : { findings }),
       release,
     };
   } catch (error) {

@@ -98,8 +98,8 @@ export interface FetchedSource {
    * an MCP server's skills each have their own digest set, where a repository has one commit.
    */
   readonly commits?: Readonly<Record<string, string>> | undefined;
-  /** What the source offered and the fetch left out, each a warning with its own code. */
-  readonly declined?: readonly Diagnostic[] | undefined;
+  /** What the fetch found to say (`Fetcher.fetch`'s `findings`), each with its own code. */
+  readonly findings?: readonly Diagnostic[] | undefined;
   /** Delete the staged files; safe to call more than once. */
   release(): void;
 }

@@ -4,13 +4,15 @@ import {
   blobDigest,
   createHttpClient,
   MEDIA,
+  manifestDescriptor,
   ociArtifact,
   ociCredentials,
   ociReference,
   ociSession,
   parseSourceAs,
+  referrersIndexWith,
+  referrersTag,
   signatureArtifact,
-  signatureTag,
   sshSign,
 } from "@skillshelf/sources";
 import { packTree } from "../_pack.js";
@@ -48,22 +50,19 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       const url = `${destination.url}/${skill.name}`;
       const reference = ociReference({ url });
       const digest = blobDigest(manifest);
-      // a detached signature of the manifest's digest, pushed where cosign keeps its own
+      // a detached signature of the manifest's digest, pushed as a referrer of the manifest
+      // (OCI 1.1), so cosign's tag and the tools that read it are left alone
       const signature =
         signingKey === undefined
           ? undefined
-          : signatureArtifact(await sshSign(Buffer.from(digest), signingKey, environment.env));
+          : signatureArtifact(
+              await sshSign(Buffer.from(digest), signingKey, environment.env),
+              manifestDescriptor(manifest),
+            );
       if (!dryRun) {
         const session = ociSession(reference, { credentials, push: true, http });
         await pushArtifact(session, reference, blobs, manifest, destination.tag);
-        if (signature !== undefined)
-          await pushArtifact(
-            session,
-            reference,
-            signature.blobs,
-            signature.manifest,
-            signatureTag(digest),
-          );
+        if (signature !== undefined) await pushReferrer(session, reference, signature, digest);
       }
       artifacts.push({
         skill: skill.name,
@@ -74,7 +73,7 @@ export const OCI_DESTINATION: Destination<"oci"> = {
       if (signature !== undefined)
         artifacts.push({
           skill: skill.name,
-          location: `${url}:${signatureTag(digest)}@${blobDigest(signature.manifest)}`,
+          location: `${url}@${blobDigest(signature.manifest)}`,
           digest: blobDigest(signature.manifest),
           bytes: signature.manifest.length,
         });
@@ -85,14 +84,48 @@ export const OCI_DESTINATION: Destination<"oci"> = {
 
 // --- internal ---
 
-/** Push `blobs` the registry lacks, then `manifest` under `tag`. */
+/**
+ * Push `referrer` (a manifest whose `subject` is `subject`) by its digest. A registry with the
+ * referrers API says so in `OCI-Subject`; for one without, the index the referrers tag schema
+ * keeps at `sha256-<hex>` is written with it added.
+ */
+async function pushReferrer(
+  session: ReturnType<typeof ociSession>,
+  reference: ReturnType<typeof ociReference>,
+  referrer: { blobs: Buffer[]; manifest: Buffer },
+  subject: string,
+): Promise<void> {
+  const digest = blobDigest(referrer.manifest);
+  const pushed = await pushArtifact(session, reference, referrer.blobs, referrer.manifest, digest);
+  if (pushed.header("oci-subject") !== undefined) return;
+  const tag = referrersTag(subject);
+  // what the tag holds already (other referrers of the same manifest) is kept
+  let existing: Parameters<typeof referrersIndexWith>[0];
+  try {
+    const { bytes } = await session.get(`manifests/${tag}`, MAX_INDEX_BYTES, MEDIA.index);
+    existing = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    const absent = error instanceof SkillshelfError && error.code === "oci_not_found";
+    if (!absent && !(error instanceof SyntaxError)) throw error;
+  }
+  const index = referrersIndexWith(existing, {
+    ...manifestDescriptor(referrer.manifest),
+    artifactType: MEDIA.sshSignature,
+  });
+  await session.send("PUT", `manifests/${tag}`, index, MEDIA.index);
+}
+
+/** A referrers index lists a few descriptors. */
+const MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
+/** Push `blobs` the registry lacks, then `manifest` under `tag` (or its digest): the registry's answer. */
 async function pushArtifact(
   session: ReturnType<typeof ociSession>,
   reference: ReturnType<typeof ociReference>,
   blobs: readonly Buffer[],
   manifest: Buffer,
   tag: string,
-): Promise<void> {
+): Promise<{ header(name: string): string | undefined }> {
   for (const blob of blobs)
     if (!(await session.has(`blobs/${blobDigest(blob)}`))) {
       const started = await session.send("POST", "blobs/uploads/");
@@ -107,7 +140,7 @@ async function pushArtifact(
       upload.searchParams.set("digest", blobDigest(blob));
       await session.send("PUT", upload.href, blob, "application/octet-stream");
     }
-  await session.send("PUT", `manifests/${tag}`, manifest, MEDIA.manifest);
+  return session.send("PUT", `manifests/${tag}`, manifest, MEDIA.manifest);
 }
 
 /** The skill's layer and config, and the manifest naming them: the same bytes for the same tree. */

@@ -111,8 +111,11 @@ export interface Fetcher<T extends SourceType> {
     readonly signers?: Readonly<Record<string, string>>;
     /** The commit of each folder that has one of its own (an MCP server's skills), by folder. */
     readonly commits?: Readonly<Record<string, string>>;
-    /** What the source offered and the fetch left out, each with its code (an MCP server's dynamic skill). */
-    readonly declined?: readonly Diagnostic[];
+    /**
+     * What the fetch found to say, each with its own code: what the source offered and it left
+     * out (an MCP server's dynamic skill), another tool's signature it does not verify.
+     */
+    readonly findings?: readonly Diagnostic[];
   }>;
   /** The source as a user types it: a folder's path, or a URL with `//subfolder` and `#ref`. */
   describe(source: SourceOf<T>): string;

@@ -69,12 +69,12 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
         commits[skill.path] = skill.listingDigest;
       }
       // an entry the server serves that cannot be installed is left out alone, and said so
-      const declined = listing.declined.map(({ uri, error }) =>
+      const findings = listing.declined.map(({ uri, error }) =>
         createDiagnostic("warning", error.code, `${error.message}; it is left out`, {
           details: { ...error.details, uri },
         }),
       );
-      return { commits, ...(declined.length === 0 ? {} : { declined }) };
+      return { commits, ...(findings.length === 0 ? {} : { findings }) };
     } finally {
       await connection.close();
     }

@@ -1,8 +1,8 @@
-import { SkillshelfError } from "@skillshelf/core";
+import { createDiagnostic, SkillshelfError } from "@skillshelf/core";
 import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_archive.js";
 import { type OciReference, type OciSessionOptions, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
-import { ociSigner } from "../_oci-signature.js";
+import { ociSignature } from "../_oci-signature.js";
 import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { urlPlace } from "./_place.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
@@ -71,11 +71,24 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
       );
     const bytes = await verifiedBlob(session, layer, limits.maxDownloadBytes);
     // a signature pushed for the manifest is checked before anything is written
-    const signer = await ociSigner(session, digest, where, options.tempDir);
+    const { signer, otherTool } = await ociSignature(session, digest, where, options.tempDir);
     await unpackArchive(bytes, into.dir, { ...limits, format: "tar.gz", subfolder: source.path });
+    // another tool's signature is said, not trusted: only a key the user names signs for us
+    const findings =
+      otherTool === undefined
+        ? []
+        : [
+            createDiagnostic(
+              "info",
+              "oci_signed_by_other_tool",
+              `${where}@${digest} carries a ${otherTool} signature, which Skillshelf does not verify`,
+              { details: { url: where, digest, tool: otherTool } },
+            ),
+          ];
     return {
       commit: digest.slice("sha256:".length),
       ...(signer === undefined ? {} : { signers: { ".": signer } }),
+      ...(findings.length === 0 ? {} : { findings }),
     };
   },
   describe: (source) => describe(source),
