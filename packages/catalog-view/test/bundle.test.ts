@@ -41,7 +41,7 @@ describe("a listing-only import (issue 30, item 8)", () => {
     const entry = workspaceEntry("@skillshelf/catalog-view");
     expect(existsSync(entry), "build the workspace first (pnpm build)").toBe(true);
     expect([...externalImports(entry)]).toEqual([]);
-    // the walk does see a package where one is imported (the store's schemas)
-    expect([...externalImports(workspaceEntry("@skillshelf/store"))]).toContain("zod");
+    // the walk does see a package where one is imported (the sources' schemas)
+    expect([...externalImports(workspaceEntry("@skillshelf/sources"))]).toContain("zod");
   });
 });
