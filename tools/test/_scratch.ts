@@ -45,12 +45,14 @@ export function scratchWorkspace(prefix: string): {
         recursive: true,
         verbatimSymlinks: true,
       });
+    // one program of sources, as an editor sees them: no project references (whose built
+    // declarations the copy does not have)
     writeFileSync(
       join(to, "tsconfig.json"),
-      readFileSync(join(from, "tsconfig.json"), "utf8").replace(
-        /"include": \[[^\]]*\]/,
-        '"include": ["src"]',
-      ),
+      readFileSync(join(from, "tsconfig.json"), "utf8")
+        .replace(/"include": \[[^\]]*\]/, '"include": ["src"]')
+        .replace(/"composite": true/, '"composite": false')
+        .replace(/,\s*"references": \[[^\]]*\]/, ""),
     );
   }
   return {
