@@ -312,7 +312,12 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
 
 describe("list and explain say what an MCP client gets (issue 29, item 3)", () => {
   it("name exactly the skills the server lists, and why each other one is not served", async () => {
-    const { box } = library();
+    const { box, skills } = library();
+    // past SEP-2640's limit of 512 files: explain walks it and says so; list does not walk folders
+    writeTree(join(skills, "huge"), {
+      "SKILL.md": skillFile("huge", "Too many files."),
+      ...Object.fromEntries(Array.from({ length: 512 }, (_, index) => [`parts/${index}.md`, "x"])),
+    });
     // an installed package, then disabled: its skill leaves every listing, the server's too
     const packaged = testdir({ "SKILL.md": skillFile("delta", "Packaged skill.") });
     expect((await box.run("install", packaged, "--user", "--yes")).status).toBe(0);
@@ -328,12 +333,13 @@ describe("list and explain say what an MCP client gets (issue 29, item 3)", () =
       expect(explained.mcp.served.map((name) => `skill://${name}/SKILL.md`)).toEqual(uris);
       expect(
         listed.skills
-          .filter((one) => one.mcp === "served")
+          .filter((one) => one.mcp === "served" && one.name !== "huge")
           .map((one) => `skill://${one.name}/SKILL.md`),
       ).toEqual(uris);
       expect(explained.mcp.withheld).toEqual([
         expect.objectContaining({ name: "gamma", reason: "operator-only" }),
         expect.objectContaining({ name: "hidden", reason: "untrusted" }),
+        expect.objectContaining({ name: "huge", reason: "over-limit" }),
       ]);
       expect(await refusedAs(mcp.bytes("skill://delta/SKILL.md"))).toBe("-32602 mcp_uri_unknown");
       expect((await box.run("enable", "delta", "--user", "--yes")).status).toBe(0);

@@ -112,6 +112,11 @@ export function skillFiles(
   return { files, folders: [...entered] };
 }
 
+/** The size in bytes of the file at `real` (0 when it is gone). */
+export function fileSize(real: string): number {
+  return statSync(real, { throwIfNoEntry: false })?.size ?? 0;
+}
+
 /**
  * The bytes of the regular file at `real`, opened without following a link (a file swapped for a
  * link after the walk is not read through it); `undefined` when it is gone or no longer a file.

@@ -71,7 +71,8 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   const connections = new Map<Server, Set<string>>();
   const read = (): Listing => {
     const pass = options.resources.read(options.cwd);
-    const skills = servedSkills(pass.load("skill").items).served;
+    // each skill's files are measured as the listing is built (`buildListing` declines any over the limits)
+    const skills = servedSkills(pass.load("skill").items, { files: false }).served;
     const prompts = listedPrompts(pass.load("prompt").items);
     const last = listings.at(-1);
     const listing = buildListing(skills, prompts, files, (last?.generation ?? 0) + 1, last);
