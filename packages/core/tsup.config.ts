@@ -1,17 +1,11 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base.ts";
+import { baseConfig, bundling } from "../../tsup.config.base.ts";
 
 // `#yaml-library` (package.json `imports`) is how core loads `yaml`: Node takes `_yaml-library`
 // (a lazy `createRequire`), a bundler `_yaml-bundled`, built here with `yaml`'s own ES module
 // build inside it, so a bundle needs neither `node_modules` nor a `require` of Node's modules
 // (which an ES module bundle cannot make). `listing` is what catalog-view needs, without YAML.
 const bundled = ["_yaml-bundled.js"];
-// what is bundled keeps its licence with it
-const yamlDir = dirname(createRequire(import.meta.url).resolve("yaml/package.json"));
-const yamlLicence = readFileSync(join(yamlDir, "LICENSE"), "utf8").replaceAll("*/", "* /");
 
 export default defineConfig([
   {
@@ -25,10 +19,8 @@ export default defineConfig([
     format: ["esm"],
     target: "node20",
     platform: "neutral",
-    noExternal: ["yaml"],
-    banner: {
-      js: `/*! Bundled: the yaml package (ISC), https://github.com/eemeli/yaml\n${yamlLicence}*/`,
-    },
+    // yaml built in, its licence kept
+    ...bundling("yaml", import.meta.dirname),
     // `yaml`'s `default` condition: its ES module build, which requires nothing of Node's
     esbuildOptions(options) {
       options.conditions = ["import", "default"];

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packedWithDependencies } from "@skillshelf/test-utils";
 import { afterAll } from "vitest";
 
 export const REPO: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -115,6 +116,12 @@ export function compileStrictly(
   );
 }
 
+/** The ```ts blocks of the README at `readme` (relative to the repository), in order. */
+export function tsBlocks(readme: string): string[] {
+  const text = readFileSync(join(REPO, readme), "utf8");
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] as string);
+}
+
 /** Run a command for a test that packs or installs: npm's chatter kept to errors. */
 export function runQuietly(command: string, args: readonly string[], cwd: string) {
   return spawnSync(command, args, {
@@ -137,23 +144,6 @@ export function packAll(dir: string) {
 export function installPacked(project: string, packs: string, names: readonly string[]) {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, "package.json"), '{ "name": "consumer", "private": true }\n');
-  const tarballs = workspaceClosure(names).map((name) =>
-    join(packs, `skillshelf-${name}-0.0.0.tgz`),
-  );
+  const tarballs = packedWithDependencies(packs, join(REPO, "packages"), names);
   return runQuietly("npm", ["install", "--no-audit", "--no-fund", ...tarballs], project);
-}
-
-/** `names` and every workspace package they depend on, by folder name. */
-function workspaceClosure(names: readonly string[]): string[] {
-  const closure = new Set<string>();
-  const pending = [...names];
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (closure.has(name)) continue;
-    closure.add(name);
-    const manifest = JSON.parse(readFileSync(join(REPO, "packages", name, "package.json"), "utf8"));
-    for (const dependency of Object.keys(manifest.dependencies ?? {}))
-      if (dependency.startsWith("@skillshelf/"))
-        pending.push(dependency.slice("@skillshelf/".length));
-  }
-  return [...closure];
 }

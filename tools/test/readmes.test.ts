@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileStrictly, linkWorkspace, REPO } from "./_scratch.js";
+import { compileStrictly, linkWorkspace, REPO, tsBlocks } from "./_scratch.js";
 
 // Issue 57, item 3: a README's code is a program a reader can paste. Each block below is taken
 // from its README as written, type-checked with strict TypeScript under `nodenext` against the
@@ -66,12 +66,6 @@ const temp = mkdtempSync(join(tmpdir(), "skillshelf-readmes-"));
 const project = join(temp, "project");
 const home = join(temp, "home");
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
-
-/** The ```ts blocks of a README, in order. */
-function tsBlocks(readme: string): string[] {
-  const text = readFileSync(join(REPO, readme), "utf8");
-  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] as string);
-}
 
 /** What a stdio MCP server at `file` answers an `initialize`; it is stopped once it has. */
 function initialized(file: string): Promise<string> {

@@ -18,7 +18,7 @@ import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/co
 import { type NpmRegistry, startNpmRegistry } from "@skillshelf/test-utils";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileStrictly, REPO, runQuietly } from "./_scratch.js";
+import { compileStrictly, REPO, runQuietly, tsBlocks } from "./_scratch.js";
 
 // Issue 57, item 5: the release path is `changeset version` then `changeset publish`. This test
 // takes it from a copy of the built workspace to a real npm registry (Verdaccio, on loopback),
@@ -40,10 +40,9 @@ const manifestOf = (dir: string): Manifest =>
   JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 
 /** The workspace's packages that are published, as the copy has them after `changeset version`. */
-const published = (): Manifest[] =>
-  readdirSync(join(workspace, "packages"))
-    .map((folder) => manifestOf(join(workspace, "packages", folder)))
-    .filter((manifest) => manifest.private !== true);
+let published: Manifest[] = [];
+/** Each published package's version, by name. */
+let versionOf = new Map<string, string>();
 
 /**
  * A copy of the built workspace as a release runs in it: the root's manifests and lockfile (by
@@ -130,14 +129,6 @@ const text: string = buildCatalogView({ skills: modelVisibleSkills(items), budge
 console.log(JSON.stringify({ format: "${format}", names: items.map((skill) => skill.name), listed: text.includes("deploy") }));
 `;
 
-/** The ```ts blocks of a package's README, in order. */
-const readmeBlocks = (folder: string): string[] =>
-  [
-    ...readFileSync(join(REPO, "packages", folder, "README.md"), "utf8").matchAll(
-      /^```ts\n([\s\S]*?)^```$/gm,
-    ),
-  ].map((match) => match[1] as string);
-
 let registry: NpmRegistry | undefined;
 afterAll(async () => {
   await registry?.close();
@@ -168,13 +159,17 @@ describe("the release path (issue 57, item 5)", () => {
     registry = await startNpmRegistry();
     copyWorkspace();
     release(["version"], {});
+    published = readdirSync(join(workspace, "packages"))
+      .map((folder) => manifestOf(join(workspace, "packages", folder)))
+      .filter((manifest) => manifest.private !== true);
+    versionOf = new Map(published.map((manifest) => [manifest.name, manifest.version]));
     // where a company publishes: its registry, by the usual npm settings
     writeFileSync(join(workspace, ".npmrc"), `registry=${registry.url}\n${registry.authLine}\n`);
     release(["publish", "--no-git-tag"], { npm_config_registry: registry.url });
   }, 600_000);
 
   it("versions every package from the pending changesets", () => {
-    const versions = published().map((manifest) => manifest.version);
+    const versions = [...versionOf.values()];
     expect(versions.length).toBe(18);
     expect(versions.filter((version) => version === "0.0.0")).toEqual([]);
     expect(
@@ -185,7 +180,7 @@ describe("the release path (issue 57, item 5)", () => {
 
   it("publishes every package as publint and arethetypeswrong pass it, CommonJS included", async () => {
     if (registry === undefined) throw new Error("no registry");
-    for (const manifest of published()) {
+    for (const manifest of published) {
       const tarball = await tarballOf(registry, manifest.name, manifest.version);
       const linted = await publint({ pack: { tarball: tarball.slice().buffer }, strict: true });
       expect(linted.messages, manifest.name).toEqual([]);
@@ -202,9 +197,7 @@ describe("the release path (issue 57, item 5)", () => {
       expect(shipped.repository?.directory, manifest.name).toMatch(/^packages\//);
       for (const [name, range] of Object.entries(shipped.dependencies ?? {}))
         if (name.startsWith("@skillshelf/"))
-          expect(range, `${manifest.name} → ${name}`).toBe(
-            published().find((dependency) => dependency.name === name)?.version,
-          );
+          expect(range, `${manifest.name} → ${name}`).toBe(versionOf.get(name));
       expect(JSON.stringify(shipped)).not.toMatch(/"(?:file|workspace):|\.\/src\//);
     }
   }, 300_000);
@@ -223,8 +216,6 @@ describe("the release path (issue 57, item 5)", () => {
       join(project, ".npmrc"),
       `@skillshelf:registry=${registry.url}\n${registry.authLine}\n`,
     );
-    const version = (name: string) =>
-      published().find((manifest) => manifest.name === `@skillshelf/${name}`)?.version;
     const installed = runQuietly(
       "npm",
       [
@@ -232,7 +223,7 @@ describe("the release path (issue 57, item 5)", () => {
         "--no-audit",
         "--no-fund",
         ...["skills-loader", "resources", "catalog-view"].map(
-          (name) => `@skillshelf/${name}@${version(name)}`,
+          (name) => `@skillshelf/${name}@${versionOf.get(`@skillshelf/${name}`)}`,
         ),
       ],
       project,
@@ -242,7 +233,7 @@ describe("the release path (issue 57, item 5)", () => {
     writeFileSync(join(project, "harness.mts"), harness("esm"));
     writeFileSync(join(project, "harness.cts"), harness("cjs"));
     const readmes = ["skills-loader", "resources"].flatMap((folder) =>
-      readmeBlocks(folder).map((block, index) => {
+      tsBlocks(`packages/${folder}/README.md`).map((block, index) => {
         writeFileSync(join(project, `${folder}-${index}.mts`), `${block}\nexport {};\n`);
         return `${folder}-${index}`;
       }),
@@ -287,10 +278,10 @@ describe("the release path (issue 57, item 5)", () => {
       join(project, ".npmrc"),
       `@skillshelf:registry=${registry.url}\n${registry.authLine}\n`,
     );
-    const version = published().find((manifest) => manifest.name === "@skillshelf/resources");
+    const version = versionOf.get("@skillshelf/resources");
     const installed = runQuietly(
       "npm",
-      ["install", "--no-audit", "--no-fund", `@skillshelf/resources@${version?.version}`],
+      ["install", "--no-audit", "--no-fund", `@skillshelf/resources@${version}`],
       project,
     );
     expect(installed.status, installed.stderr).toBe(0);

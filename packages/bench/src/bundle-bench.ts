@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { packedWithDependencies } from "@skillshelf/test-utils";
 import { build } from "esbuild";
 import { writeCorpusTree } from "./corpus-tree.js";
 import { type BenchOptions, median, medianRatio, verdict } from "./measure.js";
@@ -32,9 +33,7 @@ export async function runBundleBench(options: BenchOptions): Promise<string> {
   });
   // a tarball names its workspace dependencies by version: theirs are installed beside it
   const tarballs = (name: string) =>
-    workspaceClosure(join(repository, "packages"), name).map((folder) =>
-      join(packs, `skillshelf-${folder}-0.0.0.tgz`),
-    );
+    packedWithDependencies(packs, join(repository, "packages"), [name]);
   const harness = project(join(dir, "harness"), tarballs("skills-loader"));
   writeFileSync(join(harness, "harness.mjs"), HARNESS);
   const alone = join(dir, "alone");
@@ -82,21 +81,6 @@ function project(dir: string, tarballs: readonly string[]): string {
     env: { ...process.env, npm_config_loglevel: "error" },
   });
   return dir;
-}
-
-/** The folder `name` of `packages` and those of every workspace package it depends on. */
-function workspaceClosure(packages: string, name: string): string[] {
-  const closure = new Set<string>();
-  const pending = [name];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (closure.has(next)) continue;
-    closure.add(next);
-    const manifest = JSON.parse(readFileSync(join(packages, next, "package.json"), "utf8"));
-    for (const dependency of Object.keys(manifest.dependencies ?? {}))
-      if (dependency.startsWith("@skillshelf/"))
-        pending.push(dependency.slice("@skillshelf/".length));
-  }
-  return [...closure];
 }
 
 /** esbuild's bundle of `entry` for Node, as a harness ships one: nothing configured. */

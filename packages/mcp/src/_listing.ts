@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { compareText, sameStamp } from "@skillshelf/core";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
-import { SKILL_LIMITS } from "@skillshelf/sources";
+import { overSkillLimits } from "@skillshelf/sources";
 import { type FileCache, type FileContent, type SkillFile, skillFiles } from "./_files.js";
 import { skillUri } from "./_uri.js";
 import type { FolderWatch } from "./_watch.js";
@@ -96,7 +96,7 @@ export function buildListing(
     }
     watch.settle(walked.folders);
     // a skill a conforming host need not load is not served (SEP-2640, Limits)
-    if (found.length > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes) {
+    if (overSkillLimits(found.length, bytes)) {
       declined.set(skill.name, { files: found.length, bytes });
       continue;
     }

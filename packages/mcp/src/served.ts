@@ -1,5 +1,5 @@
 import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
-import { SKILL_LIMITS } from "@skillshelf/sources";
+import { overSkillLimits } from "@skillshelf/sources";
 import { createFileCache, fileSize, skillFiles } from "./_files.js";
 
 /** Why a loaded skill is not served over MCP. */
@@ -50,10 +50,9 @@ export function servedSkills(
 /** True when `skill`'s files are more, or more bytes, than SEP-2640 lets a host be asked to load. */
 function overLimit(skill: Skill, cache: ReturnType<typeof createFileCache>): boolean {
   const { files } = skillFiles(skill, cache);
-  if (files.length > SKILL_LIMITS.files) return true;
   let bytes = 0;
   for (const file of files) bytes += fileSize(file.real);
-  return bytes > SKILL_LIMITS.bytes;
+  return overSkillLimits(files.length, bytes);
 }
 
 /** Why `skill` is not served over MCP (its files not counted), or `undefined` when it is. */

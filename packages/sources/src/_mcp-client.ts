@@ -6,7 +6,13 @@ import { canonicalJson, SkillshelfError, sha256 } from "@skillshelf/core";
 import { splitArguments } from "@skillshelf/prompts-loader";
 import * as z from "zod/mini";
 import { httpOf, type StageOptions } from "./fetchers/_fetcher.js";
-import { decodedSegments, SKILL_LIMITS, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
+import {
+  decodedSegments,
+  overSkillLimits,
+  SKILL_LIMITS,
+  SKILLS_EXTENSION,
+  STDIO_PREFIX,
+} from "./mcp-protocol.js";
 
 /** A skill a server lists, its entry checked against SEP-2640's rules for what a host installs. */
 export interface ListedSkill {
@@ -287,7 +293,7 @@ function judgedEntry(
       "it is served as dynamic: its content cannot be pinned by digests",
     );
   const bytes = entry.resources.reduce((sum, resource) => sum + resource.size, 0);
-  if (entry.resources.length > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes)
+  if (overSkillLimits(entry.resources.length, bytes))
     return declined(
       "mcp_skill_over_limit",
       `it holds ${entry.resources.length} files and ${bytes} bytes, over SEP-2640's ${SKILL_LIMITS.files} and ${SKILL_LIMITS.bytes}`,

@@ -40,22 +40,34 @@ export function signatureArtifact(
 }
 
 /** The tag the referrers tag schema keeps `digest`'s referrers under: `sha256-<hex>`. */
-export function referrersTag(digest: string): string {
+function referrersTag(digest: string): string {
   return digest.replace(":", "-");
 }
 
 /**
- * The referrers index of the tag schema with `referrer` in it: `existing` (what the tag held, if
- * anything) kept, `referrer` added once.
+ * Add the signature `referrer` (a manifest pushed already) to the referrers tag schema's index of
+ * `subject`, for a registry without the referrers API: what the tag held (other referrers of the
+ * same manifest) is kept, `referrer` listed once.
  */
-export function referrersIndexWith(
-  existing: OciManifest | undefined,
-  referrer: OciDescriptor & { readonly artifactType: string },
-): Buffer {
-  const others = (existing?.manifests ?? []).filter((one) => one.digest !== referrer.digest);
-  return Buffer.from(
-    JSON.stringify({ schemaVersion: 2, mediaType: MEDIA.index, manifests: [...others, referrer] }),
-  );
+export async function indexReferrer(
+  session: OciSession,
+  subject: string,
+  referrer: Buffer,
+  where: string,
+): Promise<void> {
+  const tag = referrersTag(subject);
+  let existing: OciManifest | undefined;
+  try {
+    existing = (await orUndefined(readManifest(session, tag, where)))?.manifest;
+  } catch (error) {
+    // what is there is not an index: it is replaced
+    if (!(error instanceof SkillshelfError && error.code === "oci_manifest_unsupported"))
+      throw error;
+  }
+  const entry = { ...manifestDescriptor(referrer), artifactType: MEDIA.sshSignature };
+  const others = (existing?.manifests ?? []).filter((one) => one.digest !== entry.digest);
+  const index = { schemaVersion: 2, mediaType: MEDIA.index, manifests: [...others, entry] };
+  await session.send("PUT", `manifests/${tag}`, Buffer.from(JSON.stringify(index)), MEDIA.index);
 }
 
 /**

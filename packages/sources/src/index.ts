@@ -7,12 +7,7 @@ export { runGit } from "./_git.js";
 export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
 export { MEDIA, ociArtifact } from "./_oci-shapes.js";
-export {
-  manifestDescriptor,
-  referrersIndexWith,
-  referrersTag,
-  signatureArtifact,
-} from "./_oci-signature.js";
+export { indexReferrer, manifestDescriptor, signatureArtifact } from "./_oci-signature.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";
@@ -53,7 +48,13 @@ export { proxyRoutes } from "./http/routes.js";
 export { MAX_INDEX_BYTES, readIndex } from "./index-file.js";
 export type { PinnedRow, RowChange } from "./index-writer.js";
 export { writeIndexRows } from "./index-writer.js";
-export { decodedSegments, SKILL_LIMITS, SKILLS_EXTENSION, STDIO_PREFIX } from "./mcp-protocol.js";
+export {
+  decodedSegments,
+  overSkillLimits,
+  SKILL_LIMITS,
+  SKILLS_EXTENSION,
+  STDIO_PREFIX,
+} from "./mcp-protocol.js";
 export type { NpmConfig } from "./npm-config.js";
 export { npmConfig } from "./npm-config.js";
 export type { OciCredentials } from "./oci-credentials.js";

@@ -10,6 +10,11 @@ export const SKILL_LIMITS: { readonly files: number; readonly bytes: number } = 
   bytes: 16 * 1024 * 1024,
 };
 
+/** True when a skill of `files` files and `bytes` bytes in all is over `SKILL_LIMITS`. */
+export function overSkillLimits(files: number, bytes: number): boolean {
+  return files > SKILL_LIMITS.files || bytes > SKILL_LIMITS.bytes;
+}
+
 /** What an `mcp` source's `url` starts with when it names a command to start, not an endpoint. */
 export const STDIO_PREFIX = "stdio:";
 

@@ -22,6 +22,7 @@ export type { OciRegistry } from "./oci-registry.js";
 export { startOciRegistry, writeDockerAuth, writeImageLayout } from "./oci-registry.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
+export { packedWithDependencies } from "./packs.js";
 export type { ForwardProxy, ProxiedRequest } from "./proxy.js";
 export { startForwardProxy } from "./proxy.js";
 export { pick, seededRandom } from "./random.js";

@@ -3,6 +3,7 @@ import { SkillshelfError } from "@skillshelf/core";
 import {
   blobDigest,
   createHttpClient,
+  indexReferrer,
   MEDIA,
   manifestDescriptor,
   ociArtifact,
@@ -10,8 +11,6 @@ import {
   ociReference,
   ociSession,
   parseSourceAs,
-  referrersIndexWith,
-  referrersTag,
   signatureArtifact,
   sshSign,
 } from "@skillshelf/sources";
@@ -86,8 +85,8 @@ export const OCI_DESTINATION: Destination<"oci"> = {
 
 /**
  * Push `referrer` (a manifest whose `subject` is `subject`) by its digest. A registry with the
- * referrers API says so in `OCI-Subject`; for one without, the index the referrers tag schema
- * keeps at `sha256-<hex>` is written with it added.
+ * referrers API says so in `OCI-Subject`; for one without, the referrers tag schema's index is
+ * written with it added.
  */
 async function pushReferrer(
   session: ReturnType<typeof ociSession>,
@@ -97,26 +96,14 @@ async function pushReferrer(
 ): Promise<void> {
   const digest = blobDigest(referrer.manifest);
   const pushed = await pushArtifact(session, reference, referrer.blobs, referrer.manifest, digest);
-  if (pushed.header("oci-subject") !== undefined) return;
-  const tag = referrersTag(subject);
-  // what the tag holds already (other referrers of the same manifest) is kept
-  let existing: Parameters<typeof referrersIndexWith>[0];
-  try {
-    const { bytes } = await session.get(`manifests/${tag}`, MAX_INDEX_BYTES, MEDIA.index);
-    existing = JSON.parse(bytes.toString("utf8"));
-  } catch (error) {
-    const absent = error instanceof SkillshelfError && error.code === "oci_not_found";
-    if (!absent && !(error instanceof SyntaxError)) throw error;
-  }
-  const index = referrersIndexWith(existing, {
-    ...manifestDescriptor(referrer.manifest),
-    artifactType: MEDIA.sshSignature,
-  });
-  await session.send("PUT", `manifests/${tag}`, index, MEDIA.index);
+  if (pushed.header("oci-subject") === undefined)
+    await indexReferrer(
+      session,
+      subject,
+      referrer.manifest,
+      `${reference.host}/${reference.repository}`,
+    );
 }
-
-/** A referrers index lists a few descriptors. */
-const MAX_INDEX_BYTES = 4 * 1024 * 1024;
 
 /** Push `blobs` the registry lacks, then `manifest` under `tag` (or its digest): the registry's answer. */
 async function pushArtifact(
