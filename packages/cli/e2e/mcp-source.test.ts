@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { skillFile, testdir, writeTree } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { httpServer } from "../test/_mcp.js";
+import { dynamicSkill, sdkServer, skillServed } from "../test/_mcp-servers.js";
 import { BIN } from "../test/_run.js";
 import { changeSandbox, codesOf } from "../test/_sandbox.js";
 
@@ -22,92 +21,6 @@ function servedProject(): string {
 /** The source text of `skillshelf mcp` serving `project` over stdio. */
 const stdioSource = (project: string) =>
   `mcp+stdio:${process.execPath} ${BIN} mcp --cwd ${project}`;
-
-const require = createRequire(import.meta.url);
-
-/** One skill entry as a server written in a test serves it, and the text of each of its files. */
-interface Served {
-  readonly entry: Record<string, unknown>;
-  readonly files: Readonly<Record<string, string>>;
-}
-
-/** `text`'s digest as SEP-2640 writes it, and its length in bytes. */
-const described = (uri: string, text: string) => ({
-  uri,
-  digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
-  size: Buffer.byteLength(text),
-});
-
-/** A skill at `uri` (`<scheme>://<path>/SKILL.md`) with `files` (by path inside it), entry as written. */
-function skillServed(
-  uri: string,
-  files: Readonly<Record<string, string>>,
-  frontmatter: Record<string, unknown>,
-): Served {
-  const root = uri.slice(0, -"/SKILL.md".length);
-  const byUri = Object.fromEntries(
-    Object.entries(files).map(([path, text]) => [`${root}/${path}`, text]),
-  );
-  return {
-    entry: {
-      uri,
-      frontmatter,
-      resources: Object.entries(byUri).map(([fileUri, text]) => described(fileUri, text)),
-    },
-    files: byUri,
-  };
-}
-
-/**
- * A server written with the SDK, started over stdio, that lists `listed`, answers `skills/get`
- * for those and `unlisted`, and serves their files; each URI it is asked to read is appended to
- * its log. Its source text, and what it was asked to read.
- */
-function sdkServer(
-  listed: readonly Served[],
-  unlisted: readonly Served[] = [],
-): { readonly source: string; readonly reads: () => string[] } {
-  const dir = testdir({});
-  const script = join(dir, "server.cjs");
-  const log = join(dir, "reads.log");
-  writeFileSync(log, "");
-  writeFileSync(
-    join(dir, "served.json"),
-    JSON.stringify({
-      listed: listed.map((one) => one.entry),
-      all: [...listed, ...unlisted].map((one) => one.entry),
-      files: Object.assign({}, ...[...listed, ...unlisted].map((one) => one.files)),
-    }),
-  );
-  writeFileSync(
-    script,
-    `const { Server } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/index.js"))});
-const { StdioServerTransport } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/stdio.js"))});
-const types = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/types.js"))});
-const { z } = require(${JSON.stringify(require.resolve("zod"))});
-const { appendFileSync, readFileSync } = require("node:fs");
-const served = JSON.parse(readFileSync(${JSON.stringify(join(dir, "served.json"))}, "utf8"));
-const server = new Server({ name: "test", version: "1" }, {
-  capabilities: { resources: {}, extensions: { "io.modelcontextprotocol/skills": {} } },
-});
-server.setRequestHandler(z.object({ method: z.literal("skills/list"), params: z.optional(z.any()) }), () => ({ resultType: "complete", skills: served.listed, ttlMs: 0, cacheScope: "private" }));
-server.setRequestHandler(z.object({ method: z.literal("skills/get"), params: z.any() }), (request) => {
-  const skill = served.all.find((one) => one.uri === request.params.uri);
-  if (skill === undefined) throw new types.McpError(-32602, "no such skill");
-  return { resultType: "complete", skill, ttlMs: 0, cacheScope: "private" };
-});
-server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {
-  appendFileSync(${JSON.stringify(log)}, request.params.uri + "\\n");
-  return { contents: [{ uri: request.params.uri, mimeType: "text/markdown", text: served.files[request.params.uri] }] };
-});
-server.connect(new StdioServerTransport());
-`,
-  );
-  return {
-    source: `mcp+stdio:${process.execPath} ${script}`,
-    reads: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
-  };
-}
 
 /**
  * A server that serves one skill and lies: `digest` is what its listing claims of the file,
@@ -264,14 +177,11 @@ describe("an MCP skills server as a source (issue 29, item 2)", () => {
       { "SKILL.md": skillFile("alpha", "First skill.") },
       { name: "alpha", description: "First skill." },
     );
-    const daily = {
-      entry: {
-        uri: "skill://reports/daily/SKILL.md",
-        frontmatter: { name: "daily", description: "Today's report, made when asked." },
-        resources: "dynamic",
-      },
-      files: {},
-    };
+    const daily = dynamicSkill(
+      "skill://reports/daily/SKILL.md",
+      "daily",
+      "Today's report, made when asked.",
+    );
     const huge = skillServed(
       "skill://huge/SKILL.md",
       {

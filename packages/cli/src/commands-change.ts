@@ -198,8 +198,13 @@ the scope (an agent id such as claude-code), or one such folder (its path) for t
 audited first, as an install is (--approve RULE for findings at or above high), and bound to
 the digest of its content: list, catalog, explain and resources give it to a model while its
 content is the same, and any change takes the trust back and says so (trust_revoked). Kept in
-the scope's trust.json. With nothing named, lists what is trusted and whether it holds.${SCOPE_NOTE}`,
-    arguments: "[package-id | agent | folder]",
+the scope's trust.json. With nothing named, lists what is trusted and whether it holds.
+
+An MCP skills server's source (mcp+stdio:… or mcp+https://…, with a skill's path or
+without for every skill it serves) approves its skills for skillshelf mcp --upstream to
+relay: each is fetched, checked against its listed digests and audited, and the approval is
+bound to exactly the files and digests listed.${SCOPE_NOTE}`,
+    arguments: "[package-id | agent | folder | mcp-source]",
     positionals: { min: 0, max: 1 },
     options: { approve: APPROVE_OPTION },
     shared: ["scope", "json", "cwd"],
@@ -211,7 +216,7 @@ the scope's trust.json. With nothing named, lists what is trusted and whether it
     summary: "take back what trust gave",
     description: `Take back the trust given to a package, an agent's folders or one folder, whether or not
 it still exists.${SCOPE_NOTE}`,
-    arguments: "<package-id | agent | folder>",
+    arguments: "<package-id | agent | folder | mcp-source>",
     positionals: { min: 1, max: 1 },
     shared: ["scope", "json", "cwd"],
     load: async () => (await import("./commands/trust.js")).runUntrust,

@@ -146,6 +146,25 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     load: async () => (await import("./commands/policy.js")).runPolicy,
   }),
   defineCommand({
+    name: "usage",
+    summary: "count locally which skills MCP clients ask for (opt-in)",
+    description:
+      "Show, per skill, how often MCP clients of skillshelf mcp asked for it (skills/get) and\nread its files (resources/read), most used first. Nothing is counted until\nskillshelf usage enable; skillshelf usage disable stops and forgets. The counts are kept in\nusage.jsonl in the user library and never sent anywhere.",
+    arguments: "[enable | disable]",
+    positionals: { min: 0, max: 1 },
+    options: {
+      since: {
+        type: "string",
+        value: "DAYS",
+        help: "only what was counted in the last DAYS days",
+        integer: { min: 1 },
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 shown (or switched), 1 counting is off or its file is unsafe, 2 usage error",
+    load: async () => (await import("./commands/usage.js")).runUsage,
+  }),
+  defineCommand({
     name: "audit",
     summary: "read skills and packages for danger, running nothing",
     description:

@@ -159,7 +159,7 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     name: "mcp",
     summary: "serve the library's skills and prompts to MCP clients (SEP-2640)",
     description:
-      "Serve the trusted, model-visible skills of this folder's library (the user library alone\nwith --user) to any MCP client as SEP-2640 skills: skills/list, skills/get, every file as\na skill:// resource with its sha256 digest, directory reads; and its trusted prompt\ntemplates as MCP prompts. Over stdio by default (stdout carries only MCP messages), or\nStreamable HTTP on loopback with --http (on another --host, every client must send the\nbearer token of --token-file, or the one made and shown once). A change on disk is seen\nby the next list, and clients are told within --poll-ms.",
+      "Serve the trusted, model-visible skills of this folder's library (the user library alone\nwith --user) to any MCP client as SEP-2640 skills: skills/list, skills/get, every file as\na skill:// resource with its sha256 digest, directory reads; and its trusted prompt\ntemplates as MCP prompts. Over stdio by default (stdout carries only MCP messages), or\nStreamable HTTP on loopback with --http (on another --host, every client must send the\nbearer token of --token-file, or the one made and shown once). A change on disk is seen\nby the next list, and clients are told within --poll-ms.\n\nWith --upstream NAME=SOURCE (an mcp+stdio: or mcp+https:// server, repeatable) it is a\ngateway: each upstream skill is served as skill://NAME/<its path>/SKILL.md, only once you\napproved exactly the files and digests it lists (skillshelf trust SOURCE: fetched, audited,\nbound to those digests); one whose listing changed is withheld until approved again, every\nread is checked against its digest, and the policy applies to each upstream. With usage\ncounting on (skillshelf usage enable), what clients ask for is counted in a local file.",
     options: {
       http: {
         type: "string",
@@ -193,6 +193,12 @@ Each agent's rules and budget come from the agent table, with their sources.`,
         value: "MS",
         help: "read the library again every MS to tell clients of changes (default 2000; 0: never)",
         integer: { min: 0 },
+      },
+      upstream: {
+        type: "string",
+        value: "NAME=SOURCE",
+        multiple: true,
+        help: "also serve the approved skills of this MCP skills server under NAME (a gateway)",
       },
       "allow-changes": {
         type: "boolean",

@@ -61,4 +61,24 @@ export const MCP_CODES = {
     owner: "sources",
     hint: "the server's entry for the skill breaks SEP-2640 (no digests, a file outside the skill, a frontmatter unlike its SKILL.md); do not install it, and tell the server's maintainers",
   },
+  mcp_upstream_unapproved: {
+    owner: "lifecycle",
+    hint: "a gateway relays an upstream's skill only once you approved exactly what it lists: run skillshelf trust with the upstream's source and the skill's path (its files are fetched and audited), then the gateway serves it on its next listing",
+    hintWith:
+      "skillshelf trust {source} fetches and audits it; the gateway serves it on its next listing once approved",
+  },
+  mcp_upstream_changed: {
+    owner: "lifecycle",
+    hint: "the upstream now lists other files or digests than the ones you approved, so the skill is withheld; run skillshelf trust on it again to audit and approve what it serves now",
+    hintWith:
+      "it now lists other files or digests than the ones approved: skillshelf trust {source} audits and approves what it serves now",
+  },
+  mcp_upstream_invalid: {
+    owner: "cli",
+    hint: "write --upstream NAME=SOURCE with an mcp+stdio: or mcp+https:// source and a NAME of lowercase letters, digits and hyphens, each NAME once",
+  },
+  usage_file_unsafe: {
+    owner: "store",
+    hint: "the usage file is a link or not a regular file, so nothing is counted into it; remove it and run skillshelf usage enable again",
+  },
 } as const;

@@ -58,7 +58,7 @@ export function policyRefusal(
 }
 
 /** What the policy judges of a source, as its fetcher says it. */
-function sourceFacts(source: PackageSource): SourceFacts {
+export function sourceFacts(source: PackageSource): SourceFacts {
   return { type: source.type, place: sourcePlace(source), pinned: isSourcePinned(source) };
 }
 

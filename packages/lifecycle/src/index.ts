@@ -10,6 +10,8 @@ export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.j
 export { capabilityDiff } from "./capabilities.js";
 export type { UpdateCheck, UpdateCheckRequest } from "./check.js";
 export { checkUpdates } from "./check.js";
+export type { McpSource } from "./gateway.js";
+export { mcpSourceOf, openUpstream, trustUpstream } from "./gateway.js";
 export { installedFrom } from "./installed-from.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
@@ -28,7 +30,7 @@ export type {
   SkillChoice,
 } from "./session.js";
 export { changeScope, changeSession, linkDiagnostics, notConfirmed } from "./session.js";
-export type { TrustedItem, TrustRequest, TrustResult } from "./trust.js";
+export type { TrustRequest } from "./trust.js";
 export { trustTarget, untrustTarget } from "./trust.js";
 export type {
   ApplyOptions,
@@ -48,5 +50,7 @@ export type {
   StepOutcome,
   StepSource,
   StepVerification,
+  TrustedItem,
+  TrustResult,
 } from "./types.js";
 export { verifyStep, verifySteps } from "./verify.js";

@@ -21,7 +21,8 @@ import {
 import { auditStaged } from "./_audit.js";
 import { auditThreshold, violationRefusal } from "./_policy.js";
 import { refusal } from "./_refusal.js";
-import type { AuditRequest, Refusal, StepAudit } from "./types.js";
+import { upstreamKeyNamed } from "./gateway.js";
+import type { AuditRequest, Refusal, TrustedItem, TrustResult } from "./types.js";
 
 /** What to trust for the model, or take back. */
 export interface TrustRequest {
@@ -35,20 +36,6 @@ export interface TrustRequest {
   /** How the content is audited before it is trusted (as for an install). */
   readonly audit?: AuditRequest | undefined;
 }
-
-/** One thing trusted: its key in the scope's `trust.json`, its folder, and the digest it is bound to. */
-export interface TrustedItem {
-  readonly key: string;
-  readonly path: string;
-  readonly digest: string;
-  readonly agent?: string | undefined;
-  readonly audit: StepAudit;
-}
-
-/** What `trust` did: each thing trusted, or why nothing was (every item is audited first). */
-export type TrustResult =
-  | { readonly trusted: readonly TrustedItem[] }
-  | { readonly refusal: Refusal; readonly audit?: StepAudit | undefined };
 
 /**
  * Trust a foreign package or another agent's folder for the model, bound to its content's
@@ -107,7 +94,10 @@ export function untrustTarget(
   ]);
   const removed = Object.entries(read.value.value.trusted)
     .filter(
-      ([key, consent]) => named.has(key) || (agent !== undefined && consent.agent === agent.id),
+      ([key, consent]) =>
+        named.has(key) ||
+        (agent !== undefined && consent.agent === agent.id) ||
+        upstreamKeyNamed(key, target, environment.cwd),
     )
     .map(([key]) => key);
   if (removed.length === 0)

@@ -331,3 +331,21 @@ export interface ApplyOptions {
    */
   readonly signal?: AbortSignal | undefined;
 }
+
+/** One thing trusted: its key in the scope's `trust.json`, its folder, and the digest it is bound to. */
+export interface TrustedItem {
+  readonly key: string;
+  readonly path: string;
+  readonly digest: string;
+  readonly agent?: string | undefined;
+  readonly audit: StepAudit;
+}
+
+/** What `trust` did: each thing trusted, or why nothing was (every item is audited first). */
+export type TrustResult =
+  | {
+      readonly trusted: readonly TrustedItem[];
+      /** What was named but could not be trusted alone (a server's entry that cannot be pinned). */
+      readonly skipped?: readonly Diagnostic[] | undefined;
+    }
+  | { readonly refusal: Refusal; readonly audit?: StepAudit | undefined };

@@ -4,6 +4,7 @@ import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
 import { overSkillLimits } from "@skillshelf/sources";
 import { type FileCache, type FileContent, type SkillFile, skillFiles } from "./_files.js";
+import { NOTHING_RELAYED, type Relayed, type RelayedSkill } from "./_relay.js";
 import { skillUri } from "./_uri.js";
 import type { FolderWatch } from "./_watch.js";
 
@@ -26,9 +27,12 @@ interface DeclinedSkill {
   readonly bytes: number;
 }
 
-/** A served skill: its entry and where each of its files is, by its path inside the skill. */
+/** A served skill of the library: its entry and where each of its files is, by its path inside the skill. */
 export interface ServedSkill {
   readonly skill: Skill;
+  /** How it is addressed: its name. */
+  readonly name: string;
+  readonly description: string;
   readonly entry: SkillEntry;
   readonly files: ReadonlyMap<string, string>;
   /** Its name, and each file's path inside it, real path and digest: equal keys, equal entries. */
@@ -40,8 +44,12 @@ export interface ServedSkill {
 /** What the server serves at one moment: one generation of the library. */
 export interface Listing {
   readonly generation: number;
-  /** Sorted by URI: the order pages are cut in. */
+  /** The library's skills, sorted by URI. */
   readonly skills: readonly ServedSkill[];
+  /** What upstream servers relay (a gateway's; nothing otherwise). */
+  readonly relayed: Relayed;
+  /** The library's skills and the relayed ones, sorted by URI: the order pages are cut in. */
+  readonly all: readonly (ServedSkill | RelayedSkill)[];
   readonly byName: ReadonlyMap<string, ServedSkill>;
   /** The skills over SEP-2640's per-skill limits, by name: not served, and `skills/get` says why. */
   readonly declined: ReadonlyMap<string, DeclinedSkill>;
@@ -120,6 +128,8 @@ export function buildListing(
     };
     served.push({
       skill,
+      name: skill.name,
+      description: skill.description,
       entry,
       files: new Map(found.map((file) => [file.relative, file.real])),
       key,
@@ -148,6 +158,8 @@ export function buildListing(
   return {
     generation,
     skills: served,
+    relayed: NOTHING_RELAYED,
+    all: served,
     byName: new Map(served.map((one) => [one.skill.name, one])),
     declined,
     prompts,
@@ -156,7 +168,31 @@ export function buildListing(
   };
 }
 
+/**
+ * `local` (the library's listing) with what `relayed` serves beside it, as generation
+ * `generation`; `previous` itself when it already served exactly these.
+ */
+export function withRelayed(
+  local: Listing,
+  relayed: Relayed,
+  generation: number,
+  previous?: Listing,
+): Listing {
+  if (relayed === NOTHING_RELAYED) return local;
+  const fingerprint = sha256Hex(`${local.fingerprint}\0${relayed.key}`);
+  if (previous?.fingerprint === fingerprint) return previous;
+  // an upstream's name is its namespace: a skill of the library of that name is not served beside it
+  const skills = local.skills.filter((one) => !relayed.byUpstream.has(one.name));
+  const all = [...skills, ...relayed.skills].sort((a, b) => compareText(a.entry.uri, b.entry.uri));
+  const byName = new Map(skills.map((one) => [one.name, one]));
+  return { ...local, generation, skills, byName, relayed, all, fingerprint };
+}
+
 // --- internal ---
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
 
 /** sha256 over every skill's key, every template's and every declined skill's, NUL-separated. */
 function fingerprintOf(

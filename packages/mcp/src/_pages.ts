@@ -1,5 +1,6 @@
 import { invalidParams } from "./_errors.js";
-import type { Listing, ServedSkill } from "./_listing.js";
+import type { Listing } from "./_listing.js";
+import type { AnyServed } from "./_read.js";
 
 /** Longest cursor accepted: the ones handed out are far shorter. */
 const MAX_CURSOR_LENGTH = 1024;
@@ -13,16 +14,14 @@ export function pageOf(
   cursor: string | undefined,
   listingOf: (generation: number | undefined) => Listing,
   pageSize: number,
-): { readonly items: readonly ServedSkill[]; readonly next: { nextCursor?: string } } {
+): { readonly items: readonly AnyServed[]; readonly next: { nextCursor?: string } } {
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
   const listing = listingOf(position?.generation);
   const after = position?.after;
-  const start =
-    after === undefined ? 0 : countBefore(listing.skills, (one) => one.entry.uri <= after);
-  const items = listing.skills.slice(start, start + pageSize);
+  const start = after === undefined ? 0 : countBefore(listing.all, (one) => one.entry.uri <= after);
+  const items = listing.all.slice(start, start + pageSize);
   const last = items.at(-1);
-  if (last === undefined || start + items.length >= listing.skills.length)
-    return { items, next: {} };
+  if (last === undefined || start + items.length >= listing.all.length) return { items, next: {} };
   return {
     items,
     next: { nextCursor: encodeCursor({ generation: listing.generation, after: last.entry.uri }) },

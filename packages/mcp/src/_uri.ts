@@ -3,9 +3,12 @@ import { decodedSegments } from "@skillshelf/sources";
 /** The scheme SEP-2640 names for skill files. */
 const SKILL_SCHEME = "skill://";
 
-/** `skill://<name>/<file>` (or the skill's folder, `skill://<name>`, when `relative` is empty). */
+/**
+ * `skill://<name>/<file>` (or the skill's folder, `skill://<name>`, when `relative` is empty); a
+ * relayed skill's name is a path (`<upstream>/<path upstream>`), each segment encoded alone.
+ */
 export function skillUri(name: string, relative = ""): string {
-  const path = [name, ...(relative === "" ? [] : relative.split("/"))];
+  const path = [...name.split("/"), ...(relative === "" ? [] : relative.split("/"))];
   return SKILL_SCHEME + path.map(encodeURIComponent).join("/");
 }
 

@@ -9,14 +9,16 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Diagnostic } from "@skillshelf/core";
 import type { Resources } from "@skillshelf/resources";
 import { SKILLS_EXTENSION } from "@skillshelf/sources";
 import { invalidParams } from "./_errors.js";
 import { createFileCache } from "./_files.js";
-import { buildListing, type Listing } from "./_listing.js";
+import { buildListing, type Listing, withRelayed } from "./_listing.js";
 import { pageOf } from "./_pages.js";
 import { getPrompt, listedPrompts, promptDescription } from "./_prompts.js";
 import { directoryChildren, readSkillFile, served } from "./_read.js";
+import { listRelayed, NOTHING_RELAYED, type Upstream } from "./_relay.js";
 import { DirectoryReadRequest, SkillsGetRequest, SkillsListRequest } from "./_requests.js";
 import { createFolderWatch } from "./_watch.js";
 import { servedSkills } from "./served.js";
@@ -35,6 +37,19 @@ export interface SkillServerOptions {
   readonly version?: string | undefined;
   /** Tools served beside the skills (none by default: the server only reads). */
   readonly tools?: readonly ServerTool[] | undefined;
+  /**
+   * Upstream SEP-2640 servers whose skills are served beside the library's, each under its name
+   * (a gateway). Each is listed when the server starts and again on each `refresh`.
+   */
+  readonly upstreams?: readonly Upstream[] | undefined;
+  /** Told of each skill a client asked for (`skills/get`) or read a file of (`resources/read`). */
+  readonly onServed?: ((use: SkillUse) => void) | undefined;
+}
+
+/** A skill a client asked for or read a file of: how it is addressed here, and by which request. */
+export interface SkillUse {
+  readonly skill: string;
+  readonly request: "skills/get" | "resources/read";
 }
 
 /**
@@ -48,7 +63,12 @@ export interface SkillServer {
    * changed; each subscribed file that changed was updated). True when something changed.
    */
   refresh(): Promise<boolean>;
-  /** Close every connection. */
+  /**
+   * Once the upstreams were first listed: their skills not relayed now (not approved for what they
+   * list, refused by the policy, not pinnable) and each upstream whose listing failed, with why.
+   */
+  withheld(): Promise<readonly Diagnostic[]>;
+  /** Close every connection (and every upstream). */
   close(): Promise<void>;
 }
 
@@ -65,17 +85,26 @@ export interface SkillServer {
 export function createSkillServer(options: SkillServerOptions): SkillServer {
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const tools = options.tools ?? [];
+  const upstreams = options.upstreams ?? [];
   const files = { cache: createFileCache(), watch: createFolderWatch() };
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
   const connections = new Map<Server, Set<string>>();
+  // the library's own listing last built, and what the upstreams relay since they were last listed
+  let local: Listing | undefined;
+  let relayed = NOTHING_RELAYED;
+  const relaying = listRelayed(upstreams).then((first) => {
+    relayed = first;
+  });
   const read = (): Listing => {
     const pass = options.resources.read(options.cwd);
     // each skill's files are measured as the listing is built (`buildListing` declines any over the limits)
     const skills = servedSkills(pass.load("skill").items, { files: false }).served;
     const prompts = listedPrompts(pass.load("prompt").items);
     const last = listings.at(-1);
-    const listing = buildListing(skills, prompts, files, (last?.generation ?? 0) + 1, last);
+    const generation = (last?.generation ?? 0) + 1;
+    local = buildListing(skills, prompts, files, generation, local);
+    const listing = withRelayed(local, relayed, generation, last);
     if (last?.fingerprint === listing.fingerprint) return last;
     listings.push(listing);
     if (listings.length > KEPT_LISTINGS) listings.shift();
@@ -84,7 +113,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   };
   const announce = async (before: Listing, after: Listing): Promise<void> => {
     const digestsOf = (listing: Listing) =>
-      new Map(listing.skills.flatMap((one) => one.entry.resources.map((r) => [r.uri, r.digest])));
+      new Map(listing.all.flatMap((one) => one.entry.resources.map((r) => [r.uri, r.digest])));
     const old = digestsOf(before);
     const now = digestsOf(after);
     for (const [server, subscribed] of connections) {
@@ -97,6 +126,8 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
       ]);
     }
   };
+  const use = (skill: string, request: SkillUse["request"]): void =>
+    options.onServed?.({ skill, request });
   const listingOf = (generation: number | undefined): Listing =>
     listings.find((one) => one.generation === generation) ?? read();
   const serverFor = (): Server => {
@@ -121,20 +152,21 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
     );
     server.setRequestHandler(
       SkillsGetRequest,
-      afterPending((request) => ({
-        ...CACHEABLE,
-        skill: served(read(), request.params.uri, "skill").entry,
-      })),
+      afterPending((request) => {
+        const skill = served(read(), request.params.uri, "skill");
+        use(skill.name, "skills/get");
+        return { ...CACHEABLE, skill: skill.entry };
+      }),
     );
     server.setRequestHandler(
       ListResourcesRequestSchema,
       afterPending((request) => {
         const page = pageOf(request.params?.cursor, listingOf, pageSize);
         return {
-          resources: page.items.map(({ skill, entry }) => ({
+          resources: page.items.map(({ name, description, entry }) => ({
             uri: entry.uri,
-            name: skill.name,
-            description: skill.description,
+            name,
+            description,
             mimeType: "text/markdown",
           })),
           ...page.next,
@@ -145,9 +177,12 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
     server.setRequestHandler(
       ReadResourceRequestSchema,
-      afterPending((request) => ({
-        contents: [readSkillFile(read(), request.params.uri)],
-      })),
+      afterPending(async (request) => {
+        const listing = read();
+        const content = await readSkillFile(listing, request.params.uri);
+        use(served(listing, request.params.uri).name, "resources/read");
+        return { contents: [content] };
+      }),
     );
     server.setRequestHandler(
       DirectoryReadRequest,
@@ -195,16 +230,27 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   };
   return {
     connect: async (transport) => {
+      await relaying;
       await serverFor().connect(transport);
     },
     refresh: async () => {
+      await relaying;
+      const now = await listRelayed(upstreams);
+      if (now.key !== relayed.key) relayed = now;
       await pending();
       const before = listings.at(-1);
       return read() !== before;
     },
+    withheld: async () => {
+      await relaying;
+      return [...relayed.failed, ...relayed.withheld.values()];
+    },
     close: async () => {
       files.watch.close();
-      await Promise.allSettled([...connections.keys()].map((server) => server.close()));
+      await Promise.allSettled([
+        ...[...connections.keys()].map((server) => server.close()),
+        ...upstreams.map((upstream) => upstream.close()),
+      ]);
     },
   };
 }
@@ -229,7 +275,7 @@ function pending(): Promise<void> {
  * A handler that answers after `pending()`: a file changed before a request was sent has been
  * seen by its folder's watch when the request is answered.
  */
-function afterPending<R, A>(answer: (request: R) => A): (request: R) => Promise<A> {
+function afterPending<R, A>(answer: (request: R) => A | Promise<A>): (request: R) => Promise<A> {
   return async (request) => {
     await pending();
     return answer(request);

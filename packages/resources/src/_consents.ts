@@ -71,6 +71,11 @@ export function consentStatus(environment: Environment, snapshot?: PackageSnapsh
     one.ok ? [] : one.diagnostics,
   );
   for (const { scope, key, consent, file } of trusted) {
+    // an upstream's skill is held against what the upstream lists, by the gateway that relays it
+    if (key.startsWith("upstream:")) {
+      consents.push({ ...consent, scope, key, file, holds: true });
+      continue;
+    }
     const now = key.startsWith("package:")
       ? packageDigest(copiesNow(), scope, key.slice("package:".length))
       : folderDigest(consentFolder(environment, scope, key));

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { canonicalJson, SkillshelfError, sha256 } from "@skillshelf/core";
+import { canonicalJson, type Diagnostic, SkillshelfError, sha256 } from "@skillshelf/core";
 import { splitArguments } from "@skillshelf/prompts-loader";
 import * as z from "zod/mini";
 import { httpOf, type StageOptions } from "./fetchers/_fetcher.js";
@@ -60,6 +60,22 @@ export interface SkillsConnection {
    */
   skill(path: string): Promise<ListedSkill>;
   /** The bytes of `file`, refused unless they have its size and match its digest. */
+  read(file: ListedSkill["files"][number]): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * An upstream SEP-2640 server as a gateway relays it: under a name of its own, listing only the
+ * skills that may be relayed now (each withheld one by its path upstream, with why), every read
+ * refused unless it has the listed size and digest.
+ */
+export interface SkillsUpstream {
+  /** The namespace its skills are served under: one path segment. */
+  readonly name: string;
+  list(): Promise<{
+    readonly skills: readonly ListedSkill[];
+    readonly withheld: readonly { readonly path: string; readonly diagnostic: Diagnostic }[];
+  }>;
   read(file: ListedSkill["files"][number]): Promise<Uint8Array>;
   close(): Promise<void>;
 }

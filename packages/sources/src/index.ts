@@ -4,6 +4,7 @@ export { COLLECTION_LAYOUTS, MARKETPLACE_FILES, MAX_SEARCH_DEPTH } from "./_coll
 export { orphanedStaging, privateTempFolder } from "./_failure.js";
 export type { GitOptions } from "./_git.js";
 export { runGit } from "./_git.js";
+export type { ListedSkill, SkillsConnection, SkillsUpstream } from "./_mcp-client.js";
 export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
 export { MEDIA, ociArtifact } from "./_oci-shapes.js";
@@ -38,6 +39,7 @@ export {
   sourceRepository,
   sourceWithin,
 } from "./fetchers/index.js";
+export { checkListedFrontmatter, connectSkillsServer } from "./fetchers/mcp.js";
 export { referenceOf as ociReference } from "./fetchers/oci.js";
 export type { HttpClient, HttpInit, HttpResponse, OriginCredentials } from "./http/client.js";
 export { createHttpClient } from "./http/client.js";

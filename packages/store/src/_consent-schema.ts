@@ -5,8 +5,9 @@ import { recordFields } from "./_record-fields.js";
 /** The schemas of `trust.json`, built when one is first read. */
 function consentSchemas() {
   const { audit, digest, text } = recordFields();
-  // what a person trusted for the model, by key: `package:<id>` (a foreign package of the scope) or
-  // `folder:<path>` (another agent's folder, relative to the scope's folder), bound to its digest
+  // what a person trusted for the model, by key: `package:<id>` (a foreign package of the scope),
+  // `folder:<path>` (another agent's folder, relative to the scope's folder) or `upstream:<source>`
+  // (a skill an MCP server serves, for a gateway to relay), bound to its digest
   const consent = z.strictObject({
     digest,
     at: z.iso.datetime({ offset: true }),
@@ -17,8 +18,15 @@ function consentSchemas() {
   });
 
   const consentKey = z.string().check(
-    z.regex(/^(package|folder):[^\0]+$/, "must be package:<id> or folder:<path>"),
-    z.refine((key) => !key.split("/").includes(".."), "must not hold a `..` segment"),
+    z.regex(
+      /^(package|folder|upstream):[^\0]+$/,
+      "must be package:<id>, folder:<path> or upstream:<mcp source>",
+    ),
+    // a source is not a path here: only an id and a folder name one
+    z.refine(
+      (key) => key.startsWith("upstream:") || !key.split("/").includes(".."),
+      "must not hold a `..` segment",
+    ),
   );
 
   const file = z.strictObject({

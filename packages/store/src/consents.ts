@@ -35,6 +35,14 @@ export function packageConsentKey(id: string): string {
 }
 
 /**
+ * The key of a consent to a skill an upstream MCP server serves, relayed by a gateway: `upstream:`
+ * and the source that names the skill on that server (`mcp+https://host/mcp//refunds`).
+ */
+export function upstreamConsentKey(source: string): string {
+  return `upstream:${source}`;
+}
+
+/**
  * The key of a consent to the folder `path` of a scope: `folder:` and the path relative to the
  * scope's folder (home, or the project; see `lockRoot`), `/`-separated.
  */

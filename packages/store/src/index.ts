@@ -10,6 +10,7 @@ export {
   folderConsentKey,
   packageConsentKey,
   readConsents,
+  upstreamConsentKey,
   writeConsent,
 } from "./consents.js";
 export type { SetEnabledInput } from "./enable.js";
@@ -89,3 +90,12 @@ export type {
   ScopeTarget,
   WriteResult,
 } from "./types.js";
+export type { SkillUsage, UsageRow } from "./usage.js";
+export {
+  appendUsage,
+  disableUsage,
+  enableUsage,
+  readUsage,
+  usageEnabled,
+  usageFilePath,
+} from "./usage.js";

@@ -3,8 +3,10 @@ import { resolve } from "node:path";
 import { isLoopbackHost, readRegularFile, SkillshelfError } from "@skillshelf/core";
 import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
 import type { CommandInput } from "../command.js";
+import { formatDiagnostic, painter } from "../format.js";
 import { resourcesOf } from "../resources.js";
 import { changeTools } from "./_mcp-changes.js";
+import { openUpstreams, usageCounter } from "./_upstreams.js";
 
 /** How often the library is read again to tell clients of a change, unless `--poll-ms` says. */
 const DEFAULT_POLL_MS = 2000;
@@ -25,22 +27,33 @@ export async function runMcp(
     readonly "page-size": number | undefined;
     readonly "poll-ms": number | undefined;
     readonly "allow-changes": boolean;
+    readonly upstream: readonly string[];
   }>,
 ): Promise<number> {
   const { io, values } = input;
   const context = input.context();
   const { environment } = context;
+  const scope = values.user ? "user" : values.project ? "project" : undefined;
+  const usage = usageCounter(environment);
   const skills = createSkillServer({
     resources: resourcesOf(context),
     // the user's library alone is what a folder outside any project sees: the home
     cwd: values.user ? environment.home : environment.cwd,
     pageSize: values["page-size"],
-    tools: values["allow-changes"]
-      ? changeTools(context, values.user ? "user" : values.project ? "project" : undefined)
-      : [],
+    tools: values["allow-changes"] ? changeTools(context, scope) : [],
+    upstreams: await openUpstreams(environment, scope, values.upstream),
+    onServed: usage.count,
   });
+  for (const withheld of await skills.withheld())
+    io.stderr(formatDiagnostic(withheld, context.style, painter(io.color)));
   const pollMs = values["poll-ms"] ?? DEFAULT_POLL_MS;
-  const poll = pollMs === 0 ? undefined : setInterval(() => void skills.refresh(), pollMs);
+  const poll =
+    pollMs === 0
+      ? undefined
+      : setInterval(() => {
+          usage.flush();
+          void skills.refresh();
+        }, pollMs);
   try {
     if (values.http === undefined) {
       await serveStdio(skills, io.streams?.());
@@ -76,6 +89,7 @@ export async function runMcp(
     return 0;
   } finally {
     if (poll !== undefined) clearInterval(poll);
+    usage.flush();
     await skills.close();
   }
 }

@@ -1,6 +1,13 @@
 import { AUDIT_RULES_VERSION } from "@skillshelf/audit";
 import type { Diagnostic, PackageScope } from "@skillshelf/core";
-import { trustTarget, untrustTarget } from "@skillshelf/lifecycle";
+import {
+  changeStageOptions,
+  mcpSourceOf,
+  type TrustedItem,
+  trustTarget,
+  trustUpstream,
+  untrustTarget,
+} from "@skillshelf/lifecycle";
 import { consentStatus } from "@skillshelf/resources";
 import { PACKAGE_SCOPES } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
@@ -21,11 +28,37 @@ type TrustValues = {
  * bound to its digest; with nothing named, list what is trusted in both scopes and whether it
  * still holds. Exit 1 when refused (or, listing, when something no longer holds).
  */
-export function runTrust(input: CommandInput<TrustValues>): number {
+export async function runTrust(input: CommandInput<TrustValues>): Promise<number> {
   const context = input.context();
   const [target] = input.positionals;
   if (target === undefined) return listConsents(input, context);
   const audit = { approve: approvedRules(input.values.approve ?? []) };
+  const { environment } = context;
+  const upstream = mcpSourceOf(target, environment.cwd);
+  if (upstream !== undefined) {
+    // an upstream's skills are approved in the scope asked for, else the default one
+    const scope = chosenScope(input, environment, false) ?? "user";
+    const result = await trustUpstream({
+      environment,
+      scope,
+      source: upstream,
+      audit,
+      options: changeStageOptions(environment, scope, { texts: [target], allowMcpCommand: false }),
+    });
+    const done: Refused | (Done<typeof result> & { readonly scope: PackageScope }) =
+      "refusal" in result ? result : { ...result, scope };
+    return report(input, context, done, (done) =>
+      [
+        ...done.trusted.map(
+          (item) =>
+            `approved ${safeLine(item.path)} for a gateway in the ${done.scope} scope, bound to ${shortHash(item.digest)} (audit: ${auditWords(item.audit)})\n`,
+        ),
+        ...(done.skipped ?? []).map((one) =>
+          formatDiagnostic(one, context.style, painter(input.io.color)),
+        ),
+      ].join(""),
+    );
+  }
   const result = inScopes(input, context, (scope) =>
     trustTarget({ environment: context.environment, scope, target, audit }),
   );
@@ -33,7 +66,7 @@ export function runTrust(input: CommandInput<TrustValues>): number {
     done.trusted
       .map(
         (item) =>
-          `trusted ${safeLine(item.key)} in the ${done.scope} scope, bound to ${shortHash(item.digest)} (audit: ${item.audit.findings.length === 0 ? "clean" : `${plural(item.audit.findings.length, "finding")}, highest ${item.audit.highest}`})\n`,
+          `trusted ${safeLine(item.key)} in the ${done.scope} scope, bound to ${shortHash(item.digest)} (audit: ${auditWords(item.audit)})\n`,
       )
       .join(""),
   );
@@ -52,6 +85,12 @@ export function runUntrust(input: CommandInput<TrustValues>): number {
 }
 
 // --- internal ---
+
+function auditWords(audit: TrustedItem["audit"]): string {
+  return audit.findings.length === 0
+    ? "clean"
+    : `${plural(audit.findings.length, "finding")}, highest ${audit.highest}`;
+}
 
 type Refused = { readonly refusal: Diagnostic; readonly audit?: unknown };
 type Done<R> = Exclude<R, { readonly refusal: unknown }>;

@@ -114,14 +114,41 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
   },
 };
 
+/**
+ * A connection to the server an `mcp` source's `url` names, kept open until closed (a gateway
+ * relays its skills): each entry judged alone, every read checked against its listed size and
+ * digest. The MCP SDK is loaded only now: no other command pays for it. `options.signal` ends it.
+ */
+export async function connectSkillsServer(
+  url: string,
+  options: StageOptions,
+): Promise<SkillsConnection> {
+  const { connectSkills } = await import("../_mcp-client.js");
+  return connectSkills(url, options, options.signal ?? new AbortController().signal);
+}
+
+/**
+ * SEP-2640: the `SKILL.md` read must carry the frontmatter the listing showed, field for field
+ * (`mcp_skill_invalid` otherwise): the listing's frontmatter is not covered by the digests.
+ */
+export function checkListedFrontmatter(skill: ListedSkill, bytes: Uint8Array): void {
+  const parsed = parseFrontmatter(Buffer.from(bytes).toString("utf8"));
+  const read = parsed.ok ? canonicalJson(JSON.parse(JSON.stringify(parsed.data))) : undefined;
+  if (read !== canonicalJson(skill.entry.frontmatter))
+    throw new SkillshelfError(
+      "mcp_skill_invalid",
+      `${skill.entry.uri} has a frontmatter unlike the one the server listed for it`,
+      { details: { uri: skill.entry.uri } },
+    );
+}
+
 // --- internal ---
 
 const PREFIX = "mcp+";
 
-/** A connection to the server, the MCP SDK loaded only now: no other command pays for it. */
-async function connect(url: string, options: StageOptions): Promise<SkillsConnection> {
-  const { connectSkills } = await import("../_mcp-client.js");
-  return connectSkills(url, options, fetchSignal(options));
+/** A connection for one fetch: it ends with the fetch's timeout. */
+function connect(url: string, options: StageOptions): Promise<SkillsConnection> {
+  return connectSkillsServer(url, { ...options, signal: fetchSignal(options) });
 }
 
 /** What one fetch may still write: files and bytes over every skill it writes. */
@@ -152,19 +179,7 @@ async function writeSkill(
         `the skill ${skill.path} takes the fetch over its limit of bytes`,
         { details: { uri: file.uri } },
       );
-    if (file.relative === "SKILL.md") checkFrontmatter(skill, bytes);
+    if (file.relative === "SKILL.md") checkListedFrontmatter(skill, bytes);
     writeMember(join(dir, file.relative), bytes);
   }
-}
-
-/** SEP-2640: the `SKILL.md` read must carry the frontmatter the listing showed, field for field. */
-function checkFrontmatter(skill: ListedSkill, bytes: Uint8Array): void {
-  const parsed = parseFrontmatter(Buffer.from(bytes).toString("utf8"));
-  const read = parsed.ok ? canonicalJson(JSON.parse(JSON.stringify(parsed.data))) : undefined;
-  if (read !== canonicalJson(skill.entry.frontmatter))
-    throw new SkillshelfError(
-      "mcp_skill_invalid",
-      `${skill.entry.uri} has a frontmatter unlike the one the server listed for it`,
-      { details: { uri: skill.entry.uri } },
-    );
 }

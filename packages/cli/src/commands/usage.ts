@@ -1,0 +1,59 @@
+import { disableUsage, enableUsage, readUsage, usageFilePath } from "@skillshelf/store";
+import type { CommandInput } from "../command.js";
+import { printJson } from "../context.js";
+import { displayPath, safeLine } from "../format.js";
+import { UsageError } from "../usage-error.js";
+
+/**
+ * `usage [enable | disable]`: what MCP clients asked of each skill, from the local usage file;
+ * or switch counting on (the file made) or off (the file and its counts removed).
+ */
+export function runUsage(
+  input: CommandInput<{ readonly json: boolean; readonly since: number | undefined }>,
+): number {
+  const { io, values } = input;
+  const context = input.context();
+  const { environment } = context;
+  const [action] = input.positionals;
+  const file = usageFilePath(environment);
+  const shown = displayPath(file, context.style);
+  if (action === "enable" || action === "disable") {
+    const on = action === "enable";
+    if (on) enableUsage(environment);
+    const removed = on ? false : disableUsage(environment);
+    if (values.json) printJson(io, context, { enabled: on, file });
+    else
+      io.stdout(
+        on
+          ? `usage is counted in ${shown} (local only; skillshelf usage disable stops and forgets)\n`
+          : `usage is not counted${removed ? `; ${shown} removed` : ""}\n`,
+      );
+    return 0;
+  }
+  if (action !== undefined)
+    throw new UsageError("usage_invalid_value", `${action}: write enable, disable or nothing`);
+  const since =
+    values.since === undefined
+      ? ""
+      : new Date(Date.now() - values.since * 86_400_000).toISOString().slice(0, 10);
+  const usage = readUsage(environment, since);
+  if (values.json) {
+    printJson(io, context, {
+      enabled: usage !== undefined,
+      file,
+      ...(since === "" ? {} : { since }),
+      skills: usage?.skills ?? [],
+    });
+    return usage === undefined ? 1 : 0;
+  }
+  if (usage === undefined) {
+    io.stderr("usage is not counted: run skillshelf usage enable to count it (locally only)\n");
+    return 1;
+  }
+  if (usage.skills.length === 0) io.stdout(`nothing counted yet in ${shown}\n`);
+  for (const skill of usage.skills)
+    io.stdout(
+      `${safeLine(skill.skill)}  ${skill.gets} get${skill.gets === 1 ? "" : "s"}, ${skill.reads} read${skill.reads === 1 ? "" : "s"} (${skill.firstDay} to ${skill.lastDay})\n`,
+    );
+  return 0;
+}
