@@ -104,16 +104,7 @@ export async function runRestoreBench(options: BenchOptions): Promise<string> {
  */
 async function oneRepository(options: BenchOptions, dir: string, skills: number): Promise<string> {
   rmSync(dir, { recursive: true, force: true });
-  const repo = join(dir, "repo");
-  for (let index = 0; index < skills; index++) {
-    const name = `skill-${String(index).padStart(3, "0")}`;
-    options.skills.write(join(repo, "skills", name), name, index);
-  }
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
-  git("init", "--quiet", "--initial-branch=main");
-  git("add", "--all");
-  git("commit", "--quiet", "-m", "skills");
-  const url = pathToFileURL(repo).href;
+  const url = skillsRepository(options.skills, join(dir, "repo"), skills);
   const install = async (environment: Environment) => {
     const plan = await planLifecycle({
       environment,
@@ -147,6 +138,22 @@ async function oneRepository(options: BenchOptions, dir: string, skills: number)
   const restored = median(times.restore ?? []);
   const ratio = restored / fresh;
   return `| ${skills} | ${fresh.toFixed(1)} | ${restored.toFixed(1)} | ${ratio.toFixed(2)}× ${verdict(ratio <= 1.2)} |`;
+}
+
+/**
+ * A git repository at `repo` holding `count` real skills under `skills/` (`skill-000`, …), one
+ * commit; its file URL.
+ */
+export function skillsRepository(skills: InstallableSkills, repo: string, count: number): string {
+  for (let index = 0; index < count; index++) {
+    const name = `skill-${String(index).padStart(3, "0")}`;
+    skills.write(join(repo, "skills", name), name, index);
+  }
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: BENCH_GIT_ENV });
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "skills");
+  return pathToFileURL(repo).href;
 }
 
 // --- internal ---

@@ -22,6 +22,7 @@ import { runLayoutsBench } from "./layouts-bench.js";
 import { runLifecycleBench } from "./lifecycle-bench.js";
 import { runMcpBench } from "./mcp-bench.js";
 import type { BenchOptions } from "./measure.js";
+import { runOfflineBundleBench } from "./offline-bundle-bench.js";
 import { runPromptsBench } from "./prompts-bench.js";
 import { runRegistriesBench } from "./registries-bench.js";
 import { runResourcesBench } from "./resources-bench.js";
@@ -65,6 +66,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   digest: runDigestBench,
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
+  "offline-bundle": runOfflineBundleBench,
   cli: runCliBench,
   changes: runChangesBench,
   layouts: runLayoutsBench,

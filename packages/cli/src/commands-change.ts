@@ -66,7 +66,9 @@ URL, owner/repo for GitHub, a local bare repository; #ref and //subfolder), or a
 skills, found where authors keep them (skills/, agents' folders, a marketplace, folders at the
 root, category folders): --skill picks from it, and on a terminal you are asked. A skill that
 cannot be installed (two of one name, a link out of the repository) is refused alone. With nothing named, installs
-what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${SCOPE_NOTE}`,
+what the scope's lock.json lists (a fresh clone, a new machine); with --from-bundle, what an
+offline bundle (skillshelf bundle create) holds: every tree and its signature checked, the
+policy applied, nothing fetched.${AUDIT_NOTE}${SCOPE_NOTE}`,
     arguments: "[what…]",
     positionals: { min: 0 },
     options: {
@@ -96,6 +98,11 @@ what the scope's lock.json lists (a fresh clone, a new machine).${AUDIT_NOTE}${S
       agent: AGENT_OPTION,
       approve: APPROVE_OPTION,
       "allow-mcp-command": ALLOW_MCP_COMMAND_OPTION,
+      "from-bundle": {
+        type: "string",
+        value: "FILE",
+        help: "restore the scope from this offline bundle, with no network (skillshelf bundle create writes one)",
+      },
       ...REVIEW,
     },
     shared: ["scope", "json", "cwd"],

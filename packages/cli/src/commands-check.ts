@@ -140,10 +140,28 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "policy",
     summary: "show the policy in force and where each rule comes from",
     description:
-      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the user library and the project library, each only able to\ntighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required. A file that does not read refuses every change.",
+      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the user library and the project library, each only able to\ntighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required, mirrors (from/to URL prefixes fetched\nfrom an internal mirror instead) and mirror-only. A file that does not read refuses every change.",
     shared: ["json", "cwd"],
     exits: "0 the policy reads, 1 a policy file does not, 2 usage error",
     load: async () => (await import("./commands/policy.js")).runPolicy,
+  }),
+  defineCommand({
+    name: "bundle",
+    summary: "write an offline bundle of a scope: lock, trees, verdicts, SBOM, a signature",
+    description:
+      "Write one .tar.gz holding the scope's lock, every installed package's tree (checked against\nthe lock first), the lock's signers and audit verdicts, a CycloneDX bill of materials and,\nwith --sign, your SSH signature over all of it. skillshelf install --from-bundle FILE\nrestores it on a machine with no network: every digest and the signature are checked, the\npolicy applies, and one changed byte refuses the whole bundle.",
+    arguments: "create <file>",
+    positionals: { min: 2, max: 2 },
+    options: {
+      sign: {
+        type: "string",
+        value: "KEY",
+        help: "sign the bundle with this SSH key (a private key, or a .pub your ssh-agent holds)",
+      },
+    },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 written, 1 refused (a tree is not what the lock pins), 2 usage error",
+    load: async () => (await import("./commands/bundle.js")).runBundle,
   }),
   defineCommand({
     name: "usage",

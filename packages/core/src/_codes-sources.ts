@@ -127,6 +127,18 @@ export const SOURCES_CODES = {
     owner: "sources",
     hint: "write #<branch, tag or commit> or #ref=<ref>&path=<folder>",
   },
+  bundle_invalid: {
+    owner: "sources",
+    hint: "name a bundle skillshelf bundle create wrote (a .tar.gz with bundle.json at its top), whole and unchanged",
+  },
+  bundle_incomplete: {
+    owner: "lifecycle",
+    hint: "the bundle's lock names a package the bundle does not hold; make the bundle again with skillshelf bundle create where every package is installed",
+  },
+  mirror_required: {
+    owner: "sources",
+    hint: "the policy sets mirror-only, so nothing is fetched from its upstream: add a mirrors rule for it (from: <upstream prefix>, to: <your mirror>) to policy.yaml, or ask whoever manages the policy",
+  },
   source_insecure: {
     owner: "sources",
     hint: "use the https:// URL; plain http:// is fetched only from this machine (localhost, 127.0.0.1, ::1)",

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CodeParsers } from "@skillshelf/audit";
 import { type Environment, type PackageScope, SkillshelfError } from "@skillshelf/core";
+import { mirrorRules, readPolicy } from "@skillshelf/policy";
 import {
   parseSourceUrl,
   type StageOptions,
@@ -50,6 +51,7 @@ export async function sessionPlan(
       audit,
       stage,
       codeParsers,
+      bundle: request.fromBundle,
     });
   const common = {
     environment,
@@ -107,6 +109,7 @@ export function changeStageOptions(
     signal: options.signal,
     env: environment.env,
     ...sourceAccess(environment),
+    mirrors: mirrorRules(readPolicy(environment)),
     ...scopeSourceSettings(environment, scope),
     runsCommand: mcpCommandsAllowed(environment, options.texts, options.allowMcpCommand),
   };

@@ -241,6 +241,7 @@ export function originOf(staged: StagedSource, row: IndexRow | undefined): Packa
     source: staged.source,
     ...(staged.commit === undefined ? {} : { commit: staged.commit }),
     ...(row === undefined ? {} : { index: row.index }),
+    ...(staged.mirror === undefined ? {} : { mirror: staged.mirror }),
   };
 }
 

@@ -6,6 +6,7 @@ export { createSourceFetches } from "./_staging.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";
+export { createBundle } from "./bundle.js";
 export type { CapabilityDiff, PackageTree, ResourceName } from "./capabilities.js";
 export { capabilityDiff } from "./capabilities.js";
 export type { UpdateCheck, UpdateCheckRequest } from "./check.js";

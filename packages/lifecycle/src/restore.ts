@@ -4,12 +4,15 @@ import {
   identityKey,
   type PackageScope,
   type PackageSource,
+  type ReadResult,
 } from "@skillshelf/core";
-import { readPolicy } from "@skillshelf/policy";
+import { policyViolations, readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   discoverLibrary,
   type LibraryDiscovery,
+  type OpenedBundle,
+  openBundle,
   type StageOptions,
   sourcePinnedAt,
 } from "@skillshelf/sources";
@@ -17,7 +20,9 @@ import {
   copyOf,
   createStoreReview,
   type LockedPackage,
+  type LockFile,
   lockedSource,
+  lockFileOf,
   readLockFile,
   readPackageSnapshot,
   readScopeState,
@@ -25,12 +30,13 @@ import {
 } from "@skillshelf/store";
 import { copyStep } from "./_operations.js";
 import { finishPlan, type Planning } from "./_planning.js";
-import { refusal } from "./_refusal.js";
-import type { Staged } from "./_stage.js";
+import { violationRefusal } from "./_policy.js";
+import { refusal, refusalOf } from "./_refusal.js";
+import { type Staged, stageFetched } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
 import { createStagingSet } from "./_staging.js";
 import { installStep, refusedStep } from "./_steps.js";
-import type { LifecyclePlan, LifecycleRequest, PlanStep } from "./types.js";
+import type { LifecyclePlan, LifecycleRequest, PlanStep, Refusal } from "./types.js";
 
 /**
  * Plan what makes a scope match its lock, the fresh-clone and new-machine case:
@@ -50,6 +56,12 @@ export async function restoreFromLock(input: {
   readonly progress?: LifecycleRequest["progress"];
   readonly audit?: LifecycleRequest["audit"];
   readonly codeParsers?: LifecycleRequest["codeParsers"];
+  /**
+   * An offline bundle (`skillshelf bundle create`) to restore from instead: its lock is the one
+   * restored, every package comes from it (nothing is fetched), and it is refused whole when one
+   * byte of it changed, or when the policy requires signatures it does not carry.
+   */
+  readonly bundle?: string | undefined;
 }): Promise<LifecyclePlan> {
   const { environment, scope, cache, progress } = input;
   const planning: Planning = {
@@ -90,7 +102,14 @@ export async function restoreFromLock(input: {
         ),
       ]);
     }
-    const lock = readLockFile(environment, scope, cache);
+    const bundle =
+      input.bundle === undefined ? undefined : await openedBundle(planning, input.bundle);
+    if (bundle !== undefined && "refusal" in bundle)
+      return finishPlan(planning, "restore", [
+        refusedStep("bundle", scope, "install", bundle.refusal),
+      ]);
+    const lock =
+      bundle === undefined ? readLockFile(environment, scope, cache) : bundledLock(bundle);
     if (!lock.ok) {
       const [first] = lock.diagnostics;
       return finishPlan(planning, "restore", [
@@ -118,11 +137,15 @@ export async function restoreFromLock(input: {
           steps.push(copyStep(planning, entry.enabled ? "enable" : "disable", copy));
         return [];
       });
-    // what several packages share (one repository at one commit) is fetched once
-    const staged = await stageEach(
-      planning,
-      missing.map(({ entry, source }) => pinnedAt(source, entry)),
-    );
+    // what several packages share (one repository at one commit) is fetched once; from a
+    // bundle, nothing is fetched
+    const staged =
+      bundle === undefined
+        ? await stageEach(
+            planning,
+            missing.map(({ entry, source }) => pinnedAt(source, entry)),
+          )
+        : await stagedEachFromBundle(planning, bundle, missing);
     for (const [index, { id, entry, source }] of missing.entries()) {
       const one = staged[index] as Staged;
       if ("refusal" in one) {
@@ -146,6 +169,8 @@ export async function restoreFromLock(input: {
           source,
           ...(entry.commit === undefined ? {} : { commit: entry.commit }),
           ...(entry.index === undefined ? {} : { index: entry.index }),
+          // the mirror that served it this time, whatever served it when it was locked
+          ...(one.staged.mirror === undefined ? {} : { mirror: one.staged.mirror }),
         },
         pinned: { version: entry.version, digest: entry.digest },
         refusal: mismatch,
@@ -178,4 +203,96 @@ export async function restoreFromLock(input: {
 /** A source fetched at the locked commit rather than its branch, where it has commits. */
 function pinnedAt(source: PackageSource, entry: LockedPackage): PackageSource {
   return sourcePinnedAt(source, entry.commit);
+}
+
+/**
+ * The bundle at `file` opened (every tree checked against it, its signature verified), held by
+ * the plan's staging; or why it is refused: it does not open, or the policy requires signatures
+ * and it carries none, or its signer is not one the policy names.
+ */
+async function openedBundle(
+  planning: Planning,
+  file: string,
+): Promise<OpenedBundle | { readonly refusal: Refusal }> {
+  let bundle: OpenedBundle;
+  try {
+    bundle = planning.staging.add(
+      await openBundle(file, { tempDir: planning.request.stage?.tempDir }),
+    );
+  } catch (error) {
+    return { refusal: refusalOf(error) };
+  }
+  const violations = policyViolations(planning.policy, {
+    id: file,
+    source: { type: "local", place: `local:${file}`, pinned: true },
+    skills: [],
+    signature: bundle.signer === undefined ? { missing: true } : { fingerprint: bundle.signer },
+  }).filter((one) => one.rule.startsWith("signatures."));
+  const refused = violationRefusal(violations, file);
+  return refused === undefined ? bundle : { refusal: refused };
+}
+
+/** The lock a bundle carries, read as a lock file is. */
+function bundledLock(bundle: OpenedBundle): ReadResult<{ readonly value: LockFile }> {
+  const lock = lockFileOf(bundle.manifest.lock);
+  return lock === undefined
+    ? {
+        ok: false,
+        diagnostics: [
+          refusal("bundle_invalid", "the bundle's lock is not a lock Skillshelf reads", {}),
+        ],
+      }
+    : { ok: true, value: { value: lock }, diagnostics: [] };
+}
+
+/** Each of `missing` staged from the bundle, one after another, in order. */
+async function stagedEachFromBundle(
+  planning: Planning,
+  bundle: OpenedBundle,
+  missing: readonly { id: string; entry: LockedPackage; source: PackageSource }[],
+): Promise<Staged[]> {
+  const staged: Staged[] = [];
+  for (const { id, entry, source } of missing)
+    staged.push(await stagedFromBundle(planning, bundle, id, entry, pinnedAt(source, entry)));
+  return staged;
+}
+
+/**
+ * Package `id` staged from the bundle's tree, as if fetched from its locked source: its commit
+ * and its signer as the lock (which the bundle's signature covers) records them.
+ */
+async function stagedFromBundle(
+  planning: Planning,
+  bundle: OpenedBundle,
+  id: string,
+  entry: LockedPackage,
+  source: PackageSource,
+): Promise<Staged> {
+  const tree = bundle.treeOf(id);
+  if (tree === undefined)
+    return {
+      refusal: refusal(
+        "bundle_incomplete",
+        `the bundle's lock names ${id}, which it does not hold`,
+        {
+          id,
+        },
+      ),
+    };
+  const [staged] = await stageFetched(
+    planning,
+    {
+      // digested as the bundle was opened: not read again
+      dir: tree.dir,
+      digest: tree.digest,
+      source,
+      ...(entry.commit === undefined ? {} : { commit: entry.commit }),
+      ...(entry.signer === undefined ? {} : { signers: { ".": entry.signer } }),
+      release: () => undefined,
+    },
+    undefined,
+  );
+  return (
+    staged ?? { refusal: refusal("bundle_incomplete", `${id} is empty in the bundle`, { id }) }
+  );
 }

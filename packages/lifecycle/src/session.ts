@@ -61,6 +61,8 @@ export interface ChangeRequest
   readonly typedSources?: readonly string[] | undefined;
   /** Start any `mcp+stdio:` command a source names, not only typed ones and the user's own lock's. */
   readonly allowMcpCommand?: boolean | undefined;
+  /** `install` with no targets: restore the scope from this offline bundle, fetching nothing. */
+  readonly fromBundle?: string | undefined;
   /**
    * Stops the change: while planning, what was fetched is released and nothing is changed
    * (`stopped: "planning"`); while applying, after the step being written (`stopped: "applying"`).

@@ -133,6 +133,20 @@ export function severityViolation(
   };
 }
 
+/**
+ * The mirror rules of `policy` as a fetch applies them (`@skillshelf/sources`' `Mirrors`): every
+ * rule, the strictest file's first, each with its file; and the file that sets `mirror-only`.
+ */
+export function mirrorRules(policy: EffectivePolicy): {
+  readonly rules: readonly { readonly from: string; readonly to: string; readonly file: string }[];
+  readonly only?: { readonly file: string } | undefined;
+} {
+  return {
+    rules: policy.mirrors.map(({ value, file }) => ({ ...value, file })),
+    ...(policy.mirrorOnly === undefined ? {} : { only: { file: policy.mirrorOnly.file } }),
+  };
+}
+
 /** The threshold an audit refuses at under `policy`: the default `high`, or lower when its maximum is. */
 export function policyThreshold(policy: EffectivePolicy): AuditSeverity {
   const max = policy.maxSeverity?.value;

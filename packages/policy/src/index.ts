@@ -1,4 +1,10 @@
 export type { PackageFacts, PolicyViolation, SourceFacts } from "./check.js";
-export { policyThreshold, policyViolations, severityViolation, sourceMatches } from "./check.js";
+export {
+  mirrorRules,
+  policyThreshold,
+  policyViolations,
+  severityViolation,
+  sourceMatches,
+} from "./check.js";
 export type { EffectivePolicy, FromFile, PolicyFile, PolicyLevel, PolicyRules } from "./read.js";
 export { policyPaths, readPolicy, SYSTEM_POLICY_PATH } from "./read.js";

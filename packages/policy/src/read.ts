@@ -36,11 +36,24 @@ export interface PolicyRules {
     | { readonly required?: boolean | undefined; readonly keys?: readonly string[] | undefined }
     | undefined;
   readonly pins?: { readonly required: boolean } | undefined;
+  /** URL prefixes rewritten to an internal mirror before anything is fetched, first match wins. */
+  readonly mirrors?: readonly { readonly from: string; readonly to: string }[] | undefined;
+  /** Refuse any fetch no mirror rule rewrote (`mirror_required`). */
+  readonly "mirror-only"?: boolean | undefined;
 }
 
 /** The policy file's schema, built when a policy file is first read. */
 function policySchemaOf(): z.ZodMiniType<PolicyRules> {
   const list = z.array(z.string().check(z.minLength(1)));
+  // a mirror rule's prefix: a URL with a scheme (or git's user@host: form), nothing to guess
+  const mirrorPrefix = z
+    .string()
+    .check(
+      z.regex(
+        /^([a-z][a-z0-9+.-]*:\/\/[^\s]+|[^\s@/]+@[^\s:/]+:[^\s]*)$/i,
+        "must be a URL prefix such as https://github.com/",
+      ),
+    );
   return z.strictObject({
     sources: z.optional(z.strictObject({ allow: list })),
     block: z.optional(z.strictObject({ packages: z.optional(list), skills: z.optional(list) })),
@@ -50,6 +63,8 @@ function policySchemaOf(): z.ZodMiniType<PolicyRules> {
       z.strictObject({ required: z.optional(z.boolean()), keys: z.optional(list) }),
     ),
     pins: z.optional(z.strictObject({ required: z.boolean() })),
+    mirrors: z.optional(z.array(z.strictObject({ from: mirrorPrefix, to: mirrorPrefix }))),
+    "mirror-only": z.optional(z.boolean()),
   });
 }
 
@@ -84,6 +99,9 @@ export interface EffectivePolicy {
   readonly signaturesRequired?: FromFile<true> | undefined;
   readonly signatureKeys: readonly FromFile<readonly string[]>[];
   readonly pinsRequired?: FromFile<true> | undefined;
+  /** Every mirror rule, the strictest file's first: the first whose `from` a URL starts with wins. */
+  readonly mirrors: readonly FromFile<{ readonly from: string; readonly to: string }>[];
+  readonly mirrorOnly?: FromFile<true> | undefined;
   /** A lower file's attempt to loosen a rule above it (ignored), and files that do not read. */
   readonly diagnostics: readonly Diagnostic[];
   readonly invalid?: HintedDiagnostic | undefined;
@@ -152,6 +170,7 @@ function combine(files: readonly PolicyFile[]): Omit<EffectivePolicy, "invalid">
   let maxSeverity: FromFile<AuditSeverity> | undefined;
   let signaturesRequired: FromFile<true> | undefined;
   let pinsRequired: FromFile<true> | undefined;
+  let mirrorOnly: FromFile<true> | undefined;
   const loosened = (file: string, rule: string, kept: string) =>
     diagnostics.push(
       createDiagnostic(
@@ -176,6 +195,10 @@ function combine(files: readonly PolicyFile[]): Omit<EffectivePolicy, "invalid">
     if (pins === true) pinsRequired ??= { value: true, file: path };
     else if (pins === false && pinsRequired !== undefined)
       loosened(path, "pins.required", pinsRequired.file);
+    const only = rules["mirror-only"];
+    if (only === true) mirrorOnly ??= { value: true, file: path };
+    else if (only === false && mirrorOnly !== undefined)
+      loosened(path, "mirror-only", mirrorOnly.file);
   }
   const each = <T>(pick: (rules: PolicyRules) => T | undefined): FromFile<T>[] =>
     files.flatMap(({ path, rules }) => {
@@ -196,6 +219,10 @@ function combine(files: readonly PolicyFile[]): Omit<EffectivePolicy, "invalid">
     ...(signaturesRequired === undefined ? {} : { signaturesRequired }),
     signatureKeys: each((rules) => rules.signatures?.keys),
     ...(pinsRequired === undefined ? {} : { pinsRequired }),
+    mirrors: each((rules) => rules.mirrors).flatMap(({ value, file }) =>
+      value.map((rule) => ({ value: rule, file })),
+    ),
+    ...(mirrorOnly === undefined ? {} : { mirrorOnly }),
     diagnostics,
   };
 }

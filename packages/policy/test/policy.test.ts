@@ -4,6 +4,7 @@ import { type Environment, sshKeyFingerprint } from "@skillshelf/core";
 import { testEnvironment } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import {
+  mirrorRules,
   policyThreshold,
   policyViolations,
   readPolicy,
@@ -181,5 +182,30 @@ describe("a policy file that does not read (bad input)", () => {
         paths.project,
       ]);
     }
+  });
+});
+
+describe("mirrors in the policy (issue 59, item 1)", () => {
+  it("puts the strictest file's rules first, keeps mirror-only once set, and refuses a rule that is no URL prefix", () => {
+    const { environment, paths } = withPolicies({
+      system:
+        "mirrors:\n  - from: https://github.com/\n    to: https://git.corp.example/github/\nmirror-only: true\n",
+      project:
+        'mirrors:\n  - from: https://github.com/\n    to: https://elsewhere.example/\n  - from: "git@github.com:"\n    to: "git@git.corp.example:github/"\nmirror-only: false\n',
+    });
+    const policy = readPolicy(environment);
+    expect(mirrorRules(policy)).toEqual({
+      rules: [
+        { from: "https://github.com/", to: "https://git.corp.example/github/", file: paths.system },
+        { from: "https://github.com/", to: "https://elsewhere.example/", file: paths.project },
+        { from: "git@github.com:", to: "git@git.corp.example:github/", file: paths.project },
+      ],
+      only: { file: paths.system },
+    });
+    expect(policy.diagnostics.map((one) => [one.code, one.details?.rule])).toEqual([
+      ["policy_loosening_ignored", "mirror-only"],
+    ]);
+    const bad = withPolicies({ user: "mirrors:\n  - from: github.com\n    to: https://x/\n" });
+    expect(readPolicy(bad.environment).invalid?.code).toBe("policy_invalid");
   });
 });

@@ -63,7 +63,7 @@ export function readCollectionResources(
  * folder of `area` named after it (or a staging folder of its own).
  */
 export function stageCollectionResource(
-  collection: Pick<FetchedSource, "dir" | "source" | "commit">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "mirror">,
   item: CollectionResource,
   options: { readonly tempDir?: string | undefined; readonly area?: StagingArea | undefined } = {},
 ): StagedSource {
@@ -87,6 +87,7 @@ export function stageCollectionResource(
       digest: digestTree(dir).digest,
       source: { ...collection.source, resource: identityKey(item.kind, item.name) },
       ...(collection.commit === undefined ? {} : { commit: collection.commit }),
+      ...(collection.mirror === undefined ? {} : { mirror: collection.mirror }),
       release,
     };
   } catch (error) {

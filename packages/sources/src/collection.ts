@@ -185,7 +185,7 @@ export function readCollection(
  * tree as it is read for the digest (core's `TreeFileRead`), so another reader need not read it.
  */
 export function stageCollectionSkill(
-  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers">,
+  collection: Pick<FetchedSource, "dir" | "source" | "commit" | "commits" | "signers" | "mirror">,
   skill: CollectionSkill,
   options: {
     readonly tempDir?: string | undefined;
@@ -222,6 +222,7 @@ export function stageCollectionSkill(
       ...(commit === undefined ? {} : { commit }),
       // the skill's own signer, when what was fetched signed its folder
       ...(signer === undefined ? {} : { signers: { ".": signer } }),
+      ...(collection.mirror === undefined ? {} : { mirror: collection.mirror }),
       release,
     };
   } catch (error) {

@@ -9,6 +9,8 @@ export type { OciReference } from "./_oci-client.js";
 export { blobDigest, ociSession } from "./_oci-client.js";
 export { MEDIA, ociArtifact } from "./_oci-shapes.js";
 export { indexReferrer, manifestDescriptor, signatureArtifact } from "./_oci-signature.js";
+export type { BundleManifest, OpenedBundle } from "./bundle-file.js";
+export { DEFAULT_BUNDLE_LIMITS, openBundle, writeBundleFile } from "./bundle-file.js";
 export type { Collection, CollectionSkill, RefusedSkill, StagingArea } from "./collection.js";
 export { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 export type { CollectionResource } from "./collection-resources.js";
@@ -87,6 +89,7 @@ export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export { MAX_SIGNATURE_BYTES, SIGNATURE_NAMESPACE, sshSign, sshVerify } from "./ssh-signature.js";
 export type { StageOptions } from "./stage.js";
 export { digested, fetchedWithin, fetchSource, stageSource } from "./stage.js";
+export { packTar } from "./tar-pack.js";
 export type {
   FetchedSource,
   IndexOrigin,

@@ -4,7 +4,11 @@ import { type OciReference, ociSession } from "./_oci-client.js";
 import { createStagingArea, readCollection, stageCollectionSkill } from "./collection.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
 import { describeSource, sourceWithin } from "./fetchers/index.js";
-import { referenceOf as ociReference, ociSessionOptions } from "./fetchers/oci.js";
+import {
+  mirroredReference,
+  referenceOf as ociReference,
+  ociSessionOptions,
+} from "./fetchers/oci.js";
 import { fetchSource } from "./stage.js";
 
 /** One row of a `library.json`: a skill a site or a registry offers, pinned as an install would pin it. */
@@ -72,7 +76,7 @@ async function ociArtifacts(
   options: StageOptions,
 ): Promise<PackageSource[]> {
   const reference = ociReference(source);
-  const catalog = ociSession(reference, ociSessionOptions(options));
+  const catalog = ociSession(mirroredReference(reference, options), ociSessionOptions(options));
   const { bytes } = await catalog.get(`/v2/_catalog?n=${CATALOG_PAGE}`, 4 * 1024 * 1024);
   const listed = (JSON.parse(bytes.toString("utf8")) as { repositories?: unknown }).repositories;
   const repositories = (Array.isArray(listed) ? listed : []).filter(
@@ -98,7 +102,7 @@ async function offeredTag(
   reference: OciReference,
   options: StageOptions,
 ): Promise<string | undefined> {
-  const session = ociSession(reference, ociSessionOptions(options));
+  const session = ociSession(mirroredReference(reference, options), ociSessionOptions(options));
   const { bytes } = await session.get("tags/list", 4 * 1024 * 1024);
   const tags = (JSON.parse(bytes.toString("utf8")) as { tags?: unknown }).tags;
   const names = (Array.isArray(tags) ? tags : []).filter(

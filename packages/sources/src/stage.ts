@@ -3,7 +3,7 @@ import { digestTree, type PackageSource } from "@skillshelf/core";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import type { StageOptions } from "./fetchers/_fetcher.js";
 import { realSubfolder } from "./fetchers/_subfolder.js";
-import { describeSource, fetcherOf } from "./fetchers/index.js";
+import { describeSource, fetcherOf, sourceMirror } from "./fetchers/index.js";
 import type { FetchedSource, StagedSource } from "./types.js";
 
 export type { StageOptions } from "./fetchers/_fetcher.js";
@@ -48,6 +48,7 @@ export function fetchedWithin(
     source,
     ...(commit === undefined ? {} : { commit }),
     ...(signers === undefined ? {} : { signers }),
+    ...(whole.mirror === undefined ? {} : { mirror: whole.mirror }),
     release: () => undefined,
   };
 }
@@ -75,6 +76,7 @@ export async function fetchSource(
 ): Promise<FetchedSource> {
   const { dir, release } = stagingFolder(options.tempDir, "skillshelf-stage-");
   try {
+    const mirror = sourceMirror(source, options);
     const { commit, digest, signers, commits, findings } = await fetcherOf(source.type).fetch(
       source,
       { dir, container: dirname(dir) },
@@ -82,6 +84,7 @@ export async function fetchSource(
     );
     return {
       dir,
+      ...(mirror === undefined ? {} : { mirror }),
       ...(digest === undefined ? {} : { digest }),
       source,
       ...(commit === undefined ? {} : { commit }),

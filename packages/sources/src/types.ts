@@ -100,6 +100,8 @@ export interface FetchedSource {
   readonly commits?: Readonly<Record<string, string>> | undefined;
   /** What the fetch found to say (`Fetcher.fetch`'s `findings`), each with its own code. */
   readonly findings?: readonly Diagnostic[] | undefined;
+  /** The mirror it was fetched from instead of its upstream: the `to` of the rule that rewrote it. */
+  readonly mirror?: string | undefined;
   /** Delete the staged files; safe to call more than once. */
   release(): void;
 }

@@ -1,5 +1,6 @@
 import { parseSourceUrl, SOURCE_FETCHERS } from "@skillshelf/sources";
 import { describe, expect, it } from "vitest";
+import { mirrored, mirrorFor } from "../src/mirrors.js";
 
 describe("parseSourceUrl", () => {
   it.each<[string, unknown]>([
@@ -135,5 +136,38 @@ describe("an archive's pin and its scheme", () => {
       const parsed = parseSourceUrl(text, "/base");
       expect(parsed.ok ? "" : parsed.problem).not.toContain("t0ken");
     }
+  });
+});
+
+describe("mirror rules (issue 59, item 1)", () => {
+  const mirrors = {
+    rules: [
+      { from: "https://github.com", to: "https://git.corp.example/github" },
+      { from: "https://registry.npmjs.org/", to: "http://127.0.0.1:4873/" },
+    ],
+    only: { file: "/etc/skillshelf/policy.yaml" },
+  };
+  it("rewrites a URL the first rule starts at a boundary, and no other", () => {
+    expect(mirrored("https://github.com/acme/skills.git", mirrors)?.url).toBe(
+      "https://git.corp.example/github/acme/skills.git",
+    );
+    expect(mirrored("https://registry.npmjs.org/team-skills", mirrors)?.url).toBe(
+      "http://127.0.0.1:4873/team-skills",
+    );
+    // a host that only starts like the rule's is another host
+    expect(mirrored("https://github.com.evil.example/acme/skills.git", mirrors)).toBeUndefined();
+  });
+
+  it("refuses a fetch no rule rewrites when mirror-only is set, naming the rule that would", () => {
+    expect(mirrorFor("https://github.com/acme/x.git", mirrors)?.to).toBe(
+      "https://git.corp.example/github",
+    );
+    expect(() => mirrorFor("https://gitlab.com/acme/x.git", mirrors)).toThrow(
+      expect.objectContaining({
+        code: "mirror_required",
+        details: expect.objectContaining({ from: "https://gitlab.com/" }),
+      }),
+    );
+    expect(mirrorFor("https://gitlab.com/acme/x.git", { rules: mirrors.rules })).toBeUndefined();
   });
 });

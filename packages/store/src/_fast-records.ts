@@ -89,6 +89,7 @@ const LOCK_ENTRY_KEYS = new Set([
   "source",
   "commit",
   "index",
+  "mirror",
   "digest",
   "trust",
   "audit",
@@ -110,7 +111,7 @@ const RECORD_KEYS = new Set([
   "files",
 ]);
 const CURRENT_RECORD_KEYS = new Set([...RECORD_KEYS, "previous"]);
-const ORIGIN_KEYS = new Set(["source", "commit", "index"]);
+const ORIGIN_KEYS = new Set(["source", "commit", "index", "mirror"]);
 const AUDIT_KEYS = new Set(["rules", "highest", "found", "approved"]);
 const LINK_KEYS = new Set(["agent", "kind", "target", "package", "mode"]);
 const LINK_RECORD_KEYS = new Set([...LINK_KEYS, "digest"]);
@@ -211,6 +212,7 @@ function lockEntry(value: unknown) {
     ["source", source(fields.source)],
     ["commit", optional(fields.commit, commit)],
     ["index", optional(fields.index, text)],
+    ["mirror", optional(fields.mirror, text)],
     ["digest", digest(fields.digest)],
     ["trust", oneOf(fields.trust, TRUSTS)],
     ["audit", optional(fields.audit, audit)],
@@ -256,6 +258,7 @@ function installRecord(value: unknown, current: boolean): ScopeState["installed"
         ["source", source(origin.source)],
         ["commit", optional(origin.commit, commit)],
         ["index", optional(origin.index, text)],
+        ["mirror", optional(origin.mirror, text)],
       ]),
     ],
     ["contentDigest", digest(fields.contentDigest)],

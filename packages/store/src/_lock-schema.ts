@@ -16,6 +16,7 @@ function lockSchemas() {
     source,
     commit,
     index: z.optional(text),
+    mirror: z.optional(text),
     digest,
     trust,
     audit,

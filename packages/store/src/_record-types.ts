@@ -35,6 +35,8 @@ export type PackageOrigin = {
   source: PackageSource;
   commit?: string | undefined;
   index?: string | undefined;
+  /** The mirror it was fetched from instead of its source's upstream (the rule's `to`). */
+  mirror?: string | undefined;
 };
 
 /** The record an update replaced (kept for `rollback`). */
@@ -95,6 +97,7 @@ export type LockedPackage = {
   version?: string | undefined;
   commit?: string | undefined;
   index?: string | undefined;
+  mirror?: string | undefined;
   audit?: AuditVerdict | undefined;
   signer?: string | undefined;
 };

@@ -19,7 +19,7 @@ function stateSchemas() {
     version,
     format,
     installedAt: z.iso.datetime({ offset: true }),
-    origin: z.strictObject({ source, commit, index: z.optional(text) }),
+    origin: z.strictObject({ source, commit, index: z.optional(text), mirror: z.optional(text) }),
     contentDigest: digest,
     trust,
     audit,

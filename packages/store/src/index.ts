@@ -34,6 +34,7 @@ export {
   EMPTY_LOCK,
   lockEntryOf,
   lockedSource,
+  lockFileOf,
   lockFilePath,
   lockFromState,
   lockLinkOf,

@@ -66,6 +66,12 @@ export function readLockFile(
     : { ...read, value: { ...read.value, value: applied(read.value.value, change) } };
 }
 
+/** `value` (a lock carried elsewhere: an offline bundle's) read as a lock, or `undefined` when it is not one. */
+export function lockFileOf(value: unknown): LockFile | undefined {
+  const parsed = parseLockValue(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** `lock.json` as the file holds it, for the writers that bring it up to date. */
 export function readLockFileAsWritten(
   environment: Environment,
@@ -102,7 +108,7 @@ export function applied(lock: LockFile, change: LockChange): LockFile {
 export function lockEntryOf(state: ScopeState, id: string, root: string): LockedPackage | null {
   const record = state.installed[id];
   if (record === undefined) return null;
-  const { source, commit, index } = record.origin;
+  const { source, commit, index, mirror } = record.origin;
   return {
     kind: record.kind,
     ...(record.version === undefined ? {} : { version: record.version }),
@@ -110,6 +116,7 @@ export function lockEntryOf(state: ScopeState, id: string, root: string): Locked
     source: mapSourceFolders(source, (path) => lockedPath(path, root)),
     ...(commit === undefined ? {} : { commit }),
     ...(index === undefined ? {} : { index }),
+    ...(mirror === undefined ? {} : { mirror }),
     digest: record.contentDigest,
     trust: record.trust,
     ...(record.audit === undefined ? {} : { audit: record.audit }),

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { PackageScope } from "@skillshelf/core";
 import {
   type ChangeCommand,
@@ -49,6 +50,7 @@ export interface ChangeValues {
   readonly approve?: readonly string[];
   readonly from?: string | undefined;
   readonly "allow-mcp-command"?: boolean;
+  readonly "from-bundle"?: string | undefined;
 }
 
 /**
@@ -65,6 +67,12 @@ export async function runChange(
   const { io, values } = input;
   if (isCopyOperation(command) && input.positionals.length === 0 && values.from === undefined)
     throw new UsageError("usage_missing_argument", `${command} needs <id…> or --from SOURCE`);
+  const bundle = values["from-bundle"];
+  if (bundle !== undefined && input.positionals.length > 0)
+    throw new UsageError(
+      "usage_invalid_value",
+      "--from-bundle restores the scope from the bundle: name nothing else to install",
+    );
   if (command === "update" && values.check === true) {
     const { runUpdateCheck } = await import("./update-check.js");
     return runUpdateCheck(input);
@@ -98,6 +106,7 @@ export async function runChange(
         dryRun: values["dry-run"],
         typedSources: values.from === undefined ? [] : [values.from],
         allowMcpCommand: values["allow-mcp-command"] === true,
+        ...(bundle === undefined ? {} : { fromBundle: resolve(environment.cwd, bundle) }),
         progress: terminal.progress,
         signal: interrupt.signal,
       },

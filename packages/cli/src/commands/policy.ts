@@ -67,5 +67,9 @@ function ruleRows(
     ...(policy.pinsRequired === undefined
       ? []
       : [row("pins.required", policy.pinsRequired, "true")]),
+    ...policy.mirrors.map((entry) =>
+      row("mirrors", entry, `${entry.value.from} → ${entry.value.to}`),
+    ),
+    ...(policy.mirrorOnly === undefined ? [] : [row("mirror-only", policy.mirrorOnly, "true")]),
   ];
 }

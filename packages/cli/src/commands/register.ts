@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { identityKey } from "@skillshelf/core";
-import { registerPackages } from "@skillshelf/lifecycle";
-import { scopeIndexPath, scopeSourceSettings, sourceAccess } from "@skillshelf/sources";
+import { changeStageOptions, registerPackages } from "@skillshelf/lifecycle";
+import { scopeIndexPath } from "@skillshelf/sources";
 import { defaultScope } from "@skillshelf/store";
 import { withProgress } from "../_interact.js";
 import { type CommandInput, scopeValue } from "../command.js";
@@ -38,11 +38,10 @@ export async function runRegister(input: CommandInput<RegisterValues>): Promise<
       index,
       skills: (input.values.skill ?? []).flatMap((names) => names.split(",")),
       progress,
-      stage: {
-        env: io.env,
-        ...sourceAccess(environment),
-        ...scopeSourceSettings(environment, scope),
-      },
+      stage: changeStageOptions(environment, scope, {
+        texts: input.positionals,
+        allowMcpCommand: false,
+      }),
     }),
   );
   const failed = result.refused.length > 0;

@@ -9,6 +9,7 @@ import {
   type PackageScope,
   SkillshelfError,
 } from "@skillshelf/core";
+import { changeStageOptions } from "@skillshelf/lifecycle";
 import {
   addRemoteScopeSource,
   addScopeSource,
@@ -20,8 +21,6 @@ import {
   readScopeSources,
   removeScopeSource,
   scopeIndexPath,
-  scopeSourceSettings,
-  sourceAccess,
   sourceName,
 } from "@skillshelf/sources";
 import { progressLine } from "../_interact.js";
@@ -193,11 +192,11 @@ async function fetchWithProgress(
   const progress = progressLine(io);
   progress.update(`fetching ${safeLine(remote.url)} …`);
   try {
-    return await fetchRemoteIndex(environment, remote, {
-      env: io.env,
-      ...sourceAccess(environment),
-      ...scopeSourceSettings(environment, scope),
-    });
+    return await fetchRemoteIndex(
+      environment,
+      remote,
+      changeStageOptions(environment, scope, { texts: [], allowMcpCommand: false }),
+    );
   } finally {
     progress.done();
   }

@@ -2,6 +2,7 @@ import type { Diagnostic, SourceOf, SourceType } from "@skillshelf/core";
 import type { SourceLimits } from "../_archive.js";
 import type { HostHeaders } from "../credentials.js";
 import { createHttpClient, type HttpClient } from "../http/client.js";
+import { type Mirrors, mirroredClient } from "../mirrors.js";
 import type { NpmConfig } from "../npm-config.js";
 import type { OciCredentials } from "../oci-credentials.js";
 import type { ParsedSource } from "./_syntax.js";
@@ -35,11 +36,19 @@ export interface StageOptions {
    * (the CLI runs the ones typed on its command line and the ones in the user's own lock).
    */
   readonly runsCommand?: ((command: string) => boolean) | undefined;
+  /**
+   * URL prefixes fetched from an internal mirror instead (the policy's `mirrors`), and whether a
+   * fetch none rewrites is refused (`mirror-only`): every request and git fetch goes through them.
+   */
+  readonly mirrors?: Mirrors | undefined;
 }
 
-/** The HTTP client of `options`, or one for its environment. */
+/** The HTTP client of `options`, or one for its environment; through its mirrors when it has any. */
 export function httpOf(options: StageOptions): HttpClient {
-  return options.http ?? createHttpClient(options.env ?? process.env);
+  const client = options.http ?? createHttpClient(options.env ?? process.env);
+  return options.mirrors === undefined || options.mirrors.rules.length === 0
+    ? client
+    : mirroredClient(client, options.mirrors);
 }
 
 /** How long a fetch may take when `StageOptions.timeoutMs` does not say: two minutes. */
@@ -167,6 +176,11 @@ export interface Fetcher<T extends SourceType> {
   command?(source: SourceOf<T>): string | undefined;
   /** The folder on this machine the source reads from (a folder, a repository on disk), if any. */
   folderOnMachine?(source: SourceOf<T>): string | undefined;
+  /**
+   * The URL a fetch of `source` starts from, as mirror rules match it (a repository's URL, a
+   * registry's, an endpoint's); absent, or `undefined`, for a source on this machine.
+   */
+  upstreamUrl?(source: SourceOf<T>, options: StageOptions): string | undefined;
 }
 
 /** A package URL's parts (purl-spec): the caller adds the version where the source gives none. */

@@ -66,6 +66,7 @@ export const ARCHIVE_FETCHER: Fetcher<"archive"> = {
   },
   origin: (source) => ({ kind: "archive", url: source.url }),
   place: (source) => urlPlace(source.url),
+  upstreamUrl: (source) => (/^https?:\/\//i.test(source.url) ? source.url : undefined),
   pinned: (source) => source.sha256 !== undefined,
   describe: (source) =>
     `${source.url}${source.path === undefined ? "" : `//${source.path}`}${source.sha256 === undefined ? "" : `#sha256=${source.sha256}`}`,

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { removeTree, SkillshelfError, type SourceOf } from "@skillshelf/core";
 import { commitSigner, fetchCommit, remoteCommit } from "../_git.js";
 import { DEFAULT_GIT_LIMITS } from "../_git-limits.js";
+import { mirrored } from "../mirrors.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, type Fetcher, type StageOptions } from "./_fetcher.js";
 import { parseGit, usesRemoteHelper } from "./_git-syntax.js";
 import { urlPlace } from "./_place.js";
@@ -19,7 +20,7 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     "a git repository (git+<url or path>, a URL ending in .git, ssh://, git@host:, a GitHub, GitLab, Bitbucket or Codeberg page; //<subfolder>, #<ref>)",
   parse: parseGit,
   fetch: async (source, into, options) => {
-    refuseRemoteHelper(source.url);
+    refuseRemoteHelper(gitOptions(source, options).url);
     // the whole commit is checked out beside `dir`, and the folder the source names moved in
     // (the digest that follows checks its symlinks as a copy would)
     const checkout = source.path === undefined ? into.dir : join(into.container, "checkout");
@@ -72,15 +73,19 @@ export const GIT_FETCHER: Fetcher<"git"> = {
     return isAbsolute(source.url) ? source.url : undefined;
   },
   newest: async (source, options) => {
-    refuseRemoteHelper(source.url);
+    refuseRemoteHelper(gitOptions(source, options).url);
     return remoteCommit(gitOptions(source, options));
   },
+  upstreamUrl: (source) => (isAbsolute(source.url) ? undefined : source.url),
 };
 
-/** How git is run for `source`: its URL and ref, the caller's environment, timeout and signal. */
+/**
+ * How git is run for `source`: its URL (its mirror's, when a mirror rule rewrites it) and ref,
+ * the caller's environment, timeout and signal.
+ */
 function gitOptions(source: SourceOf<"git">, options: StageOptions) {
   return {
-    url: source.url,
+    url: mirrored(source.url, options.mirrors)?.url ?? source.url,
     ref: source.ref,
     env: options.env ?? process.env,
     timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,

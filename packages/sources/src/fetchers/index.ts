@@ -1,5 +1,6 @@
 import { type PackageSource, type SourceOf, type SourceType, sameJson } from "@skillshelf/core";
 import { codedFailure } from "../_failure.js";
+import { mirrorFor } from "../mirrors.js";
 import type { Fetcher, PackageUrlParts, SourceOrigin, StageOptions } from "./_fetcher.js";
 import { ARCHIVE_FETCHER } from "./archive.js";
 import { GIT_FETCHER } from "./git.js";
@@ -141,8 +142,19 @@ export async function askNewest(
   const newest = fetcherOf(source.type).newest;
   if (newest === undefined) return undefined;
   try {
+    sourceMirror(source, options);
     return { commit: await newest(source, options) };
   } catch (error) {
     throw codedFailure(error);
   }
+}
+
+/**
+ * The mirror a fetch of `source` goes through (the `to` of the rule that rewrites where it starts),
+ * `undefined` when it goes to its upstream or is on this machine; `mirror_required` when none
+ * rewrites it and the mirrors say every fetch must go through one.
+ */
+export function sourceMirror(source: PackageSource, options: StageOptions): string | undefined {
+  const url = (fetcherOf(source.type) as Fetcher<SourceType>).upstreamUrl?.(source, options);
+  return url === undefined ? undefined : mirrorFor(url, options.mirrors)?.to;
 }

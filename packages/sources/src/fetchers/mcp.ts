@@ -90,6 +90,7 @@ export const MCP_FETCHER: Fetcher<"mcp"> = {
   },
   origin: (source) => ({ kind: "mcp", url: source.url }),
   place: (source) => urlPlace(source.url),
+  upstreamUrl: (source) => (source.url.startsWith(STDIO_PREFIX) ? undefined : source.url),
   pinned: () => false,
   command: (source) =>
     source.url.startsWith(STDIO_PREFIX) ? source.url.slice(STDIO_PREFIX.length) : undefined,

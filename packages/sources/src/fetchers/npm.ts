@@ -12,6 +12,7 @@ import {
   registryOf,
 } from "../_npm-registry.js";
 import { createHttpClient } from "../http/client.js";
+import { mirrored } from "../mirrors.js";
 import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
 import {
@@ -88,6 +89,7 @@ export const NPM_FETCHER: Fetcher<"npm"> = {
   // a revision is `<version>@<integrity>`
   revisionText: (revision) => `version ${revision.slice(0, revision.indexOf("@"))}`,
   place: (source) => `npm:${source.name}`,
+  upstreamUrl: (source, options) => registryOf(source.name, options.npm?.() ?? {}).href,
   pinned: (source) => /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(source.range ?? ""),
   packageUrl: (source, commit) => {
     const [namespace, name] = source.name.startsWith("@")
@@ -125,7 +127,7 @@ function npmRequest(
   options: StageOptions,
 ): NpmRequest {
   const spec = `${source.name}@${source.range ?? "latest"}`;
-  const settings = options.npm?.() ?? {};
+  const settings = mirroredRegistry(spec, options);
   const refused = insecureUrl(registryOf(spec, settings));
   if (refused !== undefined)
     throw new SkillshelfError(refused.code, `the npm registry for ${spec}: ${refused.problem}`, {
@@ -144,7 +146,23 @@ function npmRequest(
     name: source.name,
     settings,
     signal: fetchSignal(options),
-    http: own ? createHttpClient(env) : httpOf(options),
+    http: httpOf(own ? { ...options, http: createHttpClient(env) } : options),
+  };
+}
+
+/**
+ * The user's npm settings for `spec`, its registry rewritten to a mirror when a mirror rule
+ * rewrites it: npm then asks the mirror, with the credentials configured for the mirror.
+ */
+function mirroredRegistry(spec: string, options: StageOptions): Readonly<Record<string, string>> {
+  const settings = options.npm?.() ?? {};
+  const hit = mirrored(registryOf(spec, settings).href, options.mirrors);
+  if (hit === undefined) return settings;
+  const scope = /^(@[^/]+)\//.exec(spec)?.[1];
+  return {
+    ...settings,
+    registry: hit.url,
+    ...(scope === undefined ? {} : { [`${scope}:registry`]: hit.url }),
   };
 }
 

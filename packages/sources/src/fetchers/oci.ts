@@ -3,6 +3,7 @@ import { archiveTooLarge, DEFAULT_ARCHIVE_LIMITS, unpackArchive } from "../_arch
 import { type OciReference, type OciSessionOptions, ociSession } from "../_oci-client.js";
 import { skillLayer, verifiedBlob } from "../_oci-shapes.js";
 import { ociSignature } from "../_oci-signature.js";
+import { mirrored } from "../mirrors.js";
 import { type Fetcher, fetchSignal, httpOf, type StageOptions } from "./_fetcher.js";
 import { urlPlace } from "./_place.js";
 import { subfolderOuter, subfolderWithin } from "./_subfolder.js";
@@ -61,7 +62,10 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
   },
   fetch: async (source, into, options) => {
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
-    const session = ociSession(referenceOf(source), ociSessionOptions(options));
+    const session = ociSession(
+      mirroredReference(referenceOf(source), options),
+      ociSessionOptions(options),
+    );
     const where = describe(source);
     const { digest, layer } = await skillLayer(session, nameOf(source), where);
     if (layer.size > limits.maxDownloadBytes)
@@ -105,6 +109,10 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
   atRef: (source, ref) => ({ ...source, ref, digest: undefined }),
   pinnedAt: (source, commit) => ({ ...source, digest: `sha256:${commit}` }),
   place: (source) => urlPlace(source.url),
+  upstreamUrl: (source) => {
+    const { protocol, host, repository } = referenceOf(source);
+    return `${protocol}//${host}/v2/${repository}/`;
+  },
   pinned: (source) => source.digest !== undefined || (source.ref ?? "").startsWith("sha256:"),
   packageUrl: (source, commit) =>
     commit === undefined
@@ -116,7 +124,10 @@ export const OCI_FETCHER: Fetcher<"oci"> = {
         },
   newest: async (source, options) => {
     if (source.digest !== undefined) return source.digest.slice("sha256:".length);
-    const session = ociSession(referenceOf(source), ociSessionOptions(options));
+    const session = ociSession(
+      mirroredReference(referenceOf(source), options),
+      ociSessionOptions(options),
+    );
     try {
       const { digest } = await skillLayer(session, nameOf(source), describe(source));
       return digest.slice("sha256:".length);
@@ -163,7 +174,35 @@ function nameOf(source: {
   return source.digest ?? source.ref ?? "latest";
 }
 
-/** How a session of a fetch reaches its registry: its credentials, its timeout, its HTTP client. */
+/**
+ * How a session of a fetch reaches its registry: its credentials, its timeout, its HTTP client
+ * (not rewritten by mirrors: a session is opened with its mirror's reference, `mirroredReference`,
+ * so it signs in with the mirror's own credentials).
+ */
 export function ociSessionOptions(options: StageOptions): OciSessionOptions {
-  return { credentials: options.oci, signal: fetchSignal(options), http: httpOf(options) };
+  return {
+    credentials: options.oci,
+    signal: fetchSignal(options),
+    http: httpOf({ ...options, mirrors: undefined }),
+  };
+}
+
+/**
+ * `reference` at the registry a mirror rule sends its repository's URL (`<scheme>://<host>/v2/
+ * <repository>/`) to, or itself when none does: the session then speaks to the mirror as its
+ * registry, with the credentials kept for the mirror's host.
+ */
+export function mirroredReference(reference: OciReference, options: StageOptions): OciReference {
+  const hit = mirrored(
+    `${reference.protocol}//${reference.host}/v2/${reference.repository}/`,
+    options.mirrors,
+  );
+  const parts = hit === undefined ? null : /^(https?:)\/\/([^/]+)\/v2\/(.+)\/$/.exec(hit.url);
+  if (parts === null) return reference;
+  return {
+    ...reference,
+    protocol: parts[1] as OciReference["protocol"],
+    host: parts[2] as string,
+    repository: parts[3] as string,
+  };
 }

@@ -100,6 +100,7 @@ export const WELL_KNOWN_FETCHER: Fetcher<"well-known"> = {
     `${isSiteUrl(new URL(source.url)) || source.url.startsWith("file:") ? "" : "wk:"}${source.url}${source.path === undefined ? "" : `//${source.path}`}`,
   origin: (source) => ({ kind: "well-known", url: source.url }),
   place: (source) => urlPlace(source.url),
+  upstreamUrl: (source) => source.url,
   // the site lists what it serves now; only the lock's digest pins it
   pinned: () => false,
   within: subfolderWithin,

@@ -105,23 +105,31 @@ export function createHttpClient(env: Readonly<Record<string, string | undefined
   return {
     request,
     proxyFor: proxyOf,
-    fetchWith: (credentials) => async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const answer = await request(url, {
-        method: init?.method,
-        headers: Object.fromEntries(new Headers(init?.headers).entries()),
-        body: typeof init?.body === "string" ? init.body : undefined,
-        signal: init?.signal ?? undefined,
-        credentials,
-      });
-      const { Readable } = await import("node:stream");
-      const empty = answer.status === 204 || answer.status === 304 || init?.method === "HEAD";
-      if (empty) answer.discard();
-      return new Response(empty ? null : (Readable.toWeb(answer.body) as ReadableStream), {
-        status: answer.status,
-        headers: answer.headers,
-      });
-    },
+    fetchWith: (credentials) => fetchOver(request, credentials),
+  };
+}
+
+/** A WHATWG `fetch` whose every request is sent by `request` with `credentials`. */
+export function fetchOver(
+  request: HttpClient["request"],
+  credentials: OriginCredentials | undefined,
+): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const answer = await request(url, {
+      method: init?.method,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      body: typeof init?.body === "string" ? init.body : undefined,
+      signal: init?.signal ?? undefined,
+      credentials,
+    });
+    const { Readable } = await import("node:stream");
+    const empty = answer.status === 204 || answer.status === 304 || init?.method === "HEAD";
+    if (empty) answer.discard();
+    return new Response(empty ? null : (Readable.toWeb(answer.body) as ReadableStream), {
+      status: answer.status,
+      headers: answer.headers,
+    });
   };
 }
 
