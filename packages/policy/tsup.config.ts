@@ -1,4 +1,10 @@
 import { defineConfig } from "tsup";
-import { baseConfig } from "../../tsup.config.base.ts";
+import { baseConfig, bundling } from "../../tsup.config.base.ts";
 
-export default defineConfig({ ...baseConfig, entry: ["src/index.ts"] });
+// zod is built in (its licence kept): the runtime reads advisories through policy, and a harness
+// embedding `@skillshelf/resources` installs no validator
+export default defineConfig({
+  ...baseConfig,
+  ...bundling("zod", import.meta.dirname),
+  entry: ["src/index.ts"],
+});

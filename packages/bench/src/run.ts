@@ -6,6 +6,7 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { runAdvisoriesBench } from "./advisories-bench.js";
 import { runAgentsBench } from "./agents-bench.js";
 import { runAuditBench } from "./audit-bench.js";
 import { runBrokenBench } from "./broken-bench.js";
@@ -67,6 +68,7 @@ const suites: Record<string, (options: BenchOptions) => string | Promise<string>
   lifecycle: runLifecycleBench,
   restore: runRestoreBench,
   "offline-bundle": runOfflineBundleBench,
+  advisories: runAdvisoriesBench,
   cli: runCliBench,
   changes: runChangesBench,
   layouts: runLayoutsBench,

@@ -164,6 +164,30 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     load: async () => (await import("./commands/bundle.js")).runBundle,
   }),
   defineCommand({
+    name: "advisories",
+    summary: "follow advisory feeds and list the installed copies they revoke",
+    description:
+      "advisories add <source> follows an advisory feed (an https URL of its JSON, a file, or any\nsource holding advisories.json; with --signer, its SSH signature beside it must verify),\nkept in the user library so every check runs offline. advisories check lists every installed\ncopy a feed revokes by tree digest or source (--sarif for SARIF 2.1.0). A revoked copy is not\ninstalled, verify reports it, and a model no longer sees it; nothing is ever deleted. The\nfeed's format is in docs/advisories.md.",
+    arguments: "[add <source> | check]",
+    positionals: { min: 0, max: 2 },
+    options: {
+      name: {
+        type: "string",
+        value: "NAME",
+        help: "the name the feed is kept under (default: default)",
+      },
+      signer: {
+        type: "string",
+        value: "KEY",
+        help: "the SSH public key (its line, or a .pub file) whose signature the feed must carry",
+      },
+      sarif: { type: "boolean", help: "with check: print SARIF 2.1.0" },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 done (check: nothing revoked), 1 check found revoked copies, 2 usage error",
+    load: async () => (await import("./commands/advisories.js")).runAdvisories,
+  }),
+  defineCommand({
     name: "usage",
     summary: "count locally which skills MCP clients ask for (opt-in)",
     description:

@@ -28,4 +28,12 @@ export const POLICY_CODES = {
     owner: "sources",
     hint: "install OpenSSH's client tools (apt-get install openssh-client): signatures are made and checked with ssh-keygen, as git does",
   },
+  advisory_revoked: {
+    owner: "lifecycle",
+    hint: "an advisory you follow revokes this copy (its id and summary say why): it is not installed, and a model no longer sees an installed one; remove it (skillshelf remove) or install a version the advisory does not name",
+  },
+  advisory_feed_invalid: {
+    owner: "policy",
+    hint: 'the advisory feed is not JSON of the form { "version": 1, "advisories": [...] } (docs/advisories.md), or its signature does not verify against the signer named; fix the feed or its source, then run skillshelf advisories add again',
+  },
 } as const;

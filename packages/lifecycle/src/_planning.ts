@@ -8,7 +8,7 @@ import {
   randomHex,
   sameJson,
 } from "@skillshelf/core";
-import type { EffectivePolicy } from "@skillshelf/policy";
+import type { EffectivePolicy, KeptFeed } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import type { LibraryDiscovery, StagedSource } from "@skillshelf/sources";
 import type { PackageSnapshot, StoreReview } from "@skillshelf/store";
@@ -42,6 +42,8 @@ export interface Planning {
   readonly discovery: LibraryDiscovery;
   /** The policy in force, read once per plan. */
   readonly policy: EffectivePolicy;
+  /** The advisory feeds kept here, read once per plan: a copy one revokes is not installed. */
+  readonly advisories: readonly KeptFeed[];
   readonly staging: StagingSet;
   /** The audits taken as staging read a tree for its digest, by the staged tree: not read again. */
   readonly audits: WeakMap<StagedSource, AuditReport>;
@@ -61,7 +63,7 @@ export interface Planning {
 export type Unread = Omit<Planning, "snapshot">;
 
 /** What staging a source needs of planning (no snapshot, no policy, no lock). */
-export type StagePlanning = Omit<Unread, "policy" | "review">;
+export type StagePlanning = Omit<Unread, "policy" | "review" | "advisories">;
 
 /**
  * Seal a plan: refuse every step when a policy file does not read (`policy_invalid`), steps in a scope whose lock is ahead of its state (`lock_ahead`, unless

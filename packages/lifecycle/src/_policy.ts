@@ -2,6 +2,7 @@
 import { atOrAbove, type Severity } from "@skillshelf/audit";
 import { createDiagnostic, type PackageSource } from "@skillshelf/core";
 import {
+  advisoryFor,
   type PolicyViolation,
   policyThreshold,
   policyViolations,
@@ -11,6 +12,7 @@ import { isSourcePinned, type StagedSource, sourcePlace } from "@skillshelf/sour
 import type { PackageManifest } from "@skillshelf/store";
 import { packageSkills } from "./_package-skills.js";
 import type { Planning } from "./_planning.js";
+import { advisoryRefusal } from "./advisories.js";
 import type { Refusal } from "./types.js";
 
 /** The threshold a step's audit refuses at: the request's or the policy's, whichever is lower. */
@@ -29,7 +31,7 @@ export function auditThreshold(planning: {
  * package's skills are read only when a rule concerns them.
  */
 export function policyRefusal(
-  planning: Pick<Planning, "environment" | "policy">,
+  planning: Pick<Planning, "environment" | "policy" | "advisories">,
   step: {
     readonly id: string;
     readonly staged: StagedSource;
@@ -54,6 +56,12 @@ export function policyRefusal(
     highest: step.highest,
     signature: signer === undefined ? { missing: true } : { fingerprint: signer },
   });
+  // an advisory followed here that names this tree or its source refuses it first
+  const revoked = advisoryFor(planning.advisories, {
+    digest: step.staged.digest,
+    source: step.staged.source,
+  });
+  if (revoked !== undefined) return advisoryRefusal(revoked, step.id) as Refusal;
   return violationRefusal(violations);
 }
 

@@ -3,6 +3,8 @@ export { isCopyOperation } from "./_operations.js";
 export { changeStageOptions } from "./_session-plan.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
+export type { RevokedCopy } from "./advisories.js";
+export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";

@@ -8,7 +8,7 @@ import {
   type PackageScope,
   type PackageSource,
 } from "@skillshelf/core";
-import { readPolicy } from "@skillshelf/policy";
+import { readAdvisories, readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   describeSource,
@@ -54,6 +54,7 @@ export async function planLifecycle(request: LifecycleRequest): Promise<Lifecycl
     request,
     discovery: request.discovery ?? discoverLibrary(environment),
     policy: readPolicy(environment),
+    advisories: readAdvisories(environment).feeds,
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),

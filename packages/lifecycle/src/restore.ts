@@ -6,7 +6,7 @@ import {
   type PackageSource,
   type ReadResult,
 } from "@skillshelf/core";
-import { policyViolations, readPolicy } from "@skillshelf/policy";
+import { policyViolations, readAdvisories, readPolicy } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   discoverLibrary,
@@ -79,6 +79,7 @@ export async function restoreFromLock(input: {
     snapshot: readPackageSnapshot(environment, { cache }),
     discovery: input.discovery ?? discoverLibrary(environment),
     policy: readPolicy(environment),
+    advisories: readAdvisories(environment).feeds,
     staging: createStagingSet(),
     audits: new WeakMap(),
     skillFiles: createSkillCache(),

@@ -1,3 +1,5 @@
+export type { Advisory, AdvisoryFeed, KeptFeed } from "./advisories.js";
+export { advisoriesDir, advisoryFor, parseAdvisoryFeed, readAdvisories } from "./advisories.js";
 export type { PackageFacts, PolicyViolation, SourceFacts } from "./check.js";
 export {
   mirrorRules,

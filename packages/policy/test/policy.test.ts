@@ -4,7 +4,9 @@ import { type Environment, sshKeyFingerprint } from "@skillshelf/core";
 import { testEnvironment } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import {
+  advisoryFor,
   mirrorRules,
+  parseAdvisoryFeed,
   policyThreshold,
   policyViolations,
   readPolicy,
@@ -207,5 +209,41 @@ describe("mirrors in the policy (issue 59, item 1)", () => {
     ]);
     const bad = withPolicies({ user: "mirrors:\n  - from: github.com\n    to: https://x/\n" });
     expect(readPolicy(bad.environment).invalid?.code).toBe("policy_invalid");
+  });
+});
+
+describe("advisory feeds (issue 59, item 4)", () => {
+  it("refuses a feed that is not one, and matches a digest with or without sha256: and a source prefix at a boundary", () => {
+    expect(parseAdvisoryFeed("not json")).toMatchObject({ ok: false });
+    expect(parseAdvisoryFeed('{"version":2,"advisories":[]}')).toMatchObject({ ok: false });
+    const advisory = {
+      id: "A-1",
+      summary: "Bad.",
+      severity: "high",
+      published: "2026-12-01T00:00:00Z",
+      revoked: { digests: [`sha256:${"a".repeat(64)}`], sources: ["https://github.com/evil"] },
+    };
+    expect(
+      parseAdvisoryFeed(
+        JSON.stringify({ version: 1, advisories: [{ ...advisory, severity: "dire" }] }),
+      ),
+    ).toMatchObject({ ok: false });
+    const parsed = parseAdvisoryFeed(JSON.stringify({ version: 1, advisories: [advisory] }));
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const feeds = [{ name: "f", source: "x", fetchedAt: "t", feed: parsed.feed }];
+    const git = (url: string) => ({ type: "git", url }) as const;
+    expect(
+      advisoryFor(feeds, { digest: "a".repeat(64), source: git("https://x/y.git") })?.advisory.id,
+    ).toBe("A-1");
+    expect(
+      advisoryFor(feeds, { digest: "b".repeat(64), source: git("https://github.com/evil/x.git") })
+        ?.feed,
+    ).toBe("f");
+    expect(
+      advisoryFor(feeds, {
+        digest: "b".repeat(64),
+        source: git("https://github.com/evildoer/x.git"),
+      }),
+    ).toBeUndefined();
   });
 });

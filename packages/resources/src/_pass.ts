@@ -1,4 +1,5 @@
 import {
+  createDiagnostic,
   type Diagnostic,
   type Environment,
   type PackageCopyRef,
@@ -7,6 +8,7 @@ import {
   type ResourceRoot,
   sortDiagnostics,
 } from "@skillshelf/core";
+import { advisoryFor, readAdvisories } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import {
   linkedCopies,
@@ -68,9 +70,14 @@ export function beginPass(
   const owner = loadableOwner(snapshot);
   const consents = consentStatus(environment, snapshot);
   const consented = consentedRoots(consents, environment);
+  const revoked = revokedCopies(environment, snapshot);
   const roots = (kind: ResourceKind) =>
     [
-      ...snapshotRoots(snapshot, kind),
+      // a copy an advisory followed here revokes is not given to a model; nothing is deleted
+      ...snapshotRoots(snapshot, kind).filter(
+        (root) =>
+          root.owner === undefined || !revoked.copies.has(`${root.owner.scope}|${root.owner.id}`),
+      ),
       ...(settings.looseRoots?.[kind] ?? KINDS[kind].defaultRoots(environment)),
     ].map(consented);
   const pass: KindPass = kindPass(environment, settings, roots, owner, {
@@ -83,12 +90,48 @@ export function beginPass(
   return {
     ...pass,
     snapshot,
-    diagnostics: sortDiagnostics([...snapshotDiagnostics(snapshot), ...consents.diagnostics]),
+    diagnostics: sortDiagnostics([
+      ...snapshotDiagnostics(snapshot),
+      ...consents.diagnostics,
+      ...revoked.diagnostics,
+    ]),
     owner,
   };
 }
 
 // --- internal ---
+
+/**
+ * The loadable copies an advisory feed kept here revokes (by `scope|id`), each said as a warning,
+ * and the feeds that did not read. No feed, no cost beyond one `lstat`.
+ */
+function revokedCopies(
+  environment: Environment,
+  snapshot: PackageSnapshot,
+): { readonly copies: ReadonlySet<string>; readonly diagnostics: readonly Diagnostic[] } {
+  const { feeds, diagnostics } = readAdvisories(environment);
+  const copies = new Set<string>();
+  const said: Diagnostic[] = [...diagnostics];
+  for (const copy of feeds.length === 0 ? [] : snapshot.copies) {
+    const record = copy.record;
+    if (!copy.loadable || record === undefined) continue;
+    const hit = advisoryFor(feeds, { digest: record.contentDigest, source: record.origin.source });
+    if (hit === undefined) continue;
+    copies.add(`${copy.scope}|${copy.id}`);
+    said.push(
+      createDiagnostic(
+        "warning",
+        "advisory_revoked",
+        `${copy.id} (${copy.scope}) is revoked by ${hit.advisory.id} (${hit.advisory.severity}, feed ${hit.feed}): ${hit.advisory.summary}; it is not given to a model`,
+        {
+          path: copy.dir,
+          details: { advisory: hit.advisory.id, feed: hit.feed, severity: hit.advisory.severity },
+        },
+      ),
+    );
+  }
+  return { copies, diagnostics: said };
+}
 
 type Owner = (resource: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined;
 

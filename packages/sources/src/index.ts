@@ -84,6 +84,7 @@ export {
 } from "./scope-sources.js";
 export type { IndexSearch } from "./search.js";
 export { searchIndexRows } from "./search.js";
+export { fetchPublishedFile } from "./signed-file.js";
 export type { ParsedSource } from "./source-url.js";
 export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export { MAX_SIGNATURE_BYTES, SIGNATURE_NAMESPACE, sshSign, sshVerify } from "./ssh-signature.js";

@@ -1,18 +1,21 @@
 import {
+  advisoryRefusal,
   changeScope,
   changeStageOptions,
+  checkAdvisories,
   checkUpdates,
   type UpdateCheck,
 } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
-import { printJson } from "../context.js";
-import { type Paint, painter, safeLine, shortHash } from "../format.js";
+import { printJson, publicDiagnostic } from "../context.js";
+import { formatDiagnostic, type Paint, painter, safeLine, shortHash } from "../format.js";
 import { chosenScope } from "./_scope.js";
 
 /**
  * `update --check [id…]`: ask each installed package's source what it would install now, writing
  * nothing, and print the pinned and the newest commit or version of each. Exit 0 only when every
- * package was compared and is up to date; 1 when anything is out of date or could not be asked.
+ * package was compared and is up to date; 1 when anything is out of date, could not be asked, or
+ * is revoked by an advisory followed here.
  */
 export async function runUpdateCheck(
   input: CommandInput<{
@@ -42,14 +45,27 @@ export async function runUpdateCheck(
       },
     ),
   });
-  const current = checks.every((check) => check.status === "up-to-date");
+  // a copy an advisory revokes is reported whatever its source offers now
+  const revoked = checkAdvisories(environment).revoked.filter(
+    (copy) =>
+      (scope === undefined || copy.scope === scope) && (ids === undefined || ids.includes(copy.id)),
+  );
+  const current = checks.every((check) => check.status === "up-to-date") && revoked.length === 0;
   if (input.values.json) {
-    printJson(io, context, { checks, upToDate: current });
+    printJson(io, context, {
+      checks,
+      upToDate: current,
+      revoked: revoked.map((copy) => publicDiagnostic(advisoryRefusal(copy, copy.id))),
+    });
     return current ? 0 : 1;
   }
   const paint = painter(io.color);
   if (checks.length === 0) io.stdout("nothing installed to check\n");
   for (const check of checks) io.stdout(checkLine(check, paint));
+  for (const copy of revoked)
+    io.stderr(
+      formatDiagnostic(advisoryRefusal(copy, `${copy.id} (${copy.scope})`), context.style, paint),
+    );
   return current ? 0 : 1;
 }
 

@@ -7,7 +7,7 @@ import {
   type PackageScope,
   sameJson,
 } from "@skillshelf/core";
-import { auditInstalled } from "@skillshelf/lifecycle";
+import { advisoryRefusal, auditInstalled, checkAdvisories } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
   inspectLinks,
@@ -130,8 +130,16 @@ export async function runVerify(input: CommandInput<{ readonly json: boolean }>)
       problems,
     };
   };
+  // the copies an advisory followed here revokes: each a problem of its scope
+  const advisories = checkAdvisories(environment);
   const scopes: VerifiedScope[] = [];
-  for (const scope of PACKAGE_SCOPES) scopes.push(await verifyScope(scope));
+  for (const scope of PACKAGE_SCOPES) {
+    const verified = await verifyScope(scope);
+    const revoked = advisories.revoked
+      .filter((copy) => copy.scope === scope)
+      .map((copy) => ({ ...advisoryRefusal(copy, copy.id), path: copy.dir }));
+    scopes.push({ ...verified, problems: [...verified.problems, ...revoked] });
+  }
   const problems = scopes.flatMap((scope) => scope.problems);
   if (input.values.json) {
     printJson(io, context, {

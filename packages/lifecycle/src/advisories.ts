@@ -1,0 +1,163 @@
+// Advisory feeds: fetched and kept here (`advisories add`), judged in `policy` (data), and
+// checked against every installed copy (`advisories check`). An advisory never deletes anything.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  canonicalJsonFile,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  type PackageScope,
+  SkillshelfError,
+  sshKeyFingerprint,
+  writeFileAtomic,
+} from "@skillshelf/core";
+import {
+  type Advisory,
+  advisoriesDir,
+  advisoryFor,
+  type KeptFeed,
+  parseAdvisoryFeed,
+  readAdvisories,
+} from "@skillshelf/policy";
+import {
+  describeSource,
+  fetchPublishedFile,
+  type StageOptions,
+  sshVerify,
+} from "@skillshelf/sources";
+import { readPackageSnapshot } from "@skillshelf/store";
+
+/** The file a source holding a feed keeps it in, when the source is not the file itself. */
+const FEED_FILE = "advisories.json";
+const MAX_FEED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Follow the advisory feed at `source` (an https URL of the JSON file, a file here, or any source
+ * holding `advisories.json`): fetched, parsed (`advisory_feed_invalid` when it is not a feed),
+ * its signature beside it checked against `signer` (an SSH public key line) when one is named
+ * (`signature_missing`, `signature_invalid`), then kept as `advisories/<name>.json` in the user
+ * library, where every check reads it with no network. Fetching it again replaces it.
+ */
+export async function addAdvisoryFeed(request: {
+  readonly environment: Environment;
+  readonly source: string;
+  readonly name: string;
+  readonly signer?: string | undefined;
+  readonly options: StageOptions;
+}): Promise<KeptFeed> {
+  const { environment, source, name } = request;
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name))
+    throw new SkillshelfError(
+      "advisory_feed_invalid",
+      `${name} cannot name a feed: use lowercase letters, digits and hyphens`,
+      { details: { name } },
+    );
+  const { bytes, signature } = await fetchPublishedFile(source, FEED_FILE, {
+    ...request.options,
+    cwd: environment.cwd,
+    maxBytes: MAX_FEED_BYTES,
+  });
+  const parsed = parseAdvisoryFeed(bytes.toString("utf8"));
+  if (!parsed.ok)
+    throw new SkillshelfError(
+      "advisory_feed_invalid",
+      `the advisory feed ${source} is not one: ${parsed.problem}`,
+      { details: { source } },
+    );
+  const signer = await checkedSigner(bytes, signature, request.signer, source);
+  const kept: KeptFeed = {
+    name,
+    source,
+    fetchedAt: new Date().toISOString(),
+    ...(signer === undefined ? {} : { signer }),
+    feed: parsed.feed,
+  };
+  mkdirSync(advisoriesDir(environment), { recursive: true });
+  const path = join(advisoriesDir(environment), `${name}.json`);
+  const before = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  writeFileAtomic({ path, text: canonicalJsonFile(kept), expected: before });
+  return kept;
+}
+
+/** One installed copy an advisory names. */
+export interface RevokedCopy {
+  readonly id: string;
+  readonly scope: PackageScope;
+  readonly dir: string;
+  readonly digest: string;
+  readonly source: string;
+  readonly advisory: Advisory;
+  readonly feed: string;
+}
+
+/**
+ * Every installed copy of both scopes an advisory of the feeds kept here names, by its tree
+ * digest or its source, with the feeds that did not read.
+ */
+export function checkAdvisories(environment: Environment): {
+  readonly revoked: readonly RevokedCopy[];
+  readonly feeds: readonly KeptFeed[];
+  readonly diagnostics: readonly Diagnostic[];
+} {
+  const { feeds, diagnostics } = readAdvisories(environment);
+  const revoked: RevokedCopy[] = [];
+  if (feeds.length > 0)
+    for (const copy of readPackageSnapshot(environment).copies) {
+      const record = copy.record;
+      if (record === undefined) continue;
+      const source = describeSource(record.origin.source);
+      const hit = advisoryFor(feeds, {
+        digest: record.contentDigest,
+        source: record.origin.source,
+      });
+      if (hit !== undefined)
+        revoked.push({
+          id: copy.id,
+          scope: copy.scope,
+          dir: copy.dir,
+          digest: record.contentDigest,
+          source,
+          ...hit,
+        });
+    }
+  return { revoked, feeds, diagnostics };
+}
+
+/** The refusal of a copy an advisory names (`advisory_revoked`, with its id and summary). */
+export function advisoryRefusal(
+  hit: { readonly advisory: Advisory; readonly feed: string },
+  what: string,
+): Diagnostic {
+  return createDiagnostic(
+    "error",
+    "advisory_revoked",
+    `${what} is revoked by ${hit.advisory.id} (${hit.advisory.severity}, feed ${hit.feed}): ${hit.advisory.summary}`,
+    { details: { advisory: hit.advisory.id, feed: hit.feed, severity: hit.advisory.severity } },
+  );
+}
+
+// --- internal ---
+
+async function checkedSigner(
+  bytes: Buffer,
+  signature: Buffer | undefined,
+  expected: string | undefined,
+  source: string,
+): Promise<string | undefined> {
+  if (expected === undefined) return undefined;
+  if (signature === undefined)
+    throw new SkillshelfError(
+      "signature_missing",
+      `the advisory feed ${source} has no signature beside it (${FEED_FILE}.sig), and a signer was named`,
+      { details: { source } },
+    );
+  const checked = await sshVerify(bytes, signature);
+  if ("invalid" in checked || checked.fingerprint !== sshKeyFingerprint(expected))
+    throw new SkillshelfError(
+      "signature_invalid",
+      `the advisory feed ${source} is not signed by the signer named`,
+      { details: { source } },
+    );
+  return `ssh:${checked.fingerprint}`;
+}
