@@ -55,9 +55,14 @@ describe("benchmark smoke run", () => {
     const output = execFileSync(
       process.execPath,
       // not the suites whose whole work is machinery other tests run: the demo (the quick start),
-      // `bundle` (packing, installing, bundling: tools' bundles and release tests) and
-      // `registries` (Verdaccio and the distribution registry: the npm and OCI source tests)
-      [script, "--count", "60", "--rounds", "1", "--skip", "demo,bundle,registries"],
+      // `bundle` (packing, installing, bundling: tools' bundles and release tests), `registries`
+      // (Verdaccio and the distribution registry: the npm and OCI source tests), `offline-bundle`
+      // and `advisories` (the CLI's bundles and advisories tests run the same commands)
+      [
+        script,
+        ...["--count", "60", "--rounds", "1"],
+        ...["--skip", "demo,bundle,registries,offline-bundle,advisories"],
+      ],
       {
         encoding: "utf8",
       },
