@@ -61,7 +61,7 @@ export function policyRefusal(
     digest: step.staged.digest,
     source: step.staged.source,
   });
-  if (revoked !== undefined) return advisoryRefusal(revoked, step.id) as Refusal;
+  if (revoked !== undefined) return advisoryRefusal(revoked, step.id);
   return violationRefusal(violations);
 }
 

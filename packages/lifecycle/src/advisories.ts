@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   canonicalJsonFile,
-  createDiagnostic,
   type Diagnostic,
   type Environment,
+  type HintedDiagnostic,
   type PackageScope,
   SkillshelfError,
   sshKeyFingerprint,
@@ -15,11 +15,11 @@ import {
 import {
   type Advisory,
   advisoriesDir,
-  advisoryFor,
   type KeptFeed,
   parseAdvisoryFeed,
   readAdvisories,
 } from "@skillshelf/policy";
+import { revokedCopies, revokedDiagnostic } from "@skillshelf/resources";
 import {
   describeSource,
   fetchPublishedFile,
@@ -101,26 +101,19 @@ export function checkAdvisories(environment: Environment): {
   readonly diagnostics: readonly Diagnostic[];
 } {
   const { feeds, diagnostics } = readAdvisories(environment);
-  const revoked: RevokedCopy[] = [];
-  if (feeds.length > 0)
-    for (const copy of readPackageSnapshot(environment).copies) {
-      const record = copy.record;
-      if (record === undefined) continue;
-      const source = describeSource(record.origin.source);
-      const hit = advisoryFor(feeds, {
-        digest: record.contentDigest,
-        source: record.origin.source,
-      });
-      if (hit !== undefined)
-        revoked.push({
-          id: copy.id,
-          scope: copy.scope,
-          dir: copy.dir,
-          digest: record.contentDigest,
-          source,
-          ...hit,
-        });
-    }
+  // no feed, no snapshot: nothing installed is digested for nothing
+  const snapshot = feeds.length === 0 ? undefined : readPackageSnapshot(environment);
+  const revoked = (snapshot === undefined ? [] : revokedCopies(snapshot, feeds)).map(
+    ({ copy, advisory, feed }): RevokedCopy => ({
+      id: copy.id,
+      scope: copy.scope,
+      dir: copy.dir,
+      digest: copy.record?.contentDigest ?? "",
+      source: copy.record === undefined ? "" : describeSource(copy.record.origin.source),
+      advisory,
+      feed,
+    }),
+  );
   return { revoked, feeds, diagnostics };
 }
 
@@ -128,13 +121,8 @@ export function checkAdvisories(environment: Environment): {
 export function advisoryRefusal(
   hit: { readonly advisory: Advisory; readonly feed: string },
   what: string,
-): Diagnostic {
-  return createDiagnostic(
-    "error",
-    "advisory_revoked",
-    `${what} is revoked by ${hit.advisory.id} (${hit.advisory.severity}, feed ${hit.feed}): ${hit.advisory.summary}`,
-    { details: { advisory: hit.advisory.id, feed: hit.feed, severity: hit.advisory.severity } },
-  );
+): HintedDiagnostic {
+  return revokedDiagnostic(hit, what, "error");
 }
 
 // --- internal ---

@@ -3,6 +3,7 @@
 // policy in force, before anything of it reaches a client.
 import { join } from "node:path";
 import {
+  type AuditSeverity,
   canonicalJson,
   createDiagnostic,
   type Diagnostic,
@@ -13,7 +14,13 @@ import {
   SkillshelfError,
   type SourceOf,
 } from "@skillshelf/core";
-import { type EffectivePolicy, policyViolations, readPolicy } from "@skillshelf/policy";
+import {
+  type EffectivePolicy,
+  type PolicyViolation,
+  policyViolations,
+  readPolicy,
+  sourceViolations,
+} from "@skillshelf/policy";
 import {
   checkListedFrontmatter,
   connectSkillsServer,
@@ -62,11 +69,7 @@ export async function openUpstream(request: {
   const { environment, name, source } = request;
   const server: McpSource = { type: "mcp", url: source.url };
   const refused = violationRefusal(
-    policyViolations(readPolicyOrThrow(environment), {
-      id: name,
-      source: sourceFacts(server),
-      skills: [],
-    }).filter((one) => one.rule === "sources.allow"),
+    sourceViolations(readPolicyOrThrow(environment), sourceFacts(server)),
     describeSource(server),
   );
   if (refused !== undefined)
@@ -186,13 +189,7 @@ export async function trustUpstream(request: {
     const checked = skills.map((skill) => {
       const named = describeSource({ ...source, path: skill.path });
       const audited = auditStaged(skill.dir, { ...request.audit, threshold });
-      const violations = policyViolations(policy, {
-        id: skill.path,
-        source: sourceFacts(source),
-        skills: [{ name: skill.path.split("/").at(-1) ?? skill.path }],
-        highest: audited.audit.highest,
-        signature: { missing: true },
-      });
+      const violations = upstreamSkillViolations(policy, source, skill.path, audited.audit.highest);
       return {
         item: {
           key: upstreamConsentKey(named),
@@ -277,14 +274,29 @@ function withheldReason(
         },
       },
     );
-  const violations = policyViolations(policy, {
-    id: skill.path,
+  return violationRefusal(
+    upstreamSkillViolations(policy, server, skill.path, approval.audit?.highest),
+    named,
+  );
+}
+
+/**
+ * The policy's rules an upstream's skill at `path` breaks, judged as a package of its own: its
+ * server as the source, its name, its audit's worst finding, and no signature of ours.
+ */
+function upstreamSkillViolations(
+  policy: EffectivePolicy,
+  server: McpSource,
+  path: string,
+  highest: AuditSeverity | undefined,
+): PolicyViolation[] {
+  return policyViolations(policy, {
+    id: path,
     source: sourceFacts(server),
-    skills: [{ name: skill.path.split("/").at(-1) ?? skill.path }],
-    highest: approval.audit?.highest,
+    skills: [{ name: path.split("/").at(-1) ?? path }],
+    highest,
     signature: { missing: true },
   });
-  return violationRefusal(violations, named);
 }
 
 function readPolicyOrThrow(environment: Environment): EffectivePolicy {

@@ -6,7 +6,7 @@ import {
   type PackageSource,
   type ReadResult,
 } from "@skillshelf/core";
-import { policyViolations, readAdvisories, readPolicy } from "@skillshelf/policy";
+import { readAdvisories, readPolicy, signatureViolations } from "@skillshelf/policy";
 import { createSkillCache } from "@skillshelf/skills-loader";
 import {
   discoverLibrary,
@@ -223,12 +223,11 @@ async function openedBundle(
   } catch (error) {
     return { refusal: refusalOf(error) };
   }
-  const violations = policyViolations(planning.policy, {
-    id: file,
-    source: { type: "local", place: `local:${file}`, pinned: true },
-    skills: [],
-    signature: bundle.signer === undefined ? { missing: true } : { fingerprint: bundle.signer },
-  }).filter((one) => one.rule.startsWith("signatures."));
+  const violations = signatureViolations(
+    planning.policy,
+    file,
+    bundle.signer === undefined ? { missing: true } : { fingerprint: bundle.signer },
+  );
   const refused = violationRefusal(violations, file);
   return refused === undefined ? bundle : { refusal: refused };
 }

@@ -59,16 +59,16 @@ export function served(
 }
 
 /**
- * `resources/read` of a served file: its bytes exactly as on disk, or as its upstream served
- * them once they have the listed size and digest (text when they are a text document).
+ * `resources/read` of the file `uri` names in `skill` (what `served` found for it): its bytes
+ * exactly as on disk, or as its upstream served them once they have the listed size and digest
+ * (text when they are a text document).
  */
 export async function readSkillFile(
-  listing: Listing,
+  skill: AnyServed & { readonly relative: string },
   uri: string,
 ): Promise<
   { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }
 > {
-  const skill = served(listing, uri);
   const bytes = await bytesOf(skill);
   if (bytes === undefined)
     throw invalidParams("mcp_uri_unknown", `${uri} names no file this server serves`, { uri });

@@ -178,9 +178,9 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
     server.setRequestHandler(
       ReadResourceRequestSchema,
       afterPending(async (request) => {
-        const listing = read();
-        const content = await readSkillFile(listing, request.params.uri);
-        use(served(listing, request.params.uri).name, "resources/read");
+        const skill = served(read(), request.params.uri);
+        const content = await readSkillFile(skill, request.params.uri);
+        use(skill.name, "resources/read");
         return { contents: [content] };
       }),
     );

@@ -50,52 +50,9 @@ export function advisoriesDir(environment: Environment): string {
  * each advisory with an id, a summary, a severity of the audit's, a published time and what it
  * revokes (digests of 64 hex, with or without `sha256:`; sources as text).
  */
-export function parseAdvisoryFeed(
-  text: string,
-):
-  | { readonly ok: true; readonly feed: AdvisoryFeed }
-  | { readonly ok: false; readonly problem: string } {
+export function parseAdvisoryFeed(text: string): FeedRead {
   const parsed = parseJson(text);
-  if (!parsed.ok) return { ok: false, problem: "it is not JSON" };
-  const value = parsed.value as { version?: unknown; advisories?: unknown } | null;
-  if (value?.version !== 1 || !Array.isArray(value.advisories))
-    return { ok: false, problem: 'it is not { "version": 1, "advisories": [...] }' };
-  const advisories: Advisory[] = [];
-  for (const [index, raw] of value.advisories.entries()) {
-    const one = raw as Partial<Record<keyof Advisory, unknown>> | null;
-    const revoked = one?.revoked as { digests?: unknown; sources?: unknown } | undefined;
-    const texts = (list: unknown) =>
-      list === undefined
-        ? []
-        : Array.isArray(list) && list.every((item) => typeof item === "string")
-          ? (list as string[])
-          : undefined;
-    const digests = texts(revoked?.digests)?.map((digest) => digest.replace(/^sha256:/, ""));
-    const sources = texts(revoked?.sources);
-    if (
-      typeof one?.id !== "string" ||
-      one.id === "" ||
-      typeof one.summary !== "string" ||
-      !AUDIT_SEVERITIES.includes(one.severity as AuditSeverity) ||
-      typeof one.published !== "string" ||
-      digests === undefined ||
-      sources === undefined ||
-      !digests.every((digest) => /^[0-9a-f]{64}$/.test(digest)) ||
-      digests.length + sources.length === 0
-    )
-      return {
-        ok: false,
-        problem: `advisories[${index}] needs id, summary, severity (${AUDIT_SEVERITIES.join(", ")}), published and revoked digests (64 hex) or sources`,
-      };
-    advisories.push({
-      id: one.id,
-      summary: one.summary,
-      severity: one.severity as AuditSeverity,
-      published: one.published,
-      revoked: { digests, sources },
-    });
-  }
-  return { ok: true, feed: { version: 1, advisories } };
+  return parsed.ok ? advisoryFeedOf(parsed.value) : { ok: false, problem: "it is not JSON" };
 }
 
 /**
@@ -156,6 +113,54 @@ export function advisoryFor(
 
 // --- internal ---
 
+/** A feed read, or why it is not one. */
+type FeedRead =
+  | { readonly ok: true; readonly feed: AdvisoryFeed }
+  | { readonly ok: false; readonly problem: string };
+
+/** A parsed JSON value read as a feed: `parseAdvisoryFeed` without the text. */
+function advisoryFeedOf(parsed: unknown): FeedRead {
+  const value = parsed as { version?: unknown; advisories?: unknown } | null;
+  if (value?.version !== 1 || !Array.isArray(value.advisories))
+    return { ok: false, problem: 'it is not { "version": 1, "advisories": [...] }' };
+  const advisories: Advisory[] = [];
+  for (const [index, raw] of value.advisories.entries()) {
+    const one = raw as Partial<Record<keyof Advisory, unknown>> | null;
+    const revoked = one?.revoked as { digests?: unknown; sources?: unknown } | undefined;
+    const texts = (list: unknown) =>
+      list === undefined
+        ? []
+        : Array.isArray(list) && list.every((item) => typeof item === "string")
+          ? (list as string[])
+          : undefined;
+    const digests = texts(revoked?.digests)?.map((digest) => digest.replace(/^sha256:/, ""));
+    const sources = texts(revoked?.sources);
+    if (
+      typeof one?.id !== "string" ||
+      one.id === "" ||
+      typeof one.summary !== "string" ||
+      !AUDIT_SEVERITIES.includes(one.severity as AuditSeverity) ||
+      typeof one.published !== "string" ||
+      digests === undefined ||
+      sources === undefined ||
+      !digests.every((digest) => /^[0-9a-f]{64}$/.test(digest)) ||
+      digests.length + sources.length === 0
+    )
+      return {
+        ok: false,
+        problem: `advisories[${index}] needs id, summary, severity (${AUDIT_SEVERITIES.join(", ")}), published and revoked digests (64 hex) or sources`,
+      };
+    advisories.push({
+      id: one.id,
+      summary: one.summary,
+      severity: one.severity as AuditSeverity,
+      published: one.published,
+      revoked: { digests, sources },
+    });
+  }
+  return { ok: true, feed: { version: 1, advisories } };
+}
+
 const MAX_FEED_BYTES = 16 * 1024 * 1024;
 
 function keptFeed(path: string): KeptFeed | undefined {
@@ -173,7 +178,7 @@ function keptFeed(path: string): KeptFeed | undefined {
     typeof value.fetchedAt !== "string"
   )
     return undefined;
-  const feed = parseAdvisoryFeed(JSON.stringify(value.feed));
+  const feed = advisoryFeedOf(value.feed);
   if (!feed.ok) return undefined;
   return {
     name: value.name,

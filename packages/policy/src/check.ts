@@ -47,12 +47,9 @@ export interface PolicyViolation {
 
 /** Every rule of `policy` that `facts` breaks (none when it may be installed). */
 export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): PolicyViolation[] {
-  const found: PolicyViolation[] = [];
+  const found: PolicyViolation[] = [...sourceViolations(policy, facts.source)];
   const refuse = (rule: string, file: string, message: string) =>
     found.push({ code: "policy_refused", rule, file, message });
-  for (const allowed of policy.allowedSources)
-    if (!allowed.value.some((pattern) => sourceMatches(pattern, facts.source)))
-      refuse("sources.allow", allowed.file, `${facts.source.place} is not an allowed source`);
   for (const blocked of policy.blockedPackages)
     if (blocked.value === facts.id)
       refuse("block.packages", blocked.file, `${facts.id} is blocked`);
@@ -76,22 +73,47 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
       policy.pinsRequired.file,
       `${facts.source.place} is not pinned to a commit, an exact version or a digest`,
     );
+  found.push(...signatureViolations(policy, facts.id, facts.signature));
+  return found;
+}
+
+/** The rules of `sources.allow` that `source` breaks (a gateway's upstream is judged by these alone). */
+export function sourceViolations(policy: EffectivePolicy, source: SourceFacts): PolicyViolation[] {
+  return policy.allowedSources
+    .filter((allowed) => !allowed.value.some((pattern) => sourceMatches(pattern, source)))
+    .map((allowed) => ({
+      code: "policy_refused",
+      rule: "sources.allow",
+      file: allowed.file,
+      message: `${source.place} is not an allowed source`,
+    }));
+}
+
+/**
+ * The rules of `signatures.*` that `signature` of `id` breaks (an offline bundle's own signature
+ * is judged by these alone).
+ */
+export function signatureViolations(
+  policy: EffectivePolicy,
+  id: string,
+  signature: PackageFacts["signature"],
+): PolicyViolation[] {
+  const found: PolicyViolation[] = [];
   const required = policy.signaturesRequired;
-  const signature = facts.signature;
   if (required !== undefined) {
     if (signature === undefined || "missing" in signature)
       found.push({
         code: "signature_missing",
         rule: "signatures.required",
         file: required.file,
-        message: `${facts.id} is not signed`,
+        message: `${id} is not signed`,
       });
     else if ("invalid" in signature)
       found.push({
         code: "signature_invalid",
         rule: "signatures.required",
         file: required.file,
-        message: `${facts.id}'s signature does not verify: ${signature.invalid}`,
+        message: `${id}'s signature does not verify: ${signature.invalid}`,
       });
   }
   if (signature !== undefined && "fingerprint" in signature)
@@ -101,7 +123,7 @@ export function policyViolations(policy: EffectivePolicy, facts: PackageFacts): 
           code: "signature_invalid",
           rule: "signatures.keys",
           file: keys.file,
-          message: `${facts.id} is signed by a key the policy does not name`,
+          message: `${id} is signed by a key the policy does not name`,
         });
   return found;
 }

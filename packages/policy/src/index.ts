@@ -6,7 +6,9 @@ export {
   policyThreshold,
   policyViolations,
   severityViolation,
+  signatureViolations,
   sourceMatches,
+  sourceViolations,
 } from "./check.js";
 export type { EffectivePolicy, FromFile, PolicyFile, PolicyLevel, PolicyRules } from "./read.js";
 export { policyPaths, readPolicy, SYSTEM_POLICY_PATH } from "./read.js";

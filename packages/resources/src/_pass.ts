@@ -1,5 +1,4 @@
 import {
-  createDiagnostic,
   type Diagnostic,
   type Environment,
   type PackageCopyRef,
@@ -8,7 +7,7 @@ import {
   type ResourceRoot,
   sortDiagnostics,
 } from "@skillshelf/core";
-import { advisoryFor, readAdvisories } from "@skillshelf/policy";
+import { readAdvisories } from "@skillshelf/policy";
 import type { SkillCache } from "@skillshelf/skills-loader";
 import {
   linkedCopies,
@@ -22,6 +21,7 @@ import {
   withPackageReferences,
 } from "@skillshelf/store";
 import { judgeKind } from "./_admission.js";
+import { revokedCopies, revokedDiagnostic } from "./_advisories.js";
 import { consentedRoots, consentStatus } from "./_consents.js";
 import { KINDS, type KindLoadInput, type KindLoads } from "./kinds.js";
 import type { KindPass, ReadPass } from "./types.js";
@@ -70,7 +70,7 @@ export function beginPass(
   const owner = loadableOwner(snapshot);
   const consents = consentStatus(environment, snapshot);
   const consented = consentedRoots(consents, environment);
-  const revoked = revokedCopies(environment, snapshot);
+  const revoked = withheldCopies(environment, snapshot);
   const roots = (kind: ResourceKind) =>
     [
       // a copy an advisory followed here revokes is not given to a model; nothing is deleted
@@ -105,32 +105,27 @@ export function beginPass(
  * The loadable copies an advisory feed kept here revokes (by `scope|id`), each said as a warning,
  * and the feeds that did not read. No feed, no cost beyond one `lstat`.
  */
-function revokedCopies(
+function withheldCopies(
   environment: Environment,
   snapshot: PackageSnapshot,
 ): { readonly copies: ReadonlySet<string>; readonly diagnostics: readonly Diagnostic[] } {
   const { feeds, diagnostics } = readAdvisories(environment);
-  const copies = new Set<string>();
-  const said: Diagnostic[] = [...diagnostics];
-  for (const copy of feeds.length === 0 ? [] : snapshot.copies) {
-    const record = copy.record;
-    if (!copy.loadable || record === undefined) continue;
-    const hit = advisoryFor(feeds, { digest: record.contentDigest, source: record.origin.source });
-    if (hit === undefined) continue;
-    copies.add(`${copy.scope}|${copy.id}`);
-    said.push(
-      createDiagnostic(
-        "warning",
-        "advisory_revoked",
-        `${copy.id} (${copy.scope}) is revoked by ${hit.advisory.id} (${hit.advisory.severity}, feed ${hit.feed}): ${hit.advisory.summary}; it is not given to a model`,
-        {
-          path: copy.dir,
-          details: { advisory: hit.advisory.id, feed: hit.feed, severity: hit.advisory.severity },
-        },
-      ),
-    );
-  }
-  return { copies, diagnostics: said };
+  const revoked = revokedCopies(snapshot, feeds).filter((hit) => hit.copy.loadable);
+  return {
+    copies: new Set(revoked.map(({ copy }) => `${copy.scope}|${copy.id}`)),
+    diagnostics: [
+      ...diagnostics,
+      ...revoked.map((hit) => ({
+        ...revokedDiagnostic(
+          hit,
+          `${hit.copy.id} (${hit.copy.scope})`,
+          "warning",
+          "; it is not given to a model",
+        ),
+        path: hit.copy.dir,
+      })),
+    ],
+  };
 }
 
 type Owner = (resource: { readonly owner?: PackageCopyRef | undefined }) => PackageCopy | undefined;

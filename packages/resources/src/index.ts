@@ -7,6 +7,8 @@ export type {
 } from "@skillshelf/catalog-view";
 export type { PackageOwner, ResolvedReferences } from "@skillshelf/store";
 export { resolvePackageReferences } from "@skillshelf/store";
+export type { RevokedCopy } from "./_advisories.js";
+export { revokedCopies, revokedDiagnostic } from "./_advisories.js";
 export type { ConsentState, ConsentStatus } from "./_consents.js";
 export { consentStatus } from "./_consents.js";
 export type { PassRoots, PassSettings } from "./_pass.js";

@@ -1,10 +1,8 @@
 import { basename } from "node:path";
 import type { Environment, PackageScope } from "@skillshelf/core";
 import { changeStageOptions, mcpSourceOf, openUpstream } from "@skillshelf/lifecycle";
-import type { SkillUse } from "@skillshelf/mcp";
 import { splitArguments } from "@skillshelf/prompts-loader";
-import type { SkillsUpstream } from "@skillshelf/sources";
-import { appendUsage, type UsageRow } from "@skillshelf/store";
+import { type SkillsUpstream, STDIO_PREFIX } from "@skillshelf/sources";
 import { UsageError } from "../usage-error.js";
 
 /**
@@ -42,36 +40,6 @@ export async function openUpstreams(
   return opened;
 }
 
-/**
- * What MCP clients were served, counted per skill and day, and written to the usage file at each
- * `flush` when counting is enabled then (otherwise dropped).
- */
-export function usageCounter(environment: Environment): {
-  readonly count: (use: SkillUse) => void;
-  readonly flush: () => void;
-} {
-  const counts = new Map<string, UsageRow>();
-  return {
-    count: ({ skill, request }) => {
-      const day = new Date().toISOString().slice(0, 10);
-      const key = `${day}\0${skill}`;
-      const row = counts.get(key) ?? { day, skill, gets: 0, reads: 0 };
-      counts.set(key, {
-        ...row,
-        gets: row.gets + (request === "skills/get" ? 1 : 0),
-        reads: row.reads + (request === "resources/read" ? 1 : 0),
-      });
-    },
-    // counts made while counting is off are dropped here, never written later
-    flush: () => {
-      if (counts.size === 0) return;
-      const rows = [...counts.values()];
-      counts.clear();
-      appendUsage(environment, rows);
-    },
-  };
-}
-
 // --- internal ---
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -105,8 +73,8 @@ function namedUpstream(
 
 /** An upstream's name from its URL: its host's first label, or its command's name. */
 function derivedName(url: string): string {
-  if (url.startsWith("stdio:")) {
-    const [command = ""] = splitArguments(url.slice("stdio:".length));
+  if (url.startsWith(STDIO_PREFIX)) {
+    const [command = ""] = splitArguments(url.slice(STDIO_PREFIX.length));
     return basename(command)
       .toLowerCase()
       .replace(/\.[^.]*$/, "");

@@ -6,7 +6,8 @@ import type { CommandInput } from "../command.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { resourcesOf } from "../resources.js";
 import { changeTools } from "./_mcp-changes.js";
-import { openUpstreams, usageCounter } from "./_upstreams.js";
+import { openUpstreams } from "./_upstreams.js";
+import { usageCounter } from "./_usage-count.js";
 
 /** How often the library is read again to tell clients of a change, unless `--poll-ms` says. */
 const DEFAULT_POLL_MS = 2000;
