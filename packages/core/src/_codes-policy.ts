@@ -29,7 +29,7 @@ export const POLICY_CODES = {
     hint: "install OpenSSH's client tools (apt-get install openssh-client): signatures are made and checked with ssh-keygen, as git does",
   },
   advisory_revoked: {
-    owner: "lifecycle",
+    owner: "resources",
     hint: "an advisory you follow revokes this copy (its id and summary say why): it is not installed, and a model no longer sees an installed one; remove it (skillshelf remove) or install a version the advisory does not name",
   },
   advisory_feed_invalid: {
