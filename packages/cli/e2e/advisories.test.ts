@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bareClone, gitRepo, serveHttps, skillFile, testdir } from "@skillshelf/test-utils";
+import { bareClone, gitRepo, serveHttps, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { makeKey } from "../test/_keys.js";
 import { withStdioSkills } from "../test/_mcp.js";
 import { runCliAsync } from "../test/_run.js";
-import { type ChangeSandbox, changeSandbox, codesOf } from "../test/_sandbox.js";
+import { type ChangeSandbox, changeSandbox, codesOf, twoSkillsRepo } from "../test/_sandbox.js";
 
 /** `text` signed with `key` as ssh-keygen signs for Skillshelf (namespace `skillshelf`). */
 function signed(text: string, key: { readonly path: string }): Buffer {
@@ -34,16 +34,7 @@ function feed(revoked: { digests?: string[]; sources?: string[] }): string {
 
 /** Two skills installed into `box`'s user scope from one repository; the repository's path. */
 async function installTwo(box: ChangeSandbox): Promise<string> {
-  const repo = bareClone(
-    gitRepo([
-      {
-        tree: {
-          "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files."),
-          "skills/tidy/SKILL.md": skillFile("tidy", "Tidy a folder."),
-        },
-      },
-    ]).path,
-  );
+  const repo = twoSkillsRepo();
   const installed = await box.runAsync("install", repo, "--skill", "*", "--user", "--yes");
   expect(installed.status, installed.stderr).toBe(0);
   return repo;

@@ -140,7 +140,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "policy",
     summary: "show the policy in force and where each rule comes from",
     description:
-      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the user library and the project library, each only able to\ntighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required, mirrors (from/to URL prefixes fetched\nfrom an internal mirror instead) and mirror-only. A file that does not read refuses every change.",
+      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the org joined (skillshelf org join), the user library and the\nproject library, each only able to tighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required, mirrors (from/to URL prefixes fetched\nfrom an internal mirror instead) and mirror-only. A file that does not read refuses every change.",
     shared: ["json", "cwd"],
     exits: "0 the policy reads, 1 a policy file does not, 2 usage error",
     load: async () => (await import("./commands/policy.js")).runPolicy,
@@ -186,6 +186,30 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     shared: ["json", "cwd"],
     exits: "0 done (check: nothing revoked), 1 check found revoked copies, 2 usage error",
     load: async () => (await import("./commands/advisories.js")).runAdvisories,
+  }),
+  defineCommand({
+    name: "org",
+    summary: "follow your organisation's channel: policy, mirrors, indexes, advisories, teams",
+    description:
+      "org join <source> fetches the org's org.yaml (a git repository, an OCI artifact, an https\nURL or a folder) and checks it against the org's SSH key (--signer; its signature beside\nit) or its sha256 (--digest). Its policy applies at the managed file's strength (a user or a\nproject only tightens it), with its mirrors; its indexes are added to your sources and its\nadvisory feeds followed. install --team NAME installs a team's set; verify reports drift\nfrom it. org sync fetches it again; past the org's ttl a change fetches it first, and an org\nthat fails closed refuses changes while it cannot be reached. org status shows what is in\nforce and its age; org leave stops following it. The format is in docs/org.md.",
+    arguments: "[join <source> | sync | status | leave]",
+    positionals: { min: 0, max: 2 },
+    options: {
+      signer: {
+        type: "string",
+        value: "KEY",
+        help: "with join: the org's SSH public key (its line, or a .pub file) that signs org.yaml",
+      },
+      digest: {
+        type: "string",
+        value: "SHA256",
+        help: "with join: the sha256 of org.yaml (sha256:<hex>) when the org pins it instead of signing",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits:
+      "0 done, 1 refused (not signed by the signer, another digest, an invalid file) or status found the kept org unreadable, 2 usage error",
+    load: async () => (await import("./commands/org.js")).runOrg,
   }),
   defineCommand({
     name: "usage",

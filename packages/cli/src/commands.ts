@@ -22,10 +22,11 @@ const SINGULAR: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** What `validate` can be told a path holds. */
-const VALIDATE_KINDS: readonly (ResourceKind | "package" | "index")[] = [
+const VALIDATE_KINDS: readonly (ResourceKind | "package" | "index" | "org")[] = [
   ...RESOURCE_KINDS,
   "package",
   "index",
+  "org",
 ];
 
 /** The commands that read. */
@@ -262,7 +263,7 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     name: "validate",
     summary: "check skills, prompts, agents, fleets, packages and package indexes",
     description:
-      "Check resources, packages and package indexes: a SKILL.md, a skill folder or a folder of\nthem; a prompt template; an agent recipe; a fleet contract; a package folder (plugin.json,\nor a Claude Code plugin's .claude-plugin/plugin.json); an index (library.yaml,\nlibrary.json, marketplace.json). The kind is told by the path unless --kind says it.",
+      "Check resources, packages and package indexes: a SKILL.md, a skill folder or a folder of\nthem; a prompt template; an agent recipe; a fleet contract; a package folder (plugin.json,\nor a Claude Code plugin's .claude-plugin/plugin.json); an index (library.yaml,\nlibrary.json, marketplace.json); an org's org.yaml (docs/org.md). The kind is told by the\npath unless --kind says it.",
     arguments: "<path…>",
     positionals: { min: 1 },
     options: {

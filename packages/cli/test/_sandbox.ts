@@ -1,6 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CORPUS_DIR, gitEnv, testEnvironment } from "@skillshelf/test-utils";
+import {
+  bareClone,
+  CORPUS_DIR,
+  gitEnv,
+  gitRepo,
+  skillFile,
+  testEnvironment,
+} from "@skillshelf/test-utils";
 import { type CliRun, runCli, runCliAsync, runMain } from "./_run.js";
 
 /** What a change test works in. */
@@ -46,6 +53,20 @@ export function changeSandbox(): ChangeSandbox {
         }
       ).skills.map((skill) => skill.name),
   };
+}
+
+/** A bare git repository holding two skills, `skills/pdf` and `skills/tidy`; its path. */
+export function twoSkillsRepo(): string {
+  return bareClone(
+    gitRepo([
+      {
+        tree: {
+          "skills/pdf/SKILL.md": skillFile("pdf", "Read PDF files."),
+          "skills/tidy/SKILL.md": skillFile("tidy", "Tidy a folder."),
+        },
+      },
+    ]).path,
+  );
 }
 
 /** A Claude Code plugin from the corpus, its manifest and skills put together in a new folder. */

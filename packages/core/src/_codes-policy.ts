@@ -36,4 +36,49 @@ export const POLICY_CODES = {
     owner: "policy",
     hint: 'the advisory feed is not JSON of the form { "version": 1, "advisories": [...] } (docs/advisories.md), or its signature does not verify against the signer named; fix the feed or its source, then run skillshelf advisories add again',
   },
+  org_invalid: {
+    owner: "policy",
+    hint: "the org file does not follow its format (docs/org.md; skillshelf validate org.yaml names every problem): fix it at its source, then run skillshelf org join again",
+  },
+  org_expired: {
+    owner: "policy",
+    hint: "the org's file is past its ttl and the org fails closed: reach the org's source (a network, a VPN) and run skillshelf org sync; until then every change is refused",
+    hintWith:
+      "the org's file is past its ttl and the org fails closed: reach {source} (a network, a VPN) and run skillshelf org sync; until then every change is refused",
+  },
+  org_stale: {
+    owner: "policy",
+    hint: "the org's file is past its ttl: its last copy stays in force until skillshelf org sync reaches the org",
+    hintWith:
+      "the org's file is past its ttl: its last copy stays in force until skillshelf org sync reaches {source}",
+  },
+  org_team_unknown: {
+    owner: "policy",
+    hint: "name a team the org's file lists (skillshelf org status shows them)",
+  },
+  org_channel_unknown: {
+    owner: "policy",
+    hint: "name a channel the team has (skillshelf org status shows them; stable when none is named)",
+  },
+  org_not_joined: {
+    owner: "lifecycle",
+    hint: "join the org first: skillshelf org join <source> with the signer or digest it publishes (the project's .skillshelf/org.json names them when it records one)",
+    hintWith: "join the org this scope was installed under: skillshelf org join {source} {pin}",
+  },
+  org_mismatch: {
+    owner: "lifecycle",
+    hint: "this scope was installed under another org, or the same org pinned otherwise: join the org it records (.skillshelf/org.json) or ask whoever keeps the project",
+  },
+  org_already_joined: {
+    owner: "lifecycle",
+    hint: "this machine follows another org: skillshelf org leave first, then join the new one",
+  },
+  org_digest_mismatch: {
+    owner: "lifecycle",
+    hint: "the org's file is not the one pinned: do not use it; ask the org for the digest it publishes now, or join with its signer (--signer) instead",
+  },
+  team_drift: {
+    owner: "lifecycle",
+    hint: "the scope no longer holds what its team's set lists: skillshelf install --team <team> installs it again",
+  },
 } as const;

@@ -12,6 +12,7 @@ import {
 } from "@skillshelf/sources";
 import { readLockFile, readScopeState, type ScopeCache } from "@skillshelf/store";
 import type { SourceFetches } from "./_staging.js";
+import { orgRefusal } from "./org.js";
 import { planLifecycle } from "./plan.js";
 import { restoreFromLock } from "./restore.js";
 import type { ChangeRequest } from "./session.js";
@@ -41,7 +42,15 @@ export async function sessionPlan(
   const { environment, command, targets, progress } = request;
   const { scope, cache, codeParsers, stage } = shared;
   const audit = { approve: choices.approve };
-  if (command === "install" && targets.length === 0)
+  if (command === "install" && targets.length === 0) {
+    // a scope installed under an org restores under the same org, pinned the same
+    const refused = orgRefusal(environment, shared.orDefault);
+    if (refused !== undefined)
+      throw new SkillshelfError(refused.code, refused.message, {
+        path: refused.path,
+        hint: refused.hint,
+        details: refused.details,
+      });
     return restoreFromLock({
       environment,
       scope: shared.orDefault,
@@ -53,6 +62,7 @@ export async function sessionPlan(
       codeParsers,
       bundle: request.fromBundle,
     });
+  }
   const common = {
     environment,
     scope,

@@ -9,7 +9,6 @@ import {
   type HintedDiagnostic,
   type PackageScope,
   SkillshelfError,
-  sshKeyFingerprint,
   writeFileAtomic,
 } from "@skillshelf/core";
 import {
@@ -20,13 +19,9 @@ import {
   readAdvisories,
 } from "@skillshelf/policy";
 import { revokedCopies, revokedDiagnostic } from "@skillshelf/resources";
-import {
-  describeSource,
-  fetchPublishedFile,
-  type StageOptions,
-  sshVerify,
-} from "@skillshelf/sources";
+import { describeSource, fetchPublishedFile, type StageOptions } from "@skillshelf/sources";
 import { readPackageSnapshot } from "@skillshelf/store";
+import { checkSignedBy } from "./_signed-by.js";
 
 /** The file a source holding a feed keeps it in, when the source is not the file itself. */
 const FEED_FILE = "advisories.json";
@@ -53,19 +48,26 @@ export async function addAdvisoryFeed(request: {
       `${name} cannot name a feed: use lowercase letters, digits and hyphens`,
       { details: { name } },
     );
-  const { bytes, signature } = await fetchPublishedFile(source, FEED_FILE, {
+  const published = await fetchPublishedFile(source, FEED_FILE, {
     ...request.options,
     cwd: environment.cwd,
     maxBytes: MAX_FEED_BYTES,
   });
-  const parsed = parseAdvisoryFeed(bytes.toString("utf8"));
+  const parsed = parseAdvisoryFeed(published.bytes.toString("utf8"));
   if (!parsed.ok)
     throw new SkillshelfError(
       "advisory_feed_invalid",
       `the advisory feed ${source} is not one: ${parsed.problem}`,
       { details: { source } },
     );
-  const signer = await checkedSigner(bytes, signature, request.signer, source);
+  const signer =
+    request.signer === undefined
+      ? undefined
+      : await checkSignedBy(published, request.signer, {
+          source,
+          file: FEED_FILE,
+          what: "the advisory feed",
+        });
   const kept: KeptFeed = {
     name,
     source,
@@ -123,29 +125,4 @@ export function advisoryRefusal(
   what: string,
 ): HintedDiagnostic {
   return revokedDiagnostic(hit, what, "error");
-}
-
-// --- internal ---
-
-async function checkedSigner(
-  bytes: Buffer,
-  signature: Buffer | undefined,
-  expected: string | undefined,
-  source: string,
-): Promise<string | undefined> {
-  if (expected === undefined) return undefined;
-  if (signature === undefined)
-    throw new SkillshelfError(
-      "signature_missing",
-      `the advisory feed ${source} has no signature beside it (${FEED_FILE}.sig), and a signer was named`,
-      { details: { source } },
-    );
-  const checked = await sshVerify(bytes, signature);
-  if ("invalid" in checked || checked.fingerprint !== sshKeyFingerprint(expected))
-    throw new SkillshelfError(
-      "signature_invalid",
-      `the advisory feed ${source} is not signed by the signer named`,
-      { details: { source } },
-    );
-  return `ssh:${checked.fingerprint}`;
 }

@@ -18,6 +18,17 @@ export { mcpSourceOf, openUpstream, trustUpstream } from "./gateway.js";
 export { installedFrom } from "./installed-from.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
+export type { JoinedOrg } from "./org.js";
+export {
+  joinOrg,
+  leaveOrg,
+  orgRefusal,
+  recordScopeOrg,
+  refreshExpiredOrg,
+  syncOrg,
+  teamDrift,
+  teamSources,
+} from "./org.js";
 export { planLifecycle, releasePlan } from "./plan.js";
 export type { RegisteredRow, RegisterRequest, RegisterResult } from "./register.js";
 export { registerPackages } from "./register.js";

@@ -13,6 +13,7 @@ import { changeStageOptions, type PlanChoices, sessionPlan } from "./_session-pl
 import { createSourceFetches } from "./_staging.js";
 import { applyLifecycle } from "./apply.js";
 import type { LinkApplyResult } from "./link.js";
+import { recordScopeOrg, refreshExpiredOrg, teamSources } from "./org.js";
 import { releasePlan } from "./plan.js";
 import { linksBehindLock, restoreLinks } from "./restore-links.js";
 import type { ApplyResult, LifecyclePlan, LifecycleRequest, Operation } from "./types.js";
@@ -63,6 +64,13 @@ export interface ChangeRequest
   readonly allowMcpCommand?: boolean | undefined;
   /** `install` with no targets: restore the scope from this offline bundle, fetching nothing. */
   readonly fromBundle?: string | undefined;
+  /**
+   * `install`: also the sources of this team's set in the org joined (its `channel`, `stable`
+   * by default); once every step committed, the scope records the org and the team
+   * (`recordScopeOrg`), so `verify` reports drift from the set and a teammate's restore checks
+   * the same org.
+   */
+  readonly team?: { readonly name: string; readonly channel?: string | undefined } | undefined;
   /**
    * Stops the change: while planning, what was fetched is released and nothing is changed
    * (`stopped: "planning"`); while applying, after the step being written (`stopped: "applying"`).
@@ -116,7 +124,10 @@ export interface ChangeSession {
   readonly links?: LinkApplyResult | undefined;
   /** A restore with every package as locked: the links that differed from the lock, the whole change. */
   readonly linksBehind?: readonly string[] | undefined;
-  /** What settling an interrupted change found before a restore of links only. */
+  /**
+   * What the session settled first: an org past its ttl fetched again (or not reached), and
+   * what settling an interrupted change found before a restore of links only.
+   */
   readonly settled: readonly Diagnostic[];
   /** Not applied: `change_declined` (answered no) or `confirmation_required` (no one could answer). */
   readonly declined?: Diagnostic | undefined;
@@ -152,10 +163,30 @@ export function changeScope(
  * fetch it made.
  */
 export async function changeSession(
-  request: ChangeRequest,
+  asked: ChangeRequest,
   questions: ChangeQuestions,
 ): Promise<ChangeSession> {
-  const { environment } = request;
+  const { environment } = asked;
+  const stageFor = (scope: PackageScope) =>
+    changeStageOptions(environment, scope, {
+      texts: [...asked.targets, ...(asked.typedSources ?? [])],
+      allowMcpCommand: asked.allowMcpCommand === true,
+      signal: asked.signal,
+    });
+  // an org past its ttl is fetched again before anything reads its policy
+  const refreshed = await refreshExpiredOrg(environment, () =>
+    stageFor(asked.scope ?? defaultScope(environment)),
+  );
+  const request: ChangeRequest =
+    asked.team === undefined
+      ? asked
+      : {
+          ...asked,
+          targets: [
+            ...asked.targets,
+            ...teamSources(environment, asked.team.name, asked.team.channel),
+          ],
+        };
   const namesCopies =
     request.command !== "install" && request.command !== "import" && request.targets.length > 0;
   const scope = changeScope(environment, request.scope, namesCopies);
@@ -170,11 +201,7 @@ export async function changeSession(
     // a collection fetched for the picker's question is fetched once
     fetches: createSourceFetches(),
     // one reading of credentials, proxies and limits for every plan of the session
-    stage: changeStageOptions(environment, orDefault, {
-      texts: [...request.targets, ...(request.typedSources ?? [])],
-      allowMcpCommand: request.allowMcpCommand === true,
-      signal: request.signal,
-    }),
+    stage: stageFor(orDefault),
   };
   /** The scope a plan's change is made in: the one asked or decided, else its first step's. */
   const scopeOf = (plan: LifecyclePlan) => scope ?? plan.steps[0]?.scope ?? orDefault;
@@ -183,7 +210,12 @@ export async function changeSession(
     const { plan } = made;
     const shownScope = scopeOf(plan);
     const ended = (rest: Partial<ChangeSession>) =>
-      sessionOf(request, { scope: shownScope, plan, settled: [], ...rest });
+      sessionOf(request, {
+        scope: shownScope,
+        plan,
+        ...rest,
+        settled: [...refreshed, ...(rest.settled ?? [])],
+      });
     if (made.stopped) return ended({ stopped: "planning" });
     if (!plan.applicable || plan.steps.length === 0 || request.dryRun === true) {
       releasePlan(plan);
@@ -214,6 +246,8 @@ export async function changeSession(
     // a restore makes the lock's links once every step committed
     const links =
       restoring && committed ? restoreLinks(environment, shownScope, shared.cache) : undefined;
+    if (committed && request.team !== undefined)
+      recordScopeOrg(environment, shownScope, request.team);
     return ended({ result, links });
   } finally {
     shared.fetches.release();

@@ -10,5 +10,20 @@ export {
   sourceMatches,
   sourceViolations,
 } from "./check.js";
-export type { EffectivePolicy, FromFile, PolicyFile, PolicyLevel, PolicyRules } from "./read.js";
+export type { KeptOrg, OrgFile, OrgPin, ScopeOrg, TeamSets } from "./org.js";
+export {
+  DEFAULT_CHANNEL,
+  DEFAULT_ORG_TTL,
+  keptOrgPath,
+  ORG_FILE,
+  orgAge,
+  parseOrgFile,
+  readKeptOrg,
+  readScopeOrg,
+  samePin,
+  scopeOrgPath,
+  teamSet,
+} from "./org.js";
+export type { EffectivePolicy, FromFile, PolicyFile, PolicyLevel } from "./read.js";
 export { policyPaths, readPolicy, SYSTEM_POLICY_PATH } from "./read.js";
+export type { OrgPolicyRules, PolicyRules } from "./rules.js";

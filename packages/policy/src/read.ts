@@ -13,62 +13,19 @@ import {
   readRegularFile,
   schemaDiagnostics,
 } from "@skillshelf/core";
-import * as z from "zod/mini";
+import { policySchema } from "./_schemas.js";
+import { keptOrgPath, orgPolicyLayer } from "./org.js";
+import type { PolicyRules } from "./rules.js";
 
-/** Where a policy file sits, strictest first: managed by the machine, the user's, the project's. */
-export type PolicyLevel = "system" | "user" | "project";
+/**
+ * Where a policy file sits, strictest first: managed by the machine, the org joined (its kept
+ * `org.yaml`, at the managed file's strength over the user and the project), the user's, the
+ * project's.
+ */
+export type PolicyLevel = "system" | "org" | "user" | "project";
 
 /** The managed policy's path when `SKILLSHELF_SYSTEM_POLICY` does not name another. */
 export const SYSTEM_POLICY_PATH = "/etc/skillshelf/policy.yaml";
-
-/** One policy file's rules, as written (`policy.yaml`: every key optional, none unknown). */
-export interface PolicyRules {
-  readonly sources?: { readonly allow: readonly string[] } | undefined;
-  readonly block?:
-    | {
-        readonly packages?: readonly string[] | undefined;
-        readonly skills?: readonly string[] | undefined;
-      }
-    | undefined;
-  readonly audit?: { readonly "max-severity": AuditSeverity } | undefined;
-  readonly "allowed-tools"?: { readonly widest: readonly string[] } | undefined;
-  readonly signatures?:
-    | { readonly required?: boolean | undefined; readonly keys?: readonly string[] | undefined }
-    | undefined;
-  readonly pins?: { readonly required: boolean } | undefined;
-  /** URL prefixes rewritten to an internal mirror before anything is fetched, first match wins. */
-  readonly mirrors?: readonly { readonly from: string; readonly to: string }[] | undefined;
-  /** Refuse any fetch no mirror rule rewrote (`mirror_required`). */
-  readonly "mirror-only"?: boolean | undefined;
-}
-
-/** The policy file's schema, built when a policy file is first read. */
-function policySchemaOf(): z.ZodMiniType<PolicyRules> {
-  const list = z.array(z.string().check(z.minLength(1)));
-  // a mirror rule's prefix: a URL with a scheme (or git's user@host: form), nothing to guess
-  const mirrorPrefix = z
-    .string()
-    .check(
-      z.regex(
-        /^([a-z][a-z0-9+.-]*:\/\/[^\s]+|[^\s@/]+@[^\s:/]+:[^\s]*)$/i,
-        "must be a URL prefix such as https://github.com/",
-      ),
-    );
-  return z.strictObject({
-    sources: z.optional(z.strictObject({ allow: list })),
-    block: z.optional(z.strictObject({ packages: z.optional(list), skills: z.optional(list) })),
-    audit: z.optional(z.strictObject({ "max-severity": z.enum(AUDIT_SEVERITIES) })),
-    "allowed-tools": z.optional(z.strictObject({ widest: list })),
-    signatures: z.optional(
-      z.strictObject({ required: z.optional(z.boolean()), keys: z.optional(list) }),
-    ),
-    pins: z.optional(z.strictObject({ required: z.boolean() })),
-    mirrors: z.optional(z.array(z.strictObject({ from: mirrorPrefix, to: mirrorPrefix }))),
-    "mirror-only": z.optional(z.boolean()),
-  });
-}
-
-const policySchema = z.lazy(policySchemaOf);
 
 /** One policy file read. */
 export interface PolicyFile {
@@ -113,21 +70,38 @@ export function policyPaths(
 ): readonly { readonly level: PolicyLevel; readonly path: string }[] {
   return [
     { level: "system", path: environment.env.SKILLSHELF_SYSTEM_POLICY ?? SYSTEM_POLICY_PATH },
+    { level: "org", path: keptOrgPath(environment) },
     { level: "user", path: join(environment.configDir, "policy.yaml") },
     { level: "project", path: join(environment.project, ".skillshelf", "policy.yaml") },
   ];
 }
 
-/** Read every policy file of `environment` (an absent one has no rules) and combine them. */
+/**
+ * Read every policy file of `environment` (an absent one has no rules) and the org joined, and
+ * combine them. An org past its ttl that fails closed refuses every change (`org_expired`).
+ */
 export function readPolicy(environment: Environment): EffectivePolicy {
   const files: PolicyFile[] = [];
   const problems: HintedDiagnostic[] = [];
+  const notes: Diagnostic[] = [];
   for (const { level, path } of policyPaths(environment)) {
+    if (level === "org") {
+      const org = orgPolicyLayer(environment, Date.now());
+      if (org.file !== undefined) files.push({ level, ...org.file });
+      if (org.invalid !== undefined) problems.push(org.invalid);
+      if (org.diagnostic !== undefined) notes.push(org.diagnostic);
+      continue;
+    }
     const read = readPolicyFile(path);
     if ("problem" in read) problems.push(read.problem);
     else if (read.rules !== undefined) files.push({ level, path, rules: read.rules });
   }
-  return { ...combine(files), ...(problems[0] === undefined ? {} : { invalid: problems[0] }) };
+  const combined = combine(files);
+  return {
+    ...combined,
+    diagnostics: [...notes, ...combined.diagnostics],
+    ...(problems[0] === undefined ? {} : { invalid: problems[0] }),
+  };
 }
 
 // --- internal ---

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AddressInfo, createServer, type Socket } from "node:net";
-import { promisify } from "node:util";
 import { isSkillshelfError } from "@skillshelf/core";
 import {
   createHttpClient,
@@ -12,13 +10,12 @@ import {
 } from "@skillshelf/sources";
 import {
   freePort,
+  pushPlainImage,
   serve,
   skillFile,
   startForwardProxy,
   startOciRegistry,
   tarGz,
-  testdir,
-  writeImageLayout,
 } from "@skillshelf/test-utils";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { sourceOf, stageFailure } from "./_staging.js";
@@ -41,22 +38,13 @@ describe("issue 51 item 1: credentials go to the registry's own token service, n
   it("asks a realm on another port with the registry's credentials, never the realm host's own", async () => {
     const registry = await startOciRegistry({ tls: false, auth: "token" });
     try {
-      const layout = testdir();
-      writeImageLayout(
-        layout,
+      const pushed = await pushPlainImage(
+        registry,
         tarGz([{ path: "SKILL.md", content: skillFile("pdf", "PDF work.") }]),
+        "team/pdf",
         "v1",
       );
-      // not execFileSync: the token service answers skopeo from this process's event loop
-      await promisify(execFile)("skopeo", [
-        "copy",
-        "--dest-tls-verify=false",
-        "--dest-creds",
-        `${registry.username}:${registry.password}`,
-        `oci:${layout}:v1`,
-        `docker://${registry.host}/team/pdf:v1`,
-      ]);
-      const source = sourceOf(`${registry.base}/team/pdf:v1`);
+      const source = sourceOf(pushed);
       const realmOwn = { username: "realm-user", password: "realm-host-secret" };
       const user = { username: registry.username, password: registry.password };
       const kept =

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import {
   askNewest,
@@ -12,11 +11,11 @@ import {
 } from "@skillshelf/sources";
 import {
   type OciRegistry,
+  pushPlainImage,
   skillFile,
   startOciRegistry,
   tarGz,
   testdir,
-  writeImageLayout,
 } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skillNames, sourceOf, stageFailure } from "./_staging.js";
@@ -150,21 +149,8 @@ describe("OCI registries as sources (issue 27, item 4)", () => {
       { path: "skills/pdf/SKILL.md", content: skillFile("pdf", "Read PDF files.") },
       { path: "skills/deploy/SKILL.md", content: skillFile("deploy", "Deploy the site.") },
     ]);
-    const layout = testdir();
-    writeImageLayout(layout, layer, "v1");
-    execFileSync(
-      "skopeo",
-      [
-        "copy",
-        "--dest-tls-verify=false",
-        "--dest-creds",
-        `${registry.username}:${registry.password}`,
-        `oci:${layout}:v1`,
-        `docker://${registry.host}/plain/skills:v1`,
-      ],
-      { stdio: "pipe" },
-    );
-    const staged = await stageSource(sourceOf(`${registry.base}/plain/skills:v1`), options());
+    const pushed = await pushPlainImage(registry, layer, "plain/skills", "v1");
+    const staged = await stageSource(sourceOf(pushed), options());
     try {
       expect(skillNames(staged.dir)).toEqual(["deploy", "pdf"]);
     } finally {

@@ -19,7 +19,12 @@ export { chainedLinkTarMembers, chainedLinkTree } from "./hostile.js";
 export type { NpmRegistry } from "./npm-registry.js";
 export { startNpmRegistry } from "./npm-registry.js";
 export type { OciRegistry } from "./oci-registry.js";
-export { startOciRegistry, writeDockerAuth, writeImageLayout } from "./oci-registry.js";
+export {
+  pushPlainImage,
+  startOciRegistry,
+  writeDockerAuth,
+  writeImageLayout,
+} from "./oci-registry.js";
 export type { PackageTreeOptions } from "./packages.js";
 export { packageTree } from "./packages.js";
 export { packedWithDependencies } from "./packs.js";

@@ -1,10 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash, createPrivateKey, randomBytes, sign, X509Certificate } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { request } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { freePort, startDaemon } from "./_daemon.js";
 import { throwawayCertificate } from "./serve.js";
@@ -229,6 +230,30 @@ export function writeImageLayout(layout: string, layer: Buffer, tag: string): vo
       ],
     }),
   );
+}
+
+/**
+ * Push one plain image holding the gzipped tar `layer` to `registry` as `repository:tag` the way
+ * an independent client does (skopeo, from an OCI image layout); what a source names it by.
+ * Async: a token service of this process answers skopeo from its event loop.
+ */
+export async function pushPlainImage(
+  registry: OciRegistry,
+  layer: Buffer,
+  repository: string,
+  tag: string,
+): Promise<string> {
+  const layout = testdir();
+  writeImageLayout(layout, layer, tag);
+  await promisify(execFile)("skopeo", [
+    "copy",
+    "--dest-tls-verify=false",
+    "--dest-creds",
+    `${registry.username}:${registry.password}`,
+    `oci:${layout}:${tag}`,
+    `docker://${registry.host}/${repository}:${tag}`,
+  ]);
+  return `${registry.base}/${repository}:${tag}`;
 }
 
 /** Write `home/.docker/config.json` holding the registry's user, as `docker login` does. */

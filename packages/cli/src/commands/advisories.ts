@@ -1,6 +1,4 @@
-import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readRegularFile } from "@skillshelf/core";
 import {
   addAdvisoryFeed,
   changeStageOptions,
@@ -14,6 +12,7 @@ import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
 import { UsageError } from "../usage-error.js";
+import { signerKey } from "./_signer.js";
 
 type AdvisoriesValues = {
   readonly json: boolean;
@@ -110,14 +109,6 @@ export async function runAdvisories(input: CommandInput<AdvisoriesValues>): Prom
 function feedSummary(kept: KeptFeed) {
   const { feed, ...rest } = kept;
   return { ...rest, advisories: feed.advisories.length };
-}
-
-/** `--signer`: a public key line, or the path of a `.pub` file holding one. */
-function signerKey(value: string, cwd: string): string {
-  if (/^(ssh-|ecdsa-|sk-)/.test(value.trim())) return value.trim();
-  return readRegularFile(resolve(cwd, value), 64 * 1024)
-    .toString("utf8")
-    .trim();
 }
 
 /** The revoked copies as a SARIF 2.1.0 log: one result per copy, its rule the advisory's id. */

@@ -51,6 +51,8 @@ export interface ChangeValues {
   readonly from?: string | undefined;
   readonly "allow-mcp-command"?: boolean;
   readonly "from-bundle"?: string | undefined;
+  readonly team?: string | undefined;
+  readonly channel?: string | undefined;
 }
 
 /**
@@ -67,6 +69,10 @@ export async function runChange(
   const { io, values } = input;
   if (isCopyOperation(command) && input.positionals.length === 0 && values.from === undefined)
     throw new UsageError("usage_missing_argument", `${command} needs <id…> or --from SOURCE`);
+  if (values.channel !== undefined && values.team === undefined)
+    throw new UsageError("usage_invalid_value", "--channel picks a channel of --team NAME's set");
+  if (values.team !== undefined && values["from-bundle"] !== undefined)
+    throw new UsageError("usage_invalid_value", "--team and --from-bundle cannot be used together");
   const bundle = values["from-bundle"];
   if (bundle !== undefined && input.positionals.length > 0)
     throw new UsageError(
@@ -107,6 +113,9 @@ export async function runChange(
         typedSources: values.from === undefined ? [] : [values.from],
         allowMcpCommand: values["allow-mcp-command"] === true,
         ...(bundle === undefined ? {} : { fromBundle: resolve(environment.cwd, bundle) }),
+        ...(values.team === undefined
+          ? {}
+          : { team: { name: values.team, channel: values.channel } }),
         progress: terminal.progress,
         signal: interrupt.signal,
       },

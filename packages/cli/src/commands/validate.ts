@@ -1,14 +1,18 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+  createDiagnostic,
   type Diagnostic,
   type Environment,
+  errnoCode,
   folderKind,
   identityKey,
   RESOURCE_KINDS,
   type ResourceKind,
+  readRegularFile,
   resourceFolder,
 } from "@skillshelf/core";
+import { parseOrgFile } from "@skillshelf/policy";
 import {
   type ValidatedResource,
   type ValidationResult,
@@ -22,7 +26,8 @@ import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
 import { UsageError } from "../usage-error.js";
 
-type Kind = ResourceKind | "package" | "index";
+type Kind = ResourceKind | "package" | "index" | "org";
+const ORG_NAMES = new Set(["org.yaml", "org.yml"]);
 const INDEX_NAMES = new Set(["library.yaml", "library.yml", "library.json", "marketplace.json"]);
 
 /** One path's verdict in `validate --json`. */
@@ -79,7 +84,9 @@ export function runValidate(
       const found =
         result.kind === "index"
           ? `index, ${plural(result.names.length, "row")}`
-          : `${result.kind === "package" ? "package, " : ""}${kindCounts(result.resources, result.kind === "package" ? "resource" : result.kind)}`;
+          : result.kind === "org"
+            ? `org file${result.valid ? `, ${plural(result.names.length - 1, "team")}` : ""}`
+            : `${result.kind === "package" ? "package, " : ""}${kindCounts(result.resources, result.kind === "package" ? "resource" : result.kind)}`;
       io.stdout(`${mark} ${displayPath(result.path, style)} (${found})\n`);
       for (const diagnostic of result.diagnostics)
         io.stdout(formatDiagnostic(diagnostic, style, paint).replace(/^(?=.)/gm, "  "));
@@ -102,6 +109,7 @@ function detectKind(path: string): Kind {
   const name = basename(path).toLowerCase();
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats?.isFile() === true && INDEX_NAMES.has(name)) return "index";
+  if (stats?.isFile() === true && ORG_NAMES.has(name)) return "org";
   if (
     stats?.isDirectory() === true &&
     (existsSync(join(path, "plugin.json")) ||
@@ -129,6 +137,10 @@ function validatePath(
       checked,
       checked.rows.map((row) => identityKey(row.kind, row.name)),
     );
+  }
+  if (kind === "org") {
+    const checked = validateOrgFile(path);
+    return verdict(path, kind, checked.result, checked.names);
   }
   // a library (`.skillshelf`, the user library): each kind from its own folder, fleets too
   if (kind === "skill" && isLibrary(path, options.environment)) {
@@ -160,6 +172,30 @@ function validatePath(
     checked,
     checked.resources.map((resource) => resource.name),
   );
+}
+
+/** An org file read as `org join` reads it: every problem, and the org's name and teams. */
+function validateOrgFile(path: string): { result: ValidationResult; names: string[] } {
+  let text: string;
+  try {
+    text = readRegularFile(path, 1024 * 1024).toString("utf8");
+  } catch (error) {
+    const diagnostic = createDiagnostic("error", "org_invalid", `${path} cannot be read`, {
+      path,
+      details: { reason: errnoCode(error) ?? String(error) },
+    });
+    return { result: resultOf([diagnostic]), names: [] };
+  }
+  const parsed = parseOrgFile(text, path);
+  if (!parsed.ok) return { result: resultOf(parsed.diagnostics), names: [] };
+  return {
+    result: resultOf([]),
+    names: [parsed.org.name, ...Object.keys(parsed.org.teams ?? {}).map((team) => `team:${team}`)],
+  };
+}
+
+function resultOf(diagnostics: readonly Diagnostic[]): ValidationResult {
+  return { valid: diagnostics.length === 0, diagnostics, resources: [], prerequisites: [] };
 }
 
 /** Our own library folder: a project's `.skillshelf`, or the user library. */

@@ -7,7 +7,7 @@ import {
   type PackageScope,
   sameJson,
 } from "@skillshelf/core";
-import { advisoryRefusal, auditInstalled, checkAdvisories } from "@skillshelf/lifecycle";
+import { advisoryRefusal, auditInstalled, checkAdvisories, teamDrift } from "@skillshelf/lifecycle";
 import {
   createScopeCache,
   inspectLinks,
@@ -138,7 +138,8 @@ export async function runVerify(input: CommandInput<{ readonly json: boolean }>)
     const revoked = advisories.revoked
       .filter((copy) => copy.scope === scope)
       .map((copy) => ({ ...advisoryRefusal(copy, copy.id), path: copy.dir }));
-    scopes.push({ ...verified, problems: [...verified.problems, ...revoked] });
+    const drift = teamDrift(environment, scope, cache);
+    scopes.push({ ...verified, problems: [...verified.problems, ...revoked, ...drift] });
   }
   const problems = scopes.flatMap((scope) => scope.problems);
   if (input.values.json) {
