@@ -127,11 +127,17 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   }),
   defineCommand({
     name: "sbom",
-    summary: "write a CycloneDX bill of materials of what is installed",
+    summary: "write a CycloneDX or SPDX bill of materials of what is installed",
     description:
-      "Write a CycloneDX 1.6 JSON bill of materials of the packages installed in both scopes (or\nthe one named): each with its id, version, package URL, SHA-256 tree digest, licence,\nsource, commit, signer and audit verdict. The same install gives the same document.",
+      "Write a CycloneDX 1.6 (or, with --format spdx, SPDX 2.3) JSON bill of materials of the\npackages installed in both scopes (or the one named): each with its id, version, package\nURL, SHA-256 tree digest, licence, source, commit, signer, audit verdict and any advisory\nrevoking it; with the org channel in force (its name, source, file digest and fetch time)\nand the advisory feeds checked. The same install gives the same document. Nothing is sent\nanywhere: collect it, or skillshelf inventory --json, with your own tools.",
     options: {
       output: { type: "string", value: "FILE", help: "write it to FILE instead of stdout" },
+      format: {
+        type: "string",
+        value: "FORMAT",
+        help: "cyclonedx (default) or spdx",
+        choices: ["cyclonedx", "spdx"],
+      },
     },
     shared: ["scope", "cwd"],
     load: async () => (await import("./commands/sbom.js")).runSbom,
@@ -140,7 +146,7 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
     name: "policy",
     summary: "show the policy in force and where each rule comes from",
     description:
-      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the org joined (skillshelf org join), the user library and the\nproject library, each only able to tighten the one above, and show every rule in force with the file it came from. Rules:\nsources.allow, block.packages, block.skills, audit.max-severity, allowed-tools.widest,\nsignatures.required and .keys, pins.required, mirrors (from/to URL prefixes fetched\nfrom an internal mirror instead) and mirror-only. A file that does not read refuses every change.",
+      "Read policy.yaml from the managed path (/etc/skillshelf/policy.yaml, or\nSKILLSHELF_SYSTEM_POLICY), the org joined (skillshelf org join), the user library and the\nproject library, each only able to tighten the one above, and show every rule in force with\nthe file it came from. Rules: sources.allow, block.packages, block.skills,\naudit.max-severity, allowed-tools.widest, signatures.required and .keys, pins.required,\nmirrors (from/to URL prefixes fetched from an internal mirror instead) and mirror-only. A\nfile that does not read refuses every change.",
     shared: ["json", "cwd"],
     exits: "0 the policy reads, 1 a policy file does not, 2 usage error",
     load: async () => (await import("./commands/policy.js")).runPolicy,

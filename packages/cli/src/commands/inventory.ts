@@ -1,5 +1,8 @@
-import type { PackageKind, ResourceKind } from "@skillshelf/core";
+import type { Environment, PackageKind, ResourceKind } from "@skillshelf/core";
 import { type Inventory, readInventory } from "@skillshelf/inventory";
+import { readAdvisories, readKeptOrg } from "@skillshelf/policy";
+import { revokedCopies } from "@skillshelf/resources";
+import { type PackageSnapshot, readPackageSnapshot } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, formatTable, type PathStyle, painter } from "../format.js";
@@ -21,8 +24,10 @@ export function runInventory(
   const kind = input.values.kind;
   const scope = input.values.scope;
   const [ref] = input.positionals;
+  const snapshot = readPackageSnapshot(context.environment);
   const inventory = readInventory({
     environment: context.environment,
+    snapshot,
     filter: {
       ...(kind === undefined ? {} : { kinds: [kind] }),
       ...(ref === undefined ? {} : { ref }),
@@ -30,7 +35,7 @@ export function runInventory(
   });
   const shown = scope === undefined ? inventory : narrowed(inventory, scope);
   if (input.values.json) {
-    printJson(io, context, { inventory: shown });
+    printJson(io, context, { inventory: shown, ...fleetFacts(context.environment, snapshot) });
     return 0;
   }
   io.stdout(inventoryText(shown, context.style, painter(io.color)));
@@ -38,6 +43,41 @@ export function runInventory(
 }
 
 // --- internal ---
+
+/**
+ * What a company's own tools collect beside the inventory (docs/fleet.md): the org channel in
+ * force, and the advisory feeds followed with every installed copy they revoke.
+ */
+function fleetFacts(environment: Environment, snapshot: PackageSnapshot) {
+  const { kept } = readKeptOrg(environment);
+  const { feeds } = readAdvisories(environment);
+  return {
+    org:
+      kept === undefined
+        ? null
+        : {
+            name: kept.org.name,
+            source: kept.source,
+            digest: kept.digest,
+            fetchedAt: kept.fetchedAt,
+          },
+    advisories: {
+      feeds: feeds.map((feed) => ({
+        name: feed.name,
+        source: feed.source,
+        fetchedAt: feed.fetchedAt,
+        advisories: feed.feed.advisories.length,
+      })),
+      revoked: revokedCopies(snapshot, feeds).map(({ copy, advisory, feed }) => ({
+        id: copy.id,
+        scope: copy.scope,
+        digest: copy.record?.contentDigest,
+        advisory: advisory.id,
+        feed,
+      })),
+    },
+  };
+}
 
 function narrowed(inventory: Inventory, scope: string): Inventory {
   return {

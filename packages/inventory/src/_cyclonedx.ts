@@ -1,0 +1,65 @@
+import { Enums, Models, Serialize, Spec } from "@cyclonedx/cyclonedx-library";
+import type { ComponentFacts, SbomFacts } from "./_sbom-facts.js";
+
+/** The facts as CycloneDX 1.6 JSON, by the CycloneDX project's library; the org and feeds as metadata properties. */
+export function cycloneDx(facts: SbomFacts): string {
+  const bom = new Models.Bom();
+  bom.metadata.component = new Models.Component(Enums.ComponentType.Application, facts.library, {
+    // a fixed reference: the same install gives the same document
+    bomRef: "library",
+  });
+  if (facts.tool !== undefined)
+    bom.metadata.tools.components.add(
+      new Models.Component(Enums.ComponentType.Application, facts.tool.name, {
+        version: facts.tool.version,
+      }),
+    );
+  for (const [name, value] of documentProperties(facts))
+    bom.metadata.properties.add(new Models.Property(name, value));
+  for (const component of facts.components) bom.components.add(componentOf(component));
+  const serializer = new Serialize.JsonSerializer(
+    new Serialize.JSON.Normalize.Factory(Spec.Spec1dot6),
+  );
+  return `${serializer.serialize(bom, { sortLists: true, space: 2 })}\n`;
+}
+
+/** The org in force and the advisory feeds checked, as `skillshelf:*` name–value pairs. */
+export function documentProperties(facts: SbomFacts): [string, string][] {
+  const { org } = facts;
+  return [
+    ...(org === undefined
+      ? []
+      : ([
+          ["skillshelf:org", org.name],
+          ["skillshelf:org:source", org.source],
+          ["skillshelf:org:digest", org.digest],
+          ["skillshelf:org:fetched", org.fetchedAt],
+        ] as [string, string][])),
+    ...facts.feeds.map((feed): [string, string] => [
+      `skillshelf:advisories:${feed.name}`,
+      `${feed.source}, fetched ${feed.fetchedAt}, ${feed.advisories} advisories`,
+    ]),
+  ];
+}
+
+// --- internal ---
+
+function componentOf(facts: ComponentFacts): Models.Component {
+  const made = new Models.Component(Enums.ComponentType.Library, facts.id, {
+    bomRef: facts.ref,
+    ...(facts.version === undefined ? {} : { version: facts.version }),
+    ...(facts.description === undefined ? {} : { description: facts.description }),
+    purl: facts.purl,
+  });
+  made.hashes.set(Enums.HashAlgorithm["SHA-256"], facts.digest);
+  if (facts.license !== undefined) made.licenses.add(new Models.NamedLicense(facts.license));
+  if (facts.repository !== undefined)
+    made.externalReferences.add(
+      new Models.ExternalReference(facts.repository, Enums.ExternalReferenceType.VCS, {
+        ...(facts.commit === undefined ? {} : { comment: `at ${facts.commit}` }),
+      }),
+    );
+  for (const [name, value] of facts.properties)
+    made.properties.add(new Models.Property(name, value));
+  return made;
+}
