@@ -75,13 +75,23 @@ export function timeSideBySide(
 export async function timeSideBySideAsync(
   variants: Readonly<Record<string, () => Promise<unknown>>>,
   rounds: number,
-  { warmups = 1, repeat = 1 }: { readonly warmups?: number; readonly repeat?: number } = {},
+  {
+    warmups = 1,
+    repeat = 1,
+    settle,
+  }: {
+    readonly warmups?: number;
+    readonly repeat?: number;
+    /** Run untimed before each timed call: clear what earlier calls wrote, sync the disk. */
+    readonly settle?: (() => void) | undefined;
+  } = {},
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(variants);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let call = 0; call < warmups; call++) for (const name of names) await variants[name]?.();
   for (const name of rotation(names, rounds)) {
     const variant = variants[name] as () => Promise<unknown>;
+    settle?.();
     const start = startClock();
     for (let call = 0; call < repeat; call++) await variant();
     times[name]?.push(elapsedMs(start) / repeat);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   applyLifecycle,
@@ -40,27 +40,39 @@ export async function runOfflineBundleBench(options: BenchOptions): Promise<stri
   if (installed.committed !== count) throw new Error("bench: the bundled project fell short");
   const trees = packagesDir(source, "project");
   const bundle = join(dir, "project.tar.gz");
+  // signed, restored where the policy names the key: the company's case
+  const key = join(dir, "release-key");
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "bench", "-f", key]);
+  const policy = `signatures:\n  keys:\n    - '${readFileSync(`${key}.pub`, "utf8").trim()}'\n`;
   const made = await createBundle({
     environment: source,
     scope: "project",
     file: bundle,
+    sign: key,
     tool: { name: "skillshelf-bench", version: "0" },
   });
   if ("refusal" in made) throw new Error(`bench: ${made.refusal.message}`);
   const bin = cliBin();
   let round = 0;
-  const fresh = () => benchEnvironment(join(dir, `restore-${round++}`));
+  const outputs = join(dir, "rounds");
+  mkdirSync(outputs, { recursive: true });
+  const fresh = () => {
+    const environment = benchEnvironment(join(outputs, `restore-${round++}`));
+    mkdirSync(environment.configDir, { recursive: true });
+    writeFileSync(join(environment.configDir, "policy.yaml"), policy);
+    return environment;
+  };
   const times = await timeSideBySideAsync(
     {
       "create floor": async () => {
         sha256sumTree(trees);
-        execFileSync("tar", ["-czf", join(dir, `floor-${round++}.tar.gz`), "-C", trees, "."]);
+        execFileSync("tar", ["-czf", join(outputs, `floor-${round++}.tar.gz`), "-C", trees, "."]);
       },
       createBundle: async () => {
         const result = await createBundle({
           environment: source,
           scope: "project",
-          file: join(dir, `made-${round++}.tar.gz`),
+          file: join(outputs, `made-${round++}.tar.gz`),
           tool: { name: "skillshelf-bench", version: "0" },
         });
         if ("refusal" in result) throw new Error("bench: a bundle was refused");
@@ -68,12 +80,12 @@ export async function runOfflineBundleBench(options: BenchOptions): Promise<stri
       "skillshelf bundle create": async () => {
         execFileSync(
           process.execPath,
-          [bin, "bundle", "create", join(dir, `cli-${round++}.tar.gz`), "--project"],
+          [bin, "bundle", "create", join(outputs, `cli-${round++}.tar.gz`), "--project"],
           { cwd: source.cwd, env: benchEnv(source), stdio: "ignore" },
         );
       },
       "restore floor": async () => {
-        const into = join(dir, `unpacked-${round++}`);
+        const into = join(outputs, `unpacked-${round++}`);
         mkdirSync(into);
         execFileSync("tar", ["-xzf", bundle, "-C", into]);
         sha256sumTree(into);
@@ -94,6 +106,14 @@ export async function runOfflineBundleBench(options: BenchOptions): Promise<stri
       },
     },
     options.rounds,
+    {
+      // each call starts on a quiet disk: what earlier calls wrote is removed and synced first
+      settle: () => {
+        rmSync(outputs, { recursive: true, force: true });
+        mkdirSync(outputs);
+        execFileSync("sync");
+      },
+    },
   );
   const ms = (name: string) => median(times[name] ?? []);
   const row = (name: string, floor: string) =>
@@ -103,7 +123,7 @@ export async function runOfflineBundleBench(options: BenchOptions): Promise<stri
   return [
     "## Offline bundles",
     "",
-    `A project holding ${count} real skills installed from one repository (${options.skills.describe(count)} in all; ${made.bytes} bytes bundled), its bundle made and restored into an empty project with no network; each floor does what the command must (hash every file, pack or unpack the trees); medians of ${options.rounds} rounds side by side:`,
+    `A project holding ${options.skills.describe(count)}, installed from one repository (${made.bytes} bytes bundled); its bundle made (signed) and restored into an empty project with no network, where the policy names the bundle's key (so the audit verdicts it carries are taken, not made again); each floor does what the command must (hash every file, pack or unpack the trees); every call starts on a quiet disk (what earlier calls wrote removed and synced, untimed); medians of ${options.rounds} rounds side by side:`,
     "",
     "| variant | ms | vs its floor |",
     "|---|---|---|",

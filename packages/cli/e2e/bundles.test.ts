@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { bareClone, gitRepo, skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { makeKey } from "../test/_keys.js";
+import { fingerprintOf, makeKey } from "../test/_keys.js";
 import { runCliAsync } from "../test/_run.js";
 import { type ChangeSandbox, changeSandbox, codesOf } from "../test/_sandbox.js";
 
@@ -75,6 +75,33 @@ describe("offline bundles (issue 59, item 2)", () => {
     expect((await box.skills()).sort()).toEqual(["notes", "pdf", "tidy"]);
     const verify = await offline(box, "verify", "--json");
     expect(verify.status, verify.stdout).toBe(0);
+    // signed by a key the policy names: the verdicts it carries are taken, not audited again
+    const audits = (run: { stdout: string }) =>
+      (
+        JSON.parse(run.stdout) as {
+          plan: { steps: { audit: { carriedBy?: string; files: number } }[] };
+        }
+      ).plan.steps.map((step) => step.audit);
+    expect(audits(restored).map((audit) => audit.carriedBy)).toEqual(
+      Array(3).fill(`ssh:${fingerprintOf(key)}`),
+    );
+    // with no key named, every tree is audited here
+    const unnamed = changeSandbox();
+    const audited = await offline(
+      unnamed,
+      "install",
+      "--from-bundle",
+      file,
+      "--user",
+      "--yes",
+      "--json",
+    );
+    expect(audited.status, audited.stdout).toBe(0);
+    for (const audit of audits(audited)) {
+      expect(audit.carriedBy).toBeUndefined();
+      expect(audit.files).toBeGreaterThan(0);
+    }
+    expect(unnamed.userLock()).toEqual(made.userLock());
   }, 120_000);
 
   it("refuses the whole bundle, writing nothing, when one byte changed, a tree was repacked, or the signer is not the policy's", async () => {

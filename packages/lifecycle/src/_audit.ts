@@ -76,6 +76,48 @@ export function auditStaged(
   };
 }
 
+/** An audit verdict carried with a tree's exact bytes, and who vouches for it (`ssh:SHA256:…`). */
+export interface CarriedVerdict {
+  readonly record: NonNullable<InstallRecord["audit"]>;
+  readonly by: string;
+}
+
+/**
+ * Whether `verdict`, made under this rule table, finds nothing at or above `threshold`: only such
+ * a verdict is taken instead of an audit (one that found more is audited again, to be refused or
+ * approved here).
+ */
+export function verdictHolds(
+  verdict: NonNullable<InstallRecord["audit"]> | undefined,
+  threshold: Severity,
+): boolean {
+  return (
+    verdict?.rules === AUDIT_RULES_VERSION &&
+    (verdict.highest === undefined || !atOrAbove(verdict.highest, threshold))
+  );
+}
+
+/** The step's audit when a carried verdict is taken: what it found, by whom; nothing refused. */
+export function carriedAudit(
+  verdict: CarriedVerdict,
+  threshold: Severity,
+): ReturnType<typeof auditStaged> {
+  const { record, by } = verdict;
+  return {
+    audit: {
+      rules: record.rules,
+      files: 0,
+      threshold,
+      ...(record.highest === undefined ? {} : { highest: record.highest }),
+      findings: [],
+      approved: [],
+      unread: [],
+      carriedBy: by,
+    },
+    record,
+  };
+}
+
 // --- internal ---
 
 function distinctRules(findings: readonly AuditFinding[]): string[] {

@@ -120,15 +120,18 @@ async function stageUnread(
 
 /**
  * `stagePackages` of a source already fetched into `fetched` (which the plan's staging holds):
- * its plugins, the chosen skills of a collection, or its one package.
+ * its plugins, the chosen skills of a collection, or its one package; audited unless `audit` is
+ * false (a verdict carried with it will be taken instead).
  */
 export async function stageFetched(
   planning: StagePlanning,
   fetched: FetchedSource,
   pick: readonly string[] | undefined,
   plugins?: readonly string[] | undefined,
+  audit = true,
 ): Promise<Staged[]> {
-  return withCodeRead(planning, await fetchedUnread(planning, fetched, pick, plugins));
+  const staged = await fetchedUnread(planning, fetched, pick, plugins);
+  return audit ? withCodeRead(planning, staged) : staged;
 }
 
 async function fetchedUnread(

@@ -15,7 +15,7 @@ import {
   type PackageOrigin,
   type PackageSnapshot,
 } from "@skillshelf/store";
-import { auditStaged } from "./_audit.js";
+import { auditStaged, type CarriedVerdict, carriedAudit } from "./_audit.js";
 import { contentRefusal } from "./_content.js";
 import { type StagedOperation, stagedOperation } from "./_operations.js";
 import { stepLinks } from "./_package-skills.js";
@@ -50,6 +50,11 @@ export function installStep(
     readonly approved?: readonly string[] | undefined;
     /** The signer the lock records, on a restore: the fetch must find the same. */
     readonly signer?: string | undefined;
+    /**
+     * An audit verdict carried with these exact bytes by someone the policy trusts (a bundle
+     * signed by a key of `signatures.keys`), taken instead of auditing again.
+     */
+    readonly verdict?: CarriedVerdict | undefined;
   },
 ): PlanStep | undefined {
   const { environment, snapshot } = planning;
@@ -57,11 +62,15 @@ export function installStep(
   const spec = stagedOperation(operation);
   const id = manifest.id;
   const existing = copyOf(snapshot, scope, id);
-  const audited = auditStaged(
-    planning.audits.get(staged) ?? staged.dir,
-    { ...planning.request.audit, threshold: auditThreshold(planning) },
-    [...(input.approved ?? []), ...approvedBefore(existing?.record, staged.digest)],
-  );
+  const threshold = auditThreshold(planning);
+  const audited =
+    input.verdict === undefined
+      ? auditStaged(
+          planning.audits.get(staged) ?? staged.dir,
+          { ...planning.request.audit, threshold },
+          [...(input.approved ?? []), ...approvedBefore(existing?.record, staged.digest)],
+        )
+      : carriedAudit(input.verdict, threshold);
   const signer = staged.signers?.["."];
   const record: InstallRecord = {
     kind: manifest.kind,

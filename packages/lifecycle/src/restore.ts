@@ -28,9 +28,10 @@ import {
   readScopeState,
   type ScopeCache,
 } from "@skillshelf/store";
+import { type CarriedVerdict, verdictHolds } from "./_audit.js";
 import { copyStep } from "./_operations.js";
 import { finishPlan, type Planning } from "./_planning.js";
-import { violationRefusal } from "./_policy.js";
+import { auditThreshold, violationRefusal } from "./_policy.js";
 import { refusal, refusalOf } from "./_refusal.js";
 import { type Staged, stageFetched } from "./_stage.js";
 import { stageEach } from "./_stage-each.js";
@@ -126,6 +127,8 @@ export async function restoreFromLock(input: {
     }
     const pinned = lock.value.value.packages;
     const steps: PlanStep[] = [];
+    // a bundle signed by a key the policy names vouches for the verdicts its lock carries
+    const verdicts = trustedVerdicts(planning, bundle, pinned);
     // the disk, not only the state, must hold what the lock pins: a missing tree is restored
     const missing = Object.keys(pinned)
       .sort()
@@ -146,7 +149,7 @@ export async function restoreFromLock(input: {
             planning,
             missing.map(({ entry, source }) => pinnedAt(source, entry)),
           )
-        : await stagedEachFromBundle(planning, bundle, missing);
+        : await stagedEachFromBundle(planning, bundle, missing, verdicts);
     for (const [index, { id, entry, source }] of missing.entries()) {
       const one = staged[index] as Staged;
       if ("refusal" in one) {
@@ -178,6 +181,7 @@ export async function restoreFromLock(input: {
         // the lock's approvals hold for the bytes it pins, which a mismatch refuses otherwise
         approved: entry.audit?.approved,
         signer: entry.signer,
+        verdict: verdicts.get(id),
       });
       if (step === undefined) continue;
       steps.push({
@@ -245,15 +249,53 @@ function bundledLock(bundle: OpenedBundle): ReadResult<{ readonly value: LockFil
     : { ok: true, value: { value: lock }, diagnostics: [] };
 }
 
+/**
+ * The audit verdicts a bundle carries that are taken instead of auditing its trees again: only
+ * from a bundle signed by a key every `signatures.keys` list of the policy names (one list at
+ * least), made under this rule table and finding nothing at or above the threshold in force.
+ */
+function trustedVerdicts(
+  planning: Planning,
+  bundle: OpenedBundle | undefined,
+  pinned: Readonly<Record<string, LockedPackage>>,
+): ReadonlyMap<string, CarriedVerdict> {
+  const by = bundle?.signer;
+  const { policy } = planning;
+  if (
+    by === undefined ||
+    policy.signatureKeys.length === 0 ||
+    signatureViolations(policy, "the bundle", { fingerprint: by }).length > 0
+  )
+    return new Map();
+  const threshold = auditThreshold(planning);
+  return new Map(
+    Object.entries(pinned).flatMap(([id, entry]) =>
+      entry.audit !== undefined && verdictHolds(entry.audit, threshold)
+        ? [[id, { record: entry.audit, by }] as const]
+        : [],
+    ),
+  );
+}
+
 /** Each of `missing` staged from the bundle, one after another, in order. */
 async function stagedEachFromBundle(
   planning: Planning,
   bundle: OpenedBundle,
   missing: readonly { id: string; entry: LockedPackage; source: PackageSource }[],
+  verdicts: ReadonlyMap<string, CarriedVerdict>,
 ): Promise<Staged[]> {
   const staged: Staged[] = [];
   for (const { id, entry, source } of missing)
-    staged.push(await stagedFromBundle(planning, bundle, id, entry, pinnedAt(source, entry)));
+    staged.push(
+      await stagedFromBundle(
+        planning,
+        bundle,
+        id,
+        entry,
+        pinnedAt(source, entry),
+        !verdicts.has(id),
+      ),
+    );
   return staged;
 }
 
@@ -267,6 +309,7 @@ async function stagedFromBundle(
   id: string,
   entry: LockedPackage,
   source: PackageSource,
+  audit: boolean,
 ): Promise<Staged> {
   const tree = bundle.treeOf(id);
   if (tree === undefined)
@@ -291,6 +334,8 @@ async function stagedFromBundle(
       release: () => undefined,
     },
     undefined,
+    undefined,
+    audit,
   );
   return (
     staged ?? { refusal: refusal("bundle_incomplete", `${id} is empty in the bundle`, { id }) }

@@ -115,6 +115,11 @@ export interface StepAudit {
   readonly approved: readonly string[];
   /** Files not read whole (too large, not a regular file, unreadable). */
   readonly unread: readonly { readonly code: string; readonly path: string }[];
+  /**
+   * Not audited here: the verdict carried with these bytes (a bundle's, signed by a key the
+   * policy names) was taken; who signed it (`ssh:SHA256:…`). `files` and `findings` are then empty.
+   */
+  readonly carriedBy?: string | undefined;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { gzipSync } from "node:zlib";
 import {
   codedWriteError,
   digestTree,
@@ -14,7 +13,7 @@ import {
 import { type SourceLimits, unpackArchive } from "./_archive.js";
 import { codedFailure, stagingFolder } from "./_failure.js";
 import { sshSign, verifiedSigner } from "./ssh-signature.js";
-import { packTar } from "./tar-pack.js";
+import { packTarGz } from "./tar-pack.js";
 
 /**
  * What `bundle.json`, at the top of an offline bundle, says: the scope it was made of, when, the
@@ -86,7 +85,7 @@ export async function writeBundleFile(
   const trees = [...content.trees]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, dir]) => ({ prefix: `${PACKAGES}/${id}`, dir }));
-  const bytes = gzipSync(await packTar({ files, trees }));
+  const bytes = await packTarGz({ files, trees });
   const partial = join(dirname(file), siblingName(basename(file), "bundle"));
   try {
     writeFileSync(partial, bytes, { flag: "wx", mode: 0o644 });

@@ -90,7 +90,7 @@ export { parseSourceSpec, parseSourceUrl } from "./source-url.js";
 export { MAX_SIGNATURE_BYTES, SIGNATURE_NAMESPACE, sshSign, sshVerify } from "./ssh-signature.js";
 export type { StageOptions } from "./stage.js";
 export { digested, fetchedWithin, fetchSource, stageSource } from "./stage.js";
-export { packTar } from "./tar-pack.js";
+export { packTarGz } from "./tar-pack.js";
 export type {
   FetchedSource,
   IndexOrigin,

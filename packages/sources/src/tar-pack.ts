@@ -1,16 +1,21 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 
 /**
- * A tar of `files` (in the order given) then each of `trees` under its `prefix` (`""`: at the
- * top), the same bytes for the same content wherever and whenever it is made: a tree's members in
- * code-unit order of their paths, no times, owners or permission bits beyond the executable one
- * (what a tree digest binds), links kept as links. Uncompressed: the caller gzips it.
+ * A gzipped tar of `files` (in the order given) then each of `trees` under its `prefix` (`""`: at
+ * the top), the same bytes for the same content wherever and whenever it is made: a tree's
+ * members in code-unit order of their paths, no times, owners or permission bits beyond the
+ * executable one (what a tree digest binds), links kept as links; a gzip header without a name or
+ * time, at `level`.
  */
-export async function packTar(content: {
-  readonly files?: readonly { readonly name: string; readonly data: Buffer | string }[];
-  readonly trees: readonly { readonly prefix: string; readonly dir: string }[];
-}): Promise<Buffer> {
+export async function packTarGz(
+  content: {
+    readonly files?: readonly { readonly name: string; readonly data: Buffer | string }[];
+    readonly trees: readonly { readonly prefix: string; readonly dir: string }[];
+  },
+  level = 6,
+): Promise<Buffer> {
   const { pack } = await import("tar-stream");
   const archive = pack();
   const chunks: Buffer[] = [];
@@ -44,7 +49,7 @@ export async function packTar(content: {
     }
   archive.finalize();
   await ended;
-  return Buffer.concat(chunks);
+  return gzipSync(Buffer.concat(chunks), { level });
 }
 
 // --- internal ---
