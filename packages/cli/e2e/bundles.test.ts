@@ -59,15 +59,9 @@ describe("offline bundles (issue 59, item 2)", () => {
       join(box.configDir, "policy.yaml"),
       `signatures:\n  keys:\n    - '${key.publicKey}'\n`,
     );
-    const restored = await offline(
-      box,
-      "install",
-      "--from-bundle",
-      file,
-      "--user",
-      "--yes",
-      "--json",
-    );
+    const restore = (into: ChangeSandbox) =>
+      offline(into, "install", "--from-bundle", file, "--user", "--yes", "--json");
+    const restored = await restore(box);
     expect(restored.status, restored.stdout).toBe(0);
     expect(Object.keys(box.userLock()).sort()).toEqual(["notes", "pdf", "tidy"]);
     // the same lock as the machine it was made on: sources, commits, digests and verdicts
@@ -87,15 +81,7 @@ describe("offline bundles (issue 59, item 2)", () => {
     );
     // with no key named, every tree is audited here
     const unnamed = changeSandbox();
-    const audited = await offline(
-      unnamed,
-      "install",
-      "--from-bundle",
-      file,
-      "--user",
-      "--yes",
-      "--json",
-    );
+    const audited = await restore(unnamed);
     expect(audited.status, audited.stdout).toBe(0);
     for (const audit of audits(audited)) {
       expect(audit.carriedBy).toBeUndefined();
