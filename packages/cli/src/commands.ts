@@ -250,6 +250,44 @@ Each agent's rules and budget come from the agent table, with their sources.`,
     load: async () => (await import("./commands/show.js")).runShow,
   }),
   defineCommand({
+    name: "read",
+    summary: "print one skill's instructions, for an agent that loads skills through AGENTS.md",
+    description:
+      "Print a skill's instructions as a model is given them when it uses the skill (its body in\n<skill_content>, with the folder its other files are in). Only skills a model may use here\nare read. skillshelf agents-md tells agents that read only AGENTS.md to run it.",
+    arguments: "<name>",
+    positionals: { min: 1, max: 1 },
+    shared: ["json", "cwd"],
+    exits: "0 printed, 1 no skill a model may use is named so, 2 usage error",
+    load: async () => (await import("./commands/read.js")).runRead,
+  }),
+  defineCommand({
+    name: "agents-md",
+    summary: "write the project's skills into AGENTS.md for agents without skills of their own",
+    description:
+      "Write an <available_skills> block of the project's skills (its library and its packages,\nnot anyone's own) into AGENTS.md, between markers: rewritten in place, everything outside\nthem kept byte for byte. It fits --budget bytes (descriptions shortened first, then skills\nleft out, and said), names no local paths, and tells the model to run skillshelf read <name>.\nFor agents that read only AGENTS.md.",
+    options: {
+      output: {
+        type: "string",
+        value: "FILE",
+        help: "write into FILE instead of the project's AGENTS.md",
+      },
+      budget: {
+        type: "string",
+        value: "BYTES",
+        help: "the most the block's listing may take, in UTF-8 bytes (default 8000)",
+        integer: { min: 0 },
+      },
+      check: {
+        type: "boolean",
+        help: "write nothing; exit 1 when the file is not up to date (for CI)",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits:
+      "0 written or up to date, 1 not up to date (--check), the budget fits nothing, or the markers are unpaired, 2 usage error",
+    load: async () => (await import("./commands/agents-md.js")).runAgentsMd,
+  }),
+  defineCommand({
     name: "sources",
     summary: "list, add, remove or update the package indexes a scope uses",
     description:

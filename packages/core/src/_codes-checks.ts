@@ -66,6 +66,10 @@ export const CHECK_CODES = {
     hintWith:
       "remove it (skillshelf remove or unlink --{scope}), or install or link it again so the {scope} lock records it",
   },
+  agents_md_markers_invalid: {
+    owner: "cli",
+    hint: "the file holds one skillshelf marker without its pair, or two blocks: remove the stray marker lines (or the whole block) and run skillshelf agents-md again",
+  },
   resource_unknown: {
     owner: "cli",
     hint: "skillshelf list --kind <kind> shows the names in use",
