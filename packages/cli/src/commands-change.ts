@@ -173,6 +173,33 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
     }),
   ),
   defineCommand({
+    name: "profile",
+    summary: "named subsets of skills, each agent set to exactly one of them",
+    description: `profile create NAME --skill a,b keeps a named subset in the scope (a project's
+profiles.json is committed); profile list shows them (* the one you use here); profile show NAME
+says, per agent here, whether its listing budget keeps every skill of it whole; profile use NAME
+[--agent …] turns every other skill off in each agent's own switch (Codex's [[skills.config]] in
+~/.codex/config.toml, OpenCode's skills.enabled in its opencode.json), keeping the file's own
+content, and turns back on what a profile used before turned off. Which profile you use and
+what Skillshelf wrote stay in your user library, never in the repository. Exits 1 when an
+agent's budget would cut a skill of the profile.`,
+    arguments: "[list | create NAME | show NAME | use NAME]",
+    positionals: { min: 0, max: 2 },
+    options: {
+      skill: {
+        type: "string",
+        value: "NAMES",
+        multiple: true,
+        help: "with create: the skills of the profile, comma-separated",
+      },
+      agent: AGENT_OPTION,
+    },
+    shared: ["scope", "json", "cwd"],
+    exits:
+      "0 done, 1 an agent's budget cuts a skill of the profile or a file does not read, 2 usage error",
+    load: async () => (await import("./commands/profile.js")).runProfile,
+  }),
+  defineCommand({
     name: "link",
     summary: "link skills or prompt templates into other agents' folders",
     description: `Expose a skill or prompt template of this scope (the library's own, or an installed

@@ -59,7 +59,13 @@ export const DOCUMENTED_AGENTS: readonly AgentDefinition[] = [
       settings: {
         files: [{ base: "home", path: ".codex/config.toml" }],
         read: false,
-        note: "[[skills.config]] entries with enabled = false hide a skill; Skillshelf does not read this file",
+        note: "[[skills.config]] entries with enabled = false hide a skill",
+        switch: {
+          file: { base: "home", path: ".codex/config.toml" },
+          shape: "codex-skills-config",
+          source:
+            "github.com/openai/codex codex-rs config: SkillsConfig.config, [[skills.config]] with a name or path selector and enabled (read from the user's config, not a project's)",
+        },
       },
       format: "markdown",
       budget: {
@@ -101,6 +107,11 @@ export const DOCUMENTED_AGENTS: readonly AgentDefinition[] = [
         ],
         read: true,
         note: "skills.enabled.<name> set to false hides that skill",
+        switch: {
+          file: { base: "home", path: ".config/opencode/opencode.json" },
+          shape: "opencode-skills-enabled",
+          source: "https://opencode.ai/v1/docs/skills.md: skills.enabled.<name> in opencode.json",
+        },
       },
       format: "xml",
       source:

@@ -66,6 +66,26 @@ export const CHECK_CODES = {
     hintWith:
       "remove it (skillshelf remove or unlink --{scope}), or install or link it again so the {scope} lock records it",
   },
+  agent_switch_missing: {
+    owner: "lifecycle",
+    hint: "this agent documents no per-skill switch (docs/agents.md): link or unlink the skill for it instead (skillshelf link, skillshelf unlink)",
+  },
+  agent_switch_unreadable: {
+    owner: "lifecycle",
+    hint: "fix the agent's settings file (it must parse as the agent reads it), then run the command again; nothing was written to it",
+  },
+  agent_unknown: {
+    owner: "lifecycle",
+    hint: "name an agent of the agent table (skillshelf explain --all lists them)",
+  },
+  profile_invalid: {
+    owner: "lifecycle",
+    hint: 'a profile has a lowercase name and names at least one skill; profiles.json holds { "version": 1, "profiles": { "<name>": ["<skill>", …] } } (skillshelf profile create writes it)',
+  },
+  profile_unknown: {
+    owner: "lifecycle",
+    hint: "skillshelf profile list shows the profiles of this project and of your user library; skillshelf profile create makes one",
+  },
   agents_md_markers_invalid: {
     owner: "cli",
     hint: "the file holds one skillshelf marker without its pair, or two blocks: remove the stray marker lines (or the whole block) and run skillshelf agents-md again",

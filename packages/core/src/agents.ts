@@ -88,11 +88,27 @@ export interface AgentView {
     readonly files: readonly AgentViewRoot[];
     readonly read: boolean;
     readonly note: string;
+    /**
+     * The agent's documented per-skill switch Skillshelf writes (a profile turning skills off for
+     * it): the user's file it is kept in, and the shape of its entries. Without one, linking and
+     * unlinking is the switch.
+     */
+    readonly switch?: AgentSwitch;
   };
   /** The listing format it gives its model; `undefined`: not documented. */
   readonly format?: "xml" | "markdown";
   readonly budget?: AgentBudget;
   /** Where this row's facts come from: the agent's public docs or source, as URLs. */
+  readonly source: string;
+}
+
+/** The shapes of agents' per-skill switches a writer knows (one writer per shape, in `lifecycle`). */
+export type AgentSwitchShape = "codex-skills-config" | "opencode-skills-enabled";
+
+/** An agent's per-skill switch: the file (the user's own), the shape of its entries, and the source that documents it. */
+export interface AgentSwitch {
+  readonly file: AgentViewRoot & { readonly base: "home" };
+  readonly shape: AgentSwitchShape;
   readonly source: string;
 }
 

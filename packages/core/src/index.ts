@@ -7,6 +7,8 @@ export { anchorRoot } from "./_links.js";
 export type {
   AgentBudget,
   AgentDefinition,
+  AgentSwitch,
+  AgentSwitchShape,
   AgentView,
   AgentViewRoot,
 } from "./agents.js";

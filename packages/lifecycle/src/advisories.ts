@@ -1,15 +1,10 @@
-// Advisory feeds: fetched and kept here (`advisories add`), judged in `policy` (data), and
-// checked against every installed copy (`advisories check`). An advisory never deletes anything.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  canonicalJsonFile,
   type Diagnostic,
   type Environment,
   type HintedDiagnostic,
   type PackageScope,
   SkillshelfError,
-  writeFileAtomic,
 } from "@skillshelf/core";
 import {
   type Advisory,
@@ -21,6 +16,7 @@ import {
 import { revokedCopies, revokedDiagnostic } from "@skillshelf/resources";
 import { describeSource, fetchPublishedFile, type StageOptions } from "@skillshelf/sources";
 import { readPackageSnapshot } from "@skillshelf/store";
+import { writeJsonFile } from "./_json-file.js";
 import { checkSignedBy } from "./_signed-by.js";
 
 /** The file a source holding a feed keeps it in, when the source is not the file itself. */
@@ -75,10 +71,7 @@ export async function addAdvisoryFeed(request: {
     ...(signer === undefined ? {} : { signer }),
     feed: parsed.feed,
   };
-  mkdirSync(advisoriesDir(environment), { recursive: true });
-  const path = join(advisoriesDir(environment), `${name}.json`);
-  const before = existsSync(path) ? readFileSync(path, "utf8") : undefined;
-  writeFileAtomic({ path, text: canonicalJsonFile(kept), expected: before });
+  writeJsonFile(join(advisoriesDir(environment), `${name}.json`), kept);
   return kept;
 }
 

@@ -5,6 +5,7 @@ export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
 export type { RevokedCopy } from "./advisories.js";
 export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
+export type { SwitchWrite } from "./agent-switches.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";
@@ -30,6 +31,14 @@ export {
   teamSources,
 } from "./org.js";
 export { planLifecycle, releasePlan } from "./plan.js";
+export type { Profile, ProfileAgent } from "./profiles.js";
+export {
+  createProfile,
+  profileFit,
+  profileInUse,
+  readProfiles,
+  useProfile,
+} from "./profiles.js";
 export type { RegisteredRow, RegisterRequest, RegisterResult } from "./register.js";
 export { registerPackages } from "./register.js";
 export { restoreFromLock } from "./restore.js";

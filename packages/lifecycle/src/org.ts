@@ -3,10 +3,9 @@
 // change through `readPolicy` (its policy layer and mirrors), the sources and the advisory feeds
 // it adds, and `install --team`.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import {
-  canonicalJsonFile,
   createDiagnostic,
   type Diagnostic,
   type Environment,
@@ -14,7 +13,6 @@ import {
   type PackageScope,
   type PackageSource,
   SkillshelfError,
-  writeFileAtomic,
 } from "@skillshelf/core";
 import {
   advisoriesDir,
@@ -42,6 +40,7 @@ import {
   type StageOptions,
 } from "@skillshelf/sources";
 import { readScopeState, type ScopeCache } from "@skillshelf/store";
+import { writeJsonFile } from "./_json-file.js";
 import { checkSignedBy } from "./_signed-by.js";
 import { addAdvisoryFeed } from "./advisories.js";
 import { installedFrom } from "./installed-from.js";
@@ -119,13 +118,7 @@ export async function joinOrg(request: {
     org,
     addedSources,
   };
-  const path = keptOrgPath(environment);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic({
-    path,
-    text: canonicalJsonFile(kept),
-    expected: existsSync(path) ? readFileSync(path, "utf8") : undefined,
-  });
+  writeJsonFile(keptOrgPath(environment), kept);
   return { kept, diagnostics };
 }
 
@@ -211,13 +204,7 @@ export function recordScopeOrg(
     team: team.name,
     channel: team.channel ?? DEFAULT_CHANNEL,
   };
-  const path = scopeOrgPath(environment, scope);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic({
-    path,
-    text: canonicalJsonFile(recorded),
-    expected: existsSync(path) ? readFileSync(path, "utf8") : undefined,
-  });
+  writeJsonFile(scopeOrgPath(environment, scope), recorded);
   return recorded;
 }
 

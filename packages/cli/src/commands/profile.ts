@@ -1,0 +1,145 @@
+import {
+  createProfile,
+  type ProfileAgent,
+  profileFit,
+  profileInUse,
+  readProfiles,
+  useProfile,
+} from "@skillshelf/lifecycle";
+import type { CommandInput } from "../command.js";
+import { scopeValue } from "../command.js";
+import { printJson, publicDiagnostic } from "../context.js";
+import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
+import type { CliIo } from "../io.js";
+import { UsageError } from "../usage-error.js";
+import { agentsOption } from "./_agents.js";
+
+type ProfileValues = {
+  readonly json: boolean;
+  readonly user: boolean;
+  readonly project: boolean;
+  readonly skill?: readonly string[];
+  readonly agent?: readonly string[];
+};
+
+const ACTIONS = ["list", "create", "show", "use"] as const;
+
+/**
+ * `profile create NAME --skill a,b`, `profile list`, `profile show NAME`, `profile use NAME
+ * [--agent …]`. `use` exits 1 when an agent's listing budget would cut a skill the profile names.
+ */
+export async function runProfile(input: CommandInput<ProfileValues>): Promise<number> {
+  const { io, values } = input;
+  const [action = "list", name] = input.positionals;
+  if (!(ACTIONS as readonly string[]).includes(action))
+    throw new UsageError(
+      "usage_invalid_value",
+      `${JSON.stringify(action)} is not an action of skillshelf profile; use list, create NAME, show NAME or use NAME`,
+    );
+  const context = input.context();
+  const { environment } = context;
+  const paint = painter(io.color);
+  if (action === "list") {
+    const { profiles, diagnostics } = readProfiles(environment);
+    const using = profileInUse(environment);
+    if (values.json)
+      printJson(io, context, {
+        profiles,
+        using: using ?? null,
+        diagnostics: diagnostics.map(publicDiagnostic),
+      });
+    else {
+      if (profiles.length === 0)
+        io.stdout("no profiles (skillshelf profile create NAME --skill a,b)\n");
+      for (const profile of profiles)
+        io.stdout(
+          `${profile.name === using ? "* " : "  "}${safeLine(profile.name)} (${profile.scope}): ${profile.skills.map(safeLine).join(", ")}\n`,
+        );
+      for (const diagnostic of diagnostics)
+        io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+    }
+    return diagnostics.length === 0 ? 0 : 1;
+  }
+  if (name === undefined)
+    throw new UsageError("usage_missing_argument", `profile ${action} needs the profile's name`);
+  if (action === "create") {
+    const skills = (values.skill ?? [])
+      .flatMap((list) => list.split(","))
+      .filter((one) => one !== "");
+    if (skills.length === 0)
+      throw new UsageError("usage_missing_argument", "profile create needs --skill a,b");
+    const profile = createProfile({
+      environment,
+      scope: scopeValue(input, "project"),
+      name,
+      skills,
+    });
+    if (values.json) printJson(io, context, { ok: true, profile });
+    else
+      io.stdout(
+        `profile ${safeLine(profile.name)} (${profile.scope}): ${plural(profile.skills.length, "skill")}\n`,
+      );
+    return 0;
+  }
+  const agents = agentsOption(input, "profile");
+  const named = agents === "all" ? undefined : agents;
+  if (action === "show") {
+    const fit = profileFit(environment, name, named);
+    if (values.json) printJson(io, context, { ...fit, ok: fit.agents.every(fits) });
+    else {
+      io.stdout(
+        `${safeLine(fit.profile.name)} (${fit.profile.scope}): ${fit.profile.skills.map(safeLine).join(", ")}\n`,
+      );
+      printAgents(io, fit.agents);
+    }
+    return fit.agents.every(fits) ? 0 : 1;
+  }
+  const used = await useProfile({ environment, name, agents: named });
+  const ok = used.agents.every(fits);
+  if (values.json) {
+    printJson(io, context, {
+      ok,
+      profile: used.profile,
+      agents: used.agents,
+      diagnostics: used.diagnostics.map(publicDiagnostic),
+    });
+    return ok ? 0 : 1;
+  }
+  io.stdout(`using ${safeLine(used.profile.name)} here\n`);
+  for (const agent of used.agents)
+    if (agent.write !== undefined)
+      io.stdout(
+        `  ${agent.agent}: ${agent.write.changed ? `${plural(agent.write.disabled.length, "skill")} off, ${plural(agent.write.enabled.length, "skill")} back on in ${displayPath(agent.write.file, context.style)}` : "its switch already says so"}\n`,
+      );
+  printAgents(io, used.agents);
+  for (const diagnostic of used.diagnostics)
+    io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  return ok ? 0 : 1;
+}
+
+// --- internal ---
+
+/** Whether an agent's budget keeps every skill of the profile whole. */
+function fits(agent: ProfileAgent): boolean {
+  return agent.budget === undefined || agent.budget.fits;
+}
+
+function printAgents(io: CliIo, agents: readonly ProfileAgent[]): void {
+  for (const agent of agents) {
+    const budget = agent.budget;
+    const said =
+      budget === undefined
+        ? "budget not documented"
+        : budget.fits
+          ? `fits its budget (${budget.needed} of ${budget.rule.chars} characters)`
+          : `over its budget (${budget.needed} of ${budget.rule.chars} characters): ${[
+              ...(budget.shortened.length === 0
+                ? []
+                : [`${plural(budget.shortened.length, "description")} shortened`]),
+              ...(budget.dropped.length === 0 ? [] : [`drops ${budget.dropped.join(", ")}`]),
+            ].join("; ")}`;
+    io.stdout(
+      `  ${agent.agent}: ${said}${agent.missing.length === 0 ? "" : `; does not see ${agent.missing.map(safeLine).join(", ")}`}\n`,
+    );
+  }
+}

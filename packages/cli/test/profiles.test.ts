@@ -1,0 +1,141 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { skillFile } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { type ChangeSandbox, changeSandbox } from "./_sandbox.js";
+
+/** The user's own Codex settings: comments, a table of theirs, a skill they turned off. */
+const CODEX = `# my settings
+model = "o3"   # keep this
+
+[[skills.config]]
+# my own: never Skillshelf's to touch
+name = "legacy"
+enabled = false
+
+[profiles.fast]
+model = "o4-mini"
+`;
+
+const OPENCODE = `{
+  // my own settings
+  "theme": "dark",
+  "skills": { "enabled": { "legacy": false } }
+}
+`;
+
+/** A project whose `.agents/skills` (read by Codex and OpenCode alike) holds `names`. */
+function projectWith(names: readonly string[], description = (name: string) => `Use for ${name}.`) {
+  const box = changeSandbox();
+  for (const name of names) {
+    const dir = join(box.cwd, ".agents", "skills", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "SKILL.md"), skillFile(name, description(name)));
+  }
+  return box;
+}
+
+function settings(box: ChangeSandbox) {
+  const codex = join(box.home, ".codex", "config.toml");
+  const opencode = join(box.home, ".config", "opencode", "opencode.json");
+  mkdirSync(join(box.home, ".codex"), { recursive: true });
+  mkdirSync(join(box.home, ".config", "opencode"), { recursive: true });
+  writeFileSync(codex, CODEX);
+  writeFileSync(opencode, OPENCODE);
+  return { codex, opencode };
+}
+
+/** The names a Codex config turns off, in order. */
+function codexOff(text: string): string[] {
+  return [
+    ...text.matchAll(/\[\[skills\.config\]\][^[]*?name = "([^"]+)"\s*\nenabled = false/g),
+  ].map((match) => match[1] as string);
+}
+
+describe("profiles (issue 60, items 1 and 2)", () => {
+  it("turns every other skill off in Codex's and OpenCode's own switch, keeps the user's content, and another profile undoes it", async () => {
+    const box = projectWith(["pdf", "tidy", "lint"]);
+    const { codex, opencode } = settings(box);
+    expect((await box.run("profile", "create", "focus", "--skill", "pdf,lint")).status).toBe(0);
+    expect((await box.run("profile", "create", "cleanup", "--skill", "tidy")).status).toBe(0);
+    // a project's profiles are committed with it
+    expect(
+      JSON.parse(readFileSync(join(box.cwd, ".skillshelf", "profiles.json"), "utf8")).profiles,
+    ).toEqual({ cleanup: ["tidy"], focus: ["lint", "pdf"] });
+
+    const used = await box.run("profile", "use", "focus", "--agent", "codex,opencode", "--json");
+    expect(used.status, used.stderr).toBe(0);
+    expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "tidy"]);
+    expect(
+      JSON.parse(readFileSync(opencode, "utf8").replace(/\/\/.*\n/, "")).skills.enabled,
+    ).toEqual({ legacy: false, tidy: false });
+    expect(readFileSync(opencode, "utf8")).toContain("// my own settings");
+
+    // another profile: ours come back on, the user's own stays off
+    expect((await box.run("profile", "use", "cleanup", "--agent", "codex,opencode")).status).toBe(
+      0,
+    );
+    expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "lint", "pdf"]);
+    expect(
+      JSON.parse(readFileSync(opencode, "utf8").replace(/\/\/.*\n/, "")).skills.enabled,
+    ).toEqual({ legacy: false, lint: false, pdf: false });
+    // a profile of every skill takes all of ours back: the user's file is byte for byte theirs
+    expect((await box.run("profile", "create", "every", "--skill", "pdf,tidy,lint")).status).toBe(
+      0,
+    );
+    expect((await box.run("profile", "use", "every", "--agent", "codex,opencode")).status).toBe(0);
+    expect(readFileSync(codex, "utf8")).toBe(CODEX);
+    expect(
+      JSON.parse(readFileSync(opencode, "utf8").replace(/\/\/.*\n/, "")).skills.enabled,
+    ).toEqual({ legacy: false });
+    expect((await box.run("profile", "use", "focus", "--agent", "codex")).status).toBe(0);
+    expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "tidy"]);
+
+    // which profile this contributor uses is theirs, not the repository's
+    const listed = JSON.parse((await box.run("profile", "list", "--json")).stdout);
+    expect(listed.using).toBe("focus");
+    expect(listed.profiles.map((one: { name: string }) => one.name)).toEqual([
+      "cleanup",
+      "every",
+      "focus",
+    ]);
+    expect(readFileSync(join(box.configDir, "profiles", "applied.json"), "utf8")).toContain(
+      box.cwd,
+    );
+  });
+
+  it("says when an agent's listing budget would cut a skill of the profile, and refuses what it cannot read", async () => {
+    const names = Array.from({ length: 60 }, (_, index) => `skill-${index}`);
+    const box = projectWith(
+      names,
+      (name) => `Use for ${name}: ${"a careful description ".repeat(8)}`,
+    );
+    const { codex } = settings(box);
+    expect((await box.run("profile", "create", "all", "--skill", names.join(","))).status).toBe(0);
+    const shown = await box.run("profile", "show", "all", "--json");
+    expect(shown.status).toBe(1);
+    const codexFit = JSON.parse(shown.stdout).agents.find(
+      (agent: { agent: string }) => agent.agent === "codex",
+    );
+    expect(codexFit.budget.fits).toBe(false);
+    expect(codexFit.budget.shortened.length + codexFit.budget.dropped.length).toBeGreaterThan(0);
+    expect(
+      (await box.run("profile", "create", "few", "--skill", "skill-1,skill-2,gone")).status,
+    ).toBe(0);
+    const few = JSON.parse((await box.run("profile", "show", "few", "--json")).stdout);
+    expect(few.ok).toBe(true);
+    expect(few.agents.find((agent: { agent: string }) => agent.agent === "codex").missing).toEqual([
+      "gone",
+    ]);
+
+    // a settings file that does not parse is left as it is
+    writeFileSync(codex, "this is = not [ toml\n");
+    const refused = await box.run("profile", "use", "few", "--agent", "codex");
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("agent_switch_unreadable");
+    expect(readFileSync(codex, "utf8")).toBe("this is = not [ toml\n");
+    const unknown = await box.run("profile", "use", "nothing", "--agent", "codex");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain("profile_unknown");
+  });
+});

@@ -1,0 +1,159 @@
+// Agents' own per-skill switches (the agent table's `settings.switch`), written where each agent
+// reads them: one writer per entry shape, each editing the user's file through a maintained
+// editor that keeps every byte of the user's own content (comments, order, spacing).
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  type AgentDefinition,
+  type AgentSwitchShape,
+  decodeText,
+  type Environment,
+  readRegularFile,
+  SkillshelfError,
+  writeFileAtomic,
+} from "@skillshelf/core";
+
+/** What writing one agent's switch did: its file, the names it turned off and back on. */
+export interface SwitchWrite {
+  readonly agent: string;
+  readonly file: string;
+  readonly disabled: readonly string[];
+  readonly enabled: readonly string[];
+  readonly changed: boolean;
+}
+
+/**
+ * Turn `disable` off and `enable` back on in `agent`'s own switch file: an entry per name turned
+ * off, and for a name turned on, the entries that turn it off removed. Everything else in the file
+ * is kept byte for byte; a file that does not parse is refused (`agent_switch_unreadable`) and left
+ * as it is. The names the file already turns off before this write, so a caller can tell its own
+ * entries from the user's.
+ */
+export async function writeAgentSwitch(
+  environment: Environment,
+  agent: AgentDefinition,
+  change: { readonly disable: readonly string[]; readonly enable: readonly string[] },
+): Promise<SwitchWrite & { readonly offBefore: readonly string[] }> {
+  const place = agent.view?.settings?.switch;
+  if (place === undefined)
+    throw new SkillshelfError(
+      "agent_switch_missing",
+      `${agent.label} documents no per-skill switch Skillshelf writes`,
+      { details: { agent: agent.id } },
+    );
+  const file = join(environment.home, place.file.path);
+  const before = existsSync(file) ? textOf(file) : undefined;
+  let offBefore: readonly string[];
+  let after: string;
+  try {
+    ({ offBefore, after } = await SWITCH_WRITERS[place.shape](before ?? "", change));
+  } catch (error) {
+    if (error instanceof SkillshelfError) throw error;
+    throw new SkillshelfError(
+      "agent_switch_unreadable",
+      `${file} does not parse as ${agent.label}'s settings; nothing was written`,
+      { path: file, cause: error },
+    );
+  }
+  const changed = after !== (before ?? "");
+  if (changed) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic({ path: file, text: after, expected: before });
+  }
+  return {
+    agent: agent.id,
+    file,
+    disabled: change.disable,
+    enabled: change.enable,
+    changed,
+    offBefore,
+  };
+}
+
+// --- internal ---
+
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * One shape's writer: the names `text` turns off, and `text` with `disable` turned off and the
+ * entries turning `enable` off removed (`text` itself when nothing changes).
+ */
+type SwitchWriter = (
+  text: string,
+  change: { readonly disable: readonly string[]; readonly enable: readonly string[] },
+) => Promise<{ readonly offBefore: readonly string[]; readonly after: string }>;
+
+/** One writer per shape of the agent table; a new shape fails to compile here until it has one. */
+const SWITCH_WRITERS: Readonly<Record<AgentSwitchShape, SwitchWriter>> = {
+  // Codex: `[[skills.config]]` tables (`name` or `path`, and `enabled`) in ~/.codex/config.toml
+  "codex-skills-config": async (text, { disable, enable }) => {
+    const { parse, patch, stringify } = await import("@decimalturn/toml-patch");
+    const document = (text.trim() === "" ? {} : parse(text)) as Record<string, unknown>;
+    const skills = (document.skills ?? {}) as Record<string, unknown>;
+    const entries = Array.isArray(skills.config) ? (skills.config as CodexEntry[]) : [];
+    const offBefore = entries.flatMap(offName);
+    const dropped = new Set(enable);
+    const kept = entries.filter((entry) => !offName(entry).some((name) => dropped.has(name)));
+    const off = new Set(kept.flatMap(offName));
+    const added = disable
+      .filter((name) => !off.has(name))
+      .map((name): CodexEntry => ({ name, enabled: false }));
+    if (kept.length === entries.length && added.length === 0) return { offBefore, after: text };
+    const { config: _config, ...rest } = skills;
+    const config = [...kept, ...added];
+    const updated = { ...document, skills: config.length === 0 ? rest : { ...rest, config } };
+    return {
+      offBefore,
+      after: text.trim() === "" ? stringify(updated) : patch(text, updated),
+    };
+  },
+  // OpenCode: `skills.enabled.<name>: false` in ~/.config/opencode/opencode.json
+  "opencode-skills-enabled": async (text, { disable, enable }) => {
+    const { applyEdits, modify, parse } = await import("jsonc-parser");
+    type ParseErrors = Parameters<typeof parse>[1];
+    const errors: NonNullable<ParseErrors> = [];
+    const value = (text.trim() === "" ? {} : parse(text, errors)) as
+      | { skills?: { enabled?: unknown } }
+      | undefined;
+    if (errors.length > 0) throw new Error("not JSON with comments");
+    const enabled = value?.skills?.enabled;
+    const current: Record<string, unknown> =
+      typeof enabled === "object" && enabled !== null ? (enabled as Record<string, unknown>) : {};
+    const offBefore = Object.keys(current).filter((name) => current[name] === false);
+    let after = text.trim() === "" ? "{}\n" : text;
+    const edit = (name: string, to: false | undefined) => {
+      after = applyEdits(
+        after,
+        modify(after, ["skills", "enabled", name], to, {
+          formattingOptions: { insertSpaces: true, tabSize: 2 },
+        }),
+      );
+    };
+    const changes = [
+      ...enable.filter((name) => current[name] === false).map((name) => [name, undefined] as const),
+      ...disable.filter((name) => current[name] !== false).map((name) => [name, false] as const),
+    ];
+    for (const [name, to] of changes) edit(name, to);
+    return { offBefore, after: changes.length === 0 ? text : after };
+  },
+};
+
+interface CodexEntry {
+  readonly name?: unknown;
+  readonly path?: unknown;
+  readonly enabled?: unknown;
+}
+
+/** The name an entry turns off (`enabled = false` with a `name`), if any. */
+function offName(entry: CodexEntry): string[] {
+  return entry.enabled === false && typeof entry.name === "string" ? [entry.name] : [];
+}
+
+function textOf(file: string): string {
+  const decoded = decodeText(readRegularFile(file, MAX_SETTINGS_BYTES));
+  if (!decoded.ok)
+    throw new SkillshelfError("agent_switch_unreadable", `${file} is not UTF-8 text`, {
+      path: file,
+    });
+  return decoded.text;
+}

@@ -1,0 +1,295 @@
+// Profiles: named subsets of skills kept in a scope (`profiles.json`; a project's is committed),
+// used per agent by turning every other skill off in the agent's own switch, with the budget
+// each agent's listing would then cut. Which profile a contributor uses, and which switch entries
+// Skillshelf wrote, are the user's (`profiles/applied.json` in the user library), never the repo's.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  AGENTS,
+  type AgentDefinition,
+  createDiagnostic,
+  type Diagnostic,
+  type Environment,
+  findAgent,
+  type PackageScope,
+  parseJson,
+  SkillshelfError,
+  scopeLibraryDir,
+} from "@skillshelf/core";
+import { applyBudget, type BudgetEffect, explainAgents } from "@skillshelf/skills-loader";
+import { writeJsonFile } from "./_json-file.js";
+import { type SwitchWrite, writeAgentSwitch } from "./agent-switches.js";
+
+/** A named subset of skills, and the scope that keeps it. */
+export interface Profile {
+  readonly name: string;
+  readonly skills: readonly string[];
+  readonly scope: PackageScope;
+}
+
+/** What using a profile did for one agent. */
+export interface ProfileAgent {
+  readonly agent: string;
+  /** The switch written, or none when the agent documents none (`agent_switch_missing`). */
+  readonly write?: SwitchWrite | undefined;
+  /** The profile's skills this agent does not see here. */
+  readonly missing: readonly string[];
+  /** What the agent's listing budget does to the profile's skills, when it documents one. */
+  readonly budget?: BudgetEffect | undefined;
+}
+
+/** Every profile of both scopes, the project's first; a file that does not read is a diagnostic. */
+export function readProfiles(environment: Environment): {
+  readonly profiles: readonly Profile[];
+  readonly diagnostics: readonly Diagnostic[];
+} {
+  const profiles: Profile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const scope of ["project", "user"] as const) {
+    const read = profilesIn(environment, scope);
+    if ("problem" in read) diagnostics.push(read.problem);
+    else
+      for (const [name, skills] of Object.entries(read.profiles))
+        profiles.push({ name, skills, scope });
+  }
+  return { profiles, diagnostics };
+}
+
+/** Keep profile `name` of `skills` in `scope` (replacing one of that name). */
+export function createProfile(request: {
+  readonly environment: Environment;
+  readonly scope: PackageScope;
+  readonly name: string;
+  readonly skills: readonly string[];
+}): Profile {
+  const { environment, scope, name } = request;
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(name))
+    throw new SkillshelfError(
+      "profile_invalid",
+      `${name} cannot name a profile: use lowercase letters, digits, '.', '_' and '-'`,
+      { details: { name } },
+    );
+  const skills = [...new Set(request.skills)].sort();
+  if (skills.length === 0)
+    throw new SkillshelfError("profile_invalid", `the profile ${name} names no skill`, {
+      details: { name },
+    });
+  const read = profilesIn(environment, scope);
+  if ("problem" in read)
+    throw new SkillshelfError("profile_invalid", read.problem.message, {
+      path: read.problem.path,
+    });
+  const path = profilesPath(environment, scope);
+  writeJsonFile(path, { version: 1, profiles: { ...read.profiles, [name]: skills } });
+  return { name, skills, scope };
+}
+
+/**
+ * Use profile `name` for `agents` (each agent of the table with a switch and a folder here, when
+ * none is named): every skill the agent sees here that the profile does not name is turned off in
+ * the agent's own switch, and what an earlier profile turned off is turned back on — only the
+ * entries Skillshelf wrote, never the user's own. For each agent, the profile's skills it does not
+ * see and what its listing budget does to them. The choice is recorded for this project in the
+ * user library (`profile_unknown` for a name no scope keeps).
+ */
+export async function useProfile(request: {
+  readonly environment: Environment;
+  readonly name: string;
+  readonly agents?: readonly string[] | undefined;
+}): Promise<{
+  readonly profile: Profile;
+  readonly agents: readonly ProfileAgent[];
+  readonly diagnostics: readonly Diagnostic[];
+}> {
+  const { environment, name } = request;
+  const profile = profileNamed(environment, name);
+  const applied = readApplied(environment);
+  const agents: ProfileAgent[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const wanted = new Set(profile.skills);
+  for (const agent of agentsFor(environment, request.agents)) {
+    const { seen, missing, budget } = fitFor(environment, agent, profile);
+    if (agent.view?.settings?.switch === undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          "warning",
+          "agent_switch_missing",
+          `${agent.label} documents no per-skill switch: the profile changes nothing it loads`,
+          { details: { agent: agent.id } },
+        ),
+      );
+      agents.push({ agent: agent.id, missing, budget });
+      continue;
+    }
+    const ours = applied.agents[agent.id] ?? [];
+    const off = [...new Set(seen.filter((skill) => !wanted.has(skill)))];
+    const write = await writeAgentSwitch(environment, agent, {
+      disable: off,
+      enable: ours.filter((skill) => !off.includes(skill)),
+    });
+    // what the file turned off before and Skillshelf did not write stays the user's own
+    const theirs = new Set(write.offBefore.filter((skill) => !ours.includes(skill)));
+    applied.agents[agent.id] = off.filter((skill) => !theirs.has(skill)).sort();
+    agents.push({ agent: agent.id, write, missing, budget });
+  }
+  applied.using[environment.project] = name;
+  writeJsonFile(appliedPath(environment), applied);
+  return { profile, agents, diagnostics };
+}
+
+/**
+ * What profile `name` would be for `agents` (as `useProfile` picks them), writing nothing: for
+ * each, the profile's skills it does not see here and what its listing budget does to the rest.
+ */
+export function profileFit(
+  environment: Environment,
+  name: string,
+  agents?: readonly string[],
+): { readonly profile: Profile; readonly agents: readonly ProfileAgent[] } {
+  const profile = profileNamed(environment, name);
+  return {
+    profile,
+    agents: agentsFor(environment, agents, { relevant: "switch-or-budget" }).map((agent) => {
+      const { missing, budget } = fitFor(environment, agent, profile);
+      return { agent: agent.id, missing, budget };
+    }),
+  };
+}
+
+/** The profile this contributor uses in this project, when one was used. */
+export function profileInUse(environment: Environment): string | undefined {
+  return readApplied(environment).using[environment.project];
+}
+
+// --- internal ---
+
+function profileNamed(environment: Environment, name: string): Profile {
+  const { profiles } = readProfiles(environment);
+  const profile = profiles.find((one) => one.name === name);
+  if (profile !== undefined) return profile;
+  const names = [...new Set(profiles.map((one) => one.name))];
+  throw new SkillshelfError(
+    "profile_unknown",
+    `no profile is named ${name} here${names.length === 0 ? "" : `; profiles: ${names.join(", ")}`}`,
+    { details: { name } },
+  );
+}
+
+/** The skills `agent` sees here, the profile's it does not, and its budget over the profile's. */
+function fitFor(
+  environment: Environment,
+  agent: AgentDefinition,
+  profile: Profile,
+): {
+  readonly seen: readonly string[];
+  readonly missing: readonly string[];
+  readonly budget?: BudgetEffect;
+} {
+  const [explained] = explainAgents({ ...environment, agent: agent.id });
+  const loaded = explained?.loaded ?? [];
+  const wanted = new Set(profile.skills);
+  const rule = explained?.budget?.rule;
+  return {
+    seen: loaded.map((one) => one.name),
+    missing: profile.skills.filter((skill) => !loaded.some((one) => one.name === skill)),
+    ...(rule === undefined
+      ? {}
+      : {
+          budget: applyBudget(
+            rule,
+            loaded.filter((one) => wanted.has(one.name)),
+          ),
+        }),
+  };
+}
+
+const MAX_PROFILES_BYTES = 1024 * 1024;
+
+function profilesPath(environment: Environment, scope: PackageScope): string {
+  return join(scopeLibraryDir(environment, scope), "profiles.json");
+}
+
+function appliedPath(environment: Environment): string {
+  return join(environment.configDir, "profiles", "applied.json");
+}
+
+function profilesIn(
+  environment: Environment,
+  scope: PackageScope,
+):
+  | { readonly profiles: Readonly<Record<string, readonly string[]>> }
+  | { readonly problem: Diagnostic } {
+  const path = profilesPath(environment, scope);
+  if (!existsSync(path)) return { profiles: {} };
+  const parsed = parseJson(readFileSync(path, "utf8").slice(0, MAX_PROFILES_BYTES));
+  const value = (parsed.ok ? parsed.value : undefined) as
+    | { version?: unknown; profiles?: unknown }
+    | undefined;
+  const profiles = value?.profiles as Record<string, unknown> | undefined;
+  if (
+    value?.version !== 1 ||
+    typeof profiles !== "object" ||
+    profiles === null ||
+    !Object.values(profiles).every(
+      (skills) => Array.isArray(skills) && skills.every((one) => typeof one === "string"),
+    )
+  )
+    return {
+      problem: createDiagnostic(
+        "error",
+        "profile_invalid",
+        `${path} is not { "version": 1, "profiles": { "<name>": ["<skill>", …] } }`,
+        { path },
+      ),
+    };
+  return { profiles: profiles as Record<string, readonly string[]> };
+}
+
+/** What Skillshelf turned off in each agent's switch, and the profile used in each project. */
+interface Applied {
+  version: 1;
+  agents: Record<string, readonly string[]>;
+  using: Record<string, string>;
+}
+
+function readApplied(environment: Environment): Applied {
+  const path = appliedPath(environment);
+  const empty: Applied = { version: 1, agents: {}, using: {} };
+  if (!existsSync(path)) return empty;
+  const parsed = parseJson(readFileSync(path, "utf8"));
+  const value = (parsed.ok ? parsed.value : undefined) as Partial<Applied> | undefined;
+  return value?.version === 1 && typeof value.agents === "object" && typeof value.using === "object"
+    ? { version: 1, agents: { ...value.agents }, using: { ...value.using } }
+    : empty;
+}
+
+/**
+ * The agents named (`agent_unknown` for one the table lacks), else those with a folder here and a
+ * switch (or, for `switch-or-budget`, a switch or a documented listing budget).
+ */
+function agentsFor(
+  environment: Environment,
+  named: readonly string[] | undefined,
+  { relevant = "switch" }: { readonly relevant?: "switch" | "switch-or-budget" } = {},
+): readonly AgentDefinition[] {
+  if (named !== undefined && named.length > 0)
+    return named.map((id) => {
+      const agent = findAgent(id);
+      if (agent === undefined)
+        throw new SkillshelfError("agent_unknown", `${id} is not an agent of the table`, {
+          details: { agent: id },
+        });
+      return agent;
+    });
+  const here = new Set(
+    explainAgents(environment)
+      .filter((one) => one.roots.some((root) => root.exists))
+      .map((one) => one.agent),
+  );
+  return AGENTS.filter(
+    (agent) =>
+      here.has(agent.id) &&
+      (agent.view?.settings?.switch !== undefined ||
+        (relevant === "switch-or-budget" && agent.view?.budget !== undefined)),
+  );
+}
