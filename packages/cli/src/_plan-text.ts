@@ -136,7 +136,7 @@ function stepLines(step: PlanStep, style: PathStyle, paint: Paint): string[] {
 }
 
 /** The audit's verdict on a staged tree: clean, or each finding (the first few) and what is approved. */
-function auditLines(audit: StepAudit, paint: Paint): string[] {
+export function auditLines(audit: StepAudit, paint: Paint): string[] {
   if (audit.carriedBy !== undefined)
     return [
       `    audit: ${paint("dim", `the bundle's verdict, signed by ${safeLine(audit.carriedBy)}${audit.highest === undefined ? ": clean" : `: highest ${audit.highest}`}`)}`,

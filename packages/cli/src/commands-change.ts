@@ -173,6 +173,27 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
     }),
   ),
   defineCommand({
+    name: "preview",
+    summary: "look at a skill before installing it: its files, instructions and audit",
+    description: `Fetch and stage what install would (the same sources, credentials, mirrors and
+limits), audit it, and print each package's files, its skills' instructions as written and the
+audit's verdict. Nothing is installed, linked or kept. A collection without --skill lists the
+skills it offers.`,
+    arguments: "<source>",
+    positionals: { min: 1, max: 1 },
+    options: {
+      skill: {
+        type: "string",
+        value: "NAMES",
+        multiple: true,
+        help: "the skills of a collection to preview, comma-separated ('*': all)",
+      },
+    },
+    shared: ["json", "cwd"],
+    exits: "0 shown, 1 the audit would refuse it or the source offers nothing, 2 usage error",
+    load: async () => (await import("./commands/preview.js")).runPreview,
+  }),
+  defineCommand({
     name: "profile",
     summary: "named subsets of skills, each agent set to exactly one of them",
     description: `profile create NAME --skill a,b keeps a named subset in the scope (a project's

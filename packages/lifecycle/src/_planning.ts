@@ -24,6 +24,7 @@ export interface Planning {
     | "scope"
     | "force"
     | "withRequirements"
+    | "keepStaging"
     | "frozen"
     | "allOrNothing"
     | "ref"
@@ -106,8 +107,10 @@ export function finishPlan(
     step.refusal !== undefined && (step.refusal.alone !== true || request.allOrNothing === true);
   const applicable =
     !steps.some(stops) && (steps.length === 0 || steps.some((step) => step.refusal === undefined));
-  // a plan that will not be applied, or has nothing to apply, holds nothing staged
-  if (!applicable || steps.length === 0) planning.staging.release();
+  // a plan that will not be applied, or has nothing to apply, holds nothing staged (unless a
+  // preview asked to read it: its caller releases it)
+  if ((!applicable || steps.length === 0) && request.keepStaging !== true)
+    planning.staging.release();
   const plan = {
     version: 1 as const,
     id: randomHex(8),

@@ -58,6 +58,11 @@ export interface LifecycleRequest {
   readonly allOrNothing?: boolean | undefined;
   /** Stage unmet requirements as their own install steps, before their dependents. */
   readonly withRequirements?: boolean | undefined;
+  /**
+   * Keep what was staged even when the plan cannot be applied (a refused step's tree too), for a
+   * caller that reads it (`preview`); it calls `releasePlan` itself.
+   */
+  readonly keepStaging?: boolean | undefined;
   /** Refuse any change to a scope's lock (CI). */
   readonly frozen?: boolean | undefined;
   /** Update to this ref instead of the recorded one. */
