@@ -231,6 +231,12 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
         help: "only what was counted in the last DAYS days",
         integer: { min: 1 },
       },
+      unused: {
+        type: "string",
+        value: "DAYS",
+        help: "list the skills a model may use here that nothing asked for in the last DAYS days",
+        integer: { min: 1 },
+      },
     },
     shared: ["json", "cwd"],
     exits: "0 shown (or switched), 1 counting is off or its file is unsafe, 2 usage error",

@@ -70,6 +70,12 @@ const READ_COMMANDS: readonly CommandDefinition[] = [
         type: "boolean",
         help: "shorten the longest descriptions to fit more skills before dropping any",
       },
+      rank: {
+        type: "string",
+        value: "BY",
+        help: "usage: the skills asked for most (skillshelf usage) first, so a budget drops the least used",
+        choices: ["usage"],
+      },
       installable: {
         type: "boolean",
         help: "also list installed packages providing skills (with their state) and what the indexes offer that is not installed",

@@ -5,14 +5,16 @@ import {
   type CatalogPackage,
   type CatalogSkill,
 } from "@skillshelf/catalog-view";
-import type { Diagnostic } from "@skillshelf/core";
+import type { Diagnostic, Environment } from "@skillshelf/core";
 import { type InventoryCopy, inspectCopy, readInventory } from "@skillshelf/inventory";
 import { explainAgents, isModelVisible } from "@skillshelf/skills-loader";
+import { readUsage } from "@skillshelf/store";
 import { originText } from "../_origin.js";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeBlock } from "../format.js";
 import { resourcesOf } from "../resources.js";
+import { UsageError } from "../usage-error.js";
 
 export function runCatalog(
   input: CommandInput<{
@@ -24,6 +26,7 @@ export function runCatalog(
     readonly limit: number | undefined;
     readonly shorten: boolean;
     readonly format: CatalogFormat | undefined;
+    readonly rank: "usage" | undefined;
     readonly json: boolean;
   }>,
 ): number {
@@ -55,6 +58,9 @@ export function runCatalog(
       installHint: "/skill <name> offers to install",
     },
     hidden: hiddenCount(found),
+    ...(input.values.rank === "usage"
+      ? { relevance: usageRelevance(context.environment, skills) }
+      : {}),
   });
   if (input.values.json) {
     const { diagnostics, ...rest } = view;
@@ -74,6 +80,27 @@ export function runCatalog(
 }
 
 // --- internal ---
+
+/** Each skill's count of uses (gets and reads) as relevance, most used first, never used last. */
+function usageRelevance(
+  environment: Environment,
+  skills: readonly CatalogSkill[],
+): {
+  readonly scores: Readonly<Record<string, number>>;
+  readonly source: string;
+} {
+  const usage = readUsage(environment);
+  if (usage === undefined)
+    throw new UsageError(
+      "usage_invalid_value",
+      "--rank usage needs usage counted: skillshelf usage enable (local only)",
+    );
+  const uses = new Map(usage.skills.map((skill) => [skill.skill, skill.gets + skill.reads]));
+  return {
+    scores: Object.fromEntries(skills.map((skill) => [skill.name, uses.get(skill.name) ?? 0])),
+    source: "usage",
+  };
+}
 
 /** How many skills the loader kept from the model for trust (its `untrusted_hidden` count). */
 function hiddenCount(diagnostics: readonly Diagnostic[]): number {

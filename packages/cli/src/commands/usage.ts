@@ -1,7 +1,9 @@
+import { isModelVisible } from "@skillshelf/skills-loader";
 import { disableUsage, enableUsage, readUsage, usageFilePath } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, safeLine } from "../format.js";
+import { resourcesOf } from "../resources.js";
 import { UsageError } from "../usage-error.js";
 
 /**
@@ -9,7 +11,11 @@ import { UsageError } from "../usage-error.js";
  * or switch counting on (the file made) or off (the file and its counts removed).
  */
 export function runUsage(
-  input: CommandInput<{ readonly json: boolean; readonly since: number | undefined }>,
+  input: CommandInput<{
+    readonly json: boolean;
+    readonly since: number | undefined;
+    readonly unused: number | undefined;
+  }>,
 ): number {
   const { io, values } = input;
   const context = input.context();
@@ -32,11 +38,33 @@ export function runUsage(
   }
   if (action !== undefined)
     throw new UsageError("usage_invalid_value", `${action}: write enable, disable or nothing`);
+  if (values.unused !== undefined && values.since !== undefined)
+    throw new UsageError("usage_invalid_value", "--unused DAYS already says since when");
+  const days = values.unused ?? values.since;
   const since =
-    values.since === undefined
-      ? ""
-      : new Date(Date.now() - values.since * 86_400_000).toISOString().slice(0, 10);
+    days === undefined ? "" : new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
   const usage = readUsage(environment, since);
+  if (values.unused !== undefined && usage !== undefined) {
+    // the skills a model may use here that nothing asked for in those days
+    const used = new Set(usage.skills.map((skill) => skill.skill));
+    const unused = resourcesOf(context)
+      .read(environment.cwd)
+      .load("skill")
+      .items.filter(isModelVisible)
+      .map((skill) => skill.name)
+      .filter((name) => !used.has(name))
+      .sort();
+    if (values.json) printJson(io, context, { enabled: true, file, since, unused });
+    else {
+      io.stdout(
+        unused.length === 0
+          ? `every skill here was asked for since ${since}\n`
+          : `not asked for since ${since}:\n`,
+      );
+      for (const name of unused) io.stdout(`  ${safeLine(name)}\n`);
+    }
+    return 0;
+  }
   if (values.json) {
     printJson(io, context, {
       enabled: usage !== undefined,
