@@ -167,7 +167,18 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
       }\nSeveral ids change together, in one reviewed plan (a package removed or disabled with\nthe one it needs breaks nothing). Without --user or --project, the copy that counts here is\nchanged.`,
       arguments: "<id…>",
       positionals: { min: 0 },
-      options: { from: FROM_OPTION, ...REVIEW },
+      options: {
+        from: FROM_OPTION,
+        ...(name === "enable" || name === "disable"
+          ? {
+              agent: {
+                ...AGENT_OPTION,
+                help: `${name} the package's skills for these agents only, in each agent's own switch (Codex, OpenCode); the package stays ${name === "enable" ? "as it is" : "enabled"} for the others`,
+              },
+            }
+          : {}),
+        ...REVIEW,
+      },
       shared: ["scope", "json", "cwd"],
       load: run(name),
     }),

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { skillFile } from "@skillshelf/test-utils";
+import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { type ChangeSandbox, changeSandbox } from "./_sandbox.js";
 
@@ -99,9 +99,30 @@ describe("profiles (issue 60, items 1 and 2)", () => {
       "every",
       "focus",
     ]);
-    expect(readFileSync(join(box.configDir, "profiles", "applied.json"), "utf8")).toContain(
-      box.cwd,
-    );
+    expect(readFileSync(join(box.configDir, "profiles-in-use.json"), "utf8")).toContain(box.cwd);
+  });
+
+  it("disable --agent turns a package's skills off in that agent's switch alone, and enable takes back only its own entry", async () => {
+    const box = changeSandbox();
+    const { codex } = settings(box);
+    const skill = join(testdir({ "tidy/SKILL.md": skillFile("tidy", "Tidy a folder.") }), "tidy");
+    expect((await box.run("install", skill, "--user", "--yes")).status).toBe(0);
+    const off = await box.run("disable", "tidy", "--agent", "codex", "--user");
+    expect(off.status, off.stderr).toBe(0);
+    expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "tidy"]);
+    // the package itself stays enabled for every other agent
+    expect(box.userLock().tidy?.enabled).toBe(true);
+    expect(await box.skills()).toContain("tidy");
+    expect((await box.run("enable", "tidy", "--agent", "codex", "--user")).status).toBe(0);
+    expect(readFileSync(codex, "utf8")).toBe(CODEX);
+    // the user's own entry is theirs: enable --agent of a skill they turned off leaves it
+    const legacy = join(testdir({ "legacy/SKILL.md": skillFile("legacy", "Old.") }), "legacy");
+    expect((await box.run("install", legacy, "--user", "--yes")).status).toBe(0);
+    expect((await box.run("enable", "legacy", "--agent", "codex", "--user")).status).toBe(0);
+    expect(readFileSync(codex, "utf8")).toBe(CODEX);
+    const unknown = await box.run("disable", "nothing", "--agent", "codex", "--user");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain("not_installed");
   });
 
   it("says when an agent's listing budget would cut a skill of the profile, and refuses what it cannot read", async () => {

@@ -1,17 +1,20 @@
 // Agents' own per-skill switches (the agent table's `settings.switch`), written where each agent
 // reads them: one writer per entry shape, each editing the user's file through a maintained
 // editor that keeps every byte of the user's own content (comments, order, spacing).
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   type AgentDefinition,
   type AgentSwitchShape,
   decodeText,
   type Environment,
+  parseJson,
   readRegularFile,
   SkillshelfError,
   writeFileAtomic,
 } from "@skillshelf/core";
+import { readInventory } from "@skillshelf/inventory";
+import { writeJsonFile } from "./_json-file.js";
 
 /** What writing one agent's switch did: its file, the names it turned off and back on. */
 export interface SwitchWrite {
@@ -29,7 +32,7 @@ export interface SwitchWrite {
  * as it is. The names the file already turns off before this write, so a caller can tell its own
  * entries from the user's.
  */
-export async function writeAgentSwitch(
+async function writeAgentSwitch(
   environment: Environment,
   agent: AgentDefinition,
   change: { readonly disable: readonly string[]; readonly enable: readonly string[] },
@@ -70,7 +73,99 @@ export async function writeAgentSwitch(
   };
 }
 
+/**
+ * Turn `off` off and `on` back on for `agent`, remembering which entries Skillshelf wrote (in the
+ * user library) so that turning a skill back on removes only an entry of ours: one the user wrote
+ * stays. `agent_switch_missing` for an agent that documents no switch.
+ */
+export async function switchSkills(
+  environment: Environment,
+  agent: AgentDefinition,
+  change: { readonly off: readonly string[]; readonly on: readonly string[] },
+): Promise<SwitchWrite> {
+  const written = readWritten(environment);
+  const ours = new Set(written[agent.id] ?? []);
+  const off = [...new Set(change.off)];
+  const write = await writeAgentSwitch(environment, agent, {
+    disable: off,
+    enable: change.on.filter((skill) => ours.has(skill) && !off.includes(skill)),
+  });
+  // what the file turned off before, and Skillshelf did not write, stays the user's own
+  const theirs = new Set(write.offBefore.filter((skill) => !ours.has(skill)));
+  for (const skill of write.enabled) ours.delete(skill);
+  for (const skill of off) if (!theirs.has(skill)) ours.add(skill);
+  writeJsonFile(writtenPath(environment), {
+    version: 1,
+    agents: { ...written, [agent.id]: [...ours].sort() },
+  });
+  const { offBefore: _before, ...rest } = write;
+  return rest;
+}
+
+/**
+ * `disable <id…> --agent …` and `enable`: the skills the installed packages `ids` provide turned
+ * off (or back on) in each agent's own switch; the packages stay enabled for every other agent.
+ * `not_installed` for an id with no copy here; `agent_switch_missing` for an agent without one.
+ */
+export async function switchPackages(request: {
+  readonly environment: Environment;
+  readonly ids: readonly string[];
+  readonly agents: readonly AgentDefinition[];
+  readonly on: boolean;
+}): Promise<readonly SwitchWrite[]> {
+  const { environment, ids, agents, on } = request;
+  const { copies, resources } = readInventory({
+    environment,
+    include: { packages: false, copies: true, resources: true },
+  });
+  for (const id of ids)
+    if (!copies.some((copy) => copy.id === id))
+      throw new SkillshelfError("not_installed", `${id} is not installed here`, {
+        details: { id },
+      });
+  const names = [
+    ...new Set(
+      resources
+        .filter(
+          (one) => one.kind === "skill" && one.owner !== undefined && ids.includes(one.owner.id),
+        )
+        .map((one) => one.name),
+    ),
+  ].sort();
+  const writes: SwitchWrite[] = [];
+  for (const agent of agents)
+    writes.push(
+      await switchSkills(environment, agent, on ? { off: [], on: names } : { off: names, on: [] }),
+    );
+  return writes;
+}
+
+/** The skills Skillshelf turned off in `agent`'s switch and has not turned back on. */
+export function switchedOff(environment: Environment, agent: string): readonly string[] {
+  return readWritten(environment)[agent] ?? [];
+}
+
 // --- internal ---
+
+function writtenPath(environment: Environment): string {
+  return join(environment.configDir, "agent-switches.json");
+}
+
+function readWritten(environment: Environment): Record<string, readonly string[]> {
+  const path = writtenPath(environment);
+  if (!existsSync(path)) return {};
+  const parsed = parseJson(readFileSync(path, "utf8"));
+  const value = (parsed.ok ? parsed.value : undefined) as
+    | { version?: unknown; agents?: Record<string, unknown> }
+    | undefined;
+  if (value?.version !== 1 || typeof value.agents !== "object" || value.agents === null) return {};
+  return Object.fromEntries(
+    Object.entries(value.agents).filter(
+      (entry): entry is [string, string[]] =>
+        Array.isArray(entry[1]) && entry[1].every((one) => typeof one === "string"),
+    ),
+  );
+}
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 

@@ -6,6 +6,7 @@ export { createSourceFetches } from "./_staging.js";
 export type { RevokedCopy } from "./advisories.js";
 export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
 export type { SwitchWrite } from "./agent-switches.js";
+export { switchPackages } from "./agent-switches.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";

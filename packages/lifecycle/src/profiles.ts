@@ -1,7 +1,7 @@
 // Profiles: named subsets of skills kept in a scope (`profiles.json`; a project's is committed),
 // used per agent by turning every other skill off in the agent's own switch, with the budget
 // each agent's listing would then cut. Which profile a contributor uses, and which switch entries
-// Skillshelf wrote, are the user's (`profiles/applied.json` in the user library), never the repo's.
+// Skillshelf wrote, are the user's (in the user library), never the repository's.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -18,7 +18,7 @@ import {
 } from "@skillshelf/core";
 import { applyBudget, type BudgetEffect, explainAgents } from "@skillshelf/skills-loader";
 import { writeJsonFile } from "./_json-file.js";
-import { type SwitchWrite, writeAgentSwitch } from "./agent-switches.js";
+import { type SwitchWrite, switchedOff, switchSkills } from "./agent-switches.js";
 
 /** A named subset of skills, and the scope that keeps it. */
 export interface Profile {
@@ -103,7 +103,6 @@ export async function useProfile(request: {
 }> {
   const { environment, name } = request;
   const profile = profileNamed(environment, name);
-  const applied = readApplied(environment);
   const agents: ProfileAgent[] = [];
   const diagnostics: Diagnostic[] = [];
   const wanted = new Set(profile.skills);
@@ -121,19 +120,14 @@ export async function useProfile(request: {
       agents.push({ agent: agent.id, missing, budget });
       continue;
     }
-    const ours = applied.agents[agent.id] ?? [];
-    const off = [...new Set(seen.filter((skill) => !wanted.has(skill)))];
-    const write = await writeAgentSwitch(environment, agent, {
-      disable: off,
-      enable: ours.filter((skill) => !off.includes(skill)),
+    // every other skill off; what an earlier profile (or disable --agent) turned off, back on
+    const write = await switchSkills(environment, agent, {
+      off: seen.filter((skill) => !wanted.has(skill)),
+      on: switchedOff(environment, agent.id),
     });
-    // what the file turned off before and Skillshelf did not write stays the user's own
-    const theirs = new Set(write.offBefore.filter((skill) => !ours.includes(skill)));
-    applied.agents[agent.id] = off.filter((skill) => !theirs.has(skill)).sort();
     agents.push({ agent: agent.id, write, missing, budget });
   }
-  applied.using[environment.project] = name;
-  writeJsonFile(appliedPath(environment), applied);
+  writeJsonFile(usingPath(environment), { ...readUsing(environment), [environment.project]: name });
   return { profile, agents, diagnostics };
 }
 
@@ -158,7 +152,7 @@ export function profileFit(
 
 /** The profile this contributor uses in this project, when one was used. */
 export function profileInUse(environment: Environment): string | undefined {
-  return readApplied(environment).using[environment.project];
+  return readUsing(environment)[environment.project];
 }
 
 // --- internal ---
@@ -209,8 +203,9 @@ function profilesPath(environment: Environment, scope: PackageScope): string {
   return join(scopeLibraryDir(environment, scope), "profiles.json");
 }
 
-function appliedPath(environment: Environment): string {
-  return join(environment.configDir, "profiles", "applied.json");
+/** Which profile the user uses in each project: theirs, in the user library. */
+function usingPath(environment: Environment): string {
+  return join(environment.configDir, "profiles-in-use.json");
 }
 
 function profilesIn(
@@ -245,22 +240,18 @@ function profilesIn(
   return { profiles: profiles as Record<string, readonly string[]> };
 }
 
-/** What Skillshelf turned off in each agent's switch, and the profile used in each project. */
-interface Applied {
-  version: 1;
-  agents: Record<string, readonly string[]>;
-  using: Record<string, string>;
-}
-
-function readApplied(environment: Environment): Applied {
-  const path = appliedPath(environment);
-  const empty: Applied = { version: 1, agents: {}, using: {} };
-  if (!existsSync(path)) return empty;
+function readUsing(environment: Environment): Record<string, string> {
+  const path = usingPath(environment);
+  if (!existsSync(path)) return {};
   const parsed = parseJson(readFileSync(path, "utf8"));
-  const value = (parsed.ok ? parsed.value : undefined) as Partial<Applied> | undefined;
-  return value?.version === 1 && typeof value.agents === "object" && typeof value.using === "object"
-    ? { version: 1, agents: { ...value.agents }, using: { ...value.using } }
-    : empty;
+  const value = parsed.ok ? parsed.value : undefined;
+  return typeof value === "object" && value !== null
+    ? Object.fromEntries(
+        Object.entries(value).filter(
+          (entry): entry is [string, string] => typeof entry[1] === "string",
+        ),
+      )
+    : {};
 }
 
 /**

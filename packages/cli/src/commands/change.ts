@@ -79,6 +79,10 @@ export async function runChange(
       "usage_invalid_value",
       "--from-bundle restores the scope from the bundle: name nothing else to install",
     );
+  if ((command === "enable" || command === "disable") && values.agent !== undefined) {
+    const { runAgentSwitch } = await import("./_switch.js");
+    return runAgentSwitch(input, command);
+  }
   if (command === "update" && values.check === true) {
     const { runUpdateCheck } = await import("./update-check.js");
     return runUpdateCheck(input);
