@@ -197,6 +197,19 @@ describe("org channel (issue 59, item 3)", () => {
     );
     expect(beta.status, beta.stderr).toBe(0);
     expect((await box.runAsync("verify", "--json")).status).toBe(0);
+    // a profile of what a team's set installed here
+    const profile = await box.runAsync(
+      "profile",
+      "create",
+      "platform-beta",
+      "--team",
+      "platform",
+      "--channel",
+      "beta",
+      "--json",
+    );
+    expect(profile.status, profile.stderr).toBe(0);
+    expect(json(profile).profile.skills).toEqual(["pdf", "tidy"]);
 
     // a teammate's restore: refused until they join the same org, pinned the same
     const mate = testEnvironment();

@@ -207,7 +207,8 @@ skills it offers.`,
   defineCommand({
     name: "profile",
     summary: "named subsets of skills, each agent set to exactly one of them",
-    description: `profile create NAME --skill a,b keeps a named subset in the scope (a project's
+    description: `profile create NAME --skill a,b (or --team T: the skills installed from a team's set)
+keeps a named subset in the scope (a project's
 profiles.json is committed); profile list shows them (* the one you use here); profile show NAME
 says, per agent here, whether its listing budget keeps every skill of it whole; profile use NAME
 [--agent …] turns every other skill off in each agent's own switch (Codex's [[skills.config]] in
@@ -223,6 +224,16 @@ agent's budget would cut a skill of the profile.`,
         value: "NAMES",
         multiple: true,
         help: "with create: the skills of the profile, comma-separated",
+      },
+      team: {
+        type: "string",
+        value: "NAME",
+        help: "with create: the skills installed here from this team's set of the org joined",
+      },
+      channel: {
+        type: "string",
+        value: "NAME",
+        help: "with --team: the set's channel (default: stable)",
       },
       agent: AGENT_OPTION,
     },

@@ -29,6 +29,7 @@ export {
   refreshExpiredOrg,
   syncOrg,
   teamDrift,
+  teamSkills,
   teamSources,
 } from "./org.js";
 export { planLifecycle, releasePlan } from "./plan.js";

@@ -14,6 +14,7 @@ import {
   type PackageSource,
   SkillshelfError,
 } from "@skillshelf/core";
+import { readInventory } from "@skillshelf/inventory";
 import {
   advisoriesDir,
   DEFAULT_CHANNEL,
@@ -187,6 +188,37 @@ export function teamSources(
       details: set.problem.details,
     });
   return set.sources;
+}
+
+/**
+ * The skills installed here (either scope) from the sources of team `team`'s set: what a profile
+ * made from a team holds. `org_not_joined`, `org_team_unknown`, `org_channel_unknown`.
+ */
+export function teamSkills(
+  environment: Environment,
+  team: string,
+  channel: string = DEFAULT_CHANNEL,
+): readonly string[] {
+  const ids = new Set(
+    teamSources(environment, team, channel).flatMap((text) => {
+      const parsed = parseSourceSpec(text, environment.cwd);
+      if (!parsed.ok) return [];
+      return (["user", "project"] as const).flatMap((scope) =>
+        installedFrom(environment, scope, parsed.source),
+      );
+    }),
+  );
+  const { resources } = readInventory({
+    environment,
+    include: { packages: false, copies: false, resources: true },
+  });
+  return [
+    ...new Set(
+      resources
+        .filter((one) => one.kind === "skill" && one.owner !== undefined && ids.has(one.owner.id))
+        .map((one) => one.name),
+    ),
+  ].sort();
 }
 
 /** Record in `scope` the org joined and the team's set installed (`org.json` in its library). */

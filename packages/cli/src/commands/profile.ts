@@ -4,6 +4,7 @@ import {
   profileFit,
   profileInUse,
   readProfiles,
+  teamSkills,
   useProfile,
 } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
@@ -19,6 +20,8 @@ type ProfileValues = {
   readonly user: boolean;
   readonly project: boolean;
   readonly skill?: readonly string[];
+  readonly team: string | undefined;
+  readonly channel: string | undefined;
   readonly agent?: readonly string[];
 };
 
@@ -63,11 +66,16 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
   if (name === undefined)
     throw new UsageError("usage_missing_argument", `profile ${action} needs the profile's name`);
   if (action === "create") {
-    const skills = (values.skill ?? [])
+    const named = (values.skill ?? [])
       .flatMap((list) => list.split(","))
       .filter((one) => one !== "");
-    if (skills.length === 0)
-      throw new UsageError("usage_missing_argument", "profile create needs --skill a,b");
+    if ((named.length === 0) === (values.team === undefined))
+      throw new UsageError(
+        "usage_missing_argument",
+        "profile create needs --skill a,b or --team NAME (the skills installed from that team's set)",
+      );
+    const skills =
+      values.team === undefined ? named : teamSkills(environment, values.team, values.channel);
     const profile = createProfile({
       environment,
       scope: scopeValue(input, "project"),
