@@ -107,7 +107,12 @@ export async function joinOrg(request: {
   }
   const { org } = parsed;
   const diagnostics: Diagnostic[] = [];
-  const addedSources = await addOrgSources(environment, org.sources ?? [], options, diagnostics);
+  const addedSources = await addOrgSources(
+    environment,
+    { texts: org.sources ?? [], before: before?.addedSources ?? [] },
+    options,
+    diagnostics,
+  );
   for (const gone of before?.addedSources ?? [])
     if (!addedSources.includes(gone)) removeScopeSource(environment, "user", gone);
   await followOrgFeeds(environment, org.advisories ?? [], options, diagnostics);
@@ -352,21 +357,24 @@ function joinedOrg(environment: Environment): KeptOrg {
   return kept;
 }
 
-/** Add the org's indexes to the user's sources and fetch each; the URLs added. */
+/**
+ * Add the org's indexes to the user's sources and fetch each; the URLs the org added (an index
+ * the user had added before the org is theirs, and `org leave` keeps it).
+ */
 async function addOrgSources(
   environment: Environment,
-  sources: readonly string[],
+  sources: { readonly texts: readonly string[]; readonly before: readonly string[] },
   options: StageOptions,
   diagnostics: Diagnostic[],
 ): Promise<string[]> {
   const added: string[] = [];
-  for (const text of sources) {
+  for (const text of sources.texts) {
     try {
       const remote = parseRemoteIndex(text, environment.cwd);
       if (remote === undefined)
         throw new SkillshelfError("index_missing", `${text} is not an index Skillshelf can fetch`);
-      addRemoteScopeSource(environment, "user", remote);
-      added.push(remote.url);
+      if (addRemoteScopeSource(environment, "user", remote) || sources.before.includes(remote.url))
+        added.push(remote.url);
       await fetchRemoteIndex(environment, remote, options);
     } catch (error) {
       if (!isSkillshelfError(error)) throw error;
