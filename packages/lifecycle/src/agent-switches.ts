@@ -26,54 +26,6 @@ export interface SwitchWrite {
 }
 
 /**
- * Turn `disable` off and `enable` back on in `agent`'s own switch file: an entry per name turned
- * off, and for a name turned on, the entries that turn it off removed. Everything else in the file
- * is kept byte for byte; a file that does not parse is refused (`agent_switch_unreadable`) and left
- * as it is. The names the file already turns off before this write, so a caller can tell its own
- * entries from the user's.
- */
-async function writeAgentSwitch(
-  environment: Environment,
-  agent: AgentDefinition,
-  change: { readonly disable: readonly string[]; readonly enable: readonly string[] },
-): Promise<SwitchWrite & { readonly offBefore: readonly string[] }> {
-  const place = agent.view?.settings?.switch;
-  if (place === undefined)
-    throw new SkillshelfError(
-      "agent_switch_missing",
-      `${agent.label} documents no per-skill switch Skillshelf writes`,
-      { details: { agent: agent.id } },
-    );
-  const file = join(environment.home, place.file.path);
-  const before = existsSync(file) ? textOf(file) : undefined;
-  let offBefore: readonly string[];
-  let after: string;
-  try {
-    ({ offBefore, after } = await SWITCH_WRITERS[place.shape](before ?? "", change));
-  } catch (error) {
-    if (error instanceof SkillshelfError) throw error;
-    throw new SkillshelfError(
-      "agent_switch_unreadable",
-      `${file} does not parse as ${agent.label}'s settings; nothing was written`,
-      { path: file, cause: error },
-    );
-  }
-  const changed = after !== (before ?? "");
-  if (changed) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileAtomic({ path: file, text: after, expected: before });
-  }
-  return {
-    agent: agent.id,
-    file,
-    disabled: change.disable,
-    enabled: change.enable,
-    changed,
-    offBefore,
-  };
-}
-
-/**
  * Turn `off` off and `on` back on for `agent`, remembering which entries Skillshelf wrote (in the
  * user library) so that turning a skill back on removes only an entry of ours: one the user wrote
  * stays. `agent_switch_missing` for an agent that documents no switch.
@@ -146,6 +98,54 @@ export function switchedOff(environment: Environment, agent: string): readonly s
 }
 
 // --- internal ---
+
+/**
+ * Turn `disable` off and `enable` back on in `agent`'s own switch file: an entry per name turned
+ * off, and for a name turned on, the entries that turn it off removed. Everything else in the file
+ * is kept byte for byte; a file that does not parse is refused (`agent_switch_unreadable`) and left
+ * as it is. The names the file already turns off before this write, so a caller can tell its own
+ * entries from the user's.
+ */
+async function writeAgentSwitch(
+  environment: Environment,
+  agent: AgentDefinition,
+  change: { readonly disable: readonly string[]; readonly enable: readonly string[] },
+): Promise<SwitchWrite & { readonly offBefore: readonly string[] }> {
+  const place = agent.view?.settings?.switch;
+  if (place === undefined)
+    throw new SkillshelfError(
+      "agent_switch_missing",
+      `${agent.label} documents no per-skill switch Skillshelf writes`,
+      { details: { agent: agent.id } },
+    );
+  const file = join(environment.home, place.file.path);
+  const before = existsSync(file) ? textOf(file) : undefined;
+  let offBefore: readonly string[];
+  let after: string;
+  try {
+    ({ offBefore, after } = await SWITCH_WRITERS[place.shape](before ?? "", change));
+  } catch (error) {
+    if (error instanceof SkillshelfError) throw error;
+    throw new SkillshelfError(
+      "agent_switch_unreadable",
+      `${file} does not parse as ${agent.label}'s settings; nothing was written`,
+      { path: file, cause: error },
+    );
+  }
+  const changed = after !== (before ?? "");
+  if (changed) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic({ path: file, text: after, expected: before });
+  }
+  return {
+    agent: agent.id,
+    file,
+    disabled: change.disable,
+    enabled: change.enable,
+    changed,
+    offBefore,
+  };
+}
 
 function writtenPath(environment: Environment): string {
   return join(environment.configDir, "agent-switches.json");
