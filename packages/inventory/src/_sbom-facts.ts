@@ -1,7 +1,7 @@
 import { copyKey, type Environment, type PackageScope, type PackageSource } from "@skillshelf/core";
 import { advisoryFor, readAdvisories, readKeptOrg } from "@skillshelf/policy";
 import { describeSource, sourcePackageUrl, sourceRepository } from "@skillshelf/sources";
-import { type PackageCopy, readPackageSnapshot } from "@skillshelf/store";
+import { type PackageCopy, type PackageSnapshot, readPackageSnapshot } from "@skillshelf/store";
 import { PackageURL } from "packageurl-js";
 
 /** What a bill of materials says of one installed package, whatever its format. */
@@ -47,12 +47,14 @@ export interface SbomFacts {
 }
 
 /** The facts of the packages installed in `scopes`, sorted by scope then id. */
-export function sbomFacts(
-  environment: Environment,
-  scopes: readonly PackageScope[],
-  tool: SbomFacts["tool"],
-): SbomFacts {
-  const snapshot = readPackageSnapshot(environment);
+export function sbomFacts(request: {
+  readonly environment: Environment;
+  readonly scopes: readonly PackageScope[];
+  readonly tool?: SbomFacts["tool"];
+  readonly snapshot?: PackageSnapshot | undefined;
+}): SbomFacts {
+  const { environment, scopes, tool } = request;
+  const snapshot = request.snapshot ?? readPackageSnapshot(environment);
   const { feeds } = readAdvisories(environment);
   const { kept } = readKeptOrg(environment);
   const epoch = Number(environment.env.SOURCE_DATE_EPOCH);

@@ -1,6 +1,7 @@
 // A bill of materials of the installed packages, in CycloneDX or SPDX: the facts gathered once
 // (`_sbom-facts.ts`), written by the format's own writer.
 import type { Environment, PackageScope } from "@skillshelf/core";
+import type { PackageSnapshot } from "@skillshelf/store";
 import { cycloneDx } from "./_cyclonedx.js";
 import { sbomFacts } from "./_sbom-facts.js";
 import { spdx } from "./_spdx.js";
@@ -18,6 +19,8 @@ export interface SbomRequest {
   readonly tool?: { readonly name: string; readonly version: string } | undefined;
   /** `cyclonedx` unless named. */
   readonly format?: SbomFormat | undefined;
+  /** A snapshot already read that holds the scopes' copies (`bundle create`'s); else one is read. */
+  readonly snapshot?: PackageSnapshot | undefined;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface SbomRequest {
  * `SOURCE_DATE_EPOCH`).
  */
 export function scopeSbom(request: SbomRequest): string {
-  const facts = sbomFacts(request.environment, request.scopes, request.tool);
+  const facts = sbomFacts(request);
   return WRITERS[request.format ?? "cyclonedx"](facts);
 }
 

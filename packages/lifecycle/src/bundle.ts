@@ -60,7 +60,7 @@ export async function createBundle(request: {
       packages,
     },
     trees,
-    sbom: scopeSbom({ environment, scopes: [scope], tool: request.tool }),
+    sbom: scopeSbom({ environment, scopes: [scope], tool: request.tool, snapshot }),
     ...(request.sign === undefined ? {} : { sign: { key: request.sign, env: environment.env } }),
   });
   return { file, packages: trees.size, bytes };

@@ -79,7 +79,7 @@ export async function runChange(
       "usage_invalid_value",
       "--from-bundle restores the scope from the bundle: name nothing else to install",
     );
-  if ((command === "enable" || command === "disable") && values.agent !== undefined) {
+  if ((command === "enable" || command === "disable") && (values.agent ?? []).length > 0) {
     const { runAgentSwitch } = await import("./_switch.js");
     return runAgentSwitch(input, command);
   }
