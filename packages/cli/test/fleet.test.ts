@@ -57,4 +57,11 @@ describe("the fleet record (issue 59, item 5)", () => {
       .filter((key) => !documented.includes(`\`${key}\``));
     expect(missing).toEqual([]);
   });
+
+  it("keeps the org- feed names for the org channel", async () => {
+    const box = changeSandbox();
+    const refused = await box.run("advisories", "add", "feed.json", "--name", "org-security");
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("usage_invalid_value");
+  });
 });

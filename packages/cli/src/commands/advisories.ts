@@ -35,6 +35,11 @@ export async function runAdvisories(input: CommandInput<AdvisoriesValues>): Prom
   if (action === "add") {
     if (source === undefined)
       throw new UsageError("usage_missing_argument", "advisories add needs the feed's source");
+    if (values.name?.startsWith("org-") === true)
+      throw new UsageError(
+        "usage_invalid_value",
+        "feed names starting with org- are the org channel's (skillshelf org sync replaces them); pick another --name",
+      );
     const kept = await addAdvisoryFeed({
       environment,
       source,
