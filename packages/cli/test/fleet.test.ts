@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { changeSandbox } from "./_sandbox.js";
@@ -27,7 +27,15 @@ describe("the fleet record (issue 59, item 5)", () => {
     expect((await box.run("install", skill, "--user", "--yes")).status).toBe(0);
     const org = testdir({ "org.yaml": "version: 1\nname: acme\n" });
     const digest = createHash("sha256").update("version: 1\nname: acme\n").digest("hex");
-    expect((await box.run("org", "join", org, "--digest", `sha256:${digest}`)).status).toBe(0);
+    // joined by a path relative to here, kept by its absolute one (a sync may run from anywhere)
+    const joined = await box.run(
+      "org",
+      "join",
+      relative(box.cwd, org),
+      "--digest",
+      `sha256:${digest}`,
+    );
+    expect(joined.status, joined.stderr).toBe(0);
     const feed = join(testdir(), "advisories.json");
     writeFileSync(
       feed,
@@ -47,7 +55,7 @@ describe("the fleet record (issue 59, item 5)", () => {
     expect((await box.run("advisories", "add", feed)).status).toBe(0);
 
     const record = JSON.parse((await box.run("inventory", "--json")).stdout);
-    expect(record.org).toMatchObject({ name: "acme", digest: `sha256:${digest}` });
+    expect(record.org).toMatchObject({ name: "acme", source: org, digest: `sha256:${digest}` });
     expect(record.advisories.revoked).toEqual([
       expect.objectContaining({ id: "tidy", scope: "user", advisory: "SKS-9" }),
     ]);

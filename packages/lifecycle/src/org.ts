@@ -4,7 +4,7 @@
 // it adds, and `install --team`.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   createDiagnostic,
   type Diagnostic,
@@ -73,7 +73,10 @@ export async function joinOrg(request: {
   readonly pin: OrgPin;
   readonly options: StageOptions;
 }): Promise<JoinedOrg> {
-  const { environment, source, pin, options } = request;
+  const { environment, pin, options } = request;
+  // a folder or file here is kept by its absolute path: `org sync` may run from anywhere
+  const local = resolve(environment.cwd, request.source);
+  const source = existsSync(local) ? local : request.source;
   const before = readKeptOrg(environment).kept;
   if (before !== undefined && before.source !== source)
     throw new SkillshelfError(
