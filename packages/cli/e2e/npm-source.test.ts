@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliAsync } from "../test/_run.js";
@@ -123,4 +125,41 @@ describe("install, check, update and restore from a private npm registry (issue 
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(registry.token);
     for (const text of everyFileText(box.configDir)) expect(text).not.toContain(registry.token);
   });
+});
+
+describe("sync-npm (issue 60, item 5)", () => {
+  it("installs the skills an installed dependency ships, pinned to its version, and prunes them when it leaves", async () => {
+    const box = changeSandbox();
+    writeFileSync(
+      join(box.home, ".npmrc"),
+      `@team:registry=${registry.url}\n${registry.authLine}\n`,
+    );
+    writeFileSync(
+      join(box.cwd, "package.json"),
+      JSON.stringify({ name: "app", version: "1.0.0", dependencies: { "@team/skills": "1.0.0" } }),
+    );
+    // the dependency installed by npm itself, from the registry the test started
+    await promisify(execFile)(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"],
+      { cwd: box.cwd, env: { ...box.env, npm_config_cache: testdir() } },
+    );
+    const synced = await runCliAsync(["sync-npm", "--exclude", "@team/skills#deploy", "--yes"], {
+      cwd: box.cwd,
+      env: box.env,
+    });
+    expect(synced.status, synced.stderr).toBe(0);
+    const lock = () =>
+      JSON.parse(readFileSync(join(box.cwd, ".skillshelf", "lock.json"), "utf8"))
+        .packages as Record<string, { source: { type: string; name: string; range: string } }>;
+    expect(Object.keys(lock())).toEqual(["pdf"]);
+    expect(lock().pdf?.source).toMatchObject({ type: "npm", name: "@team/skills", range: "1.0.0" });
+
+    // the dependency leaves: what the sync installed goes with it
+    writeFileSync(join(box.cwd, "package.json"), JSON.stringify({ name: "app", version: "1.0.0" }));
+    rmSync(join(box.cwd, "node_modules", "@team"), { recursive: true, force: true });
+    const pruned = await runCliAsync(["sync-npm", "--yes"], { cwd: box.cwd, env: box.env });
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(Object.keys(lock())).toEqual([]);
+  }, 120_000);
 });

@@ -184,6 +184,34 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
     }),
   ),
   defineCommand({
+    name: "sync-npm",
+    summary:
+      "install the skills the project's npm dependencies ship, and prune the ones whose dependency left",
+    description: `Find the skills the project's installed npm dependencies ship (a package's root SKILL.md,
+skills/<name>/SKILL.md, dist/skills/<name>/SKILL.md), install each into the project pinned to
+the dependency's version (the registry's integrity checked and locked, audited as any install),
+and remove the ones a sync installed whose dependency is no longer one. Each is a reviewed plan.${AUDIT_NOTE}`,
+    options: {
+      include: {
+        type: "string",
+        value: "PKG[#SKILL]",
+        multiple: true,
+        help: "only these dependencies (or these skills of them), comma-separated",
+      },
+      exclude: {
+        type: "string",
+        value: "PKG[#SKILL]",
+        multiple: true,
+        help: "leave these dependencies (or these skills of them) out, comma-separated",
+      },
+      approve: APPROVE_OPTION,
+      ...REVIEW,
+    },
+    shared: ["cwd"],
+    exits: "0 in sync, 1 something was refused, declined or failed, 2 usage error",
+    load: async () => (await import("./commands/sync-npm.js")).runSyncNpm,
+  }),
+  defineCommand({
     name: "preview",
     summary: "look at a skill before installing it: its files, instructions and audit",
     description: `Fetch and stage what install would (the same sources, credentials, mirrors and

@@ -86,6 +86,10 @@ export const CHECK_CODES = {
     owner: "lifecycle",
     hint: "skillshelf profile list shows the profiles of this project and of your user library; skillshelf profile create makes one",
   },
+  npm_project_missing: {
+    owner: "lifecycle",
+    hint: "run skillshelf sync-npm in a project with a package.json, after npm install",
+  },
   agents_md_markers_invalid: {
     owner: "cli",
     hint: "the file holds one skillshelf marker without its pair, or two blocks: remove the stray marker lines (or the whole block) and run skillshelf agents-md again",

@@ -20,6 +20,8 @@ export { mcpSourceOf, openUpstream, trustUpstream } from "./gateway.js";
 export { installedFrom } from "./installed-from.js";
 export type { LinkApplyResult, LinkPlan, LinkPlanRequest, LinkStep } from "./link.js";
 export { applyLinks, planLinks, planUnlinks } from "./link.js";
+export type { NpmSkill } from "./npm-sync.js";
+export { npmPruned, npmSkills, readSynced, recordSynced } from "./npm-sync.js";
 export type { JoinedOrg } from "./org.js";
 export {
   joinOrg,
