@@ -4,7 +4,7 @@ import * as Enums from "@cyclonedx/cyclonedx-library/Enums";
 import * as Models from "@cyclonedx/cyclonedx-library/Models";
 import * as Serialize from "@cyclonedx/cyclonedx-library/Serialize";
 import * as Spec from "@cyclonedx/cyclonedx-library/Spec";
-import type { ComponentFacts, SbomFacts } from "./_sbom-facts.js";
+import { type ComponentFacts, documentProperties, type SbomFacts } from "./_sbom-facts.js";
 
 /** The facts as CycloneDX 1.6 JSON, by the CycloneDX project's library; the org and feeds as metadata properties. */
 export function cycloneDx(facts: SbomFacts): string {
@@ -26,25 +26,6 @@ export function cycloneDx(facts: SbomFacts): string {
     new Serialize.JSON.Normalize.Factory(Spec.Spec1dot6),
   );
   return `${serializer.serialize(bom, { sortLists: true, space: 2 })}\n`;
-}
-
-/** The org in force and the advisory feeds checked, as `skillshelf:*` name–value pairs. */
-export function documentProperties(facts: SbomFacts): [string, string][] {
-  const { org } = facts;
-  return [
-    ...(org === undefined
-      ? []
-      : ([
-          ["skillshelf:org", org.name],
-          ["skillshelf:org:source", org.source],
-          ["skillshelf:org:digest", org.digest],
-          ["skillshelf:org:fetched", org.fetchedAt],
-        ] as [string, string][])),
-    ...facts.feeds.map((feed): [string, string] => [
-      `skillshelf:advisories:${feed.name}`,
-      `${feed.source}, fetched ${feed.fetchedAt}, ${feed.advisories} advisories`,
-    ]),
-  ];
 }
 
 // --- internal ---

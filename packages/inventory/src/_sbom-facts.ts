@@ -87,6 +87,25 @@ export function sbomFacts(request: {
   };
 }
 
+/** The org in force and the advisory feeds checked, as `skillshelf:*` name–value pairs. */
+export function documentProperties(facts: SbomFacts): [string, string][] {
+  const { org } = facts;
+  return [
+    ...(org === undefined
+      ? []
+      : ([
+          ["skillshelf:org", org.name],
+          ["skillshelf:org:source", org.source],
+          ["skillshelf:org:digest", org.digest],
+          ["skillshelf:org:fetched", org.fetchedAt],
+        ] as [string, string][])),
+    ...facts.feeds.map((feed): [string, string] => [
+      `skillshelf:advisories:${feed.name}`,
+      `${feed.source}, fetched ${feed.fetchedAt}, ${feed.advisories} advisories`,
+    ]),
+  ];
+}
+
 // --- internal ---
 
 function componentFacts(

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import parseLicense from "spdx-expression-parse";
-import { documentProperties } from "./_cyclonedx.js";
-import type { ComponentFacts, SbomFacts } from "./_sbom-facts.js";
+import { type ComponentFacts, documentProperties, type SbomFacts } from "./_sbom-facts.js";
 
 /**
  * The facts as an SPDX 2.3 JSON document: the library a package that DESCRIBES names and that

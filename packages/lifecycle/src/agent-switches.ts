@@ -1,20 +1,19 @@
 // Agents' own per-skill switches (the agent table's `settings.switch`), written where each agent
 // reads them: one writer per entry shape, each editing the user's file through a maintained
 // editor that keeps every byte of the user's own content (comments, order, spacing).
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   type AgentDefinition,
   type AgentSwitchShape,
   decodeText,
   type Environment,
-  parseJson,
   readRegularFile,
   SkillshelfError,
   writeFileAtomic,
 } from "@skillshelf/core";
 import { readInventory } from "@skillshelf/inventory";
-import { writeJsonFile } from "./_json-file.js";
+import { readJsonFile, writeJsonFile } from "./_json-file.js";
 
 /** What writing one agent's switch did: its file, the names it turned off and back on. */
 export interface SwitchWrite {
@@ -152,10 +151,7 @@ function writtenPath(environment: Environment): string {
 }
 
 function readWritten(environment: Environment): Record<string, readonly string[]> {
-  const path = writtenPath(environment);
-  if (!existsSync(path)) return {};
-  const parsed = parseJson(readFileSync(path, "utf8"));
-  const value = (parsed.ok ? parsed.value : undefined) as
+  const value = readJsonFile(writtenPath(environment))?.value as
     | { version?: unknown; agents?: Record<string, unknown> }
     | undefined;
   if (value?.version !== 1 || typeof value.agents !== "object" || value.agents === null) return {};

@@ -1,11 +1,11 @@
 // `sync-npm`: the skills a project's installed npm dependencies ship, as packages of the project
 // pinned to each dependency's exact version (the registry's integrity checked and locked), and the
 // ones whose dependency left.
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, parseJson, SkillshelfError } from "@skillshelf/core";
+import { type Environment, SkillshelfError } from "@skillshelf/core";
 import { readScopeState } from "@skillshelf/store";
-import { writeJsonFile } from "./_json-file.js";
+import { readJsonFile, writeJsonFile } from "./_json-file.js";
 
 /** One skill a dependency ships: where, and the source `install` takes for it. */
 export interface NpmSkill {
@@ -122,9 +122,8 @@ function skillFolders(dir: string): string[] {
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {
-  if (!existsSync(path)) return undefined;
-  const parsed = parseJson(readFileSync(path, "utf8"));
-  return parsed.ok && typeof parsed.value === "object" && parsed.value !== null
-    ? (parsed.value as Record<string, unknown>)
+  const value = readJsonFile(path)?.value;
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)
     : undefined;
 }

@@ -1,8 +1,3 @@
-// Profiles: named subsets of skills kept in a scope (`profiles.json`; a project's is committed),
-// used per agent by turning every other skill off in the agent's own switch, with the budget
-// each agent's listing would then cut. Which profile a contributor uses, and which switch entries
-// Skillshelf wrote, are the user's (in the user library), never the repository's.
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENTS,
@@ -12,12 +7,16 @@ import {
   type Environment,
   findAgent,
   type PackageScope,
-  parseJson,
   SkillshelfError,
   scopeLibraryDir,
 } from "@skillshelf/core";
-import { applyBudget, type BudgetEffect, explainAgents } from "@skillshelf/skills-loader";
-import { writeJsonFile } from "./_json-file.js";
+import {
+  type AgentExplanation,
+  applyBudget,
+  type BudgetEffect,
+  explainAgents,
+} from "@skillshelf/skills-loader";
+import { readJsonFile, writeJsonFile } from "./_json-file.js";
 import { type SwitchWrite, switchedOff, switchSkills } from "./agent-switches.js";
 
 /** A named subset of skills, and the scope that keeps it. */
@@ -106,8 +105,8 @@ export async function useProfile(request: {
   const agents: ProfileAgent[] = [];
   const diagnostics: Diagnostic[] = [];
   const wanted = new Set(profile.skills);
-  for (const agent of agentsFor(environment, request.agents)) {
-    const { seen, missing, budget } = fitFor(environment, agent, profile);
+  for (const { agent, explained } of agentsFor(environment, request.agents)) {
+    const { seen, missing, budget } = fitFor(explained, profile);
     if (agent.view?.settings?.switch === undefined) {
       diagnostics.push(
         createDiagnostic(
@@ -143,10 +142,12 @@ export function profileFit(
   const profile = profileNamed(environment, name);
   return {
     profile,
-    agents: agentsFor(environment, agents, { relevant: "switch-or-budget" }).map((agent) => {
-      const { missing, budget } = fitFor(environment, agent, profile);
-      return { agent: agent.id, missing, budget };
-    }),
+    agents: agentsFor(environment, agents, { relevant: "switch-or-budget" }).map(
+      ({ agent, explained }) => {
+        const { missing, budget } = fitFor(explained, profile);
+        return { agent: agent.id, missing, budget };
+      },
+    ),
   };
 }
 
@@ -169,17 +170,15 @@ function profileNamed(environment: Environment, name: string): Profile {
   );
 }
 
-/** The skills `agent` sees here, the profile's it does not, and its budget over the profile's. */
+/** The skills an agent sees here, the profile's it does not, and its budget over the profile's. */
 function fitFor(
-  environment: Environment,
-  agent: AgentDefinition,
+  explained: AgentExplanation | undefined,
   profile: Profile,
 ): {
   readonly seen: readonly string[];
   readonly missing: readonly string[];
   readonly budget?: BudgetEffect;
 } {
-  const [explained] = explainAgents({ ...environment, agent: agent.id });
   const loaded = explained?.loaded ?? [];
   const wanted = new Set(profile.skills);
   const rule = explained?.budget?.rule;
@@ -197,8 +196,6 @@ function fitFor(
   };
 }
 
-const MAX_PROFILES_BYTES = 1024 * 1024;
-
 function profilesPath(environment: Environment, scope: PackageScope): string {
   return join(scopeLibraryDir(environment, scope), "profiles.json");
 }
@@ -215,11 +212,9 @@ function profilesIn(
   | { readonly profiles: Readonly<Record<string, readonly string[]>> }
   | { readonly problem: Diagnostic } {
   const path = profilesPath(environment, scope);
-  if (!existsSync(path)) return { profiles: {} };
-  const parsed = parseJson(readFileSync(path, "utf8").slice(0, MAX_PROFILES_BYTES));
-  const value = (parsed.ok ? parsed.value : undefined) as
-    | { version?: unknown; profiles?: unknown }
-    | undefined;
+  const read = readJsonFile(path);
+  if (read === undefined) return { profiles: {} };
+  const value = read.value as { version?: unknown; profiles?: unknown } | undefined;
   const profiles = value?.profiles as Record<string, unknown> | undefined;
   if (
     value?.version !== 1 ||
@@ -241,10 +236,7 @@ function profilesIn(
 }
 
 function readUsing(environment: Environment): Record<string, string> {
-  const path = usingPath(environment);
-  if (!existsSync(path)) return {};
-  const parsed = parseJson(readFileSync(path, "utf8"));
-  const value = parsed.ok ? parsed.value : undefined;
+  const value = readJsonFile(usingPath(environment))?.value;
   return typeof value === "object" && value !== null
     ? Object.fromEntries(
         Object.entries(value).filter(
@@ -256,13 +248,14 @@ function readUsing(environment: Environment): Record<string, string> {
 
 /**
  * The agents named (`agent_unknown` for one the table lacks), else those with a folder here and a
- * switch (or, for `switch-or-budget`, a switch or a documented listing budget).
+ * switch (or, for `switch-or-budget`, a switch or a documented listing budget); each with what it
+ * would load here, explained once.
  */
 function agentsFor(
   environment: Environment,
   named: readonly string[] | undefined,
   { relevant = "switch" }: { readonly relevant?: "switch" | "switch-or-budget" } = {},
-): readonly AgentDefinition[] {
+): readonly { readonly agent: AgentDefinition; readonly explained?: AgentExplanation }[] {
   if (named !== undefined && named.length > 0)
     return named.map((id) => {
       const agent = findAgent(id);
@@ -270,17 +263,20 @@ function agentsFor(
         throw new SkillshelfError("agent_unknown", `${id} is not an agent of the table`, {
           details: { agent: id },
         });
-      return agent;
+      const [explained] = explainAgents({ ...environment, agent: agent.id });
+      return { agent, ...(explained === undefined ? {} : { explained }) };
     });
-  const here = new Set(
+  // one explanation of every agent, each folder read once for all of them
+  const here = new Map(
     explainAgents(environment)
       .filter((one) => one.roots.some((root) => root.exists))
-      .map((one) => one.agent),
+      .map((one) => [one.agent, one]),
   );
-  return AGENTS.filter(
-    (agent) =>
-      here.has(agent.id) &&
-      (agent.view?.settings?.switch !== undefined ||
-        (relevant === "switch-or-budget" && agent.view?.budget !== undefined)),
-  );
+  return AGENTS.flatMap((agent) => {
+    const explained = here.get(agent.id);
+    const relevantHere =
+      agent.view?.settings?.switch !== undefined ||
+      (relevant === "switch-or-budget" && agent.view?.budget !== undefined);
+    return explained !== undefined && relevantHere ? [{ agent, explained }] : [];
+  });
 }

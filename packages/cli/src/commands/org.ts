@@ -17,7 +17,7 @@ import {
 import { defaultScope, PACKAGE_SCOPES } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
-import { formatDiagnostic, painter, plural, safeLine } from "../format.js";
+import { formatDiagnostics, painter, plural, safeLine } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import { signerKey } from "./_signer.js";
 
@@ -121,7 +121,7 @@ function printJoined(
   io.stdout(
     `${done} the org ${safeLine(org.name)} from ${safeLine(kept.source)} (${pinText(kept.pin)}): ${inForce(kept)}\n`,
   );
-  printDiagnostics(input, context, diagnostics);
+  io.stderr(formatDiagnostics(diagnostics, context.style, painter(io.color)));
   return 0;
 }
 
@@ -168,7 +168,7 @@ function printStatus(input: CommandInput<OrgValues>, context: CommandContext): n
     io.stdout(
       `${recorded.scope} scope: installed under ${safeLine(recorded.org)}${recorded.team === undefined ? "" : `, team ${safeLine(recorded.team)} (${recorded.channel})`}\n`,
     );
-  printDiagnostics(input, context, problems);
+  io.stderr(formatDiagnostics(problems, context.style, painter(io.color)));
   return problem === undefined ? 0 : 1;
 }
 
@@ -212,14 +212,4 @@ function duration(ms: number): string {
   if (minutes < 60) return `${minutes}m`;
   const hours = Math.floor(minutes / 60);
   return hours < 48 ? `${hours}h` : `${Math.floor(hours / 24)}d`;
-}
-
-function printDiagnostics(
-  input: CommandInput<OrgValues>,
-  context: CommandContext,
-  diagnostics: readonly Diagnostic[],
-): void {
-  const paint = painter(input.io.color);
-  for (const diagnostic of diagnostics)
-    input.io.stderr(formatDiagnostic(diagnostic, context.style, paint));
 }

@@ -10,7 +10,7 @@ import {
 import type { CommandInput } from "../command.js";
 import { scopeValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
+import { displayPath, formatDiagnostics, painter, plural, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
 import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
@@ -58,8 +58,7 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
         io.stdout(
           `${profile.name === using ? "* " : "  "}${safeLine(profile.name)} (${profile.scope}): ${profile.skills.map(safeLine).join(", ")}\n`,
         );
-      for (const diagnostic of diagnostics)
-        io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+      io.stderr(formatDiagnostics(diagnostics, context.style, paint));
     }
     return diagnostics.length === 0 ? 0 : 1;
   }
@@ -120,8 +119,7 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
         `  ${agent.agent}: ${agent.write.changed ? `${plural(agent.write.disabled.length, "skill")} off, ${plural(agent.write.enabled.length, "skill")} back on in ${displayPath(agent.write.file, context.style)}` : "its switch already says so"}\n`,
       );
   printAgents(io, used.agents);
-  for (const diagnostic of used.diagnostics)
-    io.stderr(formatDiagnostic(diagnostic, context.style, paint));
+  io.stderr(formatDiagnostics(used.diagnostics, context.style, paint));
   return ok ? 0 : 1;
 }
 

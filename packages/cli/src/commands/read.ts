@@ -1,10 +1,10 @@
 import { renderSkillContent } from "@skillshelf/catalog-view";
-import { createDiagnostic, filterLexical } from "@skillshelf/core";
 import { isModelVisible, readSkillBody } from "@skillshelf/skills-loader";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { resourcesOf } from "../resources.js";
+import { unknownResource } from "./_unknown.js";
 
 /**
  * `read NAME`: one skill's instructions as a model is given them on activation
@@ -22,22 +22,11 @@ export function runRead(input: CommandInput<{ readonly json: boolean }>): number
     .items.filter(isModelVisible);
   const skill = visible.find((one) => one.name === name);
   if (skill === undefined) {
-    const similar = filterLexical(
-      visible,
+    const unknown = unknownResource(
+      "skill",
       name,
-      (one) => `${one.name.replaceAll("-", " ")} ${one.description}`,
-    ).items.slice(0, 5);
-    const unknown = createDiagnostic(
-      "error",
-      "resource_unknown",
+      visible,
       `no skill a model may use here is named "${name}"`,
-      {
-        details: {
-          kind: "skill",
-          name,
-          ...(similar.length === 0 ? {} : { similar: similar.map((one) => one.name) }),
-        },
-      },
     );
     if (input.values.json)
       printJson(io, context, { ok: false, diagnostics: [publicDiagnostic(unknown)] });

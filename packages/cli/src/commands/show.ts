@@ -1,17 +1,12 @@
 import type { CollisionGroup } from "@skillshelf/collision";
-import {
-  createDiagnostic,
-  filterLexical,
-  folderKind,
-  type ResourceFolder,
-  type ResourcePlace,
-} from "@skillshelf/core";
+import { folderKind, type ResourceFolder, type ResourcePlace } from "@skillshelf/core";
 import { isModelVisible } from "@skillshelf/skills-loader";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, type PathStyle, painter, safeLine } from "../format.js";
 import { locationLine, type SkillIdentity, skillIdentities } from "../listings/identity.js";
 import { resourcesOf } from "../resources.js";
+import { unknownResource } from "./_unknown.js";
 
 /** Why a copy lost, in words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -42,18 +37,7 @@ export function runShow(
   const group = loaded.collisions.find((candidate) => candidate.name === name);
   const winner = group?.winner ?? loaded.items.find((item) => item.name === name);
   if (winner === undefined) {
-    const similar = filterLexical(
-      loaded.items,
-      name,
-      (item) => `${item.name.replaceAll("-", " ")} ${item.description ?? ""}`,
-    ).items.slice(0, 5);
-    const unknown = createDiagnostic("error", "resource_unknown", `no ${kind} is named "${name}"`, {
-      details: {
-        kind,
-        name,
-        ...(similar.length === 0 ? {} : { similar: similar.map((item) => item.name) }),
-      },
-    });
+    const unknown = unknownResource(kind, name, loaded.items, `no ${kind} is named "${name}"`);
     if (input.values.json)
       printJson(io, context, {
         kind,
