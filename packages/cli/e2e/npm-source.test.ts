@@ -2,7 +2,13 @@ import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type NpmRegistry, skillFile, startNpmRegistry, testdir } from "@skillshelf/test-utils";
+import {
+  type NpmRegistry,
+  skillFile,
+  startNpmRegistry,
+  testdir,
+  writeTree,
+} from "@skillshelf/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliAsync } from "../test/_run.js";
 import { changeSandbox, codesOf, everyFileText } from "../test/_sandbox.js";
@@ -161,5 +167,61 @@ describe("sync-npm (issue 60, item 5)", () => {
     const pruned = await runCliAsync(["sync-npm", "--yes"], { cwd: box.cwd, env: box.env });
     expect(pruned.status, pruned.stderr).toBe(0);
     expect(Object.keys(lock())).toEqual([]);
+  }, 120_000);
+
+  it("with --recursive, syncs the workspace packages' dependencies, leaves a linked workspace package out, and prunes in one document", async () => {
+    const box = changeSandbox();
+    writeFileSync(
+      join(box.home, ".npmrc"),
+      `@team:registry=${registry.url}\n${registry.authLine}\n`,
+    );
+    const web = (dependencies: Record<string, string>) =>
+      JSON.stringify({ name: "web", version: "1.0.0", dependencies });
+    writeTree(box.cwd, {
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+      "packages/web/package.json": web({ "@team/skills": "1.0.0", lib: "1.0.0" }),
+      // a package of the workspace itself, shipping a skill: linked in by npm, never synced
+      "packages/lib/package.json": JSON.stringify({ name: "lib", version: "1.0.0" }),
+      "packages/lib/SKILL.md": skillFile("lib", "The workspace's own."),
+    });
+    await promisify(execFile)(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"],
+      { cwd: box.cwd, env: { ...box.env, npm_config_cache: testdir() } },
+    );
+    const sync = async () => {
+      const run = await runCliAsync(["sync-npm", "--recursive", "--yes", "--json"], {
+        cwd: box.cwd,
+        env: box.env,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as {
+        skills: { dependency: string; skill: string }[];
+        pruned: string[];
+        changes: { outcomes: { id: string; status: string }[] }[];
+      };
+    };
+    const synced = await sync();
+    expect(synced.skills.map((one) => `${one.dependency}#${one.skill}`)).toEqual([
+      "@team/skills#deploy",
+      "@team/skills#pdf",
+    ]);
+    expect(synced.changes.flatMap((change) => change.outcomes.map((one) => one.status))).toEqual([
+      "committed",
+      "committed",
+    ]);
+    const lock = () =>
+      Object.keys(
+        JSON.parse(readFileSync(join(box.cwd, ".skillshelf", "lock.json"), "utf8")).packages,
+      ).sort();
+    expect(lock()).toEqual(["deploy", "pdf"]);
+
+    // the workspace package drops the dependency: one run, one document, both pruned
+    writeFileSync(join(box.cwd, "packages", "web", "package.json"), web({ lib: "1.0.0" }));
+    rmSync(join(box.cwd, "node_modules", "@team"), { recursive: true, force: true });
+    const pruned = await sync();
+    expect(pruned.skills).toEqual([]);
+    expect(pruned.pruned).toEqual(["deploy", "pdf"]);
+    expect(lock()).toEqual([]);
   }, 120_000);
 });

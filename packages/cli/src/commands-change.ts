@@ -190,7 +190,9 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
     description: `Find the skills the project's installed npm dependencies ship (a package's root SKILL.md,
 skills/<name>/SKILL.md, dist/skills/<name>/SKILL.md), install each into the project pinned to
 the dependency's version (the registry's integrity checked and locked, audited as any install),
-and remove the ones a sync installed whose dependency is no longer one. Each is a reviewed plan.${AUDIT_NOTE}`,
+and remove the ones a sync installed whose dependency is no longer one. Each is a reviewed plan.
+With --recursive, the dependencies of every package of the workspace too (each found in its own
+node_modules or the project's); a workspace package linked in is not a dependency to sync.${AUDIT_NOTE}`,
     options: {
       include: {
         type: "string",
@@ -204,12 +206,30 @@ and remove the ones a sync installed whose dependency is no longer one. Each is 
         multiple: true,
         help: "leave these dependencies (or these skills of them) out, comma-separated",
       },
+      recursive: {
+        type: "boolean",
+        help: "also the dependencies of the workspace's packages (package.json workspaces, pnpm-workspace.yaml)",
+      },
       approve: APPROVE_OPTION,
       ...REVIEW,
     },
-    shared: ["cwd"],
+    shared: ["json", "cwd"],
     exits: "0 in sync, 1 something was refused, declined or failed, 2 usage error",
     load: async () => (await import("./commands/sync-npm.js")).runSyncNpm,
+  }),
+  defineCommand({
+    name: "adopt",
+    summary:
+      "record skills copied into agents' folders by hand or by another tool, so verify covers them",
+    description: `Find the skills in the scope's agent folders (.claude/skills, .agents/skills, …) that
+nothing installed accounts for, and record each as a package installed from where it lies and
+as that agent's copy of it: one reviewed plan per agent folder, audited as any install. The
+folders are not changed; verify then reports any edit of them, and update reads them again. A
+symlink (another tool's link) and a name a package already has are left alone and named.${SCOPE_NOTE}`,
+    options: { agent: AGENT_OPTION, approve: APPROVE_OPTION, ...REVIEW },
+    shared: ["scope", "json", "cwd"],
+    exits: "0 nothing left to adopt, 1 something was refused, declined or failed, 2 usage error",
+    load: async () => (await import("./commands/adopt.js")).runAdopt,
   }),
   defineCommand({
     name: "preview",

@@ -66,6 +66,10 @@ export const CHECK_CODES = {
     hintWith:
       "remove it (skillshelf remove or unlink --{scope}), or install or link it again so the {scope} lock records it",
   },
+  adopt_skipped: {
+    owner: "lifecycle",
+    hint: "its reason says why: a link (another tool's: adopt the folder it points at), taken (a package has that name: rename the folder), folder (not an agent's main skill folder: move it into one)",
+  },
   agent_switch_missing: {
     owner: "lifecycle",
     hint: "this agent documents no per-skill switch (docs/agents.md): link or unlink the skill for it instead (skillshelf link, skillshelf unlink)",

@@ -26,8 +26,11 @@ import { removeTree } from "./remove-tree.js";
 
 /** Options of `copyTree`. */
 export interface CopyTreeOptions {
-  /** Entry names (at any depth) to leave out, for example `.git`. Default: none. */
-  readonly skip?: ((name: string) => boolean) | undefined;
+  /**
+   * Entries to leave out, by name (at any depth, for example `.git`) and path relative to the
+   * root. Default: none.
+   */
+  readonly skip?: ((name: string, relative: string) => boolean) | undefined;
   /** Also return each file's and link's own fingerprint (`TreeDigest.listing`). */
   readonly listing?: boolean | undefined;
   /**
@@ -87,7 +90,7 @@ export function copyTree(from: string, to: string, options: CopyTreeOptions = {}
           stamp?.atEnd(node.relative, target);
         });
       },
-      (name, relative) => skip(name) || (relative === name && Object.hasOwn(files, name)),
+      (name, relative) => skip(name, relative) || (relative === name && Object.hasOwn(files, name)),
     );
     addBefore(undefined);
   } catch (error) {

@@ -39,11 +39,16 @@ export function digestTree(
     readonly scratch?: Buffer;
     readonly stamp?: boolean;
     readonly read?: ((file: TreeFileRead) => void) | undefined;
+    /** Entries to leave out, by name and path relative to the root (as `copyTree`'s `skip`). */
+    readonly skip?: ((name: string, relative: string) => boolean) | undefined;
   } = {},
 ): TreeDigest {
   const frames = treeFrames(options);
-  walkTree(root, (node) =>
-    node.kind === "file" ? fileFrame(frames, node, node.path, options.read) : frames.other(node),
+  walkTree(
+    root,
+    (node) =>
+      node.kind === "file" ? fileFrame(frames, node, node.path, options.read) : frames.other(node),
+    options.skip,
   );
   return frames.result();
 }

@@ -72,6 +72,7 @@ export function stepLinks(
         name: basename(target),
         package: id,
         copy,
+        bare: links.bare,
       };
       try {
         const reviewed = reviewLink(environment, scope, linkRequest, { cache, staged });
@@ -81,6 +82,7 @@ export function stepLinks(
           key: reviewed.key,
           target,
           copy,
+          ...(links.bare === true && copy ? { bare: true as const } : {}),
           inPlace: reviewed.inPlace,
         });
       } catch (error) {

@@ -86,7 +86,7 @@ export async function sessionPlan(
       plugins: request.plugins?.filter((name) => name !== ""),
       skills: choices.skills.filter((name) => name !== ""),
       fullDepth: request.fullDepth,
-      ...(request.agents === undefined ? {} : { links: { agents: request.agents } }),
+      links: request.links,
     });
   }
   return planLifecycle({

@@ -307,13 +307,14 @@ function installInput(
     ...(step.links === undefined
       ? {}
       : {
-          links: step.links.map(({ agent, target, copy }) => ({
+          links: step.links.map(({ agent, target, copy, bare }) => ({
             agent,
             kind: "skill" as const,
             target,
             name: basename(target),
             package: step.id,
             copy,
+            bare,
           })),
         }),
   };

@@ -3,6 +3,8 @@ export { isCopyOperation } from "./_operations.js";
 export { changeStageOptions } from "./_session-plan.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
+export type { AdoptRequest, Unadopted, UnadoptedSkills } from "./adopt.js";
+export { adoptRequests, findUnadopted } from "./adopt.js";
 export type { RevokedCopy } from "./advisories.js";
 export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
 export type { SwitchWrite } from "./agent-switches.js";

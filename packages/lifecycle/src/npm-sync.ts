@@ -1,9 +1,9 @@
 // `sync-npm`: the skills a project's installed npm dependencies ship, as packages of the project
 // pinned to each dependency's exact version (the registry's integrity checked and locked), and the
 // ones whose dependency left.
-import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { type Environment, SkillshelfError } from "@skillshelf/core";
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { type Environment, isInside, parseYamlDocument, SkillshelfError } from "@skillshelf/core";
 import { readScopeState } from "@skillshelf/store";
 import { readJsonFile, writeJsonFile } from "./_json-file.js";
 
@@ -18,31 +18,56 @@ export interface NpmSkill {
   readonly source: string;
 }
 
+/** What `npmSkills` reads: which dependencies, and whether the workspace's packages' too. */
+export interface NpmSkillFilters {
+  /** `pkg` or `pkg#skill`: only these. */
+  readonly include?: readonly string[] | undefined;
+  /** `pkg` or `pkg#skill`: never these. */
+  readonly exclude?: readonly string[] | undefined;
+  /**
+   * Also the dependencies of every package of the project's workspace (`workspaces` in its
+   * package.json, or `packages` in pnpm-workspace.yaml), each found in that package's
+   * node_modules or, hoisted, in the project's.
+   */
+  readonly recursive?: boolean | undefined;
+}
+
 /**
  * The skills the project's dependencies (`dependencies`, `devDependencies`,
  * `optionalDependencies` of its package.json, as installed in its node_modules) ship: a root
  * `SKILL.md`, `skills/<name>/SKILL.md` or `dist/skills/<name>/SKILL.md`; narrowed by `include`
- * and `exclude` (`pkg` or `pkg#skill`). `npm_project_missing` without a package.json.
+ * and `exclude` (`pkg` or `pkg#skill`). A dependency that is a package of the workspace itself
+ * (linked, not installed from a registry) is left out. `npm_project_missing` without a
+ * package.json.
  */
 export function npmSkills(
   environment: Environment,
-  filters: { readonly include?: readonly string[]; readonly exclude?: readonly string[] } = {},
+  filters: NpmSkillFilters = {},
 ): readonly NpmSkill[] {
-  const manifest = readJson(join(environment.project, "package.json"));
+  const { project } = environment;
+  const manifest = readJson(join(project, "package.json"));
   if (manifest === undefined)
     throw new SkillshelfError(
       "npm_project_missing",
-      `${environment.project} has no package.json to read dependencies from`,
-      { path: join(environment.project, "package.json") },
+      `${project} has no package.json to read dependencies from`,
+      { path: join(project, "package.json") },
     );
-  const names = new Set(
-    ["dependencies", "devDependencies", "optionalDependencies"].flatMap((field) =>
-      Object.keys((manifest[field] as Record<string, unknown> | undefined) ?? {}),
-    ),
-  );
+  const packages = [
+    project,
+    ...(filters.recursive === true ? workspaceFolders(project, manifest) : []),
+  ];
+  // each dependency once, from the first package naming it that has it installed
+  const installed = new Map<string, string>();
+  for (const folder of packages)
+    for (const dependency of dependencyNames(readJson(join(folder, "package.json")) ?? {}))
+      if (!installed.has(dependency)) {
+        const dir = [folder, project]
+          .map((base) => join(base, "node_modules", dependency))
+          .find((candidate) => fromRegistry(project, candidate));
+        if (dir !== undefined) installed.set(dependency, dir);
+      }
   const found: NpmSkill[] = [];
-  for (const dependency of [...names].sort()) {
-    const dir = join(environment.project, "node_modules", dependency);
+  for (const [dependency, dir] of [...installed].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const version = readJson(join(dir, "package.json"))?.version;
     if (typeof version !== "string") continue;
     for (const path of skillFolders(dir)) {
@@ -102,6 +127,101 @@ export function readSynced(environment: Environment): readonly string[] {
 }
 
 // --- internal ---
+
+function dependencyNames(manifest: Record<string, unknown>): string[] {
+  return ["dependencies", "devDependencies", "optionalDependencies"].flatMap((field) =>
+    Object.keys((manifest[field] as Record<string, unknown> | undefined) ?? {}),
+  );
+}
+
+/**
+ * An installed dependency that came from a registry: its folder has a package.json, and its real
+ * path is not a folder of the project outside every node_modules (a workspace package linked in).
+ */
+function fromRegistry(project: string, dir: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(join(dir, "package.json"));
+  } catch {
+    return false;
+  }
+  return !isInside(project, real) || relative(project, real).split(sep).includes("node_modules");
+}
+
+/**
+ * The folders of the workspace's packages: `workspaces` in the project's package.json (a list,
+ * or `{ packages }`), else `packages` in pnpm-workspace.yaml; each pattern a path whose segments
+ * are names or `*` (`packages/*`), `**` for any depth below; `!pattern` leaves folders out.
+ * Only folders inside the project holding a package.json count.
+ */
+function workspaceFolders(project: string, manifest: Record<string, unknown>): string[] {
+  const patterns = workspacePatterns(project, manifest);
+  const excluded = new Set(
+    patterns.filter((one) => one.startsWith("!")).flatMap((one) => expand(project, one.slice(1))),
+  );
+  const folders = patterns
+    .filter((one) => !one.startsWith("!"))
+    .flatMap((one) => expand(project, one))
+    .filter((folder) => !excluded.has(folder) && folder !== project);
+  return [...new Set(folders)].filter(
+    (folder) =>
+      lstatSync(join(folder, "package.json"), { throwIfNoEntry: false })?.isFile() === true,
+  );
+}
+
+function workspacePatterns(project: string, manifest: Record<string, unknown>): string[] {
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((one): one is string => typeof one === "string") : [];
+  const declared = manifest.workspaces;
+  if (declared !== undefined)
+    return strings(
+      Array.isArray(declared) ? declared : (declared as { packages?: unknown })?.packages,
+    );
+  let text: string;
+  try {
+    text = readFileSync(join(project, "pnpm-workspace.yaml"), "utf8");
+  } catch {
+    return [];
+  }
+  const parsed = parseYamlDocument(text, { maxLength: 1 << 20 });
+  return parsed.ok ? strings((parsed.value as { packages?: unknown } | null)?.packages) : [];
+}
+
+/** The folders a workspace pattern names under `project`, never through a symlink or out of it. */
+function expand(project: string, pattern: string): string[] {
+  let folders = [project];
+  for (const segment of pattern.replace(/^\.\//, "").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") return [];
+    folders = folders.flatMap((folder) =>
+      segment === "*" || segment === "**"
+        ? subfolders(folder, segment === "**")
+        : [join(folder, segment)],
+    );
+  }
+  return folders.filter(
+    (folder) => lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true,
+  );
+}
+
+/** The plain folders below `folder` (all depths with `deep`), node_modules and dot folders left out. */
+function subfolders(folder: string, deep: boolean): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter(
+      (entry) =>
+        entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules",
+    )
+    .flatMap((entry) => {
+      const path = join(folder, entry.name);
+      return deep ? [path, ...subfolders(path, true)] : [path];
+    });
+}
 
 function syncedPath(environment: Environment): string {
   return join(environment.project, ".skillshelf", "npm-sync.json");

@@ -34,6 +34,7 @@ export function restoreLinks(
         name: nameInFolder(scope, key, entry),
         package: entry.package,
         copy: entry.mode === "copy",
+        bare: entry.bare,
       },
     ];
   });

@@ -40,6 +40,7 @@ export interface ChangeRequest
     | "cache"
     | "codeParsers"
     | "progress"
+    | "links"
   > {
   readonly command: ChangeCommand;
   /**
@@ -51,8 +52,6 @@ export interface ChangeRequest
   readonly scope?: PackageScope | undefined;
   /** Audit rules approved for what this change stages. */
   readonly approve?: readonly string[] | undefined;
-  /** Agents to link each installed skill into (`LifecycleRequest.links`). */
-  readonly agents?: readonly string[] | "all" | undefined;
   /** Plan, ask what a plan needs answered, and stop before confirming or applying anything. */
   readonly dryRun?: boolean | undefined;
   /**

@@ -90,10 +90,15 @@ export interface LifecycleRequest {
    * For an install or update: link each skill the package offers into these agents' folders of
    * the scope (`all`: every agent whose folder exists there) in the same step as the install, as
    * copies with `copy`. An install of a package the scope already holds exactly makes only the
-   * links that are missing.
+   * links that are missing. `bare` copies leave the package's manifest out: the skill folder
+   * already at a link's path, which the package is installed from, is taken as its copy (`adopt`).
    */
   readonly links?:
-    | { readonly agents: readonly string[] | "all"; readonly copy?: boolean }
+    | {
+        readonly agents: readonly string[] | "all";
+        readonly copy?: boolean;
+        readonly bare?: boolean;
+      }
     | undefined;
   /** How an install or update's audit judges what it stages. */
   readonly audit?: AuditRequest | undefined;
@@ -141,6 +146,8 @@ export interface StepLink {
   /** Where the skill will be once installed. */
   readonly target: string;
   readonly copy: boolean;
+  /** A copy without the package's manifest (`LifecycleRequest.links`). */
+  readonly bare?: true | undefined;
   /** Already as asked. */
   readonly inPlace: boolean;
 }

@@ -106,7 +106,7 @@ export function linkFault(
   if (!isOurLink(path, target, record))
     return fault("link_changed", `the copy at ${path} was edited since Skillshelf made it`);
   // the copy is as made; what it copies may have changed since
-  return exposedDigestOrUndefined(target, record.kind) === record.digest
+  return exposedDigestOrUndefined(target, record) === record.digest
     ? undefined
     : fault(
         "copy_stale",
@@ -133,16 +133,19 @@ export function linkedCopies(
       ([, record]) =>
         record.mode === "copy" &&
         isFolderLike(record.kind) &&
-        exposedDigestOrUndefined(join(library, record.target), record.kind) === record.digest,
+        exposedDigestOrUndefined(join(library, record.target), record) === record.digest,
     )
     .map(([key, record]) => [join(base, key), join(library, record.target)]);
 }
 
 // --- internal ---
 
-function exposedDigestOrUndefined(path: string, kind: LinkRecord["kind"]): string | undefined {
+function exposedDigestOrUndefined(
+  path: string,
+  record: Pick<LinkRecord, "kind" | "bare">,
+): string | undefined {
   try {
-    return exposedDigest(path, kind);
+    return exposedDigest(path, record.kind, record.bare);
   } catch {
     return undefined;
   }

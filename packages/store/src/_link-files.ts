@@ -37,9 +37,18 @@ export function linkText(path: string, target: string): string {
   return relative(dirname(path), target);
 }
 
-/** The digest of what a link exposes: a folder's tree digest, a file's sha256. */
-export function exposedDigest(path: string, kind: LinkKind): string {
-  return isFolderLike(kind) ? digestTree(path).digest : sha256(readFileSync(path));
+/**
+ * The digest of what a link exposes: a folder's tree digest (a `bare` copy's without the
+ * package manifest at its top), a file's sha256.
+ */
+export function exposedDigest(path: string, kind: LinkKind, bare?: boolean): string {
+  if (!isFolderLike(kind)) return sha256(readFileSync(path));
+  return digestTree(path, bare === true ? { skip: manifestAtTop } : {}).digest;
+}
+
+/** What a `bare` copy leaves out: the package manifest at the top of the folder it copies. */
+export function manifestAtTop(_name: string, relative: string): boolean {
+  return relative === "plugin.json";
 }
 
 /** What is at a link's path, as a person would describe it. */
@@ -64,14 +73,14 @@ export function foundAt(path: string): FoundAtLink {
 export function isOurLink(
   path: string,
   target: string,
-  record: Pick<LinkRecord, "mode" | "kind" | "digest">,
+  record: Pick<LinkRecord, "mode" | "kind" | "digest"> & { readonly bare?: boolean | undefined },
 ): boolean {
   const found = foundAt(path);
   if (record.mode === "symlink")
     return found.kind === "symlink" && found.to === linkText(path, target);
   if (found.kind !== (isFolderLike(record.kind) ? "folder" : "file")) return false;
   try {
-    return exposedDigest(path, record.kind) === record.digest;
+    return exposedDigest(path, record.kind, record.bare) === record.digest;
   } catch {
     return false;
   }

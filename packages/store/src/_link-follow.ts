@@ -34,7 +34,7 @@ export function followPackageLinks(
       if (onDisk) moves.push(linkMove("take", key, record));
       continue;
     }
-    const digest = exposedDigest(staged, record.kind);
+    const digest = exposedDigest(staged, record.kind, record.bare);
     if (digest === record.digest) continue;
     const refreshed = { ...record, digest };
     links = withTableEntry(links, key, refreshed);

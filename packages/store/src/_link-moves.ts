@@ -13,7 +13,13 @@ import {
   siblingName,
 } from "@skillshelf/core";
 import type { FaultHook } from "./_faults.js";
-import { assertLinkFolderSafe, foundAt, isOurLink, linkText } from "./_link-files.js";
+import {
+  assertLinkFolderSafe,
+  foundAt,
+  isOurLink,
+  linkText,
+  manifestAtTop,
+} from "./_link-files.js";
 import type { LinkRecord } from "./_record-types.js";
 import type { LinkMove } from "./_step-journal.js";
 import type { ScopeTarget } from "./types.js";
@@ -141,7 +147,8 @@ function paths(place: LinkPlace, move: LinkMove) {
 /** Copy what a link exposes into a temporary sibling, then rename it into place. */
 function copyInto(path: string, live: string, record: LinkRecord, temporary: string): void {
   removeTree(temporary);
-  if (isFolderLike(record.kind)) copyTree(live, temporary);
+  if (isFolderLike(record.kind))
+    copyTree(live, temporary, record.bare === true ? { skip: manifestAtTop } : {});
   else copyFileSync(live, temporary);
   renameSync(temporary, path);
 }

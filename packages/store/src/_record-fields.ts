@@ -97,6 +97,7 @@ export function recordFields() {
     target: relativeInside,
     package: z.optional(packageId),
     mode: z.enum(LINK_MODES),
+    bare: z.optional(z.literal(true)),
   };
 
   /** Links keyed by their path relative to the scope's folder (home, or the project folder). */

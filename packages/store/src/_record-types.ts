@@ -69,6 +69,11 @@ export type LockedLink = {
   target: string;
   mode: "symlink" | "copy";
   package?: string | undefined;
+  /**
+   * A copy of a package's root skill folder without the package's `plugin.json`: what `adopt`
+   * records of a skill folder it found in the agent's folder, as it was.
+   */
+  bare?: true | undefined;
 };
 
 /** One link into another agent's folder, as the state records it: with what it exposed. */

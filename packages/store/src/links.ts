@@ -50,6 +50,11 @@ export interface LinkRequest {
   readonly package?: string | undefined;
   /** Write a copy instead of a symlink. */
   readonly copy?: boolean | undefined;
+  /**
+   * A copy without the package's manifest (`LockedLink.bare`), for a package installed from the
+   * skill folder already at the link's path (`adopt`): that folder is taken as the copy.
+   */
+  readonly bare?: boolean | undefined;
 }
 
 /** What became of one link. */
@@ -245,6 +250,7 @@ function recordOf(environment: Environment, scope: PackageScope, link: PlannedLi
     target: relative(scopeLibraryDir(environment, scope), link.target).split(sep).join("/"),
     ...(request.package === undefined ? {} : { package: request.package }),
     mode: link.existing ?? (request.copy === true ? "copy" : "symlink"),
+    ...(request.bare === true && request.copy === true ? { bare: true as const } : {}),
     digest: link.digest,
   };
 }
@@ -311,13 +317,13 @@ function planLink(
   assertLinkFolderSafe(base, path);
   const recorded = state.links?.[key];
   const found = foundAt(path);
-  const digest = exposedDigest(exposed, request.kind);
+  const digest = exposedDigest(exposed, request.kind, request.bare);
   if (found.kind === "nothing")
     return { key, path, target, request, digest, existing: undefined, unchanged: false };
   const mode = request.copy === true ? "copy" : "symlink";
   // a symlink is compared by the text it holds, so a staged target is judged as it will be
   const ours = { key, path, target, request, digest, existing: mode } as const;
-  if (isOurLink(path, target, { mode, kind: request.kind, digest }))
+  if (isOurLink(path, target, { mode, kind: request.kind, digest, bare: request.bare }))
     return { ...ours, unchanged: recorded?.mode === mode };
   // a copy we made, untouched since, of a resource that changed: ours to make again
   if (mode === "copy" && recorded?.mode === "copy" && isOurLink(path, target, recorded))

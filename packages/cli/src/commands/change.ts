@@ -42,6 +42,9 @@ export interface ChangeValues {
   readonly skill?: readonly string[];
   readonly plugin?: readonly string[];
   readonly agent?: readonly string[];
+  /** Links made as copies; `bare` ones without the package's manifest (`adopt`'s). */
+  readonly copy?: boolean;
+  readonly bare?: boolean;
   readonly "all-agents"?: boolean;
   readonly "all-or-nothing"?: boolean;
   readonly "full-depth"?: boolean;
@@ -106,7 +109,7 @@ export async function runChange(
         skills: (values.skill ?? []).flatMap((names) => names.split(",")),
         plugins: (values.plugin ?? []).flatMap((value) => value.split(",")),
         approve: approvedRules(values.approve ?? []),
-        agents: agentsOption(input, command),
+        links: linksTo(agentsOption(input, command), values),
         force: values.force,
         frozen: values.frozen,
         ref: values.ref,
@@ -333,4 +336,10 @@ function idsFrom(context: CommandContext, asked: PackageScope | undefined, from:
       `--from ${from}: no package in the ${scope} scope was installed from it`,
     );
   return ids;
+}
+
+function linksTo(agents: readonly string[] | "all" | undefined, values: ChangeValues) {
+  if (agents === undefined) return undefined;
+  const { copy, bare } = values;
+  return { agents, ...(copy === true ? { copy } : {}), ...(bare === true ? { bare } : {}) };
 }

@@ -21,11 +21,9 @@ import { type ChangeValues, confirmChange } from "./change.js";
  * the links, print the plan, confirm it as every change is confirmed, apply it in one step and
  * print what happened. Exit 0 when applied (or nothing to do), 1 otherwise.
  */
-/** What `link` and `unlink` read (`--copy` and `--all-agents` are link's). */
-type LinkValues = ChangeValues & { readonly copy?: boolean };
 
 export async function runLink(
-  input: CommandInput<LinkValues>,
+  input: CommandInput<ChangeValues>,
   command: "link" | "unlink",
 ): Promise<number> {
   const context = input.context();

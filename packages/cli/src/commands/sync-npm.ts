@@ -1,50 +1,62 @@
 import { npmPruned, npmSkills, readSynced, recordSynced } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
 import { plural, safeLine } from "../format.js";
-import { type ChangeValues, runChange } from "./change.js";
+import { type ChangeRun, runChanges } from "./_changes.js";
+import type { ChangeValues } from "./change.js";
 
-type SyncValues = Omit<ChangeValues, "json" | "user" | "project"> & {
+type SyncValues = Omit<ChangeValues, "user" | "project"> & {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
+  readonly recursive?: boolean;
 };
 
 /**
- * `sync-npm`: install, into the project, the skills its installed npm dependencies ship, each
- * pinned to the dependency's version (one reviewed plan, as `install` makes it), then remove the
- * ones a sync installed whose dependency left (another plan). Exit 1 when either did not apply.
+ * `sync-npm`: install, into the project, the skills its installed npm dependencies ship (with
+ * `--recursive`, its workspace packages' too), each pinned to the dependency's version (one
+ * reviewed plan, as `install` makes it), then remove the ones a sync installed whose dependency
+ * left (another plan). Exit 1 when either did not apply; `--json` prints one document.
  */
 export async function runSyncNpm(input: CommandInput<SyncValues>): Promise<number> {
   const { io, values } = input;
-  const context = input.context();
-  const { environment } = context;
+  const { environment } = input.context();
   const list = (option: readonly string[] | undefined) =>
     (option ?? []).flatMap((value) => value.split(",")).filter((one) => one !== "");
   const skills = npmSkills(environment, {
     include: list(values.include),
     exclude: list(values.exclude),
+    recursive: values.recursive,
   });
   const pruned = npmPruned(environment, skills);
-  io.stdout(
-    `${plural(skills.length, "skill")} in the project's npm dependencies${skills.length === 0 ? "" : `: ${skills.map((one) => `${safeLine(one.dependency)}#${safeLine(one.skill)}`).join(", ")}`}; ${plural(pruned.length, "package")} whose dependency left\n`,
-  );
-  const project = { ...input, values: { ...values, json: false, project: true, user: false } };
-  let status = 0;
-  if (skills.length > 0) {
-    status = await runChange(
-      { ...project, positionals: skills.map((one) => one.source) },
-      "install",
+  if (!values.json)
+    io.stdout(
+      `${plural(skills.length, "skill")} in the project's npm dependencies${skills.length === 0 ? "" : `: ${skills.map((one) => `${safeLine(one.dependency)}#${safeLine(one.skill)}`).join(", ")}`}; ${plural(pruned.length, "package")} whose dependency left\n`,
     );
-    if (status === 0 && values["dry-run"] !== true)
-      recordSynced(environment, [...readSynced(environment), ...skills.map((one) => one.skill)]);
-  }
-  if (pruned.length > 0) {
-    const removed = await runChange({ ...project, positionals: pruned }, "remove");
-    if (removed === 0 && values["dry-run"] !== true)
-      recordSynced(
-        environment,
-        readSynced(environment).filter((id) => !pruned.includes(id)),
-      );
-    status = Math.max(status, removed);
-  }
-  return status;
+  const applied = (status: number) => status === 0 && values["dry-run"] !== true;
+  const runs: ChangeRun[] = [];
+  if (skills.length > 0)
+    runs.push({
+      command: "install",
+      positionals: skills.map((one) => one.source),
+      then: (status) => {
+        if (applied(status))
+          recordSynced(environment, [
+            ...readSynced(environment),
+            ...skills.map((one) => one.skill),
+          ]);
+      },
+    });
+  if (pruned.length > 0)
+    runs.push({
+      command: "remove",
+      positionals: pruned,
+      then: (status) => {
+        if (applied(status))
+          recordSynced(
+            environment,
+            readSynced(environment).filter((id) => !pruned.includes(id)),
+          );
+      },
+    });
+  const head = { skills, pruned };
+  return runChanges({ ...input, values: { ...values, project: true, user: false } }, head, runs);
 }
