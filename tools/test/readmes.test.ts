@@ -34,6 +34,8 @@ const RUN: Readonly<Record<string, readonly RegExp[]>> = {
   "packages/audit/README.md": [/2\.1\.0/],
   // no policy file, no recipes, nothing to validate in the project: each must still run clean
   "packages/policy/README.md": [],
+  // no agent has logged a session in the test's home
+  "packages/session-logs/README.md": [/^0 invocations in 0 log files$/m],
   "packages/recipes-loader/README.md": [],
   "packages/validation/README.md": [],
   // last: they install into the project (a package of one skill, then two of a collection)

@@ -176,7 +176,14 @@ is out of date, for CI).${AUDIT_NOTE}${SCOPE_NOTE}`,
                 help: `${name} the package's skills for these agents only, in each agent's own switch (Codex, OpenCode); the package stays ${name === "enable" ? "as it is" : "enabled"} for the others`,
               },
             }
-          : {}),
+          : name === "rollback"
+            ? {
+                agent: {
+                  ...AGENT_OPTION,
+                  help: "with no id: put each agent's own switch back as Skillshelf's last write to it (a profile used, disable --agent) found it",
+                },
+              }
+            : {}),
         ...REVIEW,
       },
       shared: ["scope", "json", "cwd"],

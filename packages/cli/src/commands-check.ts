@@ -219,9 +219,10 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
   }),
   defineCommand({
     name: "usage",
-    summary: "count locally which skills MCP clients ask for (opt-in)",
+    summary:
+      "see locally which skills are used: served over MCP, invoked in agents' sessions (opt-in)",
     description:
-      "Show, per skill, how often MCP clients of skillshelf mcp asked for it (skills/get) and\nread its files (resources/read), most used first. Nothing is counted until\nskillshelf usage enable; skillshelf usage disable stops and forgets. The counts are kept in\nusage.jsonl in the user library and never sent anywhere.",
+      "Show, per skill, how often MCP clients of skillshelf mcp asked for it (skills/get) and\nread its files (resources/read), and how often agents invoked it as their own session logs on\nthis machine show (Claude Code's transcripts, Codex's rollout files, Copilot CLI's events;\nplugin:skill names keep their plugin), most used first. Nothing is counted or read until\nskillshelf usage enable; skillshelf usage disable stops and forgets. The counts are kept in\nusage.jsonl in the user library, the logs are read where they are, and nothing is sent anywhere.",
     arguments: "[enable | disable]",
     positionals: { min: 0, max: 1 },
     options: {

@@ -53,7 +53,7 @@ function codexOff(text: string): string[] {
 }
 
 describe("profiles (issue 60, items 1 and 2)", () => {
-  it("turns every other skill off in Codex's and OpenCode's own switch, keeps the user's content, and another profile undoes it", async () => {
+  it("turns every other skill off in Codex's and OpenCode's own switch, keeps the user's content, and another profile or rollback undoes it", async () => {
     const box = projectWith(["pdf", "tidy", "lint"]);
     const { codex, opencode } = settings(box);
     expect((await box.run("profile", "create", "focus", "--skill", "pdf,lint")).status).toBe(0);
@@ -90,6 +90,14 @@ describe("profiles (issue 60, items 1 and 2)", () => {
     ).toEqual({ legacy: false });
     expect((await box.run("profile", "use", "focus", "--agent", "codex")).status).toBe(0);
     expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "tidy"]);
+    // rollback puts the switch back as the last write found it, and again redoes that write
+    expect((await box.run("rollback", "--agent", "codex", "--json")).status).toBe(0);
+    expect(readFileSync(codex, "utf8")).toBe(CODEX);
+    expect((await box.run("rollback", "--agent", "codex")).status).toBe(0);
+    expect(codexOff(readFileSync(codex, "utf8"))).toEqual(["legacy", "tidy"]);
+    const mixed = await box.run("rollback", "pdf", "--agent", "codex");
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toContain("usage_invalid_value");
 
     // which profile this contributor uses is theirs, not the repository's
     const listed = JSON.parse((await box.run("profile", "list", "--json")).stdout);

@@ -53,4 +53,60 @@ describe("usage: the unused, and a listing ranked by use (issue 60, item 3)", ()
     expect(plain).toEqual(["alpha", "bravo", "charlie", "delta"].slice(0, plain.length));
     expect(ranked).toEqual(["bravo", "delta", "charlie", "alpha"].slice(0, ranked.length));
   });
+
+  it("counts what agents' own session logs show was invoked, beside what was served, only once enabled", async () => {
+    const box = changeSandbox();
+    for (const name of ["pdf", "docx", "lint", "tidy"]) {
+      const dir = join(box.cwd, ".skillshelf", "skills", name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "SKILL.md"), skillFile(name, `Use for ${name} work of every kind.`));
+    }
+    const at = `${dayAgo(1)}T10:00:00.000Z`;
+    const write = (path: string, values: unknown[]) => {
+      mkdirSync(join(path, ".."), { recursive: true });
+      writeFileSync(path, values.map((value) => JSON.stringify(value)).join("\n"));
+    };
+    const skillCall = (skill: string) => ({
+      type: "assistant",
+      timestamp: at,
+      message: { content: [{ type: "tool_use", name: "Skill", input: { skill } }] },
+    });
+    write(join(box.home, ".claude", "projects", "-work-app", "a.jsonl"), [
+      skillCall("pdf"),
+      skillCall("pdf"),
+      skillCall("office:docx"),
+    ]);
+    write(join(box.home, ".codex", "sessions", "2026", "12", "07", "rollout-a.jsonl"), [
+      {
+        timestamp: at,
+        type: "response_item",
+        payload: {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "<skill>\n<name>pdf</name>\n<path>/p</path>\nx\n</skill>" },
+          ],
+        },
+      },
+    ]);
+    write(join(box.home, ".copilot", "session-state", "s1", "events.jsonl"), [
+      { type: "skill.invoked", timestamp: at, data: { name: "lint", path: "/p" } },
+    ]);
+    // off: nothing is read, and the command says how to turn it on
+    expect((await box.run("usage", "--json")).status).toBe(1);
+
+    expect((await box.run("usage", "enable")).status).toBe(0);
+    const usage = JSON.parse((await box.run("usage", "--since", "30", "--json")).stdout) as {
+      logFiles: number;
+      skills: { skill: string; invoked: Record<string, number>; plugins?: string[] }[];
+    };
+    expect(usage.logFiles).toBe(3);
+    expect(usage.skills.map((one) => [one.skill, one.invoked, one.plugins ?? []])).toEqual([
+      ["pdf", { "claude-code": 2, codex: 1 }, []],
+      ["docx", { "claude-code": 1 }, ["office"]],
+      ["lint", { copilot: 1 }, []],
+    ]);
+    const unused = JSON.parse((await box.run("usage", "--unused", "30", "--json")).stdout);
+    expect(unused.unused).toEqual(["tidy"]);
+  });
 });

@@ -23,6 +23,7 @@ export type CodeOwner =
   | "sources"
   | "audit"
   | "policy"
+  | "session-logs"
   | "resources"
   | "inventory"
   | "validation"

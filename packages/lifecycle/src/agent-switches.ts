@@ -34,8 +34,9 @@ export async function switchSkills(
   agent: AgentDefinition,
   change: { readonly off: readonly string[]; readonly on: readonly string[] },
 ): Promise<SwitchWrite> {
-  const written = readWritten(environment);
-  const ours = new Set(written[agent.id] ?? []);
+  const { agents: written, previous } = readWritten(environment);
+  const before = written[agent.id] ?? [];
+  const ours = new Set(before);
   const off = [...new Set(change.off)];
   const write = await writeAgentSwitch(environment, agent, {
     disable: off,
@@ -48,9 +49,29 @@ export async function switchSkills(
   writeJsonFile(writtenPath(environment), {
     version: 1,
     agents: { ...written, [agent.id]: [...ours].sort() },
+    // what `rollbackSwitch` puts back: the entries of ours before the last write that changed any
+    previous: write.changed ? { ...previous, [agent.id]: before } : previous,
   });
   const { offBefore: _before, ...rest } = write;
   return rest;
+}
+
+/**
+ * `rollback --agent`: `agent`'s switch put back as Skillshelf's last write found it (what it
+ * turned off then, off; what it turned off since, back on), the user's own entries untouched;
+ * rolling back again redoes that write. `undefined` when Skillshelf never changed the switch.
+ */
+export async function rollbackSwitch(
+  environment: Environment,
+  agent: AgentDefinition,
+): Promise<SwitchWrite | undefined> {
+  const { agents: written, previous } = readWritten(environment);
+  const back = previous[agent.id];
+  if (back === undefined) return undefined;
+  return switchSkills(environment, agent, {
+    off: back,
+    on: (written[agent.id] ?? []).filter((skill) => !back.includes(skill)),
+  });
 }
 
 /**
@@ -93,7 +114,7 @@ export async function switchPackages(request: {
 
 /** The skills Skillshelf turned off in `agent`'s switch and has not turned back on. */
 export function switchedOff(environment: Environment, agent: string): readonly string[] {
-  return readWritten(environment)[agent] ?? [];
+  return readWritten(environment).agents[agent] ?? [];
 }
 
 // --- internal ---
@@ -150,13 +171,22 @@ function writtenPath(environment: Environment): string {
   return join(environment.configDir, "agent-switches.json");
 }
 
-function readWritten(environment: Environment): Record<string, readonly string[]> {
+/** `agent-switches.json`: per agent, the names Skillshelf turned off, now and before its last write. */
+function readWritten(environment: Environment): {
+  readonly agents: Record<string, readonly string[]>;
+  readonly previous: Record<string, readonly string[]>;
+} {
   const value = readJsonFile(writtenPath(environment))?.value as
-    | { version?: unknown; agents?: Record<string, unknown> }
+    | { version?: unknown; agents?: unknown; previous?: unknown }
     | undefined;
-  if (value?.version !== 1 || typeof value.agents !== "object" || value.agents === null) return {};
+  if (value?.version !== 1) return { agents: {}, previous: {} };
+  return { agents: namesByAgent(value.agents), previous: namesByAgent(value.previous) };
+}
+
+function namesByAgent(value: unknown): Record<string, readonly string[]> {
+  if (typeof value !== "object" || value === null) return {};
   return Object.fromEntries(
-    Object.entries(value.agents).filter(
+    Object.entries(value).filter(
       (entry): entry is [string, string[]] =>
         Array.isArray(entry[1]) && entry[1].every((one) => typeof one === "string"),
     ),

@@ -8,7 +8,7 @@ export { adoptRequests, findUnadopted } from "./adopt.js";
 export type { RevokedCopy } from "./advisories.js";
 export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
 export type { SwitchWrite } from "./agent-switches.js";
-export { switchPackages } from "./agent-switches.js";
+export { rollbackSwitch, switchPackages } from "./agent-switches.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";

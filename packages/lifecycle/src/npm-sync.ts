@@ -19,7 +19,7 @@ export interface NpmSkill {
 }
 
 /** What `npmSkills` reads: which dependencies, and whether the workspace's packages' too. */
-export interface NpmSkillFilters {
+interface NpmSkillFilters {
   /** `pkg` or `pkg#skill`: only these. */
   readonly include?: readonly string[] | undefined;
   /** `pkg` or `pkg#skill`: never these. */

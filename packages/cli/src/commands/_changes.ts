@@ -8,7 +8,7 @@ export interface ChangeRun {
   readonly positionals: readonly string[];
   readonly values?: Partial<ChangeValues>;
   /** Called with the change's exit status before the next change runs. */
-  readonly then?: ((status: number) => void) | undefined;
+  readonly afterwards?: ((status: number) => void) | undefined;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function runChanges(
       { ...input, io, positionals: run.positionals, values },
       run.command,
     );
-    run.then?.(ran);
+    run.afterwards?.(ran);
     status = Math.max(status, ran);
   }
   if (json) printJson(input.io, input.context(), { ...head, changes });

@@ -8,13 +8,13 @@ import {
 import type { Diagnostic, Environment } from "@skillshelf/core";
 import { type InventoryCopy, inspectCopy, readInventory } from "@skillshelf/inventory";
 import { explainAgents, isModelVisible } from "@skillshelf/skills-loader";
-import { readUsage } from "@skillshelf/store";
 import { originText } from "../_origin.js";
 import type { CommandInput } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, painter, safeBlock } from "../format.js";
 import { resourcesOf } from "../resources.js";
 import { UsageError } from "../usage-error.js";
+import { skillUses, usesOf } from "./_skill-uses.js";
 
 export function runCatalog(
   input: CommandInput<{
@@ -81,7 +81,7 @@ export function runCatalog(
 
 // --- internal ---
 
-/** Each skill's count of uses (gets and reads) as relevance, most used first, never used last. */
+/** Each skill's count of uses (served and invoked) as relevance, most used first, never used last. */
 function usageRelevance(
   environment: Environment,
   skills: readonly CatalogSkill[],
@@ -89,13 +89,13 @@ function usageRelevance(
   readonly scores: Readonly<Record<string, number>>;
   readonly source: string;
 } {
-  const usage = readUsage(environment);
+  const usage = skillUses(environment, "");
   if (usage === undefined)
     throw new UsageError(
       "usage_invalid_value",
       "--rank usage needs usage counted: skillshelf usage enable (local only)",
     );
-  const uses = new Map(usage.skills.map((skill) => [skill.skill, skill.gets + skill.reads]));
+  const uses = new Map(usage.skills.map((skill) => [skill.skill, usesOf(skill)]));
   return {
     scores: Object.fromEntries(skills.map((skill) => [skill.name, uses.get(skill.name) ?? 0])),
     source: "usage",

@@ -70,6 +70,11 @@ export async function runChange(
   command: ChangeCommand,
 ): Promise<number> {
   const { io, values } = input;
+  const switching = command === "enable" || command === "disable" || command === "rollback";
+  if (switching && (values.agent ?? []).length > 0) {
+    const { runAgentSwitch } = await import("./_switch.js");
+    return runAgentSwitch(input, command);
+  }
   if (isCopyOperation(command) && input.positionals.length === 0 && values.from === undefined)
     throw new UsageError("usage_missing_argument", `${command} needs <id…> or --from SOURCE`);
   if (values.channel !== undefined && values.team === undefined)
@@ -82,10 +87,6 @@ export async function runChange(
       "usage_invalid_value",
       "--from-bundle restores the scope from the bundle: name nothing else to install",
     );
-  if ((command === "enable" || command === "disable") && (values.agent ?? []).length > 0) {
-    const { runAgentSwitch } = await import("./_switch.js");
-    return runAgentSwitch(input, command);
-  }
   if (command === "update" && values.check === true) {
     const { runUpdateCheck } = await import("./update-check.js");
     return runUpdateCheck(input);

@@ -37,7 +37,7 @@ export async function runSyncNpm(input: CommandInput<SyncValues>): Promise<numbe
     runs.push({
       command: "install",
       positionals: skills.map((one) => one.source),
-      then: (status) => {
+      afterwards: (status) => {
         if (applied(status))
           recordSynced(environment, [
             ...readSynced(environment),
@@ -49,7 +49,7 @@ export async function runSyncNpm(input: CommandInput<SyncValues>): Promise<numbe
     runs.push({
       command: "remove",
       positionals: pruned,
-      then: (status) => {
+      afterwards: (status) => {
         if (applied(status))
           recordSynced(
             environment,

@@ -1,14 +1,16 @@
 import { isModelVisible } from "@skillshelf/skills-loader";
-import { disableUsage, enableUsage, readUsage, usageFilePath } from "@skillshelf/store";
+import { disableUsage, enableUsage, usageFilePath } from "@skillshelf/store";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
 import { displayPath, safeLine } from "../format.js";
 import { resourcesOf } from "../resources.js";
 import { UsageError } from "../usage-error.js";
+import { skillUses } from "./_skill-uses.js";
 
 /**
- * `usage [enable | disable]`: what MCP clients asked of each skill, from the local usage file;
- * or switch counting on (the file made) or off (the file and its counts removed).
+ * `usage [enable | disable]`: what MCP clients asked of each skill (the local usage file) and
+ * what agents' session logs show was invoked; or switch counting on (the file made) or off (the
+ * file and its counts removed).
  */
 export function runUsage(
   input: CommandInput<{
@@ -43,7 +45,7 @@ export function runUsage(
   const days = values.unused ?? values.since;
   const since =
     days === undefined ? "" : new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-  const usage = readUsage(environment, since);
+  const usage = skillUses(environment, since);
   if (values.unused !== undefined && usage !== undefined) {
     // the skills a model may use here that nothing asked for in those days
     const used = new Set(usage.skills.map((skill) => skill.skill));
@@ -71,6 +73,7 @@ export function runUsage(
       file,
       ...(since === "" ? {} : { since }),
       skills: usage?.skills ?? [],
+      ...(usage === undefined ? {} : { logFiles: usage.logFiles }),
     });
     return usage === undefined ? 1 : 0;
   }
@@ -78,10 +81,15 @@ export function runUsage(
     io.stderr("usage is not counted: run skillshelf usage enable to count it (locally only)\n");
     return 1;
   }
-  if (usage.skills.length === 0) io.stdout(`nothing counted yet in ${shown}\n`);
-  for (const skill of usage.skills)
+  if (usage.skills.length === 0)
+    io.stdout(`nothing counted yet in ${shown}, nor in ${usage.logFiles} agent session logs\n`);
+  for (const skill of usage.skills) {
+    const invoked = Object.entries(skill.invoked).map(([agent, count]) => `${agent} ${count}`);
+    const plugins =
+      skill.plugins === undefined ? "" : ` [${skill.plugins.map(safeLine).join(", ")}]`;
     io.stdout(
-      `${safeLine(skill.skill)}  ${skill.gets} get${skill.gets === 1 ? "" : "s"}, ${skill.reads} read${skill.reads === 1 ? "" : "s"} (${skill.firstDay} to ${skill.lastDay})\n`,
+      `${safeLine(skill.skill)}${plugins}  ${skill.gets} get${skill.gets === 1 ? "" : "s"}, ${skill.reads} read${skill.reads === 1 ? "" : "s"}${invoked.length === 0 ? "" : `, invoked: ${invoked.join(", ")}`} (${skill.firstDay} to ${skill.lastDay})\n`,
     );
+  }
   return 0;
 }

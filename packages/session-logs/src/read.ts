@@ -1,0 +1,133 @@
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Environment, readRegularFile } from "@skillshelf/core";
+import { SESSION_LOG_FORMATS, type SessionLogFormat } from "./formats.js";
+
+/** One skill an agent's session log says was invoked. */
+export interface SkillInvocation {
+  readonly agent: string;
+  /** The skill's own name (for `plugin:skill`, the part after the colon). */
+  readonly skill: string;
+  /** The plugin it was namespaced under (`plugin:skill`), when it was. */
+  readonly plugin?: string | undefined;
+  /** `YYYY-MM-DD`, UTC: the line's own timestamp, else its file's last change. */
+  readonly day: string;
+}
+
+/** What reading the session logs found. */
+export interface SessionLogRead {
+  readonly invocations: readonly SkillInvocation[];
+  /** The log files read. */
+  readonly files: number;
+  /** Lines that looked like an invocation (held the marker) but did not parse as one. */
+  readonly skipped: number;
+}
+
+/** Log files past this size are left unread (a runaway log is not a reason to run out of memory). */
+export const MAX_LOG_BYTES: number = 256 * 1024 * 1024;
+
+/**
+ * The skill invocations in the agents' session logs on this machine (`agents`: only theirs),
+ * from `since` (`YYYY-MM-DD`) on: files last changed before that day are not opened. Nothing is
+ * written or sent; a folder or file that is a symlink is not followed.
+ */
+export function readSessionLogs(
+  environment: Pick<Environment, "home" | "env">,
+  options: { readonly since?: string | undefined; readonly agents?: readonly string[] } = {},
+): SessionLogRead {
+  const since = options.since ?? "";
+  const invocations: SkillInvocation[] = [];
+  let files = 0;
+  let skipped = 0;
+  for (const format of SESSION_LOG_FORMATS) {
+    if (options.agents !== undefined && !options.agents.includes(format.agent)) continue;
+    for (const file of logFiles(format.folder(environment), format.fileSuffix, since)) {
+      let bytes: Buffer;
+      try {
+        bytes = readRegularFile(file.path, MAX_LOG_BYTES, { noFollow: true });
+      } catch {
+        continue;
+      }
+      files += 1;
+      const parsed = parseSessionLog(format, bytes.toString("utf8"), file.day);
+      skipped += parsed.skipped;
+      for (const invocation of parsed.invocations)
+        if (invocation.day >= since) invocations.push(invocation);
+    }
+  }
+  return { invocations, files, skipped };
+}
+
+/**
+ * The invocations one log's text records, each line read as the format says; `fallbackDay` for
+ * a line without a timestamp.
+ */
+export function parseSessionLog(
+  format: SessionLogFormat,
+  text: string,
+  fallbackDay: string,
+): { readonly invocations: SkillInvocation[]; readonly skipped: number } {
+  const invocations: SkillInvocation[] = [];
+  let skipped = 0;
+  for (const line of text.split("\n")) {
+    // most lines are not invocations: only those holding the marker are parsed
+    if (!line.includes(format.marker)) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skipped += 1;
+      continue;
+    }
+    const names = format.invoked(value);
+    if (names.length === 0) skipped += 1;
+    const day = dayOf((value as { timestamp?: unknown }).timestamp) ?? fallbackDay;
+    for (const name of names) invocations.push({ agent: format.agent, day, ...splitName(name) });
+  }
+  return { invocations, skipped };
+}
+
+// --- internal ---
+
+/** `plugin:skill` into its parts; a name without a colon is the skill's own. */
+function splitName(name: string): { skill: string; plugin?: string } {
+  const colon = name.indexOf(":");
+  return colon <= 0 || colon === name.length - 1
+    ? { skill: name }
+    : { skill: name.slice(colon + 1), plugin: name.slice(0, colon) };
+}
+
+function dayOf(timestamp: unknown): string | undefined {
+  if (typeof timestamp !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(timestamp)) return undefined;
+  return timestamp.slice(0, 10);
+}
+
+/** The log files below `folder` (plain folders only) last changed on `since` or later. */
+function logFiles(
+  folder: string,
+  suffix: string,
+  since: string,
+): { readonly path: string; readonly day: string }[] {
+  const found: { path: string; day: string }[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && depth < MAX_DEPTH) walk(path, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(suffix)) {
+        const day = lstatSync(path).mtime.toISOString().slice(0, 10);
+        if (day >= since) found.push({ path, day });
+      }
+    }
+  };
+  walk(folder, 0);
+  return found.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+// Codex nests its sessions by year, month and day; no agent goes deeper
+const MAX_DEPTH = 6;

@@ -1,0 +1,3 @@
+import { workspaceProject } from "../../tools/vitest-project.ts";
+
+export default workspaceProject("session-logs");
