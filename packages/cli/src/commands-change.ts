@@ -269,17 +269,21 @@ says, per agent here, whether its listing budget keeps every skill of it whole; 
 [--agent …] turns every other skill off in each agent's own switch (Codex's [[skills.config]] in
 ~/.codex/config.toml, OpenCode's skills.enabled in its opencode.json), keeping the file's own
 content, and turns back on what a profile used before turned off. Which profile you use and
-what Skillshelf wrote stay in your user library, never in the repository. Exits 1 when an
-agent's budget would cut a skill of the profile.`,
-    arguments: "[list | create NAME | show NAME | use NAME]",
+what Skillshelf wrote stay in your user library, never in the repository. profile optional
+--skill a,b marks a project's skills optional (in its profiles.json): installed with it, they
+reach a contributor's agents only when the profile they use names them (each agent's own switch,
+skillshelf mcp, agents-md), never through a project link; --remove makes them required again.
+Exits 1 when an agent's budget would cut a skill of the profile.`,
+    arguments: "[list | create NAME | show NAME | use NAME | optional]",
     positionals: { min: 0, max: 2 },
     options: {
       skill: {
         type: "string",
         value: "NAMES",
         multiple: true,
-        help: "with create: the skills of the profile, comma-separated",
+        help: "with create: the skills of the profile; with optional: the skills to mark, comma-separated",
       },
+      remove: { type: "boolean", help: "with optional: make the skills required again" },
       team: {
         type: "string",
         value: "NAME",

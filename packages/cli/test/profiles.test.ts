@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -70,6 +70,11 @@ describe("profiles (issue 60, items 1 and 2)", () => {
       JSON.parse(readFileSync(opencode, "utf8").replace(/\/\/.*\n/, "")).skills.enabled,
     ).toEqual({ legacy: false, tidy: false });
     expect(readFileSync(opencode, "utf8")).toContain("// my own settings");
+    // explain reads Codex's switch where Codex reads it: what it will not list is said so
+    const explained = JSON.parse((await box.run("explain", "--agent", "codex", "--json")).stdout);
+    const codexView = explained.agents.find((one: { agent: string }) => one.agent === "codex");
+    expect(codexView.hidden).toEqual([{ name: "tidy", reason: `disabled in ${codex}` }]);
+    expect(codexView.settings.read).toBe(true);
 
     // another profile: ours come back on, the user's own stays off
     expect((await box.run("profile", "use", "cleanup", "--agent", "codex,opencode")).status).toBe(
@@ -131,6 +136,46 @@ describe("profiles (issue 60, items 1 and 2)", () => {
     const unknown = await box.run("disable", "nothing", "--agent", "codex", "--user");
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("not_installed");
+  });
+
+  it("for an agent without a switch, takes away the links Skillshelf made in the user's folders and makes them again", async () => {
+    const box = changeSandbox();
+    const skills = testdir({
+      "pdf/SKILL.md": skillFile("pdf", "Read PDFs."),
+      "tidy/SKILL.md": skillFile("tidy", "Tidy a folder."),
+    });
+    for (const name of ["pdf", "tidy"])
+      expect(
+        (await box.run("install", join(skills, name), "--user", "--agent", "claude-code", "--yes"))
+          .status,
+      ).toBe(0);
+    const link = (name: string) => join(box.home, ".claude", "skills", name);
+    expect(lstatSync(link("tidy")).isSymbolicLink()).toBe(true);
+    expect((await box.run("profile", "create", "focus", "--skill", "pdf", "--user")).status).toBe(
+      0,
+    );
+    expect(
+      (await box.run("profile", "create", "both", "--skill", "pdf,tidy", "--user")).status,
+    ).toBe(0);
+
+    const used = await box.run("profile", "use", "focus", "--agent", "claude-code", "--json");
+    expect(used.status, used.stderr).toBe(0);
+    const result = JSON.parse(used.stdout);
+    expect(result.agents[0].links).toEqual({ unlinked: ["tidy"], relinked: [] });
+    expect(result.diagnostics.map((one: { code: string }) => one.code)).toEqual([
+      "agent_switch_missing",
+    ]);
+    expect(lstatSync(link("tidy"), { throwIfNoEntry: false })).toBeUndefined();
+    expect(lstatSync(link("pdf")).isSymbolicLink()).toBe(true);
+    // the package stays installed; the lock says what is linked now
+    expect((await box.run("verify")).status).toBe(0);
+
+    const back = JSON.parse(
+      (await box.run("profile", "use", "both", "--agent", "claude-code", "--json")).stdout,
+    );
+    expect(back.agents[0].links).toEqual({ unlinked: [], relinked: ["tidy"] });
+    expect(lstatSync(link("tidy")).isSymbolicLink()).toBe(true);
+    expect((await box.run("verify")).status).toBe(0);
   });
 
   it("says when an agent's listing budget would cut a skill of the profile, and refuses what it cannot read", async () => {

@@ -86,6 +86,10 @@ export const CHECK_CODES = {
     owner: "lifecycle",
     hint: 'a profile has a lowercase name and names at least one skill; profiles.json holds { "version": 1, "profiles": { "<name>": ["<skill>", …] } } (skillshelf profile create writes it)',
   },
+  profile_optional_linked: {
+    owner: "lifecycle",
+    hint: "a project link reaches every contributor: take it away (skillshelf unlink <skill> --project), then mark the skill optional; each contributor's profile then decides",
+  },
   profile_unknown: {
     owner: "lifecycle",
     hint: "skillshelf profile list shows the profiles of this project and of your user library; skillshelf profile create makes one",

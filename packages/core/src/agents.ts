@@ -83,7 +83,10 @@ export interface AgentView {
     /** Longest description it accepts, when it refuses longer ones. */
     readonly maxDescription?: number;
   };
-  /** Settings files of the agent's own that hide skills, and whether Skillshelf reads them. */
+  /**
+   * Settings files of the agent's own that hide skills, and whether the loaders read them (JSON);
+   * a switch in a format they do not parse (Codex's TOML) is read through its writer instead.
+   */
   readonly settings?: {
     readonly files: readonly AgentViewRoot[];
     readonly read: boolean;

@@ -93,7 +93,7 @@ function renderTables(): string {
       const settings =
         view.settings === undefined
           ? "–"
-          : `${view.settings.files.map(where).join(", ")}: ${cell(view.settings.note)}${view.settings.read ? " (read)" : " (not read)"}${view.settings.switch === undefined ? "" : `; \`profile use\` writes ${where(view.settings.switch.file)} (${cell(view.settings.switch.source)})`}`;
+          : `${view.settings.files.map(where).join(", ")}: ${cell(view.settings.note)}${view.settings.read ? " (read)" : view.settings.switch === undefined ? " (not read)" : " (read through its switch)"}${view.settings.switch === undefined ? "" : `; \`profile use\` writes ${where(view.settings.switch.file)} (${cell(view.settings.switch.source)})`}`;
       const budget =
         view.budget === undefined
           ? "none documented"

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  AGENTS,
   type AgentDefinition,
   type AgentSwitchShape,
   decodeText,
@@ -111,6 +112,32 @@ export async function switchPackages(request: {
     );
   return writes;
 }
+
+/**
+ * Per agent whose own switch the loaders do not read themselves (Codex's TOML), the names it
+ * turns off here, each with its file: what `explainAgents` takes as `settingsOff`, so `explain`
+ * and a profile's budget see what the agent will list. A file missing or not parsing says nothing.
+ */
+export async function switchesOff(
+  environment: Environment,
+): Promise<Record<string, ReadonlyMap<string, string>>> {
+  const off: Record<string, ReadonlyMap<string, string>> = {};
+  for (const agent of AGENTS) {
+    const place = agent.view?.settings?.switch;
+    if (place === undefined || agent.view?.settings?.read === true) continue;
+    const file = join(environment.home, place.file.path);
+    try {
+      if (!existsSync(file)) continue;
+      const { offBefore } = await SWITCH_WRITERS[place.shape](textOf(file), NO_CHANGE);
+      off[agent.id] = new Map(offBefore.map((name) => [name, file]));
+    } catch {
+      // a file the agent cannot read either: nothing it turns off is known
+    }
+  }
+  return off;
+}
+
+const NO_CHANGE = { disable: [], enable: [] } as const;
 
 /** The skills Skillshelf turned off in `agent`'s switch and has not turned back on. */
 export function switchedOff(environment: Environment, agent: string): readonly string[] {

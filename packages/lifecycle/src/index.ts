@@ -1,5 +1,6 @@
 export type { CopyOperation } from "./_operations.js";
 export { isCopyOperation } from "./_operations.js";
+export { optionalSkills } from "./_profiles-file.js";
 export { changeStageOptions } from "./_session-plan.js";
 export type { SourceFetches, StagingSet } from "./_staging.js";
 export { createSourceFetches } from "./_staging.js";
@@ -8,7 +9,7 @@ export { adoptRequests, findUnadopted } from "./adopt.js";
 export type { RevokedCopy } from "./advisories.js";
 export { addAdvisoryFeed, advisoryRefusal, checkAdvisories } from "./advisories.js";
 export type { SwitchWrite } from "./agent-switches.js";
-export { rollbackSwitch, switchPackages } from "./agent-switches.js";
+export { rollbackSwitch, switchesOff, switchPackages } from "./agent-switches.js";
 export { applyLifecycle } from "./apply.js";
 export type { InstalledAudit } from "./audit-installed.js";
 export { auditInstalled } from "./audit-installed.js";
@@ -40,9 +41,12 @@ export { planLifecycle, releasePlan } from "./plan.js";
 export type { Profile, ProfileAgent } from "./profiles.js";
 export {
   createProfile,
+  markOptional,
+  optionalLeftOut,
   profileFit,
   profileInUse,
   readProfiles,
+  settleOptional,
   useProfile,
 } from "./profiles.js";
 export type { RegisteredRow, RegisterRequest, RegisterResult } from "./register.js";

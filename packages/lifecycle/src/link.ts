@@ -26,6 +26,7 @@ import { type LinkRequest, linkResources, unlinkResources } from "@skillshelf/st
 import { alsoForField, existingAgentFolders, type LinkForm, linkForms } from "./_link-agents.js";
 import { linkPath, namedResources, placeOf, readLinkName, realPath } from "./_link-names.js";
 import { applyWrite, type LinkApplyResult, nameInFolder } from "./_link-write.js";
+import { optionalSkills } from "./_profiles-file.js";
 import { refusal } from "./_refusal.js";
 
 export type { LinkApplyResult } from "./_link-write.js";
@@ -93,6 +94,8 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
   const resources = scopeResources(environment, scope);
   const steps: LinkStep[] = [];
   const diagnostics: Diagnostic[] = [];
+  // a project link reaches every contributor: an optional skill reaches only those who chose it
+  const optional = new Set(scope === "project" ? optionalSkills(environment) : []);
   const chosen = request.names.flatMap(
     (name): { name: string; resource: InventoryResource | undefined }[] => {
       const named = namedResources(resources, readLinkName(environment, name));
@@ -121,8 +124,20 @@ export function planLinks(given: LinkPlanRequest): LinkPlan {
         ),
       );
     // agents that read one folder (Codex and the shared .agents) share one link
-    for (const form of linkForms(scope, kind, agents, request.copy === true))
-      steps.push(linkStep(request, resource, form));
+    for (const form of linkForms(scope, kind, agents, request.copy === true)) {
+      const step = linkStep(request, resource, form);
+      steps.push(
+        kind === "skill" && optional.has(resource.name)
+          ? {
+              ...step,
+              refusal: refusal(
+                "profile_optional_linked",
+                `${resource.name} is optional in this project: a project link would give it to every contributor`,
+              ),
+            }
+          : step,
+      );
+    }
   }
   return plan(environment, scope, steps, diagnostics);
 }

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import {
   AGENTS,
   type AgentDefinition,
@@ -8,7 +9,6 @@ import {
   findAgent,
   type PackageScope,
   SkillshelfError,
-  scopeLibraryDir,
 } from "@skillshelf/core";
 import {
   type AgentExplanation,
@@ -16,7 +16,10 @@ import {
   type BudgetEffect,
   explainAgents,
 } from "@skillshelf/skills-loader";
+import { readScopeState } from "@skillshelf/store";
 import { readJsonFile, writeJsonFile } from "./_json-file.js";
+import { type ParkedLinks, parkLinks } from "./_parked-links.js";
+import { optionalSkills, profilesIn, writeProfiles } from "./_profiles-file.js";
 import { type SwitchWrite, switchedOff, switchSkills } from "./agent-switches.js";
 
 /** A named subset of skills, and the scope that keeps it. */
@@ -31,6 +34,8 @@ export interface ProfileAgent {
   readonly agent: string;
   /** The switch written, or none when the agent documents none (`agent_switch_missing`). */
   readonly write?: SwitchWrite | undefined;
+  /** For an agent with no switch: Skillshelf's user-scope links taken away and made again. */
+  readonly links?: ParkedLinks | undefined;
   /** The profile's skills this agent does not see here. */
   readonly missing: readonly string[];
   /** What the agent's listing budget does to the profile's skills, when it documents one. */
@@ -78,9 +83,84 @@ export function createProfile(request: {
     throw new SkillshelfError("profile_invalid", read.problem.message, {
       path: read.problem.path,
     });
-  const path = profilesPath(environment, scope);
-  writeJsonFile(path, { version: 1, profiles: { ...read.profiles, [name]: skills } });
+  writeProfiles(environment, scope, { ...read, profiles: { ...read.profiles, [name]: skills } });
   return { name, skills, scope };
+}
+
+/**
+ * Mark `skills` optional in the project (or, `optional: false`, not): installed with it, but
+ * reaching a contributor's agents only when the profile they use names them — through each
+ * agent's own switch, `skillshelf mcp` and `agents-md`, never through a project link (which is
+ * the same for everyone: `profile_optional_linked` for a skill linked in the project). The list
+ * is kept in the project's profiles.json, committed; the list after.
+ */
+export function markOptional(request: {
+  readonly environment: Environment;
+  readonly skills: readonly string[];
+  readonly optional: boolean;
+}): readonly string[] {
+  const { environment, skills, optional } = request;
+  const read = profilesIn(environment, "project");
+  if ("problem" in read)
+    throw new SkillshelfError("profile_invalid", read.problem.message, {
+      path: read.problem.path,
+    });
+  if (optional) {
+    const linked = projectLinked(environment);
+    const skill = skills.find((one) => linked.has(one));
+    if (skill !== undefined)
+      throw new SkillshelfError(
+        "profile_optional_linked",
+        `${skill} is linked into the project's agent folders, which every contributor gets: it cannot be optional`,
+        { details: { skill } },
+      );
+  }
+  const marked = new Set(read.optional);
+  for (const skill of skills) optional ? marked.add(skill) : marked.delete(skill);
+  const after = [...marked].sort();
+  writeProfiles(environment, "project", { ...read, optional: after });
+  return after;
+}
+
+/**
+ * The project's optional skills that reach none of this contributor's agents: those the profile
+ * they use here does not name (all of them while they use none).
+ */
+export function optionalLeftOut(environment: Environment): readonly string[] {
+  const using = profileInUse(environment);
+  const named = new Set(
+    using === undefined
+      ? []
+      : (readProfiles(environment).profiles.find((one) => one.name === using)?.skills ?? []),
+  );
+  return optionalSkills(environment).filter((skill) => !named.has(skill));
+}
+
+/**
+ * Make each agent's own switch say what this contributor's optional skills are: those their
+ * profile does not name off (`optionalLeftOut`) where the agent sees them, and `on` (no longer
+ * optional, say) back on where Skillshelf turned them off. Only agents with a switch whose
+ * settings folder exists here (the agent is used on this machine); nothing is written when there
+ * is nothing to say.
+ */
+export async function settleOptional(
+  environment: Environment,
+  on: readonly string[] = [],
+): Promise<readonly SwitchWrite[]> {
+  const off = optionalLeftOut(environment);
+  if (off.length === 0 && on.length === 0) return [];
+  const writes: SwitchWrite[] = [];
+  for (const agent of AGENTS) {
+    const place = agent.view?.settings?.switch;
+    if (place === undefined || !existsSync(dirname(join(environment.home, place.file.path))))
+      continue;
+    const [explained] = explainAgents({ ...environment, agent: agent.id });
+    const seen = new Set(explained?.loaded.map((one) => one.name));
+    const change = { off: off.filter((skill) => seen.has(skill)), on };
+    if (change.off.length > 0 || on.length > 0)
+      writes.push(await switchSkills(environment, agent, change));
+  }
+  return writes;
 }
 
 /**
@@ -108,15 +188,17 @@ export async function useProfile(request: {
   for (const { agent, explained } of agentsFor(environment, request.agents)) {
     const { seen, missing, budget } = fitFor(explained, profile);
     if (agent.view?.settings?.switch === undefined) {
+      // no switch: the links Skillshelf made for it in the user's folders are the switch
       diagnostics.push(
         createDiagnostic(
           "warning",
           "agent_switch_missing",
-          `${agent.label} documents no per-skill switch: the profile changes nothing it loads`,
+          `${agent.label} documents no per-skill switch: only the links Skillshelf made in your user folders follow the profile`,
           { details: { agent: agent.id } },
         ),
       );
-      agents.push({ agent: agent.id, missing, budget });
+      const links = parkLinks(environment, agent.id, wanted);
+      agents.push({ agent: agent.id, links, missing, budget });
       continue;
     }
     // every other skill off; what an earlier profile (or disable --agent) turned off, back on
@@ -196,43 +278,18 @@ function fitFor(
   };
 }
 
-function profilesPath(environment: Environment, scope: PackageScope): string {
-  return join(scopeLibraryDir(environment, scope), "profiles.json");
-}
-
 /** Which profile the user uses in each project: theirs, in the user library. */
 function usingPath(environment: Environment): string {
   return join(environment.configDir, "profiles-in-use.json");
 }
 
-function profilesIn(
-  environment: Environment,
-  scope: PackageScope,
-):
-  | { readonly profiles: Readonly<Record<string, readonly string[]>> }
-  | { readonly problem: Diagnostic } {
-  const path = profilesPath(environment, scope);
-  const read = readJsonFile(path);
-  if (read === undefined) return { profiles: {} };
-  const value = read.value as { version?: unknown; profiles?: unknown } | undefined;
-  const profiles = value?.profiles as Record<string, unknown> | undefined;
-  if (
-    value?.version !== 1 ||
-    typeof profiles !== "object" ||
-    profiles === null ||
-    !Object.values(profiles).every(
-      (skills) => Array.isArray(skills) && skills.every((one) => typeof one === "string"),
-    )
-  )
-    return {
-      problem: createDiagnostic(
-        "error",
-        "profile_invalid",
-        `${path} is not { "version": 1, "profiles": { "<name>": ["<skill>", …] } }`,
-        { path },
-      ),
-    };
-  return { profiles: profiles as Record<string, readonly string[]> };
+/** The skill names linked into the project's agent folders (a link's key ends in its name). */
+function projectLinked(environment: Environment): ReadonlySet<string> {
+  const read = readScopeState(environment, "project");
+  const links = read.ok ? Object.entries(read.value.state.links ?? {}) : [];
+  return new Set(
+    links.filter(([, link]) => link.kind === "skill").map(([key]) => key.split("/").at(-1) ?? key),
+  );
 }
 
 function readUsing(environment: Environment): Record<string, string> {

@@ -11,10 +11,12 @@ import { createScopeCache, defaultScope, type ScopeCache } from "@skillshelf/sto
 import { recoverScope } from "@skillshelf/store/writers";
 import { changeStageOptions, type PlanChoices, sessionPlan } from "./_session-plan.js";
 import { createSourceFetches } from "./_staging.js";
+import type { SwitchWrite } from "./agent-switches.js";
 import { applyLifecycle } from "./apply.js";
 import type { LinkApplyResult } from "./link.js";
 import { recordScopeOrg, refreshExpiredOrg, teamSources } from "./org.js";
 import { releasePlan } from "./plan.js";
+import { settleOptional } from "./profiles.js";
 import { linksBehindLock, restoreLinks } from "./restore-links.js";
 import type { ApplyResult, LifecyclePlan, LifecycleRequest, Operation } from "./types.js";
 
@@ -121,6 +123,11 @@ export interface ChangeSession {
   readonly result?: ApplyResult | undefined;
   /** The links a restore made from the lock. */
   readonly links?: LinkApplyResult | undefined;
+  /**
+   * An install into a project: each agent's own switch set for the project's optional skills as
+   * this contributor's profile chooses them (`settleOptional`).
+   */
+  readonly switches?: readonly SwitchWrite[] | undefined;
   /** A restore with every package as locked: the links that differed from the lock, the whole change. */
   readonly linksBehind?: readonly string[] | undefined;
   /**
@@ -216,10 +223,16 @@ export async function changeSession(
         settled: [...refreshed, ...(rest.settled ?? [])],
       });
     if (made.stopped) return ended({ stopped: "planning" });
+    // what a project's optional skills are for this contributor, once its install is done
+    const optional = async () =>
+      request.command === "install" && shownScope === "project"
+        ? { switches: await settleOptional(environment) }
+        : {};
     if (!plan.applicable || plan.steps.length === 0 || request.dryRun === true) {
       releasePlan(plan);
       if (!restoring || !plan.applicable || request.dryRun === true) return ended({});
-      return ended(await restoreOnlyLinks(environment, shownScope, shared.cache, questions));
+      const restored = await restoreOnlyLinks(environment, shownScope, shared.cache, questions);
+      return ended({ ...restored, ...(restored.declined === undefined ? await optional() : {}) });
     }
     const answer = await questions.confirm({
       plan,
@@ -247,7 +260,7 @@ export async function changeSession(
       restoring && committed ? restoreLinks(environment, shownScope, shared.cache) : undefined;
     if (committed && request.team !== undefined)
       recordScopeOrg(environment, shownScope, request.team);
-    return ended({ result, links });
+    return ended({ result, links, ...(committed ? await optional() : {}) });
   } finally {
     shared.fetches.release();
   }

@@ -44,6 +44,11 @@ export interface SkillServerOptions {
   readonly upstreams?: readonly Upstream[] | undefined;
   /** Told of each skill a client asked for (`skills/get`) or read a file of (`resources/read`). */
   readonly onServed?: ((use: SkillUse) => void) | undefined;
+  /**
+   * Skills of the library not served by name (a project's optional skills the person serving it
+   * did not choose): neither listed nor readable.
+   */
+  readonly leaveOut?: readonly string[] | undefined;
 }
 
 /** A skill a client asked for or read a file of: how it is addressed here, and by which request. */
@@ -89,6 +94,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   const files = { cache: createFileCache(), watch: createFolderWatch() };
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
+  const leftOut = new Set(options.leaveOut);
   const connections = new Map<Server, Set<string>>();
   // the library's own listing last built, and what the upstreams relay since they were last listed
   let local: Listing | undefined;
@@ -99,7 +105,9 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   const read = (): Listing => {
     const pass = options.resources.read(options.cwd);
     // each skill's files are measured as the listing is built (`buildListing` declines any over the limits)
-    const skills = servedSkills(pass.load("skill").items, { files: false }).served;
+    const skills = servedSkills(pass.load("skill").items, { files: false }).served.filter(
+      (skill) => !leftOut.has(skill.name),
+    );
     const prompts = listedPrompts(pass.load("prompt").items);
     const last = listings.at(-1);
     const generation = (last?.generation ?? 0) + 1;

@@ -96,7 +96,15 @@ export interface BudgetEffect {
  * budget would cut. Each distinct folder is read once for all agents. Reads only.
  */
 export function explainAgents(
-  input: EnvironmentInput & { readonly agent?: string | undefined } = {},
+  input: EnvironmentInput & {
+    readonly agent?: string | undefined;
+    /**
+     * Per agent id, the names its own settings turn off (each with the file saying so), read by
+     * the caller for an agent whose settings this reader does not parse (Codex's TOML:
+     * lifecycle's `switchesOff`); they are hidden like those of settings read here.
+     */
+    readonly settingsOff?: Readonly<Record<string, ReadonlyMap<string, string>>> | undefined;
+  } = {},
 ): AgentExplanation[] {
   const environment = resolveEnvironment(input);
   const reads = new Map<string, ReturnType<typeof loadSkills>>();
@@ -144,7 +152,14 @@ export function explainAgents(
   const readers = (path: string) => readersOf.get(path) ?? [];
   const wanted = input.agent === undefined ? undefined : findAgent(input.agent);
   return AGENTS.filter((agent) => input.agent === undefined || agent === wanted).map((agent) =>
-    explainAgent(environment, agent, rootsOf.get(agent) ?? [], read, readers),
+    explainAgent(
+      environment,
+      agent,
+      rootsOf.get(agent) ?? [],
+      read,
+      readers,
+      input.settingsOff?.[agent.id],
+    ),
   );
 }
 
@@ -202,12 +217,13 @@ function explainAgent(
   roots: ReturnType<typeof concreteRoots>,
   read: (path: string, scope: "user" | "project") => ReturnType<typeof loadSkills>,
   readers: (path: string) => readonly string[],
+  offByCaller: ReadonlyMap<string, string> | undefined,
 ): AgentExplanation {
   const { view } = agent;
-  const hiddenBySettings =
-    view.settings?.read === true
-      ? disabledNames(environment, view.settings.files)
-      : new Map<string, string>();
+  const hiddenBySettings = new Map([
+    ...(offByCaller ?? []),
+    ...(view.settings?.read === true ? disabledNames(environment, view.settings.files) : []),
+  ]);
   const explainedRoots: ExplainedRoot[] = [];
   const winners = new Map<string, ExplainedSkill & { skill: Skill }>();
   const shadowed: { name: string; path: string; by: string }[] = [];
@@ -283,7 +299,8 @@ function explainAgent(
             files: view.settings.files.flatMap((file) =>
               concreteRoots(environment, [file]).map((root) => root.path),
             ),
-            read: view.settings.read,
+            // read here, or by the caller (`settingsOff`)
+            read: view.settings.read || offByCaller !== undefined,
             note: view.settings.note,
           },
         }),

@@ -2,9 +2,9 @@ import { findAgent } from "@skillshelf/core";
 import { rollbackSwitch, type SwitchWrite, switchPackages } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
-import { displayPath, plural } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
+import { printWrites } from "./_switch-writes.js";
 import type { ChangeValues } from "./change.js";
 
 /**
@@ -51,16 +51,6 @@ export async function runAgentSwitch(
     printJson(io, context, { ok: true, writes });
     return 0;
   }
-  for (const write of writes) {
-    const what = [
-      ...(write.disabled.length === 0 ? [] : [`${plural(write.disabled.length, "skill")} off`]),
-      ...(write.enabled.length === 0 ? [] : [`${plural(write.enabled.length, "skill")} back on`]),
-    ].join(", ");
-    io.stdout(
-      write.changed
-        ? `${write.agent}: ${what} in ${displayPath(write.file, context.style)}\n`
-        : `${write.agent}: its switch already says so\n`,
-    );
-  }
+  printWrites(io, context.style, writes);
   return 0;
 }

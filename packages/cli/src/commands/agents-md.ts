@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { buildCatalogView, type CatalogSkill } from "@skillshelf/catalog-view";
 import { decodeText, readRegularFile, SkillshelfError, writeFileAtomic } from "@skillshelf/core";
+import { optionalSkills } from "@skillshelf/lifecycle";
 import { isModelVisible } from "@skillshelf/skills-loader";
 import type { CommandInput } from "../command.js";
 import { printJson } from "../context.js";
@@ -36,9 +37,12 @@ export function runAgentsMd(input: CommandInput<AgentsMdValues>): number {
   const { environment } = context;
   const path = resolve(environment.cwd, values.output ?? join(environment.project, "AGENTS.md"));
   const loaded = resourcesOf(context).read(environment.cwd).load("skill");
+  // a committed file is every contributor's: the project's optional skills are not in it
+  const optional = new Set(optionalSkills(environment));
   const skills = loaded.items
     .filter(isModelVisible)
     .filter((skill) => skill.scope === "project" || skill.owner?.scope === "project")
+    .filter((skill) => !optional.has(skill.name))
     .map(
       (skill): CatalogSkill => ({
         name: skill.name,

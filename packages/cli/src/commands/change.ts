@@ -25,6 +25,7 @@ import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
 import { approvedRules } from "./_approve.js";
 import { scopeAsked } from "./_scope.js";
+import { printWrites } from "./_switch-writes.js";
 
 export type { ChangeCommand } from "@skillshelf/lifecycle";
 
@@ -281,6 +282,11 @@ function report(
         paint,
       ),
     );
+  const switched = (session.switches ?? []).filter((write) => write.changed);
+  if (switched.length > 0) {
+    io.stdout("the project's optional skills your profile does not name, off:\n");
+    printWrites(io, context.style, switched);
+  }
   io.stderr(
     diagnosticsText(
       session.diagnostics,
@@ -319,6 +325,7 @@ function jsonReport(context: CommandContext, session: ChangeSession) {
     ...(links === undefined
       ? {}
       : { links: { status: links.status, outcomes: links.result?.links ?? [] } }),
+    ...(session.switches === undefined ? {} : { switches: session.switches }),
     diagnostics: session.diagnostics.map(publicDiagnostic),
   };
 }

@@ -1,3 +1,4 @@
+import { switchesOff } from "@skillshelf/lifecycle";
 import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
@@ -26,7 +27,7 @@ interface CheckFailure {
  * table with a skill folder here (every one with `--all`), what it would load from here and why. With `--check`, exit 1 when an agent's listing budget
  * would drop a skill or cut a description below the threshold (a lint for CI).
  */
-export function runExplain(
+export async function runExplain(
   input: CommandInput<{
     readonly agent: string | undefined;
     readonly all: boolean;
@@ -34,11 +35,16 @@ export function runExplain(
     readonly "min-description": number | undefined;
     readonly json: boolean;
   }>,
-): number {
+): Promise<number> {
   const { io } = input;
   const context = input.context();
   const named = input.values.agent;
-  const explained = explainAgents({ ...context.environment, agent: named });
+  const explained = explainAgents({
+    ...context.environment,
+    agent: named,
+    // what each agent's own switch turns off (Codex's config.toml), read where the agent reads it
+    settingsOff: await switchesOff(context.environment),
+  });
   // the folders a person trusted for Skillshelf's own listing (`trust`), and whether that holds
   const consents = consentStatus(context.environment).consents.filter((one) =>
     one.key.startsWith("folder:"),

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { isLoopbackHost, readRegularFile, SkillshelfError } from "@skillshelf/core";
+import { optionalLeftOut } from "@skillshelf/lifecycle";
 import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
 import type { CommandInput } from "../command.js";
 import { formatDiagnostic, painter } from "../format.js";
@@ -44,6 +45,8 @@ export async function runMcp(
     tools: values["allow-changes"] ? changeTools(context, scope) : [],
     upstreams: await openUpstreams(environment, scope, values.upstream),
     onServed: usage.count,
+    // a project's optional skills reach a contributor's clients only when their profile names them
+    leaveOut: values.user ? [] : optionalLeftOut(environment),
   });
   for (const withheld of await skills.withheld())
     io.stderr(formatDiagnostic(withheld, context.style, painter(io.color)));

@@ -1,19 +1,23 @@
 import {
   createProfile,
+  markOptional,
+  optionalLeftOut,
   type ProfileAgent,
   profileFit,
   profileInUse,
   readProfiles,
+  settleOptional,
   teamSkills,
   useProfile,
 } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
 import { scopeValue } from "../command.js";
 import { printJson, publicDiagnostic } from "../context.js";
-import { displayPath, formatDiagnostics, painter, plural, safeLine } from "../format.js";
+import { formatDiagnostics, painter, plural, safeLine } from "../format.js";
 import type { CliIo } from "../io.js";
 import { UsageError } from "../usage-error.js";
 import { agentsOption } from "./_agents.js";
+import { printWrites } from "./_switch-writes.js";
 
 type ProfileValues = {
   readonly json: boolean;
@@ -23,13 +27,15 @@ type ProfileValues = {
   readonly team: string | undefined;
   readonly channel: string | undefined;
   readonly agent?: readonly string[];
+  readonly remove?: boolean;
 };
 
-const ACTIONS = ["list", "create", "show", "use"] as const;
+const ACTIONS = ["list", "create", "show", "use", "optional"] as const;
 
 /**
  * `profile create NAME --skill a,b`, `profile list`, `profile show NAME`, `profile use NAME
- * [--agent …]`. `use` exits 1 when an agent's listing budget would cut a skill the profile names.
+ * [--agent …]`, `profile optional --skill a,b [--remove]`. `use` exits 1 when an agent's listing
+ * budget would cut a skill the profile names.
  */
 export async function runProfile(input: CommandInput<ProfileValues>): Promise<number> {
   const { io, values } = input;
@@ -37,11 +43,36 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
   if (!(ACTIONS as readonly string[]).includes(action))
     throw new UsageError(
       "usage_invalid_value",
-      `${JSON.stringify(action)} is not an action of skillshelf profile; use list, create NAME, show NAME or use NAME`,
+      `${JSON.stringify(action)} is not an action of skillshelf profile; use list, create NAME, show NAME, use NAME or optional`,
     );
   const context = input.context();
   const { environment } = context;
   const paint = painter(io.color);
+  const skillsNamed = (values.skill ?? [])
+    .flatMap((list) => list.split(","))
+    .filter((one) => one !== "");
+  if (action === "optional") {
+    if (skillsNamed.length === 0)
+      throw new UsageError("usage_missing_argument", "profile optional needs --skill a,b");
+    const optional = markOptional({
+      environment,
+      skills: skillsNamed,
+      optional: values.remove !== true,
+    });
+    // this contributor's own switches follow at once (each teammate's at their next install)
+    const writes = await settleOptional(environment, values.remove === true ? skillsNamed : []);
+    const leftOut = optionalLeftOut(environment);
+    if (values.json) printJson(io, context, { ok: true, optional, leftOut, writes });
+    else {
+      io.stdout(
+        optional.length === 0
+          ? "no skill of this project is optional\n"
+          : `optional here: ${optional.map(safeLine).join(", ")}; reaching none of your agents: ${leftOut.length === 0 ? "none" : leftOut.map(safeLine).join(", ")}\n`,
+      );
+      printWrites(io, context.style, writes);
+    }
+    return 0;
+  }
   if (action === "list") {
     const { profiles, diagnostics } = readProfiles(environment);
     const using = profileInUse(environment);
@@ -65,9 +96,7 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
   if (name === undefined)
     throw new UsageError("usage_missing_argument", `profile ${action} needs the profile's name`);
   if (action === "create") {
-    const named = (values.skill ?? [])
-      .flatMap((list) => list.split(","))
-      .filter((one) => one !== "");
+    const named = skillsNamed;
     if ((named.length === 0) === (values.team === undefined))
       throw new UsageError(
         "usage_missing_argument",
@@ -113,10 +142,15 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
     return ok ? 0 : 1;
   }
   io.stdout(`using ${safeLine(used.profile.name)} here\n`);
-  for (const agent of used.agents)
-    if (agent.write !== undefined)
+  printWrites(
+    io,
+    context.style,
+    used.agents.flatMap((agent) => agent.write ?? []),
+  );
+  for (const { agent, links } of used.agents)
+    if (links !== undefined && links.unlinked.length + links.relinked.length > 0)
       io.stdout(
-        `  ${agent.agent}: ${agent.write.changed ? `${plural(agent.write.disabled.length, "skill")} off, ${plural(agent.write.enabled.length, "skill")} back on in ${displayPath(agent.write.file, context.style)}` : "its switch already says so"}\n`,
+        `  ${agent}: ${plural(links.unlinked.length, "link")} taken away, ${plural(links.relinked.length, "link")} made again\n`,
       );
   printAgents(io, used.agents);
   io.stderr(formatDiagnostics(used.diagnostics, context.style, paint));

@@ -1,0 +1,91 @@
+// For an agent that documents no per-skill switch, linking and unlinking is the switch: a profile
+// takes away the links Skillshelf made for it in the user's folders (parked, in the user library)
+// and makes them again once a profile names their skills. Project links are the team's (in the
+// committed lock) and never parked.
+import { join } from "node:path";
+import { agentFolder, type Environment } from "@skillshelf/core";
+import { readScopeState } from "@skillshelf/store";
+import { readJsonFile, writeJsonFile } from "./_json-file.js";
+import { applyLinks, planLinks, planUnlinks } from "./link.js";
+
+/** What parking one agent's links did: the skills unlinked, and those linked again. */
+export interface ParkedLinks {
+  readonly unlinked: readonly string[];
+  readonly relinked: readonly string[];
+}
+
+/**
+ * Make `agent`'s user-scope links of Skillshelf's match `wanted`: a link to a skill not wanted
+ * taken away and parked, a parked one whose skill is wanted made again (as it was: a copy or a
+ * symlink). A link in a folder several agents read goes for all of them.
+ */
+export function parkLinks(
+  environment: Environment,
+  agent: string,
+  wanted: ReadonlySet<string>,
+): ParkedLinks {
+  const folder = agentFolder(agent, "user", "skill");
+  const read = readScopeState(environment, "user");
+  const links = read.ok ? Object.entries(read.value.state.links ?? {}) : [];
+  const parked = readParked(environment);
+  const mine = parked[agent] ?? [];
+  const unlinked = links
+    .filter(([key, record]) => record.kind === "skill" && key.startsWith(`${folder}/`))
+    .map(([key, record]) => ({
+      name: key.slice(`${folder}/`.length),
+      copy: record.mode === "copy",
+    }))
+    .filter((link) => !wanted.has(link.name));
+  const relinked = mine.filter((link) => wanted.has(link.name));
+  if (unlinked.length > 0)
+    applyLinks(
+      planUnlinks({
+        environment,
+        scope: "user",
+        names: unlinked.map((one) => one.name),
+        agents: [agent],
+      }),
+    );
+  for (const copy of [false, true]) {
+    const names = relinked.filter((one) => one.copy === copy).map((one) => one.name);
+    if (names.length > 0)
+      applyLinks(planLinks({ environment, scope: "user", names, agents: [agent], copy }));
+  }
+  const kept = mine.filter((link) => !wanted.has(link.name));
+  writeJsonFile(parkedPath(environment), {
+    version: 1,
+    agents: { ...parked, [agent]: [...kept, ...unlinked] },
+  });
+  return {
+    unlinked: unlinked.map((one) => one.name).sort(),
+    relinked: relinked.map((one) => one.name).sort(),
+  };
+}
+
+// --- internal ---
+
+interface ParkedLink {
+  readonly name: string;
+  readonly copy: boolean;
+}
+
+function parkedPath(environment: Environment): string {
+  return join(environment.configDir, "parked-links.json");
+}
+
+function readParked(environment: Environment): Record<string, readonly ParkedLink[]> {
+  const value = readJsonFile(parkedPath(environment))?.value as
+    | { version?: unknown; agents?: unknown }
+    | undefined;
+  if (value?.version !== 1 || typeof value.agents !== "object" || value.agents === null) return {};
+  const links = (list: unknown) =>
+    Array.isArray(list)
+      ? list.filter(
+          (one): one is ParkedLink =>
+            typeof one?.name === "string" && typeof one?.copy === "boolean",
+        )
+      : [];
+  return Object.fromEntries(
+    Object.entries(value.agents).map(([agent, list]) => [agent, links(list)]),
+  );
+}
