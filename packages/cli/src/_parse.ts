@@ -104,9 +104,10 @@ function checkValue(name: string, given: OptionValue, spec: OptionSpec): OptionV
       suggestion(value, spec.choices, (choice) => `--${name} ${choice}`),
     );
   if (spec.integer === undefined) return value;
-  const number = Number(value);
-  const { min, max } = spec.integer;
-  if (!/^-?\d+$/.test(value) || number < min || (max !== undefined && number > max))
+  const { min, max, unit } = spec.integer;
+  const digits = unit !== undefined && value.endsWith(unit) ? value.slice(0, -unit.length) : value;
+  const number = Number(digits);
+  if (!/^-?\d+$/.test(digits) || number < min || (max !== undefined && number > max))
     throw new UsageError(
       "usage_invalid_value",
       `--${name} needs a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}, not ${JSON.stringify(value)}`,

@@ -14,8 +14,8 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   /** Other spellings of a choice, taken as it: `{ skill: "skills" }`. */
   readonly aliases?: Readonly<Record<string, string>>;
-  /** A whole number, with its inclusive range. */
-  readonly integer?: { readonly min: number; readonly max?: number };
+  /** A whole number, with its inclusive range, and a unit it may be written with (`30d`). */
+  readonly integer?: { readonly min: number; readonly max?: number; readonly unit?: string };
 }
 
 /** A flag as a literal type, for the shared options' types. */

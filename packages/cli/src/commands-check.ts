@@ -229,14 +229,14 @@ export const CHECK_COMMANDS: readonly CommandDefinition[] = [
       since: {
         type: "string",
         value: "DAYS",
-        help: "only what was counted in the last DAYS days",
-        integer: { min: 1 },
+        help: "only what was counted in the last DAYS days (30 or 30d)",
+        integer: { min: 1, unit: "d" },
       },
       unused: {
         type: "string",
         value: "DAYS",
-        help: "list the skills a model may use here that nothing asked for in the last DAYS days",
-        integer: { min: 1 },
+        help: "list the skills a model may use here that nothing asked for in the last DAYS days (90 or 90d)",
+        integer: { min: 1, unit: "d" },
       },
     },
     shared: ["json", "cwd"],

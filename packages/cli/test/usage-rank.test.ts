@@ -96,7 +96,7 @@ describe("usage: the unused, and a listing ranked by use (issue 60, item 3)", ()
     expect((await box.run("usage", "--json")).status).toBe(1);
 
     expect((await box.run("usage", "enable")).status).toBe(0);
-    const usage = JSON.parse((await box.run("usage", "--since", "30", "--json")).stdout) as {
+    const usage = JSON.parse((await box.run("usage", "--since", "30d", "--json")).stdout) as {
       logFiles: number;
       skills: { skill: string; invoked: Record<string, number>; plugins?: string[] }[];
     };
@@ -106,7 +106,8 @@ describe("usage: the unused, and a listing ranked by use (issue 60, item 3)", ()
       ["docx", { "claude-code": 1 }, ["office"]],
       ["lint", { copilot: 1 }, []],
     ]);
-    const unused = JSON.parse((await box.run("usage", "--unused", "30", "--json")).stdout);
+    const unused = JSON.parse((await box.run("usage", "--unused", "30d", "--json")).stdout);
     expect(unused.unused).toEqual(["tidy"]);
+    expect((await box.run("usage", "--unused", "30w")).status).toBe(2);
   });
 });
