@@ -34,5 +34,9 @@ export default defineConfig({
   test: {
     projects: ["packages/*", "packages/cli/e2e", "tools"],
     sequence: { sequencer: LongestFirst },
+    // Vitest's default on two cores is one worker, and most test files spend their time waiting
+    // on the child processes, servers and disks they start: three files at once keep both cores
+    // busy (beside two busy loops too) without any file's hang guard coming near.
+    maxWorkers: 3,
   },
 });
