@@ -90,9 +90,9 @@ export function createProfile(request: {
 /**
  * Mark `skills` optional in the project (or, `optional: false`, not): installed with it, but
  * reaching a contributor's agents only when the profile they use names them — through each
- * agent's own switch, `skillshelf mcp` and `agents-md`, never through a project link (which is
- * the same for everyone: `profile_optional_linked` for a skill linked in the project). The list
- * is kept in the project's profiles.json, committed; the list after.
+ * agent's own switch and `skillshelf mcp`; never through a project link (the same for everyone:
+ * `profile_optional_linked` for a skill linked in the project) nor the committed `agents-md`
+ * block. The list is kept in the project's profiles.json, committed; the list after.
  */
 export function markOptional(request: {
   readonly environment: Environment;
@@ -167,9 +167,10 @@ export async function settleOptional(
  * Use profile `name` for `agents` (each agent of the table with a switch and a folder here, when
  * none is named): every skill the agent sees here that the profile does not name is turned off in
  * the agent's own switch, and what an earlier profile turned off is turned back on — only the
- * entries Skillshelf wrote, never the user's own. For each agent, the profile's skills it does not
- * see and what its listing budget does to them. The choice is recorded for this project in the
- * user library (`profile_unknown` for a name no scope keeps).
+ * entries Skillshelf wrote, never the user's own. An agent named that has no switch follows
+ * through the user-scope links Skillshelf made for it (`parkLinks`). For each agent, the
+ * profile's skills it does not see and what its listing budget does to them. The choice is
+ * recorded for this project in the user library (`profile_unknown` for a name no scope keeps).
  */
 export async function useProfile(request: {
   readonly environment: Environment;

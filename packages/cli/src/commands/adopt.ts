@@ -1,6 +1,6 @@
 import { adoptRequests, changeScope, findUnadopted } from "@skillshelf/lifecycle";
 import type { CommandInput } from "../command.js";
-import { publicDiagnostic } from "../context.js";
+import { printJson, publicDiagnostic } from "../context.js";
 import { displayPath, formatDiagnostic, painter, plural, safeLine } from "../format.js";
 import { agentsOption } from "./_agents.js";
 import { runChanges } from "./_changes.js";
@@ -26,7 +26,7 @@ export async function runAdopt(input: CommandInput<ChangeValues>): Promise<numbe
   );
   const head = {
     scope,
-    found: found.map((skill) => ({ ...skill })),
+    found,
     skipped: skipped.map((diagnostic) => ({
       ...publicDiagnostic(diagnostic),
       reason: diagnostic.details?.reason,
@@ -45,6 +45,11 @@ export async function runAdopt(input: CommandInput<ChangeValues>): Promise<numbe
             )
             .join("")}`,
     );
+  }
+  // a scope state that does not read: nothing was looked at
+  if (skipped.some((diagnostic) => diagnostic.severity === "error")) {
+    if (values.json) printJson(io, context, { ...head, changes: [] });
+    return 1;
   }
   const scoped = { user: scope === "user", project: scope === "project" };
   return runChanges(
