@@ -2,7 +2,6 @@
 // verdicts, a bill of materials and, when asked, the maker's SSH signature over all of it.
 // Restoring one is `restoreFromLock` with `bundle` (nothing fetched).
 import type { Environment, PackageScope } from "@skillshelf/core";
-import { scopeSbom } from "@skillshelf/inventory/sbom";
 import { writeBundleFile } from "@skillshelf/sources";
 import { copyOf, readLockFile, readPackageSnapshot } from "@skillshelf/store";
 import { refusal } from "./_refusal.js";
@@ -51,6 +50,9 @@ export async function createBundle(request: {
     trees.set(id, copy.dir);
     packages[id] = entry.digest;
   }
+  // loaded only here: the CycloneDX library it brings would cost every command that loads
+  // lifecycle some 80 ms at start-up
+  const { scopeSbom } = await import("@skillshelf/inventory/sbom");
   const bytes = await writeBundleFile(file, {
     manifest: {
       version: 1,
