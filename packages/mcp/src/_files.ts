@@ -8,7 +8,7 @@ import {
   sha256,
 } from "@skillshelf/core";
 import type { Skill } from "@skillshelf/skills-loader";
-import { SKILL_LIMITS } from "@skillshelf/sources";
+import { SKILL_LIMITS } from "@skillshelf/sources/mcp-protocol";
 
 /** One file of a served skill: its path inside the skill (`/`-separated) and where it really is. */
 export interface SkillFile {

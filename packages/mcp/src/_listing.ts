@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { compareText, sameStamp } from "@skillshelf/core";
 import type { PromptTemplate } from "@skillshelf/prompts-loader";
 import type { Skill } from "@skillshelf/skills-loader";
-import { overSkillLimits } from "@skillshelf/sources";
+import { overSkillLimits } from "@skillshelf/sources/mcp-protocol";
 import { type FileCache, type FileContent, type SkillFile, skillFiles } from "./_files.js";
 import { NOTHING_RELAYED, type Relayed, type RelayedSkill } from "./_relay.js";
 import { skillUri } from "./_uri.js";

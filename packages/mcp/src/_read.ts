@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { compareText, decodeText, SkillshelfError } from "@skillshelf/core";
-import { SKILL_LIMITS } from "@skillshelf/sources";
+import { SKILL_LIMITS } from "@skillshelf/sources/mcp-protocol";
 import { invalidParams } from "./_errors.js";
 import { readFileBytes } from "./_files.js";
 import type { Listing, ServedSkill } from "./_listing.js";

@@ -1,4 +1,4 @@
-import { decodedSegments } from "@skillshelf/sources";
+import { decodedSegments } from "@skillshelf/sources/mcp-protocol";
 
 /** The scheme SEP-2640 names for skill files. */
 const SKILL_SCHEME = "skill://";

@@ -1,5 +1,5 @@
 import { isModelVisible, type Skill } from "@skillshelf/skills-loader";
-import { overSkillLimits } from "@skillshelf/sources";
+import { overSkillLimits } from "@skillshelf/sources/mcp-protocol";
 import { createFileCache, fileSize, skillFiles } from "./_files.js";
 
 /** Why a loaded skill is not served over MCP. */

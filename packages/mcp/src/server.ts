@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Diagnostic } from "@skillshelf/core";
 import type { Resources } from "@skillshelf/resources";
-import { SKILLS_EXTENSION } from "@skillshelf/sources";
+import { SKILLS_EXTENSION } from "@skillshelf/sources/mcp-protocol";
 import { invalidParams } from "./_errors.js";
 import { createFileCache } from "./_files.js";
 import { buildListing, type Listing, withRelayed } from "./_listing.js";

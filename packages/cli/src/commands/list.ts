@@ -12,7 +12,6 @@ import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson, publicDiagnostic } from "../context.js";
 import { formatDiagnostic, type PathStyle, painter } from "../format.js";
 import type { CliIo } from "../io.js";
-import { packageListing } from "../listings/packages.js";
 import { promptListing } from "../listings/prompts.js";
 import { agentListing, fleetListing } from "../listings/recipes.js";
 import { type Listing, type ListKind, plainListing } from "../listings/rows.js";
@@ -32,23 +31,28 @@ const LISTINGS: { readonly [F in ResourceFolder]?: List } = {
 /** `list`'s kinds in order: each resource kind, then installed packages. */
 const LIST_KINDS: readonly ListKind[] = [...RESOURCE_FOLDERS, "packages"];
 
-function listingOf(key: ListKind): { readonly title: string; readonly list: List } {
+function titleOf(key: ListKind): string {
   const kind = folderKind(key);
-  if (kind === undefined) return { title: "Installed packages", list: packageListing };
+  if (kind === undefined) return "Installed packages";
   const many = KINDS[kind].nouns.many;
-  return {
-    title: `${many.charAt(0).toUpperCase()}${many.slice(1)}`,
-    list: LISTINGS[resourceFolder(kind)] ?? ((pass, all) => plainListing(pass, kind, all)),
-  };
+  return `${many.charAt(0).toUpperCase()}${many.slice(1)}`;
 }
 
-export function runList(
+async function listOf(key: ListKind): Promise<List> {
+  const kind = folderKind(key);
+  // loaded when asked for: it brings the inventory and every source kind, which a listing of
+  // skills has no need of
+  if (kind === undefined) return (await import("../listings/packages.js")).packageListing;
+  return LISTINGS[resourceFolder(kind)] ?? ((pass, all) => plainListing(pass, kind, all));
+}
+
+export async function runList(
   input: CommandInput<{
     readonly kind: ListKind | "all" | undefined;
     readonly all: boolean;
     readonly json: boolean;
   }>,
-): number {
+): Promise<number> {
   const { io } = input;
   const kind = input.values.kind ?? "skills";
   const kinds = kind === "all" ? LIST_KINDS : LIST_KINDS.filter((known) => known === kind);
@@ -61,9 +65,9 @@ export function runList(
   const pass = resourcesOf(context, kept?.cache).read(context.environment.cwd, {
     bodies: all && kinds.includes("skills") && !parsesKept,
   });
-  const listings = kinds.map((key) =>
-    listingOf(key).list(pass, all, context.style, kept?.contents),
-  );
+  const listings = [];
+  for (const key of kinds)
+    listings.push((await listOf(key))(pass, all, context.style, kept?.contents));
   // a finding reaches several listings (a copy's, the snapshot's): print it once
   const diagnostics = sortDiagnostics([
     ...new Set([...pass.diagnostics, ...listings.flatMap((listing) => listing.diagnostics)]),
@@ -91,10 +95,7 @@ function printListings(
     listings.length === 1
       ? (sections[0] ?? "")
       : listings
-          .map(
-            (listing, index) =>
-              `${paint("bold", listingOf(listing.key).title)}\n${sections[index]}`,
-          )
+          .map((listing, index) => `${paint("bold", titleOf(listing.key))}\n${sections[index]}`)
           .join("\n"),
   );
   for (const diagnostic of diagnostics)
