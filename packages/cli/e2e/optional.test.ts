@@ -112,5 +112,13 @@ describe("optional skills, chosen per contributor (issue 60, item 1)", () => {
     ]);
     expect(codexOff(bo.codex)).toEqual(["legacy", "tidy"]);
     expect(codexOff(ada.codex)).toEqual(["legacy"]);
+
+    // a settings file that does not parse is left as it is, said, and the install still done
+    const cy = contributor();
+    writeFileSync(cy.codex, "model = [unclosed\n");
+    const kept = await run(cy.env, "install", "--yes", "--json");
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(codesOf(kept)).toContain("agent_switch_unreadable");
+    expect(readFileSync(cy.codex, "utf8")).toBe("model = [unclosed\n");
   }, 120_000);
 });

@@ -6,7 +6,9 @@ import {
   createDiagnostic,
   type Diagnostic,
   type Environment,
+  errorDiagnostic,
   findAgent,
+  isSkillshelfError,
   type PackageScope,
   SkillshelfError,
 } from "@skillshelf/core";
@@ -141,15 +143,20 @@ export function optionalLeftOut(environment: Environment): readonly string[] {
  * profile does not name off (`optionalLeftOut`) where the agent sees them, and `on` (no longer
  * optional, say) back on where Skillshelf turned them off. Only agents with a switch whose
  * settings folder exists here (the agent is used on this machine); nothing is written when there
- * is nothing to say.
+ * is nothing to say. A switch that cannot be written (a file that does not parse) is left as it
+ * is and said as a warning: what called this has already done its work.
  */
 export async function settleOptional(
   environment: Environment,
   on: readonly string[] = [],
-): Promise<readonly SwitchWrite[]> {
+): Promise<{
+  readonly writes: readonly SwitchWrite[];
+  readonly diagnostics: readonly Diagnostic[];
+}> {
   const off = optionalLeftOut(environment);
-  if (off.length === 0 && on.length === 0) return [];
   const writes: SwitchWrite[] = [];
+  const diagnostics: Diagnostic[] = [];
+  if (off.length === 0 && on.length === 0) return { writes, diagnostics };
   for (const agent of AGENTS) {
     const place = agent.view?.settings?.switch;
     if (place === undefined || !existsSync(dirname(join(environment.home, place.file.path))))
@@ -157,10 +164,15 @@ export async function settleOptional(
     const [explained] = explainAgents({ ...environment, agent: agent.id });
     const seen = new Set(explained?.loaded.map((one) => one.name));
     const change = { off: off.filter((skill) => seen.has(skill)), on };
-    if (change.off.length > 0 || on.length > 0)
+    if (change.off.length === 0 && on.length === 0) continue;
+    try {
       writes.push(await switchSkills(environment, agent, change));
+    } catch (error) {
+      if (!isSkillshelfError(error)) throw error;
+      diagnostics.push({ ...errorDiagnostic(error), severity: "warning" });
+    }
   }
-  return writes;
+  return { writes, diagnostics };
 }
 
 /**

@@ -224,15 +224,19 @@ export async function changeSession(
       });
     if (made.stopped) return ended({ stopped: "planning" });
     // what a project's optional skills are for this contributor, once its install is done
-    const optional = async () =>
-      request.command === "install" && shownScope === "project"
-        ? { switches: await settleOptional(environment) }
-        : {};
+    const optional = async (settled: readonly Diagnostic[] = []) => {
+      if (request.command !== "install" || shownScope !== "project") return {};
+      const { writes, diagnostics } = await settleOptional(environment);
+      return { switches: writes, settled: [...settled, ...diagnostics] };
+    };
     if (!plan.applicable || plan.steps.length === 0 || request.dryRun === true) {
       releasePlan(plan);
       if (!restoring || !plan.applicable || request.dryRun === true) return ended({});
       const restored = await restoreOnlyLinks(environment, shownScope, shared.cache, questions);
-      return ended({ ...restored, ...(restored.declined === undefined ? await optional() : {}) });
+      return ended({
+        ...restored,
+        ...(restored.declined === undefined ? await optional(restored.settled) : {}),
+      });
     }
     const answer = await questions.confirm({
       plan,

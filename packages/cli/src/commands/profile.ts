@@ -60,9 +60,19 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
       optional: values.remove !== true,
     });
     // this contributor's own switches follow at once (each teammate's at their next install)
-    const writes = await settleOptional(environment, values.remove === true ? skillsNamed : []);
+    const { writes, diagnostics } = await settleOptional(
+      environment,
+      values.remove === true ? skillsNamed : [],
+    );
     const leftOut = optionalLeftOut(environment);
-    if (values.json) printJson(io, context, { ok: true, optional, leftOut, writes });
+    if (values.json)
+      printJson(io, context, {
+        ok: true,
+        optional,
+        leftOut,
+        writes,
+        diagnostics: diagnostics.map(publicDiagnostic),
+      });
     else {
       io.stdout(
         optional.length === 0
@@ -70,6 +80,7 @@ export async function runProfile(input: CommandInput<ProfileValues>): Promise<nu
           : `optional here: ${optional.map(safeLine).join(", ")}; reaching none of your agents: ${leftOut.length === 0 ? "none" : leftOut.map(safeLine).join(", ")}\n`,
       );
       printWrites(io, context.style, writes);
+      io.stderr(formatDiagnostics(diagnostics, context.style, paint));
     }
     return 0;
   }
