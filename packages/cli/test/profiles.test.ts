@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
@@ -170,6 +170,16 @@ describe("profiles (issue 60, items 1 and 2)", () => {
     // the package stays installed; the lock says what is linked now
     expect((await box.run("verify")).status).toBe(0);
 
+    // a folder of the user's where the link would go back: left as it is, the link stays parked
+    mkdirSync(link("tidy"));
+    writeFileSync(join(link("tidy"), "SKILL.md"), skillFile("tidy", "Their own."));
+    const blocked = JSON.parse(
+      (await box.run("profile", "use", "both", "--agent", "claude-code", "--json")).stdout,
+    );
+    expect(blocked.agents[0].links).toEqual({ unlinked: [], relinked: [] });
+    expect(blocked.diagnostics.map((one: { code: string }) => one.code)).toContain("link_conflict");
+    expect(readFileSync(join(link("tidy"), "SKILL.md"), "utf8")).toContain("Their own.");
+    rmSync(link("tidy"), { recursive: true });
     const back = JSON.parse(
       (await box.run("profile", "use", "both", "--agent", "claude-code", "--json")).stdout,
     );

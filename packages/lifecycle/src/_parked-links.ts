@@ -3,21 +3,24 @@
 // and makes them again once a profile names their skills. Project links are the team's (in the
 // committed lock) and never parked.
 import { join } from "node:path";
-import { agentFolder, type Environment } from "@skillshelf/core";
+import { agentFolder, type Diagnostic, type Environment } from "@skillshelf/core";
 import { readScopeState } from "@skillshelf/store";
 import { readJsonFile, writeJsonFile } from "./_json-file.js";
-import { applyLinks, planLinks, planUnlinks } from "./link.js";
+import { applyLinks, type LinkApplyResult, planLinks, planUnlinks } from "./link.js";
 
-/** What parking one agent's links did: the skills unlinked, and those linked again. */
+/** What parking one agent's links did: the skills unlinked, those linked again, what failed. */
 export interface ParkedLinks {
   readonly unlinked: readonly string[];
   readonly relinked: readonly string[];
+  /** A write refused or failed (a folder of someone else's where a link goes back): left as is. */
+  readonly problems: readonly Diagnostic[];
 }
 
 /**
  * Make `agent`'s user-scope links of Skillshelf's match `wanted`: a link to a skill not wanted
  * taken away and parked, a parked one whose skill is wanted made again (as it was: a copy or a
- * symlink). A link in a folder several agents read goes for all of them.
+ * symlink). A link in a folder several agents read goes for all of them. A write that does not
+ * commit changes nothing it names: those links stay as they were, parked or not.
  */
 export function parkLinks(
   environment: Environment,
@@ -28,37 +31,52 @@ export function parkLinks(
   const read = readScopeState(environment, "user");
   const links = read.ok ? Object.entries(read.value.state.links ?? {}) : [];
   const parked = readParked(environment);
-  const mine = parked[agent] ?? [];
-  const unlinked = links
+  const problems: Diagnostic[] = [];
+  const done = (result: LinkApplyResult) => {
+    if (result.error !== undefined) problems.push(result.error);
+    return result.status === "committed" || result.status === "unchanged";
+  };
+  const unwanted = links
     .filter(([key, record]) => record.kind === "skill" && key.startsWith(`${folder}/`))
     .map(([key, record]) => ({
       name: key.slice(`${folder}/`.length),
       copy: record.mode === "copy",
     }))
     .filter((link) => !wanted.has(link.name));
-  const relinked = mine.filter((link) => wanted.has(link.name));
-  if (unlinked.length > 0)
-    applyLinks(
-      planUnlinks({
-        environment,
-        scope: "user",
-        names: unlinked.map((one) => one.name),
-        agents: [agent],
-      }),
-    );
+  const unlinked =
+    unwanted.length > 0 &&
+    !done(
+      applyLinks(
+        planUnlinks({
+          environment,
+          scope: "user",
+          names: unwanted.map((one) => one.name),
+          agents: [agent],
+        }),
+      ),
+    )
+      ? []
+      : unwanted;
+  const relinked: ParkedLink[] = [];
   for (const copy of [false, true]) {
-    const names = relinked.filter((one) => one.copy === copy).map((one) => one.name);
-    if (names.length > 0)
-      applyLinks(planLinks({ environment, scope: "user", names, agents: [agent], copy }));
+    const back = (parked[agent] ?? []).filter((one) => one.copy === copy && wanted.has(one.name));
+    const names = back.map((one) => one.name);
+    if (
+      names.length > 0 &&
+      done(applyLinks(planLinks({ environment, scope: "user", names, agents: [agent], copy })))
+    )
+      relinked.push(...back);
   }
-  const kept = mine.filter((link) => !wanted.has(link.name));
+  const back = new Set(relinked.map((one) => one.name));
+  const kept = (parked[agent] ?? []).filter((link) => !back.has(link.name));
   writeJsonFile(parkedPath(environment), {
     version: 1,
     agents: { ...parked, [agent]: [...kept, ...unlinked] },
   });
   return {
     unlinked: unlinked.map((one) => one.name).sort(),
-    relinked: relinked.map((one) => one.name).sort(),
+    relinked: [...back].sort(),
+    problems,
   };
 }
 

@@ -37,7 +37,7 @@ export interface ProfileAgent {
   /** The switch written, or none when the agent documents none (`agent_switch_missing`). */
   readonly write?: SwitchWrite | undefined;
   /** For an agent with no switch: Skillshelf's user-scope links taken away and made again. */
-  readonly links?: ParkedLinks | undefined;
+  readonly links?: Omit<ParkedLinks, "problems"> | undefined;
   /** The profile's skills this agent does not see here. */
   readonly missing: readonly string[];
   /** What the agent's listing budget does to the profile's skills, when it documents one. */
@@ -210,7 +210,8 @@ export async function useProfile(request: {
           { details: { agent: agent.id } },
         ),
       );
-      const links = parkLinks(environment, agent.id, wanted);
+      const { problems, ...links } = parkLinks(environment, agent.id, wanted);
+      diagnostics.push(...problems);
       agents.push({ agent: agent.id, links, missing, budget });
       continue;
     }
