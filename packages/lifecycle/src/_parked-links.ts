@@ -57,25 +57,32 @@ export function parkLinks(
     )
       ? []
       : unwanted;
-  const relinked: ParkedLink[] = [];
-  for (const copy of [false, true]) {
-    const back = (parked[agent] ?? []).filter((one) => one.copy === copy && wanted.has(one.name));
-    const names = back.map((one) => one.name);
-    if (
-      names.length > 0 &&
-      done(applyLinks(planLinks({ environment, scope: "user", names, agents: [agent], copy })))
-    )
-      relinked.push(...back);
+  // each parked link on its own: one that cannot come back does not hold back the others, and
+  // one whose skill is gone is forgotten
+  const relinked: string[] = [];
+  const gone: string[] = [];
+  for (const link of parked[agent] ?? []) {
+    if (!wanted.has(link.name)) continue;
+    const plan = planLinks({
+      environment,
+      scope: "user",
+      names: [link.name],
+      agents: [agent],
+      copy: link.copy,
+    });
+    if (plan.steps.some((step) => step.refusal?.code === "link_source_unknown"))
+      gone.push(link.name);
+    else if (done(applyLinks(plan))) relinked.push(link.name);
   }
-  const back = new Set(relinked.map((one) => one.name));
-  const kept = (parked[agent] ?? []).filter((link) => !back.has(link.name));
+  const settled = new Set([...relinked, ...gone]);
+  const kept = (parked[agent] ?? []).filter((link) => !settled.has(link.name));
   writeJsonFile(parkedPath(environment), {
     version: 1,
     agents: { ...parked, [agent]: [...kept, ...unlinked] },
   });
   return {
     unlinked: unlinked.map((one) => one.name).sort(),
-    relinked: [...back].sort(),
+    relinked: relinked.sort(),
     problems,
   };
 }
