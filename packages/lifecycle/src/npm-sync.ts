@@ -103,27 +103,36 @@ export function npmSkills(
  */
 export function npmPruned(environment: Environment, synced: readonly NpmSkill[]): string[] {
   const kept = new Set(synced.map((one) => one.dependency));
-  const ours = new Set(readSynced(environment));
   const state = readScopeState(environment, "project");
   if (!state.ok) return [];
-  return Object.entries(state.value.state.installed)
-    .filter(([id, record]) => {
-      const source = record.origin.source as { type: string; name?: string };
-      return ours.has(id) && source.type === "npm" && !kept.has(source.name ?? "");
-    })
+  const { installed } = state.value.state;
+  return Object.entries(readSynced(environment))
+    .filter(([id, dependency]) => Object.hasOwn(installed, id) && !kept.has(dependency))
     .map(([id]) => id)
     .sort();
 }
 
-/** Record which of the project's packages a sync installed (what a later sync may prune). */
-export function recordSynced(environment: Environment, ids: readonly string[]): void {
-  writeJsonFile(syncedPath(environment), { version: 1, ids: [...new Set(ids)].sort() });
+/**
+ * Record which of the project's packages a sync installed, each with the dependency that ships
+ * it (what a later sync prunes once that dependency is gone).
+ */
+export function recordSynced(
+  environment: Environment,
+  synced: Readonly<Record<string, string>>,
+): void {
+  const sorted = Object.fromEntries(Object.entries(synced).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeJsonFile(syncedPath(environment), { version: 1, skills: sorted });
 }
 
-/** The ids a sync installed into the project. */
-export function readSynced(environment: Environment): readonly string[] {
-  const ids = readJson(syncedPath(environment))?.ids;
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+/** The packages a sync installed into the project, each id with the dependency that ships it. */
+export function readSynced(environment: Environment): Readonly<Record<string, string>> {
+  const skills = readJson(syncedPath(environment))?.skills;
+  if (typeof skills !== "object" || skills === null) return {};
+  return Object.fromEntries(
+    Object.entries(skills).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
 }
 
 // --- internal ---

@@ -39,10 +39,10 @@ export async function runSyncNpm(input: CommandInput<SyncValues>): Promise<numbe
       positionals: skills.map((one) => one.source),
       afterwards: (status) => {
         if (applied(status))
-          recordSynced(environment, [
+          recordSynced(environment, {
             ...readSynced(environment),
-            ...skills.map((one) => one.skill),
-          ]);
+            ...Object.fromEntries(skills.map((one) => [one.skill, one.dependency])),
+          });
       },
     });
   if (pruned.length > 0)
@@ -53,7 +53,9 @@ export async function runSyncNpm(input: CommandInput<SyncValues>): Promise<numbe
         if (applied(status))
           recordSynced(
             environment,
-            readSynced(environment).filter((id) => !pruned.includes(id)),
+            Object.fromEntries(
+              Object.entries(readSynced(environment)).filter(([id]) => !pruned.includes(id)),
+            ),
           );
       },
     });
