@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { skillFile } from "@skillshelf/test-utils";
+import { skillFile, testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { changeSandbox } from "./_sandbox.js";
 
@@ -92,22 +92,35 @@ describe("usage: the unused, and a listing ranked by use (issue 60, item 3)", ()
     write(join(box.home, ".copilot", "session-state", "s1", "events.jsonl"), [
       { type: "skill.invoked", timestamp: at, data: { name: "lint", path: "/p" } },
     ]);
+    // the plugin Claude Code names is a package installed here
+    const office = join(
+      testdir({ "office/SKILL.md": skillFile("office", "Office files.") }),
+      "office",
+    );
+    expect((await box.run("install", office, "--user", "--yes")).status).toBe(0);
     // off: nothing is read, and the command says how to turn it on
     expect((await box.run("usage", "--json")).status).toBe(1);
 
     expect((await box.run("usage", "enable")).status).toBe(0);
     const usage = JSON.parse((await box.run("usage", "--since", "30d", "--json")).stdout) as {
       logFiles: number;
-      skills: { skill: string; invoked: Record<string, number>; plugins?: string[] }[];
+      skills: {
+        skill: string;
+        invoked: Record<string, number>;
+        plugins?: string[];
+        packages?: string[];
+      }[];
     };
     expect(usage.logFiles).toBe(3);
-    expect(usage.skills.map((one) => [one.skill, one.invoked, one.plugins ?? []])).toEqual([
-      ["pdf", { "claude-code": 2, codex: 1 }, []],
-      ["docx", { "claude-code": 1 }, ["office"]],
-      ["lint", { copilot: 1 }, []],
+    expect(
+      usage.skills.map((one) => [one.skill, one.invoked, one.plugins ?? [], one.packages ?? []]),
+    ).toEqual([
+      ["pdf", { "claude-code": 2, codex: 1 }, [], []],
+      ["docx", { "claude-code": 1 }, ["office"], ["office"]],
+      ["lint", { copilot: 1 }, [], []],
     ]);
     const unused = JSON.parse((await box.run("usage", "--unused", "30d", "--json")).stdout);
-    expect(unused.unused).toEqual(["tidy"]);
+    expect(unused.unused).toEqual(["office", "tidy"]);
     expect((await box.run("usage", "--unused", "30w")).status).toBe(2);
   });
 });

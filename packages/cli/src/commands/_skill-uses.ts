@@ -1,6 +1,6 @@
 import type { Environment } from "@skillshelf/core";
 import { readSessionLogs } from "@skillshelf/session-logs";
-import { readUsage } from "@skillshelf/store";
+import { PACKAGE_SCOPES, readScopeState, readUsage } from "@skillshelf/store";
 
 /** What was used of one skill: served by skillshelf mcp, and invoked as agents' own logs show. */
 export interface SkillUses {
@@ -11,8 +11,10 @@ export interface SkillUses {
   readonly reads: number;
   /** Invocations in agents' session logs, by agent. */
   readonly invoked: Readonly<Record<string, number>>;
-  /** The plugins it was invoked under (`plugin:skill`), each the id of the package it came in. */
+  /** The plugins it was invoked under (`plugin:skill`), as the agent wrote them. */
   readonly plugins?: readonly string[] | undefined;
+  /** Those plugins that are packages installed here (a plugin installed as the package of its name). */
+  readonly packages?: readonly string[] | undefined;
   readonly firstDay: string;
   readonly lastDay: string;
 }
@@ -37,6 +39,12 @@ export function skillUses(
     served.skills.map((skill) => [skill.skill, { ...skill, invoked: {} }]),
   );
   const logs = readSessionLogs(environment, { since });
+  const installed = new Set(
+    PACKAGE_SCOPES.flatMap((scope) => {
+      const read = readScopeState(environment, scope);
+      return read.ok ? Object.keys(read.value.state.installed) : [];
+    }),
+  );
   for (const { skill, agent, plugin, day } of logs.invocations) {
     const seen = bySkill.get(skill);
     const plugins = new Set(seen?.plugins ?? []);
@@ -47,6 +55,9 @@ export function skillUses(
       reads: seen?.reads ?? 0,
       invoked: { ...seen?.invoked, [agent]: (seen?.invoked[agent] ?? 0) + 1 },
       ...(plugins.size === 0 ? {} : { plugins: [...plugins].sort() }),
+      ...([...plugins].some((one) => installed.has(one))
+        ? { packages: [...plugins].filter((one) => installed.has(one)).sort() }
+        : {}),
       firstDay: seen === undefined || day < seen.firstDay ? day : seen.firstDay,
       lastDay: seen === undefined || day > seen.lastDay ? day : seen.lastDay,
     });
