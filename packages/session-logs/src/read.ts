@@ -1,6 +1,6 @@
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { closeSync, type Dirent, lstatSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { type Environment, readRegularFile } from "@skillshelf/core";
+import { type Environment, openRegularFile } from "@skillshelf/core";
 import { SESSION_LOG_FORMATS, type SessionLogFormat } from "./formats.js";
 
 /** One skill an agent's session log says was invoked. */
@@ -23,13 +23,13 @@ export interface SessionLogRead {
   readonly skipped: number;
 }
 
-/** Log files past this size are left unread (a runaway log is not a reason to run out of memory). */
-export const MAX_LOG_BYTES: number = 256 * 1024 * 1024;
+/** A line of a log past this length is skipped unread (no invocation line comes near it). */
+export const MAX_LINE_BYTES: number = 1024 * 1024;
 
 /**
  * The skill invocations in the agents' session logs on this machine (`agents`: only theirs),
- * from `since` (`YYYY-MM-DD`) on: files last changed before that day are not opened. Nothing is
- * written or sent; a folder or file that is a symlink is not followed.
+ * from `since` (`YYYY-MM-DD`) on: files last changed before that day are not opened; each is read
+ * a chunk at a time. Nothing is written or sent; a folder or file that is a symlink is not followed.
  */
 export function readSessionLogs(
   environment: Pick<Environment, "home" | "env">,
@@ -42,17 +42,13 @@ export function readSessionLogs(
   for (const format of SESSION_LOG_FORMATS) {
     if (options.agents !== undefined && !options.agents.includes(format.agent)) continue;
     for (const file of logFiles(format.folder(environment), format.fileSuffix, since)) {
-      let bytes: Buffer;
-      try {
-        bytes = readRegularFile(file.path, MAX_LOG_BYTES, { noFollow: true });
-      } catch {
-        continue;
-      }
-      files += 1;
-      const parsed = parseSessionLog(format, bytes.toString("utf8"), file.day);
-      skipped += parsed.skipped;
-      for (const invocation of parsed.invocations)
-        if (invocation.day >= since) invocations.push(invocation);
+      const read = eachLine(file.path, format.marker, (line) => {
+        const parsed = parseSessionLog(format, line, file.day);
+        skipped += parsed.skipped;
+        for (const invocation of parsed.invocations)
+          if (invocation.day >= since) invocations.push(invocation);
+      });
+      if (read) files += 1;
     }
   }
   return { invocations, files, skipped };
@@ -88,6 +84,61 @@ export function parseSessionLog(
 }
 
 // --- internal ---
+
+/**
+ * Hand each line of the regular file at `path` (never through a link) holding `marker` to
+ * `line`, reading a chunk at a time, so a log of gigabytes costs no more memory than its longest
+ * line, and a line without the marker is never decoded; a line past `MAX_LINE_BYTES` is dropped.
+ * False when the file cannot be opened.
+ */
+function eachLine(path: string, marker: string, line: (text: string) => void): boolean {
+  const wanted = Buffer.from(marker, "utf8");
+  const hand = (bytes: Buffer) => {
+    if (bytes.includes(wanted)) line(bytes.toString("utf8"));
+  };
+  let opened: ReturnType<typeof openRegularFile>;
+  try {
+    opened = openRegularFile(path, { noFollow: true });
+  } catch {
+    return false;
+  }
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  try {
+    for (let read = readSync(opened.fd, chunk); read > 0; read = readSync(opened.fd, chunk)) {
+      let start = 0;
+      for (
+        let end = chunk.indexOf(10, start);
+        end >= 0 && end < read;
+        end = chunk.indexOf(10, start)
+      ) {
+        if (pendingBytes + end - start <= MAX_LINE_BYTES)
+          hand(
+            pending.length === 0
+              ? chunk.subarray(start, end)
+              : Buffer.concat([...pending, chunk.subarray(start, end)]),
+          );
+        pending = [];
+        pendingBytes = 0;
+        start = end + 1;
+      }
+      if (pendingBytes + read - start <= MAX_LINE_BYTES) {
+        // kept as a copy: the chunk is read into again
+        pending.push(Buffer.from(chunk.subarray(start, read)));
+        pendingBytes += read - start;
+      } else pendingBytes = MAX_LINE_BYTES + 1;
+    }
+    if (pendingBytes > 0 && pendingBytes <= MAX_LINE_BYTES) hand(Buffer.concat(pending));
+  } catch {
+    // a read that fails ends this file: what was read counts
+  } finally {
+    closeSync(opened.fd);
+  }
+  return true;
+}
+
+const CHUNK_BYTES = 1024 * 1024;
 
 /** `plugin:skill` into its parts; a name without a colon is the skill's own. */
 function splitName(name: string): { skill: string; plugin?: string } {

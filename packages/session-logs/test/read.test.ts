@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { testdir } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { readSessionLogs } from "../src/index.js";
+import { MAX_LINE_BYTES, readSessionLogs } from "../src/index.js";
 
 const lines = (...values: unknown[]) => values.map((value) => JSON.stringify(value)).join("\n");
 
@@ -145,5 +145,25 @@ describe("readSessionLogs (issue 60, item 3)", () => {
     utimesSync(join(claudeHome, "projects", "-p", "s1.jsonl"), old, old);
     const recent = readSessionLogs({ home, env }, { since: "2026-01-01", agents: ["claude-code"] });
     expect(recent).toEqual({ invocations: [], files: 0, skipped: 0 });
+  });
+
+  it("reads a log a chunk at a time: a line across a chunk's end counts, one past the line limit is dropped", () => {
+    const home = testdir();
+    const call = (skill: string, pad = "") =>
+      JSON.stringify({
+        type: "skill.invoked",
+        timestamp: "2026-12-04T07:00:00.000Z",
+        data: { name: skill, path: "/p", pad },
+      });
+    // filler up to just before the first 1 MiB chunk ends, so the next line straddles it
+    const filler = `${"x".repeat(1023)}\n`.repeat(1023);
+    const straddling = call("across");
+    const overlong = call("huge", "y".repeat(MAX_LINE_BYTES));
+    write(
+      join(home, ".copilot", "session-state", "c1", "events.jsonl"),
+      `${filler}${"z".repeat(1000)}\n${straddling}\n${overlong}\n${call("after")}`,
+    );
+    const read = readSessionLogs({ home, env: {} });
+    expect(read.invocations.map((one) => one.skill)).toEqual(["across", "after"]);
   });
 });
