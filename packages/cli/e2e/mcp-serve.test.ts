@@ -237,6 +237,13 @@ describe("skillshelf mcp serves the library (issue 29, item 1)", () => {
         sha(readFileSync(join(skills, "alpha", "references", "guide.md"))),
       );
       expect(await told).toEqual([guide, "list"].sort());
+      // SKILL.md edited in place, in a folder the server's watch knew quiet: seen at once
+      const skillFile = join(skills, "alpha", "SKILL.md");
+      appendFileSync(skillFile, "\nOne more step.\n");
+      const edited = await mcp.get("skill://alpha/SKILL.md");
+      expect(edited.resources.find((file) => file.uri === "skill://alpha/SKILL.md")?.digest).toBe(
+        sha(readFileSync(skillFile)),
+      );
     });
   });
 

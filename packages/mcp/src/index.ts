@@ -1,5 +1,7 @@
 export type { SkillEntry } from "./_listing.js";
 export type { RelayedFile, Upstream } from "./_relay.js";
+export type { FolderWatch } from "./_watch.js";
+export { createFolderWatch } from "./_watch.js";
 export type { HttpOptions } from "./http.js";
 export { MAX_HTTP_MESSAGE_BYTES, serveHttp } from "./http.js";
 export type { ServedSkills, WithheldReason } from "./served.js";

@@ -20,7 +20,7 @@ import { getPrompt, listedPrompts, promptDescription } from "./_prompts.js";
 import { directoryChildren, readSkillFile, served } from "./_read.js";
 import { listRelayed, NOTHING_RELAYED, type Upstream } from "./_relay.js";
 import { DirectoryReadRequest, SkillsGetRequest, SkillsListRequest } from "./_requests.js";
-import { createFolderWatch } from "./_watch.js";
+import { createFolderWatch, type FolderWatch } from "./_watch.js";
 import { servedSkills } from "./served.js";
 import { type ServerTool, serveTools } from "./tools.js";
 
@@ -44,6 +44,13 @@ export interface SkillServerOptions {
   readonly upstreams?: readonly Upstream[] | undefined;
   /** Told of each skill a client asked for (`skills/get`) or read a file of (`resources/read`). */
   readonly onServed?: ((use: SkillUse) => void) | undefined;
+  /**
+   * The watch on the folders of the skills served (closed with the server): give the same one
+   * to the skill cache the `resources` read through (`createSkillCache({ unchanged })`), and a
+   * warm listing takes each skill whose folders nothing touched without a stat. Default: the
+   * server's own.
+   */
+  readonly watch?: FolderWatch | undefined;
   /**
    * Skills of the library not served by name (a project's optional skills the person serving it
    * did not choose): neither listed nor readable.
@@ -91,7 +98,7 @@ export function createSkillServer(options: SkillServerOptions): SkillServer {
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const tools = options.tools ?? [];
   const upstreams = options.upstreams ?? [];
-  const files = { cache: createFileCache(), watch: createFolderWatch() };
+  const files = { cache: createFileCache(), watch: options.watch ?? createFolderWatch() };
   // the listings pages are still being cut from, newest last; a few are kept for slow pagers
   const listings: Listing[] = [];
   const leftOut = new Set(options.leaveOut);

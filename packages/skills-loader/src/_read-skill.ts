@@ -43,6 +43,12 @@ export function readSkillFile(
   cache: SkillCache | undefined,
 ): SkillFileRecord {
   const { path } = location;
+  const steady = location.steady === true ? cache?.steady(path, location.realPath) : undefined;
+  if (
+    steady !== undefined &&
+    (!includeBody || steady.fields === undefined || steady.body !== undefined)
+  )
+    return steady;
   let stats: Stats;
   try {
     stats = location.stats ?? statSync(location.realPath);

@@ -31,6 +31,8 @@ export interface SkillLocation {
   readonly subject: string;
   /** The file's stats when the walk already has them (saves the reader a system call). */
   readonly stats: Stats | undefined;
+  /** Its folder is known unchanged (`SkillWalkVisitor.unchanged`): the cache's record stands. */
+  readonly steady?: true | undefined;
   /** The file, opened by the walk for the reader while the location is visited. */
   readonly opened?: OpenedFile | undefined;
 }
@@ -41,6 +43,8 @@ export interface SkillWalkVisitor {
   readonly found: (location: SkillLocation) => void;
   /** Whether a cache knows `path`: such a file is only stat-ed, so an unchanged one is not opened. */
   readonly known?: ((path: string) => boolean) | undefined;
+  /** Whether a folder is known unchanged: a known skill file in it is not even stat-ed. */
+  readonly unchanged?: ((folder: string) => boolean) | undefined;
   /** A cache's folder listings, used while each folder is unchanged. */
   readonly listings?: FolderListings | undefined;
 }
@@ -138,7 +142,12 @@ function enterSkillFolder(
     return false;
   const path = `${folder.path}${sep}SKILL.md`;
   const real = `${folder.real}${sep}SKILL.md`;
-  const open = siblingsAreSkills !== false && visitor.known?.(path) !== true;
+  const known = visitor.known?.(path) === true;
+  if (known && visitor.unchanged?.(folder.real) === true) {
+    found({ ...location(path, real, folder, false), steady: true });
+    return true;
+  }
+  const open = siblingsAreSkills !== false && !known;
   const opened = open ? openSkillFile(real) : undefined;
   if (opened === null) return false;
   if (opened !== undefined) {

@@ -49,6 +49,13 @@ export interface SkillCache {
   knows(path: string): boolean;
   /** @internal the record for `path` when the file is unchanged. */
   lookup(path: string, realPath: string, stats: Stats): SkillFileRecord | undefined;
+  /**
+   * @internal whether the host knows `folder` unchanged since its files were last seen (the
+   * cache's `unchanged` option): a skill file there the cache knows is taken without a stat.
+   */
+  unchanged(folder: string): boolean;
+  /** @internal the record for `path` at `realPath`, taken as it is (its folder is unchanged). */
+  steady(path: string, realPath: string): SkillFileRecord | undefined;
   /** @internal remember a record. */
   store(path: string, record: SkillFileRecord): void;
   /** @internal the skill last built for `path`. */
@@ -105,6 +112,12 @@ export function createSkillCache(
     /** Records a cache of another process saved, taken when `version` is theirs. */
     readonly saved?: unknown;
     readonly version?: string;
+    /**
+     * Whether a folder is known unchanged since the files in it were last seen, by something
+     * that would have seen any change (a folder watch that saw nothing: `skillshelf mcp`'s). A
+     * skill file the cache knows in such a folder is taken without a stat. Default: none is.
+     */
+    readonly unchanged?: ((folder: string) => boolean) | undefined;
   } = {},
 ): SkillCache {
   const maxEntries = options.maxEntries ?? 50_000;
@@ -120,6 +133,14 @@ export function createSkillCache(
   return {
     listings,
     knows: (path) => records.has(path),
+    unchanged: (folder) => options.unchanged?.(folder) === true,
+    steady(path, realPath) {
+      const record = records.get(path);
+      if (record?.signature?.realPath !== realPath) return undefined;
+      used.add(path);
+      hits += 1;
+      return record;
+    },
     lookup(path, realPath, stats) {
       used.add(path);
       const record = records.get(path);

@@ -59,6 +59,7 @@ export function loadSkills(input: LoadSkillsInput = {}): LoadSkillsResult {
     const context = rootContext(root, input);
     const walked = walkSkillRoot(root, {
       known,
+      unchanged: cache === undefined ? undefined : (folder) => cache.unchanged(folder),
       listings: cache?.listings,
       found: (location) => {
         const skill = loadOne(location, root, context, input, diagnostics);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSkillCache, loadSkills } from "@skillshelf/skills-loader";
 import { skillFile, testdir } from "@skillshelf/test-utils";
@@ -30,6 +30,22 @@ describe("createSkillCache", () => {
     const second = load(dir, cache);
     expect(cache.stats()).toEqual({ hits: 3, misses: 3, entries: 3 });
     expect(second).toEqual(first);
+  });
+
+  it("takes a known skill file without a stat in a folder its host says is unchanged, and looks again once it is not", () => {
+    const dir = tree();
+    const quiet = new Set<string>();
+    const cache = createSkillCache({ unchanged: (folder) => quiet.has(folder) });
+    const description = () =>
+      load(dir, cache).items.find((skill) => skill.name === "a")?.description;
+    expect(description()).toBe("First.");
+    // the host vouches for a/ (a watch that saw nothing): an edit it did not report stays unseen
+    quiet.add(realpathSync(join(dir, "a")));
+    writeFileSync(join(dir, "a", "SKILL.md"), skillFile("a", "Edited, unreported."));
+    expect(description()).toBe("First.");
+    // once it no longer vouches, the file is looked at, and the edit is there
+    quiet.clear();
+    expect(description()).toBe("Edited, unreported.");
   });
 
   it("gives an unchanged tree's result again in arrays of its own, and clashes decided afresh once anything moved", () => {

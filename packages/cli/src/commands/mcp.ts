@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { isLoopbackHost, readRegularFile, SkillshelfError } from "@skillshelf/core";
 import { optionalLeftOut } from "@skillshelf/lifecycle";
-import { createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
+import { createFolderWatch, createSkillServer, serveHttp, serveStdio } from "@skillshelf/mcp";
+import { createSkillCache } from "@skillshelf/skills-loader";
 import type { CommandInput } from "../command.js";
 import { formatDiagnostic, painter } from "../format.js";
 import { resourcesOf } from "../resources.js";
@@ -37,8 +38,13 @@ export async function runMcp(
   const { environment } = context;
   const scope = values.user ? "user" : values.project ? "project" : undefined;
   const usage = usageCounter(environment);
+  // one watch for the server's files and the loader's cache: a warm listing stats no skill file
+  // in a folder nothing touched
+  const watch = createFolderWatch();
+  const cache = createSkillCache({ unchanged: (folder) => watch.quiet([folder]) });
   const skills = createSkillServer({
-    resources: resourcesOf(context),
+    resources: resourcesOf(context, cache),
+    watch,
     // the user's library alone is what a folder outside any project sees: the home
     cwd: values.user ? environment.home : environment.cwd,
     pageSize: values["page-size"],
