@@ -1,4 +1,6 @@
-import { switchesOff } from "@skillshelf/lifecycle";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AGENTS } from "@skillshelf/core";
 import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
@@ -42,8 +44,7 @@ export async function runExplain(
   const explained = explainAgents({
     ...context.environment,
     agent: named,
-    // what each agent's own switch turns off (Codex's config.toml), read where the agent reads it
-    settingsOff: await switchesOff(context.environment),
+    settingsOff: await settingsOff(context.environment),
   });
   // the folders a person trusted for Skillshelf's own listing (`trust`), and whether that holds
   const consents = consentStatus(context.environment).consents.filter((one) =>
@@ -223,4 +224,22 @@ function agentText(
       );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * What each agent's own switch turns off (Codex's config.toml), read where the agent reads it;
+ * lifecycle (its reader) is loaded only when such a file is there.
+ */
+async function settingsOff(environment: CommandContext["environment"]) {
+  const present = AGENTS.some((agent) => {
+    const settings = agent.view.settings;
+    return (
+      settings?.switch !== undefined &&
+      !settings.read &&
+      existsSync(join(environment.home, settings.switch.file.path))
+    );
+  });
+  if (!present) return undefined;
+  const { switchesOff } = await import("@skillshelf/lifecycle");
+  return switchesOff(environment);
 }
