@@ -14,6 +14,7 @@ import {
   resolveEnvironment,
   scopeAnchor,
 } from "@skillshelf/core";
+import type { SkillCache } from "./cache.js";
 import { SKILL_NAME_PATTERN } from "./fields.js";
 import { loadSkills } from "./load.js";
 import type { Skill } from "./types.js";
@@ -104,6 +105,8 @@ export function explainAgents(
      * lifecycle's `switchesOff`); they are hidden like those of settings read here.
      */
     readonly settingsOff?: Readonly<Record<string, ReadonlyMap<string, string>>> | undefined;
+    /** A skill cache to read through (an unchanged skill file is then only stat-ed). */
+    readonly cache?: SkillCache | undefined;
   } = {},
 ): AgentExplanation[] {
   const environment = resolveEnvironment(input);
@@ -114,6 +117,7 @@ export function explainAgents(
     if (result === undefined) {
       result = loadSkills({
         ...environment,
+        cache: input.cache,
         roots: [
           {
             path,

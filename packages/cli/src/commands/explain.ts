@@ -5,6 +5,7 @@ import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
 import { consentFolder } from "@skillshelf/store";
+import { keptSkills } from "../_skill-cache.js";
 import type { CommandInput } from "../command.js";
 import { type CommandContext, printJson } from "../context.js";
 import { displayPath, type Paint, type PathStyle, painter, plural, safeLine } from "../format.js";
@@ -44,6 +45,8 @@ export async function runExplain(
   const explained = explainAgents({
     ...context.environment,
     agent: named,
+    // what `list` kept of each skill file it parsed: read, never written, here
+    cache: keptSkills(context, io)?.cache,
     settingsOff: await settingsOff(context.environment),
   });
   // the folders a person trusted for Skillshelf's own listing (`trust`), and whether that holds
