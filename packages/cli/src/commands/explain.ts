@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { AGENTS } from "@skillshelf/core";
 import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
-import { type AgentExplanation, explainAgents } from "@skillshelf/skills-loader";
+import { type AgentExplanation, explainAgents, type SkillCache } from "@skillshelf/skills-loader";
 import { consentFolder } from "@skillshelf/store";
 import { keptSkills } from "../_skill-cache.js";
 import type { CommandInput } from "../command.js";
@@ -42,11 +42,12 @@ export async function runExplain(
   const { io } = input;
   const context = input.context();
   const named = input.values.agent;
+  // what `list` kept of each skill file it parsed: read, never written, here
+  const cache = keptSkills(context, io)?.cache;
   const explained = explainAgents({
     ...context.environment,
     agent: named,
-    // what `list` kept of each skill file it parsed: read, never written, here
-    cache: keptSkills(context, io)?.cache,
+    cache,
     settingsOff: await settingsOff(context.environment),
   });
   // the folders a person trusted for Skillshelf's own listing (`trust`), and whether that holds
@@ -67,7 +68,7 @@ export async function runExplain(
   const check = input.values.check;
   const status = check && failures.length > 0 ? 1 : 0;
   // what an MCP client of `skillshelf mcp` here would get: the model-visible skills, by the same pass
-  const mcp = named === undefined ? mcpServing(context) : undefined;
+  const mcp = named === undefined ? mcpServing(context, cache) : undefined;
   if (input.values.json) {
     printJson(io, context, {
       agents,
@@ -107,8 +108,8 @@ interface McpServing {
   }[];
 }
 
-function mcpServing(context: CommandContext): McpServing {
-  const skills = resourcesOf(context).read(context.environment.cwd).load("skill").items;
+function mcpServing(context: CommandContext, cache: SkillCache | undefined): McpServing {
+  const skills = resourcesOf(context, cache).read(context.environment.cwd).load("skill").items;
   const { served, withheld } = servedSkills(skills);
   return {
     served: served.map((skill) => skill.name),
