@@ -43,10 +43,9 @@ export function readSessionLogs(
     if (options.agents !== undefined && !options.agents.includes(format.agent)) continue;
     for (const file of logFiles(format.folder(environment), format.fileSuffix, since)) {
       const read = eachLine(file.path, format.marker, (line) => {
-        const parsed = parseSessionLog(format, line, file.day);
-        skipped += parsed.skipped;
-        for (const invocation of parsed.invocations)
-          if (invocation.day >= since) invocations.push(invocation);
+        const found = lineInvocations(format, line, file.day);
+        if (found === undefined) skipped += 1;
+        else invocations.push(...found.filter((invocation) => invocation.day >= since));
       });
       if (read) files += 1;
     }
@@ -54,36 +53,25 @@ export function readSessionLogs(
   return { invocations, files, skipped };
 }
 
-/**
- * The invocations one log's text records, each line read as the format says; `fallbackDay` for
- * a line without a timestamp.
- */
-export function parseSessionLog(
-  format: SessionLogFormat,
-  text: string,
-  fallbackDay: string,
-): { readonly invocations: SkillInvocation[]; readonly skipped: number } {
-  const invocations: SkillInvocation[] = [];
-  let skipped = 0;
-  for (const line of text.split("\n")) {
-    // most lines are not invocations: only those holding the marker are parsed
-    if (!line.includes(format.marker)) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      skipped += 1;
-      continue;
-    }
-    const names = format.invoked(value);
-    if (names.length === 0) skipped += 1;
-    const day = dayOf((value as { timestamp?: unknown }).timestamp) ?? fallbackDay;
-    for (const name of names) invocations.push({ agent: format.agent, day, ...splitName(name) });
-  }
-  return { invocations, skipped };
-}
-
 // --- internal ---
+
+/** The invocations one log line records, or `undefined` when it records none (it is skipped). */
+function lineInvocations(
+  format: SessionLogFormat,
+  line: string,
+  fallbackDay: string,
+): SkillInvocation[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const names = format.invoked(value);
+  if (names.length === 0) return undefined;
+  const day = dayOf((value as { timestamp?: unknown }).timestamp) ?? fallbackDay;
+  return names.map((name) => ({ agent: format.agent, day, ...splitName(name) }));
+}
 
 /**
  * Hand each line of the regular file at `path` (never through a link) holding `marker` to
