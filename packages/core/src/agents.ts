@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { DOCUMENTED_AGENTS } from "./_agent-rows.js";
 import { LISTED_AGENTS } from "./_agent-rows-listed.js";
 import { VERIFIED_AGENTS } from "./_agent-rows-verified.js";
@@ -199,6 +201,21 @@ export function findAgent(id: string): AgentDefinition | undefined {
 /** A skill folder linked for this agent must be a copy: it does not load a symlinked one. */
 export function agentNeedsCopy(agent: AgentDefinition): boolean {
   return agent.symlinks === "not-followed";
+}
+
+/**
+ * The per-skill switch files on this machine that the loaders do not parse themselves (Codex's
+ * TOML), each with its agent: what a reader of switches reads, and nothing when none is there.
+ */
+export function unreadSwitchFiles(
+  home: string,
+): { readonly agent: AgentDefinition; readonly file: string }[] {
+  return AGENTS.flatMap((agent) => {
+    const settings = agent.view.settings;
+    if (settings?.switch === undefined || settings.read) return [];
+    const file = join(home, settings.switch.file.path);
+    return existsSync(file) ? [{ agent, file }] : [];
+  });
 }
 
 // --- internal ---

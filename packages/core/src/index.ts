@@ -21,6 +21,7 @@ export {
   agentSkillFolder,
   findAgent,
   isFolderLike,
+  unreadSwitchFiles,
 } from "./agents.js";
 export { siblingName, syncFolder, writeFileAtomic } from "./atomic-write.js";
 export {

@@ -4,13 +4,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
-  AGENTS,
   type AgentDefinition,
   type AgentSwitchShape,
   decodeText,
   type Environment,
   readRegularFile,
   SkillshelfError,
+  unreadSwitchFiles,
   writeFileAtomic,
 } from "@skillshelf/core";
 import { readInventory } from "@skillshelf/inventory";
@@ -122,13 +122,11 @@ export async function switchesOff(
   environment: Environment,
 ): Promise<Record<string, ReadonlyMap<string, string>>> {
   const off: Record<string, ReadonlyMap<string, string>> = {};
-  for (const agent of AGENTS) {
-    const place = agent.view?.settings?.switch;
-    if (place === undefined || agent.view?.settings?.read === true) continue;
-    const file = join(environment.home, place.file.path);
+  for (const { agent, file } of unreadSwitchFiles(environment.home)) {
+    const shape = agent.view.settings?.switch?.shape;
+    if (shape === undefined) continue;
     try {
-      if (!existsSync(file)) continue;
-      const { offBefore } = await SWITCH_WRITERS[place.shape](textOf(file), NO_CHANGE);
+      const { offBefore } = await SWITCH_WRITERS[shape](textOf(file), NO_CHANGE);
       off[agent.id] = new Map(offBefore.map((name) => [name, file]));
     } catch {
       // a file the agent cannot read either: nothing it turns off is known

@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { AGENTS } from "@skillshelf/core";
+import { unreadSwitchFiles } from "@skillshelf/core";
 import { servedSkills } from "@skillshelf/mcp/served";
 import { consentStatus } from "@skillshelf/resources";
 import { type AgentExplanation, explainAgents, type SkillCache } from "@skillshelf/skills-loader";
@@ -235,15 +233,7 @@ function agentText(
  * lifecycle (its reader) is loaded only when such a file is there.
  */
 async function settingsOff(environment: CommandContext["environment"]) {
-  const present = AGENTS.some((agent) => {
-    const settings = agent.view.settings;
-    return (
-      settings?.switch !== undefined &&
-      !settings.read &&
-      existsSync(join(environment.home, settings.switch.file.path))
-    );
-  });
-  if (!present) return undefined;
+  if (unreadSwitchFiles(environment.home).length === 0) return undefined;
   const { switchesOff } = await import("@skillshelf/lifecycle");
   return switchesOff(environment);
 }
